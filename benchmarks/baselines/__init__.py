@@ -1,0 +1,1 @@
+"""Hand-written pure-Python reference games, used only as speed baselines for the interpreter."""

@@ -1,0 +1,160 @@
+"""The built-in functions of the language: generic, game-agnostic, documented.
+
+Each entry has its arity (for the checker) and a factory that binds it to a compiled
+game's tables (grid geometry, graph links), returning a plain Python function of
+plain values. Nothing here knows any particular game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+DIRECTIONS = ("up", "down", "left", "right")
+OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
+DELTA = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
+
+
+@attrs.frozen
+class Builtin:
+    """A built-in function: `arity` is (min, max); `doc` is its one-line reference."""
+
+    name: str
+    arity: tuple[int, int]
+    doc: str
+    factory: Callable[[Any], Callable[..., Any]]
+    returns: str = "any"
+
+
+def _first(xs):
+    return xs[0] if xs else None
+
+
+def _last(xs):
+    return xs[-1] if xs else None
+
+
+def _without(xs, x):
+    if x in xs:
+        i = xs.index(x)
+        return xs[:i] + xs[i + 1 :]
+    return xs
+
+
+def _rotate(xs, x):
+    i = xs.index(x)
+    return xs[i:] + xs[:i]
+
+
+def _best(xs, key):
+    if not xs:
+        return ()
+    scores = [key(x) for x in xs]
+    top = max(scores)
+    return tuple(x for x, s in zip(xs, scores) if s == top)
+
+
+def _path_steps(adjacent):
+    """Next nodes from which a walk of exactly `n` steps exists, never revisiting."""
+
+    def extendable(node, n, seen, end_ok):
+        if n == 0:
+            return end_ok is None or bool(end_ok(node))
+        for nxt in adjacent(node):
+            if nxt not in seen:
+                seen.add(nxt)
+                ok = extendable(nxt, n - 1, seen, end_ok)
+                seen.discard(nxt)
+                if ok:
+                    return True
+        return False
+
+    def path_steps(start, n, avoid=(), end_ok=None):
+        if n <= 0:
+            return ()
+        seen = set(avoid)
+        seen.add(start)
+        out = []
+        for nxt in adjacent(start):
+            if nxt not in seen:
+                seen.add(nxt)
+                if extendable(nxt, n - 1, seen, end_ok):
+                    out.append(nxt)
+                seen.discard(nxt)
+        return tuple(out)
+
+    return path_steps
+
+
+def _reachable(adjacent):
+    def reachable(start, goal, through=None):
+        if start == goal:
+            return True
+        frontier, seen = [start], {start}
+        while frontier:
+            node = frontier.pop()
+            for nxt in adjacent(node):
+                if nxt == goal:
+                    return True
+                if nxt not in seen and (through is None or through(nxt)):
+                    seen.add(nxt)
+                    frontier.append(nxt)
+        return False
+
+    return reachable
+
+
+def _plain(f):
+    return lambda rt: f
+
+
+BUILTINS: dict[str, Builtin] = {
+    b.name: b
+    for b in [
+        Builtin("count", (1, 1), "number of items in a list", _plain(len), "int"),
+        Builtin("sum", (1, 1), "sum of a list of numbers", _plain(lambda xs: sum(xs)), "int"),
+        Builtin("max", (1, 2), "largest of a list (or of two numbers)",
+                _plain(lambda a, b=None: max(a) if b is None else max(a, b)), "elem"),
+        Builtin("min", (1, 2), "smallest of a list (or of two numbers)",
+                _plain(lambda a, b=None: min(a) if b is None else min(a, b)), "elem"),
+        Builtin("abs", (1, 1), "absolute value", _plain(abs), "int"),
+        Builtin("any", (1, 1), "true if any item of a list of truths is true", _plain(any), "bool"),
+        Builtin("all", (1, 1), "true if every item is true", _plain(all), "bool"),
+        Builtin("first", (1, 1), "first item of a list, or none", _plain(_first), "elem?"),
+        Builtin("last", (1, 1), "last item of a list, or none", _plain(_last), "elem?"),
+        Builtin("append", (2, 2), "the list with an item added at the end",
+                _plain(lambda xs, x: xs + (x,)), "list"),
+        Builtin("concat", (2, 2), "two lists joined", _plain(lambda a, b: tuple(a) + tuple(b)), "list"),
+        Builtin("without", (2, 2), "the list without the first occurrence of an item",
+                _plain(_without), "list"),
+        Builtin("rotate", (2, 2), "the list turned to start at an item (clockwise order)",
+                _plain(_rotate), "list"),
+        Builtin("index_of", (2, 2), "position (from 0) of an item in a list",
+                _plain(lambda xs, x: xs.index(x)), "int"),
+        Builtin("best", (2, 2), "the items with the highest score, `best(xs, x => score)`",
+                _plain(_best), "list"),
+        Builtin("str", (1, 1), "a value as text", lambda rt: rt.display, "str"),
+        Builtin("members", (1, 1), "every value of a finite type: members(Suit)",
+                lambda rt: rt.members, "list"),
+        Builtin("column", (1, 1), "column of a grid cell (from 1)",
+                lambda rt: lambda c: rt.coords[c][0], "int"),
+        Builtin("row", (1, 1), "row of a grid cell (from 1, top row first)",
+                lambda rt: lambda c: rt.coords[c][1], "int"),
+        Builtin("cell_at", (3, 3), "the cell of a grid at (column, row), or none",
+                lambda rt: lambda grid, x, y: rt.cell_at.get((grid, x, y)), "cell?"),
+        Builtin("neighbour", (2, 2), "the cell next to a cell in a Direction, or none",
+                lambda rt: lambda c, d: rt.step.get((c, d)), "cell?"),
+        Builtin("neighbours", (1, 1), "nodes adjacent to a cell or graph node",
+                lambda rt: lambda n: rt.adjacent(n), "list"),
+        Builtin("adjacent", (2, 2), "true if two nodes are linked",
+                lambda rt: lambda a, b: b in rt.adjacent(a), "bool"),
+        Builtin("opposite", (1, 1), "the opposite Direction", _plain(OPPOSITE.__getitem__), "Direction"),
+        Builtin("path_steps", (2, 4),
+                "next nodes of self-avoiding walks of exact length: path_steps(from, n, avoid, end => ok)",
+                lambda rt: _path_steps(rt.adjacent), "list"),
+        Builtin("reachable", (2, 3), "true if a path links two nodes through nodes where `through` holds",
+                lambda rt: _reachable(rt.adjacent), "bool"),
+    ]
+}

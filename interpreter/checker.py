@@ -1,0 +1,3 @@
+"""Placeholder replaced below."""
+def check_program(program):
+    return []

@@ -1,0 +1,250 @@
+"""The engine: an immutable game state and the pure functions over it.
+
+`State` is one hashable value: the game's variables, the stack of half-run
+procedures as (code, step, locals), the pending decision, the random generator and
+any pinned dice. `apply(state, move)` thaws it into a working `VM`, binds the answer,
+runs compiled steps until the next decision or the end, and freezes it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from . import rng
+from .compiler import CompiledGame
+from .errors import Diagnostic, GameRuntimeError, UsageError
+
+STEP_LIMIT = 1_000_000
+
+
+@attrs.frozen
+class Move:
+    """A decision by one seat, named by a stable human-readable label."""
+
+    player: str
+    label: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.label}"
+
+
+@attrs.frozen
+class Pending:
+    """The decision a state waits for: who decides, between which labelled options."""
+
+    player: str
+    prompt: str
+    labels: tuple[str, ...]
+    values: tuple
+    slot: int
+
+
+@attrs.frozen(cache_hash=True)
+class State:
+    """A whole position, including any effect half-resolved and waiting for a choice."""
+
+    players: tuple[str, ...]
+    vars: tuple
+    frames: tuple[tuple[int, int, tuple], ...]
+    pending: Pending | None
+    rng: int
+    pins: tuple[int, ...] = ()
+    result: tuple[str, ...] | None = None
+    log: tuple[tuple[str | None, str], ...] = ()
+    decisions: int = 0
+
+
+class VM:
+    """A mutable working copy of a state, alive only inside one `apply`."""
+
+    __slots__ = ("game", "players", "vars", "frames", "rng", "pins", "pending", "result",
+                 "log", "stop")
+
+    def __init__(self, game: CompiledGame, state: State):
+        self.game = game
+        self.players = state.players
+        self.vars = list(state.vars)
+        codes = game.codes
+        self.frames = [[codes[c], pc, list(locs)] for c, pc, locs in state.frames]
+        self.rng = state.rng
+        self.pins = list(state.pins)
+        self.pending: Pending | None = None
+        self.result = state.result
+        self.log: list = []
+        self.stop = False
+
+    # -- called by compiled ops --
+    def suspend(self, player, prompt, labels, values, slot) -> None:
+        self.pending = Pending(player, prompt, labels, values, slot)
+        self.stop = True
+
+    def finish(self, winners: tuple) -> None:
+        self.result = winners
+        self.frames = []
+        self.stop = True
+
+    def return_(self) -> int:
+        self.frames.pop()
+        if not self.frames:
+            raise self.rule_error("the game's procedures ended without `win` or `game over`")
+        return 0
+
+    def random_choice(self, options: tuple):
+        if not options:
+            raise self.rule_error("roll from an empty list")
+        if self.pins:
+            value = self.pins.pop(0)
+            if value not in options:
+                raise self.rule_error(f"pinned result {value!r} is not one of {list(options)}")
+            return value
+        self.rng, i = rng.next_below(self.rng, len(options))
+        return options[i]
+
+    def shuffled(self, items: tuple) -> tuple:
+        items = list(items)
+        for i in range(len(items) - 1, 0, -1):
+            self.rng, j = rng.next_below(self.rng, i + 1)
+            items[i], items[j] = items[j], items[i]
+        return tuple(items)
+
+    def rule_error(self, message: str) -> GameRuntimeError:
+        frame = self.frames[-1] if self.frames else None
+        if frame is None:
+            return GameRuntimeError([Diagnostic(self.game.header.span, message)])
+        code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
+        return GameRuntimeError([Diagnostic(code.spans[pc], f"in {code.name}: {message}")])
+
+    # -- the loop --
+    def run(self) -> None:
+        frames = self.frames
+        steps = 0
+        try:
+            while not self.stop:
+                fr = frames[-1]
+                fr[1] = fr[0].ops[fr[1]](self, fr[2])
+                steps += 1
+                if steps > STEP_LIMIT:
+                    raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: "
+                                          "a rule loops forever?")
+                frames = self.frames
+        except GameRuntimeError:
+            raise
+        except Exception as exc:  # a rule did something impossible: name the rule and line
+            raise self.rule_error(f"{type(exc).__name__}: {exc}") from None
+
+    def freeze(self, decisions: int) -> State:
+        return State(
+            players=self.players,
+            vars=tuple(self.vars),
+            frames=tuple((fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames),
+            pending=self.pending,
+            rng=self.rng,
+            pins=tuple(self.pins),
+            result=self.result,
+            log=tuple(self.log),
+            decisions=decisions,
+        )
+
+
+class Game:
+    """A loaded game: the public API of DESIGN.md (start, legal_moves, apply, ...)."""
+
+    def __init__(self, compiled: CompiledGame, name: str, variants: tuple[str, ...],
+                 options: dict[str, Any]):
+        self.compiled = compiled
+        self.name = name
+        self.variants = variants
+        self.options = dict(options)
+        self.header = compiled.header
+
+    @property
+    def rules_hash(self) -> str:
+        return self.compiled.program.rules_hash
+
+    def seats_for(self, players: int) -> tuple[str, ...]:
+        h = self.header
+        if not h.min_players <= players <= h.max_players:
+            raise UsageError(f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
+                             f"use --players {h.min_players}..{h.max_players}")
+        for count, names in h.roles:
+            if count == players:
+                return names
+        if players > len(self.compiled.seats):
+            raise UsageError(f"only {len(self.compiled.seats)} seats are declared",
+                             "add names to `seats [...]` in the game header")
+        return self.compiled.seats[:players]
+
+    def start(self, players: int | None = None, seed: int = 0, pins: tuple = ()) -> State:
+        """The position after setup, waiting for the first decision."""
+        players = self.header.min_players if players is None else players
+        seats = self.seats_for(players)
+        g = self.compiled
+        empty = State(players=seats, vars=(), frames=(), pending=None, rng=rng.seed_state(seed),
+                      pins=tuple(pins))
+        vm = VM(g, empty)
+        vm.vars = [None] * len(g.var_order)
+        for info in g.var_order:
+            vm.vars[info.slot] = info.default(vm, [])
+        play = g.procs["play"]
+        vm.frames.append([play, 0, [None] * play.nlocals])
+        if "setup" in g.procs:
+            setup = g.procs["setup"]
+            vm.frames.append([setup, 0, [None] * setup.nlocals])
+        vm.run()
+        return vm.freeze(0)
+
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
+
+    def result(self, state: State) -> tuple[str, ...] | None:
+        """The winners (possibly several, possibly none) once the game is over."""
+        return state.result
+
+    def current_player(self, state: State) -> str | None:
+        return state.pending.player if state.pending else None
+
+    def legal_moves(self, state: State) -> list[Move]:
+        p = state.pending
+        if p is None:
+            return []
+        return [Move(p.player, label) for label in p.labels]
+
+    def apply(self, state: State, move: Move | str) -> State:
+        """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""
+        p = state.pending
+        if p is None:
+            raise IllegalMove(str(move), "the game is over")
+        label = move.label if isinstance(move, Move) else move
+        if isinstance(move, Move) and move.player != p.player:
+            raise IllegalMove(str(move), f"it is {p.player}'s decision, not {move.player}'s")
+        try:
+            i = p.labels.index(label)
+        except ValueError:
+            from .errors import did_you_mean
+
+            raise IllegalMove(str(move), did_you_mean(label, p.labels) or
+                              "legal now: " + "; ".join(p.labels[:12])) from None
+        return self.apply_index(state, i)
+
+    def apply_index(self, state: State, i: int) -> State:
+        """Apply the i-th legal move (the fast path for agents)."""
+        p = state.pending
+        vm = VM(self.compiled, state)
+        vm.frames[-1][2][p.slot] = p.values[i]
+        vm.run()
+        return vm.freeze(state.decisions + 1)
+
+    def observation(self, state: State, player: str | None) -> dict:
+        from .observe import observe
+
+        return observe(self.compiled, state, player)
+
+
+class IllegalMove(Exception):
+    """A move that is not legal in this state, and why."""
+
+    def __init__(self, move: str, reason: str):
+        self.move, self.reason = move, reason
+        super().__init__(f"illegal move '{move}': {reason}")

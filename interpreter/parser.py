@@ -1,0 +1,685 @@
+"""Parse .game text into the frozen syntax tree of `syntax.py`.
+
+The grammar lives in `grammar/gamedef.lark` (one LALR grammar, its analysis cached
+by lark); this module only shapes lark's tree into typed nodes with positions and
+turns lark's exceptions into `Diagnostic`s with a caret and a suggestion.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+
+import lark
+from lark import Token, Transformer, v_args
+
+from . import syntax as ast
+from .errors import Diagnostic, GameDefError, Span, did_you_mean
+
+KEYWORDS = (
+    "game include option enum entity generate card var grid graph link event def procedure "
+    "when variant remove replace let if elif else for while choose may roll shuffle emit "
+    "perform log win require break return rule interpretation from by in not and or then "
+    "true false none list seen visible hidden short named where excludes optional prompt "
+    "label text players seats rulebook roles choices over to of"
+).split()
+
+
+def grammar_text() -> str:
+    """The grammar, found beside the package both in a checkout and when installed."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here.parent / "grammar" / "gamedef.lark", here / "grammar" / "gamedef.lark"):
+        if candidate.exists():
+            return candidate.read_text(encoding="utf-8")
+    return (resources.files("interpreter") / "grammar" / "gamedef.lark").read_text("utf-8")
+
+
+@functools.cache
+def _lark() -> lark.Lark:
+    return lark.Lark(
+        grammar_text(),
+        parser="lalr",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=True,
+    )
+
+
+def _span(path: str, meta_or_token, offset: int = 0) -> Span:
+    line = getattr(meta_or_token, "line", 0) or 0
+    column = getattr(meta_or_token, "column", 0) or 0
+    end_line = getattr(meta_or_token, "end_line", line)
+    end = getattr(meta_or_token, "end_column", None) if end_line == line else None
+    return Span(path, line, column + offset, end)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{{", "}": "}}"}
+
+
+class _Builder(Transformer):
+    """One method per grammar alias; each returns a syntax node."""
+
+    def __init__(self, path: str, base: Span | None = None):
+        super().__init__()
+        self.path = path
+        self.base = base
+
+    # -- helpers --
+    def _s(self, meta) -> Span:
+        span = _span(self.path, meta)
+        if self.base is None:
+            return span
+        end = None if span.end_column is None else self.base.column + span.end_column - 1
+        return Span(self.path, self.base.line, self.base.column + span.column - 1, end)
+
+    def string(self, tok: Token) -> ast.Str:
+        """Split a string literal into text and `{expr}` parts, parsing each expr."""
+        raw = tok[1:-1]
+        text = re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), raw)
+        parts: list = []
+        pos = 0
+        for match in re.finditer(r"(?<!\{)\{([^{}]+)\}(?!\})", text):
+            if match.start() > pos:
+                parts.append(text[pos : match.start()].replace("{{", "{").replace("}}", "}"))
+            line, column = tok.line, tok.column + 1 + match.start(1)
+            if self.base is not None:
+                line, column = self.base.line, self.base.column + column - 1
+            span = Span(self.path, line, column)
+            parts.append(parse_expression(match.group(1), span))
+            pos = match.end()
+        if pos < len(text):
+            parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+        return ast.Str(span=_span(self.path, tok), parts=tuple(parts))
+
+    def plain(self, tok: Token) -> str:
+        return "".join(p for p in self.string(tok).parts if isinstance(p, str))
+
+    # -- top level --
+    def start(self, decls):
+        return list(decls)
+
+    @v_args(meta=True)
+    def game_decl(self, meta, children):
+        name, rest = str(children[0]), children[1:]
+        title = name
+        if rest and isinstance(rest[0], Token):
+            title, rest = self.plain(rest[0]), rest[1:]
+        items = dict(rest)
+        lo, hi = items.get("players", (1, 1))
+        return ast.GameHeader(
+            span=self._s(meta), name=name, title=title, min_players=lo, max_players=hi,
+            seats=items.get("seats", ()), rulebook=items.get("rulebook"),
+            roles=items.get("roles", ()),
+        )
+
+    def players_item(self, c):
+        return ("players", (int(c[0]), int(c[1])))
+
+    def seats_item(self, c):
+        return ("seats", c[0])
+
+    def rulebook_item(self, c):
+        return ("rulebook", self.plain(c[0]))
+
+    def roles_item(self, c):
+        return ("roles", tuple(c))
+
+    def role_rule(self, c):
+        return (int(c[0]), c[1])
+
+    def names(self, c):
+        return tuple(str(t) for t in c)
+
+    @v_args(meta=True)
+    def include_decl(self, meta, c):
+        return ast.Include(span=self._s(meta), path=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def option_decl(self, meta, c):
+        name, typ, default, *rest = c
+        choices, desc = None, ""
+        for item in rest:
+            if isinstance(item, Token):
+                desc = self.plain(item)
+            else:
+                choices = item
+        return ast.Option(
+            span=self._s(meta), name=str(name), type=typ, default=default,
+            choices=choices, description=desc,
+        )
+
+    def choices(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, c):
+        return ast.Enum(span=self._s(meta), name=str(c[0]), members=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def enum_member(self, meta, c):
+        title = self.plain(c[1]) if len(c) > 1 else str(c[0]).replace("_", " ")
+        return ast.EnumMember(span=self._s(meta), name=str(c[0]), title=title)
+
+    @v_args(meta=True)
+    def entity_decl(self, meta, c):
+        fields = tuple(x for x in c[1:] if isinstance(x, ast.Field))
+        shorts = [x for x in c[1:] if isinstance(x, ast.Str)]
+        return ast.Entity(
+            span=self._s(meta), name=str(c[0]), fields=fields,
+            short=shorts[0] if shorts else None,
+        )
+
+    @v_args(meta=True)
+    def field_decl(self, meta, c):
+        vis = c[2] if len(c) > 2 else None
+        return ast.Field(
+            span=self._s(meta), name=str(c[0]), type=c[1],
+            visible=vis if vis is not None and vis != "never" else None, hidden=vis == "never",
+        )
+
+    def visible_when(self, c):
+        return c[0]
+
+    def visible_never(self, c):
+        return "never"
+
+    def short_decl(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def generate_decl(self, meta, c):
+        iters = tuple(x for x in c[2:] if isinstance(x, tuple))
+        values = tuple(x for x in c[2:] if isinstance(x, ast.FieldValue))
+        return ast.Generate(
+            span=self._s(meta), kind=str(c[0]), name_template=self.string(c[1]),
+            iterators=iters, values=values,
+        )
+
+    def iter_clause(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def field_value(self, meta, c):
+        return ast.FieldValue(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def card_decl(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        title, kind = name.replace("_", " "), "Card"
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.plain(rest.pop(0))
+        if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
+            kind = str(rest.pop(0))
+        props, slots, triggers, text = [], [], [], ""
+        for item in rest:
+            if isinstance(item, ast.FieldValue):
+                props.append(item)
+            elif isinstance(item, ast.Trigger):
+                triggers.append(item)
+            elif isinstance(item, tuple) and item[0] == "text":
+                text = item[1]
+            else:
+                slots.append(item)
+        return ast.Card(
+            span=self._s(meta), name=name, title=title, kind=kind, props=tuple(props),
+            slots=tuple(slots), text=text, triggers=tuple(triggers),
+        )
+
+    @v_args(meta=True)
+    def card_prop(self, meta, c):
+        return ast.FieldValue(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def card_slot(self, meta, c):
+        return (str(c[0]), c[1], self._s(meta))
+
+    def card_text(self, c):
+        return ("text", self.plain(c[0]))
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        seen = str(c[3]) if len(c) > 3 else "all"
+        return ast.Var(span=self._s(meta), name=str(c[0]), type=c[1], default=c[2], seen_by=seen)
+
+    def seen_by(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def grid_decl(self, meta, c):
+        return ast.Grid(span=self._s(meta), name=str(c[0]), columns=c[1], rows=c[2])
+
+    @v_args(meta=True)
+    def graph_decl(self, meta, c):
+        return ast.Graph(span=self._s(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def link_decl(self, meta, c):
+        return ast.Link(span=self._s(meta), node=str(c[0]), others=c[1])
+
+    # -- types --
+    @v_args(meta=True)
+    def named_type(self, meta, c):
+        return ast.NamedType(span=self._s(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def list_type(self, meta, c):
+        return ast.ListType(span=self._s(meta), element=c[0])
+
+    @v_args(meta=True)
+    def optional_type(self, meta, c):
+        return ast.OptionalType(span=self._s(meta), inner=c[0])
+
+    @v_args(meta=True)
+    def map_type(self, meta, c):
+        return ast.MapType(span=self._s(meta), key=c[0], value=c[1])
+
+    # -- behaviour --
+    @v_args(meta=True)
+    def event_decl(self, meta, c):
+        params = c[1] if len(c) > 1 else ()
+        return ast.Event(span=self._s(meta), name=str(c[0]), params=params)
+
+    @v_args(meta=True)
+    def def_decl(self, meta, c):
+        params = c[1] if len(c) > 2 else ()
+        return ast.Def(span=self._s(meta), name=str(c[0]), params=params, body=c[-1])
+
+    @v_args(meta=True)
+    def procedure_decl(self, meta, c):
+        params = c[1] if len(c) > 2 else ()
+        return ast.Procedure(span=self._s(meta), name=str(c[0]), params=params, body=c[-1])
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta, c):
+        event, rest = str(c[0]), list(c[1:])
+        names = rest.pop(0) if rest and isinstance(rest[0], tuple) and not rest[0] or (
+            rest and isinstance(rest[0], tuple) and all(isinstance(n, str) for n in rest[0])
+        ) else ()
+        body = rest.pop()
+        where = rest[0] if rest else None
+        return ast.Trigger(span=self._s(meta), event=event, names=names, where=where, body=body)
+
+    def params(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        return ast.Param(span=self._s(meta), name=str(c[0]), type=c[1])
+
+    @v_args(meta=True)
+    def variant_decl(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        title, base = name.replace("_", " "), None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.plain(rest.pop(0))
+        if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
+            base = str(rest.pop(0))
+        decls, excludes, cites, notes = [], [], [], []
+        for item in rest:
+            if isinstance(item, tuple) and item and item[0] == "excludes":
+                excludes.extend(item[1])
+            elif isinstance(item, ast.Cite):
+                cites.append(item.section)
+            elif isinstance(item, ast.Note):
+                notes.append(item.text)
+            else:
+                decls.append(item)
+        return ast.Variant(
+            span=self._s(meta), name=name, title=title, base=base, decls=tuple(decls),
+            excludes=tuple(excludes), cites=tuple(cites), notes=tuple(notes),
+        )
+
+    def excludes(self, c):
+        return ("excludes", c[0])
+
+    @v_args(meta=True)
+    def cite_decl(self, meta, c):
+        return ast.Cite(span=self._s(meta), section=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def note_decl(self, meta, c):
+        return ast.Note(span=self._s(meta), text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        return ast.Remove(span=self._s(meta), kind=c[0], name=str(c[1]))
+
+    def remove_kind(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def replace_decl(self, meta, c):
+        return ast.Replace(span=self._s(meta), decl=c[0])
+
+    # -- statements --
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    def _assign(self, meta, c, op):
+        name, key = c[0]
+        return ast.Assign(span=self._s(meta), name=name, key=key, op=op, value=c[1])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, c):
+        return self._assign(meta, c, "=")
+
+    @v_args(meta=True)
+    def add_stmt(self, meta, c):
+        return self._assign(meta, c, "+")
+
+    @v_args(meta=True)
+    def sub_stmt(self, meta, c):
+        return self._assign(meta, c, "-")
+
+    def target(self, c):
+        return (str(c[0]), c[1] if len(c) > 1 else None)
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for item in c[2:]:
+            if item[0] == "elif":
+                branches.append(item[1])
+            else:
+                otherwise = item[1]
+        return ast.If(span=self._s(meta), branches=tuple(branches), otherwise=otherwise)
+
+    def elif_part(self, c):
+        return ("elif", (c[0], c[1]))
+
+    def else_part(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(span=self._s(meta), var=str(c[0]), iterable=c[1], body=c[2])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(span=self._s(meta), condition=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        opts = dict(c[3:])
+        return ast.Choose(
+            span=self._s(meta), var=str(c[0]), options=c[1], player=c[2],
+            prompt=opts.get("prompt"), label=opts.get("label"), optional="optional" in opts,
+        )
+
+    def prompt_opt(self, c):
+        return ("prompt", self.string(c[0]))
+
+    def label_opt(self, c):
+        return ("label", c[0])
+
+    def optional_opt(self, c):
+        return ("optional", True)
+
+    @v_args(meta=True)
+    def may_stmt(self, meta, c):
+        otherwise = c[3][1] if len(c) > 3 else None
+        return ast.May(
+            span=self._s(meta), player=c[0], text=self.string(c[1]), body=c[2],
+            otherwise=otherwise,
+        )
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, c):
+        return ast.Roll(span=self._s(meta), var=str(c[0]), source=c[1])
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        return ast.Shuffle(span=self._s(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def emit_stmt(self, meta, c):
+        return ast.Emit(span=self._s(meta), event=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def perform_stmt(self, meta, c):
+        args = c[2] if len(c) > 2 else ()
+        return ast.Perform(span=self._s(meta), entity=c[0], slot=str(c[1]), args=args)
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[0]), audience=None)
+
+    @v_args(meta=True)
+    def log_to_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[1]), audience=c[0])
+
+    @v_args(meta=True)
+    def win_stmt(self, meta, c):
+        return ast.Win(span=self._s(meta), winners=c[0])
+
+    @v_args(meta=True)
+    def game_over_stmt(self, meta, c):
+        return ast.GameOver(span=self._s(meta), winners=c[0])
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, c):
+        return ast.Require(span=self._s(meta), condition=c[0], message=self.string(c[1]))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self._s(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return ast.Return(span=self._s(meta))
+
+    @v_args(meta=True)
+    def cite_stmt(self, meta, c):
+        return ast.Cite(span=self._s(meta), section=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def note_stmt(self, meta, c):
+        return ast.Note(span=self._s(meta), text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(span=self._s(meta), name=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    def args(self, c):
+        return tuple(c)
+
+    # -- expressions --
+    @v_args(meta=True)
+    def lambda_(self, meta, c):
+        return ast.Lambda(span=self._s(meta), param=str(c[0]), body=c[1])
+
+    @v_args(meta=True)
+    def if_expr(self, meta, c):
+        return ast.IfExpr(span=self._s(meta), condition=c[0], then=c[1], otherwise=c[2])
+
+    def _bin(self, meta, op, c):
+        return ast.BinOp(span=self._s(meta), op=op, left=c[0], right=c[-1])
+
+    @v_args(meta=True)
+    def or_(self, meta, c):
+        return self._bin(meta, "or", c)
+
+    @v_args(meta=True)
+    def and_(self, meta, c):
+        return self._bin(meta, "and", c)
+
+    @v_args(meta=True)
+    def not_(self, meta, c):
+        return ast.Not(span=self._s(meta), operand=c[0])
+
+    @v_args(meta=True)
+    def compare_(self, meta, c):
+        return self._bin(meta, str(c[1]), c)
+
+    @v_args(meta=True)
+    def in_(self, meta, c):
+        return self._bin(meta, "in", c)
+
+    @v_args(meta=True)
+    def not_in(self, meta, c):
+        return self._bin(meta, "not in", c)
+
+    @v_args(meta=True)
+    def range_(self, meta, c):
+        return ast.Range(span=self._s(meta), low=c[0], high=c[1])
+
+    @v_args(meta=True)
+    def add(self, meta, c):
+        return self._bin(meta, "+", c)
+
+    @v_args(meta=True)
+    def sub(self, meta, c):
+        return self._bin(meta, "-", c)
+
+    @v_args(meta=True)
+    def mul(self, meta, c):
+        return self._bin(meta, "*", c)
+
+    @v_args(meta=True)
+    def div(self, meta, c):
+        return self._bin(meta, "/", c)
+
+    @v_args(meta=True)
+    def mod(self, meta, c):
+        return self._bin(meta, "%", c)
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(span=self._s(meta), operand=c[0])
+
+    @v_args(meta=True)
+    def member(self, meta, c):
+        return ast.Member(span=self._s(meta), obj=c[0], name=str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(span=self._s(meta), obj=c[0], key=c[1])
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        return ast.Call(span=self._s(meta), func=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def int_lit(self, meta, c):
+        return ast.Int(span=self._s(meta), value=int(c[0]))
+
+    def str_lit(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def true_lit(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=True)
+
+    @v_args(meta=True)
+    def false_lit(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=False)
+
+    @v_args(meta=True)
+    def none_lit(self, meta, c):
+        return ast.NoneLit(span=self._s(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return ast.Name(span=self._s(meta), id=str(c[0]))
+
+    @v_args(meta=True)
+    def empty_list(self, meta, c):
+        return ast.ListLit(span=self._s(meta), items=())
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return ast.ListLit(span=self._s(meta), items=tuple(c))
+
+    @v_args(meta=True)
+    def comprehension(self, meta, c):
+        cond = c[3] if len(c) > 3 else None
+        return ast.Comprehension(
+            span=self._s(meta), element=c[0], var=str(c[1]), iterable=c[2], condition=cond
+        )
+
+
+_TOKEN_WORDS = {
+    "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
+    "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
+    "INT": "a number", "STRING": "a string", "$END": "end of file", "DOT": "'.'",
+}
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    words = []
+    for name in sorted(expected):
+        if name in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[name])
+        elif name.isupper() and name.lower() in KEYWORDS:
+            words.append(f"'{name.lower()}'")
+        else:
+            words.append(name.lower())
+    return words
+
+
+def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
+    line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
+    if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    span = Span(path, line, column)
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        return Diagnostic(span, f"unexpected character {char!r}", "remove it, or quote it in a string")
+    token = getattr(err, "token", None)
+    expected = set(getattr(err, "expected", set()) or getattr(err, "accepts", set()) or set())
+    words = _expected_words(expected)
+    hint = None
+    found = "end of file" if token is None or token.type == "$END" else repr(str(token))
+    if token is not None and token.type == "NAME":
+        keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
+        hint = did_you_mean(str(token), keyword_choices)
+    if not hint and words:
+        shown = ", ".join(words[:8]) + (", ..." if len(words) > 8 else "")
+        hint = f"expected {shown}"
+    end = column + len(str(token)) if token is not None and token.type != "$END" else None
+    return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def parse_expression(text: str, span: Span) -> ast.Expr:
+    """Parse an interpolated `{expr}` inside a string literal."""
+    try:
+        tree = _lark().parse(text, start="expr")
+    except lark.exceptions.UnexpectedInput as err:
+        raise GameDefError([Diagnostic(span, f"bad expression in string: {{{text}}}", str(err).splitlines()[0])]) from None
+    return _Builder(span.path, span).transform(tree)
+
+
+def parse_text(text: str, path: str = "<string>") -> ast.Module:
+    """Parse one file's text; raise `GameDefError` with the first syntax error."""
+    try:
+        tree = _lark().parse(text, start="start")
+    except lark.exceptions.UnexpectedInput as err:
+        raise GameDefError([_syntax_error(err, path, text)]) from None
+    try:
+        decls = _Builder(path).transform(tree)
+    except lark.exceptions.VisitError as err:
+        if isinstance(err.orig_exc, GameDefError):
+            raise err.orig_exc from None
+        raise
+    return ast.Module(path=path, source=text, decls=tuple(decls))
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(path: str, mtime: float, size: int) -> ast.Module:
+    return parse_text(Path(path).read_text(encoding="utf-8"), path)
+
+
+def parse_file(path: str | Path) -> ast.Module:
+    """Parse a file, reusing the tree while the file is unchanged."""
+    p = Path(path)
+    stat = p.stat()
+    return _parse_cached(str(p), stat.st_mtime, stat.st_size)
