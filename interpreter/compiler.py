@@ -35,23 +35,35 @@ class Code:
 
 
 class Scope:
-    """Local names of one code body, each given a slot in the frame."""
+    """Local names of one code body, each given a slot in the frame.
 
-    def __init__(self, names=()):
+    An inlined function body gets a child scope: it sees only its own names and its
+    parameters (bound to the caller's argument closures in `env`), but its slots are
+    allocated in the caller's frame.
+    """
+
+    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None):
         self.slots: dict[str, int] = {}
-        self.count = 0
+        self.root = root
+        self.env = env or {}
+        self._count = 0
         for n in names:
             self.bind(n)
 
+    @property
+    def count(self) -> int:
+        return self.root.count if self.root is not None else self._count
+
     def bind(self, name: str) -> int:
         if name not in self.slots:
-            self.slots[name] = self.count
-            self.count += 1
+            self.slots[name] = self.fresh()
         return self.slots[name]
 
     def fresh(self) -> int:
-        self.count += 1
-        return self.count - 1
+        if self.root is not None:
+            return self.root.fresh()
+        self._count += 1
+        return self._count - 1
 
 
 @attrs.define
@@ -138,7 +150,10 @@ class CompiledGame:
         self.handlers: dict[str, list[Handler]] = {}
         self.event_decls: dict[str, ast.Event] = {}
         self.slots: dict[tuple[str, str], Code] = {}
+        self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
+        self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self._self_fields: set[str] = set()
+        self._inlining: list[str] = []
         self.seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         self._build(options or {})
         if self.errors:
@@ -508,11 +523,22 @@ class CompiledGame:
         options = self.expr(s.options, scope)
         player = self.expr(s.player, scope)
         slot = scope.bind(s.var)
-        label = self.expr(s.label, scope) if s.label is not None else None
-        prompt = self.expr(s.prompt, scope) if s.prompt is not None else None
         display = self.rt.display
+        label = self.expr(s.label, scope) if s.label is not None else None
+        prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
         nxt = self._here() + 1
         optional = s.optional
+
+        def labels(vm, L, values):
+            if label is None:
+                return [display(v) for v in values]
+            out = []
+            for v in values:
+                L[slot] = v
+                out.append(label(vm, L))
+            return out
+
+        choice = self._choice(labels, prompt)
 
         def op(vm, L):
             values = tuple(options(vm, L))
@@ -521,32 +547,25 @@ class CompiledGame:
                     L[slot] = None
                     return nxt
                 raise vm.rule_error("a choice has no options; mark it `optional` or test first")
-            if label is None:
-                labels = [display(v) for v in values]
-            else:
-                labels = []
-                for v in values:
-                    L[slot] = v
-                    labels.append(label(vm, L))
-            if len(set(labels)) != len(labels):
-                seen: dict[str, int] = {}
-                for i, text in enumerate(labels):
-                    seen[text] = seen.get(text, 0) + 1
-                    if seen[text] > 1:
-                        labels[i] = f"{text} ({seen[text]})"
-            vm.suspend(player(vm, L), prompt(vm, L) if prompt else "", tuple(labels), values, slot)
+            vm.suspend(player(vm, L), values, slot, choice)
             return nxt
 
         self._emit(op, s.span)
+
+    def _choice(self, labels, prompt) -> int:
+        """Register how a decision's labels and prompt are written; built only when asked."""
+        self.choices.append((labels, prompt))
+        return len(self.choices) - 1
 
     def _s_May(self, s: ast.May, scope):
         player = self.expr(s.player, scope)
         text = self.expr(s.text, scope)
         slot = scope.fresh()
         nxt = self._here() + 1
+        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], lambda vm, L: "")
 
         def ask(vm, L):
-            vm.suspend(player(vm, L), "", (text(vm, L), "pass"), (True, False), slot)
+            vm.suspend(player(vm, L), (True, False), slot, choice)
             return nxt
 
         self._emit(ask, s.span)
@@ -616,15 +635,25 @@ class CompiledGame:
         self._emit(op, s.span)
 
     def _s_Log(self, s: ast.Log, scope):
-        text = self.expr(s.text, scope)
         audience = self.expr(s.audience, scope) if s.audience is not None else None
+        parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
+        values = [self.expr(p, scope) for p in s.text.parts if not isinstance(p, str)]
+        self.formats.append(parts)
+        fmt = len(self.formats) - 1
         nxt = self._here() + 1
 
         def op(vm, L):
-            vm.log.append((audience(vm, L) if audience else None, text(vm, L)))
+            vm.log.append((audience(vm, L) if audience else None, fmt, tuple([v(vm, L) for v in values])))
             return nxt
 
         self._emit(op, s.span)
+
+    def render_log(self, entry) -> str:
+        """A log entry as text: the format's literal parts with its values displayed."""
+        _, fmt, values = entry
+        it = iter(values)
+        display = self.rt.display
+        return "".join(p if p is not None else display(next(it)) for p in self.formats[fmt])
 
     def _s_Win(self, s: ast.Win, scope):
         winners = self.expr(s.winners, scope)
@@ -690,7 +719,7 @@ class CompiledGame:
         parts = [(p if isinstance(p, str) else self.expr(p, scope)) for p in e.parts]
 
         def fmt(vm, L):
-            return "".join(p if isinstance(p, str) else display(p(vm, L)) for p in parts)
+            return "".join([p if p.__class__ is str else display(p(vm, L)) for p in parts])
 
         return fmt
 
@@ -699,6 +728,8 @@ class CompiledGame:
         if n in scope.slots:
             slot = scope.slots[n]
             return lambda vm, L: L[slot]
+        if n in scope.env:
+            return scope.env[n]
         if n in self.vars:
             slot = self.vars[n].slot
             return lambda vm, L: vm.vars[slot]
@@ -815,8 +846,18 @@ class CompiledGame:
 
     def _e_Call(self, e: ast.Call, scope):
         if e.func in self.defs:
-            holder = self.defs[e.func]
             args = [self.expr(a, scope) for a in e.args]
+            decl = self.def_decls[e.func]
+            if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
+                # Inline the pure function: its parameters become the argument closures.
+                root = scope.root if scope.root is not None else scope
+                env = {p.name: a for p, a in zip(decl.params, args)}
+                self._inlining.append(e.func)
+                try:
+                    return self.expr(decl.body, Scope(root=root, env=env))
+                finally:
+                    self._inlining.pop()
+            holder = self.defs[e.func]
             return lambda vm, L: holder[0](vm, [a(vm, L) for a in args])
         if e.func == "members":
             arg = e.args[0] if e.args else None

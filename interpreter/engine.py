@@ -32,13 +32,17 @@ class Move:
 
 @attrs.frozen
 class Pending:
-    """The decision a state waits for: who decides, between which labelled options."""
+    """The decision a state waits for: who decides, between which values.
+
+    The options' labels are written only when asked for (`Game.legal_moves`), from
+    the decision point `choice` and the waiting frame's locals: a random playout
+    that applies moves by index never formats a label.
+    """
 
     player: str
-    prompt: str
-    labels: tuple[str, ...]
     values: tuple
     slot: int
+    choice: int
 
 
 @attrs.frozen(cache_hash=True)
@@ -76,8 +80,8 @@ class VM:
         self.stop = False
 
     # -- called by compiled ops --
-    def suspend(self, player, prompt, labels, values, slot) -> None:
-        self.pending = Pending(player, prompt, labels, values, slot)
+    def suspend(self, player, values, slot, choice) -> None:
+        self.pending = Pending(player, values, slot, choice)
         self.stop = True
 
     def finish(self, winners: tuple) -> None:
@@ -205,11 +209,40 @@ class Game:
     def current_player(self, state: State) -> str | None:
         return state.pending.player if state.pending else None
 
+    def labels(self, state: State) -> list[str]:
+        """The labels of the pending decision's options, unique, in option order."""
+        p = state.pending
+        if p is None:
+            return []
+        vm = VM(self.compiled, state)
+        labels_fn, _ = self.compiled.choices[p.choice]
+        labels = [str(x) for x in labels_fn(vm, vm.frames[-1][2], p.values)]
+        if len(set(labels)) != len(labels):
+            seen: dict[str, int] = {}
+            for i, text in enumerate(labels):
+                seen[text] = seen.get(text, 0) + 1
+                if seen[text] > 1:
+                    labels[i] = f"{text} ({seen[text]})"
+        return labels
+
+    def prompt(self, state: State) -> str:
+        """What the pending decision asks, in the game's words."""
+        p = state.pending
+        if p is None:
+            return ""
+        vm = VM(self.compiled, state)
+        return self.compiled.choices[p.choice][1](vm, vm.frames[-1][2])
+
     def legal_moves(self, state: State) -> list[Move]:
         p = state.pending
         if p is None:
             return []
-        return [Move(p.player, label) for label in p.labels]
+        return [Move(p.player, label) for label in self.labels(state)]
+
+    def narrate(self, state: State, player: str | None = None) -> list[str]:
+        """The log lines written by the last move that `player` may read (None: all)."""
+        render = self.compiled.render_log
+        return [render(e) for e in state.log if e[0] is None or player is None or e[0] == player]
 
     def apply(self, state: State, move: Move | str) -> State:
         """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""
@@ -219,13 +252,14 @@ class Game:
         label = move.label if isinstance(move, Move) else move
         if isinstance(move, Move) and move.player != p.player:
             raise IllegalMove(str(move), f"it is {p.player}'s decision, not {move.player}'s")
+        labels = self.labels(state)
         try:
-            i = p.labels.index(label)
+            i = labels.index(label)
         except ValueError:
             from .errors import did_you_mean
 
-            raise IllegalMove(str(move), did_you_mean(label, p.labels) or
-                              "legal now: " + "; ".join(p.labels[:12])) from None
+            raise IllegalMove(str(move), did_you_mean(label, labels) or
+                              "legal now: " + "; ".join(labels[:12])) from None
         return self.apply_index(state, i)
 
     def apply_index(self, state: State, i: int) -> State:
