@@ -154,6 +154,8 @@ class CompiledGame:
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self._self_fields: set[str] = set()
         self._inlining: list[str] = []
+        self._short_mode = False
+        self.short_fns: dict[str, list] = {}
         self.seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         self._build(options or {})
         if self.errors:
@@ -233,6 +235,12 @@ class CompiledGame:
                 elif f.visible is not None:
                     rules.append((f.name, self.expr(f.visible, Scope(["self"]))))
             self.visibility[name] = rules
+            if ent.short is not None:
+                self._short_mode = True
+                self.short_fns[name] = [
+                    p if isinstance(p, str) else self.expr(p, Scope(["self"])) for p in ent.short.parts
+                ]
+                self._short_mode = False
             self._self_fields = set()
         for d in decls:
             if isinstance(d, ast.Procedure):
@@ -743,6 +751,9 @@ class CompiledGame:
             return lambda vm, L: v
         if n in self.defs:
             return self._e_Call(ast.Call(span=e.span, func=n, args=()), scope)
+        if n in self._self_fields and self._short_mode:
+            # In a `short` template, fields are read from a dict of the visible ones.
+            return lambda vm, L, n=n: L[0][n]
         if n in self._self_fields and "self" in scope.slots:
             return self._e_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope)
         from .errors import did_you_mean

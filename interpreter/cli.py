@@ -1,0 +1,308 @@
+"""The `gamedef` command: run, play, check, replay, list, rules and bench games.
+
+Every failure a user can cause (a bad .game file, transcript, saved state or
+argument) is reported as a message with a position and a hint, exit code 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from . import bundled_games, find_game, load_game
+from .agents import KINDS, HumanAgent, make_agent
+from .engine import Game, IllegalMove, Move, State
+from .errors import GameDefError, UsageError
+from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
+
+
+def _option_value(text: str) -> Any:
+    if text.lstrip("-").isdigit():
+        return int(text)
+    if text in ("true", "false"):
+        return text == "true"
+    return text
+
+
+def parse_options(items: list[str]) -> dict[str, Any]:
+    options = {}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--option needs NAME=VALUE, got '{item}'", "for example --option columns=10")
+        name, value = item.split("=", 1)
+        options[name.strip()] = _option_value(value.strip())
+    return options
+
+
+def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int) -> dict:
+    kinds = {seat: "random" for seat in seats}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--agent needs SEAT=KIND, got '{item}'", f"for example --agent {seats[0]}=first")
+        seat, kind = item.split("=", 1)
+        if seat not in seats:
+            from .errors import did_you_mean
+
+            raise UsageError(f"no seat '{seat}' in this game", did_you_mean(seat, seats) or
+                             "seats: " + ", ".join(seats))
+        kinds[seat] = kind
+    return {seat: make_agent(kind, seat, seed * 1000 + i) for i, (seat, kind) in enumerate(kinds.items())}, kinds
+
+
+def _load(args) -> Game:
+    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
+
+
+def play_out(game: Game, state: State, agents: dict, out=print, narrate: bool = True,
+             show_moves: bool = False, max_decisions: int = 10_000_000) -> tuple[State, list[str]]:
+    """Play to the end with the given agents; returns the final state and the moves by label."""
+    moves: list[str] = []
+    if narrate:
+        for line in game.narrate(state):
+            out(line)
+    while not game.is_over(state):
+        if state.decisions >= max_decisions:
+            raise UsageError(f"stopped after {max_decisions} decisions", "raise --max-decisions")
+        player = state.pending.player
+        i = agents[player].choose(game, state)
+        label = game.labels(state)[i]
+        moves.append(f"{player}: {label}")
+        if show_moves:
+            out(f"  > {player}: {label}")
+        state = game.apply_index(state, i)
+        if narrate:
+            for line in game.narrate(state):
+                out(line)
+    return state, moves
+
+
+def cmd_run(args) -> int:
+    game = _load(args)
+    if args.from_state:
+        state = load_state(game, args.from_state)
+    else:
+        state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
+    agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
+    print(f"== {game.header.title}" + (f" ({', '.join(args.variant)})" if args.variant else "")
+          + f": {', '.join(state.players)}; seed {args.seed}")
+    state, moves = play_out(game, state, agents, narrate=not args.quiet, show_moves=args.moves,
+                            max_decisions=args.max_decisions)
+    from .render import render
+
+    if not args.quiet:
+        print()
+        print(render(game, state, None))
+    winners = game.result(state)
+    print(f"== game over after {state.decisions} decisions: "
+          + (f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner"))
+    if args.transcript:
+        write_transcript(Transcript(
+            game=game.name if not Path(args.game).suffix else str(args.game), players=len(state.players),
+            seed=args.seed, moves=moves, variants=list(args.variant or []), options=parse_options(args.option),
+            rules_hash=game.rules_hash, agents=kinds, dice=list(args.die or []),
+            start=str(args.from_state or ""), result=list(winners),
+        ), args.transcript)
+        print(f"transcript written to {args.transcript}")
+    if args.save_state:
+        save_state(game, state, args.save_state)
+    return 0
+
+
+def replay(t: Transcript, base: Path) -> tuple[Game, State]:
+    """Re-run a transcript; raises IllegalMove at the first move that is no longer legal."""
+    game = load_game(t.game, variants=t.variants, options=t.options)
+    if t.start:
+        state = load_state(game, (base / t.start) if not Path(t.start).is_absolute() else t.start)
+    else:
+        state = game.start(players=t.players, seed=t.seed, pins=tuple(t.dice))
+    for n, text in enumerate(t.moves, 1):
+        player, sep, label = text.partition(": ")
+        if not sep:
+            raise UsageError(f"move {n} '{text}' is not 'seat: label'")
+        try:
+            state = game.apply(state, Move(player, label))
+        except IllegalMove as err:
+            raise IllegalMove(f"move {n} ({text})", err.reason) from None
+    return game, state
+
+
+def cmd_replay(args) -> int:
+    t = read_transcript(args.transcript)
+    try:
+        game, state = replay(t, Path(args.transcript).parent)
+    except IllegalMove as err:
+        print(f"{args.transcript}: {err}", file=sys.stderr)
+        return 1
+    if t.rules_hash and t.rules_hash != game.rules_hash:
+        print(f"note: the rules changed since this transcript was written ({t.rules_hash} -> {game.rules_hash})",
+              file=sys.stderr)
+    result = list(game.result(state)) if game.is_over(state) else None
+    if args.json:
+        from .saving import state_to_dict
+
+        print(json.dumps(state_to_dict(game, state), indent=1, sort_keys=True))
+    if t.result is not None and result != t.result:
+        print(f"{args.transcript}: result differs: transcript says {t.result}, replay gives {result}",
+              file=sys.stderr)
+        return 1
+    if not args.json:
+        print(f"{args.transcript}: {len(t.moves)} moves replayed; result {result}")
+    return 0
+
+
+def cmd_check(args) -> int:
+    from .program import load_program
+
+    failed = False
+    for name in args.files:
+        try:
+            path = find_game(name)
+            program = load_program(path)
+            variants = [[]] + [[v] for v in program.all_variants]
+            for vs in variants:
+                load_game(str(path), variants=vs)
+            print(f"{name}: ok ({len(program.all_variants)} variants)")
+        except GameDefError as err:
+            print(err.render(), file=sys.stderr)
+            failed = True
+    return 2 if failed else 0
+
+
+def cmd_play(args) -> int:
+    game = _load(args)
+    state = game.start(players=args.players, seed=args.seed)
+    if args.seat not in state.players:
+        from .errors import did_you_mean
+
+        raise UsageError(f"no seat '{args.seat}' in this game", did_you_mean(args.seat, state.players)
+                         or "seats: " + ", ".join(state.players))
+    agents, _ = parse_agents(args.agent, game, state.players, args.seed)
+    agents[args.seat] = HumanAgent(args.seat)
+
+    def out(line: str) -> None:
+        print(line)
+
+    state, _ = play_out(game, state, agents, out=out, narrate=True, show_moves=True)
+    winners = game.result(state)
+    print(f"== game over: {', '.join(winners) if winners else 'no winner'}")
+    return 0
+
+
+def cmd_list(args) -> int:
+    from .program import load_program
+
+    for name, path in bundled_games().items():
+        program = load_program(path)
+        h = program.header
+        print(f"{name:<20} {h.title} ({h.min_players}-{h.max_players} players)")
+        for v in program.all_variants.values():
+            print(f"    --variant {v.name:<22} {v.title}")
+    return 0
+
+
+def cmd_rules(args) -> int:
+    from .rules_index import rules_listing
+
+    print(rules_listing(find_game(args.game), args.variant or []))
+    return 0
+
+
+def cmd_bench(args) -> int:
+    from .agents import RandomAgent
+
+    game = _load(args)
+    decisions = games = 0
+    start = time.perf_counter()
+    seed = args.seed
+    while games < args.games:
+        state = game.start(players=args.players, seed=seed)
+        agent = RandomAgent(seed)
+        while state.result is None:
+            state = game.apply_index(state, agent.choose(game, state))
+        decisions += state.decisions
+        games += 1
+        seed += 1
+        if games % max(1, args.games // 10) == 0:
+            print(f"  {games}/{args.games} games", file=sys.stderr)
+    elapsed = time.perf_counter() - start
+    print(f"{game.header.title}: {games} random games in {elapsed:.2f}s: "
+          f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gamedef", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def game_args(p, players=True):
+        p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
+        if players:
+            p.add_argument("--players", type=int, default=None, help="number of players")
+            p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+        p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
+        p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
+
+    p = sub.add_parser("run", help="play a whole game with AI players, narrated")
+    game_args(p)
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {', '.join(KINDS)}")
+    p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
+    p.add_argument("--save-state", metavar="OUT.toml", help="write the final state")
+    p.add_argument("--from-state", metavar="STATE.toml", help="start from a saved state")
+    p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
+    p.add_argument("--moves", action="store_true", help="show every move, not only the narration")
+    p.add_argument("--quiet", action="store_true", help="print only the result")
+    p.add_argument("--max-decisions", type=int, default=10_000_000, help=argparse.SUPPRESS)
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("play", help="play a game yourself in the terminal against AI seats")
+    game_args(p)
+    p.add_argument("--seat", required=True, help="the seat you play")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for another seat")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("check", help="check .game files (and each of their variants)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("replay", help="re-run a transcript and check every move and the result")
+    p.add_argument("transcript")
+    p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("list", help="list the bundled games and their variants")
+    p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("rules", help="list a game's rules with rulebook sections and interpretations")
+    p.add_argument("game")
+    p.add_argument("--variant", action="append", metavar="V")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("bench", help="random playouts: games/s and decisions/s")
+    game_args(p)
+    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.set_defaults(func=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except GameDefError as err:
+        print(err.render(), file=sys.stderr)
+        return 2
+    except UsageError as err:
+        print(f"gamedef: error: {err.message}", file=sys.stderr)
+        if err.hint:
+            print(f"    hint: {err.hint}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
