@@ -1,3 +1,611 @@
-"""Placeholder replaced below."""
-def check_program(program):
-    return []
+"""The checker: resolve every name and check types and arity before compiling.
+
+It walks the assembled program once and collects diagnostics (errors and
+warnings) as values; `check_program` raises one `GameDefError` holding every
+error, so a designer sees all mistakes of a file at once, each with its position
+and a did-you-mean. Types are simple: int, bool, str, player, enums, components,
+grid cells, `list T`, `T?`; a map `K -> V` exists only as a variable.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import syntax as ast
+from .builtins import BUILTINS, DIRECTIONS
+from .errors import Diagnostic, GameDefError, did_you_mean
+from .program import Program
+
+ANY, INT, BOOL, STR, NONE, PLAYER = "any", "int", "bool", "str", "none", "player"
+SPECIAL = {"members": (1, 1), "initial": (1, 1)}
+
+
+def lst(t) -> tuple:
+    return ("list", t)
+
+
+def opt(t) -> Any:
+    return t if t in (ANY, NONE) or (isinstance(t, tuple) and t[0] == "opt") else ("opt", t)
+
+
+def strip(t) -> Any:
+    return t[1] if isinstance(t, tuple) and t[0] == "opt" else t
+
+
+def show(t) -> str:
+    if isinstance(t, tuple):
+        return f"list {show(t[1])}" if t[0] == "list" else f"{show(t[1])}?"
+    return t
+
+
+def fits(actual, expected) -> bool:
+    """Can a value of type `actual` stand where `expected` is wanted?"""
+    if ANY in (actual, expected) or actual == expected:
+        return True
+    if isinstance(expected, tuple) and expected[0] == "opt":
+        return actual == NONE or fits(strip(actual), expected[1])
+    if isinstance(actual, tuple) and actual[0] == "opt":
+        # No flow typing: an optional value may stand where its value is needed;
+        # if it is none when the rule runs, the runtime error names the rule.
+        return fits(actual[1], expected)
+    if isinstance(actual, tuple) and isinstance(expected, tuple):
+        return fits(actual[1], expected[1])
+    return False
+
+
+class Checker:
+    def __init__(self, program: Program):
+        self.program = program
+        self.diags: list[Diagnostic] = []
+        self.types: dict[str, str] = {INT: INT, BOOL: BOOL, STR: STR, PLAYER: PLAYER, "Direction": "Direction"}
+        self.constants: dict[str, Any] = {d: "Direction" for d in DIRECTIONS}
+        self.vars: dict[str, tuple[Any, Any]] = {}  # name -> (key type or None, value type)
+        self.options: dict[str, Any] = {}
+        self.fields: dict[str, dict[str, Any]] = {}  # entity kind -> field -> type
+        self.defs: dict[str, ast.Def] = {}
+        self.procs: dict[str, ast.Procedure] = {}
+        self.events: dict[str, ast.Event] = {}
+        self.used: set[str] = set()
+        self.emitted: set[str] = set()
+        self.def_types: dict[str, Any] = {}
+
+    def error(self, span, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint))
+
+    def warn(self, span, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint, "warning"))
+
+    # ---- declarations -------------------------------------------------------
+    def run(self) -> list[Diagnostic]:
+        decls = self.program.decls
+        for seat in self.program.header.seats:
+            self.constants[seat] = PLAYER
+        for _, names in self.program.header.roles:
+            for seat in names:
+                self.constants[seat] = PLAYER
+        for d in decls:
+            if isinstance(d, ast.Enum):
+                self.types[d.name] = d.name
+                for m in d.members:
+                    self._constant(m.name, d.name, m.span)
+            elif isinstance(d, ast.Entity):
+                self.types[d.name] = d.name
+            elif isinstance(d, ast.Grid):
+                self.types[d.name] = d.name
+            elif isinstance(d, ast.Card) and d.kind not in self.types:
+                self.types[d.kind] = d.kind
+        for d in decls:
+            if isinstance(d, ast.Entity):
+                self.fields[d.name] = {f.name: self.type_of(f.type) for f in d.fields}
+            elif isinstance(d, ast.Option):
+                self.options[d.name] = self.type_of(d.type)
+            elif isinstance(d, ast.Def):
+                self.defs[d.name] = d
+            elif isinstance(d, ast.Procedure):
+                self.procs[d.name] = d
+            elif isinstance(d, ast.Event):
+                self.events[d.name] = d
+            elif isinstance(d, ast.Var):
+                if isinstance(d.type, ast.MapType):
+                    key = self.type_of(d.type.key)
+                    if key in (INT, STR, BOOL) or isinstance(key, tuple):
+                        self.error(d.type.key.span, f"a map's key must be a finite type, not {show(key)}",
+                                   "use player, an enum, a component kind or a grid")
+                    self.vars[d.name] = (key, self.type_of(d.type.value))
+                    if d.seen_by == "owner" and key != PLAYER:
+                        self.error(d.span, "`seen by owner` needs a map keyed by player",
+                                   f"declare it as `var {d.name}: player -> ...`")
+                else:
+                    self.vars[d.name] = (None, self.type_of(d.type))
+                    if d.seen_by == "owner":
+                        self.error(d.span, "`seen by owner` needs a map keyed by player",
+                                   f"declare it as `var {d.name}: player -> ...`")
+        for d in decls:
+            if isinstance(d, ast.Generate):
+                if d.kind not in self.fields:
+                    self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
+                    continue
+                for name, e in d.iterators:
+                    self.expr(e, {})
+                scope = {name: ANY for name, _ in d.iterators}
+                self.expr(d.name_template, scope)
+                for fv in d.values:
+                    self._field_value(d.kind, fv, scope)
+            elif isinstance(d, ast.Card):
+                for fv in d.props:
+                    if d.kind in self.fields:
+                        self._field_value(d.kind, fv, {})
+                    else:
+                        self.expr(fv.value, {})
+                    self.fields.setdefault(d.kind, {}).setdefault(fv.name, ANY)
+                for f in ("title", "text"):
+                    self.fields.setdefault(d.kind, {})[f] = STR
+                self._constant(d.name, d.kind, d.span)
+            elif isinstance(d, ast.Generate):
+                pass
+        for d in decls:
+            if isinstance(d, ast.Generate):
+                pass
+        self._generated_names()
+        for d in decls:
+            self.declaration(d)
+        self._unused(decls)
+        return self.diags
+
+    def _constant(self, name: str, typ, span) -> None:
+        if name in self.constants and self.constants[name] != typ:
+            self.error(span, f"'{name}' already names a {show(self.constants[name])}",
+                       "names of seats, enum members and components must be unique")
+        self.constants[name] = typ
+
+    def _generated_names(self) -> None:
+        pass
+
+    def _field_value(self, kind: str, fv: ast.FieldValue, scope) -> None:
+        fields = self.fields[kind]
+        t = self.expr(fv.value, scope)
+        if fv.name not in fields:
+            self.error(fv.span, f"{kind} has no property '{fv.name}'", did_you_mean(fv.name, fields)
+                       or f"declare it in `entity {kind}`")
+        elif not fits(t, fields[fv.name]):
+            self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
+
+    def type_of(self, t: ast.TypeExpr):
+        if isinstance(t, ast.NamedType):
+            if t.name not in self.types:
+                self.error(t.span, f"unknown type '{t.name}'", did_you_mean(t.name, self.types))
+                return ANY
+            return self.types[t.name]
+        if isinstance(t, ast.ListType):
+            return lst(self.type_of(t.element))
+        if isinstance(t, ast.OptionalType):
+            return opt(self.type_of(t.inner))
+        self.error(t.span, "a map type `K -> V` is allowed only as a variable's type")
+        return ANY
+
+    def declaration(self, d) -> None:
+        if isinstance(d, ast.Option):
+            t = self.expr(d.default, {})
+            if not fits(t, self.options[d.name]):
+                self.error(d.default.span, f"option '{d.name}' is {show(self.options[d.name])}, "
+                           f"its default is {show(t)}")
+            if d.choices is not None:
+                self.expr(d.choices, {})
+        elif isinstance(d, ast.Entity):
+            for f in d.fields:
+                if f.visible is not None:
+                    scope = {"self": d.name, **self.fields.get(d.name, {})}
+                    self.cond(f.visible, scope, "a `visible when` condition")
+        elif isinstance(d, ast.Var):
+            t = self.expr(d.default, {})
+            want = self.vars[d.name][1]
+            if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
+                self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+        elif isinstance(d, ast.Grid):
+            for e in (d.columns, d.rows):
+                self.expect(e, {}, INT, "a grid's size")
+        elif isinstance(d, ast.Def):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            self.def_types[d.name] = self.expr(d.body, scope)
+        elif isinstance(d, ast.Procedure):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            self._cited(d.body, d.span, f"procedure {d.name}")
+            self.block(d.body, scope, 0)
+        elif isinstance(d, ast.Trigger):
+            self.trigger(d, None)
+        elif isinstance(d, ast.Card):
+            for t in d.triggers:
+                self.trigger(t, d.kind)
+            for _, body, _span in d.slots:
+                self.block(body, {"self": d.kind}, 0)
+        elif isinstance(d, ast.Link):
+            for name in (d.node, *d.others):
+                if name not in self.constants:
+                    self.error(d.span, f"unknown node '{name}'", did_you_mean(name, self.constants))
+
+    def _cited(self, body, span, what: str) -> None:
+        if not any(isinstance(s, ast.Cite) for s in body):
+            self.error(span, f"{what} cites no rulebook section",
+                       'add `rule "Section"` as its first line (DESIGN principle 6)')
+
+    def trigger(self, t: ast.Trigger, self_kind) -> None:
+        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        event = self.events.get(t.event)
+        if event is None:
+            self.error(t.span, f"unknown event '{t.event}'", did_you_mean(t.event, self.events)
+                       or f"declare it: event {t.event}(...)")
+            for n in t.names:
+                scope[n] = ANY
+        else:
+            self.used.add("event:" + t.event)
+            if len(t.names) != len(event.params):
+                self.error(t.span, f"event '{t.event}' has {len(event.params)} parameters, "
+                           f"this trigger names {len(t.names)}",
+                           "(" + ", ".join(p.name for p in event.params) + ")")
+            for n, p in zip(t.names, event.params):
+                scope[n] = self.type_of(p.type)
+        if t.where is not None:
+            self.cond(t.where, scope, "a `where` condition")
+        if self_kind is None:
+            self._cited(t.body, t.span, f"trigger `when {t.event}`")
+        self.block(t.body, scope, 0)
+
+    def _unused(self, decls) -> None:
+        for d in decls:
+            if isinstance(d, ast.Procedure) and d.name not in ("setup", "play") and "proc:" + d.name not in self.used:
+                self.warn(d.span, f"procedure '{d.name}' is never called", "call it or remove it")
+            elif isinstance(d, ast.Def) and "def:" + d.name not in self.used:
+                self.warn(d.span, f"function '{d.name}' is never used", "use it or remove it")
+            elif isinstance(d, ast.Event) and d.name not in self.emitted:
+                self.warn(d.span, f"event '{d.name}' is never emitted", f"emit {d.name}(...) somewhere")
+        if "play" not in self.procs:
+            self.error(self.program.header.span, "the game has no `procedure play()`",
+                       "add `procedure play() { ... }`: the turn structure of the game")
+
+    # ---- statements ---------------------------------------------------------
+    def block(self, stmts, scope: dict, loops: int) -> None:
+        for s in stmts:
+            self.stmt(s, scope, loops)
+
+    def stmt(self, s, scope: dict, loops: int) -> None:
+        if isinstance(s, ast.Let):
+            scope[s.name] = self.expr(s.value, scope)
+        elif isinstance(s, ast.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.cond(cond, scope, "an `if` condition")
+                self.block(body, scope, loops)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope, loops)
+        elif isinstance(s, ast.While):
+            self.cond(s.condition, scope, "a `while` condition")
+            self.block(s.body, scope, loops + 1)
+        elif isinstance(s, ast.For):
+            scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
+            self.block(s.body, scope, loops + 1)
+        elif isinstance(s, ast.Choose):
+            scope[s.var] = self.element(self.expr(s.options, scope), s.options)
+            self.expect(s.player, scope, PLAYER, "the player who chooses")
+            if s.label is not None:
+                self.expr(s.label, scope)
+            if s.prompt is not None:
+                self.expr(s.prompt, scope)
+        elif isinstance(s, ast.May):
+            self.expect(s.player, scope, PLAYER, "the player who may")
+            self.expr(s.text, scope)
+            self.block(s.body, scope, loops)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope, loops)
+        elif isinstance(s, ast.Roll):
+            scope[s.var] = self.element(self.expr(s.source, scope), s.source)
+        elif isinstance(s, ast.Shuffle):
+            if s.name not in self.vars or self.vars[s.name][0] is not None:
+                self.error(s.span, f"cannot shuffle '{s.name}'",
+                           did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list")
+            else:
+                self.used.add("var:" + s.name)
+        elif isinstance(s, ast.Emit):
+            self.emitted.add(s.event)
+            args = [self.expr(a, scope) for a in s.args]
+            event = self.events.get(s.event)
+            if event is None:
+                self.error(s.span, f"unknown event '{s.event}'", did_you_mean(s.event, self.events)
+                           or f"declare it: event {s.event}(...)")
+            else:
+                self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
+        elif isinstance(s, ast.Perform):
+            self.expr(s.entity, scope)
+            for a in s.args:
+                self.expr(a, scope)
+        elif isinstance(s, ast.Log):
+            self.expr(s.text, scope)
+            if s.audience is not None:
+                self.expect(s.audience, scope, PLAYER, "a `log to` audience")
+        elif isinstance(s, ast.Win):
+            t = self.expr(s.winners, scope)
+            if not (fits(t, PLAYER) or fits(t, lst(PLAYER))):
+                self.error(s.winners.span, f"`win` takes a player or a list of players, not {show(t)}")
+        elif isinstance(s, ast.GameOver):
+            t = self.expr(s.winners, scope)
+            if not fits(t, lst(PLAYER)):
+                self.error(s.winners.span, f"`game over` takes a list of winners, not {show(t)}",
+                           "write `game over []` for no winner, `game over [p]` for one")
+        elif isinstance(s, ast.Require):
+            self.cond(s.condition, scope, "a `require` condition")
+            self.expr(s.message, scope)
+        elif isinstance(s, ast.Break):
+            if loops == 0:
+                self.error(s.span, "`break` outside a loop", "use `return` to leave a procedure")
+        elif isinstance(s, ast.CallStmt):
+            args = [self.expr(a, scope) for a in s.args]
+            proc = self.procs.get(s.name)
+            if proc is None:
+                hint = did_you_mean(s.name, self.procs)
+                if s.name in self.defs:
+                    hint = f"'{s.name}' is a function (def): use its value in an expression"
+                self.error(s.span, f"unknown procedure '{s.name}'", hint)
+            else:
+                self.used.add("proc:" + s.name)
+                self.arguments(s, f"procedure '{s.name}'", [self.type_of(p.type) for p in proc.params], args)
+
+    def assign(self, s: ast.Assign, scope) -> None:
+        value = self.expr(s.value, scope)
+        if s.name in scope and s.key is None:
+            want = scope[s.name]
+            if not fits(value, want) and not fits(want, value) and want != NONE:
+                self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
+            return
+        if s.name not in self.vars:
+            if s.name in self.options or s.name in self.constants:
+                self.error(s.span, f"'{s.name}' is not a variable and cannot change",
+                           "declare a `var` to hold changing state")
+            else:
+                self.error(s.span, f"unknown variable '{s.name}'",
+                           did_you_mean(s.name, list(self.vars) + list(scope)) or f"declare it: var {s.name}: ...")
+            return
+        key_t, val_t = self.vars[s.name]
+        if s.key is not None:
+            k = self.expr(s.key, scope)
+            if key_t is None:
+                if not (isinstance(val_t, tuple) and val_t[0] == "list"):
+                    self.error(s.span, f"'{s.name}' is not a map or list", "index only maps and lists")
+                    return
+                if not fits(k, INT):
+                    self.error(s.key.span, f"a list index is an int, not {show(k)}")
+                val_t = val_t[1]
+            elif not fits(k, key_t):
+                self.error(s.key.span, f"'{s.name}' is keyed by {show(key_t)}, not {show(k)}")
+        elif key_t is not None:
+            self.error(s.span, f"'{s.name}' is a map: assign one entry, {s.name}[key] = ...")
+            return
+        if s.op != "=" and not fits(val_t, INT):
+            self.error(s.span, f"`{s.op}=` needs a number, '{s.name}' holds {show(val_t)}")
+        if not fits(value, val_t) and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple)):
+            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
+
+    def arguments(self, node, what: str, params: list, args: list) -> None:
+        if len(args) != len(params):
+            self.error(node.span, f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
+                       f"given {len(args)}")
+            return
+        for i, (p, a) in enumerate(zip(params, args), 1):
+            if not fits(a, p):
+                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
+
+    # ---- expressions --------------------------------------------------------
+    def element(self, t, node):
+        if t == ANY:
+            return ANY
+        if isinstance(t, tuple) and t[0] == "list":
+            return t[1]
+        self.error(node.span, f"expected a list here, not {show(t)}", "for example 1..6 or [a, b]")
+        return ANY
+
+    def cond(self, e, scope, what: str) -> None:
+        self.expect(e, scope, BOOL, what)
+
+    def expect(self, e, scope, want, what: str) -> None:
+        t = self.expr(e, scope)
+        if not fits(t, want):
+            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
+
+    def expr(self, e, scope: dict):
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e, scope)
+
+    def _Int(self, e, scope):
+        return INT
+
+    def _Bool(self, e, scope):
+        return BOOL
+
+    def _NoneLit(self, e, scope):
+        return NONE
+
+    def _Str(self, e, scope):
+        for p in e.parts:
+            if not isinstance(p, str):
+                self.expr(p, scope)
+        return STR
+
+    def _Name(self, e, scope):
+        n = e.id
+        if n in scope:
+            return scope[n]
+        if n in self.vars:
+            self.used.add("var:" + n)
+            key, val = self.vars[n]
+            if key is not None:
+                return ANY
+            return val
+        if n in self.options:
+            return self.options[n]
+        if n == "players":
+            return lst(PLAYER)
+        if n in self.constants:
+            return self.constants[n]
+        if n in self.defs:
+            return self._Call(ast.Call(span=e.span, func=n, args=()), scope)
+        if n in self.types:
+            return ("type", self.types[n])
+        known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
+        known.append("players")
+        self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
+        return ANY
+
+    def _ListLit(self, e, scope):
+        types = [self.expr(i, scope) for i in e.items]
+        if not types:
+            return lst(ANY)
+        first = next((t for t in types if t != NONE), NONE)
+        if any(t != NONE and not fits(t, strip(first)) and not fits(strip(first), t) for t in types):
+            return lst(ANY)
+        return lst(opt(first) if NONE in types else first)
+
+    def _Comprehension(self, e, scope):
+        inner = dict(scope)
+        inner[e.var] = self.element(self.expr(e.iterable, scope), e.iterable)
+        if e.condition is not None:
+            self.cond(e.condition, inner, "a comprehension's `if`")
+        return lst(self.expr(e.element, inner))
+
+    def _Range(self, e, scope):
+        self.expect(e.low, scope, INT, "a range's start")
+        self.expect(e.high, scope, INT, "a range's end")
+        return lst(INT)
+
+    def _BinOp(self, e, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            for t, node in ((a, e.left), (b, e.right)):
+                if not fits(t, BOOL):
+                    self.error(node.span, f"`{op}` needs true/false, not {show(t)}")
+            return BOOL
+        if op in ("in", "not in"):
+            if b != ANY and not (isinstance(b, tuple) and b[0] == "list"):
+                self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
+            return BOOL
+        if op in ("==", "!="):
+            if not (fits(a, b) or fits(b, a) or NONE in (a, b) or ANY in (a, b)
+                    or fits(strip(a), strip(b)) or fits(strip(b), strip(a))):
+                self.error(e.span, f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
+                           "compare values of the same type")
+            return BOOL
+        if op == "+" and isinstance(a, tuple) and a[0] == "list":
+            return a
+        for t, node in ((a, e.left), (b, e.right)):
+            if not fits(t, INT):
+                self.error(node.span, f"`{op}` needs numbers, not {show(t)}")
+        return BOOL if op in ("<", "<=", ">", ">=") else INT
+
+    def _Not(self, e, scope):
+        self.cond(e.operand, scope, "`not`'s operand")
+        return BOOL
+
+    def _Neg(self, e, scope):
+        self.expect(e.operand, scope, INT, "`-`'s operand")
+        return INT
+
+    def _IfExpr(self, e, scope):
+        self.cond(e.condition, scope, "an `if` condition")
+        a, b = self.expr(e.then, scope), self.expr(e.otherwise, scope)
+        if a == NONE:
+            return opt(b)
+        if b == NONE:
+            return opt(a)
+        return a if fits(b, a) else (b if fits(a, b) else ANY)
+
+    def _Member(self, e, scope):
+        t = strip(self.expr(e.obj, scope))
+        if t == ANY:
+            return ANY
+        if t not in self.fields:
+            self.error(e.span, f"{show(t)} has no properties (reading .{e.name})",
+                       "properties belong to components declared with `entity`")
+            return ANY
+        fields = self.fields[t]
+        if e.name not in fields:
+            self.error(e.span, f"{t} has no property '{e.name}'", did_you_mean(e.name, fields))
+            return ANY
+        return fields[e.name]
+
+    def _Index(self, e, scope):
+        k = self.expr(e.key, scope)
+        if isinstance(e.obj, ast.Name) and e.obj.id in self.vars and e.obj.id not in scope:
+            self.used.add("var:" + e.obj.id)
+            key_t, val_t = self.vars[e.obj.id]
+            if key_t is not None:
+                if not fits(k, key_t) and not fits(strip(k), key_t):
+                    self.error(e.key.span, f"'{e.obj.id}' is keyed by {show(key_t)}, not {show(k)}")
+                return val_t
+        t = self.expr(e.obj, scope)
+        if not fits(k, INT):
+            self.error(e.key.span, f"a list index is an int, not {show(k)}")
+        return self.element(t, e.obj)
+
+    def _Lambda(self, e, scope):
+        inner = dict(scope)
+        inner[e.param] = ANY
+        self.expr(e.body, inner)
+        return ANY
+
+    def _Call(self, e, scope):
+        f = e.func
+        if f in self.defs:
+            self.used.add("def:" + f)
+            d = self.defs[f]
+            args = [self.expr(a, scope) for a in e.args]
+            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args)
+            return self.def_types.get(f, ANY)
+        if f in SPECIAL:
+            lo, hi = SPECIAL[f]
+            if not lo <= len(e.args) <= hi:
+                self.error(e.span, f"{f}() takes 1 argument, given {len(e.args)}")
+                return ANY
+            if f == "members":
+                arg = e.args[0]
+                if isinstance(arg, ast.Name) and (arg.id in self.types):
+                    return lst(self.types[arg.id])
+                self.error(arg.span, "members(...) takes a type name", did_you_mean(getattr(arg, "id", ""), self.types)
+                           or "for example members(Suit)")
+                return ANY
+            self.expr(e.args[0], scope)
+            return STR
+        if f in self.procs:
+            self.error(e.span, f"'{f}' is a procedure: call it as a statement, not inside an expression")
+            return ANY
+        b = BUILTINS.get(f)
+        if b is None:
+            self.error(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs) + list(SPECIAL)))
+            return ANY
+        args = [self.expr(a, scope) for a in e.args]
+        lo, hi = b.arity
+        if not lo <= len(args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error(e.span, f"{f}() takes {want} argument{'s' if hi != 1 else ''}, given {len(args)}",
+                       b.doc)
+            return ANY
+        r = b.returns
+        a0 = args[0] if args else ANY
+        if r == "elem":
+            return self.element(a0, e.args[0]) if len(args) == 1 else INT
+        if r == "elem?":
+            return opt(self.element(a0, e.args[0]))
+        if r == "list":
+            return a0 if isinstance(a0, tuple) and a0[0] == "list" else lst(ANY)
+        if r == "cell?":
+            return opt(strip(a0)) if f == "neighbour" else ANY
+        if r in (INT, BOOL, STR, "Direction"):
+            return r
+        return ANY
+
+
+def check_program(program: Program) -> list[Diagnostic]:
+    """Check a program; raise GameDefError with every error, return the warnings."""
+    diags = Checker(program).run()
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    return [d for d in diags if d.severity == "warning"]

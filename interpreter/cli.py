@@ -157,14 +157,22 @@ def cmd_replay(args) -> int:
 def cmd_check(args) -> int:
     from .program import load_program
 
+    from .checker import check_program
+
     failed = False
     for name in args.files:
         try:
             path = find_game(name)
             program = load_program(path)
-            variants = [[]] + [[v] for v in program.all_variants]
-            for vs in variants:
+            warnings = None
+            for vs in [[]] + [[v] for v in program.all_variants]:
+                found = check_program(load_program(path, vs))
                 load_game(str(path), variants=vs)
+                # Warn only of what no variant uses either.
+                keys = {(d.span, d.message): d for d in found}
+                warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
+            for d in (warnings or {}).values():
+                print(d.render(), file=sys.stderr)
             print(f"{name}: ok ({len(program.all_variants)} variants)")
         except GameDefError as err:
             print(err.render(), file=sys.stderr)

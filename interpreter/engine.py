@@ -270,6 +270,45 @@ class Game:
         vm.run()
         return vm.freeze(state.decisions + 1)
 
+    def var(self, state: State, name: str) -> Any:
+        """A variable's value; a map variable as a dict (for tests and tools)."""
+        info = self._var_info(name)
+        raw = state.vars[info.slot]
+        if info.keys is None:
+            return raw
+        keys = state.players if info.keys == self.compiled.seats else info.keys
+        return {k: raw[info.key_index[k]] for k in keys}
+
+    def with_var(self, state: State, name: str, value: Any) -> State:
+        """The same position with one variable changed: how a scenario sets up a position.
+
+        A map variable takes a dict of the entries to change; lists may be given as lists.
+        """
+        info = self._var_info(name)
+        values = list(state.vars)
+
+        def freeze(v):
+            return tuple(freeze(x) for x in v) if isinstance(v, list | tuple) else v
+
+        if info.keys is None:
+            values[info.slot] = freeze(value)
+        else:
+            entries = list(values[info.slot])
+            for k, v in value.items():
+                if k not in info.key_index:
+                    raise UsageError(f"'{name}' has no key '{k}'")
+                entries[info.key_index[k]] = freeze(v)
+            values[info.slot] = tuple(entries)
+        return attrs.evolve(state, vars=tuple(values))
+
+    def _var_info(self, name: str):
+        if name not in self.compiled.vars:
+            from .errors import did_you_mean
+
+            raise UsageError(f"no variable '{name}' in {self.header.title}",
+                             did_you_mean(name, self.compiled.vars))
+        return self.compiled.vars[name]
+
     def observation(self, state: State, player: str | None) -> dict:
         from .observe import observe
 

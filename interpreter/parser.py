@@ -618,11 +618,16 @@ def _expected_words(expected: set[str]) -> list[str]:
     for name in sorted(expected):
         if name in _TOKEN_WORDS:
             words.append(_TOKEN_WORDS[name])
-        elif name.isupper() and name.lower() in KEYWORDS:
-            words.append(f"'{name.lower()}'")
+            continue
+        try:
+            pattern = _lark().get_terminal(name).pattern
+        except KeyError:
+            pattern = None
+        if pattern is not None and pattern.type == "str":
+            words.append(f"'{pattern.value}'")
         else:
             words.append(name.lower())
-    return words
+    return sorted(set(words))
 
 
 def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
@@ -642,6 +647,14 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     if token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
+    if not hint and token is not None:
+        # A misspelt keyword is read as a name, and the error comes one token later.
+        line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
+        if before and before[-1] not in KEYWORDS:
+            close = did_you_mean(before[-1], KEYWORDS)
+            if close:
+                hint = f"'{before[-1]}' is not a keyword: {close}"
     if not hint and words:
         shown = ", ".join(words[:8]) + (", ..." if len(words) > 8 else "")
         hint = f"expected {shown}"
