@@ -56,13 +56,14 @@ def _best(xs, key):
     return tuple(x for x, s in zip(xs, scores) if s == top)
 
 
-def _path_steps(adjacent):
+def _path_steps(links: dict):
     """Next nodes from which a walk of exactly `n` steps exists, never revisiting."""
+    empty = ()
 
     def extendable(node, n, seen, end_ok):
         if n == 0:
             return end_ok is None or bool(end_ok(node))
-        for nxt in adjacent(node):
+        for nxt in links.get(node, empty):
             if nxt not in seen:
                 seen.add(nxt)
                 ok = extendable(nxt, n - 1, seen, end_ok)
@@ -77,7 +78,7 @@ def _path_steps(adjacent):
         seen = set(avoid)
         seen.add(start)
         out = []
-        for nxt in adjacent(start):
+        for nxt in links.get(start, empty):
             if nxt not in seen:
                 seen.add(nxt)
                 if extendable(nxt, n - 1, seen, end_ok):
@@ -153,7 +154,7 @@ BUILTINS: dict[str, Builtin] = {
         Builtin("opposite", (1, 1), "the opposite Direction", _plain(OPPOSITE.__getitem__), "Direction"),
         Builtin("path_steps", (2, 4),
                 "next nodes of self-avoiding walks of exact length: path_steps(from, n, avoid, end => ok)",
-                lambda rt: _path_steps(rt.adjacent), "list"),
+                lambda rt: _path_steps(rt.links), "list"),
         Builtin("reachable", (2, 3), "true if a path links two nodes through nodes where `through` holds",
                 lambda rt: _reachable(rt.adjacent), "bool"),
     ]

@@ -206,7 +206,8 @@ def cmd_list(args) -> int:
     for name, path in bundled_games().items():
         program = load_program(path)
         h = program.header
-        print(f"{name:<20} {h.title} ({h.min_players}-{h.max_players} players)")
+        count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players}-{h.max_players}"
+        print(f"{name:<20} {h.title} ({count} players)")
         for v in program.all_variants.values():
             print(f"    --variant {v.name:<22} {v.title}")
     return 0

@@ -42,10 +42,12 @@ class Scope:
     allocated in the caller's frame.
     """
 
-    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None):
+    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None,
+                 static_names: set | None = None):
         self.slots: dict[str, int] = {}
         self.root = root
         self.env = env or {}
+        self.static_env = static_names or set()
         self._count = 0
         for n in names:
             self.bind(n)
@@ -154,6 +156,8 @@ class CompiledGame:
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self._self_fields: set[str] = set()
         self._inlining: list[str] = []
+        self._static_stack: list[str] = []
+        self._tables: dict[str, dict | None] = {}
         self._short_mode = False
         self.short_fns: dict[str, list] = {}
         self.seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
@@ -706,7 +710,109 @@ class CompiledGame:
 
     # ---- expressions -------------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
-        return getattr(self, "_e_" + type(e).__name__)(e, scope)
+        fn = getattr(self, "_e_" + type(e).__name__)(e, scope)
+        if isinstance(e, (ast.Comprehension, ast.Call, ast.ListLit, ast.Range)) and self.is_static(e, scope, set()):
+            # Constant folding: an expression that reads no state is computed once, here.
+            try:
+                value = fn(None, [None] * (scope.count + 64))
+            except Exception:  # let it fail at run time, where the error names the rule
+                return fn
+            if not callable(value):
+                return lambda vm, L: value
+        return fn
+
+    TABLE_LIMIT = 4096
+
+    def _table(self, decl: ast.Def) -> dict | None:
+        """Tabulate a function whose parameters all range over finite types and whose body
+        reads no state: computed once for every argument, at load."""
+        if decl.name in self._tables:
+            return self._tables[decl.name]
+        self._tables[decl.name] = None
+        if not decl.params:
+            return None
+        domains = []
+        size = 1
+        for p in decl.params:
+            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types or p.type.name == "player":
+                return None
+            domains.append(self.types[p.type.name])
+            size *= len(domains[-1])
+        if size > self.TABLE_LIMIT or not self.is_static(ast.Call(span=decl.span, func=decl.name, args=tuple(
+                ast.Int(span=decl.span, value=0) for _ in decl.params)), Scope(), set()):
+            return None
+        self._compile_def(decl)
+        call = self.defs[decl.name][0]
+        table: dict = {}
+        try:
+            def fill(i, acc):
+                if i == len(domains):
+                    value = call(None, list(acc))
+                    table[acc[0] if len(acc) == 1 else tuple(acc)] = value
+                    return
+                for v in domains[i]:
+                    fill(i + 1, acc + [v])
+            fill(0, [])
+        except Exception:
+            return None
+        self._tables[decl.name] = table
+        return table
+
+    def is_static(self, e, scope: Scope, bound: set) -> bool:
+        """True if `e` reads no variable, local, player list or random state."""
+        t = type(e)
+        if t in (ast.Int, ast.Bool, ast.NoneLit):
+            return True
+        if t is ast.Str:
+            return all(isinstance(p, str) or self.is_static(p, scope, bound) for p in e.parts)
+        if t is ast.Name:
+            n = e.id
+            if n in bound:
+                return True
+            if n in scope.slots:
+                return False
+            if n in scope.env:
+                return n in scope.static_env
+            if n in self.vars or n == "players":
+                return False
+            if n in self.defs:
+                return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound)
+            return n in self.options or n in self.constants
+        if t is ast.Call:
+            if not all(self.is_static(a, scope, bound) for a in e.args):
+                return False
+            if e.func == "members":
+                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
+            if e.func in self.def_decls:
+                if e.func in self._static_stack:
+                    return False
+                decl = self.def_decls[e.func]
+                self._static_stack.append(e.func)
+                try:
+                    return self.is_static(decl.body, Scope(env={p.name: None for p in decl.params},
+                                                           static_names={p.name for p in decl.params}), set())
+                finally:
+                    self._static_stack.pop()
+            return e.func in BUILTINS or e.func == "initial"
+        if t is ast.ListLit:
+            return all(self.is_static(i, scope, bound) for i in e.items)
+        if t is ast.Range:
+            return self.is_static(e.low, scope, bound) and self.is_static(e.high, scope, bound)
+        if t is ast.Comprehension:
+            inner = bound | {e.var}
+            return (self.is_static(e.iterable, scope, bound) and self.is_static(e.element, scope, inner)
+                    and (e.condition is None or self.is_static(e.condition, scope, inner)))
+        if t is ast.Lambda:
+            return self.is_static(e.body, scope, bound | {e.param})
+        if t is ast.BinOp:
+            return self.is_static(e.left, scope, bound) and self.is_static(e.right, scope, bound)
+        if t in (ast.Not, ast.Neg):
+            return self.is_static(e.operand, scope, bound)
+        if t is ast.IfExpr:
+            return all(self.is_static(x, scope, bound) for x in (e.condition, e.then, e.otherwise))
+        if t is ast.Member:
+            return self.is_static(e.obj, scope, bound)
+        return False
 
     def _e_Int(self, e, scope):
         v = e.value
@@ -859,15 +965,29 @@ class CompiledGame:
         if e.func in self.defs:
             args = [self.expr(a, scope) for a in e.args]
             decl = self.def_decls[e.func]
+            table = self._table(decl)
+            if table is not None and decl.params:
+                if len(args) == 1:
+                    (a0,) = args
+                    return lambda vm, L: table[a0(vm, L)]
+                return lambda vm, L: table[tuple([a(vm, L) for a in args])]
             if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
                 # Inline the pure function: its parameters become the argument closures.
                 root = scope.root if scope.root is not None else scope
                 env = {p.name: a for p, a in zip(decl.params, args)}
+                static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set())}
                 self._inlining.append(e.func)
                 try:
-                    return self.expr(decl.body, Scope(root=root, env=env))
+                    return self.expr(decl.body, Scope(root=root, env=env, static_names=static))
                 finally:
                     self._inlining.pop()
+            table = self._table(decl)
+            if table is not None:
+                # A pure function of finite arguments: looked up, not computed.
+                if len(args) == 1:
+                    (a0,) = args
+                    return lambda vm, L: table[a0(vm, L)]
+                return lambda vm, L: table[tuple([a(vm, L) for a in args])]
             holder = self.defs[e.func]
             return lambda vm, L: holder[0](vm, [a(vm, L) for a in args])
         if e.func == "members":

@@ -122,20 +122,34 @@ class VM:
 
     # -- the loop --
     def run(self) -> None:
+        """Run compiled steps until a decision is pending or the game is over.
+
+        The inner loop keeps the running frame's steps and locals in Python locals and
+        leaves it only when a step pushes or pops a frame or stops the run.
+        """
         frames = self.frames
         steps = 0
         try:
             while not self.stop:
                 fr = frames[-1]
-                fr[1] = fr[0].ops[fr[1]](self, fr[2])
-                steps += 1
-                if steps > STEP_LIMIT:
-                    raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: "
-                                          "a rule loops forever?")
+                ops, pc, L = fr[0].ops, fr[1], fr[2]
+                depth = len(frames)
+                while True:
+                    pc = ops[pc](self, L)
+                    steps += 1
+                    if self.stop or len(frames) != depth:
+                        break
+                    if steps > STEP_LIMIT:
+                        fr[1] = pc
+                        raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: "
+                                              "a rule loops forever?")
+                fr[1] = pc
                 frames = self.frames
         except GameRuntimeError:
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
+            if frames and frames[-1] is fr:
+                fr[1] = pc
             raise self.rule_error(f"{type(exc).__name__}: {exc}") from None
 
     def freeze(self, decisions: int) -> State:

@@ -1,0 +1,1 @@
+"""Throughput and parse-time measurements of the interpreter beside hand-written baselines."""

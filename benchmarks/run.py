@@ -1,0 +1,108 @@
+"""Measure the interpreter beside hand-written Python versions of the same games.
+
+    python -m benchmarks.run [--seconds 3]
+
+For each game: random playouts through the interpreter (`Game.apply_index`, the
+agents' fast path) and through the plain Python baseline in `benchmarks/baselines/`,
+in the same process, alternating, each for about the same time; then the ratio of
+decisions per second. Also the time to parse, check and compile each game file, and
+OpenSpiel's pure-Python tic-tac-toe when `open-spiel` is installed (the `bench` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from interpreter import find_game, load_game
+from interpreter.checker import check_program
+from interpreter.compiler import CompiledGame
+from interpreter.parser import parse_text
+from interpreter.program import load_program
+
+from .baselines import berlin_wall, kuhn_poker, tictactoe
+
+
+def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
+    game = load_game(name, variants=variants)
+
+    def playout(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.start(players=players, seed=seed)
+        while state.result is None:
+            state = game.apply_index(state, rng.randrange(len(state.pending.values)))
+        return state.decisions
+
+    return playout
+
+
+def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
+    """Run playouts with successive seeds for about `seconds`: (games, decisions, time)."""
+    games = decisions = 0
+    start = time.perf_counter()
+    while True:
+        decisions += playout(games)
+        games += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= seconds:
+            return games, decisions, elapsed
+
+
+def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float]:
+    path = find_game(name)
+    text = path.read_text()
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        parse_text(text, str(path))
+    parse = (time.perf_counter() - t0) / repeat
+    program = load_program(path)
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        check_program(program)
+    check = (time.perf_counter() - t0) / repeat
+    t0 = time.perf_counter()
+    for _ in range(repeat):
+        CompiledGame(program)
+    compile_ = (time.perf_counter() - t0) / repeat
+    return parse, check, compile_
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    args = parser.parse_args(argv)
+    rows = [
+        ("Berlin Wall, 2 players", interpreter_playouts("berlin_wall", 2), lambda s: berlin_wall.random_playout(2, s)),
+        ("Berlin Wall, 4 players", interpreter_playouts("berlin_wall", 4), lambda s: berlin_wall.random_playout(4, s)),
+        ("Tic-tac-toe", interpreter_playouts("tictactoe", 2), lambda s: tictactoe.random_playout(2, s)),
+        ("Kuhn poker", interpreter_playouts("kuhn_poker", 2), lambda s: kuhn_poker.random_playout(2, s)),
+    ]
+    print(f"{'game':<24} {'interpreter dec/s':>18} {'hand-written dec/s':>19} {'ratio':>6}   games/s (interp / hand)")
+    for label, ours, theirs in rows:
+        g1, d1, t1 = measure(ours, args.seconds)
+        g2, d2, t2 = measure(theirs, args.seconds)
+        print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
+              f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}")
+    try:
+        from .baselines import openspiel_tictactoe
+
+        m = openspiel_tictactoe.measure(games=2000)
+    except ImportError:
+        m = None
+    if m is None:
+        print("OpenSpiel python_tic_tac_toe: not installed (pip install '.[bench]')")
+    else:
+        g1, d1, t1 = measure(rows[2][1], args.seconds)
+        print(f"{'OpenSpiel python ttt':<24} {'':>18} {m.decisions_per_s:>19,.0f} "
+              f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)")
+    print()
+    print(f"{'game file':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11}")
+    for name in ("berlin_wall", "tictactoe", "kuhn_poker"):
+        p, c, k = parse_check_compile(name)
+        print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f}")
+
+
+if __name__ == "__main__":
+    main()
