@@ -58,11 +58,14 @@ def _load(args) -> Game:
 
 
 def play_out(game: Game, state: State, agents: dict, out=print, narrate: bool = True,
-             show_moves: bool = False, max_decisions: int = 10_000_000) -> tuple[State, list[str]]:
-    """Play to the end with the given agents; returns the final state and the moves by label."""
+             show_moves: bool = False, max_decisions: int = 10_000_000,
+             viewer: str | None = None) -> tuple[State, list[str]]:
+    """Play to the end with the given agents; returns the final state and the moves by label.
+
+    With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
     if narrate:
-        for line in game.narrate(state):
+        for line in game.narrate(state, viewer):
             out(line)
     while not game.is_over(state):
         if state.decisions >= max_decisions:
@@ -72,10 +75,10 @@ def play_out(game: Game, state: State, agents: dict, out=print, narrate: bool = 
         label = game.labels(state)[i]
         moves.append(f"{player}: {label}")
         if show_moves:
-            out(f"  > {player}: {label}")
+            out(f"  > {player}: {game.move_view(state, label, viewer) if viewer else label}")
         state = game.apply_index(state, i)
         if narrate:
-            for line in game.narrate(state):
+            for line in game.narrate(state, viewer):
                 out(line)
     return state, moves
 
@@ -194,7 +197,7 @@ def cmd_play(args) -> int:
     def out(line: str) -> None:
         print(line)
 
-    state, _ = play_out(game, state, agents, out=out, narrate=True, show_moves=True)
+    state, _ = play_out(game, state, agents, out=out, narrate=True, show_moves=True, viewer=args.seat)
     winners = game.result(state)
     print(f"== game over: {', '.join(winners) if winners else 'no winner'}")
     return 0

@@ -550,7 +550,7 @@ class CompiledGame:
                 out.append(label(vm, L))
             return out
 
-        choice = self._choice(labels, prompt)
+        choice = self._choice(labels, prompt, s.secret)
 
         def op(vm, L):
             values = tuple(options(vm, L))
@@ -564,9 +564,10 @@ class CompiledGame:
 
         self._emit(op, s.span)
 
-    def _choice(self, labels, prompt) -> int:
-        """Register how a decision's labels and prompt are written; built only when asked."""
-        self.choices.append((labels, prompt))
+    def _choice(self, labels, prompt, secret: bool = False) -> int:
+        """Register how a decision's labels and prompt are written; built only when asked.
+        A secret decision's answer is shown to the other players as "(secret choice)"."""
+        self.choices.append((labels, prompt, secret))
         return len(self.choices) - 1
 
     def _s_May(self, s: ast.May, scope):
@@ -574,7 +575,7 @@ class CompiledGame:
         text = self.expr(s.text, scope)
         slot = scope.fresh()
         nxt = self._here() + 1
-        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], lambda vm, L: "")
+        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], lambda vm, L: "", False)
 
         def ask(vm, L):
             vm.suspend(player(vm, L), (True, False), slot, choice)

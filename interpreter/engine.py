@@ -56,7 +56,7 @@ class State:
     rng: int
     pins: tuple[int, ...] = ()
     result: tuple[str, ...] | None = None
-    log: tuple[tuple[str | None, str], ...] = ()
+    log: tuple[tuple[str | None, int, tuple], ...] = ()  # (audience, format, values)
     decisions: int = 0
 
 
@@ -229,7 +229,7 @@ class Game:
         if p is None:
             return []
         vm = VM(self.compiled, state)
-        labels_fn, _ = self.compiled.choices[p.choice]
+        labels_fn = self.compiled.choices[p.choice][0]
         labels = [str(x) for x in labels_fn(vm, vm.frames[-1][2], p.values)]
         if len(set(labels)) != len(labels):
             seen: dict[str, int] = {}
@@ -246,6 +246,13 @@ class Game:
             return ""
         vm = VM(self.compiled, state)
         return self.compiled.choices[p.choice][1](vm, vm.frames[-1][2])
+
+    def move_view(self, state: State, label: str, viewer: str | None) -> str:
+        """How a move made in `state` reads to `viewer`: a secret choice hides its label."""
+        p = state.pending
+        if p is not None and self.compiled.choices[p.choice][2] and viewer != p.player:
+            return "(secret choice)"
+        return label
 
     def legal_moves(self, state: State) -> list[Move]:
         p = state.pending

@@ -23,7 +23,7 @@ KEYWORDS = (
     "when variant remove replace let if elif else for while choose may roll shuffle emit "
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
-    "label text players seats rulebook roles choices over to of"
+    "label secret text players seats rulebook roles choices over to of"
 ).split()
 
 
@@ -412,6 +412,7 @@ class _Builder(Transformer):
         return ast.Choose(
             span=self._s(meta), var=str(c[0]), options=c[1], player=c[2],
             prompt=opts.get("prompt"), label=opts.get("label"), optional="optional" in opts,
+            secret="secret" in opts,
         )
 
     def prompt_opt(self, c):
@@ -422,6 +423,9 @@ class _Builder(Transformer):
 
     def optional_opt(self, c):
         return ("optional", True)
+
+    def secret_opt(self, c):
+        return ("secret", True)
 
     @v_args(meta=True)
     def may_stmt(self, meta, c):

@@ -214,6 +214,7 @@ class Choose:
     prompt: Str | None
     label: Expr | None
     optional: bool
+    secret: bool = False
 
 
 @frozen
