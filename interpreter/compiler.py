@@ -485,7 +485,7 @@ class CompiledGame:
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
-        self._emit((lambda h: lambda vm, L: h)(head), s.span)
+        self._emit(self._back_edge(head), s.span)
         end = self._here()
         self._code.ops[head] = (lambda c, t, f: lambda vm, L: t if c(vm, L) else f)(cond, head + 1, end)
         for j in self._loops.pop():
@@ -506,7 +506,7 @@ class CompiledGame:
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
-        self._emit((lambda h: lambda vm, L: h)(head), s.span)
+        self._emit(self._back_edge(head), s.span)
         end = self._here()
 
         def step(vm, L, body=head + 1, end=end):
@@ -522,6 +522,19 @@ class CompiledGame:
         self._code.ops[head] = step
         for j in self._loops.pop():
             self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
+
+    @staticmethod
+    def _back_edge(head: int):
+        """The jump back to a loop's head: the one place a rule can loop forever, so it
+        spends the run's step budget."""
+
+        def op(vm, L):
+            vm.budget -= 1
+            if vm.budget < 0:
+                vm.out_of_steps()
+            return head
+
+        return op
 
     def _s_Break(self, s, scope):
         if not self._loops:
@@ -624,7 +637,7 @@ class CompiledGame:
                 if h.where is None or h.where(vm, locals_):
                     ready.append((h.code, locals_))
             for code, locals_ in reversed(ready):
-                vm.frames.append([code, 0, locals_])
+                vm.push([code, 0, locals_])
             return nxt
 
         self._emit(op, s.span)
@@ -642,7 +655,7 @@ class CompiledGame:
             if code is not None:
                 locals_ = [who] + [a(vm, L) for a in args]
                 locals_.extend([None] * (code.nlocals - len(locals_)))
-                vm.frames.append([code, 0, locals_])
+                vm.push([code, 0, locals_])
             return nxt
 
         self._emit(op, s.span)
@@ -704,7 +717,7 @@ class CompiledGame:
         def op(vm, L):
             locals_ = [a(vm, L) for a in args]
             locals_.extend([None] * (code.nlocals - len(locals_)))
-            vm.frames.append([code, 0, locals_])
+            vm.push([code, 0, locals_])
             return nxt
 
         self._emit(op, s.span)
@@ -878,6 +891,20 @@ class CompiledGame:
         elem = self.expr(e.element, scope)
         cond = self.expr(e.condition, scope) if e.condition is not None else None
 
+        if isinstance(e.element, ast.Name) and e.element.id == e.var:  # [x for x in xs if ...]
+            if cond is None:
+                return lambda vm, L: tuple(source(vm, L))
+
+            def select(vm, L):
+                out = []
+                for x in source(vm, L):
+                    L[slot] = x
+                    if cond(vm, L):
+                        out.append(x)
+                return tuple(out)
+
+            return select
+
         def comp(vm, L):
             out = []
             for x in source(vm, L):
@@ -888,6 +915,36 @@ class CompiledGame:
 
         return comp
 
+    def _short_circuit(self, func: str, e: ast.Comprehension, scope) -> Closure:
+        """any/all/count over a comprehension, stopping as soon as the answer is known."""
+        source = self.expr(e.iterable, scope)
+        slot = scope.bind(e.var)
+        elem = self.expr(e.element, scope)
+        cond = self.expr(e.condition, scope) if e.condition is not None else (lambda vm, L: True)
+        if func == "any":
+            def run(vm, L):
+                for x in source(vm, L):
+                    L[slot] = x
+                    if cond(vm, L) and elem(vm, L):
+                        return True
+                return False
+        elif func == "all":
+            def run(vm, L):
+                for x in source(vm, L):
+                    L[slot] = x
+                    if cond(vm, L) and not elem(vm, L):
+                        return False
+                return True
+        else:
+            def run(vm, L):
+                n = 0
+                for x in source(vm, L):
+                    L[slot] = x
+                    if cond(vm, L):
+                        n += 1
+                return n
+        return run
+
     def _e_Range(self, e, scope):
         lo, hi = self.expr(e.low, scope), self.expr(e.high, scope)
         return lambda vm, L: tuple(range(lo(vm, L), hi(vm, L) + 1))
@@ -895,6 +952,12 @@ class CompiledGame:
     def _e_BinOp(self, e: ast.BinOp, scope):
         a, b = self.expr(e.left, scope), self.expr(e.right, scope)
         op = e.op
+        if op in ("==", "!=") and isinstance(e.right, (ast.Int, ast.Bool, ast.NoneLit, ast.Name)) \
+                and self.is_static(e.right, scope, set()):
+            k = b(None, [])
+            if op == "==":
+                return lambda vm, L: a(vm, L) == k
+            return lambda vm, L: a(vm, L) != k
         if op == "and":
             return lambda vm, L: a(vm, L) and b(vm, L)
         if op == "or":
@@ -944,6 +1007,9 @@ class CompiledGame:
             slot = info.slot
             if info.key_index is not None:
                 index = info.key_index
+                if isinstance(e.key, ast.Name) and e.key.id in scope.slots:
+                    kslot = scope.slots[e.key.id]
+                    return lambda vm, L: vm.vars[slot][index[L[kslot]]]
                 return lambda vm, L: vm.vars[slot][index[key(vm, L)]]
             return lambda vm, L: vm.vars[slot][key(vm, L)]
         obj = self.expr(e.obj, scope)
@@ -999,6 +1065,8 @@ class CompiledGame:
                 values = self.types[arg.id]
                 return lambda vm, L: values
             self.fail(e.span, "members(...) takes a type name", "for example members(Suit)")
+        if e.func in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
+            return self._short_circuit(e.func, e.args[0], scope)
         if e.func == "initial":
             (arg,) = [self.expr(a, scope) for a in e.args]
             display = self.rt.display

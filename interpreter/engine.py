@@ -8,7 +8,7 @@ runs compiled steps until the next decision or the end, and freezes it again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 
@@ -16,7 +16,8 @@ from . import rng
 from .compiler import CompiledGame
 from .errors import Diagnostic, GameRuntimeError, UsageError
 
-STEP_LIMIT = 1_000_000
+STEP_LIMIT = 1_000_000  # loop iterations allowed between two decisions
+MAX_DEPTH = 10_000  # procedures running inside one another
 
 
 @attrs.frozen
@@ -30,13 +31,13 @@ class Move:
         return f"{self.player}: {self.label}"
 
 
-@attrs.frozen
-class Pending:
+class Pending(NamedTuple):
     """The decision a state waits for: who decides, between which values.
 
     The options' labels are written only when asked for (`Game.legal_moves`), from
     the decision point `choice` and the waiting frame's locals: a random playout
-    that applies moves by index never formats a label.
+    that applies moves by index never formats a label. (A named tuple: made at
+    every decision, it must be cheap.)
     """
 
     player: str
@@ -64,36 +65,48 @@ class VM:
     """A mutable working copy of a state, alive only inside one `apply`."""
 
     __slots__ = ("game", "players", "vars", "frames", "rng", "pins", "pending", "result",
-                 "log", "stop")
+                 "log", "stop", "switch", "budget")
 
     def __init__(self, game: CompiledGame, state: State):
         self.game = game
         self.players = state.players
         self.vars = list(state.vars)
-        codes = game.codes
-        self.frames = [[codes[c], pc, list(locs)] for c, pc, locs in state.frames]
+        # Frames stay frozen tuples (code index, step, locals) until the run reaches them.
+        self.frames: list = list(state.frames)
         self.rng = state.rng
         self.pins = list(state.pins)
         self.pending: Pending | None = None
         self.result = state.result
         self.log: list = []
-        self.stop = False
+        self.stop = False  # a decision is pending or the game is over
+        self.switch = False  # the running frame changed (call, return) or the run stops
+        self.budget = STEP_LIMIT
 
     # -- called by compiled ops --
     def suspend(self, player, values, slot, choice) -> None:
         self.pending = Pending(player, values, slot, choice)
-        self.stop = True
+        self.stop = self.switch = True
 
     def finish(self, winners: tuple) -> None:
         self.result = winners
-        self.frames = []
-        self.stop = True
+        del self.frames[:]
+        self.stop = self.switch = True
+
+    def push(self, frame: list) -> None:
+        if len(self.frames) >= MAX_DEPTH:
+            raise self.rule_error(f"procedures nested more than {MAX_DEPTH} deep: endless recursion?")
+        self.frames.append(frame)
+        self.switch = True
 
     def return_(self) -> int:
-        self.frames.pop()
-        if not self.frames:
+        if len(self.frames) == 1:
             raise self.rule_error("the game's procedures ended without `win` or `game over`")
+        self.frames.pop()
+        self.switch = True
         return 0
+
+    def out_of_steps(self) -> None:
+        raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: a rule loops forever?")
 
     def random_choice(self, options: tuple):
         if not options:
@@ -113,8 +126,16 @@ class VM:
             items[i], items[j] = items[j], items[i]
         return tuple(items)
 
+    def thaw_top(self) -> list:
+        """The running frame as a mutable [code, step, locals], thawed on first use."""
+        fr = self.frames[-1]
+        if fr.__class__ is tuple:
+            fr = [self.game.codes[fr[0]], fr[1], list(fr[2])]
+            self.frames[-1] = fr
+        return fr
+
     def rule_error(self, message: str) -> GameRuntimeError:
-        frame = self.frames[-1] if self.frames else None
+        frame = self.thaw_top() if self.frames else None
         if frame is None:
             return GameRuntimeError([Diagnostic(self.game.header.span, message)])
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
@@ -125,26 +146,23 @@ class VM:
         """Run compiled steps until a decision is pending or the game is over.
 
         The inner loop keeps the running frame's steps and locals in Python locals and
-        leaves it only when a step pushes or pops a frame or stops the run.
+        leaves it only when a step pushes or pops a frame or stops the run (`switch`).
+        Endless loops are caught by the step budget spent on every loop's back edge.
         """
         frames = self.frames
-        steps = 0
+        self.budget = STEP_LIMIT
+        fr = None
+        pc = 0
         try:
             while not self.stop:
                 fr = frames[-1]
+                if fr.__class__ is tuple:
+                    fr = self.thaw_top()
                 ops, pc, L = fr[0].ops, fr[1], fr[2]
-                depth = len(frames)
-                while True:
+                while not self.switch:
                     pc = ops[pc](self, L)
-                    steps += 1
-                    if self.stop or len(frames) != depth:
-                        break
-                    if steps > STEP_LIMIT:
-                        fr[1] = pc
-                        raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: "
-                                              "a rule loops forever?")
+                self.switch = False
                 fr[1] = pc
-                frames = self.frames
         except GameRuntimeError:
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
@@ -156,7 +174,8 @@ class VM:
         return State(
             players=self.players,
             vars=tuple(self.vars),
-            frames=tuple((fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames),
+            frames=tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2]))
+                          for fr in self.frames]),
             pending=self.pending,
             rng=self.rng,
             pins=tuple(self.pins),
@@ -210,6 +229,7 @@ class Game:
         if "setup" in g.procs:
             setup = g.procs["setup"]
             vm.frames.append([setup, 0, [None] * setup.nlocals])
+        vm.switch = False
         vm.run()
         return vm.freeze(0)
 
@@ -230,7 +250,7 @@ class Game:
             return []
         vm = VM(self.compiled, state)
         labels_fn = self.compiled.choices[p.choice][0]
-        labels = [str(x) for x in labels_fn(vm, vm.frames[-1][2], p.values)]
+        labels = [str(x) for x in labels_fn(vm, list(state.frames[-1][2]), p.values)]
         if len(set(labels)) != len(labels):
             seen: dict[str, int] = {}
             for i, text in enumerate(labels):
@@ -245,7 +265,7 @@ class Game:
         if p is None:
             return ""
         vm = VM(self.compiled, state)
-        return self.compiled.choices[p.choice][1](vm, vm.frames[-1][2])
+        return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
 
     def move_view(self, state: State, label: str, viewer: str | None) -> str:
         """How a move made in `state` reads to `viewer`: a secret choice hides its label."""
@@ -287,7 +307,7 @@ class Game:
         """Apply the i-th legal move (the fast path for agents)."""
         p = state.pending
         vm = VM(self.compiled, state)
-        vm.frames[-1][2][p.slot] = p.values[i]
+        vm.thaw_top()[2][p.slot] = p.values[i]
         vm.run()
         return vm.freeze(state.decisions + 1)
 
