@@ -14,11 +14,11 @@ from typing import Any, Callable
 import attrs
 
 from . import syntax as ast
-from .builtins import BUILTINS, DELTA, DIRECTIONS
+from .blocks import BlockCompiler
+from .builtins import DELTA, DIRECTIONS
 from .errors import Diagnostic, GameDefError, Span
+from .expressions import Closure, ExpressionCompiler, Scope
 from .program import Program
-
-Closure = Callable[[Any, list], Any]
 
 
 class Code:
@@ -32,40 +32,6 @@ class Code:
         self.spans: list[Span] = []
         self.nlocals = 0
         self.nparams = 0
-
-
-class Scope:
-    """Local names of one code body, each given a slot in the frame.
-
-    An inlined function body gets a child scope: it sees only its own names and its
-    parameters (bound to the caller's argument closures in `env`), but its slots are
-    allocated in the caller's frame.
-    """
-
-    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None,
-                 static_names: set | None = None):
-        self.slots: dict[str, int] = {}
-        self.root = root
-        self.env = env or {}
-        self.static_env = static_names or set()
-        self._count = 0
-        for n in names:
-            self.bind(n)
-
-    @property
-    def count(self) -> int:
-        return self.root.count if self.root is not None else self._count
-
-    def bind(self, name: str) -> int:
-        if name not in self.slots:
-            self.slots[name] = self.fresh()
-        return self.slots[name]
-
-    def fresh(self) -> int:
-        if self.root is not None:
-            return self.root.fresh()
-        self._count += 1
-        return self._count - 1
 
 
 @attrs.define
@@ -126,7 +92,7 @@ def _cell_name(x: int, y: int) -> str:
     return f"{letters}{y}"
 
 
-class CompiledGame:
+class CompiledGame(ExpressionCompiler, BlockCompiler):
     """Everything the engine needs, built once from a program and its options."""
 
     def __init__(self, program: Program, options: dict[str, Any] | None = None):
@@ -154,12 +120,9 @@ class CompiledGame:
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
-        self._self_fields: set[str] = set()
-        self._inlining: list[str] = []
-        self._static_stack: list[str] = []
-        self._tables: dict[str, dict | None] = {}
-        self._short_mode = False
         self.short_fns: dict[str, list] = {}
+        self.blocks: list[list[Span]] = []  # source lines of each native block, for errors
+        self._init_expressions()
         self.seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         self._build(options or {})
         if self.errors:
@@ -353,19 +316,6 @@ class CompiledGame:
         self.codes.append(code)
         return code
 
-    def _compile_def(self, d: ast.Def) -> None:
-        scope = Scope([p.name for p in d.params])
-        body = self.expr(d.body, scope)
-        nlocals = scope
-        holder = self.defs[d.name]
-
-        def call(vm, args, body=body, scope=nlocals):
-            L = list(args)
-            L.extend([None] * (scope.count - len(L)))
-            return body(vm, L)
-
-        holder[0] = call
-
     def _trigger(self, t: ast.Trigger, card: str | None) -> None:
         names = (["self"] if card else []) + list(t.names)
         code = self._new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
@@ -395,9 +345,38 @@ class CompiledGame:
     def _here(self) -> int:
         return len(self._code.ops)
 
+    TERMINATORS = (ast.Choose, ast.CallStmt, ast.Emit, ast.Perform, ast.Win, ast.GameOver, ast.Return)
+
     def _block(self, stmts, scope: Scope) -> None:
+        run: list = []
         for s in stmts:
-            self._stmt(s, scope)
+            if self.native_ok(s, False):
+                run.append(s)
+                continue
+            if isinstance(s, self.TERMINATORS) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
+                self._flush(run, scope, s)
+            else:
+                self._flush(run, scope)
+                self._stmt(s, scope)
+            run = []
+        self._flush(run, scope)
+
+    def _flush(self, run: list, scope: Scope, last=None) -> None:
+        """Compile a run of simple statements into one native step. A `last` statement
+        that waits for a decision, calls, or ends (one step of its own) is run at the
+        end of that same step."""
+        lines, spans = self.native_lines(run, scope)
+        end = None
+        if last is not None:
+            self._stmt(last, scope)  # emits its one step here; take it back
+            code = self._code
+            end, span = code.ops.pop(), code.spans.pop()
+        op = self.native_block(lines, spans, self._here() + 1, end, last.span if last is not None else None)
+        if op is not None:
+            first = next((x for x in run if not isinstance(x, ast.Cite | ast.Note)), run[0])
+            self._emit(op, first.span)
+        elif end is not None:
+            self._emit(end, span)
 
     def _stmt(self, s, scope: Scope) -> None:
         method = getattr(self, "_s_" + type(s).__name__)
@@ -467,13 +446,14 @@ class CompiledGame:
 
     def _s_If(self, s: ast.If, scope):
         end_jumps = []
-        for cond_expr, body in s.branches:
-            cond = self.expr(cond_expr, scope)
+        for i, (cond_expr, body) in enumerate(s.branches):
+            cond = self.src(cond_expr, scope, {})
             at = self._emit(None, cond_expr.span)
             self._block(body, scope)
-            end_jumps.append(self._emit(None, s.span))
+            if i < len(s.branches) - 1 or s.otherwise is not None:
+                end_jumps.append(self._emit(None, s.span))
             after = self._here()
-            self._code.ops[at] = (lambda c, t, f: lambda vm, L: t if c(vm, L) else f)(cond, at + 1, after)
+            self._code.ops[at] = self._function(f"({at + 1} if {cond} else {after})")
         if s.otherwise is not None:
             self._block(s.otherwise, scope)
         end = self._here()
@@ -481,13 +461,13 @@ class CompiledGame:
             self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
 
     def _s_While(self, s: ast.While, scope):
-        cond = self.expr(s.condition, scope)
+        cond = self.src(s.condition, scope, {})
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
         self._emit(self._back_edge(head), s.span)
         end = self._here()
-        self._code.ops[head] = (lambda c, t, f: lambda vm, L: t if c(vm, L) else f)(cond, head + 1, end)
+        self._code.ops[head] = self._function(f"({head + 1} if {cond} else {end})")
         for j in self._loops.pop():
             self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
 
@@ -721,367 +701,3 @@ class CompiledGame:
             return nxt
 
         self._emit(op, s.span)
-
-    # ---- expressions -------------------------------------------------------------
-    def expr(self, e: ast.Expr, scope: Scope) -> Closure:
-        fn = getattr(self, "_e_" + type(e).__name__)(e, scope)
-        if isinstance(e, (ast.Comprehension, ast.Call, ast.ListLit, ast.Range)) and self.is_static(e, scope, set()):
-            # Constant folding: an expression that reads no state is computed once, here.
-            try:
-                value = fn(None, [None] * (scope.count + 64))
-            except Exception:  # let it fail at run time, where the error names the rule
-                return fn
-            if not callable(value):
-                return lambda vm, L: value
-        return fn
-
-    TABLE_LIMIT = 4096
-
-    def _table(self, decl: ast.Def) -> dict | None:
-        """Tabulate a function whose parameters all range over finite types and whose body
-        reads no state: computed once for every argument, at load."""
-        if decl.name in self._tables:
-            return self._tables[decl.name]
-        self._tables[decl.name] = None
-        if not decl.params:
-            return None
-        domains = []
-        size = 1
-        for p in decl.params:
-            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types or p.type.name == "player":
-                return None
-            domains.append(self.types[p.type.name])
-            size *= len(domains[-1])
-        if size > self.TABLE_LIMIT or not self.is_static(ast.Call(span=decl.span, func=decl.name, args=tuple(
-                ast.Int(span=decl.span, value=0) for _ in decl.params)), Scope(), set()):
-            return None
-        self._compile_def(decl)
-        call = self.defs[decl.name][0]
-        table: dict = {}
-        try:
-            def fill(i, acc):
-                if i == len(domains):
-                    value = call(None, list(acc))
-                    table[acc[0] if len(acc) == 1 else tuple(acc)] = value
-                    return
-                for v in domains[i]:
-                    fill(i + 1, acc + [v])
-            fill(0, [])
-        except Exception:
-            return None
-        self._tables[decl.name] = table
-        return table
-
-    def is_static(self, e, scope: Scope, bound: set) -> bool:
-        """True if `e` reads no variable, local, player list or random state."""
-        t = type(e)
-        if t in (ast.Int, ast.Bool, ast.NoneLit):
-            return True
-        if t is ast.Str:
-            return all(isinstance(p, str) or self.is_static(p, scope, bound) for p in e.parts)
-        if t is ast.Name:
-            n = e.id
-            if n in bound:
-                return True
-            if n in scope.slots:
-                return False
-            if n in scope.env:
-                return n in scope.static_env
-            if n in self.vars or n == "players":
-                return False
-            if n in self.defs:
-                return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound)
-            return n in self.options or n in self.constants
-        if t is ast.Call:
-            if not all(self.is_static(a, scope, bound) for a in e.args):
-                return False
-            if e.func == "members":
-                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
-            if e.func in self.def_decls:
-                if e.func in self._static_stack:
-                    return False
-                decl = self.def_decls[e.func]
-                self._static_stack.append(e.func)
-                try:
-                    return self.is_static(decl.body, Scope(env={p.name: None for p in decl.params},
-                                                           static_names={p.name for p in decl.params}), set())
-                finally:
-                    self._static_stack.pop()
-            return e.func in BUILTINS or e.func == "initial"
-        if t is ast.ListLit:
-            return all(self.is_static(i, scope, bound) for i in e.items)
-        if t is ast.Range:
-            return self.is_static(e.low, scope, bound) and self.is_static(e.high, scope, bound)
-        if t is ast.Comprehension:
-            inner = bound | {e.var}
-            return (self.is_static(e.iterable, scope, bound) and self.is_static(e.element, scope, inner)
-                    and (e.condition is None or self.is_static(e.condition, scope, inner)))
-        if t is ast.Lambda:
-            return self.is_static(e.body, scope, bound | {e.param})
-        if t is ast.BinOp:
-            return self.is_static(e.left, scope, bound) and self.is_static(e.right, scope, bound)
-        if t in (ast.Not, ast.Neg):
-            return self.is_static(e.operand, scope, bound)
-        if t is ast.IfExpr:
-            return all(self.is_static(x, scope, bound) for x in (e.condition, e.then, e.otherwise))
-        if t is ast.Member:
-            return self.is_static(e.obj, scope, bound)
-        return False
-
-    def _e_Int(self, e, scope):
-        v = e.value
-        return lambda vm, L: v
-
-    def _e_Bool(self, e, scope):
-        v = e.value
-        return lambda vm, L: v
-
-    def _e_NoneLit(self, e, scope):
-        return lambda vm, L: None
-
-    def _e_Str(self, e: ast.Str, scope):
-        if all(isinstance(p, str) for p in e.parts):
-            text = "".join(e.parts)
-            return lambda vm, L: text
-        display = self.rt.display
-        parts = [(p if isinstance(p, str) else self.expr(p, scope)) for p in e.parts]
-
-        def fmt(vm, L):
-            return "".join([p if p.__class__ is str else display(p(vm, L)) for p in parts])
-
-        return fmt
-
-    def _e_Name(self, e: ast.Name, scope):
-        n = e.id
-        if n in scope.slots:
-            slot = scope.slots[n]
-            return lambda vm, L: L[slot]
-        if n in scope.env:
-            return scope.env[n]
-        if n in self.vars:
-            slot = self.vars[n].slot
-            return lambda vm, L: vm.vars[slot]
-        if n in self.options:
-            v = self.options[n]
-            return lambda vm, L: v
-        if n == "players":
-            return lambda vm, L: vm.players
-        if n in self.constants:
-            v = self.constants[n]
-            return lambda vm, L: v
-        if n in self.defs:
-            return self._e_Call(ast.Call(span=e.span, func=n, args=()), scope)
-        if n in self._self_fields and self._short_mode:
-            # In a `short` template, fields are read from a dict of the visible ones.
-            return lambda vm, L, n=n: L[0][n]
-        if n in self._self_fields and "self" in scope.slots:
-            return self._e_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope)
-        from .errors import did_you_mean
-
-        self.fail(e.span, f"unknown name '{n}'",
-                  did_you_mean(n, list(scope.slots) + list(self.vars) + list(self.options) + list(self.constants)))
-
-    def _e_ListLit(self, e, scope):
-        items = [self.expr(i, scope) for i in e.items]
-        return lambda vm, L: tuple(i(vm, L) for i in items)
-
-    def _e_Comprehension(self, e: ast.Comprehension, scope):
-        source = self.expr(e.iterable, scope)
-        slot = scope.bind(e.var)
-        elem = self.expr(e.element, scope)
-        cond = self.expr(e.condition, scope) if e.condition is not None else None
-
-        if isinstance(e.element, ast.Name) and e.element.id == e.var:  # [x for x in xs if ...]
-            if cond is None:
-                return lambda vm, L: tuple(source(vm, L))
-
-            def select(vm, L):
-                out = []
-                for x in source(vm, L):
-                    L[slot] = x
-                    if cond(vm, L):
-                        out.append(x)
-                return tuple(out)
-
-            return select
-
-        def comp(vm, L):
-            out = []
-            for x in source(vm, L):
-                L[slot] = x
-                if cond is None or cond(vm, L):
-                    out.append(elem(vm, L))
-            return tuple(out)
-
-        return comp
-
-    def _short_circuit(self, func: str, e: ast.Comprehension, scope) -> Closure:
-        """any/all/count over a comprehension, stopping as soon as the answer is known."""
-        source = self.expr(e.iterable, scope)
-        slot = scope.bind(e.var)
-        elem = self.expr(e.element, scope)
-        cond = self.expr(e.condition, scope) if e.condition is not None else (lambda vm, L: True)
-        if func == "any":
-            def run(vm, L):
-                for x in source(vm, L):
-                    L[slot] = x
-                    if cond(vm, L) and elem(vm, L):
-                        return True
-                return False
-        elif func == "all":
-            def run(vm, L):
-                for x in source(vm, L):
-                    L[slot] = x
-                    if cond(vm, L) and not elem(vm, L):
-                        return False
-                return True
-        else:
-            def run(vm, L):
-                n = 0
-                for x in source(vm, L):
-                    L[slot] = x
-                    if cond(vm, L):
-                        n += 1
-                return n
-        return run
-
-    def _e_Range(self, e, scope):
-        lo, hi = self.expr(e.low, scope), self.expr(e.high, scope)
-        return lambda vm, L: tuple(range(lo(vm, L), hi(vm, L) + 1))
-
-    def _e_BinOp(self, e: ast.BinOp, scope):
-        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
-        op = e.op
-        if op in ("==", "!=") and isinstance(e.right, (ast.Int, ast.Bool, ast.NoneLit, ast.Name)) \
-                and self.is_static(e.right, scope, set()):
-            k = b(None, [])
-            if op == "==":
-                return lambda vm, L: a(vm, L) == k
-            return lambda vm, L: a(vm, L) != k
-        if op == "and":
-            return lambda vm, L: a(vm, L) and b(vm, L)
-        if op == "or":
-            return lambda vm, L: a(vm, L) or b(vm, L)
-        table = {
-            "+": lambda vm, L: a(vm, L) + b(vm, L),
-            "-": lambda vm, L: a(vm, L) - b(vm, L),
-            "*": lambda vm, L: a(vm, L) * b(vm, L),
-            "/": lambda vm, L: a(vm, L) // b(vm, L),
-            "%": lambda vm, L: a(vm, L) % b(vm, L),
-            "==": lambda vm, L: a(vm, L) == b(vm, L),
-            "!=": lambda vm, L: a(vm, L) != b(vm, L),
-            "<": lambda vm, L: a(vm, L) < b(vm, L),
-            "<=": lambda vm, L: a(vm, L) <= b(vm, L),
-            ">": lambda vm, L: a(vm, L) > b(vm, L),
-            ">=": lambda vm, L: a(vm, L) >= b(vm, L),
-            "in": lambda vm, L: a(vm, L) in b(vm, L),
-            "not in": lambda vm, L: a(vm, L) not in b(vm, L),
-        }
-        return table[op]
-
-    def _e_Not(self, e, scope):
-        a = self.expr(e.operand, scope)
-        return lambda vm, L: not a(vm, L)
-
-    def _e_Neg(self, e, scope):
-        a = self.expr(e.operand, scope)
-        return lambda vm, L: -a(vm, L)
-
-    def _e_IfExpr(self, e, scope):
-        c, t, f = self.expr(e.condition, scope), self.expr(e.then, scope), self.expr(e.otherwise, scope)
-        return lambda vm, L: t(vm, L) if c(vm, L) else f(vm, L)
-
-    def _e_Member(self, e: ast.Member, scope):
-        obj = self.expr(e.obj, scope)
-        if e.name not in self.fields and e.name not in ("title", "text", "kind_name"):
-            from .errors import did_you_mean
-
-            self.fail(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))
-        table = self.fields.setdefault(e.name, {})
-        return lambda vm, L: table[obj(vm, L)]
-
-    def _e_Index(self, e: ast.Index, scope):
-        key = self.expr(e.key, scope)
-        if isinstance(e.obj, ast.Name) and e.obj.id in self.vars and e.obj.id not in scope.slots:
-            info = self.vars[e.obj.id]
-            slot = info.slot
-            if info.key_index is not None:
-                index = info.key_index
-                if isinstance(e.key, ast.Name) and e.key.id in scope.slots:
-                    kslot = scope.slots[e.key.id]
-                    return lambda vm, L: vm.vars[slot][index[L[kslot]]]
-                return lambda vm, L: vm.vars[slot][index[key(vm, L)]]
-            return lambda vm, L: vm.vars[slot][key(vm, L)]
-        obj = self.expr(e.obj, scope)
-        return lambda vm, L: obj(vm, L)[key(vm, L)]
-
-    def _e_Lambda(self, e: ast.Lambda, scope):
-        slot = scope.bind(e.param)
-        body = self.expr(e.body, scope)
-
-        def make(vm, L):
-            def fn(x):
-                L[slot] = x
-                return body(vm, L)
-
-            return fn
-
-        return make
-
-    def _e_Call(self, e: ast.Call, scope):
-        if e.func in self.defs:
-            args = [self.expr(a, scope) for a in e.args]
-            decl = self.def_decls[e.func]
-            table = self._table(decl)
-            if table is not None and decl.params:
-                if len(args) == 1:
-                    (a0,) = args
-                    return lambda vm, L: table[a0(vm, L)]
-                return lambda vm, L: table[tuple([a(vm, L) for a in args])]
-            if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
-                # Inline the pure function: its parameters become the argument closures.
-                root = scope.root if scope.root is not None else scope
-                env = {p.name: a for p, a in zip(decl.params, args)}
-                static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set())}
-                self._inlining.append(e.func)
-                try:
-                    return self.expr(decl.body, Scope(root=root, env=env, static_names=static))
-                finally:
-                    self._inlining.pop()
-            table = self._table(decl)
-            if table is not None:
-                # A pure function of finite arguments: looked up, not computed.
-                if len(args) == 1:
-                    (a0,) = args
-                    return lambda vm, L: table[a0(vm, L)]
-                return lambda vm, L: table[tuple([a(vm, L) for a in args])]
-            holder = self.defs[e.func]
-            return lambda vm, L: holder[0](vm, [a(vm, L) for a in args])
-        if e.func == "members":
-            arg = e.args[0] if e.args else None
-            if isinstance(arg, ast.Name) and arg.id == "player":
-                return lambda vm, L: vm.players
-            if isinstance(arg, ast.Name) and arg.id in self.types:
-                values = self.types[arg.id]
-                return lambda vm, L: values
-            self.fail(e.span, "members(...) takes a type name", "for example members(Suit)")
-        if e.func in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
-            return self._short_circuit(e.func, e.args[0], scope)
-        if e.func == "initial":
-            (arg,) = [self.expr(a, scope) for a in e.args]
-            display = self.rt.display
-            return lambda vm, L: display(arg(vm, L))[:1].upper()
-        if e.func not in BUILTINS:
-            from .errors import did_you_mean
-
-            self.fail(e.span, f"unknown function '{e.func}'",
-                      did_you_mean(e.func, list(BUILTINS) + list(self.defs)))
-        fn = BUILTINS[e.func].factory(self.rt)
-        args = [self.expr(a, scope) for a in e.args]
-        if len(args) == 1:
-            (a0,) = args
-            return lambda vm, L: fn(a0(vm, L))
-        if len(args) == 2:
-            a0, a1 = args
-            return lambda vm, L: fn(a0(vm, L), a1(vm, L))
-        return lambda vm, L: fn(*[a(vm, L) for a in args])

@@ -134,12 +134,16 @@ class VM:
             self.frames[-1] = fr
         return fr
 
-    def rule_error(self, message: str) -> GameRuntimeError:
+    def rule_error(self, message: str, span=None) -> GameRuntimeError:
+        """An error naming the running procedure and the line; `run` places it on the
+        step that raised it when the step does not say where."""
         frame = self.thaw_top() if self.frames else None
         if frame is None:
-            return GameRuntimeError([Diagnostic(self.game.header.span, message)])
+            return GameRuntimeError([Diagnostic(span or self.game.header.span, message)])
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
-        return GameRuntimeError([Diagnostic(code.spans[pc], f"in {code.name}: {message}")])
+        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {code.name}: {message}")])
+        err.unplaced = None if span else message
+        return err
 
     # -- the loop --
     def run(self) -> None:
@@ -163,12 +167,15 @@ class VM:
                     pc = ops[pc](self, L)
                 self.switch = False
                 fr[1] = pc
-        except GameRuntimeError:
+        except GameRuntimeError as err:
+            if getattr(err, "unplaced", None) and frames and frames[-1] is fr:
+                fr[1] = pc  # the step that raised: the assignment in the loop never happened
+                raise self.rule_error(err.unplaced) from None
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
             if frames and frames[-1] is fr:
                 fr[1] = pc
-            raise self.rule_error(f"{type(exc).__name__}: {exc}") from None
+            raise self.rule_error(f"{type(exc).__name__}: {exc}", _block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
         return State(
@@ -183,6 +190,21 @@ class VM:
             log=tuple(self.log),
             decisions=decisions,
         )
+
+
+def _block_span(game: CompiledGame, exc: Exception):
+    """The .game line of the statement that raised inside a native block, if it did."""
+    tb = exc.__traceback__
+    found = None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<gamedef block "):
+            spans = game.blocks[int(name[15:-1])]
+            index = tb.tb_lineno - 3
+            if 0 <= index < len(spans):
+                found = spans[index]
+        tb = tb.tb_next
+    return found  # the innermost block line: a statement's own error is more precise
 
 
 class Game:

@@ -1,0 +1,145 @@
+"""Runs of simple statements compiled to one native Python function.
+
+A statement that can neither wait for a decision nor start another procedure (let,
+assignment, if/for/while over such statements, log, roll, shuffle, require) needs no
+step of its own: a maximal run of them becomes the source of one Python function,
+one step in the procedure's table. Loops inside it spend the step budget, and a
+Python error inside it is traced back to the .game line that caused it.
+"""
+
+from __future__ import annotations
+
+from . import syntax as ast
+from .errors import Span
+from .expressions import Scope
+
+SIMPLE = (ast.Let, ast.Assign, ast.Log, ast.Roll, ast.Shuffle, ast.Require, ast.Cite, ast.Note)
+
+
+class BlockCompiler:
+    """Mixed into the compiler after ExpressionCompiler."""
+
+    def native_ok(self, s, in_loop: bool) -> bool:
+        """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if isinstance(s, SIMPLE):
+            return not (isinstance(s, ast.Shuffle) and s.name not in self.vars)
+        if isinstance(s, ast.Break):
+            return in_loop
+        if isinstance(s, ast.If):
+            bodies = [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+            return all(self.native_ok(x, in_loop) for b in bodies for x in b)
+        if isinstance(s, ast.While | ast.For):
+            return all(self.native_ok(x, True) for x in s.body)
+        return False
+
+    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[str], list[Span]]:
+        """The Python lines of `stmts` (binding their locals in `scope`), with their spans."""
+        lines: list[str] = []
+        spans: list[Span] = []
+        for s in stmts:
+            self._lines(s, scope, lines, spans, 1)
+        return lines, spans
+
+    def native_block(self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None):
+        """One step running `lines`, then continuing at step `nxt`, or ending with the
+        step `last` (which returns where to continue); None if it does nothing."""
+        if not lines:
+            return None
+        self.blocks.append(spans)
+        name = f"<gamedef block {len(self.blocks) - 1}>"
+        if last is None:
+            ending = f"    return {nxt}"
+        else:
+            ending = f"    return _end{len(self.blocks) - 1}(vm, L)"
+            self.ns[f"_end{len(self.blocks) - 1}"] = last
+            spans.append(last_span)
+        text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
+        # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
+        local: dict = {}
+        exec(compile(text, name, "exec"), self.ns, local)  # noqa: S102
+        return local["_blk"]
+
+    def _lines(self, s, scope: Scope, out: list[str], spans: list[Span], depth: int) -> None:
+        pad = "    " * depth
+
+        def emit(text: str) -> None:
+            out.append(pad + text)
+            spans.append(s.span)
+
+        src = lambda e: self.src(e, scope, {})  # noqa: E731
+        if isinstance(s, ast.Cite | ast.Note):
+            return
+        if isinstance(s, ast.Let):
+            value = src(s.value)
+            emit(f"L[{scope.bind(s.name)}] = {value}")
+        elif isinstance(s, ast.Assign):
+            self._assign_lines(s, scope, emit, src)
+        elif isinstance(s, ast.If):
+            for i, (cond, body) in enumerate(s.branches):
+                emit(("if " if i == 0 else "elif ") + src(cond) + ":")
+                self._body_lines(body, scope, out, spans, depth + 1, s.span)
+            if s.otherwise is not None:
+                emit("else:")
+                self._body_lines(s.otherwise, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.While):
+            emit(f"while {src(s.condition)}:")
+            out.append(pad + "    vm.budget -= 1")
+            spans.append(s.span)
+            out.append(pad + "    if vm.budget < 0: vm.out_of_steps()")
+            spans.append(s.span)
+            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.For):
+            items = src(s.iterable)
+            emit(f"for L[{scope.bind(s.var)}] in {items}:")
+            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.Break):
+            emit("break")
+        elif isinstance(s, ast.Log):
+            audience = src(s.audience) if s.audience is not None else "None"
+            parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
+            values = [src(p) for p in s.text.parts if not isinstance(p, str)]
+            self.formats.append(parts)
+            emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
+        elif isinstance(s, ast.Roll):
+            source = src(s.source)
+            emit(f"L[{scope.bind(s.var)}] = vm.random_choice(tuple({source}))")
+        elif isinstance(s, ast.Shuffle):
+            slot = self.vars[s.name].slot
+            emit(f"V[{slot}] = vm.shuffled(V[{slot}])")
+        elif isinstance(s, ast.Require):
+            where = f"_span{next(self._names)}"
+            self.ns[where] = s.span
+            emit(f"if not {src(s.condition)}: raise vm.rule_error({src(s.message)}, {where})")
+        else:  # pragma: no cover - native_ok admits only the kinds above
+            raise AssertionError(type(s).__name__)
+
+    def _body_lines(self, body, scope, out, spans, depth, span) -> None:
+        before = len(out)
+        for x in body:
+            self._lines(x, scope, out, spans, depth)
+        if len(out) == before:
+            out.append("    " * depth + "pass")
+            spans.append(span)
+
+    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src) -> None:
+        value = src(s.value)
+        if s.name in scope.slots and s.key is None:
+            target = f"L[{scope.slots[s.name]}]"
+            emit(f"{target} = {value}" if s.op == "=" else f"{target} {s.op}= {value}")
+            return
+        info = self.vars.get(s.name)
+        if info is None:
+            self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
+        if s.key is None:
+            target = f"V[{info.slot}]"
+            emit(f"{target} = {value}" if s.op == "=" else f"{target} {s.op}= {value}")
+            return
+        key = src(s.key)
+        if info.key_index is not None:
+            index = f"_i{info.slot}"
+            self.ns[index] = info.key_index
+            key = f"{index}[{key}]"
+        emit(f"_k = {key}")
+        emit(f"_t = list(V[{info.slot}])")
+        emit(f"_t[_k] = {value}" if s.op == "=" else f"_t[_k] {s.op}= {value}")
+        emit(f"V[{info.slot}] = tuple(_t)")

@@ -1,0 +1,398 @@
+"""Expressions compiled to Python source, once, at load.
+
+Each expression of a .game file becomes the text of one Python expression over the
+frame's local slots `L`, the game's variables `V` and a namespace of constants,
+field tables and built-ins; `compile()` turns it into a function `f(vm, L)`. Nested
+names, comprehensions and calls thus run as native Python, with no closure per tree
+node. On the way, pure functions are inlined, expressions that read no state are
+computed once (constant folding), and pure functions of finite arguments are
+tabulated.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Callable
+
+from . import syntax as ast
+from .builtins import BUILTINS
+from .errors import Diagnostic, GameDefError, did_you_mean
+
+Closure = Callable[[Any, list], Any]
+TABLE_LIMIT = 4096
+INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
+
+
+class Scope:
+    """Local names of one code body, each given a slot in the frame.
+
+    An inlined function body gets a child scope: it sees only its parameters (bound
+    to the caller's argument sources in `env`), while the slots it needs are
+    allocated in the caller's frame.
+    """
+
+    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None,
+                 static_names: set | None = None):
+        self.slots: dict[str, int] = {}
+        self.root = root
+        self.env: dict[str, str] = env or {}
+        self.static_env = static_names or set()
+        self._count = 0
+        for n in names:
+            self.bind(n)
+
+    @property
+    def count(self) -> int:
+        return self.root.count if self.root is not None else self._count
+
+    def bind(self, name: str) -> int:
+        if name not in self.slots:
+            self.slots[name] = self.fresh()
+        return self.slots[name]
+
+    def fresh(self) -> int:
+        if self.root is not None:
+            return self.root.fresh()
+        self._count += 1
+        return self._count - 1
+
+
+_OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<",
+        "<=": "<=", ">": ">", ">=": ">=", "in": "in", "not in": "not in", "and": "and", "or": "or"}
+
+
+class ExpressionCompiler:
+    """Mixed into the compiler: turns expressions into fast Python functions."""
+
+    def _init_expressions(self) -> None:
+        self.ns: dict[str, Any] = {"_disp": self.rt.display}
+        for name, b in BUILTINS.items():
+            self.ns[f"_b_{name}"] = b.factory(self.rt)
+        self.ns["_b_count"] = len
+        self._names = itertools.count()
+        self._inlining: list[str] = []
+        self._static_stack: list[str] = []
+        self._tables: dict[str, dict | None] = {}
+        self._self_fields: set[str] = set()
+        self._short_mode = False
+
+    # ---- entry points --------------------------------------------------------
+    def expr(self, e: ast.Expr, scope: Scope) -> Closure:
+        """A function (vm, L) -> value computing `e`."""
+        if self.is_static(e, scope, set()) and not isinstance(e, ast.Lambda):
+            value = self._evaluate_static(e, scope)
+            if value is not _FAILED:
+                return lambda vm, L: value
+        return self._function(self.src(e, scope, {}))
+
+    def _function(self, source: str) -> Closure:
+        uses_vars = "V[" in source
+        text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if uses_vars else "") + f"    return {source}\n"
+        local: dict[str, Any] = {}
+        exec(compile(text, "<gamedef expression>", "exec"), self.ns, local)  # noqa: S102
+        return local["_f"]
+
+    def _evaluate_static(self, e, scope):
+        try:
+            value = self._function(self.src(e, scope, {}))(None, [None] * (scope.count + 1))
+        except GameDefError:
+            raise
+        except Exception:  # let it fail at run time, where the error names the rule
+            return _FAILED
+        return _FAILED if callable(value) else value
+
+    def _literal(self, value: Any) -> str:
+        if value is None or isinstance(value, bool | int | str):
+            return repr(value)
+        name = f"_k{next(self._names)}"
+        self.ns[name] = value
+        return name
+
+    # ---- source generation --------------------------------------------------------
+    def src(self, e, scope: Scope, py: dict[str, str]) -> str:
+        if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and \
+                self.is_static(e, scope, set(), frozenset(py)):
+            value = self._evaluate_static(e, scope)
+            if value is not _FAILED:
+                return self._literal(value)
+        return getattr(self, "_g_" + type(e).__name__)(e, scope, py)
+
+    def _g_Int(self, e, scope, py):
+        return repr(e.value)
+
+    def _g_Bool(self, e, scope, py):
+        return repr(e.value)
+
+    def _g_NoneLit(self, e, scope, py):
+        return "None"
+
+    def _g_Str(self, e: ast.Str, scope, py):
+        parts = [repr(p) if isinstance(p, str) else f"_disp({self.src(p, scope, py)})" for p in e.parts]
+        if not parts:
+            return "''"
+        return "(" + " + ".join(parts) + ")" if len(parts) > 1 else parts[0]
+
+    def _g_Name(self, e: ast.Name, scope, py):
+        n = e.id
+        if n in py:
+            return py[n]
+        if n in scope.slots:
+            return f"L[{scope.slots[n]}]"
+        if n in scope.env:
+            return f"({scope.env[n]})"
+        if n in self._self_fields and self._short_mode:
+            return f"L[0][{n!r}]"  # a `short` template reads a dict of the visible fields
+        if n in self.vars:
+            return f"V[{self.vars[n].slot}]"
+        if n in self.options:
+            return self._literal(self.options[n])
+        if n == "players":
+            return "vm.players"
+        if n in self.constants:
+            return self._literal(self.constants[n])
+        if n in self.defs:
+            return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
+        if n in self._self_fields and "self" in scope.slots:
+            return self._g_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope, py)
+        known = list(py) + list(scope.slots) + list(self.vars) + list(self.options) + list(self.constants)
+        raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
+
+    def _g_ListLit(self, e, scope, py):
+        if not e.items:
+            return "()"
+        return "(" + ", ".join(self.src(i, scope, py) for i in e.items) + ",)"
+
+    def _bind(self, py: dict, name: str) -> tuple[dict, str]:
+        inner = dict(py)
+        inner[name] = f"_v{next(self._names)}"
+        return inner, inner[name]
+
+    def _g_Comprehension(self, e: ast.Comprehension, scope, py):
+        source = self.src(e.iterable, scope, py)
+        inner, v = self._bind(py, e.var)
+        elem = self.src(e.element, scope, inner)
+        if e.condition is None:
+            return f"tuple({source})" if elem == v else f"tuple([{elem} for {v} in {source}])"
+        cond = self.src(e.condition, scope, inner)
+        return f"tuple([{elem} for {v} in {source} if {cond}])"
+
+    def _g_Range(self, e, scope, py):
+        return f"tuple(range({self.src(e.low, scope, py)}, {self.src(e.high, scope, py)} + 1))"
+
+    def _g_BinOp(self, e: ast.BinOp, scope, py):
+        return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
+
+    def _g_Not(self, e, scope, py):
+        return f"(not {self.src(e.operand, scope, py)})"
+
+    def _g_Neg(self, e, scope, py):
+        return f"(-{self.src(e.operand, scope, py)})"
+
+    def _g_IfExpr(self, e, scope, py):
+        c, t, f = (self.src(x, scope, py) for x in (e.condition, e.then, e.otherwise))
+        return f"({t} if {c} else {f})"
+
+    def _g_Member(self, e: ast.Member, scope, py):
+        if e.name not in self.fields and e.name not in ("title", "text"):
+            raise GameDefError([Diagnostic(e.span, f"no component has a property '{e.name}'",
+                                           did_you_mean(e.name, self.fields))])
+        table = f"_f_{e.name}"
+        self.ns[table] = self.fields.setdefault(e.name, {})
+        return f"{table}[{self.src(e.obj, scope, py)}]"
+
+    def _g_Index(self, e: ast.Index, scope, py):
+        key = self.src(e.key, scope, py)
+        if isinstance(e.obj, ast.Name) and e.obj.id in self.vars and e.obj.id not in scope.slots \
+                and e.obj.id not in py and e.obj.id not in scope.env:
+            info = self.vars[e.obj.id]
+            if info.key_index is not None:
+                index = f"_i{info.slot}"
+                self.ns[index] = info.key_index
+                return f"V[{info.slot}][{index}[{key}]]"
+            return f"V[{info.slot}][{key}]"
+        return f"{self.src(e.obj, scope, py)}[{key}]"
+
+    def _g_Lambda(self, e: ast.Lambda, scope, py):
+        inner, v = self._bind(py, e.param)
+        return f"(lambda {v}: {self.src(e.body, scope, inner)})"
+
+    def _g_Call(self, e: ast.Call, scope, py):
+        f = e.func
+        if f in self.defs:
+            return self._call_def(e, scope, py)
+        if f == "members":
+            arg = e.args[0] if e.args else None
+            if isinstance(arg, ast.Name) and arg.id == "player":
+                return "vm.players"
+            if isinstance(arg, ast.Name) and arg.id in self.types:
+                return self._literal(self.types[arg.id])
+            raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
+        if f == "initial":
+            return f"_disp({self.src(e.args[0], scope, py)})[:1].upper()"
+        if f not in BUILTINS:
+            raise GameDefError([Diagnostic(e.span, f"unknown function '{f}'",
+                                           did_you_mean(f, list(BUILTINS) + list(self.defs)))])
+        if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
+            c = e.args[0]  # stop as soon as the answer is known
+            source = self.src(c.iterable, scope, py)
+            inner, v = self._bind(py, c.var)
+            elem = self.src(c.element, scope, inner)
+            cond = f" if {self.src(c.condition, scope, inner)}" if c.condition is not None else ""
+            if f == "count":
+                return f"sum([1 for {v} in {source}{cond}])"
+            return f"{f}({elem} for {v} in {source}{cond})"
+        args = ", ".join(self.src(a, scope, py) for a in e.args)
+        return f"_b_{f}({args})"
+
+    def _call_def(self, e: ast.Call, scope, py):
+        decl = self.def_decls[e.func]
+        args = [self.src(a, scope, py) for a in e.args]
+        table = self._table(decl)
+        if table is not None:  # a pure function of finite arguments: looked up, not computed
+            name = f"_t_{e.func}"
+            self.ns[name] = table
+            key = args[0] if len(args) == 1 else "(" + ", ".join(args) + ",)"
+            return f"{name}[{key}]"
+        if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
+            root = scope.root if scope.root is not None else scope
+            static = {p.name for p, a in zip(decl.params, e.args)
+                      if self.is_static(a, scope, set(), frozenset(py))}
+            env = {p.name: a for p, a in zip(decl.params, args)}
+            self._inlining.append(e.func)
+            try:
+                body = self.src(decl.body, Scope(root=root, env=env, static_names=static), py_outer(py))
+            finally:
+                self._inlining.pop()
+            if len(body) <= INLINE_LIMIT:
+                return body
+        self._compile_def(decl)
+        name = f"_d_{e.func}"
+        self.ns[name] = _DefCaller(self.defs[e.func])
+        return f"{name}(vm, [{', '.join(args)}])"
+
+    def _compile_def(self, d: ast.Def) -> None:
+        holder = self.defs[d.name]
+        if holder[0] is not None:
+            return
+        scope = Scope([p.name for p in d.params])
+        holder[0] = _PENDING
+        body = self._function(self.src(d.body, scope, {}))
+        width = scope.count
+
+        def call(vm, args):
+            L = list(args)
+            L.extend([None] * (width - len(L)))
+            return body(vm, L)
+
+        holder[0] = call
+
+    def _table(self, decl: ast.Def) -> dict | None:
+        """Tabulate a function whose parameters all range over finite types and whose body
+        reads no state: computed once for every argument, at load."""
+        if decl.name in self._tables:
+            return self._tables[decl.name]
+        self._tables[decl.name] = None
+        if not decl.params:
+            return None
+        domains = []
+        size = 1
+        for p in decl.params:
+            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types or p.type.name == "player":
+                return None
+            domains.append(self.types[p.type.name])
+            size *= len(domains[-1])
+        probe = ast.Call(span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0)
+                                                                     for _ in decl.params))
+        if size > TABLE_LIMIT or not self.is_static(probe, Scope(), set()):
+            return None
+        self._compile_def(decl)
+        call = self.defs[decl.name][0]
+        table: dict = {}
+        try:
+            for combo in itertools.product(*domains):
+                table[combo[0] if len(combo) == 1 else combo] = call(None, list(combo))
+        except GameDefError:
+            raise
+        except Exception:
+            return None
+        self._tables[decl.name] = table
+        return table
+
+    def is_static(self, e, scope: Scope, bound: set, dynamic: frozenset = frozenset()) -> bool:
+        """True if `e` reads no variable, local, player list or random state."""
+        t = type(e)
+        if t in (ast.Int, ast.Bool, ast.NoneLit):
+            return True
+        if t is ast.Str:
+            return all(isinstance(p, str) or self.is_static(p, scope, bound, dynamic) for p in e.parts)
+        if t is ast.Name:
+            n = e.id
+            if n in bound:
+                return True
+            if n in dynamic or n in scope.slots:
+                return False
+            if n in scope.env:
+                return n in scope.static_env
+            if n in self.vars or n == "players" or (self._short_mode and n in self._self_fields):
+                return False
+            if n in self.defs:
+                return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
+            return n in self.options or n in self.constants
+        if t is ast.Call:
+            if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
+                return False
+            if e.func == "members":
+                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
+            if e.func in self.def_decls:
+                if e.func in self._static_stack:
+                    return False
+                decl = self.def_decls[e.func]
+                self._static_stack.append(e.func)
+                try:
+                    params = {p.name for p in decl.params}
+                    return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
+                finally:
+                    self._static_stack.pop()
+            return e.func in BUILTINS or e.func == "initial"
+        if t is ast.ListLit:
+            return all(self.is_static(i, scope, bound, dynamic) for i in e.items)
+        if t is ast.Range:
+            return self.is_static(e.low, scope, bound, dynamic) and self.is_static(e.high, scope, bound, dynamic)
+        if t is ast.Comprehension:
+            inner = bound | {e.var}
+            return (self.is_static(e.iterable, scope, bound, dynamic)
+                    and self.is_static(e.element, scope, inner, dynamic)
+                    and (e.condition is None or self.is_static(e.condition, scope, inner, dynamic)))
+        if t is ast.Lambda:
+            return self.is_static(e.body, scope, bound | {e.param}, dynamic)
+        if t is ast.BinOp:
+            return self.is_static(e.left, scope, bound, dynamic) and self.is_static(e.right, scope, bound, dynamic)
+        if t in (ast.Not, ast.Neg):
+            return self.is_static(e.operand, scope, bound, dynamic)
+        if t is ast.IfExpr:
+            return all(self.is_static(x, scope, bound, dynamic) for x in (e.condition, e.then, e.otherwise))
+        if t is ast.Member:
+            return self.is_static(e.obj, scope, bound, dynamic)
+        return False
+
+
+def py_outer(py: dict[str, str]) -> dict[str, str]:
+    """An inlined body must not see the caller's names; the caller's Python locals stay
+    reachable only through the argument sources, which are already substituted."""
+    return {}
+
+
+class _DefCaller:
+    """Calls a compiled function that could not be inlined (recursion, size)."""
+
+    __slots__ = ("holder",)
+
+    def __init__(self, holder: list):
+        self.holder = holder
+
+    def __call__(self, vm, args):
+        return self.holder[0](vm, args)
+
+
+_FAILED = object()
+_PENDING = object()  # a function being compiled (its own body may call it)
