@@ -9,6 +9,7 @@ grid cells, `list T`, `T?`; a map `K -> V` exists only as a variable.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from . import syntax as ast
@@ -68,6 +69,8 @@ class Checker:
         self.used: set[str] = set()
         self.emitted: set[str] = set()
         self.def_types: dict[str, Any] = {}
+        self.slot_arity: dict[str, set[int]] = {}
+        self.grids: list[str] = []
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -92,6 +95,7 @@ class Checker:
                 self.types[d.name] = d.name
             elif isinstance(d, ast.Grid):
                 self.types[d.name] = d.name
+                self.grids.append(d.name)
             elif isinstance(d, ast.Card) and d.kind not in self.types:
                 self.types[d.kind] = d.kind
         for d in decls:
@@ -132,6 +136,8 @@ class Checker:
                 for fv in d.values:
                     self._field_value(d.kind, fv, scope)
             elif isinstance(d, ast.Card):
+                for slot_name, _, _, params in d.slots:
+                    self.slot_arity.setdefault(slot_name, set()).add(len(params))
                 for fv in d.props:
                     if d.kind in self.fields:
                         self._field_value(d.kind, fv, {})
@@ -216,8 +222,9 @@ class Checker:
         elif isinstance(d, ast.Card):
             for t in d.triggers:
                 self.trigger(t, d.kind)
-            for _, body, _span in d.slots:
-                self.block(body, {"self": d.kind}, 0)
+            for _, body, _span, params in d.slots:
+                scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
+                self.block(body, scope, 0)
         elif isinstance(d, ast.Link):
             for name in (d.node, *d.others):
                 if name not in self.constants:
@@ -316,8 +323,14 @@ class Checker:
                 self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
         elif isinstance(s, ast.Perform):
             self.expr(s.entity, scope)
-            for a in s.args:
-                self.expr(a, scope)
+            args = [self.expr(a, scope) for a in s.args]
+            arities = self.slot_arity.get(s.slot)
+            if arities is None:
+                self.error(s.span, f"no card has a slot '{s.slot}'", did_you_mean(s.slot, self.slot_arity)
+                           or "declare it in a card: effect { ... }")
+            elif len(args) not in arities:
+                self.error(s.span, f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} "
+                           f"argument(s), given {len(args)}")
         elif isinstance(s, ast.Log):
             self.expr(s.text, scope)
             if s.audience is not None:
@@ -449,6 +462,8 @@ class Checker:
             return self._Call(ast.Call(span=e.span, func=n, args=()), scope)
         if n in self.types:
             return ("type", self.types[n])
+        if self.grids and re.fullmatch(r"[a-z]+[0-9]+", n):
+            return self.grids[0] if len(self.grids) == 1 else ANY  # a cell name, e.g. a1
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
         self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))

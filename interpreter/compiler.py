@@ -83,6 +83,14 @@ class Runtime:
         return values
 
 
+class _AtLoad:
+    """What `generate` may read while the game loads: every seat, no variables."""
+
+    def __init__(self, seats: tuple[str, ...]):
+        self.players = seats
+        self.vars: list = []
+
+
 def _cell_name(x: int, y: int) -> str:
     letters = ""
     n = x
@@ -123,7 +131,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self.short_fns: dict[str, list] = {}
         self.blocks: list[list[Span]] = []  # source lines of each native block, for errors
         self._init_expressions()
-        self.seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
+        seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
+        roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
+        self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self._build(options or {})
         if self.errors:
             raise GameDefError(self.errors)
@@ -175,10 +185,15 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                 if d.short is not None:
                     self.short[d.name] = d.short
         for d in decls:
+            if isinstance(d, ast.Def):
+                self.def_decls[d.name] = d
+                self.defs[d.name] = [None]
+        for d in decls:
+            if isinstance(d, ast.Card):
+                self._card_props(d)
+        for d in decls:
             if isinstance(d, ast.Generate):
                 self._generate(d)
-            elif isinstance(d, ast.Card):
-                self._card_props(d)
         for d in decls:
             if isinstance(d, ast.Link):
                 for other in d.others:
@@ -187,9 +202,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                             self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
-            elif isinstance(d, ast.Def):
-                self.def_decls[d.name] = d
-                self.defs[d.name] = [None]
         for d in decls:
             if isinstance(d, ast.Var):
                 self._var(d)
@@ -223,9 +235,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             elif isinstance(d, ast.Card):
                 for t in d.triggers:
                     self._trigger(t, d.name)
-                for slot_name, body, span in d.slots:
+                for slot_name, body, span, params in d.slots:
                     code = self._new_code(f"{d.name}.{slot_name}", span)
-                    self._body(code, ["self"], body)
+                    self._body(code, ["self"] + [p.name for p in params], body)
                     self.slots[(d.name, slot_name)] = code
         if "play" not in self.procs:
             self.fail(self.header.span, "the game has no `procedure play()`",
@@ -271,7 +283,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         if d.kind not in self.entity_decls:
             self.fail(d.span, f"unknown entity '{d.kind}'")
         scope = Scope([n for n, _ in d.iterators])
-        domains = [self.expr(e, Scope())(None, []) for _, e in d.iterators]
+        at_load = _AtLoad(self.seats)  # components exist before a game starts: every seat
+        domains = [self.expr(e, Scope())(at_load, []) for _, e in d.iterators]
         name_fn = self.expr(d.name_template, scope)
         value_fns = {fv.name: self.expr(fv.value, scope) for fv in d.values}
 
@@ -283,8 +296,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                 yield from product(i + 1, acc + [v])
 
         for combo in product(0, []):
-            name = name_fn(None, combo)
-            values = {f: fn(None, combo) for f, fn in value_fns.items()}
+            name = name_fn(at_load, combo)
+            values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
             self._add_entity(d.kind, name, name, values, d.span)
 
     def _card_props(self, d: ast.Card) -> None:

@@ -99,7 +99,10 @@ class _Builder(Transformer):
 
     # -- top level --
     def start(self, decls):
-        return list(decls)
+        out = []
+        for d in decls:
+            out.extend(d if isinstance(d, list) else [d])
+        return out
 
     @v_args(meta=True)
     def game_decl(self, meta, children):
@@ -234,7 +237,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def card_slot(self, meta, c):
-        return (str(c[0]), c[1], self._s(meta))
+        params = c[1] if len(c) > 2 else ()
+        return (str(c[0]), c[-1], self._s(meta), params)
 
     def card_text(self, c):
         return ("text", self.plain(c[0]))
@@ -325,6 +329,8 @@ class _Builder(Transformer):
                 cites.append(item.section)
             elif isinstance(item, ast.Note):
                 notes.append(item.text)
+            elif isinstance(item, list):  # `remove card [a, b]`
+                decls.extend(item)
             else:
                 decls.append(item)
         return ast.Variant(
@@ -345,7 +351,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def remove_decl(self, meta, c):
-        return ast.Remove(span=self._s(meta), kind=c[0], name=str(c[1]))
+        names = c[1] if isinstance(c[1], tuple) else (str(c[1]),)
+        return [ast.Remove(span=self._s(meta), kind=c[0], name=n) for n in names]
 
     def remove_kind(self, c):
         return str(c[0])
@@ -449,8 +456,11 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def perform_stmt(self, meta, c):
-        args = c[2] if len(c) > 2 else ()
-        return ast.Perform(span=self._s(meta), entity=c[0], slot=str(c[1]), args=args)
+        target, args = c[0], (c[1] if len(c) > 1 else ())
+        if not isinstance(target, ast.Member):
+            raise GameDefError([Diagnostic(self._s(meta), "`perform` runs a card's slot: perform CARD.SLOT(...)",
+                                           "for example: perform c.effect()")])
+        return ast.Perform(span=self._s(meta), entity=target.obj, slot=target.name, args=args)
 
     @v_args(meta=True)
     def log_stmt(self, meta, c):

@@ -38,7 +38,7 @@ def _decl(d, out: list[str]) -> None:
         out.append(f"card {d.name} \"{d.title}\"  ({Path(d.span.path).name}:{d.span.line})")
         for t in d.triggers:
             _decl(t, out)
-        for name, body, _ in d.slots:
+        for name, body, _, _ in d.slots:
             _walk(body, 1, out)
 
 

@@ -422,7 +422,7 @@ class Card:
     title: str
     kind: str
     props: tuple[FieldValue, ...]
-    slots: tuple[tuple[str, tuple[Stmt, ...], Span], ...]
+    slots: tuple[tuple[str, tuple[Stmt, ...], Span, tuple[Param, ...]], ...]
     text: str
     triggers: tuple[Trigger, ...]
 
