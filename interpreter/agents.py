@@ -37,8 +37,9 @@ class FirstAgent:
 class HumanAgent:
     """Shows the position to a person and asks for a move by number or label."""
 
-    def __init__(self, seat: str, ask=input, say=print):
-        self.seat, self.ask, self.say = seat, ask, say
+    def __init__(self, seat: str, ask=None, say=print):
+        self.seat, self.say = seat, say
+        self.ask = ask or (lambda prompt: input(prompt))  # looked up at each call
 
     def choose(self, game: Game, state: State) -> int:
         from .render import render

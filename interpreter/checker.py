@@ -110,6 +110,7 @@ class Checker:
             elif isinstance(d, ast.Event):
                 self.events[d.name] = d
             elif isinstance(d, ast.Var):
+                self._name_ok(d.name, d.span, "variable")
                 if isinstance(d.type, ast.MapType):
                     key = self.type_of(d.type.key)
                     if key in (INT, STR, BOOL) or isinstance(key, tuple):
@@ -157,6 +158,11 @@ class Checker:
             self.declaration(d)
         self._unused(decls)
         return self.diags
+
+    def _name_ok(self, name: str, span, what: str) -> None:
+        # These words may follow a `choose`, so a statement cannot start with them.
+        if name in ("label", "prompt", "optional", "secret"):
+            self.error(span, f"'{name}' is a keyword and cannot name a {what}", f"choose another name, e.g. '{name}_'")
 
     def _constant(self, name: str, typ, span) -> None:
         if name in self.constants and self.constants[name] != typ:
@@ -246,7 +252,8 @@ class Checker:
         else:
             self.used.add("event:" + t.event)
             if len(t.names) != len(event.params):
-                self.error(t.span, f"event '{t.event}' has {len(event.params)} parameters, "
+                self.error(t.span, f"event '{t.event}' has {len(event.params)} "
+                           f"parameter{'s' if len(event.params) != 1 else ''}, "
                            f"this trigger names {len(t.names)}",
                            "(" + ", ".join(p.name for p in event.params) + ")")
             for n, p in zip(t.names, event.params):
@@ -276,6 +283,7 @@ class Checker:
 
     def stmt(self, s, scope: dict, loops: int) -> None:
         if isinstance(s, ast.Let):
+            self._name_ok(s.name, s.span, "local")
             scope[s.name] = self.expr(s.value, scope)
         elif isinstance(s, ast.Assign):
             self.assign(s, scope)
@@ -463,7 +471,10 @@ class Checker:
         if n in self.types:
             return ("type", self.types[n])
         if self.grids and re.fullmatch(r"[a-z]+[0-9]+", n):
-            return self.grids[0] if len(self.grids) == 1 else ANY  # a cell name, e.g. a1
+            return self.grids[0]  # a cell name of the first grid, e.g. a1
+        for grid in self.grids[1:]:
+            if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
+                return grid  # a later grid's cells are prefixed: track_a1
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
         self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))

@@ -169,6 +169,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                       ("options: " + ", ".join(self.option_decls) if self.option_decls
                        else "this game (with these variants) has no options"))
         for name, d in self.option_decls.items():
+            if name in given:
+                self._check_option_type(d, given[name])
             value = given[name] if name in given else self._const(d.default)
             if d.choices is not None:
                 allowed = self._const(d.choices)
@@ -243,15 +245,28 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             self.fail(self.header.span, "the game has no `procedure play()`",
                       "add `procedure play() { ... }`: the turn structure of the game")
 
+    def _check_option_type(self, d: ast.Option, value) -> None:
+        t = d.type.name if isinstance(d.type, ast.NamedType) else None
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "bool": isinstance(value, bool),
+            "str": isinstance(value, str),
+        }.get(t, value in self.types.get(t, ()) if t else True)
+        if not ok:
+            allowed = {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
+                t, "one of " + ", ".join(map(str, self.types.get(t, ())))) if t else "a value"
+            self.fail(d.span, f"option '{d.name}' must be {allowed}, not {value!r}", f"for example --option {d.name}=...")
+
     def _const(self, e: ast.Expr):
         return self.expr(e, Scope())(None, [])
 
     def _grid(self, d: ast.Grid) -> None:
         cols, rows = self._const(d.columns), self._const(d.rows)
         cells = []
+        prefix = "" if not any(k[0] != d.name for k in self.rt.cell_at) else f"{d.name.lower()}_"
         for y in range(1, rows + 1):
             for x in range(1, cols + 1):
-                name = _cell_name(x, y)
+                name = prefix + _cell_name(x, y)  # a second grid's cells: track_a1, ...
                 cells.append(name)
                 self.rt.coords[name] = (x, y)
                 self.rt.cell_at[(d.name, x, y)] = name

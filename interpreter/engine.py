@@ -170,12 +170,12 @@ class VM:
         except GameRuntimeError as err:
             if getattr(err, "unplaced", None) and frames and frames[-1] is fr:
                 fr[1] = pc  # the step that raised: the assignment in the loop never happened
-                raise self.rule_error(err.unplaced) from None
+                raise self.rule_error(err.unplaced, _block_span(self.game, err)) from None
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
             if frames and frames[-1] is fr:
                 fr[1] = pc
-            raise self.rule_error(f"{type(exc).__name__}: {exc}", _block_span(self.game, exc)) from None
+            raise self.rule_error(_explain(exc), _block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
         return State(
@@ -190,6 +190,22 @@ class VM:
             log=tuple(self.log),
             decisions=decisions,
         )
+
+
+def _explain(exc: Exception) -> str:
+    """A Python error inside a rule, in the words of the language."""
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if key is None:
+            return "a value is none where a component, cell or player is needed (a property or map entry of none)"
+        return f"{key!r} has no such property or map entry"
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return f"a value is none where a number, list or component is needed ({exc})"
+    if isinstance(exc, IndexError):
+        return f"a list index is out of range ({exc})"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _block_span(game: CompiledGame, exc: Exception):
@@ -274,11 +290,14 @@ class Game:
         labels_fn = self.compiled.choices[p.choice][0]
         labels = [str(x) for x in labels_fn(vm, list(state.frames[-1][2]), p.values)]
         if len(set(labels)) != len(labels):
-            seen: dict[str, int] = {}
+            taken: set[str] = set()
             for i, text in enumerate(labels):
-                seen[text] = seen.get(text, 0) + 1
-                if seen[text] > 1:
-                    labels[i] = f"{text} ({seen[text]})"
+                k, unique = 1, text
+                while unique in taken:
+                    k += 1
+                    unique = f"{text} ({k})"
+                labels[i] = unique
+                taken.add(unique)
         return labels
 
     def prompt(self, state: State) -> str:

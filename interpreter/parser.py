@@ -652,6 +652,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     span = Span(path, line, column)
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        if char == '"':
+            return Diagnostic(span, "unterminated string", 'close it with " on the same line')
         return Diagnostic(span, f"unexpected character {char!r}", "remove it, or quote it in a string")
     token = getattr(err, "token", None)
     expected = set(getattr(err, "expected", set()) or getattr(err, "accepts", set()) or set())
@@ -661,15 +663,22 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     if token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
+    if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
+        hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
     if not hint and token is not None:
         # A misspelt keyword is read as a name, and the error comes one token later.
         line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
-        if before and before[-1] not in KEYWORDS:
+        if before and before[-1] in ("label", "prompt", "optional", "secret"):
+            hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        elif before and before[-1] not in KEYWORDS:
             close = did_you_mean(before[-1], KEYWORDS)
             if close:
                 hint = f"'{before[-1]}' is not a keyword: {close}"
+    if found == "end of file" and text.count("{") > text.count("}"):
+        hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
     if not hint and words:
+        words.sort(key=lambda w: (w not in ("'}'", "')'", "']'"), w))  # closers first: the usual slip
         shown = ", ".join(words[:8]) + (", ..." if len(words) > 8 else "")
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
@@ -681,7 +690,9 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
     try:
         tree = _lark().parse(text, start="expr")
     except lark.exceptions.UnexpectedInput as err:
-        raise GameDefError([Diagnostic(span, f"bad expression in string: {{{text}}}", str(err).splitlines()[0])]) from None
+        inner = _syntax_error(err, span.path, text)
+        raise GameDefError([Diagnostic(span, f"bad expression in string: {{{text}}}: {inner.message}",
+                                       inner.hint or "a {...} in a string holds one expression")]) from None
     return _Builder(span.path, span).transform(tree)
 
 

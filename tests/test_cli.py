@@ -1,0 +1,273 @@
+"""The `gamedef` command line, through `interpreter.cli.main([...])` with captured output.
+
+Every failure a user can cause must exit with code 2 and a short message with a hint,
+never a Python traceback.
+"""
+
+from __future__ import annotations
+
+import builtins
+import io
+import json
+import re
+import sys
+import tomllib
+
+import pytest
+
+from interpreter.cli import main
+
+VARIANTS = ["crazy_8s", "gravity", "nullo_gravity", "wall_of_china", "wall_of_jericho", "fast_forward",
+            "on_again_off_again", "pair_a_dice"]
+RESULT_LINE = re.compile(r"^== game over after (\d+) decisions: (no winner|.+ wins?)$")
+
+
+def cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out, out.err
+
+
+# ---- list, rules, run, replay, bench ------------------------------------------------------------------
+def test_list_shows_berlin_wall_and_its_eight_variants(capsys):
+    code, out, _ = cli(capsys, "list")
+    assert code == 0
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("berlin_wall "))
+    assert "Berlin Wall (2-4 players)" in lines[start]
+    shown = [line.split()[1] for line in lines[start + 1:] if line.startswith("    --variant")][:8]
+    assert shown == VARIANTS
+    assert "Variant 2: Gravity" in out
+    assert any(line.startswith("tictactoe ") for line in lines)
+    assert any(line.startswith("kuhn_poker ") for line in lines)
+
+
+def test_rules_lists_sections_and_interpretations(capsys):
+    code, out, _ = cli(capsys, "rules", "berlin_wall")
+    assert code == 0
+    assert out.startswith("Berlin Wall: rulebook ")
+    assert re.search(r"^procedure setup  \(berlin_wall\.game:\d+\)$", out, re.M)
+    assert re.search(r"^  § Setup  \[\d+\]$", out, re.M)
+    assert re.search(r"^    interpretation: .+  \[\d+\]$", out, re.M)
+    assert "procedure play  (" in out
+    for name in VARIANTS:
+        assert re.search(rf"^variant {name}: Variant \d: ", out, re.M), name
+    assert "§ Variant 2: Gravity" in out
+
+
+def test_rules_marks_the_active_variant(capsys):
+    code, out, _ = cli(capsys, "rules", "berlin_wall", "--variant", "gravity")
+    assert code == 0
+    assert "variant gravity: Variant 2: Gravity (active)" in out
+    assert "variant crazy_8s: Variant 1: The Crazy 8's Rule\n" in out
+
+
+def test_run_tictactoe_ends_with_the_result_line(capsys):
+    code, out, _ = cli(capsys, "run", "tictactoe", "--seed", "3")
+    assert code == 0
+    lines = out.rstrip("\n").splitlines()
+    assert lines[0] == "== Tic-tac-toe: x, o; seed 3"
+    assert RESULT_LINE.match(lines[-1]), lines[-1]
+    assert "board:" in out
+    # The same seed plays the same game.
+    assert cli(capsys, "run", "tictactoe", "--seed", "3")[1] == out
+
+
+def test_run_with_agents_and_moves(capsys):
+    code, out, _ = cli(capsys, "run", "tictactoe", "--agent", "x=first", "--agent", "o=first", "--moves")
+    assert code == 0
+    assert "  > x: a1\n" in out and "  > o: b1\n" in out
+    # x takes a1, c1, b2, a3 and wins on the c1-a3 diagonal.
+    assert out.rstrip().endswith("== game over after 7 decisions: x wins")
+
+
+def test_run_transcript_then_replay(tmp_path, capsys):
+    transcript = tmp_path / "game.toml"
+    code, out, _ = cli(capsys, "run", "berlin_wall", "--players", "3", "--seed", "2",
+                       "--transcript", str(transcript), "--quiet")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "== Berlin Wall: red, black, green; seed 2"
+    match = RESULT_LINE.match(lines[1])
+    assert match, lines
+    assert lines[2] == f"transcript written to {transcript}"
+    assert len(lines) == 3  # --quiet: no narration, no board
+    data = tomllib.loads(transcript.read_text())
+    assert (data["game"], data["players"], data["seed"]) == ("berlin_wall", 3, 2)
+    assert len(data["moves"]) == int(match.group(1))
+
+    code, out, err = cli(capsys, "replay", str(transcript))
+    assert code == 0, err
+    assert out.strip() == f"{transcript}: {match.group(1)} moves replayed; result {data['result']}"
+
+    code, out, err = cli(capsys, "replay", str(transcript), "--json")
+    assert code == 0, err
+    state = json.loads(out)
+    assert state["game"] == "berlin_wall"
+    assert state["players"] == ["red", "black", "green"]
+    assert state["decisions"] == int(match.group(1))
+    assert state["result"] == data["result"]
+
+
+def test_replay_of_an_illegal_move_exits_1(tmp_path, capsys):
+    transcript = tmp_path / "ttt.toml"
+    assert cli(capsys, "run", "tictactoe", "--seed", "1", "--quiet", "--transcript", str(transcript))[0] == 0
+    text = transcript.read_text()
+    first = tomllib.loads(text)["moves"][0]
+    transcript.write_text(text.replace(f'"{first}"', '"x: z9"', 1))
+    code, out, err = cli(capsys, "replay", str(transcript))
+    assert code == 1
+    assert "move 1 (x: z9)" in err
+
+
+def test_save_state_then_run_from_it(tmp_path, capsys):
+    saved = tmp_path / "end.toml"
+    assert cli(capsys, "run", "tictactoe", "--seed", "5", "--quiet", "--save-state", str(saved))[0] == 0
+    code, out, _ = cli(capsys, "run", "tictactoe", "--from-state", str(saved), "--quiet")
+    assert code == 0
+    assert RESULT_LINE.match(out.splitlines()[-1])
+
+
+def test_bench_prints_games_per_second(capsys):
+    code, out, err = cli(capsys, "bench", "tictactoe", "--games", "5")
+    assert code == 0
+    pattern = r"Tic-tac-toe: 5 random games in [\d.]+s: [\d.]+ games/s, \d+ decisions/s\n"
+    assert re.fullmatch(pattern, out), out
+    assert "5/5 games" in err
+
+
+# ---- user mistakes: exit 2, a message and a hint, no traceback -----------------------------------------
+def usage_error(tmp_path, capsys, argv) -> list[str]:
+    code, out, err = cli(capsys, *[a.replace("TMP", str(tmp_path)) for a in argv])
+    assert code == 2, (out, err)
+    lines = err.rstrip("\n").splitlines()
+    assert "error: " in lines[0]
+    assert sum(line.startswith("    hint: ") for line in lines) == 1, err
+    return lines
+
+
+@pytest.mark.parametrize(("argv", "message", "hint"), [
+    (["run", "tictactoo"], "no game file or bundled game named 'tictactoo'", "did you mean 'tictactoe'?"),
+    (["run", "berlin_wall", "--players", "9"], "Berlin Wall is for 2 to 4 players, not 9",
+     "use --players 2..4"),
+    (["run", "tictactoe", "--option", "nonsense"], "--option needs NAME=VALUE, got 'nonsense'",
+     "for example --option"),
+    (["run", "tictactoe", "--agent", "nobody=random"], "no seat 'nobody' in this game", "seats: x, o"),
+    (["run", "tictactoe", "--agent", "red=genius"], "no seat 'red' in this game", "seats: x, o"),
+    (["run", "tictactoe", "--agent", "x=genius"], "unknown agent kind 'genius'",
+     "kinds: random, first, human"),
+    (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "--agent x=first"),
+    (["run", "berlin_wall", "--agent", "red=genius"], "unknown agent kind 'genius'", "kinds:"),
+    (["play", "tictactoe", "--seat", "y"], "no seat 'y' in this game", "seats: x, o"),
+    (["replay", "TMP/missing.toml"], "no such transcript file", None),
+], ids=["unknown-game", "too-many-players", "option-without-value", "agent-unknown-seat",
+        "agent-other-game-seat", "agent-unknown-kind", "agent-without-kind", "agent-unknown-kind-berlin",
+        "play-unknown-seat", "missing-transcript"])
+def test_usage_errors(tmp_path, capsys, argv, message, hint):
+    if hint is None:  # a missing file: the message alone says it all
+        code, _, err = cli(capsys, *[a.replace("TMP", str(tmp_path)) for a in argv])
+        assert code == 2 and message in err
+        return
+    lines = usage_error(tmp_path, capsys, argv)
+    assert lines == [f"gamedef: error: {message}", lines[1]]
+    assert hint in lines[1]
+
+
+@pytest.mark.parametrize(("argv", "message", "hint"), [
+    (["run", "berlin_wall", "--variant", "gravty"], "unknown variant 'gravty'", "did you mean 'gravity'?"),
+    (["run", "berlin_wall", "--variant", "gravity", "--variant", "nullo_gravity"],
+     "variant 'nullo_gravity' cannot be combined with 'gravity'", "choose one of them"),
+    (["run", "tictactoe", "--option", "size=3"], "unknown option 'size'", "has no options"),
+    (["run", "berlin_wall", "--option", "colums=10"], "unknown option 'colums'", "did you mean 'columns'?"),
+    (["run", "berlin_wall", "--option", "columns=10"], "option 'columns' = 10 is not allowed",
+     "choose from 12"),
+], ids=["unknown-variant", "excluded-variants", "option-of-a-game-without-options", "unknown-option",
+        "option-outside-choices"])
+def test_bad_variants_and_options_point_into_the_game_file(tmp_path, capsys, argv, message, hint):
+    lines = usage_error(tmp_path, capsys, argv)
+    assert re.match(r"^.+\.game:\d+:\d+: error: ", lines[0]), lines[0]
+    assert lines[0].endswith(message)
+    assert hint in lines[-1]
+
+
+def test_transcript_that_is_not_toml(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("this is = not [toml\n")
+    lines = usage_error(tmp_path, capsys, ["replay", str(bad)])
+    assert lines[0].startswith(f"gamedef: error: {bad}: not valid TOML: ")
+    assert lines[1] == "    hint: fix the transcript file's syntax"
+
+
+def test_transcript_missing_fields(tmp_path, capsys):
+    bad = tmp_path / "short.toml"
+    bad.write_text('game = "tictactoe"\nmoves = []\n')
+    lines = usage_error(tmp_path, capsys, ["replay", str(bad)])
+    assert lines[0].startswith(f"gamedef: error: {bad}: not a transcript: ")
+    assert "$.players" in lines[0] and "$.seed" in lines[0]
+    assert "a transcript needs game, players, seed and moves" in lines[1]
+
+
+def test_transcript_with_a_wrong_type_or_unknown_field(tmp_path, capsys):
+    bad = tmp_path / "typed.toml"
+    bad.write_text('game = "tictactoe"\nplayers = "two"\nseed = 1\nmoves = []\ncolour = "red"\n')
+    lines = usage_error(tmp_path, capsys, ["replay", str(bad)])
+    assert "not a transcript" in lines[0]
+    assert "players" in lines[0] and "colour" in lines[0]
+
+
+def test_transcript_move_without_a_seat(tmp_path, capsys):
+    bad = tmp_path / "moves.toml"
+    bad.write_text('game = "tictactoe"\nplayers = 2\nseed = 1\nmoves = ["a1"]\n')
+    code, _, err = cli(capsys, "replay", str(bad))
+    assert code == 2
+    assert "move 1 'a1' is not 'seat: label'" in err
+
+
+@pytest.mark.parametrize("content", [
+    'game = "tictactoe"\nplayers = 2\n',
+    'players = ["x", "o"]\nrng = "0x1"\nvars = {}\n',
+    'players = ["x", "o"]\nrng = "zz"\nvars = { board = {} }\n',
+], ids=["no-vars", "variable-missing", "bad-rng"])
+def test_state_file_missing_fields(tmp_path, capsys, content):
+    bad = tmp_path / "state.toml"
+    bad.write_text(content)
+    lines = usage_error(tmp_path, capsys, ["run", "tictactoe", "--from-state", str(bad)])
+    assert lines[0].startswith(f"gamedef: error: {bad}: ")
+    assert "hint: " in lines[1]
+
+
+def test_unknown_command_is_an_argparse_error(capsys):
+    with pytest.raises(SystemExit) as info:
+        main(["frobnicate"])
+    assert info.value.code == 2
+    assert "invalid choice: 'frobnicate'" in capsys.readouterr().err
+
+
+# ---- play: a person at the keyboard ------------------------------------------------------------------
+def test_play_reasks_on_bad_input_and_finishes(monkeypatch, capsys):
+    # `HumanAgent` reads through `input`; feed it from a fake stdin.
+    monkeypatch.setattr(sys, "stdin", io.StringIO("zz\n0\n1\nc1\n1\n1\n"))
+    code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
+    assert code == 0
+    assert "x, mark an empty square:" in out
+    assert "'zz' is not a legal move here: type a number from 1 to 9 or a label" in out
+    assert "'0' is not a legal move here" in out
+    assert out.count("is not a legal move here") == 2
+    assert out.rstrip().endswith("== game over: x")
+
+
+def test_play_when_input_runs_out(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    code, _, err = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
+    assert code == 2
+    assert "input ended before the game did" in err
+
+
+def test_play_with_patched_builtin_input(monkeypatch, capsys):
+    answers = iter(["zz", "1", "1", "1", "1", "1"])
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(answers))
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the unpatched input() then meets end of input
+    code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
+    assert code == 0
+    assert out.rstrip().endswith("== game over: x")

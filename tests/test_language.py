@@ -1,0 +1,924 @@
+"""The language, end to end: small inline programs parsed, checked, compiled and run.
+
+Each test writes a tiny game, loads it with `load_game` (the real pipeline) and looks at
+the variables (`game.var`), the narration (`game.narrate`), the legal moves and the result.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import attrs
+import pytest
+
+import interpreter.engine
+from interpreter import GameDefError, GameRuntimeError, load_game
+from interpreter.saving import load_state, save_state, state_from_dict, state_to_dict
+
+HEADER = "game t { players 2..2 seats [a, b] }\n"
+
+
+def build(tmp_path: Path, source: str, name: str = "t.game", **kwargs):
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
+    return load_game(path, **kwargs)
+
+
+def program(body: str, decls: str = "") -> str:
+    """A game whose `play` runs `body` and ends with no winner."""
+    return (HEADER + textwrap.dedent(decls).strip("\n") + "\nprocedure play() {\n    rule \"Play\"\n"
+            + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n    game over []\n}\n")
+
+
+def run(tmp_path: Path, body: str, decls: str = "", seed: int = 1, **kwargs):
+    """Load the program and start it (it must ask no decision); returns (game, final state)."""
+    game = build(tmp_path, program(body, decls), **kwargs)
+    return game, game.start(players=2, seed=seed)
+
+
+def logged(tmp_path: Path, body: str, decls: str = "") -> list[str]:
+    game, state = run(tmp_path, body, decls)
+    assert game.is_over(state)
+    return game.narrate(state)
+
+
+# ---- expressions ----------------------------------------------------------------------------------
+def test_arithmetic_and_precedence(tmp_path):
+    game, state = run(tmp_path, """
+        r = [1 + 2 * 3, (1 + 2) * 3, 10 - 3 - 2, 7 / 2, 7 % 3, -2 * 3, 2 * -3, 100 / 10 / 5, 2 * 3 % 4]
+        b = [1 < 2 and 2 < 3, not 1 == 2, true or false and false, (true or false) and false,
+             3 in 1..5, 6 not in 1..5, 1 + 1 == 2, not true or true, 4 >= 4, 3 != 3]
+    """, decls="""
+        var r: list int = []
+        var b: list bool = []
+    """)
+    assert game.var(state, "r") == (7, 9, 5, 3, 1, -6, -6, 2, 2)
+    assert game.var(state, "b") == (True, True, True, False, True, True, True, True, True, False)
+
+
+def test_ranges(tmp_path):
+    game, state = run(tmp_path, """
+        r = [count(1..6), count(3..2), sum(1 + 1..2 * 2)]
+        xs = 0 - 1..1
+    """, decls="""
+        var r: list int = []
+        var xs: list int = []
+    """)
+    assert game.var(state, "r") == (6, 0, 9)  # `..` binds looser than + and *
+    assert game.var(state, "xs") == (-1, 0, 1)
+
+
+def test_comprehensions(tmp_path):
+    game, state = run(tmp_path, """
+        squares = [x * x for x in 1..6 if x % 2 == 1]
+        sizes = [count([y for y in 1..x]) for x in 1..4]
+        pairs = [count([q for q in players if q != p]) for p in players]
+        empty = [x for x in 1..5 if x > 5]
+    """, decls="""
+        var squares: list int = []
+        var sizes: list int = []
+        var pairs: list int = []
+        var empty: list int = [7]
+    """)
+    assert game.var(state, "squares") == (1, 9, 25)
+    assert game.var(state, "sizes") == (1, 2, 3, 4)
+    assert game.var(state, "pairs") == (1, 1)
+    assert game.var(state, "empty") == ()
+
+
+def test_if_expressions(tmp_path):
+    game, state = run(tmp_path, """
+        r = [if 1 > 2 then 10 else 20, if false then 1 else if true then 2 else 3,
+             if count(players) == 2 then 5 else 6]
+        s = if 2 > 1 then "yes" else "no"
+    """, decls="""
+        var r: list int = []
+        var s: str = ""
+    """)
+    assert game.var(state, "r") == (20, 2, 5)
+    assert game.var(state, "s") == "yes"
+
+
+def test_lambdas_with_best(tmp_path):
+    game, state = run(tmp_path, """
+        top = best([3, 1, 3, 2], x => x)
+        low = best([3, 1, 3, 2], x => 0 - x)
+        none_of = best([], x => x)
+        seats = best(players, p => if p == b then 1 else 0)
+        tied = best(players, p => 0)
+    """, decls="""
+        var top: list int = []
+        var low: list int = []
+        var none_of: list int = [9]
+        var seats: list player = []
+        var tied: list player = []
+    """)
+    assert game.var(state, "top") == (3, 3)
+    assert game.var(state, "low") == (1,)
+    assert game.var(state, "none_of") == ()
+    assert game.var(state, "seats") == ("b",)
+    assert game.var(state, "tied") == ("a", "b")
+
+
+def test_string_interpolation(tmp_path):
+    lines = logged(tmp_path, r'''
+        let n = 3
+        log "{a} has {n} points, {n * 2} doubled"
+        log "{true} {false} {none} {[1, 2]} {[]} {hearts} {big_joker} {members(Suit)}"
+        log "braces: \{n\} {{n}} quote: \" done"
+        log "{str(n)}! {count(players)}"
+    ''', decls="""
+        enum Suit { hearts "Hearts", spades, big_joker }
+    """)
+    assert lines == [
+        "a has 3 points, 6 doubled",
+        "yes no none 1, 2 nothing Hearts big joker Hearts, spades, big joker",
+        'braces: {n} {n} quote: " done',
+        "3! 2",
+    ]
+
+
+# ---- statements -----------------------------------------------------------------------------------
+def test_for_while_break(tmp_path):
+    game, state = run(tmp_path, """
+        for i in 1..10 {
+            if i == 4 {
+                break
+            }
+            seen = append(seen, i)
+        }
+        let k = 0
+        while true {
+            k += 1
+            if k > 2 {
+                break
+            }
+            seen = append(seen, 10 * k)
+        }
+        for i in 1..2 {
+            for j in 1..5 {
+                if j > i {
+                    break
+                }
+                seen = append(seen, 100 * i + j)
+            }
+        }
+        let n = 3
+        while n > 0 {
+            n -= 1
+        }
+        seen = append(seen, n)
+    """, decls="""
+        var seen: list int = []
+    """)
+    assert game.var(state, "seen") == (1, 2, 3, 10, 20, 101, 201, 202, 0)
+
+
+def test_elif_else_and_return(tmp_path):
+    game, state = run(tmp_path, """
+        for i in 1..4 {
+            classify(i)
+        }
+    """, decls="""
+        var seen: list str = []
+        procedure classify(i: int) {
+            rule "Classify"
+            if i == 1 {
+                seen = append(seen, "one")
+            } elif i == 2 {
+                seen = append(seen, "two")
+            } else {
+                if i == 4 {
+                    return
+                }
+                seen = append(seen, "many")
+            }
+            seen = append(seen, "after {i}")
+        }
+    """)
+    assert game.var(state, "seen") == ("one", "after 1", "two", "after 2", "many", "after 3")
+
+
+def test_choose_default_labels_label_and_duplicates(tmp_path):
+    game = build(tmp_path, program("""
+        choose s from members(Suit) by a prompt "pick a suit"
+        choose n from [3, 1, 3, 3] by b label "take {n}"
+        picked = [s == spades, n == 3]
+    """, decls="""
+        enum Suit { hearts "Hearts ♥", spades }
+        var picked: list bool = []
+    """))
+    state = game.start(players=2)
+    assert game.current_player(state) == "a"
+    assert game.prompt(state) == "pick a suit"
+    assert game.labels(state) == ["Hearts ♥", "spades"]
+    state = game.apply(state, "spades")
+    assert game.current_player(state) == "b"
+    assert game.labels(state) == ["take 3", "take 1", "take 3 (2)", "take 3 (3)"]
+    assert [str(m) for m in game.legal_moves(state)][:2] == ["b: take 3", "b: take 1"]
+    state = game.apply(state, "take 3 (3)")
+    assert game.is_over(state)
+    assert game.var(state, "picked") == (True, True)
+
+
+def test_choose_optional_with_no_options_binds_none(tmp_path):
+    game, state = run(tmp_path, """
+        choose x from [y for y in 1..3 if y > 5] by a optional
+        got = x == none
+    """, decls="""
+        var got: bool = false
+    """)
+    assert game.var(state, "got") is True
+
+
+def test_choose_with_no_options_is_a_runtime_error(tmp_path):
+    game = build(tmp_path, program("""
+        choose x from [y for y in 1..3 if y > 5] by a
+    """))
+    with pytest.raises(GameRuntimeError, match="no options"):
+        game.start(players=2)
+
+
+def test_may_offers_the_text_and_pass(tmp_path):
+    game = build(tmp_path, program("""
+        for p in players {
+            may p "draw {p}" {
+                drew = append(drew, p)
+            } else {
+                log "{p} passes"
+            }
+        }
+    """, decls="""
+        var drew: list player = []
+    """))
+    state = game.start(players=2)
+    assert game.labels(state) == ["draw a", "pass"]
+    state = game.apply(state, "draw a")
+    assert game.labels(state) == ["draw b", "pass"]
+    state = game.apply(state, "pass")
+    assert game.is_over(state)
+    assert game.var(state, "drew") == ("a",)
+    assert game.narrate(state) == ["b passes"]
+
+
+def test_roll_takes_pinned_results(tmp_path):
+    source = program("""
+        roll x from 1..6
+        roll s from members(Suit)
+        roll y from 1..6
+        rolled = [x, y]
+        suit = s
+    """, decls="""
+        enum Suit { hearts, spades }
+        var rolled: list int = []
+        var suit: Suit = hearts
+    """)
+    game = build(tmp_path, source)
+    state = game.start(players=2, pins=(4, "spades", 6))
+    assert game.var(state, "rolled") == (4, 6)
+    assert game.var(state, "suit") == "spades"
+    # Unpinned rolls come from the seeded generator: the same seed, the same dice.
+    assert game.start(players=2, seed=9).vars == game.start(players=2, seed=9).vars
+    with pytest.raises(GameRuntimeError, match="pinned result 7"):
+        game.start(players=2, pins=(7,))
+
+
+def test_shuffle_is_determined_by_the_seed(tmp_path):
+    game = build(tmp_path, program("""
+        shuffle deck
+    """, decls="""
+        var deck: list int = 1..20
+    """))
+    orders = [game.var(game.start(players=2, seed=seed), "deck") for seed in range(6)]
+    assert all(sorted(o) == list(range(1, 21)) for o in orders)
+    assert game.var(game.start(players=2, seed=3), "deck") == orders[3]
+    assert len(set(orders)) > 1
+    assert any(o != tuple(range(1, 21)) for o in orders)
+
+
+def test_emit_runs_handlers_in_declaration_order_where_they_hold(tmp_path):
+    game, state = run(tmp_path, """
+        emit scored(a, 3)
+        trace = append(trace, "after 3")
+        emit scored(b, 7)
+        trace = append(trace, "after 7")
+    """, decls="""
+        event scored(p: player, n: int)
+        var trace: list str = []
+        when scored(p, n) {
+            rule "First"
+            trace = append(trace, "first {p} {n}")
+        }
+        when scored(p, n) where n > 5 {
+            rule "Big scores"
+            trace = append(trace, "big {n}")
+        }
+        when scored(who, points) where who == a {
+            rule "A's scores"
+            trace = append(trace, "a scored {points}")
+        }
+        when scored(p, n) {
+            rule "Last"
+            trace = append(trace, "last")
+        }
+    """)
+    assert game.var(state, "trace") == (
+        "first a 3", "a scored 3", "last", "after 3",
+        "first b 7", "big 7", "last", "after 7",
+    )
+
+
+def test_where_conditions_are_evaluated_before_the_first_handler_runs(tmp_path):
+    game, state = run(tmp_path, """
+        emit ping()
+    """, decls="""
+        event ping()
+        var flag: bool = false
+        var trace: list str = []
+        when ping() {
+            rule "Set"
+            flag = true
+        }
+        when ping() where flag {
+            rule "Only if set before"
+            trace = append(trace, "saw flag")
+        }
+    """)
+    assert game.var(state, "flag") is True
+    assert game.var(state, "trace") == ()
+
+
+def test_handler_may_ask_for_a_decision_before_emit_returns(tmp_path):
+    game = build(tmp_path, program("""
+        emit ping(a)
+        trace = append(trace, "after")
+    """, decls="""
+        event ping(p: player)
+        var trace: list str = []
+        when ping(p) {
+            rule "Answer"
+            choose n from [1, 2] by p
+            trace = append(trace, "chose {n}")
+        }
+    """))
+    state = game.start(players=2)
+    assert game.labels(state) == ["1", "2"]
+    state = game.apply(state, "2")
+    assert game.var(state, "trace") == ("chose 2", "after")
+
+
+def test_card_triggers_bind_self(tmp_path):
+    game, state = run(tmp_path, """
+        for c in members(Spell) {
+            emit played(a, c)
+        }
+    """, decls="""
+        entity Spell {
+            power: int
+        }
+        event played(p: player, c: Spell)
+        var total: int = 0
+        card fireball "Fireball" : Spell {
+            power 3
+            text "Deal 3."
+            when played(p, c) where c == self {
+                log "{p} casts {self}: {self.text} ({self.power})"
+                total += self.power
+            }
+        }
+        card frost : Spell {
+            power 1
+            when played(p, c) where c == self {
+                total -= self.power * 10
+            }
+        }
+    """)
+    assert game.var(state, "total") == 3 - 10
+    assert game.narrate(state) == ["a casts Fireball: Deal 3. (3)"]
+
+
+def test_perform_runs_a_card_slot_with_self(tmp_path):
+    # Was a known gap (docs 5.10) until the grammar read `perform postfix(args)`.
+    game, state = run(tmp_path, """
+        perform fireball.cast()
+        for c in members(Spell) {
+            perform c.cast()
+        }
+    """, decls="""
+        entity Spell {
+            power: int
+        }
+        var total: int = 0
+        card fireball "Fireball" : Spell {
+            power 3
+            cast {
+                log "{self} deals {self.power}"
+                total += self.power
+            }
+        }
+        card dud : Spell {
+            power 1
+        }
+    """)
+    assert game.var(state, "total") == 6
+    assert game.narrate(state) == ["Fireball deals 3", "Fireball deals 3"]
+
+
+def test_log_to_a_player_is_seen_only_by_that_player(tmp_path):
+    game, state = run(tmp_path, """
+        log "everyone sees this"
+        log to a "only a sees {count(players)}"
+        log to b "only b"
+    """)
+    assert game.narrate(state, "a") == ["everyone sees this", "only a sees 2"]
+    assert game.narrate(state, "b") == ["everyone sees this", "only b"]
+    assert game.narrate(state) == ["everyone sees this", "only a sees 2", "only b"]
+    assert game.observation(state, "a")["log"] == ["everyone sees this", "only a sees 2"]
+
+
+@pytest.mark.parametrize(("ending", "result"), [
+    ("win a", ("a",)),
+    ("win [b, a]", ("b", "a")),
+    ("game over []", ()),
+    ("game over [b]", ("b",)),
+    ("game over best(players, p => if p == a then 2 else 1)", ("a",)),
+])
+def test_win_and_game_over(tmp_path, ending, result):
+    game = build(tmp_path, HEADER + f"""
+        procedure play() {{
+            rule "Play"
+            {ending}
+            log "never"
+        }}
+    """)
+    state = game.start(players=2)
+    assert game.is_over(state)
+    assert game.result(state) == result
+    assert game.legal_moves(state) == []
+    assert "never" not in game.narrate(state)
+
+
+# ---- variants and options -------------------------------------------------------------------------
+VARIANTS = HEADER + """
+event stepped()
+var trace: list str = []
+var unused: int = 0
+def bonus() = 1
+procedure step() {
+    rule "Step"
+    trace = append(trace, "base step")
+    emit stepped()
+}
+procedure play() {
+    rule "Play"
+    step()
+    trace = append(trace, "bonus {bonus()}")
+    game over []
+}
+variant double "Double bonus" {
+    rule "Variant: double"
+    replace def bonus() = 2
+}
+variant triple "Triple bonus" {
+    rule "Variant: triple"
+    replace def bonus() = 3
+}
+variant quiet "Quiet step" {
+    rule "Variant: quiet"
+    replace procedure step() {
+        rule "Quiet step"
+        trace = append(trace, "quiet step")
+    }
+    remove var unused
+}
+variant hooked "Hooked" {
+    rule "Variant: hook"
+    var hooks: int = 0
+    when stepped() {
+        rule "Variant: hook on every step"
+        hooks += 1
+        trace = append(trace, "hook {hooks}")
+    }
+}
+variant loud "Loud" {
+    rule "Variant: loud"
+    excludes [quiet]
+}
+"""
+
+
+@pytest.mark.parametrize(("variants", "trace"), [
+    ((), ("base step", "bonus 1")),
+    (("double",), ("base step", "bonus 2")),
+    (("double", "triple"), ("base step", "bonus 3")),
+    (("triple", "double"), ("base step", "bonus 2")),
+    (("quiet",), ("quiet step", "bonus 1")),
+    (("hooked",), ("base step", "hook 1", "bonus 1")),
+    (("hooked", "quiet"), ("quiet step", "bonus 1")),
+    (("quiet", "hooked", "double"), ("quiet step", "bonus 2")),
+    (("loud", "double"), ("base step", "bonus 2")),
+])
+def test_variants_overlay_in_order(tmp_path, variants, trace):
+    game = build(tmp_path, VARIANTS, variants=list(variants))
+    state = game.start(players=2)
+    assert game.var(state, "trace") == trace
+    assert game.variants == tuple(variants)
+    assert ("unused" in game.compiled.vars) == ("quiet" not in variants)
+    assert ("hooks" in game.compiled.vars) == ("hooked" in variants)
+
+
+@pytest.mark.parametrize("variants", [["quiet", "loud"], ["loud", "quiet"]])
+def test_variant_excludes(tmp_path, variants):
+    with pytest.raises(GameDefError, match="cannot be combined"):
+        build(tmp_path, VARIANTS, variants=variants)
+
+
+def test_variants_change_the_rules_hash(tmp_path):
+    base = build(tmp_path, VARIANTS)
+    double = build(tmp_path, VARIANTS, variants=["double"])
+    assert base.rules_hash != double.rules_hash
+    assert build(tmp_path, VARIANTS).rules_hash == base.rules_hash
+
+
+OPTIONS = HEADER + """
+option size: int = 3 choices [2, 3, 4] "board size"
+option fast: bool = false "skip the long part"
+grid Cell size by size
+var n: int = size
+var cells: int = 0
+procedure play() {
+    rule "Play"
+    cells = count(members(Cell))
+    if fast {
+        log "fast"
+    }
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(("options", "n", "lines"), [
+    ({}, 3, []),
+    ({"size": 4}, 4, []),
+    ({"size": 2, "fast": True}, 2, ["fast"]),
+])
+def test_options_with_choices(tmp_path, options, n, lines):
+    game = build(tmp_path, OPTIONS, options=options)
+    state = game.start(players=2)
+    assert game.var(state, "n") == n
+    assert game.var(state, "cells") == n * n
+    assert game.narrate(state) == lines
+
+
+def test_option_outside_its_choices_is_refused(tmp_path):
+    with pytest.raises(GameDefError) as info:
+        build(tmp_path, OPTIONS, options={"size": 5})
+    (d,) = info.value.diagnostics
+    assert d.message == "option 'size' = 5 is not allowed"
+    assert d.hint == "choose from 2, 3, 4"
+
+
+# ---- grids and graphs -----------------------------------------------------------------------------
+GRID = HEADER + """
+grid Cell 3 by 3
+grid_placeholder
+procedure play() {
+    rule "Play"
+    let a1 = cell_at(Cell, 1, 1)
+    let b1 = cell_at(Cell, 2, 1)
+    let b2 = cell_at(Cell, 2, 2)
+    let c2 = cell_at(Cell, 3, 2)
+    BODY
+    game over []
+}
+"""
+
+
+def grid_log(tmp_path, *lines: str) -> list[str]:
+    body = "\n    ".join(f'log "{line}"' for line in lines)
+    game = build(tmp_path, GRID.replace("grid_placeholder\n", "").replace("BODY", body))
+    return game.narrate(game.start(players=2))
+
+
+def test_grid_cells_and_coordinates(tmp_path):
+    assert grid_log(
+        tmp_path,
+        "{members(Cell)}",
+        "{column(c2)} {row(c2)} {cell_at(Cell, 2, 3)} {cell_at(Cell, 4, 1)}",
+        "{neighbour(a1, right)} {neighbour(a1, down)} {neighbour(a1, up)} {neighbour(a1, left)}",
+        "{neighbours(b2)} / {neighbours(a1)}",
+        "{adjacent(a1, b1)} {adjacent(a1, b2)} {opposite(up)} {opposite(left)}",
+    ) == [
+        "a1, b1, c1, a2, b2, c2, a3, b3, c3",
+        "3 2 b3 none",
+        "b1 a2 none none",
+        "b1, b3, a2, c2 / a2, b1",
+        "yes no down right",
+    ]
+
+
+def test_path_steps_exact_length_and_self_avoiding(tmp_path):
+    assert grid_log(
+        tmp_path,
+        "{path_steps(a1, 1)} / {path_steps(a1, 2)}",
+        # A walk of 8 steps from the centre visits every cell (it exists in every direction),
+        # from a corner too; from an edge cell it cannot (the colouring of the 3x3 board).
+        "{path_steps(b2, 8)} / {path_steps(a1, 8)} / {path_steps(b1, 8)}",
+        "{path_steps(a1, 9)} / {path_steps(a1, 0)}",
+        # `avoid` and the end condition.
+        "{path_steps(a1, 2, [b1])} / {path_steps(a1, 2, [], x => x == b2)}",
+    ) == [
+        "a2, b1 / a2, b1",
+        "b1, b3, a2, c2 / a2, b1 / nothing",
+        "nothing / nothing",
+        "a2 / a2, b1",
+    ]
+
+
+def test_path_steps_never_revisits_on_a_line(tmp_path):
+    game = build(tmp_path, HEADER + """
+        grid Line 3 by 1
+        procedure play() {
+            rule "Play"
+            let a1 = cell_at(Line, 1, 1)
+            let b1 = cell_at(Line, 2, 1)
+            log "{path_steps(a1, 2)} / {path_steps(a1, 3)} / {path_steps(b1, 1)} / {path_steps(b1, 2)}"
+            game over []
+        }
+    """)
+    # From the middle of a line of three, no walk of two steps avoids going back.
+    assert game.narrate(game.start(players=2)) == ["b1 / nothing / a1, c1 / nothing"]
+
+
+def test_reachable_over_a_graph_with_a_predicate(tmp_path):
+    game = build(tmp_path, HEADER + """
+        enum Town { ann, bo, cy, dee, eve }
+        graph roads
+        link ann [bo, cy]
+        link cy [dee]
+        link bo [ann]
+        var blocked: list Town = []
+        procedure play() {
+            rule "Play"
+            log "{neighbours(ann)} / {neighbours(dee)} / {neighbours(eve)}"
+            log "{reachable(ann, dee)} {reachable(ann, eve)} {reachable(dee, bo)} {reachable(ann, ann)}"
+            let avoid_cy = reachable(ann, dee, t => t != cy)
+            log "{avoid_cy} {reachable(ann, cy, t => false)} {reachable(bo, dee, t => t != cy)}"
+            log "{adjacent(cy, ann)} {adjacent(bo, cy)}"
+            log "{path_steps(bo, 3)} {path_steps(bo, 4)}"
+            game over []
+        }
+    """)
+    assert game.narrate(game.start(players=2)) == [
+        "bo, cy / cy / nothing",  # links go both ways; `link bo [ann]` again adds nothing
+        "yes no yes yes",
+        "no yes no",
+        "yes no",
+        "ann nothing",
+    ]
+
+
+def test_grid_cells_can_be_named(tmp_path):
+    # Cells named in the source (docs sections 6 and 7), once unknown to the checker.
+    game = build(tmp_path, HEADER + """
+        grid Cell 2 by 2
+        procedure play() {
+            rule "Play"
+            log "{neighbour(a1, down) == a2} {column(b2)}"
+            game over []
+        }
+    """)
+    assert game.narrate(game.start(players=2)) == ["yes 2"]
+
+
+def test_two_grids_keep_their_own_geometry(tmp_path):
+    game = build(tmp_path, HEADER + """
+        grid Board 3 by 3
+        grid Track 3 by 1
+        procedure play() {
+            rule "Play"
+            log "{neighbours(cell_at(Board, 1, 1))} / {neighbour(cell_at(Track, 2, 1), down)}"
+            game over []
+        }
+    """)
+    assert game.narrate(game.start(players=2)) == ["a2, b1 / none"]
+
+
+# ---- hidden information -----------------------------------------------------------------------------
+def test_visible_when_and_seen_by_in_observations(tmp_path):
+    game, state = run(tmp_path, """
+        up[first(members(Tile))] = true
+        row = members(Tile)
+        hand[a] = 5
+        hand[b] = 6
+    """, decls="""
+        entity Tile {
+            value: int visible when up[self]
+            colour: int
+            mark: int hidden
+        }
+        generate Tile named "t{v}" for v in 1..2 { value = v  colour = v * 10  mark = 0 }
+        var up: Tile -> bool = false
+        var row: list Tile = []
+        var hand: player -> int = 0 seen by owner
+        var box: int = 3 seen by none
+    """)
+    obs = game.observation(state, "a")["vars"]
+    # t1 is face up but `mark` is never visible: shown as its visible properties, not by name.
+    assert obs["row"] == [{"of": "Tile", "value": 1, "colour": 10}, {"of": "Tile", "colour": 20}]
+    assert obs["hand"] == {"a": 5, "b": {"hidden": 1}}
+    assert obs["box"] == {"hidden": 1}
+    assert game.observation(state, "b")["vars"]["hand"] == {"a": {"hidden": 1}, "b": 6}
+    spectator = game.observation(state, None)["vars"]
+    assert spectator["hand"] == {"a": {"hidden": 1}, "b": {"hidden": 1}}
+    assert spectator["up"] == {"t1": True, "t2": False}
+
+
+def test_fully_visible_entities_are_shown_by_name(tmp_path):
+    game, state = run(tmp_path, """
+        row = members(Tile)
+    """, decls="""
+        entity Tile {
+            value: int visible when up[self]
+        }
+        generate Tile named "t{v}" for v in 1..2 { value = v }
+        var up: Tile -> bool = true
+        var row: list Tile = []
+    """)
+    assert game.observation(state, "b")["vars"]["row"] == ["t1", "t2"]
+
+
+# ---- the engine ------------------------------------------------------------------------------------
+def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
+    game = build(tmp_path, program("""
+        let k = 0
+        while true {
+            k += 1
+        }
+    """))
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=2)
+    (d,) = info.value.diagnostics
+    assert "steps" in d.message
+    assert d.message.startswith("in play: ")
+    assert d.span.line >= 4
+
+
+def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
+    game = build(tmp_path, program("""
+        let k = 0
+        while true {
+            k += 1
+        }
+    """))
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=2)
+    (d,) = info.value.diagnostics
+    assert (d.span.line, d.span.column) == (6, 5), d
+
+
+def test_step_limit_counts_between_decisions_only(tmp_path, monkeypatch):
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 50)
+    game = build(tmp_path, program("""
+        for round in 1..10 {
+            for i in 1..20 {
+                total += 1
+            }
+            choose x from [1] by a
+        }
+    """, decls="""
+        var total: int = 0
+    """))
+    state = game.start(players=2)
+    while not game.is_over(state):
+        state = game.apply_index(state, 0)
+    assert game.var(state, "total") == 200
+
+
+TICTACTOE = Path(__file__).resolve().parent.parent / "examples" / "tictactoe.game"
+
+
+def test_state_is_hashable_immutable_and_equal_for_the_same_moves():
+    game = load_game(TICTACTOE)
+    moves = ["b2", "a1", "c3"]
+
+    def play(seed):
+        state = game.start(players=2, seed=seed)
+        for m in moves:
+            state = game.apply(state, m)
+        return state
+
+    s1, s2 = play(4), play(4)
+    assert s1 == s2 and hash(s1) == hash(s2) and s1 is not s2
+    assert len({s1, s2}) == 1
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        s1.vars = ()
+    start = game.start(players=2)
+    before = (start.vars, start.frames, start.pending, hash(start))
+    after = game.apply(start, "a1")
+    assert (start.vars, start.frames, start.pending, hash(start)) == before
+    assert after != start
+    assert game.apply(start, "a1") == after
+    assert game.apply(start, "c3") != after
+
+
+SAVE = HEADER + """
+var total: int = 0
+var history: list int = []
+procedure turn(p: player, i: int) {
+    rule "Turn"
+    let before = i * 10
+    choose x from [1, 2, 3] by p label "add {x}"
+    roll d from 1..6
+    total += before + x + d
+    history = append(history, d)
+    may p "bonus" {
+        total += 100
+    }
+}
+procedure play() {
+    rule "Play"
+    for i in 1..3 {
+        for p in players {
+            turn(p, i)
+        }
+    }
+    game over best(players, q => if q == a then total % 2 else 1 - total % 2)
+}
+"""
+
+
+def test_pending_choice_survives_save_and_load(tmp_path):
+    game = build(tmp_path, SAVE)
+    state = game.start(players=2, seed=11)
+    state = game.apply(state, "add 2")
+    state = game.apply(state, "pass")
+    state = game.apply(state, "add 3")  # now in b's first turn, waiting on `may`, in a loop, two frames deep
+    assert game.labels(state) == ["bonus", "pass"]
+    assert len(state.frames) == 2
+
+    copy = state_from_dict(game, state_to_dict(game, state))
+    assert (copy.vars, copy.frames, copy.pending, copy.rng, copy.decisions) == (
+        state.vars, state.frames, state.pending, state.rng, state.decisions)
+    save_state(game, state, tmp_path / "state.toml")
+    from_file = load_state(game, tmp_path / "state.toml")
+    assert (from_file.vars, from_file.frames, from_file.pending, from_file.rng) == (
+        state.vars, state.frames, state.pending, state.rng)
+
+    moves = ["bonus", "add 1", "pass", "add 3", "bonus", "add 2", "pass", "add 1", "bonus"]
+    finals = []
+    for s in (state, copy, from_file):
+        for m in moves:
+            s = game.apply(s, m)
+        finals.append(s)
+    assert all(game.is_over(s) for s in finals)
+    assert finals[1].vars == finals[0].vars == finals[2].vars
+    assert finals[1].result == finals[0].result == finals[2].result
+    assert len(game.var(finals[0], "history")) == 6
+
+
+def test_inlined_function_does_not_clobber_the_callers_loop_variable(tmp_path):
+    game, state = run(tmp_path, """
+        for x in 1..3 {
+            let e = evens([x, 10, 20])
+            got = append(got, x)
+            for y in [7] {
+                sizes = append(sizes, count(evens([x, y])) + x)
+            }
+        }
+        got = concat(got, [doubled(x) for x in 1..2])
+    """, decls="""
+        var got: list int = []
+        var sizes: list int = []
+        def evens(xs: list int) = [x for x in xs if x % 2 == 0]
+        def doubled(y: int) = sum([x * 2 for x in [y]])
+    """)
+    assert game.var(state, "got") == (1, 2, 3, 2, 4)
+    assert game.var(state, "sizes") == (1, 3, 3)
+
+
+def test_numbered_duplicate_labels_are_unique(tmp_path):
+    game = build(tmp_path, program("""
+        choose s from ["x", "x", "x (2)"] by a
+    """))
+    labels = game.labels(game.start(players=2))
+    assert len(set(labels)) == 3, labels
+
+
+def test_a_var_called_label_is_refused_as_a_keyword(tmp_path):
+    source = program("""
+        let x = 1
+        label = x + 1
+    """, decls="""
+        var label: int = 0
+    """)
+    try:
+        game = build(tmp_path, source)
+    except GameDefError as err:  # the name is a keyword: rejected, saying so
+        (d,) = err.diagnostics
+        assert "keyword" in f"{d.message} {d.hint}", err.render()
+        return
+    assert game.var(game.start(players=2), "label") == 2
