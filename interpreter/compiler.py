@@ -682,12 +682,23 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
 
         self._emit(op, s.span)
 
-    def render_log(self, entry) -> str:
-        """A log entry as text: the format's literal parts with its values displayed."""
+    def render_log(self, entry, hidden=None) -> str:
+        """A log entry as text: the format's literal parts with its values displayed.
+        `hidden(value)` names the components the reader may not see; they are written
+        as "a hidden KIND", so a log line cannot give a face-down piece away."""
         _, fmt, values = entry
         it = iter(values)
         display = self.rt.display
-        return "".join(p if p is not None else display(next(it)) for p in self.formats[fmt])
+
+        def show(v):
+            if hidden is not None:
+                if isinstance(v, tuple):
+                    return ", ".join(show(x) for x in v) if v else "nothing"
+                if isinstance(v, str) and v in self.kind_of and hidden(v):
+                    return f"a hidden {self.kind_of[v]}"
+            return display(v)
+
+        return "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
 
     def _s_Win(self, s: ast.Win, scope):
         winners = self.expr(s.winners, scope)

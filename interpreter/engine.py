@@ -321,10 +321,18 @@ class Game:
             return []
         return [Move(p.player, label) for label in self.labels(state)]
 
-    def narrate(self, state: State, player: str | None = None) -> list[str]:
-        """The log lines written by the last move that `player` may read (None: all)."""
+    def narrate(self, state: State, player: str | None = None, omniscient: bool | None = None) -> list[str]:
+        """The log lines written by the last move that `player` may read.
+
+        With no player, the omniscient narration of `gamedef run` (every line, every
+        component named). A player's narration names no component they may not see."""
+        from .observe import hidden_test
+
         render = self.compiled.render_log
-        return [render(e) for e in state.log if e[0] is None or player is None or e[0] == player]
+        if omniscient is None:
+            omniscient = player is None
+        hidden = None if omniscient else hidden_test(self.compiled, state)
+        return [render(e, hidden) for e in state.log if e[0] is None or omniscient or e[0] == player]
 
     def apply(self, state: State, move: Move | str) -> State:
         """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""

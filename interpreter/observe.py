@@ -31,6 +31,12 @@ def visible_fields(game: CompiledGame, vm: VM, entity: str) -> dict[str, Any] | 
     return shown
 
 
+def hidden_test(game: CompiledGame, state: State):
+    """A test telling whether a component has a property its viewer may not see."""
+    vm = VM(game, state)
+    return lambda entity: visible_fields(game, vm, entity) is not None
+
+
 def value_view(game: CompiledGame, vm: VM, value: Any) -> Any:
     """A value as its viewer may see it: tuples become lists, hidden entities dicts."""
     if isinstance(value, tuple):
@@ -60,6 +66,8 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
                 v = raw[info.key_index[k]]
                 if info.seen_by == "none" or (info.seen_by == "owner" and k != player):
                     view[k] = _hidden(v)
+                elif k in game.kind_of and visible_fields(game, vm, k) is not None:
+                    view[k] = {"hidden": 1}  # an entry of a component its viewer may not see
                 else:
                     view[k] = value_view(game, vm, v)
             out[info.name] = view
@@ -72,7 +80,7 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
         "players": list(state.players),
         "to_move": pending.player if pending else None,
         "vars": out,
-        "log": [game.render_log(e) for e in state.log if e[0] is None or e[0] == player],
+        "log": [game.render_log(e, hidden_test(game, state)) for e in state.log if e[0] is None or e[0] == player],
         "result": list(state.result) if state.result is not None else None,
     }
     return obs

@@ -61,6 +61,7 @@ def state_to_dict(game: Game, state: State) -> dict:
     out["frames"] = [
         {"code": g.codes[c].name, "step": pc, "locals": _enc(locs)} for c, pc, locs in state.frames
     ]
+    out["log"] = [[_enc(aud), fmt, _enc(values)] for aud, fmt, values in state.log]
     if state.pending is not None:
         p = state.pending
         out["pending"] = {"player": p.player, "values": _enc(p.values), "slot": p.slot, "choice": p.choice}
@@ -90,10 +91,11 @@ def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
             p = data["pending"]
             pending = Pending(p["player"], _dec(p["values"]), int(p["slot"]), int(p["choice"]))
         result = tuple(data["result"]) if "result" in data else None
+        log = tuple((_dec(a), int(f), _dec(v)) for a, f, v in data.get("log", ()))
         return State(
             players=tuple(data["players"]), vars=tuple(values), frames=tuple(frames), pending=pending,
             rng=int(data["rng"], 16), pins=tuple(data.get("pins", ())), result=result,
-            decisions=int(data.get("decisions", 0)),
+            log=log, decisions=int(data.get("decisions", 0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise UsageError(f"{where}: malformed saved state ({type(exc).__name__}: {exc})",
