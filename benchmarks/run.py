@@ -74,8 +74,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
     args = parser.parse_args(argv)
     rows = [
-        ("Berlin Wall, 2 players", interpreter_playouts("berlin_wall", 2), lambda s: berlin_wall.random_playout(2, s)),
-        ("Berlin Wall, 4 players", interpreter_playouts("berlin_wall", 4), lambda s: berlin_wall.random_playout(4, s)),
+        (
+            "Berlin Wall, 2 players",
+            interpreter_playouts("berlin_wall", 2),
+            lambda s: berlin_wall.random_playout(2, s),
+        ),
+        (
+            "Berlin Wall, 4 players",
+            interpreter_playouts("berlin_wall", 4),
+            lambda s: berlin_wall.random_playout(4, s),
+        ),
         ("Tic-tac-toe", interpreter_playouts("tictactoe", 2), lambda s: tictactoe.random_playout(2, s)),
         ("Kuhn poker", interpreter_playouts("kuhn_poker", 2), lambda s: kuhn_poker.random_playout(2, s)),
     ]
@@ -83,8 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     for label, ours, theirs in rows:
         g1, d1, t1 = measure(ours, args.seconds)
         g2, d2, t2 = measure(theirs, args.seconds)
-        print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
-              f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}")
+        print(
+            f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
+            f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}"
+        )
     try:
         from .baselines import openspiel_tictactoe
 
@@ -95,8 +105,10 @@ def main(argv: list[str] | None = None) -> None:
         print("OpenSpiel python_tic_tac_toe: not installed (pip install '.[bench]')")
     else:
         g1, d1, t1 = measure(rows[2][1], args.seconds)
-        print(f"{'OpenSpiel python ttt':<24} {'':>18} {m.decisions_per_s:>19,.0f} "
-              f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)")
+        print(
+            f"{'OpenSpiel python ttt':<24} {'':>18} {m.decisions_per_s:>19,.0f} "
+            f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)"
+        )
     print()
     print(f"{'game file':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11}")
     for name in ("berlin_wall", "tictactoe", "kuhn_poker"):

@@ -1,10 +1,10 @@
 """gamedef: a data-driven rules interpreter for card-driven and board games.
 
-    game = load_game("berlin_wall", variants=["gravity"])
-    state = game.start(players=2, seed=7)
-    while not game.is_over(state):
-        state = game.apply(state, game.legal_moves(state)[0])
-    print(game.result(state))
+game = load_game("berlin_wall", variants=["gravity"])
+state = game.start(players=2, seed=7)
+while not game.is_over(state):
+    state = game.apply(state, game.legal_moves(state)[0])
+print(game.result(state))
 """
 
 from __future__ import annotations
@@ -18,8 +18,17 @@ from .errors import Diagnostic, GameDefError, GameRuntimeError, UsageError, did_
 from .program import load_program
 
 __all__ = [
-    "Diagnostic", "Game", "GameDefError", "GameRuntimeError", "IllegalMove", "Move", "State",
-    "UsageError", "bundled_games", "find_game", "load_game",
+    "Diagnostic",
+    "Game",
+    "GameDefError",
+    "GameRuntimeError",
+    "IllegalMove",
+    "Move",
+    "State",
+    "UsageError",
+    "bundled_games",
+    "find_game",
+    "load_game",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -47,12 +56,15 @@ def find_game(name: str) -> Path:
     games = bundled_games()
     if stem in games:
         return games[stem]
-    raise UsageError(f"no game file or bundled game named '{name}'",
-                     did_you_mean(stem, games) or "bundled games: " + ", ".join(games))
+    raise UsageError(
+        f"no game file or bundled game named '{name}'",
+        did_you_mean(stem, games) or "bundled games: " + ", ".join(games),
+    )
 
 
-def load_game(name: str | Path, variants: list[str] | tuple[str, ...] = (),
-              options: dict[str, Any] | None = None) -> Game:
+def load_game(
+    name: str | Path, variants: list[str] | tuple[str, ...] = (), options: dict[str, Any] | None = None
+) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file."""
     from .checker import check_program
 

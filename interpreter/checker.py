@@ -58,7 +58,13 @@ class Checker:
     def __init__(self, program: Program):
         self.program = program
         self.diags: list[Diagnostic] = []
-        self.types: dict[str, str] = {INT: INT, BOOL: BOOL, STR: STR, PLAYER: PLAYER, "Direction": "Direction"}
+        self.types: dict[str, str] = {
+            INT: INT,
+            BOOL: BOOL,
+            STR: STR,
+            PLAYER: PLAYER,
+            "Direction": "Direction",
+        }
         self.constants: dict[str, Any] = {d: "Direction" for d in DIRECTIONS}
         self.vars: dict[str, tuple[Any, Any]] = {}  # name -> (key type or None, value type)
         self.options: dict[str, Any] = {}
@@ -114,23 +120,32 @@ class Checker:
                 if isinstance(d.type, ast.MapType):
                     key = self.type_of(d.type.key)
                     if key in (INT, STR, BOOL) or isinstance(key, tuple):
-                        self.error(d.type.key.span, f"a map's key must be a finite type, not {show(key)}",
-                                   "use player, an enum, a component kind or a grid")
+                        self.error(
+                            d.type.key.span,
+                            f"a map's key must be a finite type, not {show(key)}",
+                            "use player, an enum, a component kind or a grid",
+                        )
                     self.vars[d.name] = (key, self.type_of(d.type.value))
                     if d.seen_by == "owner" and key != PLAYER:
-                        self.error(d.span, "`seen by owner` needs a map keyed by player",
-                                   f"declare it as `var {d.name}: player -> ...`")
+                        self.error(
+                            d.span,
+                            "`seen by owner` needs a map keyed by player",
+                            f"declare it as `var {d.name}: player -> ...`",
+                        )
                 else:
                     self.vars[d.name] = (None, self.type_of(d.type))
                     if d.seen_by == "owner":
-                        self.error(d.span, "`seen by owner` needs a map keyed by player",
-                                   f"declare it as `var {d.name}: player -> ...`")
+                        self.error(
+                            d.span,
+                            "`seen by owner` needs a map keyed by player",
+                            f"declare it as `var {d.name}: player -> ...`",
+                        )
         for d in decls:
             if isinstance(d, ast.Generate):
                 if d.kind not in self.fields:
                     self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
                     continue
-                for name, e in d.iterators:
+                for _, e in d.iterators:
                     self.expr(e, {})
                 scope = {name: ANY for name, _ in d.iterators}
                 self.expr(d.name_template, scope)
@@ -162,12 +177,19 @@ class Checker:
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.
         if name in ("label", "prompt", "optional", "secret"):
-            self.error(span, f"'{name}' is a keyword and cannot name a {what}", f"choose another name, e.g. '{name}_'")
+            self.error(
+                span,
+                f"'{name}' is a keyword and cannot name a {what}",
+                f"choose another name, e.g. '{name}_'",
+            )
 
     def _constant(self, name: str, typ, span) -> None:
         if name in self.constants and self.constants[name] != typ:
-            self.error(span, f"'{name}' already names a {show(self.constants[name])}",
-                       "names of seats, enum members and components must be unique")
+            self.error(
+                span,
+                f"'{name}' already names a {show(self.constants[name])}",
+                "names of seats, enum members and components must be unique",
+            )
         self.constants[name] = typ
 
     def _generated_names(self) -> None:
@@ -177,8 +199,11 @@ class Checker:
         fields = self.fields[kind]
         t = self.expr(fv.value, scope)
         if fv.name not in fields:
-            self.error(fv.span, f"{kind} has no property '{fv.name}'", did_you_mean(fv.name, fields)
-                       or f"declare it in `entity {kind}`")
+            self.error(
+                fv.span,
+                f"{kind} has no property '{fv.name}'",
+                did_you_mean(fv.name, fields) or f"declare it in `entity {kind}`",
+            )
         elif not fits(t, fields[fv.name]):
             self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
 
@@ -199,8 +224,10 @@ class Checker:
         if isinstance(d, ast.Option):
             t = self.expr(d.default, {})
             if not fits(t, self.options[d.name]):
-                self.error(d.default.span, f"option '{d.name}' is {show(self.options[d.name])}, "
-                           f"its default is {show(t)}")
+                self.error(
+                    d.default.span,
+                    f"option '{d.name}' is {show(self.options[d.name])}, its default is {show(t)}",
+                )
             if d.choices is not None:
                 self.expr(d.choices, {})
         elif isinstance(d, ast.Entity):
@@ -238,24 +265,33 @@ class Checker:
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
-            self.error(span, f"{what} cites no rulebook section",
-                       'add `rule "Section"` as its first line (DESIGN principle 6)')
+            self.error(
+                span,
+                f"{what} cites no rulebook section",
+                'add `rule "Section"` as its first line (DESIGN principle 6)',
+            )
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         event = self.events.get(t.event)
         if event is None:
-            self.error(t.span, f"unknown event '{t.event}'", did_you_mean(t.event, self.events)
-                       or f"declare it: event {t.event}(...)")
+            self.error(
+                t.span,
+                f"unknown event '{t.event}'",
+                did_you_mean(t.event, self.events) or f"declare it: event {t.event}(...)",
+            )
             for n in t.names:
                 scope[n] = ANY
         else:
             self.used.add("event:" + t.event)
             if len(t.names) != len(event.params):
-                self.error(t.span, f"event '{t.event}' has {len(event.params)} "
-                           f"parameter{'s' if len(event.params) != 1 else ''}, "
-                           f"this trigger names {len(t.names)}",
-                           "(" + ", ".join(p.name for p in event.params) + ")")
+                self.error(
+                    t.span,
+                    f"event '{t.event}' has {len(event.params)} "
+                    f"parameter{'s' if len(event.params) != 1 else ''}, "
+                    f"this trigger names {len(t.names)}",
+                    "(" + ", ".join(p.name for p in event.params) + ")",
+                )
             for n, p in zip(t.names, event.params):
                 scope[n] = self.type_of(p.type)
         if t.where is not None:
@@ -273,8 +309,11 @@ class Checker:
             elif isinstance(d, ast.Event) and d.name not in self.emitted:
                 self.warn(d.span, f"event '{d.name}' is never emitted", f"emit {d.name}(...) somewhere")
         if "play" not in self.procs:
-            self.error(self.program.header.span, "the game has no `procedure play()`",
-                       "add `procedure play() { ... }`: the turn structure of the game")
+            self.error(
+                self.program.header.span,
+                "the game has no `procedure play()`",
+                "add `procedure play() { ... }`: the turn structure of the game",
+            )
 
     # ---- statements ---------------------------------------------------------
     def block(self, stmts, scope: dict, loops: int) -> None:
@@ -316,8 +355,11 @@ class Checker:
             scope[s.var] = self.element(self.expr(s.source, scope), s.source)
         elif isinstance(s, ast.Shuffle):
             if s.name not in self.vars or self.vars[s.name][0] is not None:
-                self.error(s.span, f"cannot shuffle '{s.name}'",
-                           did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list")
+                self.error(
+                    s.span,
+                    f"cannot shuffle '{s.name}'",
+                    did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list",
+                )
             else:
                 self.used.add("var:" + s.name)
         elif isinstance(s, ast.Emit):
@@ -325,8 +367,11 @@ class Checker:
             args = [self.expr(a, scope) for a in s.args]
             event = self.events.get(s.event)
             if event is None:
-                self.error(s.span, f"unknown event '{s.event}'", did_you_mean(s.event, self.events)
-                           or f"declare it: event {s.event}(...)")
+                self.error(
+                    s.span,
+                    f"unknown event '{s.event}'",
+                    did_you_mean(s.event, self.events) or f"declare it: event {s.event}(...)",
+                )
             else:
                 self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
         elif isinstance(s, ast.Perform):
@@ -334,11 +379,16 @@ class Checker:
             args = [self.expr(a, scope) for a in s.args]
             arities = self.slot_arity.get(s.slot)
             if arities is None:
-                self.error(s.span, f"no card has a slot '{s.slot}'", did_you_mean(s.slot, self.slot_arity)
-                           or "declare it in a card: effect { ... }")
+                self.error(
+                    s.span,
+                    f"no card has a slot '{s.slot}'",
+                    did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
+                )
             elif len(args) not in arities:
-                self.error(s.span, f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} "
-                           f"argument(s), given {len(args)}")
+                self.error(
+                    s.span,
+                    f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
+                )
         elif isinstance(s, ast.Log):
             self.expr(s.text, scope)
             if s.audience is not None:
@@ -350,8 +400,11 @@ class Checker:
         elif isinstance(s, ast.GameOver):
             t = self.expr(s.winners, scope)
             if not fits(t, lst(PLAYER)):
-                self.error(s.winners.span, f"`game over` takes a list of winners, not {show(t)}",
-                           "write `game over []` for no winner, `game over [p]` for one")
+                self.error(
+                    s.winners.span,
+                    f"`game over` takes a list of winners, not {show(t)}",
+                    "write `game over []` for no winner, `game over [p]` for one",
+                )
         elif isinstance(s, ast.Require):
             self.cond(s.condition, scope, "a `require` condition")
             self.expr(s.message, scope)
@@ -379,11 +432,17 @@ class Checker:
             return
         if s.name not in self.vars:
             if s.name in self.options or s.name in self.constants:
-                self.error(s.span, f"'{s.name}' is not a variable and cannot change",
-                           "declare a `var` to hold changing state")
+                self.error(
+                    s.span,
+                    f"'{s.name}' is not a variable and cannot change",
+                    "declare a `var` to hold changing state",
+                )
             else:
-                self.error(s.span, f"unknown variable '{s.name}'",
-                           did_you_mean(s.name, list(self.vars) + list(scope)) or f"declare it: var {s.name}: ...")
+                self.error(
+                    s.span,
+                    f"unknown variable '{s.name}'",
+                    did_you_mean(s.name, list(self.vars) + list(scope)) or f"declare it: var {s.name}: ...",
+                )
             return
         key_t, val_t = self.vars[s.name]
         if s.key is not None:
@@ -407,8 +466,10 @@ class Checker:
 
     def arguments(self, node, what: str, params: list, args: list) -> None:
         if len(args) != len(params):
-            self.error(node.span, f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, "
-                       f"given {len(args)}")
+            self.error(
+                node.span,
+                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}",
+            )
             return
         for i, (p, a) in enumerate(zip(params, args), 1):
             if not fits(a, p):
@@ -514,10 +575,19 @@ class Checker:
                 self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
             return BOOL
         if op in ("==", "!="):
-            if not (fits(a, b) or fits(b, a) or NONE in (a, b) or ANY in (a, b)
-                    or fits(strip(a), strip(b)) or fits(strip(b), strip(a))):
-                self.error(e.span, f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
-                           "compare values of the same type")
+            if not (
+                fits(a, b)
+                or fits(b, a)
+                or NONE in (a, b)
+                or ANY in (a, b)
+                or fits(strip(a), strip(b))
+                or fits(strip(b), strip(a))
+            ):
+                self.error(
+                    e.span,
+                    f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
+                    "compare values of the same type",
+                )
             return BOOL
         if op == "+" and isinstance(a, tuple) and a[0] == "list":
             return a
@@ -548,8 +618,11 @@ class Checker:
         if t == ANY:
             return ANY
         if t not in self.fields:
-            self.error(e.span, f"{show(t)} has no properties (reading .{e.name})",
-                       "properties belong to components declared with `entity`")
+            self.error(
+                e.span,
+                f"{show(t)} has no properties (reading .{e.name})",
+                "properties belong to components declared with `entity`",
+            )
             return ANY
         fields = self.fields[t]
         if e.name not in fields:
@@ -594,8 +667,11 @@ class Checker:
                 arg = e.args[0]
                 if isinstance(arg, ast.Name) and (arg.id in self.types):
                     return lst(self.types[arg.id])
-                self.error(arg.span, "members(...) takes a type name", did_you_mean(getattr(arg, "id", ""), self.types)
-                           or "for example members(Suit)")
+                self.error(
+                    arg.span,
+                    "members(...) takes a type name",
+                    did_you_mean(getattr(arg, "id", ""), self.types) or "for example members(Suit)",
+                )
                 return ANY
             self.expr(e.args[0], scope)
             return STR
@@ -604,14 +680,17 @@ class Checker:
             return ANY
         b = BUILTINS.get(f)
         if b is None:
-            self.error(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs) + list(SPECIAL)))
+            self.error(
+                e.span,
+                f"unknown function '{f}'",
+                did_you_mean(f, list(BUILTINS) + list(self.defs) + list(SPECIAL)),
+            )
             return ANY
         args = [self.expr(a, scope) for a in e.args]
         lo, hi = b.arity
         if not lo <= len(args) <= hi:
             want = str(lo) if lo == hi else f"{lo} to {hi}"
-            self.error(e.span, f"{f}() takes {want} argument{'s' if hi != 1 else ''}, given {len(args)}",
-                       b.doc)
+            self.error(e.span, f"{f}() takes {want} argument{'s' if hi != 1 else ''}, given {len(args)}", b.doc)
             return ANY
         r = b.returns
         a0 = args[0] if args else ANY

@@ -47,8 +47,9 @@ def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int
         if seat not in seats:
             from .errors import did_you_mean
 
-            raise UsageError(f"no seat '{seat}' in this game", did_you_mean(seat, seats) or
-                             "seats: " + ", ".join(seats))
+            raise UsageError(
+                f"no seat '{seat}' in this game", did_you_mean(seat, seats) or "seats: " + ", ".join(seats)
+            )
         kinds[seat] = kind
     return {seat: make_agent(kind, seat, seed * 1000 + i) for i, (seat, kind) in enumerate(kinds.items())}, kinds
 
@@ -57,9 +58,16 @@ def _load(args) -> Game:
     return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
 
 
-def play_out(game: Game, state: State, agents: dict, out=print, narrate: bool = True,
-             show_moves: bool = False, max_decisions: int = 10_000_000,
-             viewer: str | None = None) -> tuple[State, list[str]]:
+def play_out(
+    game: Game,
+    state: State,
+    agents: dict,
+    out=print,
+    narrate: bool = True,
+    show_moves: bool = False,
+    max_decisions: int = 10_000_000,
+    viewer: str | None = None,
+) -> tuple[State, list[str]]:
     """Play to the end with the given agents; returns the final state and the moves by label.
 
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
@@ -90,25 +98,41 @@ def cmd_run(args) -> int:
     else:
         state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
-    print(f"== {game.header.title}" + (f" ({', '.join(args.variant)})" if args.variant else "")
-          + f": {', '.join(state.players)}; seed {args.seed}")
-    state, moves = play_out(game, state, agents, narrate=not args.quiet, show_moves=args.moves,
-                            max_decisions=args.max_decisions)
+    print(
+        f"== {game.header.title}"
+        + (f" ({', '.join(args.variant)})" if args.variant else "")
+        + f": {', '.join(state.players)}; seed {args.seed}"
+    )
+    state, moves = play_out(
+        game, state, agents, narrate=not args.quiet, show_moves=args.moves, max_decisions=args.max_decisions
+    )
     from .render import render
 
     if not args.quiet:
         print()
         print(render(game, state, None))
     winners = game.result(state)
-    print(f"== game over after {state.decisions} decisions: "
-          + (f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner"))
+    print(
+        f"== game over after {state.decisions} decisions: "
+        + (f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner")
+    )
     if args.transcript:
-        write_transcript(Transcript(
-            game=game.name if not Path(args.game).suffix else str(args.game), players=len(state.players),
-            seed=args.seed, moves=moves, variants=list(args.variant or []), options=parse_options(args.option),
-            rules_hash=game.rules_hash, agents=kinds, dice=list(args.die or []),
-            start=str(args.from_state or ""), result=list(winners),
-        ), args.transcript)
+        write_transcript(
+            Transcript(
+                game=game.name if not Path(args.game).suffix else str(args.game),
+                players=len(state.players),
+                seed=args.seed,
+                moves=moves,
+                variants=list(args.variant or []),
+                options=parse_options(args.option),
+                rules_hash=game.rules_hash,
+                agents=kinds,
+                dice=list(args.die or []),
+                start=str(args.from_state or ""),
+                result=list(winners),
+            ),
+            args.transcript,
+        )
         print(f"transcript written to {args.transcript}")
     if args.save_state:
         save_state(game, state, args.save_state)
@@ -141,16 +165,20 @@ def cmd_replay(args) -> int:
         print(f"{args.transcript}: {err}", file=sys.stderr)
         return 1
     if t.rules_hash and t.rules_hash != game.rules_hash:
-        print(f"note: the rules changed since this transcript was written ({t.rules_hash} -> {game.rules_hash})",
-              file=sys.stderr)
+        print(
+            f"note: the rules changed since this transcript was written ({t.rules_hash} -> {game.rules_hash})",
+            file=sys.stderr,
+        )
     result = list(game.result(state)) if game.is_over(state) else None
     if args.json:
         from .saving import state_to_dict
 
         print(json.dumps(state_to_dict(game, state), indent=1, sort_keys=True))
     if t.result is not None and result != t.result:
-        print(f"{args.transcript}: result differs: transcript says {t.result}, replay gives {result}",
-              file=sys.stderr)
+        print(
+            f"{args.transcript}: result differs: transcript says {t.result}, replay gives {result}",
+            file=sys.stderr,
+        )
         return 1
     if not args.json:
         print(f"{args.transcript}: {len(t.moves)} moves replayed; result {result}")
@@ -158,9 +186,8 @@ def cmd_replay(args) -> int:
 
 
 def cmd_check(args) -> int:
-    from .program import load_program
-
     from .checker import check_program
+    from .program import load_program
 
     failed = False
     for name in args.files:
@@ -189,8 +216,10 @@ def cmd_play(args) -> int:
     if args.seat not in state.players:
         from .errors import did_you_mean
 
-        raise UsageError(f"no seat '{args.seat}' in this game", did_you_mean(args.seat, state.players)
-                         or "seats: " + ", ".join(state.players))
+        raise UsageError(
+            f"no seat '{args.seat}' in this game",
+            did_you_mean(args.seat, state.players) or "seats: " + ", ".join(state.players),
+        )
     agents, _ = parse_agents(args.agent, game, state.players, args.seed)
     agents[args.seat] = HumanAgent(args.seat)
 
@@ -241,8 +270,10 @@ def cmd_bench(args) -> int:
         if games % max(1, args.games // 10) == 0:
             print(f"  {games}/{args.games} games", file=sys.stderr)
     elapsed = time.perf_counter() - start
-    print(f"{game.header.title}: {games} random games in {elapsed:.2f}s: "
-          f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s")
+    print(
+        f"{game.header.title}: {games} random games in {elapsed:.2f}s: "
+        f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s"
+    )
     return 0
 
 

@@ -9,7 +9,7 @@ half-run procedure is just (code index, step index, local slots): plain data.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 import attrs
 
@@ -164,10 +164,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         for name in sorted(unknown):
             from .errors import did_you_mean
 
-            self.fail(self.header.span, f"unknown option '{name}'",
-                      did_you_mean(name, self.option_decls) or
-                      ("options: " + ", ".join(self.option_decls) if self.option_decls
-                       else "this game (with these variants) has no options"))
+            self.fail(
+                self.header.span,
+                f"unknown option '{name}'",
+                did_you_mean(name, self.option_decls)
+                or (
+                    "options: " + ", ".join(self.option_decls)
+                    if self.option_decls
+                    else "this game (with these variants) has no options"
+                ),
+            )
         for name, d in self.option_decls.items():
             if name in given:
                 self._check_option_type(d, given[name])
@@ -175,8 +181,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             if d.choices is not None:
                 allowed = self._const(d.choices)
                 if value not in allowed:
-                    self.fail(d.span, f"option '{name}' = {value!r} is not allowed",
-                              f"choose from {self.rt.display(tuple(allowed))}")
+                    self.fail(
+                        d.span,
+                        f"option '{name}' = {value!r} is not allowed",
+                        f"choose from {self.rt.display(tuple(allowed))}",
+                    )
             self.options[name] = value
         for d in decls:
             if isinstance(d, ast.Grid):
@@ -242,8 +251,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                     self._body(code, ["self"] + [p.name for p in params], body)
                     self.slots[(d.name, slot_name)] = code
         if "play" not in self.procs:
-            self.fail(self.header.span, "the game has no `procedure play()`",
-                      "add `procedure play() { ... }`: the turn structure of the game")
+            self.fail(
+                self.header.span,
+                "the game has no `procedure play()`",
+                "add `procedure play() { ... }`: the turn structure of the game",
+            )
 
     def _check_option_type(self, d: ast.Option, value) -> None:
         t = d.type.name if isinstance(d.type, ast.NamedType) else None
@@ -253,9 +265,18 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             "str": isinstance(value, str),
         }.get(t, value in self.types.get(t, ()) if t else True)
         if not ok:
-            allowed = {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
-                t, "one of " + ", ".join(map(str, self.types.get(t, ())))) if t else "a value"
-            self.fail(d.span, f"option '{d.name}' must be {allowed}, not {value!r}", f"for example --option {d.name}=...")
+            allowed = (
+                {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
+                    t, "one of " + ", ".join(map(str, self.types.get(t, ())))
+                )
+                if t
+                else "a value"
+            )
+            self.fail(
+                d.span,
+                f"option '{d.name}' must be {allowed}, not {value!r}",
+                f"for example --option {d.name}=...",
+            )
 
     def _const(self, e: ast.Expr):
         return self.expr(e, Scope())(None, [])
@@ -333,8 +354,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         if isinstance(d.type, ast.MapType):
             keys = self._domain(d.type.key)
             key_index = {k: i for i, k in enumerate(keys)}
+            width = len(keys)
             scalar = default
-            default = lambda vm, L, scalar=scalar, n=len(keys): (scalar(vm, L),) * n  # noqa: E731
+            default = lambda vm, L, scalar=scalar, n=width: (scalar(vm, L),) * n  # noqa: E731
         info = VarInfo(d.name, len(self.var_order), keys, key_index, default, d.seen_by, d)
         self.vars[d.name] = info
         self.var_order.append(info)
@@ -444,6 +466,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             info = self.vars[s.name]
             slot = info.slot
             if s.key is None:
+
                 def op(vm, L):
                     vm.vars[slot] = value(vm, L)
                     return nxt
@@ -451,12 +474,14 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                 key = self.expr(s.key, scope)
                 index = info.key_index
                 if index is None:
+
                     def op(vm, L):
                         items = list(vm.vars[slot])
                         items[key(vm, L)] = value(vm, L)
                         vm.vars[slot] = tuple(items)
                         return nxt
                 else:
+
                     def op(vm, L):
                         items = list(vm.vars[slot])
                         items[index[key(vm, L)]] = value(vm, L)

@@ -64,8 +64,20 @@ class State:
 class VM:
     """A mutable working copy of a state, alive only inside one `apply`."""
 
-    __slots__ = ("game", "players", "vars", "frames", "rng", "pins", "pending", "result",
-                 "log", "stop", "switch", "budget")
+    __slots__ = (
+        "game",
+        "players",
+        "vars",
+        "frames",
+        "rng",
+        "pins",
+        "pending",
+        "result",
+        "log",
+        "stop",
+        "switch",
+        "budget",
+    )
 
     def __init__(self, game: CompiledGame, state: State):
         self.game = game
@@ -181,8 +193,7 @@ class VM:
         return State(
             players=self.players,
             vars=tuple(self.vars),
-            frames=tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2]))
-                          for fr in self.frames]),
+            frames=tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames]),
             pending=self.pending,
             rng=self.rng,
             pins=tuple(self.pins),
@@ -226,8 +237,7 @@ def _block_span(game: CompiledGame, exc: Exception):
 class Game:
     """A loaded game: the public API of DESIGN.md (start, legal_moves, apply, ...)."""
 
-    def __init__(self, compiled: CompiledGame, name: str, variants: tuple[str, ...],
-                 options: dict[str, Any]):
+    def __init__(self, compiled: CompiledGame, name: str, variants: tuple[str, ...], options: dict[str, Any]):
         self.compiled = compiled
         self.name = name
         self.variants = variants
@@ -241,14 +251,18 @@ class Game:
     def seats_for(self, players: int) -> tuple[str, ...]:
         h = self.header
         if not h.min_players <= players <= h.max_players:
-            raise UsageError(f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
-                             f"use --players {h.min_players}..{h.max_players}")
+            raise UsageError(
+                f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
+                f"use --players {h.min_players}..{h.max_players}",
+            )
         for count, names in h.roles:
             if count == players:
                 return names
         if players > len(self.compiled.seats):
-            raise UsageError(f"only {len(self.compiled.seats)} seats are declared",
-                             "add names to `seats [...]` in the game header")
+            raise UsageError(
+                f"only {len(self.compiled.seats)} seats are declared",
+                "add names to `seats [...]` in the game header",
+            )
         return self.compiled.seats[:players]
 
     def start(self, players: int | None = None, seed: int = 0, pins: tuple = ()) -> State:
@@ -256,8 +270,7 @@ class Game:
         players = self.header.min_players if players is None else players
         seats = self.seats_for(players)
         g = self.compiled
-        empty = State(players=seats, vars=(), frames=(), pending=None, rng=rng.seed_state(seed),
-                      pins=tuple(pins))
+        empty = State(players=seats, vars=(), frames=(), pending=None, rng=rng.seed_state(seed), pins=tuple(pins))
         vm = VM(g, empty)
         vm.vars = [None] * len(g.var_order)
         for info in g.var_order:
@@ -348,8 +361,9 @@ class Game:
         except ValueError:
             from .errors import did_you_mean
 
-            raise IllegalMove(str(move), did_you_mean(label, labels) or
-                              "legal now: " + "; ".join(labels[:12])) from None
+            raise IllegalMove(
+                str(move), did_you_mean(label, labels) or "legal now: " + "; ".join(labels[:12])
+            ) from None
         return self.apply_index(state, i)
 
     def apply_index(self, state: State, i: int) -> State:
@@ -395,8 +409,7 @@ class Game:
         if name not in self.compiled.vars:
             from .errors import did_you_mean
 
-            raise UsageError(f"no variable '{name}' in {self.header.title}",
-                             did_you_mean(name, self.compiled.vars))
+            raise UsageError(f"no variable '{name}' in {self.header.title}", did_you_mean(name, self.compiled.vars))
         return self.compiled.vars[name]
 
     def observation(self, state: State, player: str | None) -> dict:

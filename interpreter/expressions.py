@@ -12,7 +12,8 @@ tabulated.
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from . import syntax as ast
 from .builtins import BUILTINS
@@ -31,8 +32,7 @@ class Scope:
     allocated in the caller's frame.
     """
 
-    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None,
-                 static_names: set | None = None):
+    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None, static_names: set | None = None):
         self.slots: dict[str, int] = {}
         self.root = root
         self.env: dict[str, str] = env or {}
@@ -57,8 +57,23 @@ class Scope:
         return self._count - 1
 
 
-_OPS = {"+": "+", "-": "-", "*": "*", "/": "//", "%": "%", "==": "==", "!=": "!=", "<": "<",
-        "<=": "<=", ">": ">", ">=": ">=", "in": "in", "not in": "not in", "and": "and", "or": "or"}
+_OPS = {
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    "/": "//",
+    "%": "%",
+    "==": "==",
+    "!=": "!=",
+    "<": "<",
+    "<=": "<=",
+    ">": ">",
+    ">=": ">=",
+    "in": "in",
+    "not in": "not in",
+    "and": "and",
+    "or": "or",
+}
 
 
 class ExpressionCompiler:
@@ -110,8 +125,9 @@ class ExpressionCompiler:
 
     # ---- source generation --------------------------------------------------------
     def src(self, e, scope: Scope, py: dict[str, str]) -> str:
-        if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and \
-                self.is_static(e, scope, set(), frozenset(py)):
+        if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and self.is_static(
+            e, scope, set(), frozenset(py)
+        ):
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return self._literal(value)
@@ -194,16 +210,22 @@ class ExpressionCompiler:
 
     def _g_Member(self, e: ast.Member, scope, py):
         if e.name not in self.fields and e.name not in ("title", "text"):
-            raise GameDefError([Diagnostic(e.span, f"no component has a property '{e.name}'",
-                                           did_you_mean(e.name, self.fields))])
+            raise GameDefError(
+                [Diagnostic(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))]
+            )
         table = f"_f_{e.name}"
         self.ns[table] = self.fields.setdefault(e.name, {})
         return f"{table}[{self.src(e.obj, scope, py)}]"
 
     def _g_Index(self, e: ast.Index, scope, py):
         key = self.src(e.key, scope, py)
-        if isinstance(e.obj, ast.Name) and e.obj.id in self.vars and e.obj.id not in scope.slots \
-                and e.obj.id not in py and e.obj.id not in scope.env:
+        if (
+            isinstance(e.obj, ast.Name)
+            and e.obj.id in self.vars
+            and e.obj.id not in scope.slots
+            and e.obj.id not in py
+            and e.obj.id not in scope.env
+        ):
             info = self.vars[e.obj.id]
             if info.key_index is not None:
                 index = f"_i{info.slot}"
@@ -230,8 +252,9 @@ class ExpressionCompiler:
         if f == "initial":
             return f"_disp({self.src(e.args[0], scope, py)})[:1].upper()"
         if f not in BUILTINS:
-            raise GameDefError([Diagnostic(e.span, f"unknown function '{f}'",
-                                           did_you_mean(f, list(BUILTINS) + list(self.defs)))])
+            raise GameDefError(
+                [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
+            )
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             c = e.args[0]  # stop as soon as the answer is known
             source = self.src(c.iterable, scope, py)
@@ -255,8 +278,7 @@ class ExpressionCompiler:
             return f"{name}[{key}]"
         if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
             root = scope.root if scope.root is not None else scope
-            static = {p.name for p, a in zip(decl.params, e.args)
-                      if self.is_static(a, scope, set(), frozenset(py))}
+            static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set(), frozenset(py))}
             env = {p.name: a for p, a in zip(decl.params, args)}
             self._inlining.append(e.func)
             try:
@@ -301,8 +323,9 @@ class ExpressionCompiler:
                 return None
             domains.append(self.types[p.type.name])
             size *= len(domains[-1])
-        probe = ast.Call(span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0)
-                                                                     for _ in decl.params))
+        probe = ast.Call(
+            span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0) for _ in decl.params)
+        )
         if size > TABLE_LIMIT or not self.is_static(probe, Scope(), set()):
             return None
         self._compile_def(decl)
@@ -360,9 +383,11 @@ class ExpressionCompiler:
             return self.is_static(e.low, scope, bound, dynamic) and self.is_static(e.high, scope, bound, dynamic)
         if t is ast.Comprehension:
             inner = bound | {e.var}
-            return (self.is_static(e.iterable, scope, bound, dynamic)
-                    and self.is_static(e.element, scope, inner, dynamic)
-                    and (e.condition is None or self.is_static(e.condition, scope, inner, dynamic)))
+            return (
+                self.is_static(e.iterable, scope, bound, dynamic)
+                and self.is_static(e.element, scope, inner, dynamic)
+                and (e.condition is None or self.is_static(e.condition, scope, inner, dynamic))
+            )
         if t is ast.Lambda:
             return self.is_static(e.body, scope, bound | {e.param}, dynamic)
         if t is ast.BinOp:

@@ -113,8 +113,13 @@ class _Builder(Transformer):
         items = dict(rest)
         lo, hi = items.get("players", (1, 1))
         return ast.GameHeader(
-            span=self._s(meta), name=name, title=title, min_players=lo, max_players=hi,
-            seats=items.get("seats", ()), rulebook=items.get("rulebook"),
+            span=self._s(meta),
+            name=name,
+            title=title,
+            min_players=lo,
+            max_players=hi,
+            seats=items.get("seats", ()),
+            rulebook=items.get("rulebook"),
             roles=items.get("roles", ()),
         )
 
@@ -150,8 +155,12 @@ class _Builder(Transformer):
             else:
                 choices = item
         return ast.Option(
-            span=self._s(meta), name=str(name), type=typ, default=default,
-            choices=choices, description=desc,
+            span=self._s(meta),
+            name=str(name),
+            type=typ,
+            default=default,
+            choices=choices,
+            description=desc,
         )
 
     def choices(self, c):
@@ -171,7 +180,9 @@ class _Builder(Transformer):
         fields = tuple(x for x in c[1:] if isinstance(x, ast.Field))
         shorts = [x for x in c[1:] if isinstance(x, ast.Str)]
         return ast.Entity(
-            span=self._s(meta), name=str(c[0]), fields=fields,
+            span=self._s(meta),
+            name=str(c[0]),
+            fields=fields,
             short=shorts[0] if shorts else None,
         )
 
@@ -179,8 +190,11 @@ class _Builder(Transformer):
     def field_decl(self, meta, c):
         vis = c[2] if len(c) > 2 else None
         return ast.Field(
-            span=self._s(meta), name=str(c[0]), type=c[1],
-            visible=vis if vis is not None and vis != "never" else None, hidden=vis == "never",
+            span=self._s(meta),
+            name=str(c[0]),
+            type=c[1],
+            visible=vis if vis is not None and vis != "never" else None,
+            hidden=vis == "never",
         )
 
     def visible_when(self, c):
@@ -197,8 +211,11 @@ class _Builder(Transformer):
         iters = tuple(x for x in c[2:] if isinstance(x, tuple))
         values = tuple(x for x in c[2:] if isinstance(x, ast.FieldValue))
         return ast.Generate(
-            span=self._s(meta), kind=str(c[0]), name_template=self.string(c[1]),
-            iterators=iters, values=values,
+            span=self._s(meta),
+            kind=str(c[0]),
+            name_template=self.string(c[1]),
+            iterators=iters,
+            values=values,
         )
 
     def iter_clause(self, c):
@@ -227,8 +244,14 @@ class _Builder(Transformer):
             else:
                 slots.append(item)
         return ast.Card(
-            span=self._s(meta), name=name, title=title, kind=kind, props=tuple(props),
-            slots=tuple(slots), text=text, triggers=tuple(triggers),
+            span=self._s(meta),
+            name=name,
+            title=title,
+            kind=kind,
+            props=tuple(props),
+            slots=tuple(slots),
+            text=text,
+            triggers=tuple(triggers),
         )
 
     @v_args(meta=True)
@@ -299,9 +322,14 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
         event, rest = str(c[0]), list(c[1:])
-        names = rest.pop(0) if rest and isinstance(rest[0], tuple) and not rest[0] or (
-            rest and isinstance(rest[0], tuple) and all(isinstance(n, str) for n in rest[0])
-        ) else ()
+        names = (
+            rest.pop(0)
+            if rest
+            and isinstance(rest[0], tuple)
+            and not rest[0]
+            or (rest and isinstance(rest[0], tuple) and all(isinstance(n, str) for n in rest[0]))
+            else ()
+        )
         body = rest.pop()
         where = rest[0] if rest else None
         return ast.Trigger(span=self._s(meta), event=event, names=names, where=where, body=body)
@@ -334,8 +362,14 @@ class _Builder(Transformer):
             else:
                 decls.append(item)
         return ast.Variant(
-            span=self._s(meta), name=name, title=title, base=base, decls=tuple(decls),
-            excludes=tuple(excludes), cites=tuple(cites), notes=tuple(notes),
+            span=self._s(meta),
+            name=name,
+            title=title,
+            base=base,
+            decls=tuple(decls),
+            excludes=tuple(excludes),
+            cites=tuple(cites),
+            notes=tuple(notes),
         )
 
     def excludes(self, c):
@@ -417,8 +451,13 @@ class _Builder(Transformer):
     def choose_stmt(self, meta, c):
         opts = dict(c[3:])
         return ast.Choose(
-            span=self._s(meta), var=str(c[0]), options=c[1], player=c[2],
-            prompt=opts.get("prompt"), label=opts.get("label"), optional="optional" in opts,
+            span=self._s(meta),
+            var=str(c[0]),
+            options=c[1],
+            player=c[2],
+            prompt=opts.get("prompt"),
+            label=opts.get("label"),
+            optional="optional" in opts,
             secret="secret" in opts,
         )
 
@@ -438,7 +477,10 @@ class _Builder(Transformer):
     def may_stmt(self, meta, c):
         otherwise = c[3][1] if len(c) > 3 else None
         return ast.May(
-            span=self._s(meta), player=c[0], text=self.string(c[1]), body=c[2],
+            span=self._s(meta),
+            player=c[0],
+            text=self.string(c[1]),
+            body=c[2],
             otherwise=otherwise,
         )
 
@@ -458,8 +500,15 @@ class _Builder(Transformer):
     def perform_stmt(self, meta, c):
         target, args = c[0], (c[1] if len(c) > 1 else ())
         if not isinstance(target, ast.Member):
-            raise GameDefError([Diagnostic(self._s(meta), "`perform` runs a card's slot: perform CARD.SLOT(...)",
-                                           "for example: perform c.effect()")])
+            raise GameDefError(
+                [
+                    Diagnostic(
+                        self._s(meta),
+                        "`perform` runs a card's slot: perform CARD.SLOT(...)",
+                        "for example: perform c.effect()",
+                    )
+                ]
+            )
         return ast.Perform(span=self._s(meta), entity=target.obj, slot=target.name, args=args)
 
     @v_args(meta=True)
@@ -615,15 +664,24 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def comprehension(self, meta, c):
         cond = c[3] if len(c) > 3 else None
-        return ast.Comprehension(
-            span=self._s(meta), element=c[0], var=str(c[1]), iterable=c[2], condition=cond
-        )
+        return ast.Comprehension(span=self._s(meta), element=c[0], var=str(c[1]), iterable=c[2], condition=cond)
 
 
 _TOKEN_WORDS = {
-    "RBRACE": "'}'", "LBRACE": "'{'", "LPAR": "'('", "RPAR": "')'", "LSQB": "'['",
-    "RSQB": "']'", "COMMA": "','", "COLON": "':'", "EQUAL": "'='", "NAME": "a name",
-    "INT": "a number", "STRING": "a string", "$END": "end of file", "DOT": "'.'",
+    "RBRACE": "'}'",
+    "LBRACE": "'{'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "end of file",
+    "DOT": "'.'",
 }
 
 
@@ -691,8 +749,15 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
         tree = _lark().parse(text, start="expr")
     except lark.exceptions.UnexpectedInput as err:
         inner = _syntax_error(err, span.path, text)
-        raise GameDefError([Diagnostic(span, f"bad expression in string: {{{text}}}: {inner.message}",
-                                       inner.hint or "a {...} in a string holds one expression")]) from None
+        raise GameDefError(
+            [
+                Diagnostic(
+                    span,
+                    f"bad expression in string: {{{text}}}: {inner.message}",
+                    inner.hint or "a {...} in a string holds one expression",
+                )
+            ]
+        ) from None
     return _Builder(span.path, span).transform(tree)
 
 

@@ -18,9 +18,18 @@ from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .parser import parse_file
 
 KEYED = {
-    ast.GameHeader: "game", ast.Option: "option", ast.Enum: "enum", ast.Entity: "entity",
-    ast.Card: "card", ast.Var: "var", ast.Grid: "grid", ast.Graph: "graph",
-    ast.Event: "event", ast.Def: "def", ast.Procedure: "procedure", ast.Generate: "generate",
+    ast.GameHeader: "game",
+    ast.Option: "option",
+    ast.Enum: "enum",
+    ast.Entity: "entity",
+    ast.Card: "card",
+    ast.Var: "var",
+    ast.Grid: "grid",
+    ast.Graph: "graph",
+    ast.Event: "event",
+    ast.Def: "def",
+    ast.Procedure: "procedure",
+    ast.Generate: "generate",
 }
 
 
@@ -54,8 +63,15 @@ def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list:
             pattern = str((path.parent / decl.path).resolve())
             matches = sorted(glob.glob(pattern))
             if not matches:
-                raise GameDefError([Diagnostic(decl.span, f"include finds no file: {decl.path}",
-                                               "paths are relative to the including file")])
+                raise GameDefError(
+                    [
+                        Diagnostic(
+                            decl.span,
+                            f"include finds no file: {decl.path}",
+                            "paths are relative to the including file",
+                        )
+                    ]
+                )
             for match in matches:
                 resolved = Path(match)
                 if resolved not in seen:
@@ -73,8 +89,15 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     decls = _load_modules(path, {path}, sources)
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:
-        raise GameDefError([Diagnostic(Span(str(path), 1, 1), "no `game` header in this file",
-                                       'start the file with: game NAME "Title" { players 2..4 }')])
+        raise GameDefError(
+            [
+                Diagnostic(
+                    Span(str(path), 1, 1),
+                    "no `game` header in this file",
+                    'start the file with: game NAME "Title" { players 2..4 }',
+                )
+            ]
+        )
     all_variants = {d.name: d for d in decls if isinstance(d, ast.Variant)}
     base = [d for d in decls if not isinstance(d, ast.Variant)]
     errors: list[Diagnostic] = []
@@ -83,8 +106,13 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     for decl in base:
         key = decl_key(decl)
         if key is not None and key in table:
-            errors.append(Diagnostic(decl.span, f"{key[0]} '{key[1]}' is declared twice",
-                                     f"the first is at {table[key].span}; rename one"))
+            errors.append(
+                Diagnostic(
+                    decl.span,
+                    f"{key[0]} '{key[1]}' is declared twice",
+                    f"the first is at {table[key].span}; rename one",
+                )
+            )
             continue
         if key is not None:
             table[key] = decl
@@ -93,14 +121,21 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     for name in variants:
         if name not in all_variants:
             hint = did_you_mean(name, all_variants) or (
-                "this game has variants: " + ", ".join(all_variants) if all_variants
-                else "this game has no variants")
+                "this game has variants: " + ", ".join(all_variants) if all_variants else "this game has no variants"
+            )
             raise GameDefError([Diagnostic(headers[0].span, f"unknown variant '{name}'", hint)])
         variant = all_variants[name]
         for other in chosen:
             if other.name in variant.excludes or variant.name in other.excludes:
-                raise GameDefError([Diagnostic(variant.span, f"variant '{name}' cannot be combined "
-                                               f"with '{other.name}'", "choose one of them")])
+                raise GameDefError(
+                    [
+                        Diagnostic(
+                            variant.span,
+                            f"variant '{name}' cannot be combined with '{other.name}'",
+                            "choose one of them",
+                        )
+                    ]
+                )
         if name in [v.name for v in chosen]:
             continue
         chosen.append(variant)
@@ -108,24 +143,39 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
             if isinstance(decl, ast.Remove):
                 key = (decl.kind if decl.kind != "when" else "trigger", decl.name)
                 if key not in table:
-                    errors.append(Diagnostic(decl.span, f"variant removes unknown {key[0]} '{key[1]}'",
-                                             did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])))
+                    errors.append(
+                        Diagnostic(
+                            decl.span,
+                            f"variant removes unknown {key[0]} '{key[1]}'",
+                            did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]]),
+                        )
+                    )
                     continue
                 order.remove(table.pop(key))
             elif isinstance(decl, ast.Replace):
                 key = decl_key(decl.decl)
                 if key not in table:
-                    errors.append(Diagnostic(decl.span, f"variant replaces unknown {key[0]} '{key[1]}'",
-                                             did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])
-                                             or "to add a new declaration, drop `replace`"))
+                    errors.append(
+                        Diagnostic(
+                            decl.span,
+                            f"variant replaces unknown {key[0]} '{key[1]}'",
+                            did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])
+                            or "to add a new declaration, drop `replace`",
+                        )
+                    )
                     continue
                 order[order.index(table[key])] = decl.decl
                 table[key] = decl.decl
             else:
                 key = decl_key(decl)
                 if key is not None and key in table:
-                    errors.append(Diagnostic(decl.span, f"variant redeclares {key[0]} '{key[1]}'",
-                                             "write `replace` before it to overlay the base rule"))
+                    errors.append(
+                        Diagnostic(
+                            decl.span,
+                            f"variant redeclares {key[0]} '{key[1]}'",
+                            "write `replace` before it to overlay the base rule",
+                        )
+                    )
                     continue
                 if key is not None:
                     table[key] = decl
@@ -139,7 +189,10 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     for v in chosen:
         digest.update(v.name.encode())
     return Program(
-        header=header, decls=tuple(d for d in order if not isinstance(d, ast.GameHeader)),
-        variants=tuple(chosen), all_variants=all_variants, sources=sources,
+        header=header,
+        decls=tuple(d for d in order if not isinstance(d, ast.GameHeader)),
+        variants=tuple(chosen),
+        all_variants=all_variants,
+        sources=sources,
         rules_hash=digest.hexdigest()[:16],
     )

@@ -35,10 +35,10 @@ def _decl(d, out: list[str]) -> None:
         out.append(f"when {d.event}  ({Path(d.span.path).name}:{d.span.line})")
         _walk(d.body, 1, out)
     elif isinstance(d, ast.Card):
-        out.append(f"card {d.name} \"{d.title}\"  ({Path(d.span.path).name}:{d.span.line})")
+        out.append(f'card {d.name} "{d.title}"  ({Path(d.span.path).name}:{d.span.line})')
         for t in d.triggers:
             _decl(t, out)
-        for name, body, _, _ in d.slots:
+        for _, body, _, _ in d.slots:
             _walk(body, 1, out)
 
 

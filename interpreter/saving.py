@@ -58,9 +58,7 @@ def state_to_dict(game: Game, state: State) -> dict:
         else:
             variables[info.name] = _enc(raw)
     out["vars"] = variables
-    out["frames"] = [
-        {"code": g.codes[c].name, "step": pc, "locals": _enc(locs)} for c, pc, locs in state.frames
-    ]
+    out["frames"] = [{"code": g.codes[c].name, "step": pc, "locals": _enc(locs)} for c, pc, locs in state.frames]
     out["log"] = [[_enc(aud), fmt, _enc(values)] for aud, fmt, values in state.log]
     if state.pending is not None:
         p = state.pending
@@ -93,13 +91,21 @@ def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
         result = tuple(data["result"]) if "result" in data else None
         log = tuple((_dec(a), int(f), _dec(v)) for a, f, v in data.get("log", ()))
         return State(
-            players=tuple(data["players"]), vars=tuple(values), frames=tuple(frames), pending=pending,
-            rng=int(data["rng"], 16), pins=tuple(data.get("pins", ())), result=result,
-            log=log, decisions=int(data.get("decisions", 0)),
+            players=tuple(data["players"]),
+            vars=tuple(values),
+            frames=tuple(frames),
+            pending=pending,
+            rng=int(data["rng"], 16),
+            pins=tuple(data.get("pins", ())),
+            result=result,
+            log=log,
+            decisions=int(data.get("decisions", 0)),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise UsageError(f"{where}: malformed saved state ({type(exc).__name__}: {exc})",
-                         "compare with a state written by `gamedef run --save-state`") from None
+        raise UsageError(
+            f"{where}: malformed saved state ({type(exc).__name__}: {exc})",
+            "compare with a state written by `gamedef run --save-state`",
+        ) from None
 
 
 def save_state(game: Game, state: State, path: str | Path) -> None:
@@ -145,8 +151,10 @@ def read_transcript(path: str | Path) -> Transcript:
         return _converter.structure(data, Transcript)
     except cattrs.BaseValidationError as exc:
         details = "; ".join(cattrs.transform_error(exc))
-        raise UsageError(f"{path}: not a transcript: {details}",
-                         "a transcript needs game, players, seed and moves = [\"seat: label\", ...]") from None
+        raise UsageError(
+            f"{path}: not a transcript: {details}",
+            'a transcript needs game, players, seed and moves = ["seat: label", ...]',
+        ) from None
 
 
 def write_transcript(t: Transcript, path: str | Path) -> None:

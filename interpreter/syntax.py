@@ -6,8 +6,6 @@ source. Nodes are plain data: the checker and compiler walk them, nothing else d
 
 from __future__ import annotations
 
-from typing import Union
-
 import attrs
 
 from .errors import Span
@@ -41,7 +39,7 @@ class MapType:
     value: TypeExpr
 
 
-TypeExpr = Union[NamedType, ListType, OptionalType, MapType]
+TypeExpr = NamedType | ListType | OptionalType | MapType
 
 
 # ---- expressions ----------------------------------------------------------------
@@ -56,7 +54,7 @@ class Str:
     """A string; `parts` alternates literal text and interpolated `{expr}`s."""
 
     span: Span
-    parts: tuple[Union[str, "Expr"], ...]
+    parts: tuple[str | Expr, ...]
 
 
 @frozen
@@ -156,10 +154,24 @@ class Lambda:
     body: Expr
 
 
-Expr = Union[
-    Int, Str, Bool, NoneLit, Name, ListLit, Comprehension, Range, BinOp, Not, Neg,
-    IfExpr, Member, Index, Call, Lambda,
-]
+Expr = (
+    Int
+    | Str
+    | Bool
+    | NoneLit
+    | Name
+    | ListLit
+    | Comprehension
+    | Range
+    | BinOp
+    | Not
+    | Neg
+    | IfExpr
+    | Member
+    | Index
+    | Call
+    | Lambda
+)
 
 
 # ---- statements -------------------------------------------------------------------
@@ -315,10 +327,28 @@ class CallStmt:
     args: tuple[Expr, ...]
 
 
-Stmt = Union[
-    Let, Assign, If, For, While, Choose, May, Roll, Shuffle, Emit, Perform, Log, Win,
-    GameOver, Require, Break, Return, Cite, Note, CallStmt,
-]
+Stmt = (
+    Let
+    | Assign
+    | If
+    | For
+    | While
+    | Choose
+    | May
+    | Roll
+    | Shuffle
+    | Emit
+    | Perform
+    | Log
+    | Win
+    | GameOver
+    | Require
+    | Break
+    | Return
+    | Cite
+    | Note
+    | CallStmt
+)
 
 
 # ---- declarations ---------------------------------------------------------------------
@@ -505,10 +535,26 @@ class Variant:
     notes: tuple[str, ...]
 
 
-Decl = Union[
-    GameHeader, Include, Option, Enum, Entity, Generate, Card, Var, Grid, Graph, Link,
-    Event, Def, Procedure, Trigger, Variant, Remove, Replace,
-]
+Decl = (
+    GameHeader
+    | Include
+    | Option
+    | Enum
+    | Entity
+    | Generate
+    | Card
+    | Var
+    | Grid
+    | Graph
+    | Link
+    | Event
+    | Def
+    | Procedure
+    | Trigger
+    | Variant
+    | Remove
+    | Replace
+)
 
 
 @frozen

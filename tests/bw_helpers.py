@@ -32,8 +32,12 @@ def all_cells(columns: int = 12, rows: int = 4) -> list[str]:
 
 def all_pieces(stacks: int = 4) -> list[str]:
     suits = ["Suns", "Moons", "Crowns", "Arms"]
-    return [f"{kind}-{value}-{suits[(st - 1) % 4]}-{(st - 1) // 4 + 1}"
-            for st in range(1, stacks + 1) for kind in ("tile", "coin") for value in range(1, 7)]
+    return [
+        f"{kind}-{value}-{suits[(st - 1) % 4]}-{(st - 1) // 4 + 1}"
+        for st in range(1, stacks + 1)
+        for kind in ("tile", "coin")
+        for value in range(1, 7)
+    ]
 
 
 def kind_of(piece: str) -> str:
@@ -181,7 +185,11 @@ def end_turn(g, s, own: bool = False):
     s = g.apply(s, choice)
     while is_step(g, s):
         s = g.apply_index(s, 0)
-    while s.pending is not None and s.pending.player == p and g.labels(s)[-1:] == ["pass"] \
-            and not g.labels(s)[0].startswith("flip one"):
+    while (
+        s.pending is not None
+        and s.pending.player == p
+        and g.labels(s)[-1:] == ["pass"]
+        and not g.labels(s)[0].startswith("flip one")
+    ):
         s = g.apply(s, "pass")
     return s

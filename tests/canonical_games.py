@@ -50,8 +50,14 @@ def play(name: str):
 def transcript(name: str, game, state, moves) -> Transcript:
     variants, options, players, seed = CANONICAL[name]
     return Transcript(
-        game="berlin_wall", players=players, seed=seed, moves=list(moves), variants=list(variants),
-        options=dict(options), rules_hash=game.rules_hash, agents={p: "random" for p in state.players},
+        game="berlin_wall",
+        players=players,
+        seed=seed,
+        moves=list(moves),
+        variants=list(variants),
+        options=dict(options),
+        rules_hash=game.rules_hash,
+        agents={p: "random" for p in state.players},
         result=list(game.result(state)),
     )
 

@@ -102,10 +102,10 @@ def test_ties_reroll_among_the_tied_players(g):
         "black rolls 5 for first player",
         "green rolls 2 for first player",
         "blue rolls 5 for first player",
-        "red rolls 3 for first player",      # green is out; red, black, blue re-roll
+        "red rolls 3 for first player",  # green is out; red, black, blue re-roll
         "black rolls 4 for first player",
         "blue rolls 4 for first player",
-        "black rolls 1 for first player",    # black and blue tie again
+        "black rolls 1 for first player",  # black and blue tie again
         "blue rolls 6 for first player",
         "blue goes first",
         "blue rolls 2",
@@ -234,7 +234,10 @@ def test_own_hammer_on_a_face_down_piece_may_flip_it(g):
     s = g.apply(s, "flip c1")
     assert g.var(s, "face_up")["tile-5-Arms-1"] is True
     assert g.var(s, "wall")["c1"] == "tile-5-Arms-1"
-    assert g.narrate(s)[:2] == ["red flips c1: tile-5-Arms-1", "tile-5-Arms-1 does not match 2; the turn ends"]
+    assert g.narrate(s)[:2] == [
+        "red flips c1: tile-5-Arms-1",
+        "tile-5-Arms-1 does not match 2; the turn ends",
+    ]
     assert s.pending.player == "black" and roll_of(g, s) == 4
 
 
@@ -313,8 +316,11 @@ def test_a_face_up_piece_that_does_not_match_ends_the_turn(g):
     s = begin(g, ("a1", "l4"), pins=(6, 1, 1, 2))
     s = put(g, s, "a2", "coin-5-Suns-1")
     s = walk(g, g.apply(s, "move red hammer"), "a2")
-    assert g.narrate(s)[-3:] == ["red moves the red hammer to a2", "coin-5-Suns-1 does not match 1; the turn ends",
-                                 "black rolls 2"]
+    assert g.narrate(s)[-3:] == [
+        "red moves the red hammer to a2",
+        "coin-5-Suns-1 does not match 1; the turn ends",
+        "black rolls 2",
+    ]
     assert s.pending.player == "black"
     assert g.var(s, "wall")["a2"] == "coin-5-Suns-1"
 
@@ -364,8 +370,8 @@ def _small_wall(g, s, red: int, black: int, keep: list[str]):
     """A position where red and black hold `red` and `black` pieces and only `keep` is still walled."""
     others = [c for c in all_cells() if c not in keep]
     s = give(g, s, "red", others[:red])
-    s = give(g, s, "black", others[red:red + black])
-    return clear(g, s, *others[red + black:])
+    s = give(g, s, "black", others[red : red + black])
+    return clear(g, s, *others[red + black :])
 
 
 @pytest.mark.parametrize("red, black, result", [(5, 3, ("red",)), (4, 4, ("red", "black"))])

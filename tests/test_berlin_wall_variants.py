@@ -186,7 +186,8 @@ def test_gravity_a_hole_is_filled_towards_the_ground_at_the_end_of_the_turn():
     wall = g.var(s, "wall")
     assert wall["c2"] == wall0["c1"] and wall["c1"] is None  # c1 fell into c2; the top is a gap now
     assert {c: p for c, p in wall.items() if c not in ("c1", "c2")} == {
-        c: p for c, p in wall0.items() if c not in ("c1", "c2")}
+        c: p for c, p in wall0.items() if c not in ("c1", "c2")
+    }
     assert "the wall shifts into c2" in g.narrate(s)
     assert s.pending.player == "black"
 
@@ -201,12 +202,15 @@ def test_gravity_hammers_slide_with_the_wall_and_a_squished_hammer_rides_the_pie
     assert g.var(s, "wall")["c2"] == wall0["c1"]
 
 
-@pytest.mark.parametrize("ground, moved, gap", [
-    ("down", {"c2": "c1"}, "c1"),
-    ("up", {"c2": "c3", "c3": "c4"}, "c4"),
-    ("left", {cell(x, 2): cell(x + 1, 2) for x in range(3, 12)}, "l2"),
-    ("right", {"c2": "b2", "b2": "a2"}, "a2"),
-])
+@pytest.mark.parametrize(
+    "ground, moved, gap",
+    [
+        ("down", {"c2": "c1"}, "c1"),
+        ("up", {"c2": "c3", "c3": "c4"}, "c4"),
+        ("left", {cell(x, 2): cell(x + 1, 2) for x in range(3, 12)}, "l2"),
+        ("right", {"c2": "b2", "b2": "a2"}, "a2"),
+    ],
+)
 def test_gravity_the_ground_option_sets_the_direction(ground, moved, gap):
     """Variant 2: choose one side of the wall to be the ground; pieces above the hole shift towards
     it (the ground is agreed before play: option `ground`)."""
@@ -262,12 +266,15 @@ def test_gravity_with_holes_at_setup_is_refused():
 
 
 # ---- Variant 3: Nullo Gravity --------------------------------------------------------------------
-@pytest.mark.parametrize("side, moved, gap", [
-    ("up", {"c2": "c1"}, "c1"),
-    ("down", {"c2": "c3", "c3": "c4"}, "c4"),
-    ("right", {cell(x, 2): cell(x + 1, 2) for x in range(3, 12)}, "l2"),
-    ("left", {"c2": "b2", "b2": "a2"}, "a2"),
-])
+@pytest.mark.parametrize(
+    "side, moved, gap",
+    [
+        ("up", {"c2": "c1"}, "c1"),
+        ("down", {"c2": "c3", "c3": "c4"}, "c4"),
+        ("right", {cell(x, 2): cell(x + 1, 2) for x in range(3, 12)}, "l2"),
+        ("left", {"c2": "b2", "b2": "a2"}, "a2"),
+    ],
+)
 def test_nullo_gravity_the_player_who_made_the_hole_chooses_the_side(side, moved, gap):
     """Variant 3: no ground; the player who made the hole chooses which row or column to shift into
     it, moving all the pieces of that row or column and leaving a gap."""
@@ -438,11 +445,11 @@ def test_jericho_the_turn_after_the_seventh_piece_offers_a_flip_before_rolling(j
     assert len(g.var(s, "collected")["red"]) == 7
     # this turn goes on as usual
     assert s.pending.player == "red" and g.prompt(s) == "move whose hammer 2 spaces?"
-    s = end_turn(g, s)                      # red's turn ends
-    s = end_turn(g, s)                      # black's turn (roll 3) ends
+    s = end_turn(g, s)  # red's turn ends
+    s = end_turn(g, s)  # black's turn (roll 3) ends
     assert s.pending.player == "red"
     assert g.labels(s) == ["flip one face-down piece (Wall of Jericho)", "pass"]
-    assert s.pins == (4, 6)                 # red has not rolled yet
+    assert s.pins == (4, 6)  # red has not rolled yet
     s = g.apply(s, "flip one face-down piece (Wall of Jericho)")
     hidden = [c for c, p in g.var(s, "wall").items() if p and not g.var(s, "face_up")[p]]
     assert g.labels(s) == [f"flip {c}" for c in hidden]
@@ -491,8 +498,16 @@ def test_jericho_is_not_offered_before_the_seventh_piece(jericho):
 
 
 # ---- Variant 6: Fast Forward Berlin --------------------------------------------------------------
-@pytest.mark.parametrize("options, shown", [({}, 8), ({"face_up_start": 0}, 0), ({"face_up_start": 20}, 20),
-                                            ({"face_up_start": 48}, 48), ({"face_up_start": 100}, 48)])
+@pytest.mark.parametrize(
+    "options, shown",
+    [
+        ({}, 8),
+        ({"face_up_start": 0}, 0),
+        ({"face_up_start": 20}, 20),
+        ({"face_up_start": 48}, 48),
+        ({"face_up_start": 100}, 48),
+    ],
+)
 def test_fast_forward_pieces_start_face_up(options, shown):
     """Variant 6: leave an agreed-upon number of pieces face up before play begins (option
     face_up_start, 8 unless agreed otherwise)."""
@@ -650,12 +665,18 @@ def test_pair_a_dice_and_crazy_8s_exclude_each_other():
 
 
 # ---- combinations --------------------------------------------------------------------------------
-@pytest.mark.parametrize("variants, options", [
-    (("crazy_8s", "gravity", "wall_of_jericho", "fast_forward", "on_again_off_again"), {"ground": "left"}),
-    (("pair_a_dice", "nullo_gravity", "wall_of_jericho", "fast_forward", "wall_of_china"), {"rows": 3}),
-    (("crazy_8s", "wall_of_china", "on_again_off_again"), {"holes": 4, "rows": 4, "stacks": 5}),
-    (("gravity", "pair_a_dice", "wall_of_china"), {"stacks": 6, "rows": 4}),
-])
+@pytest.mark.parametrize(
+    "variants, options",
+    [
+        (
+            ("crazy_8s", "gravity", "wall_of_jericho", "fast_forward", "on_again_off_again"),
+            {"ground": "left"},
+        ),
+        (("pair_a_dice", "nullo_gravity", "wall_of_jericho", "fast_forward", "wall_of_china"), {"rows": 3}),
+        (("crazy_8s", "wall_of_china", "on_again_off_again"), {"holes": 4, "rows": 4, "stacks": 5}),
+        (("gravity", "pair_a_dice", "wall_of_china"), {"stacks": 6, "rows": 4}),
+    ],
+)
 def test_compatible_variants_combine(variants, options):
     """Variants: each variant adds to the main game; those that do not contradict each other can be
     played together (and the game still ends with a winner)."""

@@ -42,8 +42,7 @@ def var(game, state, name):
 def test_ttt_opening(ttt):
     s = ttt.start(players=2, seed=0)
     assert ttt.current_player(s) == "x"
-    assert [m.label for m in ttt.legal_moves(s)] == [
-        "a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+    assert [m.label for m in ttt.legal_moves(s)] == ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
     s = ttt.apply(s, "b2")
     assert ttt.current_player(s) == "o"
     assert "b2" not in [m.label for m in ttt.legal_moves(s)]
@@ -127,10 +126,13 @@ def test_kuhn_bet_fold(kuhn):
     assert var(kuhn, s, "shown") == {"p1": (), "p2": ()}  # no showdown after a fold
 
 
-@pytest.mark.parametrize("p1, p2, winner, chips", [
-    ("K", "J", "p1", {"p1": 3, "p2": 1}),
-    ("J", "Q", "p2", {"p1": 1, "p2": 3}),
-])
+@pytest.mark.parametrize(
+    "p1, p2, winner, chips",
+    [
+        ("K", "J", "p1", {"p1": 3, "p2": 1}),
+        ("J", "Q", "p2", {"p1": 1, "p2": 3}),
+    ],
+)
 def test_kuhn_check_check_showdown(kuhn, p1, p2, winner, chips):
     s = play(kuhn, deal(kuhn, p1, p2), ["check"])
     assert kuhn.current_player(s) == "p2"
@@ -141,10 +143,13 @@ def test_kuhn_check_check_showdown(kuhn, p1, p2, winner, chips):
     assert var(kuhn, s, "shown") == {"p1": (p1,), "p2": (p2,)}
 
 
-@pytest.mark.parametrize("p1, p2, winner, chips", [
-    ("Q", "K", "p2", {"p1": 0, "p2": 4}),
-    ("K", "Q", "p1", {"p1": 4, "p2": 0}),
-])
+@pytest.mark.parametrize(
+    "p1, p2, winner, chips",
+    [
+        ("Q", "K", "p2", {"p1": 0, "p2": 4}),
+        ("K", "Q", "p1", {"p1": 4, "p2": 0}),
+    ],
+)
 def test_kuhn_check_bet_call(kuhn, p1, p2, winner, chips):
     s = play(kuhn, deal(kuhn, p1, p2), ["check", "bet"])
     assert kuhn.current_player(s) == "p1"

@@ -17,8 +17,16 @@ import pytest
 
 from interpreter.cli import main
 
-VARIANTS = ["crazy_8s", "gravity", "nullo_gravity", "wall_of_china", "wall_of_jericho", "fast_forward",
-            "on_again_off_again", "pair_a_dice"]
+VARIANTS = [
+    "crazy_8s",
+    "gravity",
+    "nullo_gravity",
+    "wall_of_china",
+    "wall_of_jericho",
+    "fast_forward",
+    "on_again_off_again",
+    "pair_a_dice",
+]
 RESULT_LINE = re.compile(r"^== game over after (\d+) decisions: (no winner|.+ wins?)$")
 
 
@@ -36,7 +44,7 @@ def test_list_shows_berlin_wall_and_its_eight_variants(capsys):
     lines = out.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("berlin_wall "))
     assert "Berlin Wall (2-4 players)" in lines[start]
-    shown = [line.split()[1] for line in lines[start + 1:] if line.startswith("    --variant")][:8]
+    shown = [line.split()[1] for line in lines[start + 1 :] if line.startswith("    --variant")][:8]
     assert shown == VARIANTS
     assert "Variant 2: Gravity" in out
     assert any(line.startswith("tictactoe ") for line in lines)
@@ -84,8 +92,18 @@ def test_run_with_agents_and_moves(capsys):
 
 def test_run_transcript_then_replay(tmp_path, capsys):
     transcript = tmp_path / "game.toml"
-    code, out, _ = cli(capsys, "run", "berlin_wall", "--players", "3", "--seed", "2",
-                       "--transcript", str(transcript), "--quiet")
+    code, out, _ = cli(
+        capsys,
+        "run",
+        "berlin_wall",
+        "--players",
+        "3",
+        "--seed",
+        "2",
+        "--transcript",
+        str(transcript),
+        "--quiet",
+    )
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "== Berlin Wall: red, black, green; seed 2"
@@ -147,23 +165,45 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize(("argv", "message", "hint"), [
-    (["run", "tictactoo"], "no game file or bundled game named 'tictactoo'", "did you mean 'tictactoe'?"),
-    (["run", "berlin_wall", "--players", "9"], "Berlin Wall is for 2 to 4 players, not 9",
-     "use --players 2..4"),
-    (["run", "tictactoe", "--option", "nonsense"], "--option needs NAME=VALUE, got 'nonsense'",
-     "for example --option"),
-    (["run", "tictactoe", "--agent", "nobody=random"], "no seat 'nobody' in this game", "seats: x, o"),
-    (["run", "tictactoe", "--agent", "red=genius"], "no seat 'red' in this game", "seats: x, o"),
-    (["run", "tictactoe", "--agent", "x=genius"], "unknown agent kind 'genius'",
-     "kinds: random, first, human"),
-    (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "--agent x=first"),
-    (["run", "berlin_wall", "--agent", "red=genius"], "unknown agent kind 'genius'", "kinds:"),
-    (["play", "tictactoe", "--seat", "y"], "no seat 'y' in this game", "seats: x, o"),
-    (["replay", "TMP/missing.toml"], "no such transcript file", None),
-], ids=["unknown-game", "too-many-players", "option-without-value", "agent-unknown-seat",
-        "agent-other-game-seat", "agent-unknown-kind", "agent-without-kind", "agent-unknown-kind-berlin",
-        "play-unknown-seat", "missing-transcript"])
+@pytest.mark.parametrize(
+    ("argv", "message", "hint"),
+    [
+        (["run", "tictactoo"], "no game file or bundled game named 'tictactoo'", "did you mean 'tictactoe'?"),
+        (
+            ["run", "berlin_wall", "--players", "9"],
+            "Berlin Wall is for 2 to 4 players, not 9",
+            "use --players 2..4",
+        ),
+        (
+            ["run", "tictactoe", "--option", "nonsense"],
+            "--option needs NAME=VALUE, got 'nonsense'",
+            "for example --option",
+        ),
+        (["run", "tictactoe", "--agent", "nobody=random"], "no seat 'nobody' in this game", "seats: x, o"),
+        (["run", "tictactoe", "--agent", "red=genius"], "no seat 'red' in this game", "seats: x, o"),
+        (
+            ["run", "tictactoe", "--agent", "x=genius"],
+            "unknown agent kind 'genius'",
+            "kinds: random, first, human",
+        ),
+        (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "--agent x=first"),
+        (["run", "berlin_wall", "--agent", "red=genius"], "unknown agent kind 'genius'", "kinds:"),
+        (["play", "tictactoe", "--seat", "y"], "no seat 'y' in this game", "seats: x, o"),
+        (["replay", "TMP/missing.toml"], "no such transcript file", None),
+    ],
+    ids=[
+        "unknown-game",
+        "too-many-players",
+        "option-without-value",
+        "agent-unknown-seat",
+        "agent-other-game-seat",
+        "agent-unknown-kind",
+        "agent-without-kind",
+        "agent-unknown-kind-berlin",
+        "play-unknown-seat",
+        "missing-transcript",
+    ],
+)
 def test_usage_errors(tmp_path, capsys, argv, message, hint):
     if hint is None:  # a missing file: the message alone says it all
         code, _, err = cli(capsys, *[a.replace("TMP", str(tmp_path)) for a in argv])
@@ -174,16 +214,39 @@ def test_usage_errors(tmp_path, capsys, argv, message, hint):
     assert hint in lines[1]
 
 
-@pytest.mark.parametrize(("argv", "message", "hint"), [
-    (["run", "berlin_wall", "--variant", "gravty"], "unknown variant 'gravty'", "did you mean 'gravity'?"),
-    (["run", "berlin_wall", "--variant", "gravity", "--variant", "nullo_gravity"],
-     "variant 'nullo_gravity' cannot be combined with 'gravity'", "choose one of them"),
-    (["run", "tictactoe", "--option", "size=3"], "unknown option 'size'", "has no options"),
-    (["run", "berlin_wall", "--option", "colums=10"], "unknown option 'colums'", "did you mean 'columns'?"),
-    (["run", "berlin_wall", "--option", "columns=10"], "option 'columns' = 10 is not allowed",
-     "choose from 12"),
-], ids=["unknown-variant", "excluded-variants", "option-of-a-game-without-options", "unknown-option",
-        "option-outside-choices"])
+@pytest.mark.parametrize(
+    ("argv", "message", "hint"),
+    [
+        (
+            ["run", "berlin_wall", "--variant", "gravty"],
+            "unknown variant 'gravty'",
+            "did you mean 'gravity'?",
+        ),
+        (
+            ["run", "berlin_wall", "--variant", "gravity", "--variant", "nullo_gravity"],
+            "variant 'nullo_gravity' cannot be combined with 'gravity'",
+            "choose one of them",
+        ),
+        (["run", "tictactoe", "--option", "size=3"], "unknown option 'size'", "has no options"),
+        (
+            ["run", "berlin_wall", "--option", "colums=10"],
+            "unknown option 'colums'",
+            "did you mean 'columns'?",
+        ),
+        (
+            ["run", "berlin_wall", "--option", "columns=10"],
+            "option 'columns' = 10 is not allowed",
+            "choose from 12",
+        ),
+    ],
+    ids=[
+        "unknown-variant",
+        "excluded-variants",
+        "option-of-a-game-without-options",
+        "unknown-option",
+        "option-outside-choices",
+    ],
+)
 def test_bad_variants_and_options_point_into_the_game_file(tmp_path, capsys, argv, message, hint):
     lines = usage_error(tmp_path, capsys, argv)
     assert re.match(r"^.+\.game:\d+:\d+: error: ", lines[0]), lines[0]
@@ -224,11 +287,15 @@ def test_transcript_move_without_a_seat(tmp_path, capsys):
     assert "move 1 'a1' is not 'seat: label'" in err
 
 
-@pytest.mark.parametrize("content", [
-    'game = "tictactoe"\nplayers = 2\n',
-    'players = ["x", "o"]\nrng = "0x1"\nvars = {}\n',
-    'players = ["x", "o"]\nrng = "zz"\nvars = { board = {} }\n',
-], ids=["no-vars", "variable-missing", "bad-rng"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        'game = "tictactoe"\nplayers = 2\n',
+        'players = ["x", "o"]\nrng = "0x1"\nvars = {}\n',
+        'players = ["x", "o"]\nrng = "zz"\nvars = { board = {} }\n',
+    ],
+    ids=["no-vars", "variable-missing", "bad-rng"],
+)
 def test_state_file_missing_fields(tmp_path, capsys, content):
     bad = tmp_path / "state.toml"
     bad.write_text(content)

@@ -116,7 +116,9 @@ MECHANICS: dict[str, tuple[str, bool]] = {
     "order from a ranking with tie-break choice": ("break the tie", True),
     "extra roll": ("roll_again", True),
     "secret simultaneous selection then reveal": (
-        "var header: player -> TwidCard? = none seen by owner", True),
+        "var header: player -> TwidCard? = none seen by owner",
+        True,
+    ),
     "reveal": ("revealed[p] = header[p]", True),
     "secret choice": ('label "header: {c}" secret', True),
     "out-of-turn reaction (Counterintelligence)": ('may q "play Counterintelligence', True),
@@ -153,8 +155,27 @@ def test_every_builtin_is_in_the_table():
         assert re.search(rf"^\| `{name}\(", TEXT, re.M), f"built-in {name}() missing from the table"
 
 
-STATEMENTS = ["let", "choose", "may", "roll", "shuffle", "emit", "perform", "log", "log to", "win",
-              "game over", "require", "break", "return", "rule", "interpretation", "if", "for", "while"]
+STATEMENTS = [
+    "let",
+    "choose",
+    "may",
+    "roll",
+    "shuffle",
+    "emit",
+    "perform",
+    "log",
+    "log to",
+    "win",
+    "game over",
+    "require",
+    "break",
+    "return",
+    "rule",
+    "interpretation",
+    "if",
+    "for",
+    "while",
+]
 
 
 def test_every_statement_has_a_section():
@@ -188,8 +209,11 @@ def test_combat_example_reproduces_rulebook_example_4(tmp_path):
     path.write_text(_program("game downfall_combat"), encoding="utf-8")
     game = load_game(str(path))
     state = game.start(players=2, seed=1, pins=(3, 4))
-    for label in ["attack russian army 1 in Minsk", "german army 1 moves into Minsk and attacks",
-                  "german army 2 moves in and supports"]:
+    for label in [
+        "attack russian army 1 in Minsk",
+        "german army 1 moves into Minsk and attacks",
+        "german army 2 moves in and supports",
+    ]:
         state = game.apply(state, label)
     line = "german army 1 attacks russian army 1 in Minsk: 7 + 3 = 10 against 4 + 4 = 8"
     assert line in game.narrate(state)
@@ -208,11 +232,13 @@ def test_putin_trigger_offers_russia_a_coup(tmp_path):
     path.write_text(_program('game putin "The Wall is Down: Vladimir Putin"'), encoding="utf-8")
     game = load_game(str(path))
     state = game.start(players=2, seed=1)
-    state = game.apply(state, "1 influence in Poland")        # russia
-    state = game.apply(state, "1 influence in Finland")       # us gains the edge on Finland
+    state = game.apply(state, "1 influence in Poland")  # russia
+    state = game.apply(state, "1 influence in Finland")  # us gains the edge on Finland
     assert game.current_player(state) == "russia"
     assert [m.label for m in game.legal_moves(state)] == [
-        "discard Vladimir Putin: a coup in Finland with 3 ops", "pass"]
+        "discard Vladimir Putin: a coup in Finland with 3 ops",
+        "pass",
+    ]
 
 
 def test_header_choice_is_secret_to_the_others(tmp_path):

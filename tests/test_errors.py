@@ -48,15 +48,22 @@ def load_error(tmp_path: Path, source: str, **kwargs) -> tuple[GameDefError, str
 # and a fragment its rendering must contain (the message's key words or the hint).
 CASES = [
     # ---- syntax ------------------------------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             if true {
                 game over []
         }
-        """, {}, "6:1", "unexpected end of file", id="syntax-missing-brace"),
-    pytest.param("""
+        """,
+        {},
+        "6:1",
+        "unexpected end of file",
+        id="syntax-missing-brace",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -64,50 +71,92 @@ CASES = [
                 game over []
             }
         }
-        """, {}, "4:10", "'whle' is not a keyword: did you mean 'while'?", id="syntax-misspelt-whle"),
-    pytest.param("""
+        """,
+        {},
+        "4:10",
+        "'whle' is not a keyword: did you mean 'while'?",
+        id="syntax-misspelt-whle",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedur play() {
             rule "Play"
         }
-        """, {}, "2:1", "did you mean 'procedure'?", id="syntax-misspelt-procedure"),
-    pytest.param("""
+        """,
+        {},
+        "2:1",
+        "did you mean 'procedure'?",
+        id="syntax-misspelt-procedure",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             let x = 1 $ 2
             game over []
         }
-        """, {}, "4:15", "unexpected character '$'", id="syntax-stray-character"),
-    pytest.param("""
+        """,
+        {},
+        "4:15",
+        "unexpected character '$'",
+        id="syntax-stray-character",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play
             game over []
         }
-        """, {}, "3:10", "unterminated string", id="syntax-unterminated-string"),
-    pytest.param("""
+        """,
+        {},
+        "3:10",
+        "unterminated string",
+        id="syntax-unterminated-string",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             let x =
-        """, {}, "4:11", "unexpected end of file", id="syntax-end-of-file"),
-    pytest.param("""
+        """,
+        {},
+        "4:11",
+        "unexpected end of file",
+        id="syntax-end-of-file",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             log "total {1 +} now"
             game over []
         }
-        """, {}, "4:17", "bad expression in string: {1 +}", id="syntax-bad-interpolation"),
-    pytest.param("""
+        """,
+        {},
+        "4:17",
+        "bad expression in string: {1 +}",
+        id="syntax-bad-interpolation",
+    ),
+    pytest.param(
+        """
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {}, "1:1", "no `game` header in this file", id="no-game-header"),
+        """,
+        {},
+        "1:1",
+        "no `game` header in this file",
+        id="no-game-header",
+    ),
     # ---- unknown names, with did-you-mean ----------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -115,8 +164,14 @@ CASES = [
             let y = totl + 1
             game over []
         }
-        """, {}, "5:13", "unknown name 'totl'\n", id="unknown-name"),
-    pytest.param("""
+        """,
+        {},
+        "5:13",
+        "unknown name 'totl'\n",
+        id="unknown-name",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: int = 0
         procedure play() {
@@ -124,8 +179,14 @@ CASES = [
             scor = 1
             game over []
         }
-        """, {}, "5:5", "did you mean 'score'?", id="unknown-variable"),
-    pytest.param("""
+        """,
+        {},
+        "5:5",
+        "did you mean 'score'?",
+        id="unknown-variable",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure turn(p: player) {
             rule "Turn"
@@ -135,8 +196,14 @@ CASES = [
             trun(a)
             game over []
         }
-        """, {}, "7:5", "did you mean 'turn'?", id="unknown-procedure"),
-    pytest.param("""
+        """,
+        {},
+        "7:5",
+        "did you mean 'turn'?",
+        id="unknown-procedure",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         def double(n: int) = n * 2
         procedure play() {
@@ -144,8 +211,14 @@ CASES = [
             let x = doubel(2)
             game over []
         }
-        """, {}, "5:13", "did you mean 'double'?", id="unknown-function"),
-    pytest.param("""
+        """,
+        {},
+        "5:13",
+        "did you mean 'double'?",
+        id="unknown-function",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         def double(n: int) = n * 2
         procedure play() {
@@ -153,8 +226,14 @@ CASES = [
             double(2)
             game over []
         }
-        """, {}, "5:5", "'double' is a function (def)", id="function-called-as-procedure"),
-    pytest.param("""
+        """,
+        {},
+        "5:5",
+        "'double' is a function (def)",
+        id="function-called-as-procedure",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         event scored(p: player)
         procedure play() {
@@ -162,8 +241,14 @@ CASES = [
             emit scord(a)
             game over []
         }
-        """, {}, "5:5", "did you mean 'scored'?", id="unknown-event-emitted"),
-    pytest.param("""
+        """,
+        {},
+        "5:5",
+        "did you mean 'scored'?",
+        id="unknown-event-emitted",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         event scored(p: player)
         when scord(p) {
@@ -174,16 +259,28 @@ CASES = [
             emit scored(a)
             game over []
         }
-        """, {}, "3:1", "did you mean 'scored'?", id="unknown-event-handled"),
-    pytest.param("""
+        """,
+        {},
+        "3:1",
+        "did you mean 'scored'?",
+        id="unknown-event-handled",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: player -> itn = 0
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {}, "2:22", "did you mean 'int'?", id="unknown-type"),
-    pytest.param("""
+        """,
+        {},
+        "2:22",
+        "did you mean 'int'?",
+        id="unknown-type",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         entity Tile {
             value: int
@@ -194,8 +291,14 @@ CASES = [
             let x = first(members(Tile)).valeu
             game over []
         }
-        """, {}, "8:13", "did you mean 'value'?", id="unknown-property"),
-    pytest.param("""
+        """,
+        {},
+        "8:13",
+        "did you mean 'value'?",
+        id="unknown-property",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -204,8 +307,14 @@ CASES = [
         variant fast "Fast" {
             rule "Fast play"
         }
-        """, {"variants": ["fsat"]}, "1:1", "did you mean 'fast'?", id="unknown-variant"),
-    pytest.param("""
+        """,
+        {"variants": ["fsat"]},
+        "1:1",
+        "did you mean 'fast'?",
+        id="unknown-variant",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         enum Suit { hearts, spades }
         procedure play() {
@@ -213,8 +322,14 @@ CASES = [
             let x = members(Siut)
             game over []
         }
-        """, {}, "5:21", "did you mean 'Suit'?", id="members-of-unknown-type"),
-    pytest.param("""
+        """,
+        {},
+        "5:21",
+        "did you mean 'Suit'?",
+        id="members-of-unknown-type",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var deck: list int = []
         procedure play() {
@@ -222,9 +337,15 @@ CASES = [
             shuffle dek
             game over []
         }
-        """, {}, "5:5", "did you mean 'deck'?", id="shuffle-unknown-variable"),
+        """,
+        {},
+        "5:5",
+        "did you mean 'deck'?",
+        id="shuffle-unknown-variable",
+    ),
     # ---- arity -------------------------------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure turn(p: player) {
             rule "Turn"
@@ -234,8 +355,14 @@ CASES = [
             turn(a, b)
             game over []
         }
-        """, {}, "7:5", "procedure 'turn' takes 1 argument, given 2", id="arity-procedure"),
-    pytest.param("""
+        """,
+        {},
+        "7:5",
+        "procedure 'turn' takes 1 argument, given 2",
+        id="arity-procedure",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         def double(n: int) = n * 2
         procedure play() {
@@ -243,16 +370,28 @@ CASES = [
             let x = double(1, 2)
             game over []
         }
-        """, {}, "5:13", "function 'double' takes 1 argument, given 2", id="arity-function"),
-    pytest.param("""
+        """,
+        {},
+        "5:13",
+        "function 'double' takes 1 argument, given 2",
+        id="arity-function",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             let x = count([1], [2])
             game over []
         }
-        """, {}, "4:13", "count() takes 1 argument, given 2", id="arity-builtin"),
-    pytest.param("""
+        """,
+        {},
+        "4:13",
+        "count() takes 1 argument, given 2",
+        id="arity-builtin",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         event scored(p: player)
         when scored(p) {
@@ -263,8 +402,14 @@ CASES = [
             emit scored()
             game over []
         }
-        """, {}, "8:5", "event 'scored' takes 1 argument, given 0", id="arity-emit"),
-    pytest.param("""
+        """,
+        {},
+        "8:5",
+        "event 'scored' takes 1 argument, given 0",
+        id="arity-emit",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         event scored(p: player)
         when scored(p, q) {
@@ -275,8 +420,14 @@ CASES = [
             emit scored(a)
             game over []
         }
-        """, {}, "3:1", "this trigger names 2", id="arity-trigger-names"),
-    pytest.param("""
+        """,
+        {},
+        "3:1",
+        "this trigger names 2",
+        id="arity-trigger-names",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure turn(p: player) {
             rule "Turn"
@@ -286,25 +437,43 @@ CASES = [
             turn(3)
             game over []
         }
-        """, {}, "7:5", "argument 1 of procedure 'turn' should be player, not int", id="argument-type"),
+        """,
+        {},
+        "7:5",
+        "argument 1 of procedure 'turn' should be player, not int",
+        id="argument-type",
+    ),
     # ---- types -------------------------------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             if 1 { log "one" }
             game over []
         }
-        """, {}, "4:8", "an `if` condition must be bool, not int", id="type-condition-not-bool"),
-    pytest.param("""
+        """,
+        {},
+        "4:8",
+        "an `if` condition must be bool, not int",
+        id="type-condition-not-bool",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             let x = 1 + true
             game over []
         }
-        """, {}, "4:17", "`+` needs numbers, not bool", id="type-plus-non-number"),
-    pytest.param("""
+        """,
+        {},
+        "4:17",
+        "`+` needs numbers, not bool",
+        id="type-plus-non-number",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: int = 0
         procedure play() {
@@ -312,8 +481,14 @@ CASES = [
             score = true
             game over []
         }
-        """, {}, "5:13", "'score' holds int, not bool", id="type-bool-into-int-var"),
-    pytest.param("""
+        """,
+        {},
+        "5:13",
+        "'score' holds int, not bool",
+        id="type-bool-into-int-var",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: player -> int = 0
         procedure play() {
@@ -321,71 +496,125 @@ CASES = [
             score[1] = 2
             game over []
         }
-        """, {}, "5:11", "'score' is keyed by player, not int", id="type-map-keyed-wrongly"),
-    pytest.param("""
+        """,
+        {},
+        "5:11",
+        "'score' is keyed by player, not int",
+        id="type-map-keyed-wrongly",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: int -> int = 0
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {}, "2:12", "a map's key must be a finite type, not int", id="type-map-key-not-finite"),
-    pytest.param("""
+        """,
+        {},
+        "2:12",
+        "a map's key must be a finite type, not int",
+        id="type-map-key-not-finite",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             win 3
         }
-        """, {}, "4:9", "`win` takes a player or a list of players, not int", id="type-win-int"),
-    pytest.param("""
+        """,
+        {},
+        "4:9",
+        "`win` takes a player or a list of players, not int",
+        id="type-win-int",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             game over a
         }
-        """, {}, "4:15", "`game over` takes a list of winners, not player", id="type-game-over-player"),
-    pytest.param("""
+        """,
+        {},
+        "4:15",
+        "`game over` takes a list of winners, not player",
+        id="type-game-over-player",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             let same = a == 3
             game over []
         }
-        """, {}, "4:16", "comparing player with int is always false", id="type-compare-incompatible"),
-    pytest.param("""
+        """,
+        {},
+        "4:16",
+        "comparing player with int is always false",
+        id="type-compare-incompatible",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             for i in 5 { log "{i}" }
             game over []
         }
-        """, {}, "4:14", "expected a list here, not int", id="type-for-over-int"),
-    pytest.param("""
+        """,
+        {},
+        "4:14",
+        "expected a list here, not int",
+        id="type-for-over-int",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         option size: int = true
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {}, "2:20", "option 'size' is int, its default is bool", id="type-option-default"),
-    pytest.param("""
+        """,
+        {},
+        "2:20",
+        "option 'size' is int, its default is bool",
+        id="type-option-default",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             a = b
             game over []
         }
-        """, {}, "4:5", "'a' is not a variable and cannot change", id="assign-to-seat"),
+        """,
+        {},
+        "4:5",
+        "'a' is not a variable and cannot change",
+        id="assign-to-seat",
+    ),
     # ---- structure ---------------------------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             break
             game over []
         }
-        """, {}, "4:5", "`break` outside a loop", id="break-outside-loop"),
-    pytest.param("""
+        """,
+        {},
+        "4:5",
+        "`break` outside a loop",
+        id="break-outside-loop",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         enum Suit { hearts, spades }
         var held: Suit -> int = 0 seen by owner
@@ -393,20 +622,38 @@ CASES = [
             rule "Play"
             game over []
         }
-        """, {}, "3:1", "`seen by owner` needs a map keyed by player", id="seen-by-owner-not-player-map"),
-    pytest.param("""
+        """,
+        {},
+        "3:1",
+        "`seen by owner` needs a map keyed by player",
+        id="seen-by-owner-not-player-map",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure turn() {
             rule "Turn"
         }
-        """, {}, "1:1", "the game has no `procedure play()`", id="missing-play"),
-    pytest.param("""
+        """,
+        {},
+        "1:1",
+        "the game has no `procedure play()`",
+        id="missing-play",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             game over []
         }
-        """, {}, "2:1", "procedure play cites no rulebook section", id="procedure-without-rule"),
-    pytest.param("""
+        """,
+        {},
+        "2:1",
+        "procedure play cites no rulebook section",
+        id="procedure-without-rule",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: int = 0
         var score: int = 1
@@ -414,8 +661,14 @@ CASES = [
             rule "Play"
             game over []
         }
-        """, {}, "3:1", "var 'score' is declared twice", id="duplicate-declaration"),
-    pytest.param("""
+        """,
+        {},
+        "3:1",
+        "var 'score' is declared twice",
+        id="duplicate-declaration",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         enum Suit { hearts, spades }
         enum Colour { hearts, blue }
@@ -423,9 +676,15 @@ CASES = [
             rule "Play"
             game over []
         }
-        """, {}, "3:15", "'hearts' already names a Suit", id="duplicate-constant"),
+        """,
+        {},
+        "3:15",
+        "'hearts' already names a Suit",
+        id="duplicate-constant",
+    ),
     # ---- variants and includes ---------------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure turn() {
             rule "Turn"
@@ -440,9 +699,14 @@ CASES = [
                 rule "Variant turn"
             }
         }
-        """, {"variants": ["v"]}, "11:5", "variant replaces unknown procedure 'trun'",
-        id="variant-replaces-unknown"),
-    pytest.param("""
+        """,
+        {"variants": ["v"]},
+        "11:5",
+        "variant replaces unknown procedure 'trun'",
+        id="variant-replaces-unknown",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -454,8 +718,14 @@ CASES = [
                 game over []
             }
         }
-        """, {"variants": ["v"]}, "7:5", "write `replace` before it", id="variant-redeclares"),
-    pytest.param("""
+        """,
+        {"variants": ["v"]},
+        "7:5",
+        "write `replace` before it",
+        id="variant-redeclares",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         var score: int = 0
         procedure play() {
@@ -465,8 +735,14 @@ CASES = [
         variant v "V" {
             remove var scroe
         }
-        """, {"variants": ["v"]}, "8:5", "did you mean 'score'?", id="variant-removes-unknown"),
-    pytest.param("""
+        """,
+        {"variants": ["v"]},
+        "8:5",
+        "did you mean 'score'?",
+        id="variant-removes-unknown",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -479,33 +755,55 @@ CASES = [
         variant quiet "Quiet" {
             rule "Quiet"
         }
-        """, {"variants": ["quiet", "loud"]}, "6:1", "variant 'loud' cannot be combined with 'quiet'",
-        id="variant-excluded-combination"),
-    pytest.param("""
+        """,
+        {"variants": ["quiet", "loud"]},
+        "6:1",
+        "variant 'loud' cannot be combined with 'quiet'",
+        id="variant-excluded-combination",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         include "nowhere/*.game"
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {}, "2:1", "include finds no file: nowhere/*.game", id="include-finds-nothing"),
+        """,
+        {},
+        "2:1",
+        "include finds no file: nowhere/*.game",
+        id="include-finds-nothing",
+    ),
     # ---- options (given to load_game) ----------------------------------------------------------
-    pytest.param("""
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         option size: int = 3 choices [3, 4] "board size"
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {"options": {"sizee": 4}}, "1:1", "did you mean 'size'?", id="option-unknown"),
-    pytest.param("""
+        """,
+        {"options": {"sizee": 4}},
+        "1:1",
+        "did you mean 'size'?",
+        id="option-unknown",
+    ),
+    pytest.param(
+        """
         game t { players 2..2 seats [a, b] }
         option size: int = 3 choices [3, 4] "board size"
         procedure play() {
             rule "Play"
             game over []
         }
-        """, {"options": {"size": 5}}, "2:1", "option 'size' = 5 is not allowed", id="option-bad-value"),
+        """,
+        {"options": {"size": 5}},
+        "2:1",
+        "option 'size' = 5 is not allowed",
+        id="option-bad-value",
+    ),
 ]
 
 
@@ -529,7 +827,9 @@ def test_broken_game(tmp_path, snapshot, source, kwargs, where, fragment):
 
 
 def test_checker_reports_every_error_at_once(tmp_path, snapshot):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         var score: int = 0
         procedure play() {
@@ -539,22 +839,32 @@ def test_checker_reports_every_error_at_once(tmp_path, snapshot):
             if 3 { log "x" }
             game over []
         }
-    """)
+    """,
+    )
     with pytest.raises(GameDefError) as info:
         check_program(load_program(path))
     text = rendered(info.value, path)
     assert [m.group(1, 2) for m in map(POSITION.match, text.splitlines()) if m] == [
-        ("5", "5"), ("6", "17"), ("7", "8")]
+        ("5", "5"),
+        ("6", "17"),
+        ("7", "8"),
+    ]
     assert text == snapshot
 
 
 def test_error_in_an_included_file_names_that_file(tmp_path):
     (tmp_path / "parts").mkdir()
-    write(tmp_path, """
+    write(
+        tmp_path,
+        """
         def double(n: int) = n * 2
         def triple(n: int) = n * trhee
-    """, "parts/helpers.game")
-    path = write(tmp_path, """
+    """,
+        "parts/helpers.game",
+    )
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         include "parts/*.game"
         procedure play() {
@@ -562,7 +872,8 @@ def test_error_in_an_included_file_names_that_file(tmp_path):
             log "{double(2)} {triple(1)}"
             game over []
         }
-    """)
+    """,
+    )
     with pytest.raises(GameDefError) as info:
         load_game(path)
     (d,) = info.value.diagnostics
@@ -624,7 +935,9 @@ def test_runtime_property_of_none_names_procedure_and_line(tmp_path, snapshot):
 def test_runtime_require_inside_if_points_at_the_require(tmp_path):
     # Regression: between 750ec97 and 9a3495c a step's own error named the step where its frame
     # was last entered (here the `if`), not the failing `require`.
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
@@ -634,7 +947,8 @@ def test_runtime_require_inside_if_points_at_the_require(tmp_path):
             }
             game over []
         }
-    """)
+    """,
+    )
     game = load_game(path)
     with pytest.raises(GameRuntimeError) as info:
         game.apply(game.start(players=2), "1")
@@ -650,15 +964,21 @@ RUNTIME_CASES = [
     pytest.param("let q = 10 / (y - 1)", (), "division by zero", id="division-by-zero"),
     pytest.param("roll d from [x for x in xs if x > 5]", (), "roll from an empty list", id="roll-from-empty"),
     pytest.param("roll d from 1..6", (9,), "pinned result 9 is not one of", id="pinned-die-not-allowed"),
-    pytest.param("choose c from [x for x in xs if x > 5] by a", (), "a choice has no options",
-                 id="choice-without-options"),
+    pytest.param(
+        "choose c from [x for x in xs if x > 5] by a",
+        (),
+        "a choice has no options",
+        id="choice-without-options",
+    ),
     pytest.param('require y > 1 else "y is {y}"', (), "y is 1", id="require"),
 ]
 
 
 @pytest.mark.parametrize(("statement", "pins", "fragment"), RUNTIME_CASES)
 def test_runtime_error_is_placed_on_the_failing_statement(tmp_path, statement, pins, fragment):
-    path = write(tmp_path, f"""
+    path = write(
+        tmp_path,
+        f"""
         game t {{ players 2..2 seats [a, b] }}
         procedure play() {{
             rule "Play"
@@ -668,7 +988,8 @@ def test_runtime_error_is_placed_on_the_failing_statement(tmp_path, statement, p
             log "after"
             game over []
         }}
-    """)
+    """,
+    )
     game = load_game(path)
     with pytest.raises(GameRuntimeError) as info:
         game.start(players=2, pins=pins)
@@ -678,13 +999,16 @@ def test_runtime_error_is_placed_on_the_failing_statement(tmp_path, statement, p
 
 
 def test_procedures_ending_without_a_result_is_a_runtime_error(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         procedure play() {
             rule "Play"
             log "nothing decides this game"
         }
-    """)
+    """,
+    )
     with pytest.raises(GameRuntimeError) as info:
         load_game(path).start(players=2)
     (d,) = info.value.diagnostics
@@ -693,7 +1017,9 @@ def test_procedures_ending_without_a_result_is_a_runtime_error(tmp_path):
 
 
 def test_runtime_error_in_setup_is_raised_by_start(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         procedure setup() {
             rule "Setup"
@@ -703,7 +1029,8 @@ def test_runtime_error_in_setup_is_raised_by_start(tmp_path):
             rule "Play"
             game over []
         }
-    """)
+    """,
+    )
     game = load_game(path)
     with pytest.raises(GameRuntimeError) as info:
         game.start(players=2)
@@ -776,7 +1103,9 @@ def test_runtime_property_of_none_says_none(tmp_path):
 
 
 def test_option_value_of_the_wrong_type_is_rejected(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
         game t { players 2..2 seats [a, b] }
         option fast: bool = false "play fast"
         procedure play() {
@@ -784,6 +1113,7 @@ def test_option_value_of_the_wrong_type_is_rejected(tmp_path):
             if fast { log "fast" }
             game over []
         }
-    """)
+    """,
+    )
     with pytest.raises(GameDefError):
         load_game(path, options={"fast": 5})

@@ -14,7 +14,6 @@ import random
 import tomllib
 from pathlib import Path
 
-import attrs
 import pytest
 import tomli_w
 from bw_helpers import all_pieces, game
@@ -26,8 +25,16 @@ from interpreter.saving import state_from_dict, state_to_dict
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-VARIANTS = ["crazy_8s", "gravity", "nullo_gravity", "wall_of_china", "wall_of_jericho",
-            "fast_forward", "on_again_off_again", "pair_a_dice"]
+VARIANTS = [
+    "crazy_8s",
+    "gravity",
+    "nullo_gravity",
+    "wall_of_china",
+    "wall_of_jericho",
+    "fast_forward",
+    "on_again_off_again",
+    "pair_a_dice",
+]
 
 # (id, variants, options, players)
 CONFIGS = [("base", (), {}, n) for n in (2, 3, 4)]
@@ -284,8 +291,7 @@ def test_the_log_never_names_a_face_down_piece(config):
             if not s.log:
                 continue
             for viewer in s.players:
-                words = {w for line in g.narrate(s, viewer)
-                         for w in line.replace(":", " ").replace("(", " ").split()}
+                words = {w for line in g.narrate(s, viewer) for w in line.replace(":", " ").replace("(", " ").split()}
                 names = {w for w in words if w.startswith(("tile-", "coin-"))}
                 if names:
                     leaked = names & _hidden_pieces(g, s)

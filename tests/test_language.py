@@ -27,8 +27,13 @@ def build(tmp_path: Path, source: str, name: str = "t.game", **kwargs):
 
 def program(body: str, decls: str = "") -> str:
     """A game whose `play` runs `body` and ends with no winner."""
-    return (HEADER + textwrap.dedent(decls).strip("\n") + "\nprocedure play() {\n    rule \"Play\"\n"
-            + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ") + "\n    game over []\n}\n")
+    return (
+        HEADER
+        + textwrap.dedent(decls).strip("\n")
+        + '\nprocedure play() {\n    rule "Play"\n'
+        + textwrap.indent(textwrap.dedent(body).strip("\n"), "    ")
+        + "\n    game over []\n}\n"
+    )
 
 
 def run(tmp_path: Path, body: str, decls: str = "", seed: int = 1, **kwargs):
@@ -45,42 +50,54 @@ def logged(tmp_path: Path, body: str, decls: str = "") -> list[str]:
 
 # ---- expressions ----------------------------------------------------------------------------------
 def test_arithmetic_and_precedence(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         r = [1 + 2 * 3, (1 + 2) * 3, 10 - 3 - 2, 7 / 2, 7 % 3, -2 * 3, 2 * -3, 100 / 10 / 5, 2 * 3 % 4]
         b = [1 < 2 and 2 < 3, not 1 == 2, true or false and false, (true or false) and false,
              3 in 1..5, 6 not in 1..5, 1 + 1 == 2, not true or true, 4 >= 4, 3 != 3]
-    """, decls="""
+    """,
+        decls="""
         var r: list int = []
         var b: list bool = []
-    """)
+    """,
+    )
     assert game.var(state, "r") == (7, 9, 5, 3, 1, -6, -6, 2, 2)
     assert game.var(state, "b") == (True, True, True, False, True, True, True, True, True, False)
 
 
 def test_ranges(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         r = [count(1..6), count(3..2), sum(1 + 1..2 * 2)]
         xs = 0 - 1..1
-    """, decls="""
+    """,
+        decls="""
         var r: list int = []
         var xs: list int = []
-    """)
+    """,
+    )
     assert game.var(state, "r") == (6, 0, 9)  # `..` binds looser than + and *
     assert game.var(state, "xs") == (-1, 0, 1)
 
 
 def test_comprehensions(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         squares = [x * x for x in 1..6 if x % 2 == 1]
         sizes = [count([y for y in 1..x]) for x in 1..4]
         pairs = [count([q for q in players if q != p]) for p in players]
         empty = [x for x in 1..5 if x > 5]
-    """, decls="""
+    """,
+        decls="""
         var squares: list int = []
         var sizes: list int = []
         var pairs: list int = []
         var empty: list int = [7]
-    """)
+    """,
+    )
     assert game.var(state, "squares") == (1, 9, 25)
     assert game.var(state, "sizes") == (1, 2, 3, 4)
     assert game.var(state, "pairs") == (1, 1)
@@ -88,32 +105,40 @@ def test_comprehensions(tmp_path):
 
 
 def test_if_expressions(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         r = [if 1 > 2 then 10 else 20, if false then 1 else if true then 2 else 3,
              if count(players) == 2 then 5 else 6]
         s = if 2 > 1 then "yes" else "no"
-    """, decls="""
+    """,
+        decls="""
         var r: list int = []
         var s: str = ""
-    """)
+    """,
+    )
     assert game.var(state, "r") == (20, 2, 5)
     assert game.var(state, "s") == "yes"
 
 
 def test_lambdas_with_best(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         top = best([3, 1, 3, 2], x => x)
         low = best([3, 1, 3, 2], x => 0 - x)
         none_of = best([], x => x)
         seats = best(players, p => if p == b then 1 else 0)
         tied = best(players, p => 0)
-    """, decls="""
+    """,
+        decls="""
         var top: list int = []
         var low: list int = []
         var none_of: list int = [9]
         var seats: list player = []
         var tied: list player = []
-    """)
+    """,
+    )
     assert game.var(state, "top") == (3, 3)
     assert game.var(state, "low") == (1,)
     assert game.var(state, "none_of") == ()
@@ -122,15 +147,19 @@ def test_lambdas_with_best(tmp_path):
 
 
 def test_string_interpolation(tmp_path):
-    lines = logged(tmp_path, r'''
+    lines = logged(
+        tmp_path,
+        r"""
         let n = 3
         log "{a} has {n} points, {n * 2} doubled"
         log "{true} {false} {none} {[1, 2]} {[]} {hearts} {big_joker} {members(Suit)}"
         log "braces: \{n\} {{n}} quote: \" done"
         log "{str(n)}! {count(players)}"
-    ''', decls="""
+    """,
+        decls="""
         enum Suit { hearts "Hearts", spades, big_joker }
-    """)
+    """,
+    )
     assert lines == [
         "a has 3 points, 6 doubled",
         "yes no none 1, 2 nothing Hearts big joker Hearts, spades, big joker",
@@ -141,7 +170,9 @@ def test_string_interpolation(tmp_path):
 
 # ---- statements -----------------------------------------------------------------------------------
 def test_for_while_break(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         for i in 1..10 {
             if i == 4 {
                 break
@@ -169,18 +200,23 @@ def test_for_while_break(tmp_path):
             n -= 1
         }
         seen = append(seen, n)
-    """, decls="""
+    """,
+        decls="""
         var seen: list int = []
-    """)
+    """,
+    )
     assert game.var(state, "seen") == (1, 2, 3, 10, 20, 101, 201, 202, 0)
 
 
 def test_elif_else_and_return(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         for i in 1..4 {
             classify(i)
         }
-    """, decls="""
+    """,
+        decls="""
         var seen: list str = []
         procedure classify(i: int) {
             rule "Classify"
@@ -196,19 +232,26 @@ def test_elif_else_and_return(tmp_path):
             }
             seen = append(seen, "after {i}")
         }
-    """)
+    """,
+    )
     assert game.var(state, "seen") == ("one", "after 1", "two", "after 2", "many", "after 3")
 
 
 def test_choose_default_labels_label_and_duplicates(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program(
+            """
         choose s from members(Suit) by a prompt "pick a suit"
         choose n from [3, 1, 3, 3] by b label "take {n}"
         picked = [s == spades, n == 3]
-    """, decls="""
+    """,
+            decls="""
         enum Suit { hearts "Hearts ♥", spades }
         var picked: list bool = []
-    """))
+    """,
+        ),
+    )
     state = game.start(players=2)
     assert game.current_player(state) == "a"
     assert game.prompt(state) == "pick a suit"
@@ -223,25 +266,35 @@ def test_choose_default_labels_label_and_duplicates(tmp_path):
 
 
 def test_choose_optional_with_no_options_binds_none(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         choose x from [y for y in 1..3 if y > 5] by a optional
         got = x == none
-    """, decls="""
+    """,
+        decls="""
         var got: bool = false
-    """)
+    """,
+    )
     assert game.var(state, "got") is True
 
 
 def test_choose_with_no_options_is_a_runtime_error(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program("""
         choose x from [y for y in 1..3 if y > 5] by a
-    """))
+    """),
+    )
     with pytest.raises(GameRuntimeError, match="no options"):
         game.start(players=2)
 
 
 def test_may_offers_the_text_and_pass(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program(
+            """
         for p in players {
             may p "draw {p}" {
                 drew = append(drew, p)
@@ -249,9 +302,12 @@ def test_may_offers_the_text_and_pass(tmp_path):
                 log "{p} passes"
             }
         }
-    """, decls="""
+    """,
+            decls="""
         var drew: list player = []
-    """))
+    """,
+        ),
+    )
     state = game.start(players=2)
     assert game.labels(state) == ["draw a", "pass"]
     state = game.apply(state, "draw a")
@@ -263,17 +319,20 @@ def test_may_offers_the_text_and_pass(tmp_path):
 
 
 def test_roll_takes_pinned_results(tmp_path):
-    source = program("""
+    source = program(
+        """
         roll x from 1..6
         roll s from members(Suit)
         roll y from 1..6
         rolled = [x, y]
         suit = s
-    """, decls="""
+    """,
+        decls="""
         enum Suit { hearts, spades }
         var rolled: list int = []
         var suit: Suit = hearts
-    """)
+    """,
+    )
     game = build(tmp_path, source)
     state = game.start(players=2, pins=(4, "spades", 6))
     assert game.var(state, "rolled") == (4, 6)
@@ -285,11 +344,17 @@ def test_roll_takes_pinned_results(tmp_path):
 
 
 def test_shuffle_is_determined_by_the_seed(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program(
+            """
         shuffle deck
-    """, decls="""
+    """,
+            decls="""
         var deck: list int = 1..20
-    """))
+    """,
+        ),
+    )
     orders = [game.var(game.start(players=2, seed=seed), "deck") for seed in range(6)]
     assert all(sorted(o) == list(range(1, 21)) for o in orders)
     assert game.var(game.start(players=2, seed=3), "deck") == orders[3]
@@ -298,12 +363,15 @@ def test_shuffle_is_determined_by_the_seed(tmp_path):
 
 
 def test_emit_runs_handlers_in_declaration_order_where_they_hold(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         emit scored(a, 3)
         trace = append(trace, "after 3")
         emit scored(b, 7)
         trace = append(trace, "after 7")
-    """, decls="""
+    """,
+        decls="""
         event scored(p: player, n: int)
         var trace: list str = []
         when scored(p, n) {
@@ -322,17 +390,27 @@ def test_emit_runs_handlers_in_declaration_order_where_they_hold(tmp_path):
             rule "Last"
             trace = append(trace, "last")
         }
-    """)
+    """,
+    )
     assert game.var(state, "trace") == (
-        "first a 3", "a scored 3", "last", "after 3",
-        "first b 7", "big 7", "last", "after 7",
+        "first a 3",
+        "a scored 3",
+        "last",
+        "after 3",
+        "first b 7",
+        "big 7",
+        "last",
+        "after 7",
     )
 
 
 def test_where_conditions_are_evaluated_before_the_first_handler_runs(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         emit ping()
-    """, decls="""
+    """,
+        decls="""
         event ping()
         var flag: bool = false
         var trace: list str = []
@@ -344,16 +422,21 @@ def test_where_conditions_are_evaluated_before_the_first_handler_runs(tmp_path):
             rule "Only if set before"
             trace = append(trace, "saw flag")
         }
-    """)
+    """,
+    )
     assert game.var(state, "flag") is True
     assert game.var(state, "trace") == ()
 
 
 def test_handler_may_ask_for_a_decision_before_emit_returns(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program(
+            """
         emit ping(a)
         trace = append(trace, "after")
-    """, decls="""
+    """,
+            decls="""
         event ping(p: player)
         var trace: list str = []
         when ping(p) {
@@ -361,7 +444,9 @@ def test_handler_may_ask_for_a_decision_before_emit_returns(tmp_path):
             choose n from [1, 2] by p
             trace = append(trace, "chose {n}")
         }
-    """))
+    """,
+        ),
+    )
     state = game.start(players=2)
     assert game.labels(state) == ["1", "2"]
     state = game.apply(state, "2")
@@ -369,11 +454,14 @@ def test_handler_may_ask_for_a_decision_before_emit_returns(tmp_path):
 
 
 def test_card_triggers_bind_self(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         for c in members(Spell) {
             emit played(a, c)
         }
-    """, decls="""
+    """,
+        decls="""
         entity Spell {
             power: int
         }
@@ -393,19 +481,23 @@ def test_card_triggers_bind_self(tmp_path):
                 total -= self.power * 10
             }
         }
-    """)
+    """,
+    )
     assert game.var(state, "total") == 3 - 10
     assert game.narrate(state) == ["a casts Fireball: Deal 3. (3)"]
 
 
 def test_perform_runs_a_card_slot_with_self(tmp_path):
     # Was a known gap (docs 5.10) until the grammar read `perform postfix(args)`.
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         perform fireball.cast()
         for c in members(Spell) {
             perform c.cast()
         }
-    """, decls="""
+    """,
+        decls="""
         entity Spell {
             power: int
         }
@@ -420,38 +512,49 @@ def test_perform_runs_a_card_slot_with_self(tmp_path):
         card dud : Spell {
             power 1
         }
-    """)
+    """,
+    )
     assert game.var(state, "total") == 6
     assert game.narrate(state) == ["Fireball deals 3", "Fireball deals 3"]
 
 
 def test_log_to_a_player_is_seen_only_by_that_player(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         log "everyone sees this"
         log to a "only a sees {count(players)}"
         log to b "only b"
-    """)
+    """,
+    )
     assert game.narrate(state, "a") == ["everyone sees this", "only a sees 2"]
     assert game.narrate(state, "b") == ["everyone sees this", "only b"]
     assert game.narrate(state) == ["everyone sees this", "only a sees 2", "only b"]
     assert game.observation(state, "a")["log"] == ["everyone sees this", "only a sees 2"]
 
 
-@pytest.mark.parametrize(("ending", "result"), [
-    ("win a", ("a",)),
-    ("win [b, a]", ("b", "a")),
-    ("game over []", ()),
-    ("game over [b]", ("b",)),
-    ("game over best(players, p => if p == a then 2 else 1)", ("a",)),
-])
+@pytest.mark.parametrize(
+    ("ending", "result"),
+    [
+        ("win a", ("a",)),
+        ("win [b, a]", ("b", "a")),
+        ("game over []", ()),
+        ("game over [b]", ("b",)),
+        ("game over best(players, p => if p == a then 2 else 1)", ("a",)),
+    ],
+)
 def test_win_and_game_over(tmp_path, ending, result):
-    game = build(tmp_path, HEADER + f"""
+    game = build(
+        tmp_path,
+        HEADER
+        + f"""
         procedure play() {{
             rule "Play"
             {ending}
             log "never"
         }}
-    """)
+    """,
+    )
     state = game.start(players=2)
     assert game.is_over(state)
     assert game.result(state) == result
@@ -460,7 +563,9 @@ def test_win_and_game_over(tmp_path, ending, result):
 
 
 # ---- variants and options -------------------------------------------------------------------------
-VARIANTS = HEADER + """
+VARIANTS = (
+    HEADER
+    + """
 event stepped()
 var trace: list str = []
 var unused: int = 0
@@ -506,19 +611,23 @@ variant loud "Loud" {
     excludes [quiet]
 }
 """
+)
 
 
-@pytest.mark.parametrize(("variants", "trace"), [
-    ((), ("base step", "bonus 1")),
-    (("double",), ("base step", "bonus 2")),
-    (("double", "triple"), ("base step", "bonus 3")),
-    (("triple", "double"), ("base step", "bonus 2")),
-    (("quiet",), ("quiet step", "bonus 1")),
-    (("hooked",), ("base step", "hook 1", "bonus 1")),
-    (("hooked", "quiet"), ("quiet step", "bonus 1")),
-    (("quiet", "hooked", "double"), ("quiet step", "bonus 2")),
-    (("loud", "double"), ("base step", "bonus 2")),
-])
+@pytest.mark.parametrize(
+    ("variants", "trace"),
+    [
+        ((), ("base step", "bonus 1")),
+        (("double",), ("base step", "bonus 2")),
+        (("double", "triple"), ("base step", "bonus 3")),
+        (("triple", "double"), ("base step", "bonus 2")),
+        (("quiet",), ("quiet step", "bonus 1")),
+        (("hooked",), ("base step", "hook 1", "bonus 1")),
+        (("hooked", "quiet"), ("quiet step", "bonus 1")),
+        (("quiet", "hooked", "double"), ("quiet step", "bonus 2")),
+        (("loud", "double"), ("base step", "bonus 2")),
+    ],
+)
 def test_variants_overlay_in_order(tmp_path, variants, trace):
     game = build(tmp_path, VARIANTS, variants=list(variants))
     state = game.start(players=2)
@@ -541,7 +650,9 @@ def test_variants_change_the_rules_hash(tmp_path):
     assert build(tmp_path, VARIANTS).rules_hash == base.rules_hash
 
 
-OPTIONS = HEADER + """
+OPTIONS = (
+    HEADER
+    + """
 option size: int = 3 choices [2, 3, 4] "board size"
 option fast: bool = false "skip the long part"
 grid Cell size by size
@@ -556,13 +667,17 @@ procedure play() {
     game over []
 }
 """
+)
 
 
-@pytest.mark.parametrize(("options", "n", "lines"), [
-    ({}, 3, []),
-    ({"size": 4}, 4, []),
-    ({"size": 2, "fast": True}, 2, ["fast"]),
-])
+@pytest.mark.parametrize(
+    ("options", "n", "lines"),
+    [
+        ({}, 3, []),
+        ({"size": 4}, 4, []),
+        ({"size": 2, "fast": True}, 2, ["fast"]),
+    ],
+)
 def test_options_with_choices(tmp_path, options, n, lines):
     game = build(tmp_path, OPTIONS, options=options)
     state = game.start(players=2)
@@ -580,7 +695,9 @@ def test_option_outside_its_choices_is_refused(tmp_path):
 
 
 # ---- grids and graphs -----------------------------------------------------------------------------
-GRID = HEADER + """
+GRID = (
+    HEADER
+    + """
 grid Cell 3 by 3
 grid_placeholder
 procedure play() {
@@ -593,6 +710,7 @@ procedure play() {
     game over []
 }
 """
+)
 
 
 def grid_log(tmp_path, *lines: str) -> list[str]:
@@ -637,7 +755,10 @@ def test_path_steps_exact_length_and_self_avoiding(tmp_path):
 
 
 def test_path_steps_never_revisits_on_a_line(tmp_path):
-    game = build(tmp_path, HEADER + """
+    game = build(
+        tmp_path,
+        HEADER
+        + """
         grid Line 3 by 1
         procedure play() {
             rule "Play"
@@ -646,13 +767,17 @@ def test_path_steps_never_revisits_on_a_line(tmp_path):
             log "{path_steps(a1, 2)} / {path_steps(a1, 3)} / {path_steps(b1, 1)} / {path_steps(b1, 2)}"
             game over []
         }
-    """)
+    """,
+    )
     # From the middle of a line of three, no walk of two steps avoids going back.
     assert game.narrate(game.start(players=2)) == ["b1 / nothing / a1, c1 / nothing"]
 
 
 def test_reachable_over_a_graph_with_a_predicate(tmp_path):
-    game = build(tmp_path, HEADER + """
+    game = build(
+        tmp_path,
+        HEADER
+        + """
         enum Town { ann, bo, cy, dee, eve }
         graph roads
         link ann [bo, cy]
@@ -669,7 +794,8 @@ def test_reachable_over_a_graph_with_a_predicate(tmp_path):
             log "{path_steps(bo, 3)} {path_steps(bo, 4)}"
             game over []
         }
-    """)
+    """,
+    )
     assert game.narrate(game.start(players=2)) == [
         "bo, cy / cy / nothing",  # links go both ways; `link bo [ann]` again adds nothing
         "yes no yes yes",
@@ -681,19 +807,26 @@ def test_reachable_over_a_graph_with_a_predicate(tmp_path):
 
 def test_grid_cells_can_be_named(tmp_path):
     # Cells named in the source (docs sections 6 and 7), once unknown to the checker.
-    game = build(tmp_path, HEADER + """
+    game = build(
+        tmp_path,
+        HEADER
+        + """
         grid Cell 2 by 2
         procedure play() {
             rule "Play"
             log "{neighbour(a1, down) == a2} {column(b2)}"
             game over []
         }
-    """)
+    """,
+    )
     assert game.narrate(game.start(players=2)) == ["yes 2"]
 
 
 def test_two_grids_keep_their_own_geometry(tmp_path):
-    game = build(tmp_path, HEADER + """
+    game = build(
+        tmp_path,
+        HEADER
+        + """
         grid Board 3 by 3
         grid Track 3 by 1
         procedure play() {
@@ -701,18 +834,22 @@ def test_two_grids_keep_their_own_geometry(tmp_path):
             log "{neighbours(cell_at(Board, 1, 1))} / {neighbour(cell_at(Track, 2, 1), down)}"
             game over []
         }
-    """)
+    """,
+    )
     assert game.narrate(game.start(players=2)) == ["a2, b1 / none"]
 
 
 # ---- hidden information -----------------------------------------------------------------------------
 def test_visible_when_and_seen_by_in_observations(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         up[first(members(Tile))] = true
         row = members(Tile)
         hand[a] = 5
         hand[b] = 6
-    """, decls="""
+    """,
+        decls="""
         entity Tile {
             value: int visible when up[self]
             colour: int
@@ -723,7 +860,8 @@ def test_visible_when_and_seen_by_in_observations(tmp_path):
         var row: list Tile = []
         var hand: player -> int = 0 seen by owner
         var box: int = 3 seen by none
-    """)
+    """,
+    )
     obs = game.observation(state, "a")["vars"]
     # t1 is face up but `mark` is never visible: shown as its visible properties, not by name.
     assert obs["row"] == [{"of": "Tile", "value": 1, "colour": 10}, {"of": "Tile", "colour": 20}]
@@ -732,32 +870,41 @@ def test_visible_when_and_seen_by_in_observations(tmp_path):
     assert game.observation(state, "b")["vars"]["hand"] == {"a": {"hidden": 1}, "b": 6}
     spectator = game.observation(state, None)["vars"]
     assert spectator["hand"] == {"a": {"hidden": 1}, "b": {"hidden": 1}}
-    assert spectator["up"] == {"t1": True, "t2": False}
+    # A map keyed by components hides the entries of components its viewer cannot fully see
+    # (a `Piece -> Cell` map would otherwise say where each hidden piece lies).
+    assert spectator["up"] == {"t1": {"hidden": 1}, "t2": {"hidden": 1}}
 
 
 def test_fully_visible_entities_are_shown_by_name(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         row = members(Tile)
-    """, decls="""
+    """,
+        decls="""
         entity Tile {
             value: int visible when up[self]
         }
         generate Tile named "t{v}" for v in 1..2 { value = v }
         var up: Tile -> bool = true
         var row: list Tile = []
-    """)
+    """,
+    )
     assert game.observation(state, "b")["vars"]["row"] == ["t1", "t2"]
 
 
 # ---- the engine ------------------------------------------------------------------------------------
 def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
     monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program("""
         let k = 0
         while true {
             k += 1
         }
-    """))
+    """),
+    )
     with pytest.raises(GameRuntimeError) as info:
         game.start(players=2)
     (d,) = info.value.diagnostics
@@ -768,12 +915,15 @@ def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
 
 def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
     monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program("""
         let k = 0
         while true {
             k += 1
         }
-    """))
+    """),
+    )
     with pytest.raises(GameRuntimeError) as info:
         game.start(players=2)
     (d,) = info.value.diagnostics
@@ -782,16 +932,22 @@ def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
 
 def test_step_limit_counts_between_decisions_only(tmp_path, monkeypatch):
     monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 50)
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program(
+            """
         for round in 1..10 {
             for i in 1..20 {
                 total += 1
             }
             choose x from [1] by a
         }
-    """, decls="""
+    """,
+            decls="""
         var total: int = 0
-    """))
+    """,
+        ),
+    )
     state = game.start(players=2)
     while not game.is_over(state):
         state = game.apply_index(state, 0)
@@ -825,7 +981,9 @@ def test_state_is_hashable_immutable_and_equal_for_the_same_moves():
     assert game.apply(start, "c3") != after
 
 
-SAVE = HEADER + """
+SAVE = (
+    HEADER
+    + """
 var total: int = 0
 var history: list int = []
 procedure turn(p: player, i: int) {
@@ -849,6 +1007,7 @@ procedure play() {
     game over best(players, q => if q == a then total % 2 else 1 - total % 2)
 }
 """
+)
 
 
 def test_pending_choice_survives_save_and_load(tmp_path):
@@ -862,11 +1021,20 @@ def test_pending_choice_survives_save_and_load(tmp_path):
 
     copy = state_from_dict(game, state_to_dict(game, state))
     assert (copy.vars, copy.frames, copy.pending, copy.rng, copy.decisions) == (
-        state.vars, state.frames, state.pending, state.rng, state.decisions)
+        state.vars,
+        state.frames,
+        state.pending,
+        state.rng,
+        state.decisions,
+    )
     save_state(game, state, tmp_path / "state.toml")
     from_file = load_state(game, tmp_path / "state.toml")
     assert (from_file.vars, from_file.frames, from_file.pending, from_file.rng) == (
-        state.vars, state.frames, state.pending, state.rng)
+        state.vars,
+        state.frames,
+        state.pending,
+        state.rng,
+    )
 
     moves = ["bonus", "add 1", "pass", "add 3", "bonus", "add 2", "pass", "add 1", "bonus"]
     finals = []
@@ -881,7 +1049,9 @@ def test_pending_choice_survives_save_and_load(tmp_path):
 
 
 def test_inlined_function_does_not_clobber_the_callers_loop_variable(tmp_path):
-    game, state = run(tmp_path, """
+    game, state = run(
+        tmp_path,
+        """
         for x in 1..3 {
             let e = evens([x, 10, 20])
             got = append(got, x)
@@ -890,31 +1060,39 @@ def test_inlined_function_does_not_clobber_the_callers_loop_variable(tmp_path):
             }
         }
         got = concat(got, [doubled(x) for x in 1..2])
-    """, decls="""
+    """,
+        decls="""
         var got: list int = []
         var sizes: list int = []
         def evens(xs: list int) = [x for x in xs if x % 2 == 0]
         def doubled(y: int) = sum([x * 2 for x in [y]])
-    """)
+    """,
+    )
     assert game.var(state, "got") == (1, 2, 3, 2, 4)
     assert game.var(state, "sizes") == (1, 3, 3)
 
 
 def test_numbered_duplicate_labels_are_unique(tmp_path):
-    game = build(tmp_path, program("""
+    game = build(
+        tmp_path,
+        program("""
         choose s from ["x", "x", "x (2)"] by a
-    """))
+    """),
+    )
     labels = game.labels(game.start(players=2))
     assert len(set(labels)) == 3, labels
 
 
 def test_a_var_called_label_is_refused_as_a_keyword(tmp_path):
-    source = program("""
+    source = program(
+        """
         let x = 1
         label = x + 1
-    """, decls="""
+    """,
+        decls="""
         var label: int = 0
-    """)
+    """,
+    )
     try:
         game = build(tmp_path, source)
     except GameDefError as err:  # the name is a keyword: rejected, saying so

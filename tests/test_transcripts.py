@@ -56,8 +56,13 @@ def test_transcript_file_holds_the_canonical_game(name, games):
     game, state, moves, _ = games(name)
     t = read_transcript(TRANSCRIPTS / f"{name}.toml")
     variants, options, players, seed = CANONICAL[name]
-    assert (t.game, t.players, t.seed, t.variants, t.options) == ("berlin_wall", players, seed,
-                                                                  list(variants), options)
+    assert (t.game, t.players, t.seed, t.variants, t.options) == (
+        "berlin_wall",
+        players,
+        seed,
+        list(variants),
+        options,
+    )
     assert t.moves == moves
     assert t.result == list(game.result(state))
 
@@ -120,6 +125,22 @@ def test_gamedef_replay_rejects_a_wrong_result(tmp_path, capsys):
 def test_gamedef_run_writes_the_canonical_transcript(tmp_path, capsys):
     """Transcripts: `gamedef run --transcript` with the same seed writes the same file."""
     out = tmp_path / "run.toml"
-    assert main(["run", "berlin_wall", "--players", "2", "--seed", "13", "--variant", "crazy_8s",
-                 "--quiet", "--transcript", str(out)]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "berlin_wall",
+                "--players",
+                "2",
+                "--seed",
+                "13",
+                "--variant",
+                "crazy_8s",
+                "--quiet",
+                "--transcript",
+                str(out),
+            ]
+        )
+        == 0
+    )
     assert out.read_text(encoding="utf-8") == (TRANSCRIPTS / "crazy_8s.toml").read_text(encoding="utf-8")

@@ -18,9 +18,7 @@ COLS, ROWS = 12, 4
 SUITS = ("suns", "moons", "crowns", "arms")
 WIN_PIECES = 12
 # Cell index = row * COLS + col; label = column letter + 1-based row digit.
-LABELS: tuple[str, ...] = tuple(
-    f"{'abcdefghijkl'[c]}{r + 1}" for r in range(ROWS) for c in range(COLS)
-)
+LABELS: tuple[str, ...] = tuple(f"{'abcdefghijkl'[c]}{r + 1}" for r in range(ROWS) for c in range(COLS))
 CELL: dict[str, int] = {label: i for i, label in enumerate(LABELS)}
 NEIGHBORS: tuple[tuple[int, ...], ...] = tuple(
     tuple(
@@ -77,9 +75,7 @@ def new_game(players: int, seed: int) -> State:
     rng.shuffle(coins)
     pieces = tiles + coins
     board = dict(zip(TILE_CELLS + COIN_CELLS, range(len(pieces)), strict=True))
-    return State(
-        rng=rng, players=players, pieces=pieces, board=board, collected=[[] for _ in range(players)]
-    )
+    return State(rng=rng, players=players, pieces=pieces, board=board, collected=[[] for _ in range(players)])
 
 
 def _has_walk(cell: int, steps: int, visited: set[int]) -> bool:
