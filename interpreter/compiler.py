@@ -24,12 +24,13 @@ from .program import Program
 class Code:
     """One compiled procedure, trigger body or card slot."""
 
-    __slots__ = ("index", "name", "ops", "spans", "nlocals", "nparams", "span")
+    __slots__ = ("index", "name", "ops", "spans", "names", "nlocals", "nparams", "span")
 
     def __init__(self, index: int, name: str, span: Span):
         self.index, self.name, self.span = index, name, span
         self.ops: list = []
         self.spans: list[Span] = []
+        self.names: list[str] = []  # the procedure each step comes from (inlined calls)
         self.nlocals = 0
         self.nparams = 0
 
@@ -89,6 +90,20 @@ class _AtLoad:
     def __init__(self, seats: tuple[str, ...]):
         self.players = seats
         self.vars: list = []
+
+
+def _size(stmts) -> int:
+    """How many statements a body holds, nested ones included."""
+    n = 0
+    for st in stmts:
+        n += 1
+        for attr in ("body", "otherwise"):
+            inner = getattr(st, attr, None)
+            if isinstance(inner, tuple):
+                n += _size(inner)
+        for _, body in getattr(st, "branches", ()):
+            n += _size(body)
+    return n
 
 
 def _cell_name(x: int, y: int) -> str:
@@ -232,9 +247,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
                 ]
                 self._short_mode = False
             self._self_fields = set()
+        self.proc_decls: dict[str, ast.Procedure] = {}
         for d in decls:
             if isinstance(d, ast.Procedure):
                 self.procs[d.name] = self._new_code(d.name, d.span)
+                self.proc_decls[d.name] = d
         for d in decls:
             if isinstance(d, ast.Def):
                 self._compile_def(d)
@@ -381,8 +398,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._where = self.expr(where, scope) if where is not None else None
         self._loops: list[list[int]] = []
         self._code = code
-        self._block(body, scope)
-        self._emit(lambda vm, L: vm.return_(), code.span)
+        self._returns: list[list] = []  # jump targets of `return` in inlined procedures
+        self._inline_stack: list[str] = [code.name]
+        self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
         return scope
 
@@ -390,12 +408,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         code = self._code
         code.ops.append(op)
         code.spans.append(span)
+        code.names.append(self._inline_stack[-1])
         return len(code.ops) - 1
 
     def _here(self) -> int:
         return len(self._code.ops)
 
-    TERMINATORS = (ast.Choose, ast.CallStmt, ast.Emit, ast.Perform, ast.Win, ast.GameOver, ast.Return)
+    # Statements whose first step a run of simple statements can end with: a decision, a
+    # call, an ending, or the test of an `if` / the start of a `for` (not a `while`'s test,
+    # which its loop jumps back to).
+    MERGEABLE = (ast.Choose, ast.CallStmt, ast.Emit, ast.Perform, ast.Win, ast.GameOver, ast.Return, ast.If, ast.For)
 
     def _block(self, stmts, scope: Scope) -> None:
         run: list = []
@@ -403,7 +425,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             if self.native_ok(s, False):
                 run.append(s)
                 continue
-            if isinstance(s, self.TERMINATORS) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
+            if isinstance(s, self.MERGEABLE) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
                 self._flush(run, scope, s)
             else:
                 self._flush(run, scope)
@@ -412,21 +434,21 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._flush(run, scope)
 
     def _flush(self, run: list, scope: Scope, last=None) -> None:
-        """Compile a run of simple statements into one native step. A `last` statement
-        that waits for a decision, calls, or ends (one step of its own) is run at the
-        end of that same step."""
+        """Compile a run of simple statements into one native step. When a `last`
+        statement follows, the run and that statement's first step become one step."""
         lines, spans = self.native_lines(run, scope)
-        end = None
-        if last is not None:
-            self._stmt(last, scope)  # emits its one step here; take it back
-            code = self._code
-            end, span = code.ops.pop(), code.spans.pop()
-        op = self.native_block(lines, spans, self._here() + 1, end, last.span if last is not None else None)
+        if last is None:
+            op = self.native_block(lines, spans, self._here() + 1)
+            if op is not None:
+                first = next((x for x in run if not isinstance(x, ast.Cite | ast.Note)), run[0])
+                self._emit(op, first.span)
+            return
+        code = self._code
+        start = self._here()
+        self._stmt(last, scope)  # its steps start at `start`: wrap the first one
+        op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start])
         if op is not None:
-            first = next((x for x in run if not isinstance(x, ast.Cite | ast.Note)), run[0])
-            self._emit(op, first.span)
-        elif end is not None:
-            self._emit(end, span)
+            code.ops[start] = op
 
     def _stmt(self, s, scope: Scope) -> None:
         method = getattr(self, "_s_" + type(s).__name__)
@@ -539,7 +561,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
-        self._emit(self._back_edge(head), s.span)
+        self._emit((lambda h: lambda vm, L: h)(head), s.span)  # finite: no step budget
         end = self._here()
 
         def step(vm, L, body=head + 1, end=end):
@@ -575,6 +597,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._loops[-1].append(self._emit(None, s.span))
 
     def _s_Return(self, s, scope):
+        if self._returns:  # inside an inlined procedure: jump to its end
+            target = [None]
+            self._returns[-1].append(target)
+            self._emit(lambda vm, L: target[0], s.span)
+            return
         self._emit(lambda vm, L: vm.return_(), s.span)
 
     def _s_Choose(self, s: ast.Choose, scope):
@@ -756,6 +783,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             self.fail(s.span, f"unknown procedure '{s.name}'", did_you_mean(s.name, self.procs))
         code = self.procs[s.name]
         args = [self.expr(a, scope) for a in s.args]
+        decl = self.proc_decls[s.name]
+        if s.name not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
+            self._inline_call(s, decl, scope)
+            return
         nxt = self._here() + 1
 
         def op(vm, L):
@@ -765,3 +796,36 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             return nxt
 
         self._emit(op, s.span)
+
+    def _inline_call(self, s: ast.CallStmt, decl: ast.Procedure, scope: Scope) -> None:
+        """Compile a call by copying the procedure's steps in place: no frame is pushed.
+        Its locals get slots of their own in this frame; `return` jumps past its end."""
+        root = scope.root if scope.root is not None else scope
+        inner = Scope(root=root)
+        sources = [self.src(a, scope, {}) for a in s.args]
+        slots = [inner.bind(p.name) for p in decl.params]
+        if slots:
+            targets = ", ".join(f"L[{n}]" for n in slots)
+            setter = self._function(f"({', '.join(sources)},)")
+            nxt = self._here() + 1
+            text_slots = tuple(slots)
+
+            def bind(vm, L, setter=setter, nxt=nxt):
+                for n, v in zip(text_slots, setter(vm, L)):
+                    L[n] = v
+                return nxt
+
+            del targets
+            self._emit(bind, s.span)
+        self._inline_stack.append(decl.name)
+        self._returns.append([])
+        loops, self._loops = self._loops, []
+        try:
+            self._block(decl.body, inner)
+        finally:
+            self._loops = loops
+            self._inline_stack.pop()
+            ends = self._returns.pop()
+        end = self._here()
+        for target in ends:
+            target[0] = end

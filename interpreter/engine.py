@@ -16,6 +16,7 @@ from . import rng
 from .compiler import CompiledGame
 from .errors import Diagnostic, GameRuntimeError, UsageError
 
+_new_tuple = tuple.__new__
 STEP_LIMIT = 1_000_000  # loop iterations allowed between two decisions
 MAX_DEPTH = 10_000  # procedures running inside one another
 
@@ -46,16 +47,21 @@ class Pending(NamedTuple):
     choice: int
 
 
-@attrs.frozen(cache_hash=True)
-class State:
-    """A whole position, including any effect half-resolved and waiting for a choice."""
+class State(NamedTuple):
+    """A whole position, including any effect half-resolved and waiting for a choice.
+
+    Immutable, hashable and plain data: the variables, the stack of half-run
+    procedures as (code index, step, locals), the pending decision, the random
+    generator, pinned results, the result once over, and the lines the last move
+    logged. (A named tuple: one is made at every decision, so it must be cheap.)
+    """
 
     players: tuple[str, ...]
     vars: tuple
     frames: tuple[tuple[int, int, tuple], ...]
     pending: Pending | None
     rng: int
-    pins: tuple[int, ...] = ()
+    pins: tuple = ()
     result: tuple[str, ...] | None = None
     log: tuple[tuple[str | None, int, tuple], ...] = ()  # (audience, format, values)
     decisions: int = 0
@@ -86,7 +92,7 @@ class VM:
         # Frames stay frozen tuples (code index, step, locals) until the run reaches them.
         self.frames: list = list(state.frames)
         self.rng = state.rng
-        self.pins = list(state.pins)
+        self.pins = state.pins
         self.pending: Pending | None = None
         self.result = state.result
         self.log: list = []
@@ -96,7 +102,7 @@ class VM:
 
     # -- called by compiled ops --
     def suspend(self, player, values, slot, choice) -> None:
-        self.pending = Pending(player, values, slot, choice)
+        self.pending = _new_tuple(Pending, (player, values, slot, choice))
         self.stop = self.switch = True
 
     def finish(self, winners: tuple) -> None:
@@ -124,7 +130,7 @@ class VM:
         if not options:
             raise self.rule_error("roll from an empty list")
         if self.pins:
-            value = self.pins.pop(0)
+            value, self.pins = self.pins[0], self.pins[1:]
             if value not in options:
                 raise self.rule_error(f"pinned result {value!r} is not one of {list(options)}")
             return value
@@ -153,8 +159,9 @@ class VM:
         if frame is None:
             return GameRuntimeError([Diagnostic(span or self.game.header.span, message)])
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
-        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {code.name}: {message}")])
-        err.unplaced = None if span else message
+        name = code.names[pc] if code.names else code.name  # an inlined procedure's own name
+        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
+        err.raw = (message, span)
         return err
 
     # -- the loop --
@@ -180,9 +187,11 @@ class VM:
                 self.switch = False
                 fr[1] = pc
         except GameRuntimeError as err:
-            if getattr(err, "unplaced", None) and frames and frames[-1] is fr:
+            raw = getattr(err, "raw", None)
+            if raw is not None and frames and frames[-1] is fr:
                 fr[1] = pc  # the step that raised: the assignment in the loop never happened
-                raise self.rule_error(err.unplaced, _block_span(self.game, err)) from None
+                message, span = raw
+                raise self.rule_error(message, span or _block_span(self.game, err)) from None
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
             if frames and frames[-1] is fr:
@@ -190,16 +199,21 @@ class VM:
             raise self.rule_error(_explain(exc), _block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
-        return State(
-            players=self.players,
-            vars=tuple(self.vars),
-            frames=tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames]),
-            pending=self.pending,
-            rng=self.rng,
-            pins=tuple(self.pins),
-            result=self.result,
-            log=tuple(self.log),
-            decisions=decisions,
+        frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames])
+        # tuple.__new__ skips the named tuple's keyword handling: this runs at every decision.
+        return _new_tuple(
+            State,
+            (
+                self.players,
+                tuple(self.vars),
+                frames,
+                self.pending,
+                self.rng,
+                self.pins,
+                self.result,
+                tuple(self.log),
+                decisions,
+            ),
         )
 
 
@@ -403,7 +417,7 @@ class Game:
                     raise UsageError(f"'{name}' has no key '{k}'")
                 entries[info.key_index[k]] = freeze(v)
             values[info.slot] = tuple(entries)
-        return attrs.evolve(state, vars=tuple(values))
+        return state._replace(vars=tuple(values))
 
     def _var_info(self, name: str):
         if name not in self.compiled.vars:

