@@ -9,11 +9,24 @@ Python error inside it is traced back to the .game line that caused it.
 
 from __future__ import annotations
 
+import attrs
+
 from . import syntax as ast
 from .errors import Span
 from .expressions import Scope
 
-SIMPLE = (ast.Let, ast.Assign, ast.Log, ast.Roll, ast.Shuffle, ast.Require, ast.Cite, ast.Note)
+
+@attrs.frozen
+class BindParams:
+    """The start of an inlined procedure: its parameters take the caller's arguments
+    (Python sources compiled in the caller's scope) in the slots given."""
+
+    span: Span
+    slots: tuple[int, ...]
+    sources: tuple[str, ...]
+
+
+SIMPLE = (ast.Let, ast.Assign, ast.Log, ast.Roll, ast.Shuffle, ast.Require, ast.Cite, ast.Note, BindParams)
 
 
 class BlockCompiler:
@@ -69,7 +82,9 @@ class BlockCompiler:
         src = lambda e: self.src(e, scope, {})  # noqa: E731
         if isinstance(s, ast.Cite | ast.Note):
             return
-        if isinstance(s, ast.Let):
+        if isinstance(s, BindParams):
+            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
+        elif isinstance(s, ast.Let):
             value = src(s.value)
             emit(f"L[{scope.bind(s.name)}] = {value}")
         elif isinstance(s, ast.Assign):

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from . import syntax as ast
-from .blocks import BlockCompiler
+from .blocks import BindParams, BlockCompiler
 from .builtins import DELTA, DIRECTIONS
 from .errors import Diagnostic, GameDefError, Span
 from .expressions import Closure, ExpressionCompiler, Scope
@@ -802,26 +802,14 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         Its locals get slots of their own in this frame; `return` jumps past its end."""
         root = scope.root if scope.root is not None else scope
         inner = Scope(root=root)
-        sources = [self.src(a, scope, {}) for a in s.args]
-        slots = [inner.bind(p.name) for p in decl.params]
-        if slots:
-            targets = ", ".join(f"L[{n}]" for n in slots)
-            setter = self._function(f"({', '.join(sources)},)")
-            nxt = self._here() + 1
-            text_slots = tuple(slots)
-
-            def bind(vm, L, setter=setter, nxt=nxt):
-                for n, v in zip(text_slots, setter(vm, L)):
-                    L[n] = v
-                return nxt
-
-            del targets
-            self._emit(bind, s.span)
+        sources = tuple(self.src(a, scope, {}) for a in s.args)
+        slots = tuple(inner.bind(p.name) for p in decl.params)
+        body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)
         self._inline_stack.append(decl.name)
         self._returns.append([])
         loops, self._loops = self._loops, []
         try:
-            self._block(decl.body, inner)
+            self._block(body, inner)
         finally:
             self._loops = loops
             self._inline_stack.pop()
