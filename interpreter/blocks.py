@@ -53,12 +53,16 @@ class BlockCompiler:
             self._lines(s, scope, lines, spans, 1)
         return lines, spans
 
-    def native_block(self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None):
+    def native_block(
+        self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
+    ):
         """One step running `lines`, then continuing at step `nxt`, or ending with the
         step `last` (which returns where to continue); None if it does nothing."""
         if not lines:
             return None
-        self.blocks.append(spans)
+        # Each block keeps its lines' spans and procedure names, to place a runtime error.
+        run_name = self._inline_stack[-1] if self._inline_stack else ""
+        self.blocks.append((spans, len(spans), run_name, last_name or run_name))
         name = f"<gamedef block {len(self.blocks) - 1}>"
         if last is None:
             ending = f"    return {nxt}"

@@ -345,6 +345,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`gamedef run ... | head`): stop quietly
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

@@ -144,7 +144,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self.short_fns: dict[str, list] = {}
-        self.blocks: list[list[Span]] = []  # source lines of each native block, for errors
+        self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
         self._init_expressions()
         seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
@@ -446,9 +446,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         code = self._code
         start = self._here()
         self._stmt(last, scope)  # its steps start at `start`: wrap the first one
-        op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start])
+        op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start], code.names[start])
         if op is not None:
             code.ops[start] = op
+            code.names[start] = self._inline_stack[-1]  # the run belongs to this procedure
 
     def _stmt(self, s, scope: Scope) -> None:
         method = getattr(self, "_s_" + type(s).__name__)

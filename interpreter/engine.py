@@ -152,14 +152,14 @@ class VM:
             self.frames[-1] = fr
         return fr
 
-    def rule_error(self, message: str, span=None) -> GameRuntimeError:
+    def rule_error(self, message: str, span=None, name: str | None = None) -> GameRuntimeError:
         """An error naming the running procedure and the line; `run` places it on the
         step that raised it when the step does not say where."""
         frame = self.thaw_top() if self.frames else None
         if frame is None:
             return GameRuntimeError([Diagnostic(span or self.game.header.span, message)])
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
-        name = code.names[pc] if code.names else code.name  # an inlined procedure's own name
+        name = name or (code.names[pc] if code.names else code.name)  # an inlined procedure's own name
         err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
         err.raw = (message, span)
         return err
@@ -191,12 +191,13 @@ class VM:
             if raw is not None and frames and frames[-1] is fr:
                 fr[1] = pc  # the step that raised: the assignment in the loop never happened
                 message, span = raw
-                raise self.rule_error(message, span or _block_span(self.game, err)) from None
+                where, name = _block_span(self.game, err)
+                raise self.rule_error(message, span or where, name) from None
             raise
         except Exception as exc:  # a rule did something impossible: name the rule and line
             if frames and frames[-1] is fr:
                 fr[1] = pc
-            raise self.rule_error(_explain(exc), _block_span(self.game, exc)) from None
+            raise self.rule_error(_explain(exc), *_block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
         frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames])
@@ -233,17 +234,17 @@ def _explain(exc: Exception) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _block_span(game: CompiledGame, exc: Exception):
-    """The .game line of the statement that raised inside a native block, if it did."""
+def _block_span(game: CompiledGame, exc: Exception) -> tuple:
+    """(span, procedure) of the statement that raised inside a native block, or Nones."""
     tb = exc.__traceback__
-    found = None
+    found = (None, None)
     while tb is not None:
         name = tb.tb_frame.f_code.co_filename
         if name.startswith("<gamedef block "):
-            spans = game.blocks[int(name[15:-1])]
+            spans, run_lines, run_name, last_name = game.blocks[int(name[15:-1])]
             index = tb.tb_lineno - 3
             if 0 <= index < len(spans):
-                found = spans[index]
+                found = (spans[index], run_name if index < run_lines else last_name)
         tb = tb.tb_next
     return found  # the innermost block line: a statement's own error is more precise
 

@@ -367,7 +367,7 @@ def test_wall_of_china_five_players_need_five_stacks():
     g = game("wall_of_china")
     with pytest.raises(GameRuntimeError) as err:
         g.start(players=5, seed=1)
-    assert "5 players need 5 piecepack stacks: play Wall of China with more stacks" in str(err.value)
+    assert "5 players need 5 piecepack stacks: use Wall of China's option stacks" in str(err.value)
     s = game("wall_of_china", stacks=5).start(players=5, seed=1)
     assert s.players[-1] == "red_2"
     with pytest.raises(UsageError, match="2 to 4 players, not 5"):
