@@ -142,23 +142,27 @@ class BlockCompiler:
 
     def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src) -> None:
         value = src(s.value)
-        if s.name in scope.slots and s.key is None:
-            target = f"L[{scope.slots[s.name]}]"
-            emit(f"{target} = {value}" if s.op == "=" else f"{target} {s.op}= {value}")
-            return
-        info = self.vars.get(s.name)
-        if info is None:
+        if s.name in scope.slots:
+            base, levels = f"L[{scope.slots[s.name]}]", ()
+        elif s.name in self.vars:
+            info = self.vars[s.name]
+            base, levels = f"V[{info.slot}]", info.levels
+        else:
             self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
-        if s.key is None:
-            target = f"V[{info.slot}]"
-            emit(f"{target} = {value}" if s.op == "=" else f"{target} {s.op}= {value}")
+        if not s.keys:
+            emit(f"{base} = {value}" if s.op == "=" else f"{base} {s.op}= {value}")
             return
-        key = src(s.key)
-        if info.key_index is not None:
-            index = f"_i{info.slot}"
-            self.ns[index] = info.key_index
-            key = f"{index}[{key}]"
-        emit(f"_k = {key}")
-        emit(f"_t = list(V[{info.slot}])")
-        emit(f"_t[_k] = {value}" if s.op == "=" else f"_t[_k] {s.op}= {value}")
-        emit(f"V[{info.slot}] = tuple(_t)")
+        # Copy each level on the way down, change the entry, and rebuild the tuples.
+        for depth, key in enumerate(s.keys):
+            k = src(key)
+            if depth < len(levels):
+                index = f"_i{self.vars[s.name].slot}_{depth}"
+                self.ns[index] = levels[depth][1]
+                k = f"{index}[{k}]"
+            emit(f"_k{depth} = {k}")
+            emit(f"_t{depth} = list({base if depth == 0 else f'_t{depth - 1}[_k{depth - 1}]'})")
+        last = len(s.keys) - 1
+        emit(f"_t{last}[_k{last}] = {value}" if s.op == "=" else f"_t{last}[_k{last}] {s.op}= {value}")
+        for depth in range(last, 0, -1):
+            emit(f"_t{depth - 1}[_k{depth - 1}] = tuple(_t{depth})")
+        emit(f"{base} = tuple(_t0)")

@@ -117,29 +117,24 @@ class Checker:
                 self.events[d.name] = d
             elif isinstance(d, ast.Var):
                 self._name_ok(d.name, d.span, "variable")
-                if isinstance(d.type, ast.MapType):
-                    key = self.type_of(d.type.key)
+                keys, t = [], d.type
+                while isinstance(t, ast.MapType):
+                    key = self.type_of(t.key)
                     if key in (INT, STR, BOOL) or isinstance(key, tuple):
                         self.error(
-                            d.type.key.span,
+                            t.key.span,
                             f"a map's key must be a finite type, not {show(key)}",
                             "use player, an enum, a component kind or a grid",
                         )
-                    self.vars[d.name] = (key, self.type_of(d.type.value))
-                    if d.seen_by == "owner" and key != PLAYER:
-                        self.error(
-                            d.span,
-                            "`seen by owner` needs a map keyed by player",
-                            f"declare it as `var {d.name}: player -> ...`",
-                        )
-                else:
-                    self.vars[d.name] = (None, self.type_of(d.type))
-                    if d.seen_by == "owner":
-                        self.error(
-                            d.span,
-                            "`seen by owner` needs a map keyed by player",
-                            f"declare it as `var {d.name}: player -> ...`",
-                        )
+                    keys.append(key)
+                    t = t.value
+                self.vars[d.name] = (tuple(keys), self.type_of(t))
+                if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
+                    self.error(
+                        d.span,
+                        "`seen by owner` needs a map keyed by player",
+                        f"declare it as `var {d.name}: player -> ...`",
+                    )
         for d in decls:
             if isinstance(d, ast.Generate):
                 if d.kind not in self.fields:
@@ -354,7 +349,7 @@ class Checker:
         elif isinstance(s, ast.Roll):
             scope[s.var] = self.element(self.expr(s.source, scope), s.source)
         elif isinstance(s, ast.Shuffle):
-            if s.name not in self.vars or self.vars[s.name][0] is not None:
+            if s.name not in self.vars or self.vars[s.name][0]:
                 self.error(
                     s.span,
                     f"cannot shuffle '{s.name}'",
@@ -425,17 +420,15 @@ class Checker:
 
     def assign(self, s: ast.Assign, scope) -> None:
         value = self.expr(s.value, scope)
-        if s.name in scope and s.key is None:
-            want = scope[s.name]
-            if not fits(value, want) and not fits(want, value) and want != NONE:
+        if s.name in scope:
+            want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
+            if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
                 self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
             return
         if s.name not in self.vars:
             if s.name in self.options or s.name in self.constants:
                 self.error(
-                    s.span,
-                    f"'{s.name}' is not a variable and cannot change",
-                    "declare a `var` to hold changing state",
+                    s.span, f"'{s.name}' is not a variable and cannot change", "declare a `var` to hold changing state"
                 )
             else:
                 self.error(
@@ -444,25 +437,36 @@ class Checker:
                     did_you_mean(s.name, list(self.vars) + list(scope)) or f"declare it: var {s.name}: ...",
                 )
             return
-        key_t, val_t = self.vars[s.name]
-        if s.key is not None:
-            k = self.expr(s.key, scope)
-            if key_t is None:
-                if not (isinstance(val_t, tuple) and val_t[0] == "list"):
-                    self.error(s.span, f"'{s.name}' is not a map or list", "index only maps and lists")
-                    return
-                if not fits(k, INT):
-                    self.error(s.key.span, f"a list index is an int, not {show(k)}")
-                val_t = val_t[1]
-            elif not fits(k, key_t):
-                self.error(s.key.span, f"'{s.name}' is keyed by {show(key_t)}, not {show(k)}")
-        elif key_t is not None:
-            self.error(s.span, f"'{s.name}' is a map: assign one entry, {s.name}[key] = ...")
+        keys, val_t = self.vars[s.name]
+        if len(s.keys) < len(keys):
+            self.error(s.span, f"'{s.name}' is a map: assign one entry, {s.name}" + "[key]" * len(keys) + " = ...")
+            return
+        val_t = self._indexed(s.name, keys, val_t, s.keys, scope, s)
+        if val_t is None:
             return
         if s.op != "=" and not fits(val_t, INT):
             self.error(s.span, f"`{s.op}=` needs a number, '{s.name}' holds {show(val_t)}")
         if not fits(value, val_t) and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple)):
             self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
+
+    def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
+        """The type reached by indexing `name` (map keys, then list positions), or None."""
+        for depth, key in enumerate(key_exprs):
+            k = self.expr(key, scope)
+            if depth < len(key_types):
+                want = key_types[depth]
+                if not fits(k, want) and not fits(strip(k), want):
+                    self.error(key.span, f"'{name}' is keyed by {show(want)}, not {show(k)}")
+                continue
+            if val_t == ANY:
+                continue
+            if not (isinstance(val_t, tuple) and val_t[0] == "list"):
+                self.error(node.span, f"'{name}' is not a map or list here", "index only maps and lists")
+                return None
+            if not fits(k, INT):
+                self.error(key.span, f"a list index is an int, not {show(k)}")
+            val_t = val_t[1]
+        return val_t
 
     def arguments(self, node, what: str, params: list, args: list) -> None:
         if len(args) != len(params):
@@ -517,10 +521,8 @@ class Checker:
             return scope[n]
         if n in self.vars:
             self.used.add("var:" + n)
-            key, val = self.vars[n]
-            if key is not None:
-                return ANY
-            return val
+            keys, val = self.vars[n]
+            return ANY if keys else val
         if n in self.options:
             return self.options[n]
         if n == "players":
@@ -631,14 +633,21 @@ class Checker:
         return fields[e.name]
 
     def _Index(self, e, scope):
+        keys = [e.key]
+        base = e.obj
+        while isinstance(base, ast.Index):
+            keys.insert(0, base.key)
+            base = base.obj
+        if isinstance(base, ast.Name) and base.id in self.vars and base.id not in scope:
+            self.used.add("var:" + base.id)
+            key_types, val_t = self.vars[base.id]
+            if len(keys) < len(key_types):
+                for depth, key in enumerate(keys):
+                    self._indexed(base.id, key_types[depth : depth + 1], ANY, [key], scope, e)
+                return ANY  # a part of a map: index it further
+            result = self._indexed(base.id, key_types, val_t, keys, scope, e)
+            return ANY if result is None else result
         k = self.expr(e.key, scope)
-        if isinstance(e.obj, ast.Name) and e.obj.id in self.vars and e.obj.id not in scope:
-            self.used.add("var:" + e.obj.id)
-            key_t, val_t = self.vars[e.obj.id]
-            if key_t is not None:
-                if not fits(k, key_t) and not fits(strip(k), key_t):
-                    self.error(e.key.span, f"'{e.obj.id}' is keyed by {show(key_t)}, not {show(k)}")
-                return val_t
         t = self.expr(e.obj, scope)
         if not fits(k, INT):
             self.error(e.key.span, f"a list index is an int, not {show(k)}")

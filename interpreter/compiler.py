@@ -39,11 +39,12 @@ class Code:
 class VarInfo:
     name: str
     slot: int
-    keys: tuple | None  # key domain for map variables
+    keys: tuple | None  # key domain of a map variable (its outer key)
     key_index: dict | None
     default: Closure
     seen_by: str
     decl: ast.Var
+    levels: tuple = ()  # (keys, index) of every key, outer first: `A -> B -> V` has two
 
 
 @attrs.define
@@ -367,14 +368,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
 
     def _var(self, d: ast.Var) -> None:
         default = self.expr(d.default, Scope())
-        keys = key_index = None
-        if isinstance(d.type, ast.MapType):
-            keys = self._domain(d.type.key)
-            key_index = {k: i for i, k in enumerate(keys)}
-            width = len(keys)
-            scalar = default
-            default = lambda vm, L, scalar=scalar, n=width: (scalar(vm, L),) * n  # noqa: E731
-        info = VarInfo(d.name, len(self.var_order), keys, key_index, default, d.seen_by, d)
+        levels = []
+        t = d.type
+        while isinstance(t, ast.MapType):
+            keys = self._domain(t.key)
+            levels.append((keys, {k: i for i, k in enumerate(keys)}))
+            t = t.value
+        for keys, _ in reversed(levels):  # every entry starts at the default value
+            default = (lambda inner, n: lambda vm, L: (inner(vm, L),) * n)(default, len(keys))
+        keys, key_index = levels[0] if levels else (None, None)
+        info = VarInfo(d.name, len(self.var_order), keys, key_index, default, d.seen_by, d, tuple(levels))
         self.vars[d.name] = info
         self.var_order.append(info)
 
@@ -460,65 +463,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
 
     def _s_Note(self, s, scope):
         pass
-
-    def _s_Let(self, s: ast.Let, scope):
-        value = self.expr(s.value, scope)
-        slot = scope.bind(s.name)
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            L[slot] = value(vm, L)
-            return nxt
-
-        self._emit(op, s.span)
-
-    def _s_Assign(self, s: ast.Assign, scope):
-        value = self.expr(s.value, scope)
-        nxt = self._here() + 1
-        if s.op == "+":
-            value = (lambda get, v: lambda vm, L: get(vm, L) + v(vm, L))(self._read(s, scope), value)
-        elif s.op == "-":
-            value = (lambda get, v: lambda vm, L: get(vm, L) - v(vm, L))(self._read(s, scope), value)
-        if s.name in scope.slots and s.key is None:
-            slot = scope.slots[s.name]
-
-            def op(vm, L):
-                L[slot] = value(vm, L)
-                return nxt
-        elif s.name in self.vars:
-            info = self.vars[s.name]
-            slot = info.slot
-            if s.key is None:
-
-                def op(vm, L):
-                    vm.vars[slot] = value(vm, L)
-                    return nxt
-            else:
-                key = self.expr(s.key, scope)
-                index = info.key_index
-                if index is None:
-
-                    def op(vm, L):
-                        items = list(vm.vars[slot])
-                        items[key(vm, L)] = value(vm, L)
-                        vm.vars[slot] = tuple(items)
-                        return nxt
-                else:
-
-                    def op(vm, L):
-                        items = list(vm.vars[slot])
-                        items[index[key(vm, L)]] = value(vm, L)
-                        vm.vars[slot] = tuple(items)
-                        return nxt
-        else:
-            self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
-        self._emit(op, s.span)
-
-    def _read(self, s: ast.Assign, scope) -> Closure:
-        target: ast.Expr = ast.Name(span=s.span, id=s.name)
-        if s.key is not None:
-            target = ast.Index(span=s.span, obj=target, key=s.key)
-        return self.expr(target, scope)
 
     def _s_If(self, s: ast.If, scope):
         end_jumps = []
@@ -661,17 +605,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
         del scope.slots["\0may"]
 
-    def _s_Roll(self, s: ast.Roll, scope):
-        source = self.expr(s.source, scope)
-        slot = scope.bind(s.var)
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            L[slot] = vm.random_choice(tuple(source(vm, L)))
-            return nxt
-
-        self._emit(op, s.span)
-
     def _s_Shuffle(self, s: ast.Shuffle, scope):
         if s.name not in self.vars:
             self.fail(s.span, f"cannot shuffle '{s.name}'", "shuffle a `var` holding a list")
@@ -721,20 +654,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
 
         self._emit(op, s.span)
 
-    def _s_Log(self, s: ast.Log, scope):
-        audience = self.expr(s.audience, scope) if s.audience is not None else None
-        parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
-        values = [self.expr(p, scope) for p in s.text.parts if not isinstance(p, str)]
-        self.formats.append(parts)
-        fmt = len(self.formats) - 1
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            vm.log.append((audience(vm, L) if audience else None, fmt, tuple([v(vm, L) for v in values])))
-            return nxt
-
-        self._emit(op, s.span)
-
     def render_log(self, entry, hidden=None) -> str:
         """A log entry as text: the format's literal parts with its values displayed.
         `hidden(value)` names the components the reader may not see; they are written
@@ -764,18 +683,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._emit(op, s.span)
 
     _s_GameOver = _s_Win
-
-    def _s_Require(self, s: ast.Require, scope):
-        cond = self.expr(s.condition, scope)
-        message = self.expr(s.message, scope)
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            if not cond(vm, L):
-                raise vm.rule_error(message(vm, L))
-            return nxt
-
-        self._emit(op, s.span)
 
     def _s_CallStmt(self, s: ast.CallStmt, scope):
         if s.name not in self.procs:

@@ -390,34 +390,45 @@ class Game:
         return vm.freeze(state.decisions + 1)
 
     def var(self, state: State, name: str) -> Any:
-        """A variable's value; a map variable as a dict (for tests and tools)."""
+        """A variable's value; a map variable as a dict (of dicts), for tests and tools."""
         info = self._var_info(name)
         raw = state.vars[info.slot]
         if info.keys is None:
             return raw
         keys = state.players if info.keys == self.compiled.seats else info.keys
-        return {k: raw[info.key_index[k]] for k in keys}
+
+        def as_dict(levels, value):
+            if not levels:
+                return value
+            ks, index = levels[0]
+            return {k: as_dict(levels[1:], value[index[k]]) for k in ks}
+
+        return {k: as_dict(info.levels[1:], raw[info.key_index[k]]) for k in keys}
 
     def with_var(self, state: State, name: str, value: Any) -> State:
         """The same position with one variable changed: how a scenario sets up a position.
 
-        A map variable takes a dict of the entries to change; lists may be given as lists.
+        A map variable takes a dict of the entries to change (a dict of dicts for a map
+        of maps); lists may be given as lists.
         """
         info = self._var_info(name)
-        values = list(state.vars)
 
         def freeze(v):
             return tuple(freeze(x) for x in v) if isinstance(v, list | tuple) else v
 
-        if info.keys is None:
-            values[info.slot] = freeze(value)
-        else:
-            entries = list(values[info.slot])
-            for k, v in value.items():
-                if k not in info.key_index:
+        def update(levels, old, new):
+            if not levels:
+                return freeze(new)
+            ks, index = levels[0]
+            entries = list(old)
+            for k, v in new.items():
+                if k not in index:
                     raise UsageError(f"'{name}' has no key '{k}'")
-                entries[info.key_index[k]] = freeze(v)
-            values[info.slot] = tuple(entries)
+                entries[index[k]] = update(levels[1:], entries[index[k]], v)
+            return tuple(entries)
+
+        values = list(state.vars)
+        values[info.slot] = update(info.levels, values[info.slot], value)
         return state._replace(vars=tuple(values))
 
     def _var_info(self, name: str):

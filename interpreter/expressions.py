@@ -218,21 +218,24 @@ class ExpressionCompiler:
         return f"{table}[{self.src(e.obj, scope, py)}]"
 
     def _g_Index(self, e: ast.Index, scope, py):
-        key = self.src(e.key, scope, py)
-        if (
-            isinstance(e.obj, ast.Name)
-            and e.obj.id in self.vars
-            and e.obj.id not in scope.slots
-            and e.obj.id not in py
-            and e.obj.id not in scope.env
-        ):
-            info = self.vars[e.obj.id]
-            if info.key_index is not None:
-                index = f"_i{info.slot}"
-                self.ns[index] = info.key_index
-                return f"V[{info.slot}][{index}[{key}]]"
-            return f"V[{info.slot}][{key}]"
-        return f"{self.src(e.obj, scope, py)}[{key}]"
+        keys = [e.key]
+        base = e.obj
+        while isinstance(base, ast.Index):  # m[a][b]: the keys, outer first
+            keys.insert(0, base.key)
+            base = base.obj
+        n = getattr(base, "id", None)
+        if n in self.vars and n not in scope.slots and n not in py and n not in scope.env:
+            info = self.vars[n]
+            out = f"V[{info.slot}]"
+            for depth, key in enumerate(keys):
+                k = self.src(key, scope, py)
+                if depth < len(info.levels):
+                    index = f"_i{info.slot}_{depth}"
+                    self.ns[index] = info.levels[depth][1]
+                    k = f"{index}[{k}]"
+                out += f"[{k}]"
+            return out
+        return f"{self.src(e.obj, scope, py)}[{self.src(e.key, scope, py)}]"
 
     def _g_Lambda(self, e: ast.Lambda, scope, py):
         inner, v = self._bind(py, e.param)

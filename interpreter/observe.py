@@ -47,6 +47,19 @@ def value_view(game: CompiledGame, vm: VM, value: Any) -> Any:
     return value
 
 
+def _inner_view(game: CompiledGame, vm: VM, levels: tuple, value: Any) -> Any:
+    """The inner maps of a map of maps, as dicts, their entries seen as above."""
+    if not levels:
+        return value_view(game, vm, value)
+    keys, index = levels[0]
+    return {
+        k: {"hidden": 1}
+        if k in game.kind_of and visible_fields(game, vm, k) is not None
+        else _inner_view(game, vm, levels[1:], value[index[k]])
+        for k in keys
+    }
+
+
 def _hidden(value: Any) -> Any:
     if isinstance(value, tuple):
         return {"hidden": len(value)}
@@ -69,7 +82,7 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
                 elif k in game.kind_of and visible_fields(game, vm, k) is not None:
                     view[k] = {"hidden": 1}  # an entry of a component its viewer may not see
                 else:
-                    view[k] = value_view(game, vm, v)
+                    view[k] = _inner_view(game, vm, info.levels[1:], v)
             out[info.name] = view
         elif info.seen_by == "all":
             out[info.name] = value_view(game, vm, raw)

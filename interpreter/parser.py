@@ -404,8 +404,8 @@ class _Builder(Transformer):
         return ast.Let(span=self._s(meta), name=str(c[0]), value=c[1])
 
     def _assign(self, meta, c, op):
-        name, key = c[0]
-        return ast.Assign(span=self._s(meta), name=name, key=key, op=op, value=c[1])
+        name, keys = c[0]
+        return ast.Assign(span=self._s(meta), name=name, keys=keys, op=op, value=c[1])
 
     @v_args(meta=True)
     def set_stmt(self, meta, c):
@@ -420,7 +420,7 @@ class _Builder(Transformer):
         return self._assign(meta, c, "-")
 
     def target(self, c):
-        return (str(c[0]), c[1] if len(c) > 1 else None)
+        return (str(c[0]), tuple(c[1:]))
 
     @v_args(meta=True)
     def if_stmt(self, meta, c):

@@ -36,6 +36,23 @@ def _dec(v: Any) -> Any:
     return v
 
 
+def _enc_map(levels: tuple, value: Any) -> Any:
+    """A map variable as a table keyed by name (a map of maps as nested tables)."""
+    if not levels:
+        return _enc(value)
+    keys, index = levels[0]
+    return {k: _enc_map(levels[1:], value[index[k]]) for k in keys}
+
+
+def _dec_map(levels: tuple, data: Any) -> Any:
+    if not levels:
+        return _dec(data)
+    keys, _ = levels[0]
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a table keyed by {', '.join(keys[:4])}...")
+    return tuple(_dec_map(levels[1:], data.get(k, {} if len(levels) == 1 else {})) for k in keys)
+
+
 def state_to_dict(game: Game, state: State) -> dict:
     g = game.compiled
     out: dict[str, Any] = {
@@ -50,13 +67,7 @@ def state_to_dict(game: Game, state: State) -> dict:
     }
     if state.result is not None:
         out["result"] = list(state.result)
-    variables = {}
-    for info in g.var_order:
-        raw = state.vars[info.slot]
-        if info.keys is not None:
-            variables[info.name] = {k: _enc(raw[info.key_index[k]]) for k in info.keys}
-        else:
-            variables[info.name] = _enc(raw)
+    variables = {info.name: _enc_map(info.levels, state.vars[info.slot]) for info in g.var_order}
     out["vars"] = variables
     out["frames"] = [{"code": g.codes[c].name, "step": pc, "locals": _enc(locs)} for c, pc, locs in state.frames]
     out["log"] = [[_enc(aud), fmt, _enc(values)] for aud, fmt, values in state.log]
@@ -74,11 +85,7 @@ def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
         for info in g.var_order:
             if info.name not in data["vars"]:
                 raise UsageError(f"{where}: variable '{info.name}' is missing", "save a state to see every field")
-            raw = data["vars"][info.name]
-            if info.keys is not None:
-                values[info.slot] = tuple(_dec(raw.get(k, {})) if isinstance(raw, dict) else None for k in info.keys)
-            else:
-                values[info.slot] = _dec(raw)
+            values[info.slot] = _dec_map(info.levels, data["vars"][info.name])
         frames = []
         for f in data.get("frames", []):
             if f["code"] not in codes:

@@ -184,11 +184,11 @@ class Let:
 
 @frozen
 class Assign:
-    """`name = v`, `name[key] = v`, and the `+=` / `-=` forms (`op` is "=", "+", "-")."""
+    """`name = v`, `name[k1][k2] = v`, and the `+=` / `-=` forms (`op` is "=", "+", "-")."""
 
     span: Span
     name: str
-    key: Expr | None
+    keys: tuple[Expr, ...]
     op: str
     value: Expr
 

@@ -7,9 +7,11 @@ the variables (`game.var`), the narration (`game.narrate`), the legal moves and 
 from __future__ import annotations
 
 import textwrap
+import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 import interpreter.engine
 from interpreter import GameDefError, GameRuntimeError, load_game
@@ -1099,3 +1101,48 @@ def test_a_var_called_label_is_refused_as_a_keyword(tmp_path):
         assert "keyword" in f"{d.message} {d.hint}", err.render()
         return
     assert game.var(game.start(players=2), "label") == 2
+
+
+# ---- maps of maps ------------------------------------------------------------------------------------
+NESTED = """
+game sheet { players 2..2 seats [a, b] }
+enum Item { missile, wall, clock }
+var parts: player -> Item -> list int = [0, 0] seen by owner
+var done: player -> Item -> bool = false
+procedure play() {
+    rule "Sheet"
+    parts[a][wall][1] = 3
+    parts[b][missile] = [1, 2]
+    parts[a][clock][0] += 2
+    done[b][clock] = true
+    log "{parts[a][wall]} {parts[a][clock][0]} {done[b][clock]} {parts[b][missile]}"
+    choose x from [1, 2] by a
+    game over [a]
+}
+"""
+
+
+def test_a_map_of_maps_is_read_and_written_entry_by_entry(tmp_path):
+    path = tmp_path / "sheet.game"
+    path.write_text(NESTED)
+    game = load_game(str(path))
+    state = game.start(players=2)
+    assert game.narrate(state) == ["0, 3 2 yes 1, 2"]
+    assert game.var(state, "parts")["a"] == {"missile": (0, 0), "wall": (0, 3), "clock": (2, 0)}
+    assert game.var(state, "done")["b"]["clock"] is True and game.var(state, "done")["a"]["clock"] is False
+    # seen by owner: b's whole sheet is hidden from a
+    view = game.observation(state, "a")["vars"]["parts"]
+    assert view["a"]["wall"] == [0, 3] and view["b"] == {"hidden": 3}
+    copy = state_from_dict(game, tomllib.loads(tomli_w.dumps(state_to_dict(game, state))))
+    assert copy == state
+    changed = game.with_var(state, "parts", {"b": {"wall": [9, 9]}})
+    assert game.var(changed, "parts")["b"] == {"missile": (1, 2), "wall": (9, 9), "clock": (0, 0)}
+
+
+def test_a_map_of_maps_checks_every_key(tmp_path):
+    path = tmp_path / "bad.game"
+    path.write_text(NESTED.replace("parts[a][wall][1] = 3", "parts[wall][a][1] = 3"))
+    with pytest.raises(GameDefError) as info:
+        load_game(str(path))
+    text = info.value.render()
+    assert "'parts' is keyed by player, not Item" in text and "'parts' is keyed by Item, not player" in text
