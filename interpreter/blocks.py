@@ -35,7 +35,7 @@ class BlockCompiler:
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
         if isinstance(s, SIMPLE):
-            return not (isinstance(s, ast.Shuffle) and s.name not in self.vars)
+            return True
         if isinstance(s, ast.Break):
             return in_loop
         if isinstance(s, ast.If):
@@ -123,8 +123,11 @@ class BlockCompiler:
             source = src(s.source)
             emit(f"L[{scope.bind(s.var)}] = vm.random_choice(tuple({source}))")
         elif isinstance(s, ast.Shuffle):
-            slot = self.vars[s.name].slot
-            emit(f"V[{slot}] = vm.shuffled(V[{slot}])")
+            current: ast.Expr = ast.Name(span=s.span, id=s.name)
+            for key in s.keys:
+                current = ast.Index(span=s.span, obj=current, key=key)
+            target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
+            self._assign_lines(target, scope, emit, src, f"vm.shuffled({src(current)})")
         elif isinstance(s, ast.Require):
             where = f"_span{next(self._names)}"
             self.ns[where] = s.span
@@ -140,8 +143,8 @@ class BlockCompiler:
             out.append("    " * depth + "pass")
             spans.append(span)
 
-    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src) -> None:
-        value = src(s.value)
+    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, value: str | None = None) -> None:
+        value = value if value is not None else src(s.value)
         if s.name in scope.slots:
             base, levels = f"L[{scope.slots[s.name]}]", ()
         elif s.name in self.vars:

@@ -349,7 +349,7 @@ class Checker:
         elif isinstance(s, ast.Roll):
             scope[s.var] = self.element(self.expr(s.source, scope), s.source)
         elif isinstance(s, ast.Shuffle):
-            if s.name not in self.vars or self.vars[s.name][0]:
+            if s.name not in self.vars:
                 self.error(
                     s.span,
                     f"cannot shuffle '{s.name}'",
@@ -357,6 +357,14 @@ class Checker:
                 )
             else:
                 self.used.add("var:" + s.name)
+                key_types, val_t = self.vars[s.name]
+                t = self._indexed(s.name, key_types, val_t, s.keys, scope, s) if len(s.keys) >= len(key_types) else None
+                if t is None or not (t == ANY or (isinstance(t, tuple) and t[0] == "list")):
+                    self.error(
+                        s.span,
+                        f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
+                        "shuffle a list: a `var` holding one, or an entry of a map of lists",
+                    )
         elif isinstance(s, ast.Emit):
             self.emitted.add(s.event)
             args = [self.expr(a, scope) for a in s.args]
@@ -593,6 +601,8 @@ class Checker:
             return BOOL
         if op == "+" and isinstance(a, tuple) and a[0] == "list":
             return a
+        if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
+            return STR
         for t, node in ((a, e.left), (b, e.right)):
             if not fits(t, INT):
                 self.error(node.span, f"`{op}` needs numbers, not {show(t)}")

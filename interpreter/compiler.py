@@ -605,18 +605,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
         del scope.slots["\0may"]
 
-    def _s_Shuffle(self, s: ast.Shuffle, scope):
-        if s.name not in self.vars:
-            self.fail(s.span, f"cannot shuffle '{s.name}'", "shuffle a `var` holding a list")
-        slot = self.vars[s.name].slot
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            vm.vars[slot] = vm.shuffled(vm.vars[slot])
-            return nxt
-
-        self._emit(op, s.span)
-
     def _s_Emit(self, s: ast.Emit, scope):
         args = [self.expr(a, scope) for a in s.args]
         handlers = self.handlers.setdefault(s.event, [])

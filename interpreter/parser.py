@@ -490,7 +490,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def shuffle_stmt(self, meta, c):
-        return ast.Shuffle(span=self._s(meta), name=str(c[0]))
+        name, keys = c[0]
+        return ast.Shuffle(span=self._s(meta), name=name, keys=keys)
 
     @v_args(meta=True)
     def emit_stmt(self, meta, c):

@@ -249,8 +249,11 @@ class Roll:
 
 @frozen
 class Shuffle:
+    """`shuffle deck` or `shuffle draw_pile[p]`: a list variable or entry, in random order."""
+
     span: Span
     name: str
+    keys: tuple[Expr, ...] = ()
 
 
 @frozen

@@ -1146,3 +1146,28 @@ def test_a_map_of_maps_checks_every_key(tmp_path):
         load_game(str(path))
     text = info.value.render()
     assert "'parts' is keyed by player, not Item" in text and "'parts' is keyed by Item, not player" in text
+
+
+def test_shuffle_an_entry_sort_and_join_text(tmp_path):
+    path = tmp_path / "shuffle.game"
+    path.write_text("""
+game sh { players 2..2 seats [a, b] }
+var piles: player -> list int = [1, 2, 3, 4, 5, 6]
+var word: str = ""
+procedure play() {
+    rule "x"
+    shuffle piles[b]
+    word = "ab" + "cd"
+    log "{piles[a]} / {sort(piles[b])} / {sort_by(piles[b], x => 0 - x)} / {word}"
+    choose x from [1] by a
+    game over []
+}
+""")
+    game = load_game(str(path))
+    state = game.start(players=2, seed=3)
+    piles = game.var(state, "piles")
+    assert piles["a"] == (1, 2, 3, 4, 5, 6)  # only b's pile is shuffled
+    assert sorted(piles["b"]) == [1, 2, 3, 4, 5, 6] and piles["b"] != (1, 2, 3, 4, 5, 6)
+    assert game.narrate(state) == ["1, 2, 3, 4, 5, 6 / 1, 2, 3, 4, 5, 6 / 6, 5, 4, 3, 2, 1 / abcd"]
+    again = game.start(players=2, seed=3)
+    assert game.var(again, "piles") == piles  # the same seed shuffles the same way
