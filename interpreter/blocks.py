@@ -162,10 +162,11 @@ class BlockCompiler:
                 index = f"_i{self.vars[s.name].slot}_{depth}"
                 self.ns[index] = levels[depth][1]
                 k = f"{index}[{k}]"
-            emit(f"_k{depth} = {k}")
-            emit(f"_t{depth} = list({base if depth == 0 else f'_t{depth - 1}[_k{depth - 1}]'})")
+            emit(f"__k{depth} = {k}")
+            emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")
         last = len(s.keys) - 1
-        emit(f"_t{last}[_k{last}] = {value}" if s.op == "=" else f"_t{last}[_k{last}] {s.op}= {value}")
+        # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
+        emit(f"__t{last}[__k{last}] = {value}" if s.op == "=" else f"__t{last}[__k{last}] {s.op}= {value}")
         for depth in range(last, 0, -1):
-            emit(f"_t{depth - 1}[_k{depth - 1}] = tuple(_t{depth})")
-        emit(f"{base} = tuple(_t0)")
+            emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
+        emit(f"{base} = tuple(__t0)")

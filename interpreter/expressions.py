@@ -90,6 +90,7 @@ class ExpressionCompiler:
         self._tables: dict[str, dict | None] = {}
         self._self_fields: set[str] = set()
         self._short_mode = False
+        self._folding = False
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -108,12 +109,17 @@ class ExpressionCompiler:
         return local["_f"]
 
     def _evaluate_static(self, e, scope):
+        if self._folding:  # already inside a fold: its value is computed once, at the top
+            return _FAILED
+        self._folding = True
         try:
             value = self._function(self.src(e, scope, {}))(None, [None] * (scope.count + 1))
         except GameDefError:
             raise
         except Exception:  # let it fail at run time, where the error names the rule
             return _FAILED
+        finally:
+            self._folding = False
         return _FAILED if callable(value) else value
 
     def _literal(self, value: Any) -> str:

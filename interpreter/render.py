@@ -42,7 +42,7 @@ def render(game: Game, state: State, player: str | None) -> str:
         elif info.keys is None or info.keys == g.seats:
             lines.append(f"{info.name}: {_text(g, vm, view)}")
     if markers:
-        lines.append("hammers/markers: " + ", ".join(f"{n} = {p}" for p, n in seat_no.items()))
+        lines.append("markers (seat numbers): " + ", ".join(f"{n} = {p}" for p, n in seat_no.items()))
     return "\n".join(lines)
 
 
