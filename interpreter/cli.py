@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -91,6 +92,13 @@ def play_out(
     return state, moves
 
 
+def _relative_to(path: str | None, transcript: str) -> str:
+    """A state file's path as the transcript will find it: relative to the transcript."""
+    if not path:
+        return ""
+    return os.path.relpath(Path(path).resolve(), Path(transcript).resolve().parent)
+
+
 def cmd_run(args) -> int:
     game = _load(args)
     if args.from_state:
@@ -119,7 +127,7 @@ def cmd_run(args) -> int:
     if args.transcript:
         write_transcript(
             Transcript(
-                game=game.name if not Path(args.game).suffix else str(args.game),
+                game=game.name if not Path(args.game).suffix else _relative_to(args.game, args.transcript),
                 players=len(state.players),
                 seed=args.seed,
                 moves=moves,
@@ -128,7 +136,7 @@ def cmd_run(args) -> int:
                 rules_hash=game.rules_hash,
                 agents=kinds,
                 dice=list(args.die or []),
-                start=str(args.from_state or ""),
+                start=_relative_to(args.from_state, args.transcript),
                 result=list(winners),
             ),
             args.transcript,
@@ -141,7 +149,10 @@ def cmd_run(args) -> int:
 
 def replay(t: Transcript, base: Path) -> tuple[Game, State]:
     """Re-run a transcript; raises IllegalMove at the first move that is no longer legal."""
-    game = load_game(t.game, variants=t.variants, options=t.options)
+    name = t.game
+    if name.endswith(".game") and not Path(name).is_absolute() and (base / name).exists():
+        name = str(base / name)  # a game file is named relative to the transcript
+    game = load_game(name, variants=t.variants, options=t.options)
     if t.start:
         state = load_state(game, (base / t.start) if not Path(t.start).is_absolute() else t.start)
     else:

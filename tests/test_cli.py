@@ -12,6 +12,7 @@ import json
 import re
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -338,3 +339,25 @@ def test_play_with_patched_builtin_input(monkeypatch, capsys):
     code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
     assert code == 0
     assert out.rstrip().endswith("== game over: x")
+
+
+def test_a_transcript_names_its_game_file_and_start_state_relative_to_itself(tmp_path, monkeypatch, capsys):
+    """Transcripts: a transcript that starts from a saved state replays from any folder."""
+    from interpreter import load_game
+    from interpreter.saving import save_state
+
+    game_file = tmp_path / "games" / "ttt.game"
+    game_file.parent.mkdir()
+    game_file.write_text((Path(__file__).resolve().parent.parent / "examples" / "tictactoe.game").read_text())
+    game = load_game(str(game_file))
+    save_state(game, game.apply(game.start(players=2), "b2"), tmp_path / "mid.toml")
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / "records" / "t.toml"
+    out.parent.mkdir()
+    assert main(["run", "games/ttt.game", "--from-state", "mid.toml", "--transcript", str(out), "--quiet"]) == 0
+    text = out.read_text()
+    assert 'start = "../mid.toml"' in text and 'game = "../games/ttt.game"' in text
+    monkeypatch.chdir(out.parent.parent.parent)
+    capsys.readouterr()
+    assert main(["replay", str(out)]) == 0
+    assert "moves replayed" in capsys.readouterr().out
