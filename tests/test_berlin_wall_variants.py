@@ -29,7 +29,7 @@ from bw_helpers import (
     walk_ends,
 )
 
-from interpreter import GameDefError, GameRuntimeError, UsageError
+from interpreter import GameDefError, GameRuntimeError, UsageError, load_game
 
 SUITS = ["suns", "moons", "crowns", "arms"]
 
@@ -688,3 +688,37 @@ def test_compatible_variants_combine(variants, options):
         assert winners
         counts = {p: len(v) for p, v in g.var(s, "collected").items()}
         assert all(counts[w] == max(counts.values()) for w in winners)
+
+
+# ---- a worked new variant: examples/berlin_wall_house_rules.game ----------------------------------
+def test_house_rule_lucky_nulls_turns_over_a_piece_after_a_null():
+    """A designer's own variant, in its own file: a collected Null (6) lets the player turn over
+    one face-down piece, for everyone to see."""
+    house = load_game("examples/berlin_wall_house_rules.game", variants=["lucky_nulls"])
+    s = begin(house, ("a1", "l4"), pins=(6, 1, 6))  # red first, then red rolls a 6
+    s = put(house, s, "b2", "coin-6-Suns-1", face_up=True)
+    s = walk(house, house.apply(s, "move red hammer"), "a2", "a3", "a4", "b4", "b3", "b2")
+    assert house.labels(s) == ["collect coin-6-Suns-1", "pass"]
+    s = house.apply(s, "collect coin-6-Suns-1")
+    assert house.prompt(s) == "turn over one face-down piece"
+    target = house.labels(s)[0]
+    cell = target.split()[-1]
+    piece = house.var(s, "wall")[cell]
+    assert house.var(s, "face_up")[piece] is False
+    s = house.apply(s, target)
+    assert house.var(s, "face_up")[piece] is True
+    assert f"red turns over {cell}: {piece}" in house.narrate(s)
+
+
+def test_house_rule_short_game_is_won_with_the_eighth_piece():
+    """House rule short_game: the Object becomes 8 pieces; the base game still needs 12."""
+    for variants, pieces, over in ((["short_game"], 7, True), ([], 7, False), ([], 11, True)):
+        g = load_game("examples/berlin_wall_house_rules.game", variants=variants)
+        s = begin(g, ("a1", "l4"), pins=(6, 1, 1))
+        s = give(g, s, "red", [f"{col}4" for col in "bcdefghijkl"[:pieces]])
+        s = put(g, s, "a2", "coin-1-Suns-1", face_up=True)
+        s = walk(g, g.apply(s, "move red hammer"), "a2")
+        s = g.apply(s, "collect coin-1-Suns-1")
+        assert g.is_over(s) is over, (variants, pieces)
+        if over:
+            assert g.result(s) == ("red",)
