@@ -14,25 +14,12 @@ from typing import Any
 import attrs
 
 from . import syntax as ast
-from .blocks import BindParams, BlockCompiler
+from .blocks import BlockCompiler
 from .builtins import DELTA, DIRECTIONS
 from .errors import Diagnostic, GameDefError, Span
 from .expressions import Closure, ExpressionCompiler, Scope
 from .program import Program
-
-
-class Code:
-    """One compiled procedure, trigger body or card slot."""
-
-    __slots__ = ("index", "name", "ops", "spans", "names", "nlocals", "nparams", "span")
-
-    def __init__(self, index: int, name: str, span: Span):
-        self.index, self.name, self.span = index, name, span
-        self.ops: list = []
-        self.spans: list[Span] = []
-        self.names: list[str] = []  # the procedure each step comes from (inlined calls)
-        self.nlocals = 0
-        self.nparams = 0
+from .statements import Code, Handler, StatementCompiler
 
 
 @attrs.define
@@ -45,14 +32,6 @@ class VarInfo:
     seen_by: str
     decl: ast.Var
     levels: tuple = ()  # (keys, index) of every key, outer first: `A -> B -> V` has two
-
-
-@attrs.define
-class Handler:
-    code: Code
-    where: Closure | None
-    has_self: bool
-    self_value: str | None
 
 
 class Runtime:
@@ -93,20 +72,6 @@ class _AtLoad:
         self.vars: list = []
 
 
-def _size(stmts) -> int:
-    """How many statements a body holds, nested ones included."""
-    n = 0
-    for st in stmts:
-        n += 1
-        for attr in ("body", "otherwise"):
-            inner = getattr(st, attr, None)
-            if isinstance(inner, tuple):
-                n += _size(inner)
-        for _, body in getattr(st, "branches", ()):
-            n += _size(body)
-    return n
-
-
 def _cell_name(x: int, y: int) -> str:
     letters = ""
     n = x
@@ -116,7 +81,7 @@ def _cell_name(x: int, y: int) -> str:
     return f"{letters}{y}"
 
 
-class CompiledGame(ExpressionCompiler, BlockCompiler):
+class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
     """Everything the engine needs, built once from a program and its options."""
 
     def __init__(self, program: Program, options: dict[str, Any] | None = None):
@@ -386,262 +351,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
         self.codes.append(code)
         return code
 
-    def _trigger(self, t: ast.Trigger, card: str | None) -> None:
-        names = (["self"] if card else []) + list(t.names)
-        code = self._new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
-        scope = self._body(code, names, t.body, where=t.where)
-        where = self._where
-        self.handlers.setdefault(t.event, []).append(Handler(code, where, card is not None, card))
-        del scope
-
-    # ---- statements -----------------------------------------------------------
-    def _body(self, code: Code, params: list[str], body, where=None) -> Scope:
-        scope = Scope(params)
-        code.nparams = len(params)
-        self._where = self.expr(where, scope) if where is not None else None
-        self._loops: list[list[int]] = []
-        self._code = code
-        self._returns: list[list] = []  # jump targets of `return` in inlined procedures
-        self._inline_stack: list[str] = [code.name]
-        self._block(tuple(body) + (ast.Return(span=code.span),), scope)
-        code.nlocals = scope.count
-        return scope
-
-    def _emit(self, op, span: Span) -> int:
-        code = self._code
-        code.ops.append(op)
-        code.spans.append(span)
-        code.names.append(self._inline_stack[-1])
-        return len(code.ops) - 1
-
-    def _here(self) -> int:
-        return len(self._code.ops)
-
-    # Statements whose first step a run of simple statements can end with: a decision, a
-    # call, an ending, or the test of an `if` / the start of a `for` (not a `while`'s test,
-    # which its loop jumps back to).
-    MERGEABLE = (ast.Choose, ast.CallStmt, ast.Emit, ast.Perform, ast.Win, ast.GameOver, ast.Return, ast.If, ast.For)
-
-    def _block(self, stmts, scope: Scope) -> None:
-        run: list = []
-        for s in stmts:
-            if self.native_ok(s, False):
-                run.append(s)
-                continue
-            if isinstance(s, self.MERGEABLE) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
-                self._flush(run, scope, s)
-            else:
-                self._flush(run, scope)
-                self._stmt(s, scope)
-            run = []
-        self._flush(run, scope)
-
-    def _flush(self, run: list, scope: Scope, last=None) -> None:
-        """Compile a run of simple statements into one native step. When a `last`
-        statement follows, the run and that statement's first step become one step."""
-        lines, spans = self.native_lines(run, scope)
-        if last is None:
-            op = self.native_block(lines, spans, self._here() + 1)
-            if op is not None:
-                first = next((x for x in run if not isinstance(x, ast.Cite | ast.Note)), run[0])
-                self._emit(op, first.span)
-            return
-        code = self._code
-        start = self._here()
-        self._stmt(last, scope)  # its steps start at `start`: wrap the first one
-        op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start], code.names[start])
-        if op is not None:
-            code.ops[start] = op
-            code.names[start] = self._inline_stack[-1]  # the run belongs to this procedure
-
-    def _stmt(self, s, scope: Scope) -> None:
-        method = getattr(self, "_s_" + type(s).__name__)
-        method(s, scope)
-
-    def _s_Cite(self, s, scope):
-        pass
-
-    def _s_Note(self, s, scope):
-        pass
-
-    def _s_If(self, s: ast.If, scope):
-        end_jumps = []
-        for i, (cond_expr, body) in enumerate(s.branches):
-            cond = self.src(cond_expr, scope, {})
-            at = self._emit(None, cond_expr.span)
-            self._block(body, scope)
-            if i < len(s.branches) - 1 or s.otherwise is not None:
-                end_jumps.append(self._emit(None, s.span))
-            after = self._here()
-            self._code.ops[at] = self._function(f"({at + 1} if {cond} else {after})")
-        if s.otherwise is not None:
-            self._block(s.otherwise, scope)
-        end = self._here()
-        for j in end_jumps:
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
-
-    def _s_While(self, s: ast.While, scope):
-        cond = self.src(s.condition, scope, {})
-        head = self._emit(None, s.span)
-        self._loops.append([])
-        self._block(s.body, scope)
-        self._emit(self._back_edge(head), s.span)
-        end = self._here()
-        self._code.ops[head] = self._function(f"({head + 1} if {cond} else {end})")
-        for j in self._loops.pop():
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
-
-    def _s_For(self, s: ast.For, scope):
-        items = self.expr(s.iterable, scope)
-        seq, pos = scope.fresh(), scope.fresh()
-        var = scope.bind(s.var)
-        start = self._here()
-
-        def init(vm, L, nxt=start + 1):
-            L[seq] = tuple(items(vm, L))
-            L[pos] = 0
-            return nxt
-
-        self._emit(init, s.span)
-        head = self._emit(None, s.span)
-        self._loops.append([])
-        self._block(s.body, scope)
-        self._emit((lambda h: lambda vm, L: h)(head), s.span)  # finite: no step budget
-        end = self._here()
-
-        def step(vm, L, body=head + 1, end=end):
-            i = L[pos]
-            xs = L[seq]
-            if i < len(xs):
-                L[var] = xs[i]
-                L[pos] = i + 1
-                return body
-            L[seq] = None
-            return end
-
-        self._code.ops[head] = step
-        for j in self._loops.pop():
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
-
-    @staticmethod
-    def _back_edge(head: int):
-        """The jump back to a loop's head: the one place a rule can loop forever, so it
-        spends the run's step budget."""
-
-        def op(vm, L):
-            vm.budget -= 1
-            if vm.budget < 0:
-                vm.out_of_steps()
-            return head
-
-        return op
-
-    def _s_Break(self, s, scope):
-        if not self._loops:
-            self.fail(s.span, "`break` outside a loop")
-        self._loops[-1].append(self._emit(None, s.span))
-
-    def _s_Return(self, s, scope):
-        if self._returns:  # inside an inlined procedure: jump to its end
-            target = [None]
-            self._returns[-1].append(target)
-            self._emit(lambda vm, L: target[0], s.span)
-            return
-        self._emit(lambda vm, L: vm.return_(), s.span)
-
-    def _s_Choose(self, s: ast.Choose, scope):
-        options = self.expr(s.options, scope)
-        player = self.expr(s.player, scope)
-        slot = scope.bind(s.var)
-        display = self.rt.display
-        label = self.expr(s.label, scope) if s.label is not None else None
-        prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
-        nxt = self._here() + 1
-        optional = s.optional
-
-        def labels(vm, L, values):
-            if label is None:
-                return [display(v) for v in values]
-            out = []
-            for v in values:
-                L[slot] = v
-                out.append(label(vm, L))
-            return out
-
-        choice = self._choice(labels, prompt, s.secret)
-
-        def op(vm, L):
-            values = tuple(options(vm, L))
-            if not values:
-                if optional:
-                    L[slot] = None
-                    return nxt
-                raise vm.rule_error("a choice has no options; mark it `optional` or test first")
-            vm.suspend(player(vm, L), values, slot, choice)
-            return nxt
-
-        self._emit(op, s.span)
-
-    def _choice(self, labels, prompt, secret: bool = False) -> int:
-        """Register how a decision's labels and prompt are written; built only when asked.
-        A secret decision's answer is shown to the other players as "(secret choice)"."""
-        self.choices.append((labels, prompt, secret))
-        return len(self.choices) - 1
-
-    def _s_May(self, s: ast.May, scope):
-        player = self.expr(s.player, scope)
-        text = self.expr(s.text, scope)
-        slot = scope.fresh()
-        nxt = self._here() + 1
-        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], lambda vm, L: "", False)
-
-        def ask(vm, L):
-            vm.suspend(player(vm, L), (True, False), slot, choice)
-            return nxt
-
-        self._emit(ask, s.span)
-        decision = ast.Name(span=s.span, id="\0may")
-        scope.slots["\0may"] = slot
-        self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
-        del scope.slots["\0may"]
-
-    def _s_Emit(self, s: ast.Emit, scope):
-        args = [self.expr(a, scope) for a in s.args]
-        handlers = self.handlers.setdefault(s.event, [])
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            values = [a(vm, L) for a in args]
-            ready = []
-            for h in handlers:
-                locals_ = ([h.self_value] if h.has_self else []) + values
-                locals_.extend([None] * (h.code.nlocals - len(locals_)))
-                if h.where is None or h.where(vm, locals_):
-                    ready.append((h.code, locals_))
-            for code, locals_ in reversed(ready):
-                vm.push([code, 0, locals_])
-            return nxt
-
-        self._emit(op, s.span)
-
-    def _s_Perform(self, s: ast.Perform, scope):
-        entity = self.expr(s.entity, scope)
-        args = [self.expr(a, scope) for a in s.args]
-        slots = self.slots
-        name = s.slot
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            who = entity(vm, L)
-            code = slots.get((who, name))
-            if code is not None:
-                locals_ = [who] + [a(vm, L) for a in args]
-                locals_.extend([None] * (code.nlocals - len(locals_)))
-                vm.push([code, 0, locals_])
-            return nxt
-
-        self._emit(op, s.span)
-
     def render_log(self, entry, hidden=None) -> str:
         """A log entry as text: the format's literal parts with its values displayed.
         `hidden(value)` names the components the reader may not see; they are written
@@ -659,57 +368,3 @@ class CompiledGame(ExpressionCompiler, BlockCompiler):
             return display(v)
 
         return "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
-
-    def _s_Win(self, s: ast.Win, scope):
-        winners = self.expr(s.winners, scope)
-
-        def op(vm, L):
-            w = winners(vm, L)
-            vm.finish((w,) if isinstance(w, str) else tuple(w))
-            return 0
-
-        self._emit(op, s.span)
-
-    _s_GameOver = _s_Win
-
-    def _s_CallStmt(self, s: ast.CallStmt, scope):
-        if s.name not in self.procs:
-            from .errors import did_you_mean
-
-            self.fail(s.span, f"unknown procedure '{s.name}'", did_you_mean(s.name, self.procs))
-        code = self.procs[s.name]
-        args = [self.expr(a, scope) for a in s.args]
-        decl = self.proc_decls[s.name]
-        if s.name not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
-            self._inline_call(s, decl, scope)
-            return
-        nxt = self._here() + 1
-
-        def op(vm, L):
-            locals_ = [a(vm, L) for a in args]
-            locals_.extend([None] * (code.nlocals - len(locals_)))
-            vm.push([code, 0, locals_])
-            return nxt
-
-        self._emit(op, s.span)
-
-    def _inline_call(self, s: ast.CallStmt, decl: ast.Procedure, scope: Scope) -> None:
-        """Compile a call by copying the procedure's steps in place: no frame is pushed.
-        Its locals get slots of their own in this frame; `return` jumps past its end."""
-        root = scope.root if scope.root is not None else scope
-        inner = Scope(root=root)
-        sources = tuple(self.src(a, scope, {}) for a in s.args)
-        slots = tuple(inner.bind(p.name) for p in decl.params)
-        body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)
-        self._inline_stack.append(decl.name)
-        self._returns.append([])
-        loops, self._loops = self._loops, []
-        try:
-            self._block(body, inner)
-        finally:
-            self._loops = loops
-            self._inline_stack.pop()
-            ends = self._returns.pop()
-        end = self._here()
-        for target in ends:
-            target[0] = end
