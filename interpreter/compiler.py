@@ -1,10 +1,10 @@
-"""Compile a checked program once, at load, into tables and Python closures.
+"""Compile a checked program once, at load (DESIGN principle 8).
 
-Expressions become closures `f(vm, L)` over the working state `vm` and the frame's
-local slots `L`; names are resolved here, to slot numbers and constants, so the
-playout loop never walks the syntax tree or looks a name up (DESIGN principle 8).
-Procedure bodies become flat lists of small steps ("ops") with integer jumps, so a
-half-run procedure is just (code index, step index, local slots): plain data.
+This module builds the tables: options, enums, components and their properties, grids
+and links, variables with their key domains, events and their triggers. Expressions
+become Python functions (expressions.py), procedure bodies flat step tables
+(statements.py, blocks.py). Every name is resolved here, to a slot or a constant, so the
+playout loop never walks the syntax tree or looks a name up.
 """
 
 from __future__ import annotations
