@@ -266,15 +266,19 @@ class Checker:
                 'add `rule "Section"` as its first line (DESIGN principle 6)',
             )
 
-    def trigger(self, t: ast.Trigger, self_kind) -> None:
-        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
-        event = self.events.get(t.event)
+    def _event(self, name: str, span):
+        """The declared event called `name`, or None after reporting it unknown."""
+        event = self.events.get(name)
         if event is None:
             self.error(
-                t.span,
-                f"unknown event '{t.event}'",
-                did_you_mean(t.event, self.events) or f"declare it: event {t.event}(...)",
+                span, f"unknown event '{name}'", did_you_mean(name, self.events) or f"declare it: event {name}(...)"
             )
+        return event
+
+    def trigger(self, t: ast.Trigger, self_kind) -> None:
+        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        event = self._event(t.event, t.span)
+        if event is None:
             for n in t.names:
                 scope[n] = ANY
         else:
@@ -368,14 +372,8 @@ class Checker:
         elif isinstance(s, ast.Emit):
             self.emitted.add(s.event)
             args = [self.expr(a, scope) for a in s.args]
-            event = self.events.get(s.event)
-            if event is None:
-                self.error(
-                    s.span,
-                    f"unknown event '{s.event}'",
-                    did_you_mean(s.event, self.events) or f"declare it: event {s.event}(...)",
-                )
-            else:
+            event = self._event(s.event, s.span)
+            if event is not None:
                 self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
         elif isinstance(s, ast.Perform):
             self.expr(s.entity, scope)
