@@ -88,7 +88,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         self.program = program
         self.header = program.header
         self.rt = Runtime()
-        self.errors: list[Diagnostic] = []
         self.codes: list[Code] = []
         self.procs: dict[str, Code] = {}
         self.defs: dict[str, list] = {}
@@ -103,7 +102,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         self.kind_of: dict[str, str] = {}
         self.entity_decls: dict[str, ast.Entity] = {}
         self.visibility: dict[str, list[tuple[str, Closure | None]]] = {}
-        self.short: dict[str, ast.Str] = {}
         self.handlers: dict[str, list[Handler]] = {}
         self.event_decls: dict[str, ast.Event] = {}
         self.slots: dict[tuple[str, str], Code] = {}
@@ -116,8 +114,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self._build(options or {})
-        if self.errors:
-            raise GameDefError(self.errors)
 
     # ---- errors -------------------------------------------------------------
     def fail(self, span: Span, message: str, hint: str | None = None):
@@ -174,8 +170,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             elif isinstance(d, ast.Entity):
                 self.entity_decls[d.name] = d
                 self.types[d.name] = ()
-                if d.short is not None:
-                    self.short[d.name] = d.short
         for d in decls:
             if isinstance(d, ast.Def):
                 self.def_decls[d.name] = d

@@ -291,7 +291,8 @@ class ExpressionCompiler:
             env = {p.name: a for p, a in zip(decl.params, args)}
             self._inlining.append(e.func)
             try:
-                body = self.src(decl.body, Scope(root=root, env=env, static_names=static), py_outer(py))
+                # The body sees only its parameters, bound to the caller's argument sources.
+                body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
             finally:
                 self._inlining.pop()
             if len(body) <= INLINE_LIMIT:
@@ -408,12 +409,6 @@ class ExpressionCompiler:
         if t is ast.Member:
             return self.is_static(e.obj, scope, bound, dynamic)
         return False
-
-
-def py_outer(py: dict[str, str]) -> dict[str, str]:
-    """An inlined body must not see the caller's names; the caller's Python locals stay
-    reachable only through the argument sources, which are already substituted."""
-    return {}
 
 
 class _DefCaller:

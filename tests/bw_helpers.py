@@ -57,6 +57,19 @@ def _load(variants: tuple, options: tuple):
     return load_game("berlin_wall", variants=list(variants), options=dict(options))
 
 
+# The eight variants of Berlin Wall, in rulebook order.
+VARIANTS = [
+    "crazy_8s",
+    "gravity",
+    "nullo_gravity",
+    "wall_of_china",
+    "wall_of_jericho",
+    "fast_forward",
+    "on_again_off_again",
+    "pair_a_dice",
+]
+
+
 def game(*variants: str, **options):
     """The loaded game (cached: a Game is never changed by playing it)."""
     return _load(variants, tuple(sorted(options.items())))

@@ -15,19 +15,10 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from bw_helpers import VARIANTS
 
 from interpreter.cli import main
 
-VARIANTS = [
-    "crazy_8s",
-    "gravity",
-    "nullo_gravity",
-    "wall_of_china",
-    "wall_of_jericho",
-    "fast_forward",
-    "on_again_off_again",
-    "pair_a_dice",
-]
 RESULT_LINE = re.compile(r"^== game over after (\d+) decisions: (no winner|.+ wins?)$")
 
 

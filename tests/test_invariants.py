@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 import tomli_w
-from bw_helpers import all_pieces, game
+from bw_helpers import VARIANTS, all_pieces, game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,16 +25,6 @@ from interpreter.saving import state_from_dict, state_to_dict
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
-VARIANTS = [
-    "crazy_8s",
-    "gravity",
-    "nullo_gravity",
-    "wall_of_china",
-    "wall_of_jericho",
-    "fast_forward",
-    "on_again_off_again",
-    "pair_a_dice",
-]
 
 # (id, variants, options, players)
 CONFIGS = [("base", (), {}, n) for n in (2, 3, 4)]
