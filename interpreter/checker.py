@@ -140,9 +140,10 @@ class Checker:
                 if d.kind not in self.fields:
                     self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
                     continue
-                for _, e in d.iterators:
-                    self.expr(e, {})
-                scope = {name: ANY for name, _ in d.iterators}
+                scope = {}
+                for name, e in d.iterators:  # a loop's list may use the loops before it
+                    self.expr(e, scope)
+                    scope[name] = ANY
                 self.expr(d.name_template, scope)
                 for fv in d.values:
                     self._field_value(d.kind, fv, scope)
@@ -158,11 +159,6 @@ class Checker:
                 for f in ("title", "text"):
                     self.fields.setdefault(d.kind, {})[f] = STR
                 self._constant(d.name, d.kind, d.span)
-            elif isinstance(d, ast.Generate):
-                pass
-        for d in decls:
-            if isinstance(d, ast.Generate):
-                pass
         self._generated_names()
         for d in decls:
             self.declaration(d)
@@ -228,7 +224,7 @@ class Checker:
         elif isinstance(d, ast.Entity):
             for f in d.fields:
                 if f.visible is not None:
-                    scope = {"self": d.name, **self.fields.get(d.name, {})}
+                    scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
                     self.cond(f.visible, scope, "a `visible when` condition")
         elif isinstance(d, ast.Var):
             t = self.expr(d.default, {})

@@ -198,7 +198,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 if f.hidden:
                     rules.append((f.name, lambda vm, L: False))
                 elif f.visible is not None:
-                    rules.append((f.name, self.expr(f.visible, Scope(["self"]))))
+                    rules.append((f.name, self.expr(f.visible, Scope(["self", "viewer"]))))
             self.visibility[name] = rules
             if ent.short is not None:
                 self._short_mode = True
@@ -295,9 +295,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
     def _generate(self, d: ast.Generate) -> None:
         if d.kind not in self.entity_decls:
             self.fail(d.span, f"unknown entity '{d.kind}'")
-        scope = Scope([n for n, _ in d.iterators])
+        names = [n for n, _ in d.iterators]
+        scope = Scope(names)
         at_load = _AtLoad(self.seats)  # components exist before a game starts: every seat
-        domains = [self.expr(e, Scope())(at_load, []) for _, e in d.iterators]
+        # A loop's list may use the loops before it (`level in 1..5, pos in 1..6 - level`).
+        domains = [self.expr(e, Scope(names[:i])) for i, (_, e) in enumerate(d.iterators)]
         name_fn = self.expr(d.name_template, scope)
         value_fns = {fv.name: self.expr(fv.value, scope) for fv in d.values}
 
@@ -305,7 +307,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             if i == len(domains):
                 yield list(acc)
                 return
-            for v in domains[i]:
+            for v in domains[i](at_load, acc):
                 yield from product(i + 1, acc + [v])
 
         for combo in product(0, []):

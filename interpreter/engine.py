@@ -359,7 +359,7 @@ class Game:
         render = self.compiled.render_log
         if omniscient is None:
             omniscient = player is None
-        hidden = None if omniscient else hidden_test(self.compiled, state)
+        hidden = None if omniscient else hidden_test(self.compiled, state, player)
         return [render(e, hidden) for e in state.log if e[0] is None or omniscient or e[0] == player]
 
     def apply(self, state: State, move: Move | str) -> State:

@@ -14,13 +14,16 @@ from .compiler import CompiledGame
 from .engine import VM, State
 
 
-def visible_fields(game: CompiledGame, vm: VM, entity: str) -> dict[str, Any] | None:
-    """The entity's properties its viewer sees, or None if it is entirely visible."""
+def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) -> dict[str, Any] | None:
+    """The entity's properties `viewer` sees (None: a spectator), or None if it is entirely visible.
+
+    A `visible when` condition reads `viewer`, so a player may see their own face-down
+    cards while the others do not."""
     kind = game.kind_of.get(entity)
     rules = game.visibility.get(kind) if kind else None
     if not rules:
         return None
-    hidden = {field for field, rule in rules if not rule(vm, [entity])}
+    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}
     if not hidden:
         return None
     decl = game.entity_decls[kind]
@@ -31,31 +34,31 @@ def visible_fields(game: CompiledGame, vm: VM, entity: str) -> dict[str, Any] | 
     return shown
 
 
-def hidden_test(game: CompiledGame, state: State):
-    """A test telling whether a component has a property its viewer may not see."""
+def hidden_test(game: CompiledGame, state: State, viewer: str | None):
+    """A test telling whether a component has a property `viewer` may not see."""
     vm = VM(game, state)
-    return lambda entity: visible_fields(game, vm, entity) is not None
+    return lambda entity: visible_fields(game, vm, entity, viewer) is not None
 
 
-def value_view(game: CompiledGame, vm: VM, value: Any) -> Any:
-    """A value as its viewer may see it: tuples become lists, hidden entities dicts."""
+def value_view(game: CompiledGame, vm: VM, value: Any, viewer: str | None) -> Any:
+    """A value as `viewer` may see it: tuples become lists, hidden entities dicts."""
     if isinstance(value, tuple):
-        return [value_view(game, vm, v) for v in value]
+        return [value_view(game, vm, v, viewer) for v in value]
     if isinstance(value, str) and value in game.kind_of:
-        shown = visible_fields(game, vm, value)
+        shown = visible_fields(game, vm, value, viewer)
         return value if shown is None else shown
     return value
 
 
-def _inner_view(game: CompiledGame, vm: VM, levels: tuple, value: Any) -> Any:
+def _inner_view(game: CompiledGame, vm: VM, levels: tuple, value: Any, viewer: str | None) -> Any:
     """The inner maps of a map of maps, as dicts, their entries seen as above."""
     if not levels:
-        return value_view(game, vm, value)
+        return value_view(game, vm, value, viewer)
     keys, index = levels[0]
     return {
         k: {"hidden": 1}
-        if k in game.kind_of and visible_fields(game, vm, k) is not None
-        else _inner_view(game, vm, levels[1:], value[index[k]])
+        if k in game.kind_of and visible_fields(game, vm, k, viewer) is not None
+        else _inner_view(game, vm, levels[1:], value[index[k]], viewer)
         for k in keys
     }
 
@@ -79,13 +82,13 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
                 v = raw[info.key_index[k]]
                 if info.seen_by == "none" or (info.seen_by == "owner" and k != player):
                     view[k] = _hidden(v)
-                elif k in game.kind_of and visible_fields(game, vm, k) is not None:
+                elif k in game.kind_of and visible_fields(game, vm, k, player) is not None:
                     view[k] = {"hidden": 1}  # an entry of a component its viewer may not see
                 else:
-                    view[k] = _inner_view(game, vm, info.levels[1:], v)
+                    view[k] = _inner_view(game, vm, info.levels[1:], v, player)
             out[info.name] = view
         elif info.seen_by == "all":
-            out[info.name] = value_view(game, vm, raw)
+            out[info.name] = value_view(game, vm, raw, player)
         else:
             out[info.name] = _hidden(raw)
     pending = state.pending
@@ -93,7 +96,9 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
         "players": list(state.players),
         "to_move": pending.player if pending else None,
         "vars": out,
-        "log": [game.render_log(e, hidden_test(game, state)) for e in state.log if e[0] is None or e[0] == player],
+        "log": [
+            game.render_log(e, hidden_test(game, state, player)) for e in state.log if e[0] is None or e[0] == player
+        ],
         "result": list(state.result) if state.result is not None else None,
     }
     return obs
