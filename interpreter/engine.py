@@ -8,6 +8,7 @@ runs compiled steps until the next decision or the end, and freezes it again.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import attrs
@@ -75,6 +76,7 @@ class VM:
         "players",
         "vars",
         "frames",
+        "setup_only",
         "rng",
         "pins",
         "pending",
@@ -98,6 +100,7 @@ class VM:
         self.log: list = []
         self.stop = False  # a decision is pending or the game is over
         self.switch = False  # the running frame changed (call, return) or the run stops
+        self.setup_only = False
         self.budget = STEP_LIMIT
 
     # -- called by compiled ops --
@@ -118,6 +121,10 @@ class VM:
 
     def return_(self) -> int:
         if len(self.frames) == 1:
+            if self.setup_only:  # `Game.start(arrange=...)`: stop between setup() and play()
+                self.frames.pop()
+                self.stop = self.switch = True
+                return 0
             raise self.rule_error("the game's procedures ended without `win` or `game over`")
         self.frames.pop()
         self.switch = True
@@ -280,8 +287,18 @@ class Game:
             )
         return self.compiled.seats[:players]
 
-    def start(self, players: int | None = None, seed: int = 0, pins: tuple = ()) -> State:
-        """The position after setup, waiting for the first decision."""
+    def start(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        pins: tuple = (),
+        arrange: Callable[[State], State] | None = None,
+    ) -> State:
+        """The position after setup, waiting for the first decision.
+
+        `arrange`, for scenarios, changes the position between `setup()` and `play()`
+        (usually through `with_var`), so the first decision is asked of the arranged
+        position; setup() must then ask no decision."""
         players = self.header.min_players if players is None else players
         seats = self.seats_for(players)
         g = self.compiled
@@ -291,8 +308,17 @@ class Game:
         for info in g.var_order:
             vm.vars[info.slot] = info.default(vm, [])
         play = g.procs["play"]
+        if arrange is not None:
+            if "setup" in g.procs:
+                setup = g.procs["setup"]
+                vm.frames.append([setup, 0, [None] * setup.nlocals])
+                vm.setup_only = True
+                vm.run()
+                if vm.pending is not None or vm.result is not None:
+                    raise UsageError("arrange: setup() asks for a decision; there is no position between it and play()")
+            vm = VM(g, arrange(vm.freeze(0)))
         vm.frames.append([play, 0, [None] * play.nlocals])
-        if "setup" in g.procs:
+        if arrange is None and "setup" in g.procs:
             setup = g.procs["setup"]
             vm.frames.append([setup, 0, [None] * setup.nlocals])
         vm.switch = False
