@@ -1,7 +1,7 @@
-"""The canonical Berlin Wall games: one random game for the base game and each variant.
+"""The canonical games: random games with fixed seeds, for each bundled game and variant.
 
 Each is played by `RandomAgent`s seeded as `gamedef run` seeds them (seat i gets
-seed * 1000 + i), so `gamedef run berlin_wall --players P --seed S --variant V
+seed * 1000 + i), so `gamedef run GAME --players P --seed S --variant V
 --transcript OUT.toml` writes the same game. The seeds were picked among 1..15 for
 short games (smaller snapshots).
 """
@@ -17,19 +17,27 @@ from interpreter.saving import Transcript, state_to_dict
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
-# name: (variants, options, players, seed)
-CANONICAL: dict[str, tuple[tuple[str, ...], dict, int, int]] = {
-    "base_2p": ((), {}, 2, 14),
-    "base_3p": ((), {}, 3, 13),
-    "base_4p": ((), {}, 4, 12),
-    "crazy_8s": (("crazy_8s",), {}, 2, 13),
-    "gravity": (("gravity",), {}, 2, 10),
-    "nullo_gravity": (("nullo_gravity",), {}, 2, 4),
-    "wall_of_china": (("wall_of_china",), {}, 2, 4),
-    "wall_of_jericho": (("wall_of_jericho",), {}, 2, 14),
-    "fast_forward": (("fast_forward",), {}, 2, 8),
-    "on_again_off_again": (("on_again_off_again",), {}, 2, 13),
-    "pair_a_dice": (("pair_a_dice",), {}, 2, 9),
+# name: (game, variants, options, players, seed)
+CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {
+    "base_2p": ("berlin_wall", (), {}, 2, 14),
+    "base_3p": ("berlin_wall", (), {}, 3, 13),
+    "base_4p": ("berlin_wall", (), {}, 4, 12),
+    "crazy_8s": ("berlin_wall", ("crazy_8s",), {}, 2, 13),
+    "gravity": ("berlin_wall", ("gravity",), {}, 2, 10),
+    "nullo_gravity": ("berlin_wall", ("nullo_gravity",), {}, 2, 4),
+    "wall_of_china": ("berlin_wall", ("wall_of_china",), {}, 2, 4),
+    "wall_of_jericho": ("berlin_wall", ("wall_of_jericho",), {}, 2, 14),
+    "fast_forward": ("berlin_wall", ("fast_forward",), {}, 2, 8),
+    "on_again_off_again": ("berlin_wall", ("on_again_off_again",), {}, 2, 13),
+    "pair_a_dice": ("berlin_wall", ("pair_a_dice",), {}, 2, 9),
+    # Walls and Wonders: the agreed condition (the base game) for 2, 3 and 4 players, then
+    # each other way of choosing the victory condition.
+    "waw_2p": ("walls_and_wonders", (), {}, 2, 16),
+    "waw_3p": ("walls_and_wonders", (), {"victory": "economic"}, 3, 16),
+    "waw_4p": ("walls_and_wonders", (), {"victory": "military"}, 4, 15),
+    "waw_suit_victory": ("walls_and_wonders", ("suit_victory",), {}, 3, 16),
+    "waw_hidden_victory": ("walls_and_wonders", ("hidden_victory",), {}, 3, 23),
+    "waw_every_victory": ("walls_and_wonders", ("every_victory",), {}, 3, 1),
 }
 
 
@@ -39,8 +47,8 @@ def agents_for(players: tuple[str, ...], seed: int) -> dict:
 
 def play(name: str):
     """(game, final state, moves as 'seat: label', narration lines) of a canonical game."""
-    variants, options, players, seed = CANONICAL[name]
-    game = load_game("berlin_wall", variants=list(variants), options=dict(options))
+    game_name, variants, options, players, seed = CANONICAL[name]
+    game = load_game(game_name, variants=list(variants), options=dict(options))
     state = game.start(players=players, seed=seed)
     lines: list[str] = []
     state, moves = play_out(game, state, agents_for(state.players, seed), out=lines.append, narrate=True)
@@ -48,9 +56,9 @@ def play(name: str):
 
 
 def transcript(name: str, game, state, moves) -> Transcript:
-    variants, options, players, seed = CANONICAL[name]
+    game_name, variants, options, players, seed = CANONICAL[name]
     return Transcript(
-        game="berlin_wall",
+        game=game_name,
         players=players,
         seed=seed,
         moves=list(moves),

@@ -1,4 +1,4 @@
-"""Canonical Berlin Wall transcripts: snapshots of their narration and final state, and replays.
+"""Canonical transcripts: snapshots of their narration and final state, and replays.
 
 The canonical games (tests/canonical_games.py) are random games with fixed seeds for the
 base game (2, 3 and 4 players) and each variant (2 players). Their narrated log, result,
@@ -55,9 +55,9 @@ def test_transcript_file_holds_the_canonical_game(name, games):
     """Transcripts: the committed transcript is the canonical game's (same moves and result)."""
     game, state, moves, _ = games(name)
     t = read_transcript(TRANSCRIPTS / f"{name}.toml")
-    variants, options, players, seed = CANONICAL[name]
+    game_name, variants, options, players, seed = CANONICAL[name]
     assert (t.game, t.players, t.seed, t.variants, t.options) == (
-        "berlin_wall",
+        game_name,
         players,
         seed,
         list(variants),
