@@ -329,7 +329,7 @@ class ExpressionCompiler:
         domains = []
         size = 1
         for p in decl.params:
-            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types or p.type.name == "player":
+            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types:
                 return None
             domains.append(self.types[p.type.name])
             size *= len(domains[-1])
@@ -372,10 +372,10 @@ class ExpressionCompiler:
                 return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
             return n in self.options or n in self.constants
         if t is ast.Call:
+            if e.func == "members":  # its argument is a type name; only the seats in play vary
+                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
             if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
                 return False
-            if e.func == "members":
-                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
             if e.func in self.def_decls:
                 if e.func in self._static_stack:
                     return False
