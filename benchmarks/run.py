@@ -22,7 +22,7 @@ from interpreter.compiler import CompiledGame
 from interpreter.parser import parse_text
 from interpreter.program import load_program
 
-from .baselines import berlin_wall, kuhn_poker, tictactoe
+from .baselines import berlin_wall, kuhn_poker, tictactoe, walls_and_wonders
 
 
 def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
@@ -85,6 +85,16 @@ def main(argv: list[str] | None = None) -> None:
             interpreter_playouts("berlin_wall", 4),
             lambda s: berlin_wall.random_playout(4, s),
         ),
+        (
+            "Walls and Wonders, 2p",
+            interpreter_playouts("walls_and_wonders", 2),
+            lambda s: walls_and_wonders.random_playout(2, s),
+        ),
+        (
+            "Walls and Wonders, 4p",
+            interpreter_playouts("walls_and_wonders", 4),
+            lambda s: walls_and_wonders.random_playout(4, s),
+        ),
         ("Tic-tac-toe", interpreter_playouts("tictactoe", 2), lambda s: tictactoe.random_playout(2, s)),
         ("Kuhn poker", interpreter_playouts("kuhn_poker", 2), lambda s: kuhn_poker.random_playout(2, s)),
     ]
@@ -111,14 +121,15 @@ def main(argv: list[str] | None = None) -> None:
     if m is None:
         print("OpenSpiel python_tic_tac_toe: not installed (pip install '.[bench]')")
     else:
-        g1, d1, t1 = measure(rows[2][1], args.seconds)
+        ttt = next(row for row in rows if row[0] == "Tic-tac-toe")
+        g1, d1, t1 = measure(ttt[1], args.seconds)
         print(
             f"{'OpenSpiel python ttt':<24} {'':>18} {m.decisions_per_s:>19,.0f} "
             f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)"
         )
     print()
     print(f"{'game file':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11}")
-    for name in ("berlin_wall", "tictactoe", "kuhn_poker"):
+    for name in ("berlin_wall", "walls_and_wonders", "tictactoe", "kuhn_poker"):
         p, c, k = parse_check_compile(name)
         print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f}")
 
