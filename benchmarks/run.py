@@ -22,7 +22,7 @@ from interpreter.compiler import CompiledGame
 from interpreter.parser import parse_text
 from interpreter.program import load_program
 
-from .baselines import berlin_wall, kuhn_poker, tictactoe, walls_and_wonders
+from .baselines import berlin_wall, kuhn_poker, missiles_now, tictactoe, walls_and_wonders
 
 
 def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
@@ -95,6 +95,16 @@ def main(argv: list[str] | None = None) -> None:
             interpreter_playouts("walls_and_wonders", 4),
             lambda s: walls_and_wonders.random_playout(4, s),
         ),
+        (
+            "Missiles, Now!, 2p",
+            interpreter_playouts("missiles_now", 2),
+            lambda s: missiles_now.random_playout(2, s),
+        ),
+        (
+            "Missiles, Now!, 4p",
+            interpreter_playouts("missiles_now", 4),
+            lambda s: missiles_now.random_playout(4, s),
+        ),
         ("Tic-tac-toe", interpreter_playouts("tictactoe", 2), lambda s: tictactoe.random_playout(2, s)),
         ("Kuhn poker", interpreter_playouts("kuhn_poker", 2), lambda s: kuhn_poker.random_playout(2, s)),
     ]
@@ -129,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     print()
     print(f"{'game file':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11}")
-    for name in ("berlin_wall", "walls_and_wonders", "tictactoe", "kuhn_poker"):
+    for name in ("berlin_wall", "walls_and_wonders", "missiles_now", "tictactoe", "kuhn_poker"):
         p, c, k = parse_check_compile(name)
         print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f}")
 

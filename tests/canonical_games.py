@@ -38,6 +38,10 @@ CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {
     "waw_suit_victory": ("walls_and_wonders", ("suit_victory",), {}, 3, 16),
     "waw_hidden_victory": ("walls_and_wonders", ("hidden_victory",), {}, 3, 23),
     "waw_every_victory": ("walls_and_wonders", ("every_victory",), {}, 3, 1),
+    # Missiles, Now!, 2, 3 and 4 players.
+    "missiles_2p": ("missiles_now", (), {}, 2, 11),
+    "missiles_3p": ("missiles_now", (), {}, 3, 17),
+    "missiles_4p": ("missiles_now", (), {}, 4, 5),
 }
 
 
