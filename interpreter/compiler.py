@@ -16,7 +16,7 @@ import attrs
 from . import syntax as ast
 from .blocks import BlockCompiler
 from .builtins import DELTA, DIRECTIONS
-from .errors import Diagnostic, GameDefError, Span
+from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .expressions import Closure, ExpressionCompiler, Scope
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
@@ -249,10 +249,17 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 if t
                 else "a value"
             )
+            choices = [str(x) for x in self.types.get(t, ())] if t else []
+            try:
+                default = self._const(d.default)
+                shown = str(default).lower() if isinstance(default, bool) else str(default)
+                example = f"for example --option {d.name}={shown}"
+            except Exception:  # a default that is itself wrong: say the form only
+                example = f"for example --option {d.name}=VALUE"
             self.fail(
                 d.span,
                 f"option '{d.name}' must be {allowed}, not {value!r}",
-                f"for example --option {d.name}=...",
+                did_you_mean(str(value), choices) or example,
             )
 
     def _const(self, e: ast.Expr):

@@ -171,6 +171,16 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
             "--option needs NAME=VALUE, got 'nonsense'",
             "for example --option",
         ),
+        (
+            ["run", "walls_and_wonders", "--option", "victory=milltary"],
+            "option 'victory' must be one of construction, attrition, economic, military, not 'milltary'",
+            "did you mean 'military'?",
+        ),
+        (
+            ["run", "walls_and_wonders", "--option", "victory=glory"],
+            "option 'victory' must be one of construction, attrition, economic, military, not 'glory'",
+            "for example --option victory=construction",
+        ),
         (["run", "tictactoe", "--agent", "nobody=random"], "no seat 'nobody' in this game", "seats: x, o"),
         (["run", "tictactoe", "--agent", "red=genius"], "no seat 'red' in this game", "seats: x, o"),
         (
