@@ -197,6 +197,8 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         "unknown-game",
         "too-many-players",
         "option-without-value",
+        "option-misspelt-choice",
+        "option-unknown-choice",
         "agent-unknown-seat",
         "agent-other-game-seat",
         "agent-unknown-kind",
