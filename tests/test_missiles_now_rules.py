@@ -181,10 +181,11 @@ def test_a_pair_summing_to_seven_is_rerolled_until_it_does_not():
     s = sheet(g, s)
     s = g.apply(s, "parts 5, item 3+4")
     assert g.narrate(s) == [
+        "usa rolls 3, 4 and 5: 5 for the parts, 3 + 4 for the item",
         "usa re-rolls the pair: 2 and 5",
         "usa re-rolls the pair: 6 and 6",
         "usa marks 5 parts of Doomsday Clock",
-        "usa completes a Doomsday Clock (1 of 1)",
+        "usa completes Doomsday Clock (1 of 1)",
     ]
     assert at(g, s, "complete", "usa") == {"doomsday_clock": 1}
     assert at(g, s, "parts", "usa") == {}
@@ -196,6 +197,7 @@ def test_a_six_on_the_parts_die_is_rerolled():
     s = sheet(g, s)
     s = g.apply(s, "parts 6, item 1+2")
     assert g.narrate(s) == [
+        "usa rolls 6, 1 and 2: 6 for the parts, 1 + 2 for the item",
         "usa re-rolls the parts die: 6",
         "usa re-rolls the parts die: 3",
         "usa marks 3 parts of Missile Crisis",
@@ -211,7 +213,7 @@ def test_a_completed_line_erases_its_parts_and_the_rest_starts_the_next_line():
     )
     assert at(g, s, "complete", "usa") == {"missile": 2}
     assert at(g, s, "parts", "usa") == {"missile": 2}
-    assert "usa completes a Missile (2 of 3)" in g.narrate(s)
+    assert "usa completes Missile (2 of 3)" in g.narrate(s)
 
 
 def test_parts_beyond_the_last_line_are_lost():
