@@ -250,12 +250,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 else "a value"
             )
             choices = [str(x) for x in self.types.get(t, ())] if t else []
-            try:
-                default = self._const(d.default)
-                shown = str(default).lower() if isinstance(default, bool) else str(default)
-                example = f"for example --option {d.name}={shown}"
-            except Exception:  # a default that is itself wrong: say the form only
-                example = f"for example --option {d.name}=VALUE"
+            default = self._const(d.default)  # the checker has already checked it
+            example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
             self.fail(
                 d.span,
                 f"option '{d.name}' must be {allowed}, not {value!r}",

@@ -307,19 +307,17 @@ class Game:
         vm.vars = [None] * len(g.var_order)
         for info in g.var_order:
             vm.vars[info.slot] = info.default(vm, [])
-        play = g.procs["play"]
-        if arrange is not None:
-            if "setup" in g.procs:
-                setup = g.procs["setup"]
+        play, setup = g.procs["play"], g.procs.get("setup")
+        if arrange is not None:  # run setup() alone, arrange its position, then play() from it
+            if setup is not None:
                 vm.frames.append([setup, 0, [None] * setup.nlocals])
                 vm.setup_only = True
                 vm.run()
                 if vm.pending is not None or vm.result is not None:
                     raise UsageError("arrange: setup() asks for a decision; there is no position between it and play()")
-            vm = VM(g, arrange(vm.freeze(0)))
+            vm, setup = VM(g, arrange(vm.freeze(0))), None
         vm.frames.append([play, 0, [None] * play.nlocals])
-        if arrange is None and "setup" in g.procs:
-            setup = g.procs["setup"]
+        if setup is not None:
             vm.frames.append([setup, 0, [None] * setup.nlocals])
         vm.switch = False
         vm.run()

@@ -166,8 +166,10 @@ def read_transcript(path: str | Path) -> Transcript:
 
 def write_transcript(t: Transcript, path: str | Path) -> None:
     # Empty fields are left out, except a result of no winner (`result = []`), which is a result.
-    data = {k: v for k, v in _converter.unstructure(t).items() if v not in (None, "", [], {}) or k == "result"}
-    if data["result"] is None:
-        del data["result"]
+    data = {
+        k: v
+        for k, v in _converter.unstructure(t).items()
+        if v not in (None, "", [], {}) or (k == "result" and v is not None)
+    }
     data.setdefault("moves", [])
     Path(path).write_text(tomli_w.dumps(data, multiline_strings=False, indent=2), encoding="utf-8")

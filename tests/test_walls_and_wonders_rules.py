@@ -8,7 +8,7 @@ describes and asserts the state the rulebook says.
 from __future__ import annotations
 
 import pytest
-from waw_helpers import SUITS, VALUES, card, cards_of, deck, game, slot, start
+from waw_helpers import SUITS, card, cards_of, deck, game, slot, start, value
 
 BUILD, WALL, ATTACK, DRAW = "place a card on your Wonder", "place a card on your wall", "attack", "draw a card"
 
@@ -44,14 +44,8 @@ def test_setup_each_player_has_a_deck_turns_one_card_and_draws_five(players):
 
 def _strength(name: str) -> tuple[int, int]:
     """Rank first, then suit in the order spades > hearts > diamonds > clubs."""
-    rank, rest = name.split(" of ")
-    suit = rest.split(" ")[0]
-    short = next(
-        k
-        for k, v in {**{k: k for k in VALUES}, "J": "jack", "Q": "queen", "K": "king", "A": "ace"}.items()
-        if v == rank
-    )
-    return VALUES[short], list(SUITS.values()).index(suit)
+    suit = name.split(" of ")[1].split(" ")[0]
+    return value(name), list(SUITS.values()).index(suit)
 
 
 def test_the_highest_starting_card_goes_first_ties_by_suit_and_equal_cards_draw_again():
