@@ -13,7 +13,8 @@ import attrs
 
 from . import syntax as ast
 from .errors import Span
-from .expressions import Scope
+from .expressions import Scope, compile_source
+from .limits import capped
 
 
 @attrs.frozen
@@ -25,6 +26,15 @@ class BindParams:
     slots: tuple[int, ...]
     sources: tuple[str, ...]
 
+
+_NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
+_GROWING_OPS = ("+", "-", "*")
+# Built-ins whose result is a truth, a position, one of their arguments' items, or a
+# list no longer than an argument: they never make a value larger than they read.
+_PICKING_BUILTINS = frozenset(
+    "count any all first last index_of column row cell_at neighbour neighbours adjacent opposite "
+    "max min abs members without rotate sort sort_by best path_steps reachable".split()
+)
 
 SIMPLE = (ast.Let, ast.Assign, ast.Log, ast.Roll, ast.Shuffle, ast.Require, ast.Cite, ast.Note, BindParams)
 
@@ -73,7 +83,7 @@ class BlockCompiler:
         text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
         # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
         local: dict = {}
-        exec(compile(text, name, "exec"), self.ns, local)  # noqa: S102
+        exec(compile_source(text, name), self.ns, local)  # noqa: S102
         return local["_blk"]
 
     def _lines(self, s, scope: Scope, out: list[str], spans: list[Span], depth: int) -> None:
@@ -89,7 +99,7 @@ class BlockCompiler:
         if isinstance(s, BindParams):
             emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
         elif isinstance(s, ast.Let):
-            value = src(s.value)
+            value = self.stored(s.value, src(s.value))
             emit(f"L[{scope.bind(s.name)}] = {value}")
         elif isinstance(s, ast.Assign):
             self._assign_lines(s, scope, emit, src)
@@ -108,8 +118,8 @@ class BlockCompiler:
             spans.append(s.span)
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.For):
-            items = src(s.iterable)
-            emit(f"for L[{scope.bind(s.var)}] in {items}:")
+            items = self.stored(s.iterable, src(s.iterable))
+            emit(f"for L[{scope.bind(s.var)}] in _charge(vm, {items}):")
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.Break):
             emit("break")
@@ -120,7 +130,7 @@ class BlockCompiler:
             self.formats.append(parts)
             emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
         elif isinstance(s, ast.Roll):
-            source = src(s.source)
+            source = self.stored(s.source, src(s.source))
             emit(f"L[{scope.bind(s.var)}] = vm.random_choice(tuple({source}))")
         elif isinstance(s, ast.Shuffle):
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
@@ -143,8 +153,47 @@ class BlockCompiler:
             out.append("    " * depth + "pass")
             spans.append(span)
 
+    def stored(self, e, source: str) -> str:
+        """`source`, held to the value limits if `e` may compute a larger value than it
+        reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
+        return f"_cap({source})" if self.may_grow(e) else source
+
+    def stored_expr(self, e, scope: Scope):
+        """The function computing `e`, held to the value limits as `stored` says."""
+        f = self.expr(e, scope)
+        if not self.may_grow(e):
+            return f
+        return lambda vm, L: capped(f(vm, L))
+
+    def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
+        """Can `e` compute a number, list or text larger than every value it reads?
+
+        Only values made so are checked when stored (a value doubled in a loop is
+        caught at once); reads, comparisons and picks from a list are not, so the
+        common statements of a game's hot path pay nothing."""
+        t = type(e)
+        if t in _NEVER_GROWS:
+            return False
+        if t is ast.Str:
+            return any(not isinstance(p, str) for p in e.parts)
+        if t is ast.BinOp:
+            return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
+        if t is ast.IfExpr:
+            return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
+        if t is ast.Comprehension:
+            return self.may_grow(e.element, seen)
+        if t is ast.Call:
+            if e.func in self.def_decls:
+                if e.func in seen:
+                    return True
+                return self.may_grow(self.def_decls[e.func].body, seen | {e.func})
+            return e.func not in _PICKING_BUILTINS
+        return True
+
     def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, value: str | None = None) -> None:
-        value = value if value is not None else src(s.value)
+        value = value if value is not None else self.stored(s.value, src(s.value))
+        # `x += y` may double x; adding a number written in the rule only counts up.
+        grows = s.op != "=" and not isinstance(s.value, ast.Int)
         if s.name in scope.slots:
             base, levels = f"L[{scope.slots[s.name]}]", ()
         elif s.name in self.vars:
@@ -153,7 +202,10 @@ class BlockCompiler:
         else:
             self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
-            emit(f"{base} = {value}" if s.op == "=" else f"{base} {s.op}= {value}")
+            if grows:
+                emit(f"{base} = _cap({base} {s.op} {value})")
+            else:
+                emit(f"{base} = {value}" if s.op == "=" else f"{base} {s.op}= {value}")
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         for depth, key in enumerate(s.keys):
@@ -166,7 +218,10 @@ class BlockCompiler:
             emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")
         last = len(s.keys) - 1
         # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
-        emit(f"__t{last}[__k{last}] = {value}" if s.op == "=" else f"__t{last}[__k{last}] {s.op}= {value}")
+        if grows:
+            emit(f"__t{last}[__k{last}] = _cap(__t{last}[__k{last}] {s.op} {value})")
+        else:
+            emit(f"__t{last}[__k{last}] = {value}" if s.op == "=" else f"__t{last}[__k{last}] {s.op}= {value}")
         for depth in range(last, 0, -1):
             emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
         emit(f"{base} = tuple(__t0)")

@@ -16,8 +16,9 @@ import attrs
 from . import syntax as ast
 from .blocks import BlockCompiler
 from .builtins import DELTA, DIRECTIONS
-from .errors import Diagnostic, GameDefError, Span, did_you_mean
+from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
+from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, LimitExceeded
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
 
@@ -64,14 +65,6 @@ class Runtime:
         return values
 
 
-class _AtLoad:
-    """What `generate` may read while the game loads: every seat, no variables."""
-
-    def __init__(self, seats: tuple[str, ...]):
-        self.players = seats
-        self.vars: list = []
-
-
 def _cell_name(x: int, y: int) -> str:
     letters = ""
     n = x
@@ -109,21 +102,43 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self.short_fns: dict[str, list] = {}
         self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
-        self._init_expressions()
         seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
+        self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
+        self._init_expressions()
         self._build(options or {})
 
     # ---- errors -------------------------------------------------------------
     def fail(self, span: Span, message: str, hint: str | None = None):
         raise GameDefError([Diagnostic(span, message, hint)])
 
+    def claim(self, name: str, what: str, span: Span) -> None:
+        """Give a global name its one meaning: a seat, a cell, a component, an enum
+        member, a variable, a function... A second meaning would silently shadow the
+        first (`grid Cell 16 by 1` would make the seat `p1` a cell), so it is an error."""
+        other = self.claimed.get(name)
+        if other is not None and other != what:
+            self.fail(span, f"'{name}' names both {other} and {what}", "rename one of them: names are global")
+        self.claimed[name] = what
+
+    def loaded(self, span: Span, compute):
+        """`compute()` run at load; a rule error or a limit there is a diagnostic at `span`."""
+        try:
+            return compute()
+        except GameDefError:
+            raise
+        except Exception as exc:
+            hint = exc.hint if isinstance(exc, LimitExceeded) else None
+            message = exc.message if isinstance(exc, LimitExceeded) else explain(exc)
+            self.fail(span, f"cannot compute this at load: {message}", hint)
+
     # ---- tables -------------------------------------------------------------
     def _build(self, given: dict[str, Any]) -> None:
         decls = self.program.decls
         self.types["player"] = self.seats
         for seat in self.seats:
+            self.claim(seat, "a seat", self.header.span)
             self.constants[seat] = seat
         self.types["Direction"] = DIRECTIONS
         for d in DIRECTIONS:
@@ -135,6 +150,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             if isinstance(d, ast.Enum):
                 self.types[d.name] = tuple(m.name for m in d.members)
                 for m in d.members:
+                    self.claim(m.name, f"a member of {d.name}", m.span)
                     self.constants[m.name] = m.name
                     self.rt.titles[m.name] = m.title
         unknown = set(given) - set(self.option_decls)
@@ -155,8 +171,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             if name in given:
                 self._check_option_type(d, given[name])
             value = given[name] if name in given else self._const(d.default)
+            self.claim(name, "an option", d.span)
             if d.choices is not None:
                 allowed = self._const(d.choices)
+                if not isinstance(allowed, tuple):
+                    self.fail(d.choices.span, "an option's choices must be a list or a range")
                 if value not in allowed:
                     self.fail(
                         d.span,
@@ -172,6 +191,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 self.types[d.name] = ()
         for d in decls:
             if isinstance(d, ast.Def):
+                self.claim(d.name, "a function", d.span)
                 self.def_decls[d.name] = d
                 self.defs[d.name] = [None]
         for d in decls:
@@ -213,26 +233,32 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 self.procs[d.name] = self._new_code(d.name, d.span)
                 self.proc_decls[d.name] = d
         for d in decls:
-            if isinstance(d, ast.Def):
-                self._compile_def(d)
-        for d in decls:
-            if isinstance(d, ast.Procedure):
-                self._body(self.procs[d.name], [p.name for p in d.params], d.body)
-            elif isinstance(d, ast.Trigger):
-                self._trigger(d, None)
-            elif isinstance(d, ast.Card):
-                for t in d.triggers:
-                    self._trigger(t, d.name)
-                for slot_name, body, span, params in d.slots:
-                    code = self._new_code(f"{d.name}.{slot_name}", span)
-                    self._body(code, ["self"] + [p.name for p in params], body)
-                    self.slots[(d.name, slot_name)] = code
+            if isinstance(d, ast.Def | ast.Procedure | ast.Trigger | ast.Card):
+                try:
+                    self._compile_behaviour(d)
+                except LimitExceeded as exc:  # generated code past what Python compiles
+                    self.fail(d.span, exc.message, exc.hint)
         if "play" not in self.procs:
             self.fail(
                 self.header.span,
                 "the game has no `procedure play()`",
                 "add `procedure play() { ... }`: the turn structure of the game",
             )
+
+    def _compile_behaviour(self, d) -> None:
+        if isinstance(d, ast.Def):
+            self._compile_def(d)
+        elif isinstance(d, ast.Procedure):
+            self._body(self.procs[d.name], [p.name for p in d.params], d.body)
+        elif isinstance(d, ast.Trigger):
+            self._trigger(d, None)
+        else:
+            for t in d.triggers:
+                self._trigger(t, d.name)
+            for slot_name, body, span, params in d.slots:
+                code = self._new_code(f"{d.name}.{slot_name}", span)
+                self._body(code, ["self"] + [p.name for p in params], body)
+                self.slots[(d.name, slot_name)] = code
 
     def _check_option_type(self, d: ast.Option, value) -> None:
         t = d.type.name if isinstance(d.type, ast.NamedType) else None
@@ -259,19 +285,30 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             )
 
     def _const(self, e: ast.Expr):
-        return self.expr(e, Scope())(None, [])
+        return self.loaded(e.span, lambda: self.expr(e, Scope())(self.load_vm, []))
 
     def _grid(self, d: ast.Grid) -> None:
         cols, rows = self._const(d.columns), self._const(d.rows)
+        if not (isinstance(cols, int) and isinstance(rows, int) and cols > 0 and rows > 0):
+            self.fail(d.span, f"a grid needs a positive number of columns and rows, not {cols!r} by {rows!r}")
+        if cols * rows + len(self.rt.coords) + len(self.kind_of) > MAX_COMPONENTS:
+            self.fail(
+                d.span,
+                f"a grid of {cols} by {rows} is past the limit of {MAX_COMPONENTS:,} cells and components",
+                "a board game's grid has at most a few hundred cells",
+            )
         cells = []
         prefix = "" if not any(k[0] != d.name for k in self.rt.cell_at) else f"{d.name.lower()}_"
         for y in range(1, rows + 1):
             for x in range(1, cols + 1):
                 name = prefix + _cell_name(x, y)  # a second grid's cells: track_a1, ...
                 cells.append(name)
+                self.claim(name, f"a cell of {d.name}", d.span)
                 self.rt.coords[name] = (x, y)
                 self.rt.cell_at[(d.name, x, y)] = name
                 self.constants[name] = name
+        for direction in DIRECTIONS:  # the directions name something only where there is a grid
+            self.claim(direction, "a Direction", d.span)
         for name in cells:
             x, y = self.rt.coords[name]
             near = []
@@ -288,6 +325,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
     def _add_entity(self, kind: str, name: str, title: str, values: dict, span: Span) -> None:
         if name in self.kind_of:
             self.fail(span, f"two components are named '{name}'", "names must be unique")
+        if not isinstance(name, str) or not name:
+            self.fail(span, f"a component's name must be a text, not {name!r}")
+        if len(self.kind_of) + len(self.rt.coords) >= MAX_COMPONENTS:
+            self.fail(span, f"more than {MAX_COMPONENTS:,} components", "a game needs far fewer: check the ranges")
+        self.claim(name, f"a {kind}", span)
         self.kind_of[name] = kind
         self.constants[name] = name
         self.rt.titles[name] = title
@@ -300,7 +342,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             self.fail(d.span, f"unknown entity '{d.kind}'")
         names = [n for n, _ in d.iterators]
         scope = Scope(names)
-        at_load = _AtLoad(self.seats)  # components exist before a game starts: every seat
+        at_load = self.load_vm  # components exist before a game starts: every seat, no variables
         # A loop's list may use the loops before it (`level in 1..5, pos in 1..6 - level`).
         domains = [self.expr(e, Scope(names[:i])) for i, (_, e) in enumerate(d.iterators)]
         name_fn = self.expr(d.name_template, scope)
@@ -313,10 +355,13 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
             for v in domains[i](at_load, acc):
                 yield from product(i + 1, acc + [v])
 
-        for combo in product(0, []):
-            name = name_fn(at_load, combo)
-            values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
-            self._add_entity(d.kind, name, name, values, d.span)
+        def make_all():
+            for combo in product(0, []):
+                name = name_fn(at_load, combo)
+                values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
+                self._add_entity(d.kind, name, name, values, d.span)
+
+        self.loaded(d.span, make_all)
 
     def _card_props(self, d: ast.Card) -> None:
         values = {fv.name: self._const(fv.value) for fv in d.props}
@@ -331,12 +376,17 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         self.fail(t.span, "a map's key must be a finite type (player, an enum, an entity or a grid)")
 
     def _var(self, d: ast.Var) -> None:
+        self.claim(d.name, "a variable", d.span)
         default = self.expr(d.default, Scope())
         levels = []
         t = d.type
+        entries = 1
         while isinstance(t, ast.MapType):
             keys = self._domain(t.key)
             levels.append((keys, {k: i for i, k in enumerate(keys)}))
+            entries *= max(1, len(keys))
+            if entries > MAX_MAP_ENTRIES:
+                self.fail(d.span, f"'{d.name}' would have more than {MAX_MAP_ENTRIES:,} entries", "use fewer keys")
             t = t.value
         for keys, _ in reversed(levels):  # every entry starts at the default value
             default = (lambda inner, n: lambda vm, L: (inner(vm, L),) * n)(default, len(keys))

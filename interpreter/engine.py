@@ -15,11 +15,10 @@ import attrs
 
 from . import rng
 from .compiler import CompiledGame
-from .errors import Diagnostic, GameRuntimeError, UsageError
+from .errors import Diagnostic, GameRuntimeError, UsageError, explain
+from .limits import MAX_DEPTH, STEP_LIMIT
 
 _new_tuple = tuple.__new__
-STEP_LIMIT = 1_000_000  # loop iterations allowed between two decisions
-MAX_DEPTH = 10_000  # procedures running inside one another
 
 
 @attrs.frozen
@@ -114,6 +113,9 @@ class VM:
         self.stop = self.switch = True
 
     def push(self, frame: list) -> None:
+        self.budget -= 1  # procedures that call themselves twice must not run forever
+        if self.budget < 0:
+            self.out_of_steps()
         if len(self.frames) >= MAX_DEPTH:
             raise self.rule_error(f"procedures nested more than {MAX_DEPTH} deep: endless recursion?")
         self.frames.append(frame)
@@ -131,7 +133,10 @@ class VM:
         return 0
 
     def out_of_steps(self) -> None:
-        raise self.rule_error(f"more than {STEP_LIMIT} steps without a decision: a rule loops forever?")
+        raise self.rule_error(
+            f"more than {STEP_LIMIT:,} steps without a decision (loop turns, items iterated, calls): "
+            "a rule loops forever or computes far too much?"
+        )
 
     def random_choice(self, options: tuple):
         if not options:
@@ -204,7 +209,7 @@ class VM:
         except Exception as exc:  # a rule did something impossible: name the rule and line
             if frames and frames[-1] is fr:
                 fr[1] = pc
-            raise self.rule_error(_explain(exc), *_block_span(self.game, exc)) from None
+            raise self.rule_error(explain(exc), *_block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
         frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames])
@@ -223,22 +228,6 @@ class VM:
                 decisions,
             ),
         )
-
-
-def _explain(exc: Exception) -> str:
-    """A Python error inside a rule, in the words of the language."""
-    if isinstance(exc, KeyError):
-        key = exc.args[0] if exc.args else None
-        if key is None:
-            return "a value is none where a component, cell or player is needed (a property or map entry of none)"
-        return f"{key!r} has no such property or map entry"
-    if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        return f"a value is none where a number, list or component is needed ({exc})"
-    if isinstance(exc, IndexError):
-        return f"a list index is out of range ({exc})"
-    if isinstance(exc, ZeroDivisionError):
-        return "division by zero"
-    return f"{type(exc).__name__}: {exc}"
 
 
 def _block_span(game: CompiledGame, exc: Exception) -> tuple:

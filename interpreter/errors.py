@@ -8,9 +8,13 @@ raise one `GameDefError` holding them all, so the command line can render each a
 from __future__ import annotations
 
 import difflib
+import os
+import stat
 from collections.abc import Iterable
 
 import attrs
+
+from .limits import MAX_FILE_BYTES, LimitExceeded
 
 
 @attrs.frozen
@@ -42,19 +46,34 @@ class Diagnostic:
         lines = [f"{self.span}: {self.severity}: {self.message}"]
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
-            try:
-                with open(self.span.path, encoding="utf-8") as handle:
-                    text = handle.read()
-            except OSError:
-                text = None
+            text = _source_text(self.span.path)
         if text is not None and 0 < self.span.line <= text.count("\n") + 1:
             source_line = text.splitlines()[self.span.line - 1] if text else ""
-            width = max(1, (self.span.end_column or self.span.column + 1) - self.span.column)
+            column = max(1, self.span.column)
+            width = max(1, (self.span.end_column or column + 1) - column)
+            if len(source_line) > SHOWN_LINE:  # a window of a long line, around the caret
+                start = max(0, column - 1 - SHOWN_LINE // 2)
+                source_line = "..." + source_line[start : start + SHOWN_LINE] + "..."
+                column = column - start + 3
             lines.append(f"    {source_line}")
-            lines.append("    " + " " * (self.span.column - 1) + "^" * min(width, 60))
+            lines.append("    " + " " * (column - 1) + "^" * min(width, 60))
         if self.hint:
             lines.append(f"    hint: {self.hint}")
         return "\n".join(lines)
+
+
+SHOWN_LINE = 120  # characters of a source line shown under a diagnostic
+
+
+def _source_text(path: str) -> str | None:
+    """A file's text for showing a line of it; a regular file only, read with a bound."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
 
 
 class GameDefError(Exception):
@@ -62,7 +81,10 @@ class GameDefError(Exception):
 
     def __init__(self, diagnostics: Iterable[Diagnostic]):
         self.diagnostics = list(diagnostics)
-        super().__init__("\n".join(d.render() for d in self.diagnostics))
+        super().__init__(self.diagnostics[0].message if self.diagnostics else "error")
+
+    def __str__(self) -> str:
+        return self.render()
 
     def render(self, sources: dict[str, str] | None = None) -> str:
         return "\n".join(d.render(sources) for d in self.diagnostics)
@@ -85,3 +107,25 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The closest known name to a misspelt one, phrased as a hint."""
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
     return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def explain(exc: Exception) -> str:
+    """A Python error inside a rule, in the words of the language."""
+    if isinstance(exc, LimitExceeded):
+        return f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+    if isinstance(exc, RecursionError):
+        return "functions call each other too deeply (endless recursion?)"
+    if isinstance(exc, MemoryError):
+        return "a rule ran out of memory building a value"
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if key is None:
+            return "a value is none where a component, cell or player is needed (a property or map entry of none)"
+        return f"{key!r} has no such property or map entry"
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return f"a value is none where a number, list or component is needed ({exc})"
+    if isinstance(exc, IndexError):
+        return f"a list index is out of range ({exc})"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(exc).__name__}: {exc}"

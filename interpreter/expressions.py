@@ -18,6 +18,7 @@ from typing import Any
 from . import syntax as ast
 from .builtins import BUILTINS
 from .errors import Diagnostic, GameDefError, did_you_mean
+from .limits import LimitExceeded, LoadBudget, capped, charge, checked_range
 
 Closure = Callable[[Any, list], Any]
 TABLE_LIMIT = 4096
@@ -80,7 +81,13 @@ class ExpressionCompiler:
     """Mixed into the compiler: turns expressions into fast Python functions."""
 
     def _init_expressions(self) -> None:
-        self.ns: dict[str, Any] = {"_disp": self.rt.display}
+        self.ns: dict[str, Any] = {
+            "_disp": self.rt.display,
+            "_charge": charge,
+            "_range": checked_range,
+            "_cap": capped,
+        }
+        self.load_vm = LoadBudget(self.seats)  # what constants computed at load may spend
         for name, b in BUILTINS.items():
             self.ns[f"_b_{name}"] = b.factory(self.rt)
         self.ns["_b_count"] = len
@@ -105,7 +112,7 @@ class ExpressionCompiler:
         uses_vars = "V[" in source
         text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if uses_vars else "") + f"    return {source}\n"
         local: dict[str, Any] = {}
-        exec(compile(text, "<gamedef expression>", "exec"), self.ns, local)  # noqa: S102
+        exec(compile_source(text, "<gamedef expression>"), self.ns, local)  # noqa: S102
         return local["_f"]
 
     def _evaluate_static(self, e, scope):
@@ -113,10 +120,10 @@ class ExpressionCompiler:
             return _FAILED
         self._folding = True
         try:
-            value = self._function(self.src(e, scope, {}))(None, [None] * (scope.count + 1))
+            value = self._function(self.src(e, scope, {}))(self.load_vm, [None] * (scope.count + 1))
         except GameDefError:
             raise
-        except Exception:  # let it fail at run time, where the error names the rule
+        except Exception:  # let it fail at run time (or where the constant is needed), where the error names the rule
             return _FAILED
         finally:
             self._folding = False
@@ -190,7 +197,7 @@ class ExpressionCompiler:
         return inner, inner[name]
 
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
-        source = self.src(e.iterable, scope, py)
+        source = f"_charge(vm, {self.src(e.iterable, scope, py)})"
         inner, v = self._bind(py, e.var)
         elem = self.src(e.element, scope, inner)
         if e.condition is None:
@@ -199,7 +206,7 @@ class ExpressionCompiler:
         return f"tuple([{elem} for {v} in {source} if {cond}])"
 
     def _g_Range(self, e, scope, py):
-        return f"tuple(range({self.src(e.low, scope, py)}, {self.src(e.high, scope, py)} + 1))"
+        return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
@@ -266,7 +273,7 @@ class ExpressionCompiler:
             )
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             c = e.args[0]  # stop as soon as the answer is known
-            source = self.src(c.iterable, scope, py)
+            source = f"_charge(vm, {self.src(c.iterable, scope, py)})"
             inner, v = self._bind(py, c.var)
             elem = self.src(c.element, scope, inner)
             cond = f" if {self.src(c.condition, scope, inner)}" if c.condition is not None else ""
@@ -343,10 +350,10 @@ class ExpressionCompiler:
         table: dict = {}
         try:
             for combo in itertools.product(*domains):
-                table[combo[0] if len(combo) == 1 else combo] = call(None, list(combo))
+                table[combo[0] if len(combo) == 1 else combo] = call(self.load_vm, list(combo))
         except GameDefError:
             raise
-        except Exception:
+        except Exception:  # computed at run time instead, where an error names the rule
             return None
         self._tables[decl.name] = table
         return table
@@ -412,7 +419,10 @@ class ExpressionCompiler:
 
 
 class _DefCaller:
-    """Calls a compiled function that could not be inlined (recursion, size)."""
+    """Calls a compiled function that could not be inlined (recursion, size).
+
+    Only such calls can recurse, so each spends a step of the budget and its result
+    is held to the value limits: `f(n - 1) * f(n - 1)` stops instead of running on."""
 
     __slots__ = ("holder",)
 
@@ -420,7 +430,22 @@ class _DefCaller:
         self.holder = holder
 
     def __call__(self, vm, args):
-        return self.holder[0](vm, args)
+        vm.budget -= 1
+        if vm.budget < 0:
+            vm.out_of_steps()
+        return capped(self.holder[0](vm, args))
+
+
+def compile_source(text: str, name: str):
+    """Python's compile() of generated code; code nested past what Python's parser
+    takes (deep expressions, long inlined chains) is a LimitExceeded, not a crash."""
+    try:
+        return compile(text, name, "exec")
+    except (SyntaxError, RecursionError, MemoryError):
+        raise LimitExceeded(
+            "a rule is nested too deeply to compile",
+            "split a long expression: name parts of it with `let` or `def`",
+        ) from None
 
 
 _FAILED = object()

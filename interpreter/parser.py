@@ -11,12 +11,15 @@ import functools
 import re
 from importlib import resources
 from pathlib import Path
+from stat import S_ISREG
 
 import lark
 from lark import Token, Transformer, v_args
 
 from . import syntax as ast
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
+from .limits import MAX_FILE_BYTES, MAX_NESTING
+from .sources import read_source
 
 KEYWORDS = (
     "game include option enum entity generate card var grid graph link event def procedure "
@@ -744,6 +747,28 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
 
 
+def _check_depth(tree: lark.Tree, path: str, base: Span | None = None) -> None:
+    """Refuse a tree nested deeper than MAX_NESTING before anything recurses over it
+    (the AST builder, the checker and the compiler all do)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, column = getattr(meta, "line", 0) or 0, getattr(meta, "column", 0) or 0
+            where = base if base is not None else Span(path, line, column)
+            raise GameDefError(
+                [
+                    Diagnostic(
+                        where,
+                        f"nested more than {MAX_NESTING} levels deep",
+                        "split the expression or block: name a part with `let` or `def`",
+                    )
+                ]
+            )
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
+
+
 def parse_expression(text: str, span: Span) -> ast.Expr:
     """Parse an interpolated `{expr}` inside a string literal."""
     try:
@@ -759,6 +784,7 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
                 )
             ]
         ) from None
+    _check_depth(tree, span.path, span)
     return _Builder(span.path, span).transform(tree)
 
 
@@ -768,6 +794,7 @@ def parse_text(text: str, path: str = "<string>") -> ast.Module:
         tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
         raise GameDefError([_syntax_error(err, path, text)]) from None
+    _check_depth(tree, path)
     try:
         decls = _Builder(path).transform(tree)
     except lark.exceptions.VisitError as err:
@@ -779,11 +806,17 @@ def parse_text(text: str, path: str = "<string>") -> ast.Module:
 
 @functools.lru_cache(maxsize=64)
 def _parse_cached(path: str, mtime: float, size: int) -> ast.Module:
-    return parse_text(Path(path).read_text(encoding="utf-8"), path)
+    return parse_text(read_source(Path(path)), path)
 
 
-def parse_file(path: str | Path) -> ast.Module:
-    """Parse a file, reusing the tree while the file is unchanged."""
+def parse_file(path: str | Path, span: Span | None = None) -> ast.Module:
+    """Parse a file, reusing the tree while the file is unchanged. `span` is the
+    `include` that names it, where an unreadable file is reported."""
     p = Path(path)
-    stat = p.stat()
+    try:
+        stat = p.stat()
+    except (OSError, ValueError):
+        return parse_text(read_source(p, span), str(p))  # read_source says what is wrong
+    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
+        return parse_text(read_source(p, span), str(p))
     return _parse_cached(str(p), stat.st_mtime, stat.st_size)

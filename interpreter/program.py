@@ -7,7 +7,6 @@ the variants a variant cannot be combined with.
 
 from __future__ import annotations
 
-import glob
 import hashlib
 from pathlib import Path
 
@@ -15,7 +14,11 @@ import attrs
 
 from . import syntax as ast
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
+from .limits import MAX_FILES
 from .parser import parse_file
+from .sources import confined
+
+BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"  # bundled games may be included by any game
 
 KEYED = {
     ast.GameHeader: "game",
@@ -54,31 +57,42 @@ class Program:
     rules_hash: str
 
 
-def _load_modules(path: Path, seen: set[Path], sources: dict[str, str]) -> list:
-    module = parse_file(path)
+def _include_error(span: Span, message: str, hint: str) -> GameDefError:
+    return GameDefError([Diagnostic(span, message, hint)])
+
+
+def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], roots: tuple[Path, ...], span=None) -> list:
+    """The declarations of `path` and of every file it includes, depth first.
+
+    An include names one file, relative to the including file, inside the game's own
+    folder tree or the bundled games (`roots`): no absolute paths out, no `..` out, no
+    globs, no devices. What a game may read is therefore what its folder holds."""
+    module = parse_file(path, span)
     sources[module.path] = module.source
     decls: list = []
     for decl in module.decls:
-        if isinstance(decl, ast.Include):
-            pattern = str((path.parent / decl.path).resolve())
-            matches = sorted(glob.glob(pattern))
-            if not matches:
-                raise GameDefError(
-                    [
-                        Diagnostic(
-                            decl.span,
-                            f"include finds no file: {decl.path}",
-                            "paths are relative to the including file",
-                        )
-                    ]
-                )
-            for match in matches:
-                resolved = Path(match)
-                if resolved not in seen:
-                    seen.add(resolved)
-                    decls.extend(_load_modules(resolved, seen, sources))
-        else:
+        if not isinstance(decl, ast.Include):
             decls.append(decl)
+            continue
+        if any(c in decl.path for c in "*?[") or not decl.path.strip():
+            raise _include_error(decl.span, f"include needs one file name, not '{decl.path}'", "name each file")
+        target = confined(path.parent, decl.path, roots)
+        if target is None:
+            raise _include_error(
+                decl.span,
+                f"include leaves the game's folder: {decl.path!r}",
+                "an included file must be in the game's own folder (or below it), or a bundled game",
+            )
+        if not target.exists():
+            raise _include_error(
+                decl.span, f"include finds no file: {decl.path}", "paths are relative to the including file"
+            )
+        if target in seen:
+            continue
+        if len(seen) >= MAX_FILES:
+            raise _include_error(decl.span, f"more than {MAX_FILES} files included", "merge some files")
+        seen.add(target)
+        decls.extend(_load_modules(target, seen, sources, roots, decl.span))
     return decls
 
 
@@ -86,7 +100,7 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     """Parse `path` with its includes and apply `variants` in order."""
     path = Path(path).resolve()
     sources: dict[str, str] = {}
-    decls = _load_modules(path, {path}, sources)
+    decls = _load_modules(path, {path}, sources, (path.parent, BUNDLED))
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:
         raise GameDefError(

@@ -15,6 +15,7 @@ from . import syntax as ast
 from .blocks import BindParams
 from .errors import Span
 from .expressions import Closure, Scope
+from .limits import charge
 
 
 class Code:
@@ -162,13 +163,13 @@ class StatementCompiler:
             self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
 
     def _s_For(self, s: ast.For, scope):
-        items = self.expr(s.iterable, scope)
+        items = self.stored_expr(s.iterable, scope)
         seq, pos = scope.fresh(), scope.fresh()
         var = scope.bind(s.var)
         start = self._here()
 
         def init(vm, L, nxt=start + 1):
-            L[seq] = tuple(items(vm, L))
+            L[seq] = charge(vm, tuple(items(vm, L)))
             L[pos] = 0
             return nxt
 
@@ -220,7 +221,7 @@ class StatementCompiler:
         self._emit(lambda vm, L: vm.return_(), s.span)
 
     def _s_Choose(self, s: ast.Choose, scope):
-        options = self.expr(s.options, scope)
+        options = self.stored_expr(s.options, scope)
         player = self.expr(s.player, scope)
         slot = scope.bind(s.var)
         display = self.rt.display
@@ -276,7 +277,7 @@ class StatementCompiler:
         del scope.slots["\0may"]
 
     def _s_Emit(self, s: ast.Emit, scope):
-        args = [self.expr(a, scope) for a in s.args]
+        args = [self.stored_expr(a, scope) for a in s.args]
         handlers = self.handlers.setdefault(s.event, [])
         nxt = self._here() + 1
 
@@ -296,7 +297,7 @@ class StatementCompiler:
 
     def _s_Perform(self, s: ast.Perform, scope):
         entity = self.expr(s.entity, scope)
-        args = [self.expr(a, scope) for a in s.args]
+        args = [self.stored_expr(a, scope) for a in s.args]
         slots = self.slots
         name = s.slot
         nxt = self._here() + 1
@@ -330,7 +331,7 @@ class StatementCompiler:
 
             self.fail(s.span, f"unknown procedure '{s.name}'", did_you_mean(s.name, self.procs))
         code = self.procs[s.name]
-        args = [self.expr(a, scope) for a in s.args]
+        args = [self.stored_expr(a, scope) for a in s.args]
         decl = self.proc_decls[s.name]
         if s.name not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
             self._inline_call(s, decl, scope)
@@ -350,7 +351,7 @@ class StatementCompiler:
         Its locals get slots of their own in this frame; `return` jumps past its end."""
         root = scope.root if scope.root is not None else scope
         inner = Scope(root=root)
-        sources = tuple(self.src(a, scope, {}) for a in s.args)
+        sources = tuple(self.stored(a, self.src(a, scope, {})) for a in s.args)
         slots = tuple(inner.bind(p.name) for p in decl.params)
         body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)
         self._inline_stack.append(decl.name)

@@ -764,7 +764,7 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
-        include "nowhere/*.game"
+        include "nowhere/cards.game"
         procedure play() {
             rule "Play"
             game over []
@@ -772,7 +772,7 @@ CASES = [
         """,
         {},
         "2:1",
-        "include finds no file: nowhere/*.game",
+        "include finds no file: nowhere/cards.game",
         id="include-finds-nothing",
     ),
     # ---- options (given to load_game) ----------------------------------------------------------
@@ -866,7 +866,7 @@ def test_error_in_an_included_file_names_that_file(tmp_path):
         tmp_path,
         """
         game t { players 2..2 seats [a, b] }
-        include "parts/*.game"
+        include "parts/helpers.game"
         procedure play() {
             rule "Play"
             log "{double(2)} {triple(1)}"

@@ -55,16 +55,16 @@ def test_arithmetic_and_precedence(tmp_path):
         tmp_path,
         """
         r = [1 + 2 * 3, (1 + 2) * 3, 10 - 3 - 2, 7 / 2, 7 % 3, -2 * 3, 2 * -3, 100 / 10 / 5, 2 * 3 % 4]
-        b = [1 < 2 and 2 < 3, not 1 == 2, true or false and false, (true or false) and false,
+        truths = [1 < 2 and 2 < 3, not 1 == 2, true or false and false, (true or false) and false,
              3 in 1..5, 6 not in 1..5, 1 + 1 == 2, not true or true, 4 >= 4, 3 != 3]
     """,
         decls="""
         var r: list int = []
-        var b: list bool = []
+        var truths: list bool = []
     """,
     )
     assert game.var(state, "r") == (7, 9, 5, 3, 1, -6, -6, 2, 2)
-    assert game.var(state, "b") == (True, True, True, False, True, True, True, True, True, False)
+    assert game.var(state, "truths") == (True, True, True, False, True, True, True, True, True, False)
 
 
 def test_ranges(tmp_path):
