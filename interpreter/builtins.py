@@ -12,6 +12,8 @@ from typing import Any
 
 import attrs
 
+from .limits import STEP_LIMIT, LimitExceeded
+
 DIRECTIONS = ("up", "down", "left", "right")
 OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 DELTA = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -57,10 +59,20 @@ def _best(xs, key):
 
 
 def _path_steps(links: dict):
-    """Next nodes from which a walk of exactly `n` steps exists, never revisiting."""
+    """Next nodes from which a walk of exactly `n` steps exists, never revisiting.
+
+    The search backtracks, which can take exponential time on a large board with a
+    long walk, so it counts the nodes it visits against the step limit."""
     empty = ()
+    budget = [0]
 
     def extendable(node, n, seen, end_ok):
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise LimitExceeded(
+                f"path_steps visited more than {STEP_LIMIT:,} partial walks",
+                "a walk this long on this board can't be searched: ask for shorter walks",
+            )
         if n == 0:
             return end_ok is None or bool(end_ok(node))
         for nxt in links.get(node, empty):
@@ -75,6 +87,7 @@ def _path_steps(links: dict):
     def path_steps(start, n, avoid=(), end_ok=None):
         if n <= 0:
             return ()
+        budget[0] = STEP_LIMIT
         seen = set(avoid)
         seen.add(start)
         out = []

@@ -19,6 +19,19 @@ from .agents import KINDS, HumanAgent, make_agent
 from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
+from .sources import confined
+
+MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0, not {value}")
+    return value
 
 
 def _option_value(text: str) -> Any:
@@ -66,7 +79,7 @@ def play_out(
     out=print,
     narrate: bool = True,
     show_moves: bool = False,
-    max_decisions: int = 10_000_000,
+    max_decisions: int = MAX_DECISIONS,
     viewer: str | None = None,
 ) -> tuple[State, list[str]]:
     """Play to the end with the given agents; returns the final state and the moves by label.
@@ -78,7 +91,10 @@ def play_out(
             out(line)
     while not game.is_over(state):
         if state.decisions >= max_decisions:
-            raise UsageError(f"stopped after {max_decisions} decisions", "raise --max-decisions")
+            raise UsageError(
+                f"the game has not ended after {max_decisions:,} decisions",
+                "raise --max-decisions N, or check the rules for a game that cannot end",
+            )
         player = state.pending.player
         i = agents[player].choose(game, state)
         label = game.labels(state)[i]
@@ -125,6 +141,13 @@ def cmd_run(args) -> int:
         + (f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner")
     )
     if args.transcript:
+        for named in (args.from_state, args.game if Path(args.game).suffix else None):
+            if named and _relative_to(named, args.transcript).startswith(".."):
+                print(
+                    f"note: the transcript names {named} outside its folder; `gamedef replay` reads files only "
+                    "from the transcript's folder (give the state with `replay --from-state`)",
+                    file=sys.stderr,
+                )
         write_transcript(
             Transcript(
                 game=game.name if not Path(args.game).suffix else _relative_to(args.game, args.transcript),
@@ -147,14 +170,31 @@ def cmd_run(args) -> int:
     return 0
 
 
-def replay(t: Transcript, base: Path) -> tuple[Game, State]:
-    """Re-run a transcript; raises IllegalMove at the first move that is no longer legal."""
+def _beside(base: Path, name: str, field: str) -> Path:
+    """A file a transcript names: relative to the transcript, inside its folder tree."""
+    path = confined(base, name, (base.resolve(),))
+    if path is None:
+        raise UsageError(
+            f"the transcript's {field} {name!r} is outside the transcript's folder",
+            "name a file beside the transcript (or below it)"
+            + ("; or give the state with --from-state" if field == "start" else ""),
+        )
+    return path
+
+
+def replay(t: Transcript, base: Path, start: str | None = None) -> tuple[Game, State]:
+    """Re-run a transcript; raises IllegalMove at the first move that is no longer legal.
+
+    The files it names (a .game file, a start state) are read only from the
+    transcript's own folder tree; `start` (from the command line) overrides its state."""
     name = t.game
-    if name.endswith(".game") and not Path(name).is_absolute() and (base / name).exists():
-        name = str(base / name)  # a game file is named relative to the transcript
+    if name.endswith(".game"):
+        name = str(_beside(base, name, "game"))
     game = load_game(name, variants=t.variants, options=t.options)
-    if t.start:
-        state = load_state(game, (base / t.start) if not Path(t.start).is_absolute() else t.start)
+    if start:
+        state = load_state(game, start)
+    elif t.start:
+        state = load_state(game, _beside(base, t.start, "start"))
     else:
         state = game.start(players=t.players, seed=t.seed, pins=tuple(t.dice))
     for n, text in enumerate(t.moves, 1):
@@ -171,7 +211,7 @@ def replay(t: Transcript, base: Path) -> tuple[Game, State]:
 def cmd_replay(args) -> int:
     t = read_transcript(args.transcript)
     try:
-        game, state = replay(t, Path(args.transcript).parent)
+        game, state = replay(t, Path(args.transcript).parent, args.from_state)
     except IllegalMove as err:
         print(f"{args.transcript}: {err}", file=sys.stderr)
         return 1
@@ -274,6 +314,11 @@ def cmd_bench(args) -> int:
         state = game.start(players=args.players, seed=seed)
         agent = RandomAgent(seed)
         while state.result is None:
+            if state.decisions >= args.max_decisions:
+                raise UsageError(
+                    f"game {games + 1} (seed {seed}) has not ended after {args.max_decisions:,} decisions",
+                    "raise --max-decisions N, or check the rules for a game that cannot end",
+                )
             state = game.apply_index(state, agent.choose(game, state))
         decisions += state.decisions
         games += 1
@@ -309,7 +354,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     p.add_argument("--moves", action="store_true", help="show every move, not only the narration")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.add_argument("--max-decisions", type=int, default=10_000_000, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--max-decisions",
+        type=_positive,
+        default=MAX_DECISIONS,
+        metavar="N",
+        help=f"stop a game that has not ended after N decisions (default {MAX_DECISIONS:,})",
+    )
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a game yourself in the terminal against AI seats")
@@ -325,6 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("replay", help="re-run a transcript and check every move and the result")
     p.add_argument("transcript")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
+    p.add_argument("--from-state", metavar="STATE.toml", help="start from this saved state, not the transcript's")
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("list", help="list the bundled games and their variants")
@@ -337,7 +389,14 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("bench", help="random playouts: games/s and decisions/s")
     game_args(p)
-    p.add_argument("--games", type=int, default=20, help="number of games (default 20)")
+    p.add_argument("--games", type=_positive, default=20, help="number of games (default 20)")
+    p.add_argument(
+        "--max-decisions",
+        type=_positive,
+        default=MAX_DECISIONS,
+        metavar="N",
+        help=f"stop a game that has not ended after N decisions (default {MAX_DECISIONS:,})",
+    )
     p.set_defaults(func=cmd_bench)
     return parser
 

@@ -16,8 +16,11 @@ import attrs
 import cattrs
 import tomli_w
 
+from . import syntax as ast
 from .engine import Game, Pending, State
-from .errors import UsageError
+from .errors import UsageError, did_you_mean, explain
+from .limits import MAX_INT, MAX_LIST, MAX_NESTING
+from .sources import read_text
 
 
 def _enc(v: Any) -> Any:
@@ -77,42 +80,279 @@ def state_to_dict(game: Game, state: State) -> dict:
     return out
 
 
-def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
-    g = game.compiled
-    try:
-        codes = {c.name: c.index for c in g.codes}
-        values = [None] * len(g.var_order)
-        for info in g.var_order:
-            if info.name not in data["vars"]:
-                raise UsageError(f"{where}: variable '{info.name}' is missing", "save a state to see every field")
-            values[info.slot] = _dec_map(info.levels, data["vars"][info.name])
-        frames = []
-        for f in data.get("frames", []):
-            if f["code"] not in codes:
-                raise UsageError(f"{where}: no procedure '{f['code']}' in this game")
-            frames.append((codes[f["code"]], int(f["step"]), _dec(f["locals"])))
-        pending = None
-        if "pending" in data:
-            p = data["pending"]
-            pending = Pending(p["player"], _dec(p["values"]), int(p["slot"]), int(p["choice"]))
-        result = tuple(data["result"]) if "result" in data else None
-        log = tuple((_dec(a), int(f), _dec(v)) for a, f, v in data.get("log", ()))
-        return State(
-            players=tuple(data["players"]),
-            vars=tuple(values),
-            frames=tuple(frames),
-            pending=pending,
-            rng=int(data["rng"], 16),
-            pins=tuple(data.get("pins", ())),
-            result=result,
-            log=log,
-            decisions=int(data.get("decisions", 0)),
+class _Bad(Exception):
+    """One field of a saved state that does not fit the game: its name and why."""
+
+    def __init__(self, field: str, message: str, hint: str | None = None):
+        self.field, self.message, self.hint = field, message, hint
+        super().__init__(message)
+
+
+def _need(ok: bool, field: str, message: str, hint: str | None = None) -> None:
+    if not ok:
+        raise _Bad(field, message, hint)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _plain(v: Any, field: str, depth: int = 0) -> None:
+    """A value the engine can hold: a number within the limits, a truth, a text, none
+    or a list of these."""
+    _need(depth <= MAX_NESTING, field, "values nested too deeply")
+    if v is None or isinstance(v, bool):
+        return
+    if _is_int(v):
+        _need(-MAX_INT <= v <= MAX_INT, field, f"the number {v} is past the limit of {MAX_INT:,}")
+    elif isinstance(v, str):
+        _need(len(v) <= MAX_LIST, field, "a text longer than the limit")
+    elif isinstance(v, tuple):
+        _need(len(v) <= MAX_LIST, field, "a list longer than the limit")
+        for x in v:
+            _plain(x, field, depth + 1)
+    else:
+        raise _Bad(field, f"{v!r} is not a number, truth, text, list or none")
+
+
+class _Values:
+    """Checks a saved variable's value against its declared type."""
+
+    def __init__(self, game: Game):
+        self.g = game.compiled
+
+    def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
+        if isinstance(t, ast.OptionalType):
+            if v is not None:
+                self.check(t.inner, v, field)
+        elif isinstance(t, ast.ListType):
+            _need(isinstance(v, tuple), field, f"expected a list, not {v!r}")
+            _need(len(v) <= MAX_LIST, field, "a list longer than the limit")
+            for x in v:
+                self.check(t.element, x, field)
+        elif isinstance(t, ast.NamedType):
+            name = t.name
+            if name == "int":
+                _need(_is_int(v), field, f"expected a number, not {v!r}")
+                _plain(v, field)
+            elif name == "bool":
+                _need(isinstance(v, bool), field, f"expected true or false, not {v!r}")
+            elif name == "str":
+                _need(isinstance(v, str), field, f"expected a text, not {v!r}")
+                _plain(v, field)
+            elif name in self.g.types:
+                allowed = self.g.types[name]
+                _need(
+                    isinstance(v, str) and v in allowed,
+                    field,
+                    f"{v!r} is not a {name}",
+                    (did_you_mean(v, allowed) if isinstance(v, str) else None)
+                    or f"a {name} is one of: {', '.join(allowed[:6])}{', ...' if len(allowed) > 6 else ''}",
+                )
+            else:
+                _plain(v, field)
+
+
+def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
+    """A saved variable's value: a map as nested tables keyed by name, each value typed."""
+    t = info.decl.type
+    levels = info.levels
+
+    def level(i: int, t, d: Any, where: str) -> Any:
+        if i == len(levels):
+            v = _dec(d)
+            values.check(t, v, where)
+            return v
+        keys, _ = levels[i]
+        _need(isinstance(d, dict), where, f"expected a table keyed by {', '.join(map(str, keys[:4]))}, ...")
+        unknown = [k for k in d if k not in keys]
+        _need(
+            not unknown,
+            where,
+            f"no key {unknown[:1]!r} here",
+            did_you_mean(str(unknown[:1][0]), keys) if unknown else None,
         )
-    except (KeyError, TypeError, ValueError) as exc:
+        missing = [k for k in keys if k not in d]
+        _need(not missing, f"{where}.{missing[0] if missing else ''}", "missing", "save a state to see every field")
+        return tuple(level(i + 1, t.value, d[k], f"{where}.{k}") for k in keys)
+
+    return level(0, t, data, field)
+
+
+def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
+    """A saved state checked for meaning against `game`: every field that does not fit
+    (another game, unknown seats, a variable of the wrong type, a frame or pending
+    decision the compiled game does not have) is a UsageError naming that field."""
+    try:
+        return _state_from_dict(game, data)
+    except _Bad as bad:
         raise UsageError(
-            f"{where}: malformed saved state ({type(exc).__name__}: {exc})",
-            "compare with a state written by `gamedef run --save-state`",
+            f"{where}: {bad.field}: {bad.message}",
+            bad.hint or "compare with a state written by `gamedef run --save-state`",
         ) from None
+
+
+def _state_from_dict(game: Game, data: dict) -> State:
+    g = game.compiled
+    _need(isinstance(data, dict), "state", "not a table")
+    name = data.get("game")
+    _need(
+        name == game.name,
+        "game",
+        f"this state is from {name!r}, not {game.name!r}" if isinstance(name, str) else "missing or not a text",
+        f"load it with its own game: gamedef run {name} --from-state ..." if isinstance(name, str) else None,
+    )
+    variants = data.get("variants", [])
+    _need(
+        isinstance(variants, list) and tuple(variants) == tuple(game.variants),
+        "variants",
+        f"the state was saved with variants {variants!r}, the game is loaded with {list(game.variants)!r}",
+        "give the same --variant options",
+    )
+    options = data.get("options", {})
+    _need(isinstance(options, dict), "options", "expected a table")
+    differ = sorted(k for k in set(options) | set(game.options) if options.get(k) != game.options.get(k))
+    _need(
+        not differ,
+        "options",
+        f"the state was saved with other options ({', '.join(map(str, differ))})",
+        "give the same --option values",
+    )
+    frames_data = data.get("frames", [])
+    _need(isinstance(frames_data, list), "frames", "expected a list of frames")
+    saved_hash = data.get("rules_hash")
+    _need(
+        saved_hash is None or saved_hash == game.rules_hash or not frames_data,
+        "rules_hash",
+        f"the state was saved by other rules ({saved_hash}; these are {game.rules_hash}): "
+        "its running procedures can't be matched",
+        "save the state again with the current rules, or delete rules_hash to load it anyway",
+    )
+    players = data.get("players")
+    _need(
+        isinstance(players, list) and all(isinstance(p, str) for p in players),
+        "players",
+        "expected a list of seat names",
+    )
+    try:
+        seats = game.seats_for(len(players))
+    except UsageError as err:
+        raise _Bad("players", err.message, err.hint) from None
+    _need(tuple(players) == seats, "players", f"with {len(players)} players the seats are {', '.join(seats)}", None)
+    rng_text = data.get("rng")
+    try:
+        rng_value = int(rng_text, 16) if isinstance(rng_text, str) else None
+    except ValueError:
+        rng_value = None
+    _need(
+        rng_value is not None and 0 <= rng_value < 2**64, "rng", "expected a hexadecimal number of 64 bits, like 0x1f"
+    )
+    pins = data.get("pins", [])
+    _need(isinstance(pins, list) and len(pins) <= MAX_LIST, "pins", "expected a list of results")
+    for x in pins:
+        _plain(_dec(x), "pins")
+    decisions = data.get("decisions", 0)
+    _need(_is_int(decisions) and 0 <= decisions <= MAX_INT, "decisions", "expected a whole number of 0 or more")
+    result = data.get("result")
+    if result is not None:
+        _need(
+            isinstance(result, list) and all(r in seats for r in result), "result", "expected a list of seats in play"
+        )
+        result = tuple(result)
+    # -- variables --
+    saved_vars = data.get("vars")
+    _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
+    checker = _Values(game)
+    values: list = [None] * len(g.var_order)
+    for info in g.var_order:
+        _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
+        values[info.slot] = _decode_var(info, saved_vars[info.name], checker, f"vars.{info.name}")
+    extra = [k for k in saved_vars if k not in g.vars]
+    _need(
+        not extra,
+        f"vars.{extra[0] if extra else ''}",
+        "no such variable in this game",
+        did_you_mean(extra[0], g.vars) if extra else None,
+    )
+    # -- frames --
+    codes = {c.name: c for c in g.codes}
+    frames = []
+    for i, f in enumerate(frames_data):
+        field = f"frames[{i}]"
+        _need(isinstance(f, dict), field, "expected a table with code, step and locals")
+        code = codes.get(f.get("code"))
+        _need(
+            code is not None,
+            f"{field}.code",
+            f"no procedure {f.get('code')!r} in this game",
+            did_you_mean(str(f.get("code")), codes),
+        )
+        step = f.get("step")
+        _need(
+            _is_int(step) and 0 <= step < len(code.ops),
+            f"{field}.step",
+            f"expected a step from 0 to {len(code.ops) - 1}",
+        )
+        locals_ = _dec(f.get("locals"))
+        _need(
+            isinstance(locals_, tuple) and len(locals_) == code.nlocals,
+            f"{field}.locals",
+            f"expected a list of {code.nlocals} values",
+        )
+        _plain(locals_, f"{field}.locals")
+        frames.append((code.index, step, locals_))
+    _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
+    _need(not frames or result is None, "result", "a finished game has no running procedures")
+    # -- the pending decision --
+    pending = None
+    if "pending" in data:
+        p = data["pending"]
+        _need(isinstance(p, dict), "pending", "expected a table with player, values, slot and choice")
+        _need(bool(frames), "pending", "a decision needs a running procedure")
+        _need(p.get("player") in seats, "pending.player", f"{p.get('player')!r} is not a seat in play")
+        pvalues = _dec(p.get("values"))
+        _need(isinstance(pvalues, tuple) and len(pvalues) > 0, "pending.values", "expected a non-empty list of options")
+        _plain(pvalues, "pending.values")
+        slot, choice = p.get("slot"), p.get("choice")
+        _need(_is_int(slot) and 0 <= slot < len(frames[-1][2]), "pending.slot", "not a slot of the running procedure")
+        _need(
+            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice][3] == frames[-1][0],
+            "pending.choice",
+            "not a decision of the running procedure",
+        )
+        pending = Pending(p["player"], pvalues, slot, choice)
+    _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
+    _need(pending is None or result is None, "pending", "a finished game waits for no decision")
+    # -- the log of the last move --
+    log = []
+    for i, entry in enumerate(data.get("log", [])):
+        field = f"log[{i}]"
+        _need(isinstance(entry, list) and len(entry) == 3, field, "expected [audience, format, values]")
+        aud, fmt, vals = _dec(entry[0]), entry[1], _dec(entry[2])
+        _need(aud is None or aud in seats, f"{field}[0]", "the audience is a seat in play or {} for everyone")
+        _need(_is_int(fmt) and 0 <= fmt < len(g.formats), f"{field}[1]", "not a log line of this game")
+        holes = sum(1 for part in g.formats[fmt] if part is None)
+        _need(isinstance(vals, tuple) and len(vals) == holes, f"{field}[2]", f"expected {holes} values")
+        _plain(vals, f"{field}[2]")
+        log.append((aud, fmt, vals))
+    state = State(
+        players=seats,
+        vars=tuple(values),
+        frames=tuple(frames),
+        pending=pending,
+        rng=rng_value,
+        pins=tuple(_dec(x) for x in pins),
+        result=result,
+        log=tuple(log),
+        decisions=decisions,
+    )
+    if pending is not None:  # the decision must be one the game can show
+        try:
+            game.labels(state)
+            game.prompt(state)
+        except Exception as exc:  # a value of the wrong kind for this decision
+            raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
+    return state
 
 
 def save_state(game: Game, state: State, path: str | Path) -> None:
@@ -120,12 +360,15 @@ def save_state(game: Game, state: State, path: str | Path) -> None:
 
 
 def read_toml(path: str | Path, what: str) -> dict:
+    text = read_text(path, f"{what} file")
     try:
-        return tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise UsageError(f"no such {what} file: {path}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}", f"fix the {what} file's syntax") from None
+    except RecursionError:
+        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise UsageError(f"{path}: a value can't be read: {exc}", f"fix the {what} file") from None
 
 
 def load_state(game: Game, path: str | Path) -> State:

@@ -16,6 +16,8 @@ from pathlib import Path
 from .errors import Diagnostic, GameDefError, Span, UsageError
 from .limits import MAX_FILE_BYTES
 
+MISSING = "no such file"
+
 
 class SourceError(Exception):
     """Why a file could not be read: a message and a hint, placed by the caller."""
@@ -47,7 +49,7 @@ def read_bytes_checked(path: Path) -> str:
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise SourceError("no such file", "check the name and the folder") from None
+        raise SourceError(MISSING, "check the name and the folder") from None
     except OSError as exc:
         raise SourceError(f"cannot read it ({exc.strerror or exc})", "check the path and its permissions") from None
     if stat.S_ISDIR(info.st_mode):
@@ -74,6 +76,8 @@ def read_text(path: str | Path, what: str) -> str:
     try:
         return read_bytes_checked(Path(path))
     except SourceError as err:
+        if err.message == MISSING:
+            raise UsageError(f"no such {what}: {path}", err.hint) from None
         where = f"{path}:{err.line}:{err.column}" if err.line else str(path)
         raise UsageError(f"{where}: cannot read this {what}: {err.message}", err.hint) from None
 

@@ -255,8 +255,9 @@ class StatementCompiler:
 
     def _choice(self, labels, prompt, secret: bool = False) -> int:
         """Register how a decision's labels and prompt are written; built only when asked.
-        A secret decision's answer is shown to the other players as "(secret choice)"."""
-        self.choices.append((labels, prompt, secret))
+        A secret decision's answer is shown to the other players as "(secret choice)".
+        The code it belongs to is kept, to check a saved state's pending decision."""
+        self.choices.append((labels, prompt, secret, self._code.index))
         return len(self.choices) - 1
 
     def _s_May(self, s: ast.May, scope):

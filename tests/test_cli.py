@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+import tomli_w
 from bw_helpers import VARIANTS
 
 from interpreter.cli import main
@@ -341,17 +342,43 @@ def test_a_transcript_names_its_game_file_and_start_state_relative_to_itself(tmp
     game_file.parent.mkdir()
     game_file.write_text((Path(__file__).resolve().parent.parent / "examples" / "tictactoe.game").read_text())
     game = load_game(str(game_file))
-    save_state(game, game.apply(game.start(players=2), "b2"), tmp_path / "mid.toml")
-    monkeypatch.chdir(tmp_path)
-    out = tmp_path / "records" / "t.toml"
-    out.parent.mkdir()
-    assert main(["run", "games/ttt.game", "--from-state", "mid.toml", "--transcript", str(out), "--quiet"]) == 0
+    (tmp_path / "states").mkdir()
+    save_state(game, game.apply(game.start(players=2), "b2"), tmp_path / "states" / "mid.toml")
+    monkeypatch.chdir(tmp_path / "games")
+    out = tmp_path / "t.toml"
+    assert main(["run", "ttt.game", "--from-state", "../states/mid.toml", "--transcript", str(out), "--quiet"]) == 0
     text = out.read_text()
-    assert 'start = "../mid.toml"' in text and 'game = "../games/ttt.game"' in text
-    monkeypatch.chdir(out.parent.parent.parent)
+    assert 'start = "states/mid.toml"' in text and 'game = "games/ttt.game"' in text
+    monkeypatch.chdir(tmp_path / "states")
     capsys.readouterr()
     assert main(["replay", str(out)]) == 0
     assert "moves replayed" in capsys.readouterr().out
+
+
+def test_a_transcript_reads_only_files_in_its_own_folder(tmp_path, capsys):
+    """Untrusted input: a transcript naming a file outside its folder is refused; a
+    state outside it can still be given on the command line."""
+    from interpreter import load_game
+    from interpreter.saving import save_state
+
+    game = load_game("tictactoe")
+    save_state(game, game.apply(game.start(players=2), "b2"), tmp_path / "mid.toml")
+    (tmp_path / "records").mkdir()
+    out = tmp_path / "records" / "t.toml"
+    assert main(["run", "tictactoe", "--from-state", str(tmp_path / "mid.toml"), "--transcript", str(out)]) == 0
+    assert 'start = "../mid.toml"' in out.read_text()
+    assert "reads files only from the transcript's folder" in capsys.readouterr().err
+    code, _, err = cli(capsys, "replay", str(out))
+    assert code == 2 and "the transcript's start '../mid.toml' is outside the transcript's folder" in err
+    assert "--from-state" in err
+    code, out_text, _ = cli(capsys, "replay", str(out), "--from-state", str(tmp_path / "mid.toml"))
+    assert code == 0 and "moves replayed" in out_text
+    for field, value in [("start", "/etc/hostname"), ("game", "/etc/passwd.game"), ("game", "../../x.game")]:
+        data = tomllib.loads(out.read_text())
+        data[field] = value
+        (tmp_path / "records" / "bad.toml").write_text(tomli_w.dumps(data))
+        code, _, err = cli(capsys, "replay", str(tmp_path / "records" / "bad.toml"))
+        assert code == 2 and f"the transcript's {field} '{value}' is outside the transcript's folder" in err, err
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,322 @@
+"""Untrusted input: every bad file or argument is a message with a position, exit 2.
+
+One test per failure kind a `.game` file, transcript, state file or argument can cause:
+undecodable bytes, reads outside the game's folder, nesting, sizes that would exhaust
+time or memory (at load and at run time), name clashes, and saved states that do not
+fit their game. Each asserts the exit code, where the message points and its key
+words, and that no traceback escapes.
+"""
+
+from __future__ import annotations
+
+import os
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from interpreter import load_game
+from interpreter.cli import main
+from interpreter.limits import MAX_FILE_BYTES
+from interpreter.saving import state_to_dict
+
+HEADER = "game t { players 2..2 seats [north, south] }\n"
+
+
+def play(body: str) -> str:
+    return (
+        'procedure play() {\n    rule "Play"\n'
+        + textwrap.indent(textwrap.dedent(body).strip(), "    ")
+        + "\n    game over []\n}\n"
+    )
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str]:
+    started = time.perf_counter()
+    code = main(list(argv))
+    elapsed = time.perf_counter() - started
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert "Traceback" not in text
+    assert elapsed < 20, f"took {elapsed:.1f} s"
+    return code, out.err
+
+
+def game_error(tmp_path: Path, capsys, source: str | bytes, name: str = "g.game", command: str = "run") -> str:
+    path = tmp_path / name
+    path.write_bytes(source if isinstance(source, bytes) else source.encode())
+    argv = [command, str(path)] + (["--quiet"] if command == "run" else [])
+    code, err = run_cli(capsys, *argv)
+    assert code == 2, err
+    return err.replace(str(tmp_path), "<dir>")
+
+
+# ---- reading files ----------------------------------------------------------------------------------
+def test_a_byte_that_is_not_utf8_is_reported_at_its_line_and_column(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER.encode() + b"# caf\xe9\n" + play("").encode())
+    assert err.startswith("<dir>/g.game:2:6: error: cannot read g.game: byte 0xe9 is not UTF-8 text"), err
+    assert "hint: save the file as UTF-8" in err
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + play("") + "#" * MAX_FILE_BYTES)
+    assert f"the file has {MAX_FILE_BYTES + len(HEADER + play('')) + 1:,} bytes" in err or "bytes; the limit" in err
+
+
+@pytest.mark.parametrize(
+    ("include", "message"),
+    [
+        ('"/etc/passwd"', "include leaves the game's folder: '/etc/passwd'"),
+        ('"../../../../etc/passwd"', "include leaves the game's folder: '../../../../etc/passwd'"),
+        ('"/dev/zero"', "include leaves the game's folder: '/dev/zero'"),
+        ('"*.game"', "include needs one file name, not '*.game'"),
+        ('"parts/[ab].game"', "include needs one file name"),
+        ('"."', "this is a folder, not a file"),
+        ('"parts"', "this is a folder, not a file"),
+        ('"nowhere.game"', "include finds no file: nowhere.game"),
+        ('"outside.game"', "include leaves the game's folder: 'outside.game'"),  # a link pointing out
+    ],
+)
+def test_includes_stay_inside_the_games_folder(tmp_path, capsys, include, message):
+    (tmp_path / "parts").mkdir()
+    os.symlink("/etc/hostname", tmp_path / "outside.game")
+    err = game_error(tmp_path, capsys, HEADER + f"include {include}\n" + play(""))
+    assert err.startswith("<dir>/g.game:2:1: error: "), err
+    assert message in err
+
+
+def test_an_include_with_a_nul_byte_is_refused(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + 'include "a\0b.game"\n' + play(""))
+    assert "<dir>/g.game:2:1: error: include leaves the game's folder" in err
+
+
+def test_a_game_may_include_a_bundled_game_and_a_file_below_its_folder(tmp_path, capsys):
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "extra.game").write_text("def doubled(n: int) = n * 2\n")
+    path = tmp_path / "g.game"
+    path.write_text(HEADER + 'include "cards/extra.game"\n' + play('log "{doubled(2)}"'))
+    code, err = run_cli(capsys, "run", str(path))
+    assert code == 0, err
+
+
+def test_a_deeply_nested_expression_is_refused_at_its_position(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + play("let x = " + " + ".join(["1"] * 300)))
+    assert "error: nested more than 100 levels deep" in err
+    assert "<dir>/g.game:4:" in err
+
+
+def test_deeply_nested_blocks_are_refused(tmp_path, capsys):
+    body = "if true { " * 200 + "let x = 1" + " }" * 200
+    err = game_error(tmp_path, capsys, HEADER + play(body))
+    assert "nested more than 100 levels deep" in err
+
+
+# ---- sizes at load ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("decls", "message"),
+    [
+        ("grid Cell 3000 by 3000", "g.game:2:1: error: a grid of 3000 by 3000 is past the limit of 20,000"),
+        ("grid Cell 0 by 4", "g.game:2:1: error: a grid needs a positive number of columns and rows"),
+        (
+            'entity E { n: int }\ngenerate E named "e{i}" for i in 1..10000000 { n = i }',
+            "the range 1..10000000 has 10,000,000 numbers; the limit is 100,000",
+        ),
+        (
+            'entity E { n: int }\ngenerate E named "e{i}-{j}" for i in 1..1000, j in 1..1000 { n = i }',
+            "g.game:3:1: error: more than 20,000 components",
+        ),
+        (
+            'entity E { n: int }\ngenerate E named "e{i}" for i in 1..3 { n = 6 / (i - 2) }',
+            "g.game:3:1: error: cannot compute this at load: division by zero",
+        ),
+        ('option x: int = 1 choices 1..1000000000000 "a number"', "the range 1..1000000000000 has"),
+        ("option x: int = 1 / 0", "g.game:2:17: error: cannot compute this at load: division by zero"),
+    ],
+)
+def test_what_is_computed_at_load_is_bounded(tmp_path, capsys, decls, message):
+    err = game_error(tmp_path, capsys, HEADER + decls + "\n" + play(""))
+    assert message in err
+
+
+@pytest.mark.parametrize(
+    ("decls", "message"),
+    [
+        ("grid Cell 16 by 1", "'north' names both"),  # cells a1..p1; seats here are north/south
+        ("var north: int = 0", "'north' names both a seat and a variable"),
+        ("enum Side { north, east }", "'north' already names a player"),
+        ("option turns: int = 3\ndef turns() = 4", "'turns' names both an option and a function"),
+        ("grid Cell 2 by 2\nvar up: int = 0", "'up' names both a Direction and a variable"),
+    ],
+)
+def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
+    source = HEADER + decls + "\n" + play("")
+    if decls.startswith("grid Cell 16"):  # seats p1.. would be cells a1..p1: name them so
+        source = "game t { players 2..2 }\n" + decls + "\n" + play("")
+        message = "'p1' names both a seat and a cell of Cell"
+    err = game_error(tmp_path, capsys, source)
+    assert message in err
+    assert (
+        "hint: rename one of them" in err or "hint: names of seats, enum members and components must be unique" in err
+    )
+
+
+# ---- work and values at run time ---------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("decls", "body", "message"),
+    [
+        ("", "let n = 2\nwhile true { n = n * n }", "a number grew past the limit"),
+        ("var n: int = 1", "while true { n += n }", "a number grew past the limit"),
+        ("", "let l = [1]\nwhile true { l = l + l }", "a list grew to 131,072 items; the limit is 100,000"),
+        ("", "let l = [1]\nwhile true { l = concat(l, l) }", "a list grew to"),
+        ("", 'let s = "ab"\nwhile true { s = "{s}{s}" }', "a text grew to"),
+        ("", "let s = 0\nfor i in 1..100000 { for j in 1..100000 { s += 1 } }", "more than 1,000,000 steps"),
+        ("", "let c = [[i * j for j in 1..90000] for i in 1..90000]", "more than 1,000,000 steps"),
+        ("def big() = 1..20000000", 'log "{count(big())}"', "the range 1..20000000 has 20,000,000 numbers"),
+        ("def f(n: int) = if n == 0 then 2 else f(n - 1) * f(n - 1)", 'log "{f(40)}"', "a number grew past"),
+        ("def f(n: int) = if n == 0 then 0 else f(n - 1) + f(n - 1)", 'log "{f(60)}"', "more than 1,000,000 steps"),
+        (
+            'procedure f(n: int) {\n    rule "Recursion"\n    f(n + 1)\n    f(n + 1)\n}',
+            "f(0)",
+            "procedures nested more than 10000 deep",
+        ),
+        ("grid Cell 26 by 8", 'log "{path_steps(b2, 207)}"', "path_steps visited more than 1,000,000 partial walks"),
+    ],
+)
+def test_work_and_values_at_run_time_are_bounded(tmp_path, capsys, decls, body, message):
+    err = game_error(tmp_path, capsys, HEADER + decls + "\n" + play(body))
+    assert ": error: in " in err and message in err, err
+    assert "<dir>/g.game:" in err
+
+
+def test_a_game_that_never_ends_stops_at_the_decision_cap_with_the_option_named(tmp_path, capsys):
+    path = tmp_path / "g.game"
+    path.write_text(HEADER + play('while true {\n    may north "wait" {\n    }\n}'))
+    code, err = run_cli(capsys, "run", str(path), "--quiet", "--max-decisions", "500")
+    assert code == 2
+    assert "the game has not ended after 500 decisions" in err and "--max-decisions" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["run", str(path), "--max-decisions", "0"])
+    assert exit_info.value.code == 2 and "expected a number above 0" in capsys.readouterr().err
+
+
+def test_the_decision_cap_is_documented_in_help(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    assert "--max-decisions N" in capsys.readouterr().out
+
+
+# ---- transcripts --------------------------------------------------------------------------------------
+def transcript(tmp_path: Path, **fields) -> Path:
+    data = {"game": "tictactoe", "players": 2, "seed": 1, "moves": ["x: b2"]}
+    data.update(fields)
+    path = tmp_path / "t.toml"
+    path.write_text(tomli_w.dumps(data))
+    return path
+
+
+def test_a_transcript_that_is_not_utf8_is_reported_at_its_position(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_bytes(b'game = "tictactoe"\nplayers = 2\nseed = 1\nmoves = ["x: b\xff"]\n')
+    code, err = run_cli(capsys, "replay", str(path))
+    assert code == 2 and f"{path}:4:15: cannot read this transcript file: byte 0xff is not UTF-8 text" in err
+
+
+def test_a_transcript_nested_deeply_or_with_a_huge_number_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text("moves = " + "[" * 5000 + "]" * 5000 + "\n")
+    code, err = run_cli(capsys, "replay", str(path))
+    assert code == 2 and "nested too deeply" in err
+    path.write_text("game = 'tictactoe'\nplayers = 2\nmoves = []\nseed = " + "9" * 5000 + "\n")
+    code, err = run_cli(capsys, "replay", str(path))
+    assert code == 2 and "a value can't be read" in err
+
+
+def test_a_transcript_game_that_is_a_folder_or_device_is_refused(tmp_path, capsys):
+    (tmp_path / "dir.game").mkdir()
+    code, err = run_cli(capsys, "replay", str(transcript(tmp_path, game="dir.game")))
+    assert code == 2 and "this is a folder, not a file" in err
+
+
+# ---- saved states -----------------------------------------------------------------------------------
+def saved(game_name: str = "tictactoe", moves: int = 1) -> dict:
+    game = load_game(game_name)
+    state = game.start(players=2, seed=3)
+    for _ in range(moves):
+        state = game.apply_index(state, 0)
+    return state_to_dict(game, state)
+
+
+def edit(data: dict, path: str, value) -> dict:
+    """`data` with the field at a dotted path (list positions as numbers) set to `value`."""
+    keys = [int(k) if k.isdigit() else k for k in path.split(".")]
+    node = data
+    for k in keys[:-1]:
+        node = node[k]
+    if value is DELETE:
+        del node[keys[-1]]
+    else:
+        node[keys[-1]] = value
+    return data
+
+
+DELETE = object()
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("players", ["x", 7], "players: expected a list of seat names"),
+        ("players", ["x", "z"], "players: with 2 players the seats are x, o"),
+        ("players", ["x", "o", "x", "o", "x"], "players: Tic-tac-toe is for 2 to 2 players, not 5"),
+        ("frames", [], "frames: no procedure is running and the game has no result"),
+        ("frames.0.code", "nowhere", "frames[0].code: no procedure 'nowhere' in this game"),
+        ("frames.0.step", 10**6, "frames[0].step: expected a step from 0 to"),
+        ("frames.0.locals", [1], "frames[0].locals: expected a list of 5 values"),
+        ("pending.slot", 99, "pending.slot: not a slot of the running procedure"),
+        ("pending.choice", 99, "pending.choice: not a decision of the running procedure"),
+        ("pending.player", "z", "pending.player: 'z' is not a seat in play"),
+        ("pending.values", [], "pending.values: expected a non-empty list of options"),
+        ("pending", DELETE, "pending: missing: a game not over waits for a decision"),
+        ("log.0", [{}, 0], "log[0]: expected [audience, format, values]"),
+        ("log.0.2", ["x"], "log[0][2]: expected 2 values"),
+        ("log.0.1", 999, "log[0][1]: not a log line of this game"),
+        ("vars.marks", "many", "vars.marks: expected a number, not 'many'"),
+        ("vars.marks", 2**70, "vars.marks: the number 1180591620717411303424 is past the limit"),
+        ("vars.board.a1", "q", "vars.board.a1: 'q' is not a player"),
+        ("vars.board.z9", "x", "vars.board: no key ['z9'] here"),
+        ("vars.board", 3, "vars.board: expected a table keyed by a1, b1, c1, a2, ..."),
+        ("vars.board.a1", DELETE, "vars.board.a1: missing"),
+        ("vars.extra", 1, "vars.extra: no such variable in this game"),
+        ("rng", "0xnothex", "rng: expected a hexadecimal number of 64 bits"),
+        ("rng", "0x" + "f" * 40, "rng: expected a hexadecimal number of 64 bits"),
+        ("decisions", -1, "decisions: expected a whole number of 0 or more"),
+        ("result", ["nobody"], "result: expected a list of seats in play"),
+        ("variants", ["misere"], "variants: the state was saved with variants ['misere']"),
+        ("options", {"size": 4}, "options: the state was saved with other options (size)"),
+        ("rules_hash", "0123456789abcdef", "rules_hash: the state was saved by other rules"),
+    ],
+)
+def test_a_saved_state_is_checked_for_meaning_field_by_field(tmp_path, capsys, field, value, message):
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(edit(saved(), field, value)))
+    code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
+    assert code == 2
+    assert f"gamedef: error: {path}: {message}" in err, err
+    assert "hint: " in err
+
+
+def test_a_state_of_another_game_says_so(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(saved("tictactoe")))
+    code, err = run_cli(capsys, "run", "kuhn_poker", "--from-state", str(path), "--quiet")
+    assert code == 2 and "game: this state is from 'tictactoe', not 'kuhn_poker'" in err
+    assert "gamedef run tictactoe --from-state" in err
+
+
+def test_a_valid_saved_state_still_loads_and_plays_on(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(saved("tictactoe")))
+    code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
+    assert code == 0, err
