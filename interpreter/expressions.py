@@ -23,6 +23,7 @@ from .limits import LimitExceeded, LoadBudget, capped, charge, checked_range
 Closure = Callable[[Any, list], Any]
 TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
+FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 
 
 class Scope:
@@ -196,8 +197,19 @@ class ExpressionCompiler:
         inner[name] = f"_v{next(self._names)}"
         return inner, inner[name]
 
+    def _charged(self, source: str) -> str:
+        """A comprehension's source, spending the step budget per item, unless it is a
+        short list fixed at load (the seats, a small type's members): those cost a
+        bounded amount per evaluation, and evaluations are counted where they loop."""
+        if source == "vm.players":
+            return source
+        value = self.ns.get(source) if source.startswith("_k") else None
+        if isinstance(value, tuple) and len(value) <= FREE_ITEMS:
+            return source
+        return f"_charge(vm, {source})"
+
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
-        source = f"_charge(vm, {self.src(e.iterable, scope, py)})"
+        source = self._charged(self.src(e.iterable, scope, py))
         inner, v = self._bind(py, e.var)
         elem = self.src(e.element, scope, inner)
         if e.condition is None:
@@ -273,7 +285,7 @@ class ExpressionCompiler:
             )
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             c = e.args[0]  # stop as soon as the answer is known
-            source = f"_charge(vm, {self.src(c.iterable, scope, py)})"
+            source = self._charged(self.src(c.iterable, scope, py))
             inner, v = self._bind(py, c.var)
             elem = self.src(c.element, scope, inner)
             cond = f" if {self.src(c.condition, scope, inner)}" if c.condition is not None else ""
