@@ -70,6 +70,7 @@ class Checker:
         self.options: dict[str, Any] = {}
         self.fields: dict[str, dict[str, Any]] = {}  # entity kind -> field -> type
         self.defs: dict[str, ast.Def] = {}
+        self.queries: dict[str, ast.Query] = {}
         self.procs: dict[str, ast.Procedure] = {}
         self.events: dict[str, ast.Event] = {}
         self.used: set[str] = set()
@@ -111,6 +112,8 @@ class Checker:
                 self.options[d.name] = self.type_of(d.type)
             elif isinstance(d, ast.Def):
                 self.defs[d.name] = d
+            elif isinstance(d, ast.Query):
+                self.queries[d.name] = d
             elif isinstance(d, ast.Procedure):
                 self.procs[d.name] = d
             elif isinstance(d, ast.Event):
@@ -237,6 +240,14 @@ class Checker:
         elif isinstance(d, ast.Def):
             scope = {p.name: self.type_of(p.type) for p in d.params}
             self.def_types[d.name] = self.expr(d.body, scope)
+        elif isinstance(d, ast.Query):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            want = self.type_of(d.type)
+            t = self.expr(d.base, scope)
+            if not fits(t, want):
+                self.error(d.base.span, f"query '{d.name}' is {show(want)}, its base value is {show(t)}")
+        elif isinstance(d, ast.StaticModifier):
+            self.static_modifier(d, None)
         elif isinstance(d, ast.Procedure):
             scope = {p.name: self.type_of(p.type) for p in d.params}
             self._cited(d.body, d.span, f"procedure {d.name}")
@@ -246,6 +257,8 @@ class Checker:
         elif isinstance(d, ast.Card):
             for t in d.triggers:
                 self.trigger(t, d.kind)
+            for m in d.statics:
+                self.static_modifier(m, d.kind)
             for _, body, _span, params in d.slots:
                 scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
                 self.block(body, scope, 0)
@@ -270,6 +283,42 @@ class Checker:
                 span, f"unknown event '{name}'", did_you_mean(name, self.events) or f"declare it: event {name}(...)"
             )
         return event
+
+    def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
+        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        self.cond(m.condition, scope, "a modifier's `while` condition")
+        self.modifier(m.modifier, scope)
+
+    def modifier(self, m: ast.Modifier, scope: dict) -> None:
+        """A modifier names a query and binds its arguments; its value fits the query."""
+        q = self.queries.get(m.query)
+        if q is None:
+            hint = did_you_mean(m.query, self.queries)
+            if m.query in self.defs:
+                hint = f"'{m.query}' is a def: declare it as a `query` so cards can change it"
+            self.error(m.span, f"unknown query '{m.query}'", hint or "declare it: query NAME(params): type = base")
+            return
+        self.used.add("query:" + m.query)
+        if len(m.names) != len(q.params):
+            self.error(
+                m.span,
+                f"query '{m.query}' takes {len(q.params)} argument(s), this modifier names {len(m.names)}",
+                "(" + ", ".join(p.name for p in q.params) + ")",
+            )
+        inner = dict(scope)
+        for n, p in zip(m.names, q.params):
+            inner[n] = self.type_of(p.type)
+        want = self.type_of(q.type)
+        if m.op in ("forbid", "allow") and want != BOOL:
+            self.error(m.span, f"`{m.op}` changes a true/false query; '{m.query}' is {show(want)}")
+        if m.op in ("+", "-") and want != INT:
+            self.error(m.span, f"`{m.op}=` changes a number; '{m.query}' is {show(want)}", "use `=` to set it")
+        if m.value is not None:
+            t = self.expr(m.value, inner)
+            if not fits(t, want):
+                self.error(m.value.span, f"query '{m.query}' is {show(want)}, this modifier gives {show(t)}")
+        if m.where is not None:
+            self.cond(m.where, inner, "a modifier's `where` condition")
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
@@ -408,6 +457,17 @@ class Checker:
         elif isinstance(s, ast.Break):
             if loops == 0:
                 self.error(s.span, "`break` outside a loop", "use `return` to leave a procedure")
+        elif isinstance(s, ast.Grant):
+            if s.until is not None and self._event(s.until, s.span) is not None:
+                self.used.add("event:" + s.until)
+            self.modifier(s.modifier, scope)
+        elif isinstance(s, ast.Consume):
+            q = self.queries.get(s.query)
+            if q is None:
+                self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
+            else:
+                args = [self.expr(a, scope) for a in s.args]
+                self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
         elif isinstance(s, ast.CallStmt):
             args = [self.expr(a, scope) for a in s.args]
             proc = self.procs.get(s.name)
@@ -665,6 +725,12 @@ class Checker:
 
     def _Call(self, e, scope):
         f = e.func
+        if f in self.queries:
+            self.used.add("query:" + f)
+            q = self.queries[f]
+            args = [self.expr(a, scope) for a in e.args]
+            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args)
+            return self.type_of(q.type)
         if f in self.defs:
             self.used.add("def:" + f)
             d = self.defs[f]

@@ -19,6 +19,7 @@ from .builtins import DELTA, DIRECTIONS
 from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
 from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, LimitExceeded
+from .modifiers import ModifierCompiler
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
 
@@ -74,7 +75,7 @@ def _cell_name(x: int, y: int) -> str:
     return f"{letters}{y}"
 
 
-class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
+class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
     """Everything the engine needs, built once from a program and its options."""
 
     def __init__(self, program: Program, options: dict[str, Any] | None = None):
@@ -106,6 +107,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
+        self.queries: dict = {}  # filled by _init_queries; expressions compiled before it see none
         self._init_expressions()
         self._build(options or {})
 
@@ -208,9 +210,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                             self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
+        self._init_queries(decls)
         for d in decls:
             if isinstance(d, ast.Var):
                 self._var(d)
+        self._grants_var()
         for name, ent in self.entity_decls.items():
             rules = []
             self._self_fields = {f.name for f in ent.fields}
@@ -233,7 +237,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 self.procs[d.name] = self._new_code(d.name, d.span)
                 self.proc_decls[d.name] = d
         for d in decls:
-            if isinstance(d, ast.Def | ast.Procedure | ast.Trigger | ast.Card):
+            if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
                 try:
                     self._compile_behaviour(d)
                 except LimitExceeded as exc:  # generated code past what Python compiles
@@ -248,6 +252,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
     def _compile_behaviour(self, d) -> None:
         if isinstance(d, ast.Def):
             self._compile_def(d)
+        elif isinstance(d, ast.Query):
+            self._compile_query(d)
+        elif isinstance(d, ast.StaticModifier):
+            self._static_modifier(d, None)
         elif isinstance(d, ast.Procedure):
             self._body(self.procs[d.name], [p.name for p in d.params], d.body)
         elif isinstance(d, ast.Trigger):
@@ -255,6 +263,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         else:
             for t in d.triggers:
                 self._trigger(t, d.name)
+            for m in d.statics:
+                self._static_modifier(m, d.name)
             for slot_name, body, span, params in d.slots:
                 code = self._new_code(f"{d.name}.{slot_name}", span)
                 self._body(code, ["self"] + [p.name for p in params], body)

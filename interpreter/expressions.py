@@ -268,6 +268,8 @@ class ExpressionCompiler:
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func
+        if f in self.queries:  # a query asks the modifiers in force: never folded or inlined
+            return f"_q_{f}(vm, ({''.join(self.src(a, scope, py) + ', ' for a in e.args)}))"
         if f in self.defs:
             return self._call_def(e, scope, py)
         if f == "members":

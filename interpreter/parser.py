@@ -26,7 +26,7 @@ KEYWORDS = (
     "when variant remove replace let if elif else for while choose may roll shuffle emit "
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
-    "label secret text players seats rulebook roles choices over to of"
+    "label secret text players seats rulebook roles choices over to of query forbid allow until forever once consume"
 ).split()
 
 
@@ -236,12 +236,14 @@ class _Builder(Transformer):
             title = self.plain(rest.pop(0))
         if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
             kind = str(rest.pop(0))
-        props, slots, triggers, text = [], [], [], ""
+        props, slots, triggers, statics, text = [], [], [], [], ""
         for item in rest:
             if isinstance(item, ast.FieldValue):
                 props.append(item)
             elif isinstance(item, ast.Trigger):
                 triggers.append(item)
+            elif isinstance(item, ast.StaticModifier):
+                statics.append(item)
             elif isinstance(item, tuple) and item[0] == "text":
                 text = item[1]
             else:
@@ -255,6 +257,7 @@ class _Builder(Transformer):
             slots=tuple(slots),
             text=text,
             triggers=tuple(triggers),
+            statics=tuple(statics),
         )
 
     @v_args(meta=True)
@@ -316,6 +319,63 @@ class _Builder(Transformer):
     def def_decl(self, meta, c):
         params = c[1] if len(c) > 2 else ()
         return ast.Def(span=self._s(meta), name=str(c[0]), params=params, body=c[-1])
+
+    @v_args(meta=True)
+    def query_decl(self, meta, c):
+        params = c[1] if len(c) > 3 else ()
+        return ast.Query(span=self._s(meta), name=str(c[0]), params=params, type=c[-2], base=c[-1])
+
+    @v_args(meta=True)
+    def static_modifier(self, meta, c):
+        return ast.StaticModifier(span=self._s(meta), condition=c[0], modifier=c[1])
+
+    def _modifier(self, meta, c, op: str, has_value: bool):
+        name, rest = str(c[0]), list(c[1:])
+        names = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
+        value = rest.pop(0) if has_value else None
+        where = rest[0][1] if rest else None
+        return ast.Modifier(span=self._s(meta), query=name, names=names, op=op, value=value, where=where)
+
+    @v_args(meta=True)
+    def mod_set(self, meta, c):
+        return self._modifier(meta, c, "=", True)
+
+    @v_args(meta=True)
+    def mod_add(self, meta, c):
+        return self._modifier(meta, c, "+", True)
+
+    @v_args(meta=True)
+    def mod_sub(self, meta, c):
+        return self._modifier(meta, c, "-", True)
+
+    @v_args(meta=True)
+    def mod_forbid(self, meta, c):
+        return self._modifier(meta, c, "forbid", False)
+
+    @v_args(meta=True)
+    def mod_allow(self, meta, c):
+        return self._modifier(meta, c, "allow", False)
+
+    def where(self, c):
+        return ("where", c[0])
+
+    def until_event(self, c):
+        return ("until", str(c[0]))
+
+    def forever(self, c):
+        return ("until", None)
+
+    @v_args(meta=True)
+    def grant_stmt(self, meta, c):
+        return ast.Grant(span=self._s(meta), until=c[0][1], once=False, modifier=c[1])
+
+    @v_args(meta=True)
+    def grant_once_stmt(self, meta, c):
+        return ast.Grant(span=self._s(meta), until=c[0][1], once=True, modifier=c[1])
+
+    @v_args(meta=True)
+    def consume_stmt(self, meta, c):
+        return ast.Consume(span=self._s(meta), query=str(c[0]), args=c[1] if len(c) > 1 else ())
 
     @v_args(meta=True)
     def procedure_decl(self, meta, c):

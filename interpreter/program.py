@@ -31,6 +31,7 @@ KEYED = {
     ast.Graph: "graph",
     ast.Event: "event",
     ast.Def: "def",
+    ast.Query: "query",
     ast.Procedure: "procedure",
     ast.Generate: "generate",
 }

@@ -277,12 +277,21 @@ class StatementCompiler:
         self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
         del scope.slots["\0may"]
 
+    def _s_Grant(self, s: ast.Grant, scope):
+        self._emit(self.grant_op(s, scope, self._here() + 1), s.span)
+
+    def _s_Consume(self, s: ast.Consume, scope):
+        self._emit(self.consume_op(s, scope, self._here() + 1), s.span)
+
     def _s_Emit(self, s: ast.Emit, scope):
         args = [self.stored_expr(a, scope) for a in s.args]
         handlers = self.handlers.setdefault(s.event, [])
         nxt = self._here() + 1
+        expiring, event, expire = self.expiring, s.event, self.expire
 
         def op(vm, L):
+            if event in expiring:  # modifiers that lasted until this event end before it is handled
+                expire(vm, event)
             values = [a(vm, L) for a in args]
             ready = []
             for h in handlers:

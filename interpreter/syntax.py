@@ -458,6 +458,7 @@ class Card:
     slots: tuple[tuple[str, tuple[Stmt, ...], Span, tuple[Param, ...]], ...]
     text: str
     triggers: tuple[Trigger, ...]
+    statics: tuple[StaticModifier, ...] = ()
 
 
 @frozen
@@ -503,6 +504,61 @@ class Def:
     name: str
     params: tuple[Param, ...]
     body: Expr
+
+
+@frozen
+class Query:
+    """A value the core rules ask for, with its base; cards' modifiers change it."""
+
+    span: Span
+    name: str
+    params: tuple[Param, ...]
+    type: TypeExpr
+    base: Expr
+
+
+@frozen
+class Modifier:
+    """`q(a, b) = v`, `+= v`, `-= v`, `forbid q(a, b)`, `allow q(a, b)`, each `where c`.
+
+    `names` bind the query's arguments for `value` and `where`; `op` is one of
+    "=", "+", "-", "forbid", "allow"."""
+
+    span: Span
+    query: str
+    names: tuple[str, ...]
+    op: str
+    value: Expr | None
+    where: Expr | None
+
+
+@frozen
+class StaticModifier:
+    """`while c: modifier`, in force whenever `c` holds (in a card, `self` is the card)."""
+
+    span: Span
+    condition: Expr
+    modifier: Modifier
+
+
+@frozen
+class Grant:
+    """A statement putting a modifier in force from now: `until EVENT:` (gone when the
+    event is next emitted), `forever:`, and `once` (gone when `consume`d)."""
+
+    span: Span
+    until: str | None
+    once: bool
+    modifier: Modifier
+
+
+@frozen
+class Consume:
+    """`consume q(args)`: the one-use modifiers now changing q(args) are used up."""
+
+    span: Span
+    query: str
+    args: tuple[Expr, ...]
 
 
 @frozen
@@ -552,6 +608,8 @@ Decl = (
     | Link
     | Event
     | Def
+    | Query
+    | StaticModifier
     | Procedure
     | Trigger
     | Variant
@@ -567,3 +625,19 @@ class Module:
     path: str
     source: str
     decls: tuple[Decl, ...]
+
+
+def names_in(node) -> set[str]:
+    """Every name an expression reads (a superset of its free names: bound ones too),
+    for finding which locals a modifier stated in a procedure must capture."""
+    found: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, Name):
+            found.add(n.id)
+        elif isinstance(n, tuple):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+    return found

@@ -1,0 +1,207 @@
+"""Rules that change rules: queries, and the modifiers cards put on them.
+
+The core rules ask named questions (`ops_value(p, c)`, `can_influence(p, x)`) declared
+with a base value (`query ops_value(p: player, c: Card): int = c.ops`). A card changes
+the answer without the core naming it, in one of two ways:
+
+* a static modifier on the card, in force whenever its condition holds:
+  `while in_play(self): forbid can_influence(p, x) where p == us and x == cuba`;
+* a modifier put in force by a statement, with a lifetime, kept in the state:
+  `until turn_ended: ops_value(p, c) -= 1 where Economy in c.types` (gone when the
+  event is next emitted), `forever: ...`, and `once ...` (gone when `consume`d).
+
+A query's answer: its base; then every `=` in force (the last one wins: static
+modifiers in declaration order, then the stated ones in the order they were made);
+then every `+=`/`-=` added; then, for a true/false query, `allow` makes it true and
+`forbid` false, and a prohibition beats a permission ("can't beats can"). Removing a
+card removes all of this with it: nothing outside the card mentions it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from . import syntax as ast
+from .expressions import Closure, Scope
+from .limits import capped
+from .syntax import names_in
+
+GRANTS = "modifiers_in_force"  # the variable holding the stated modifiers: (id, captured values, until, once)
+
+
+@attrs.define
+class CompiledModifier:
+    query: str
+    op: str
+    value: Closure | None
+    where: Closure | None
+    active: Closure | None = None  # a static modifier's `while` condition
+    owner: str | None = None  # the card a static modifier belongs to (`self`)
+
+
+class QueryFunction:
+    """A compiled query: base value, then the modifiers in force, in the documented order."""
+
+    __slots__ = ("name", "base", "statics", "stated", "grants_slot", "mods")
+
+    def __init__(self, name: str, base: Closure):
+        self.name = name
+        self.base = base
+        self.statics: list[CompiledModifier] = []
+        self.stated: set[int] = set()  # ids of statement modifiers on this query
+        self.grants_slot: int | None = None
+        self.mods: list[CompiledModifier] = []
+
+    def __call__(self, vm, args: tuple):
+        value = self.base(vm, list(args))
+        found: list = []
+        for m in self.statics:
+            if m.active(vm, [m.owner]) and (m.where is None or m.where(vm, [m.owner, *args])):
+                found.append((m, [m.owner, *args]))
+        if self.stated:
+            for mid, captured, _until, _once in vm.vars[self.grants_slot]:
+                if mid in self.stated:
+                    m = self.mods[mid]
+                    L = [*args, *captured]
+                    if m.where is None or m.where(vm, L):
+                        found.append((m, L))
+        if not found:
+            return value
+        return _combine(vm, value, found)
+
+
+def _combine(vm, value, found: list):
+    adds = 0
+    allowed = forbidden = False
+    for m, L in found:
+        op = m.op
+        if op == "=":
+            value = m.value(vm, L)
+        elif op == "+":
+            adds += m.value(vm, L)
+        elif op == "-":
+            adds -= m.value(vm, L)
+        elif op == "allow":
+            allowed = True
+        else:
+            forbidden = True
+    if adds:
+        value = capped(value + adds)
+    if forbidden:
+        return False
+    if allowed:
+        return True
+    return value
+
+
+class ModifierCompiler:
+    """Mixed into the compiler: queries, static modifiers, `until`/`forever`/`once`
+    statements and `consume`."""
+
+    def _init_queries(self, decls) -> None:
+        self.modifier_list: list[CompiledModifier] = []
+        self.expiring: set[str] = set()  # events named by an `until`: their emit ends modifiers
+        self.grants_slot: int | None = None
+        for d in decls:
+            if isinstance(d, ast.Query):
+                self.claim(d.name, "a query", d.span)
+                q = QueryFunction(d.name, _unset)
+                self.queries[d.name] = q
+                self.ns[f"_q_{d.name}"] = q
+
+    def _grants_var(self) -> None:
+        """The state's list of modifiers put in force by statements, made only for a
+        game that has queries (so other games' states are unchanged)."""
+        if not self.queries:
+            return
+        span = self.header.span
+        decl = ast.Var(
+            span=span,
+            name=GRANTS,
+            type=ast.ListType(span=span, element=ast.NamedType(span=span, name="any")),
+            default=ast.ListLit(span=span, items=()),
+            seen_by="all",
+        )
+        self._var(decl)
+        self.grants_slot = self.vars[GRANTS].slot
+        for q in self.queries.values():
+            q.grants_slot = self.grants_slot
+
+    def _compile_query(self, d: ast.Query) -> None:
+        self.queries[d.name].base = self.expr(d.base, Scope([p.name for p in d.params]))
+
+    def _static_modifier(self, m: ast.StaticModifier, owner: str | None) -> None:
+        mod = m.modifier
+        scope = Scope(["self", *mod.names])
+        entry = CompiledModifier(
+            query=mod.query,
+            op=mod.op,
+            value=self.expr(mod.value, scope) if mod.value is not None else None,
+            where=self.expr(mod.where, scope) if mod.where is not None else None,
+            active=self.expr(m.condition, Scope(["self"])),
+            owner=owner,
+        )
+        self.queries[mod.query].statics.append(entry)
+
+    def grant_op(self, s: ast.Grant, scope: Scope, nxt: int):
+        """The step that puts a modifier in force, capturing the locals it reads."""
+        mod = s.modifier
+        used = set()
+        for e in (mod.value, mod.where):
+            if e is not None:
+                used |= names_in(e)
+        captured = [n for n in sorted(used - set(mod.names)) if n in scope.slots]
+        inner = Scope([*mod.names, *captured])
+        entry = CompiledModifier(
+            query=mod.query,
+            op=mod.op,
+            value=self.expr(mod.value, inner) if mod.value is not None else None,
+            where=self.expr(mod.where, inner) if mod.where is not None else None,
+        )
+        mid = len(self.modifier_list)
+        self.modifier_list.append(entry)
+        q = self.queries[mod.query]
+        q.stated.add(mid)
+        q.mods = self.modifier_list
+        slots = tuple(scope.slots[n] for n in captured)
+        if s.until is not None:
+            self.expiring.add(s.until)
+        until, once, g = s.until, s.once, self.grants_slot
+
+        def op(vm, L):
+            grant = (mid, tuple([L[i] for i in slots]), until, once)
+            vm.vars[g] = capped(vm.vars[g] + (grant,))
+            return nxt
+
+        return op
+
+    def consume_op(self, s: ast.Consume, scope: Scope, nxt: int):
+        """The step that uses up the one-use modifiers now changing q(args)."""
+        args = [self.expr(a, scope) for a in s.args]
+        q = self.queries[s.query]
+        g = self.grants_slot
+
+        def op(vm, L):
+            values = [a(vm, L) for a in args]
+            kept = []
+            for grant in vm.vars[g]:
+                mid, captured, _until, once = grant
+                if once and mid in q.stated:
+                    m = q.mods[mid]
+                    if m.where is None or m.where(vm, [*values, *captured]):
+                        continue  # used up
+                kept.append(grant)
+            vm.vars[g] = tuple(kept)
+            return nxt
+
+        return op
+
+    def expire(self, vm, event: str) -> None:
+        """An event was emitted: the modifiers that lasted `until` it end now."""
+        grants = vm.vars[self.grants_slot]
+        if grants:
+            vm.vars[self.grants_slot] = tuple(x for x in grants if x[2] != event)
+
+
+def _unset(vm, L):  # pragma: no cover - every query's base is compiled before the game runs
+    raise AssertionError("query used before it was compiled")

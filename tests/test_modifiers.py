@@ -1,0 +1,257 @@
+"""Cards that own their rules: queries with a base, and modifiers with a condition and a lifetime.
+
+Each card below is written as The Wall is Down prints it (cards.tsv), its whole rule
+inside its own `card` block; the core rules (`query` declarations and `play`) name no
+card. Each test asserts the positions the printed text describes.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+import tomli_w
+
+from interpreter import GameDefError, load_game
+from interpreter.saving import state_from_dict, state_to_dict
+
+CORE = """
+game twid_core "Cards that own their rules" {
+    players 2..2
+    seats [us, russia]
+}
+
+enum CardType { Political, Economy, Military }
+enum Region { Europe, Africa, Middle_East, Central_North_America }
+entity TwidCard { ops: int  types: list CardType }
+entity Country { region: Region  stability: int  oil: bool  eu: bool }
+
+card cuba "Cuba" : Country { region Central_North_America  stability 3  oil false  eu false }
+card libya "Libya" : Country { region Africa  stability 2  oil false  eu false }
+card nigeria "Nigeria" : Country { region Africa  stability 1  oil true  eu false }
+card austria "Austria" : Country { region Europe  stability 4  oil false  eu false }
+card finland "Finland" : Country { region Europe  stability 4  oil false  eu false }
+card sweden "Sweden" : Country { region Europe  stability 4  oil false  eu false }
+card made_in_china "Made in China" : TwidCard { ops 4  types [Economy] }
+card perestroika "Perestroika" : TwidCard { ops 3  types [Political] }
+
+# The core rules ask these questions; cards change the answers.
+query ops_value(p: player, c: TwidCard): int = c.ops
+query can_influence(p: player, x: Country): bool = true
+query can_destabilize(p: player, x: Country): bool = true
+query stability(x: Country): int = x.stability
+query is_oil(x: Country): bool = x.oil
+query is_eu(x: Country): bool = x.eu
+
+event turn_ended(turn: int)
+var in_play: list TwidCard = []
+var removed: list TwidCard = []
+var answers: list int = []
+"""
+
+CARDS = """
+card anti_globalization "Anti-globalization movement" : TwidCard { ops 2  types [Political, Economy]
+    text "Economy cards played during this turn have -1 ops."
+    effect {
+        until turn_ended: ops_value(p, c) -= 1 where Economy in c.types
+    }
+}
+
+card el_jefe "El Jefe" : TwidCard { ops 3  types [Political]
+    text "Put this card in play. US cannot use influence ops in Cuba. China and Russia gain 1 influence in Cuba."
+    effect { in_play = append(in_play, self) }
+    while self in in_play: forbid can_influence(p, x) where p == us and x == cuba
+}
+
+card muammar_gaddafi "Muammar Gaddafi" : TwidCard { ops 2  types [Political]
+    text "Put this card in play. Libya becomes an oil production country while this card is in play. Destabilization ops cannot be played on Libya."
+    effect { in_play = append(in_play, self) }
+    while self in in_play: is_oil(x) = true where x == libya
+    while self in in_play: forbid can_destabilize(p, x) where x == libya
+}
+
+card libyan_civil_war "Libyan civil war" : TwidCard { ops 3  types [Military]
+    text "Remove Muammar Gaddafi from the game."
+    effect {
+        in_play = without(in_play, muammar_gaddafi)
+        removed = append(removed, muammar_gaddafi)
+    }
+}
+
+card democracy_in_nigeria "Democracy in Nigeria" : TwidCard { ops 2  types [Political]
+    text "Nigeria now has a stability of 2."
+    effect { forever: stability(x) = 2 where x == nigeria }
+}
+
+card northern_adhesion "Northern adhesion" : TwidCard { ops 2  types [Political]
+    text "Austria, Finland and Sweden are now considered EU."
+    effect { forever: allow is_eu(x) where x in [austria, finland, sweden] }
+}
+
+card sovereign_funds "Sovereign funds" : TwidCard { ops 1  types [Economy]
+    text "(one use) +2 points to an economy card used for an influence operation"
+    effect { once forever: ops_value(p, c) += 2 where Economy in c.types }
+}
+"""
+
+
+def game_with(tmp_path: Path, play_body: str, cards: str = CARDS):
+    source = (
+        textwrap.dedent(CORE)
+        + textwrap.dedent(cards)
+        + 'procedure play() {\n    rule "Play"\n'
+        + textwrap.indent(textwrap.dedent(play_body).strip(), "    ")
+        + "\n    game over []\n}\n"
+    )
+    path = tmp_path / "twid_core.game"
+    path.write_text(source, encoding="utf-8")
+    game = load_game(path)
+    return game, game.start(players=2)
+
+
+def test_the_core_rules_name_no_card():
+    core = CORE.split("# The core rules ask these questions")[1]
+    for name in ("anti_globalization", "el_jefe", "gaddafi", "libyan", "nigeria", "northern", "sovereign"):
+        assert name not in core.replace('nigeria "Nigeria"', "")
+
+
+def test_anti_globalization_economy_cards_lose_one_op_until_the_turn_ends(tmp_path):
+    game, state = game_with(
+        tmp_path,
+        """
+        answers = [ops_value(us, made_in_china), ops_value(us, perestroika)]
+        perform anti_globalization.effect()
+        answers = concat(answers, [ops_value(us, made_in_china), ops_value(russia, made_in_china), ops_value(us, perestroika)])
+        emit turn_ended(1)
+        answers = concat(answers, [ops_value(us, made_in_china)])
+        """,
+    )
+    assert game.var(state, "answers") == (4, 3, 3, 3, 3, 4)
+
+
+def test_el_jefe_forbids_us_influence_in_cuba_while_in_play_only(tmp_path):
+    game, state = game_with(
+        tmp_path,
+        """
+        let before = can_influence(us, cuba)
+        perform el_jefe.effect()
+        let during = [can_influence(us, cuba), can_influence(russia, cuba), can_influence(us, libya)]
+        in_play = without(in_play, el_jefe)
+        log "{before} {during} {can_influence(us, cuba)}"
+        """,
+    )
+    assert game.narrate(state) == ["yes no, yes, yes yes"]
+
+
+def test_gaddafi_makes_libya_oil_and_undestabilizable_until_libyan_civil_war_removes_him(tmp_path):
+    game, state = game_with(
+        tmp_path,
+        """
+        log "{is_oil(libya)} {can_destabilize(us, libya)}"
+        perform muammar_gaddafi.effect()
+        log "{is_oil(libya)} {can_destabilize(us, libya)} {can_destabilize(russia, libya)} {can_destabilize(us, cuba)} {is_oil(nigeria)}"
+        perform libyan_civil_war.effect()
+        log "{is_oil(libya)} {can_destabilize(us, libya)}"
+        """,
+    )
+    assert game.narrate(state) == ["no yes", "yes no no yes yes", "no yes"]
+
+
+def test_democracy_in_nigeria_and_northern_adhesion_change_component_data_for_good(tmp_path):
+    game, state = game_with(
+        tmp_path,
+        """
+        log "{stability(nigeria)} {is_eu(austria)} {is_eu(sweden)}"
+        perform democracy_in_nigeria.effect()
+        perform northern_adhesion.effect()
+        emit turn_ended(1)
+        log "{stability(nigeria)} {stability(libya)} {is_eu(austria)} {is_eu(finland)} {is_eu(sweden)} {is_eu(cuba)}"
+        """,
+    )
+    assert game.narrate(state) == ["1 no no", "2 2 yes yes yes no"]
+
+
+def test_a_one_use_modifier_lasts_until_it_is_consumed(tmp_path):
+    game, state = game_with(
+        tmp_path,
+        """
+        perform sovereign_funds.effect()
+        answers = [ops_value(us, made_in_china), ops_value(us, made_in_china), ops_value(us, perestroika)]
+        consume ops_value(us, perestroika)
+        answers = append(answers, ops_value(us, made_in_china))
+        consume ops_value(us, made_in_china)
+        answers = append(answers, ops_value(us, made_in_china))
+        """,
+    )
+    assert game.var(state, "answers") == (6, 6, 3, 6, 4)
+
+
+def test_sets_then_adds_and_cant_beats_can(tmp_path):
+    cards = """
+    card a "A" : TwidCard { ops 1  types [Political]
+        while true: ops_value(p, c) += 1 where c == perestroika
+    }
+    card b "B" : TwidCard { ops 1  types [Political]
+        while true: ops_value(p, c) = 10 where c == perestroika
+        while true: allow can_influence(p, x) where x == cuba
+    }
+    card c "C" : TwidCard { ops 1  types [Political]
+        while true: forbid can_influence(p, x) where x == cuba
+    }
+    """
+    game, state = game_with(tmp_path, 'log "{ops_value(us, perestroika)} {can_influence(us, cuba)}"', cards)
+    assert game.narrate(state) == ["11 no"]  # the set (10) then the +1; the prohibition beats the permission
+
+
+def test_stated_modifiers_are_in_the_state_and_survive_save_and_load(tmp_path):
+    source_cards = (
+        CARDS
+        + """
+    card ask "Ask" : TwidCard { ops 1  types [Political] }
+    """
+    )
+    game, state = game_with(
+        tmp_path,
+        """
+        perform anti_globalization.effect()
+        may us "look at the ops" {
+            answers = [ops_value(us, made_in_china)]
+        }
+        emit turn_ended(1)
+        answers = append(answers, ops_value(us, made_in_china))
+        """,
+        source_cards,
+    )
+    assert state.pending is not None
+    assert len(game.var(state, "modifiers_in_force")) == 1
+    data = tomli_w.dumps(state_to_dict(game, state))
+    import tomllib
+
+    loaded = state_from_dict(game, tomllib.loads(data))
+    assert loaded == state
+    final = game.apply(loaded, "look at the ops")
+    assert game.var(final, "answers") == (3, 4)
+    assert game.var(final, "modifiers_in_force") == ()
+    assert "modifiers_in_force" in game.observation(state, "russia")["vars"]
+
+
+@pytest.mark.parametrize(
+    ("card", "message"),
+    [
+        ("while true: opz_value(p, c) -= 1", "unknown query 'opz_value'"),
+        ("while true: ops_value(p) -= 1", "query 'ops_value' takes 2 argument(s), this modifier names 1"),
+        ("while true: forbid ops_value(p, c)", "`forbid` changes a true/false query; 'ops_value' is int"),
+        ("while true: can_influence(p, x) += 1", "`+=` changes a number; 'can_influence' is bool"),
+        ("while true: ops_value(p, c) = true", "query 'ops_value' is int, this modifier gives bool"),
+        ("while true: ops_value(p, c) -= 1 where c.ops", "a modifier's `where` condition"),
+        ("effect { until turn_endd: ops_value(p, c) -= 1 }", "unknown event 'turn_endd'"),
+    ],
+)
+def test_modifier_mistakes_are_reported_at_their_position(tmp_path, card, message):
+    cards = f'card bad "Bad" : TwidCard {{ ops 1  types [Political]\n    {card}\n}}\n'
+    with pytest.raises(GameDefError) as info:
+        game_with(tmp_path, "", cards)
+    text = info.value.render()
+    assert message in text, text
+    assert "twid_core.game:" in text
