@@ -127,7 +127,7 @@ MECHANICS: dict[str, tuple[str, bool]] = {
     "split points, up to": ('label if c == none then "done"', True),
     "split points one at a time": ("West influence {k} of 2", True),
     "if able": ("if inf(y, russia) > 0] by p label", True),
-    "modifier with a lifetime of one turn": ("when turn_ended(", True),
+    "modifier with a lifetime of one turn": ("until turn_ended:", True),
     "modifier while in play": ("self in in_play", True),
     "immediate win check": ("if vp[p] >= 10 {", True),
     "end-of-game scoring with tie-breaks": ("def tie_break(", True),
