@@ -108,6 +108,13 @@ class Checker:
         for d in decls:
             if isinstance(d, ast.Entity):
                 self.fields[d.name] = {f.name: self.type_of(f.type) for f in d.fields}
+                for f in d.fields:
+                    if f.changeable:  # read through a query of the same name: `stability(x) = 2 where ...`
+                        x = ast.Param(span=f.span, name="x", type=ast.NamedType(span=f.span, name=d.name))
+                        base = ast.Member(span=f.span, obj=ast.Name(span=f.span, id="x"), name=f.name)
+                        if f.name in self.queries:
+                            self.error(f.span, f"'{f.name}' is already a query", "rename the property or the query")
+                        self.queries[f.name] = ast.Query(span=f.span, name=f.name, params=(x,), type=f.type, base=base)
             elif isinstance(d, ast.Option):
                 self.options[d.name] = self.type_of(d.type)
             elif isinstance(d, ast.Def):
@@ -461,6 +468,10 @@ class Checker:
             if s.until is not None and self._event(s.until, s.span) is not None:
                 self.used.add("event:" + s.until)
             self.modifier(s.modifier, scope)
+        elif isinstance(s, ast.LinkStmt):
+            a, b = self.expr(s.a, scope), self.expr(s.b, scope)
+            if INT in (a, b) or BOOL in (a, b) or STR in (a, b):
+                self.error(s.span, "`link` joins two nodes (components or cells), not numbers or texts")
         elif isinstance(s, ast.Consume):
             q = self.queries.get(s.query)
             if q is None:

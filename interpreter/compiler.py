@@ -18,7 +18,8 @@ from .blocks import BlockCompiler
 from .builtins import DELTA, DIRECTIONS
 from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
-from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, LimitExceeded
+from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
+from .links import ADDED, dynamic_builtins, link_op
 from .modifiers import ModifierCompiler
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
@@ -108,6 +109,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
         self.queries: dict = {}  # filled by _init_queries; expressions compiled before it see none
+        self.changeable: set[str] = set()
+        self.links_slot: int | None = None
+        self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
         self._init_expressions()
         self._build(options or {})
 
@@ -215,6 +219,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             if isinstance(d, ast.Var):
                 self._var(d)
         self._grants_var()
+        self._links_var()
         for name, ent in self.entity_decls.items():
             rules = []
             self._self_fields = {f.name for f in ent.fields}
@@ -248,6 +253,23 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 "the game has no `procedure play()`",
                 "add `procedure play() { ... }`: the turn structure of the game",
             )
+
+    def _links_var(self) -> None:
+        """A game that adds links in play keeps them in a variable; see links.py."""
+        if not self.dynamic_links:
+            return
+        span = self.header.span
+        any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="any"))
+        self._var(
+            ast.Var(span=span, name=ADDED, type=any_list, default=ast.ListLit(span=span, items=()), seen_by="all")
+        )
+        self.links_slot = self.vars[ADDED].slot
+        for name, f in dynamic_builtins(self.rt, self.links_slot).items():
+            self.ns[f"_dl_{name}"] = f
+
+    def _s_LinkStmt(self, s: ast.LinkStmt, scope) -> None:
+        a, b = self.expr(s.a, scope), self.expr(s.b, scope)
+        self._emit(link_op(self.links_slot, a, b, self._here() + 1), s.span)
 
     def _compile_behaviour(self, d) -> None:
         if isinstance(d, ast.Def):
@@ -368,6 +390,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         def make_all():
             for combo in product(0, []):
                 name = name_fn(at_load, combo)
+                if isinstance(name, str) and len(name) > MAX_NAME:
+                    self.fail(d.span, f"a component's name has {len(name):,} characters; the limit is {MAX_NAME}")
                 values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
                 self._add_entity(d.kind, name, name, values, d.span)
 

@@ -19,6 +19,7 @@ from . import syntax as ast
 from .builtins import BUILTINS
 from .errors import Diagnostic, GameDefError, did_you_mean
 from .limits import LimitExceeded, LoadBudget, capped, charge, checked_range
+from .links import DYNAMIC
 
 Closure = Callable[[Any, list], Any]
 TABLE_LIMIT = 4096
@@ -238,6 +239,8 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))]
             )
+        if e.name in self.changeable:  # its current value: the query of the same name
+            return f"_q_{e.name}(vm, ({self.src(e.obj, scope, py)},))"
         table = f"_f_{e.name}"
         self.ns[table] = self.fields.setdefault(e.name, {})
         return f"{table}[{self.src(e.obj, scope, py)}]"
@@ -268,6 +271,8 @@ class ExpressionCompiler:
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func
+        if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
+            return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
         if f in self.queries:  # a query asks the modifiers in force: never folded or inlined
             return f"_q_{f}(vm, ({''.join(self.src(a, scope, py) + ', ' for a in e.args)}))"
         if f in self.defs:
@@ -407,6 +412,8 @@ class ExpressionCompiler:
                     return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
                 finally:
                     self._static_stack.pop()
+            if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
+                return False
             return e.func in BUILTINS or e.func == "initial"
         if t is ast.ListLit:
             return all(self.is_static(i, scope, bound, dynamic) for i in e.items)
@@ -428,7 +435,7 @@ class ExpressionCompiler:
         if t is ast.IfExpr:
             return all(self.is_static(x, scope, bound, dynamic) for x in (e.condition, e.then, e.otherwise))
         if t is ast.Member:
-            return self.is_static(e.obj, scope, bound, dynamic)
+            return e.name not in self.changeable and self.is_static(e.obj, scope, bound, dynamic)
         return False
 
 

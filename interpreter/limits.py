@@ -12,6 +12,7 @@ from __future__ import annotations
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one .game, table, transcript or state file
 MAX_FILES = 256  # files one game may include
 MAX_NESTING = 100  # syntax tree depth: blocks in blocks, expressions in expressions
+MAX_NAME = 200  # characters of a component's name or title
 MAX_COMPONENTS = 20_000  # grid cells, cards and generated components, together
 MAX_MAP_ENTRIES = 1_000_000  # entries of one map variable (product of its key types)
 MAX_LIST = 100_000  # items in a list or range, characters in a text

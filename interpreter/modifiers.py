@@ -37,6 +37,7 @@ class CompiledModifier:
     where: Closure | None
     active: Closure | None = None  # a static modifier's `while` condition
     owner: str | None = None  # the card a static modifier belongs to (`self`)
+    captured: int = 0  # how many locals a stated modifier captured
 
 
 class QueryFunction:
@@ -102,12 +103,22 @@ class ModifierCompiler:
         self.modifier_list: list[CompiledModifier] = []
         self.expiring: set[str] = set()  # events named by an `until`: their emit ends modifiers
         self.grants_slot: int | None = None
+        self.changeable: set[str] = set()
         for d in decls:
             if isinstance(d, ast.Query):
                 self.claim(d.name, "a query", d.span)
                 q = QueryFunction(d.name, _unset)
                 self.queries[d.name] = q
                 self.ns[f"_q_{d.name}"] = q
+            elif isinstance(d, ast.Entity):
+                for f in d.fields:
+                    if f.changeable:  # `x.f` reads the query `f(x)`, based on the component's own value
+                        self.claim(f.name, "a changeable property", f.span)
+                        table = self.fields.setdefault(f.name, {})
+                        q = QueryFunction(f.name, lambda vm, L, table=table: table[L[0]])
+                        self.queries[f.name] = q
+                        self.ns[f"_q_{f.name}"] = q
+                        self.changeable.add(f.name)
 
     def _grants_var(self) -> None:
         """The state's list of modifiers put in force by statements, made only for a
@@ -157,6 +168,7 @@ class ModifierCompiler:
             op=mod.op,
             value=self.expr(mod.value, inner) if mod.value is not None else None,
             where=self.expr(mod.where, inner) if mod.where is not None else None,
+            captured=len(captured),
         )
         mid = len(self.modifier_list)
         self.modifier_list.append(entry)

@@ -18,7 +18,7 @@ from lark import Token, Transformer, v_args
 
 from . import syntax as ast
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
-from .limits import MAX_FILE_BYTES, MAX_NESTING
+from .limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING
 from .sources import read_source
 
 KEYWORDS = (
@@ -26,7 +26,8 @@ KEYWORDS = (
     "when variant remove replace let if elif else for while choose may roll shuffle emit "
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
-    "label secret text players seats rulebook roles choices over to of query forbid allow until forever once consume"
+    "label secret text players seats rulebook roles choices over to of "
+    "query forbid allow until forever once consume changeable"
 ).split()
 
 
@@ -191,14 +192,20 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def field_decl(self, meta, c):
-        vis = c[2] if len(c) > 2 else None
+        changeable = "changeable" in c[2:]
+        rest = [x for x in c[2:] if x != "changeable"]
+        vis = rest[0] if rest else None
         return ast.Field(
             span=self._s(meta),
             name=str(c[0]),
             type=c[1],
             visible=vis if vis is not None and vis != "never" else None,
             hidden=vis == "never",
+            changeable=changeable,
         )
+
+    def changeable(self, c):
+        return "changeable"
 
     def visible_when(self, c):
         return c[0]
@@ -372,6 +379,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def grant_once_stmt(self, meta, c):
         return ast.Grant(span=self._s(meta), until=c[0][1], once=True, modifier=c[1])
+
+    @v_args(meta=True)
+    def link_stmt(self, meta, c):
+        return ast.LinkStmt(span=self._s(meta), a=c[0], b=c[1])
 
     @v_args(meta=True)
     def consume_stmt(self, meta, c):
@@ -696,6 +707,16 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def int_lit(self, meta, c):
+        if len(c[0]) > len(str(MAX_INT)) or int(c[0]) > MAX_INT:  # before int(): thousands of digits are slow
+            raise GameDefError(
+                [
+                    Diagnostic(
+                        self._s(meta),
+                        f"the number {c[0][:24]}{'...' if len(c[0]) > 24 else ''} is too large",
+                        f"numbers go up to {MAX_INT:,}",
+                    )
+                ]
+            )
         return ast.Int(span=self._s(meta), value=int(c[0]))
 
     def str_lit(self, c):

@@ -20,6 +20,8 @@ from . import syntax as ast
 from .engine import Game, Pending, State
 from .errors import UsageError, did_you_mean, explain
 from .limits import MAX_INT, MAX_LIST, MAX_NESTING
+from .links import ADDED
+from .modifiers import GRANTS
 from .sources import read_text
 
 
@@ -179,12 +181,36 @@ def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
     return level(0, t, data, field)
 
 
+def _engine_vars(g, values: list) -> None:
+    """The variables the engine keeps for the game: stated modifiers and added links."""
+    if GRANTS in g.vars:
+        field = f"vars.{GRANTS}"
+        for grant in values[g.vars[GRANTS].slot]:
+            ok = isinstance(grant, tuple) and len(grant) == 4
+            mid, captured, until, once = grant if ok else (None, None, None, None)
+            ok = ok and _is_int(mid) and 0 <= mid < len(g.modifier_list)
+            ok = ok and isinstance(captured, tuple) and len(captured) == g.modifier_list[mid].captured
+            ok = ok and (until is None or until in g.event_decls) and isinstance(once, bool)
+            _need(
+                ok, field, f"{grant!r} is not a modifier in force of this game", "[modifier, [captured], event, once]"
+            )
+    if ADDED in g.vars:
+        nodes = set(g.rt.links) | set(g.kind_of)
+        for pair in values[g.vars[ADDED].slot]:
+            ok = isinstance(pair, tuple) and len(pair) == 2 and all(x in nodes for x in pair)
+            _need(ok, f"vars.{ADDED}", f"{pair!r} is not a pair of nodes", "[[node, node], ...]")
+
+
 def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
     """A saved state checked for meaning against `game`: every field that does not fit
     (another game, unknown seats, a variable of the wrong type, a frame or pending
     decision the compiled game does not have) is a UsageError naming that field."""
     try:
         return _state_from_dict(game, data)
+    except RecursionError:
+        raise UsageError(
+            f"{where}: values nested too deeply", "compare with a state written by `gamedef run --save-state`"
+        ) from None
     except _Bad as bad:
         raise UsageError(
             f"{where}: {bad.field}: {bad.message}",
@@ -267,6 +293,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     for info in g.var_order:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
         values[info.slot] = _decode_var(info, saved_vars[info.name], checker, f"vars.{info.name}")
+    _engine_vars(g, values)
     extra = [k for k in saved_vars if k not in g.vars]
     _need(
         not extra,
@@ -280,7 +307,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     for i, f in enumerate(frames_data):
         field = f"frames[{i}]"
         _need(isinstance(f, dict), field, "expected a table with code, step and locals")
-        code = codes.get(f.get("code"))
+        code = codes.get(f.get("code")) if isinstance(f.get("code"), str) else None
         _need(
             code is not None,
             f"{field}.code",
@@ -359,8 +386,39 @@ def save_state(game: Game, state: State, path: str | Path) -> None:
     Path(path).write_text(tomli_w.dumps(state_to_dict(game, state)), encoding="utf-8")
 
 
+def _too_deep(text: str) -> bool:
+    """Whether TOML text nests tables or arrays past MAX_NESTING levels. Python's TOML
+    reader recurses into arrays and slows down on long dotted keys, so such a file is
+    refused before it is parsed (strings are skipped; a rough count suffices here)."""
+    depth = 0
+    quote = None
+    dots = 0
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == ".":
+            dots += 1
+            if dots > MAX_NESTING:
+                return True
+        elif ch in "=\n":
+            dots = 0
+    return False
+
+
 def read_toml(path: str | Path, what: str) -> dict:
     text = read_text(path, f"{what} file")
+    if _too_deep(text):
+        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

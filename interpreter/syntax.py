@@ -413,6 +413,7 @@ class Field:
     type: TypeExpr
     visible: Expr | None
     hidden: bool
+    changeable: bool = False  # read through the query of its name, which modifiers change
 
 
 @frozen
@@ -562,6 +563,16 @@ class Consume:
 
 
 @frozen
+class LinkStmt:
+    """`link a, b`: from now on the two nodes are linked, for `neighbours`, `adjacent`,
+    `reachable` and `path_steps` alike."""
+
+    span: Span
+    a: Expr
+    b: Expr
+
+
+@frozen
 class Procedure:
     span: Span
     name: str
@@ -641,3 +652,17 @@ def names_in(node) -> set[str]:
         elif attrs.has(type(n)):
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
     return found
+
+
+def contains(node, kind: type) -> bool:
+    """Whether a syntax tree holds a node of `kind` (a statement used anywhere in a game)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            return True
+        if isinstance(n, tuple | list):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+    return False

@@ -255,3 +255,102 @@ def test_modifier_mistakes_are_reported_at_their_position(tmp_path, card, messag
     text = info.value.render()
     assert message in text, text
     assert "twid_core.game:" in text
+
+
+def test_a_changeable_property_is_read_everywhere_through_its_current_value(tmp_path):
+    """Democracy in Nigeria, Northern adhesion and Gaddafi written against properties
+    declared `changeable`: the core reads `x.stability`, `x.eu`, `x.oil` as usual."""
+    source = """
+    game props "Changeable component data" { players 2..2 seats [us, russia] }
+    entity Country { stability: int changeable  oil: bool changeable  eu: bool changeable }
+    card nigeria "Nigeria" : Country { stability 1  oil true  eu false }
+    card libya "Libya" : Country { stability 2  oil false  eu false }
+    card austria "Austria" : Country { stability 4  oil false  eu false }
+    entity Event { ops: int }
+    card democracy_in_nigeria "Democracy in Nigeria" : Event { ops 2
+        text "Nigeria now has a stability of 2."
+        effect { forever: stability(x) = 2 where x == nigeria }
+    }
+    card northern_adhesion "Northern adhesion" : Event { ops 2
+        text "Austria, Finland and Sweden are now considered EU."
+        effect { forever: eu(x) = true where x == austria }
+    }
+    card muammar_gaddafi "Muammar Gaddafi" : Event { ops 2
+        text "Put this card in play. Libya becomes an oil production country while this card is in play."
+        effect { in_play = append(in_play, self) }
+        while self in in_play: oil(x) = true where x == libya
+    }
+    var in_play: list Event = []
+    def influence_cost(x: Country) = x.stability
+    def oil_countries() = [x for x in members(Country) if x.oil]
+    procedure play() {
+        rule "Play"
+        log "{influence_cost(nigeria)} {austria.eu} {oil_countries()}"
+        perform democracy_in_nigeria.effect()
+        perform northern_adhesion.effect()
+        perform muammar_gaddafi.effect()
+        log "{influence_cost(nigeria)} {influence_cost(libya)} {austria.eu} {oil_countries()}"
+        in_play = []
+        log "{oil_countries()}"
+        game over []
+    }
+    """
+    path = tmp_path / "props.game"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    assert game.narrate(state) == ["1 no Nigeria", "2 2 yes Nigeria, Libya", "Nigeria"]
+
+
+def test_somali_civil_war_links_somalia_to_saudi_arabia_for_every_rule_that_follows_links(tmp_path):
+    """Somali civil war (#40): "it is now considered linked to Saudi Arabia": an influence
+    op placed by adjacency, `reachable` and `path_steps` all see the new link."""
+    source = """
+    game links "Links added in play" { players 2..2 seats [us, russia] }
+    entity Country { stability: int }
+    card somalia "Somalia" : Country { stability 1 }
+    card ethiopia "Ethiopia" : Country { stability 1 }
+    card saudi_arabia "Saudi Arabia" : Country { stability 2 }
+    card iraq "Iraq" : Country { stability 1 }
+    link somalia [ethiopia]
+    link saudi_arabia [iraq]
+    entity Event { ops: int }
+    card somali_civil_war "Somali civil war" : Event { ops 2
+        text "... it is now considered linked to Saudi Arabia."
+        effect { link somalia, saudi_arabia }
+    }
+    var influence: Country -> int = 0
+    def can_place(x: Country) = influence[x] > 0 or any([influence[y] > 0 for y in neighbours(x)])
+    procedure play() {
+        rule "Influence ops: adjacent to a country with influence"
+        influence[somalia] = 1
+        log "{can_place(saudi_arabia)} {adjacent(iraq, somalia)} {reachable(iraq, ethiopia)} {path_steps(iraq, 3)}"
+        perform somali_civil_war.effect()
+        log "{can_place(saudi_arabia)} {adjacent(saudi_arabia, somalia)} {reachable(iraq, ethiopia)} {path_steps(iraq, 3)}"
+        choose x from [c for c in members(Country) if can_place(c)] by us
+        influence[x] += 1
+        game over []
+    }
+    """
+    path = tmp_path / "links.game"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    assert game.narrate(state) == ["no no no nothing", "yes yes yes Saudi Arabia"]
+    assert [m.label for m in game.legal_moves(state)] == ["Somalia", "Ethiopia", "Saudi Arabia"]
+    assert game.var(state, "links_added") == (("somalia", "saudi_arabia"), ("saudi_arabia", "somalia"))
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [[[99, [], {}, False]], [[0, [], "no_such_event", False]], [[0, ["x"], {}, False]], [[0, [], {}, "yes"]], [7]],
+)
+def test_a_saved_modifier_in_force_that_does_not_fit_the_game_is_refused(tmp_path, bad):
+    from interpreter.errors import UsageError
+
+    game, state = game_with(tmp_path, 'perform anti_globalization.effect()\nmay us "go" {\n}')
+    data = state_to_dict(game, state)
+    assert data["vars"]["modifiers_in_force"] == [[0, [], "turn_ended", False]]
+    data["vars"]["modifiers_in_force"] = bad
+    with pytest.raises(UsageError, match="vars.modifiers_in_force: .* is not a modifier in force of this game"):
+        state_from_dict(game, data)

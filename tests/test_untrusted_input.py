@@ -320,3 +320,29 @@ def test_a_valid_saved_state_still_loads_and_plays_on(tmp_path, capsys):
     path.write_text(tomli_w.dumps(saved("tictactoe")))
     code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
     assert code == 0, err
+
+
+def test_a_number_literal_past_the_limit_is_reported_at_its_position(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + play("let x = 1" + "0" * 5000))
+    assert "<dir>/g.game:4:13: error: the number 100000000000000000000000... is too large" in err
+    err = game_error(tmp_path, capsys, HEADER + play("let x = 9223372036854775808"))
+    assert "the number 9223372036854775808 is too large" in err
+
+
+def test_a_component_name_past_the_limit_is_refused_at_the_first_one(tmp_path, capsys):
+    decls = 'entity E { n: int }\ngenerate E named "{[x for x in 1..99999]} {n}" for n in 1..19000 { n = n }'
+    err = game_error(tmp_path, capsys, HEADER + decls + "\n" + play(""))
+    assert "g.game:3:1: error: a component's name has" in err and "the limit is 200" in err
+
+
+def test_a_state_or_transcript_nested_through_dotted_keys_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text("game" + ".a" * 10_000 + ' = "tictactoe"\nplayers = 2\nseed = 1\nmoves = []\n')
+    code, err = run_cli(capsys, "replay", str(path))
+    assert code == 2 and "values nested too deeply" in err
+    data = saved()
+    data["frames"][0]["code"] = {"a": {"b": "play"}}
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
+    assert code == 2 and "frames[0].code: no procedure" in err
