@@ -429,6 +429,8 @@ class Checker:
                 self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
         elif isinstance(s, ast.Perform):
             self.expr(s.entity, scope)
+            if s.cancel_event is not None:
+                self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
             args = [self.expr(a, scope) for a in s.args]
             arities = self.slot_arity.get(s.slot)
             if arities is None:
@@ -468,6 +470,8 @@ class Checker:
             if s.until is not None and self._event(s.until, s.span) is not None:
                 self.used.add("event:" + s.until)
             self.modifier(s.modifier, scope)
+        elif isinstance(s, ast.Cancel):
+            pass  # at run time: an error if no effect is about to resolve
         elif isinstance(s, ast.LinkStmt):
             a, b = self.expr(s.a, scope), self.expr(s.b, scope)
             if INT in (a, b) or BOOL in (a, b) or STR in (a, b):

@@ -24,6 +24,8 @@ from .modifiers import ModifierCompiler
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
 
+RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
+
 
 @attrs.define
 class VarInfo:
@@ -112,6 +114,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.changeable: set[str] = set()
         self.links_slot: int | None = None
         self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
+        self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
+        self.cancel_slot: int | None = None
         self._init_expressions()
         self._build(options or {})
 
@@ -220,6 +224,13 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._var(d)
         self._grants_var()
         self._links_var()
+        if self.cancel_events or ast.contains(self.program.decls, ast.Cancel):
+            # effects about to resolve, innermost last: True once cancelled
+            span = self.header.span
+            any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
+            empty = ast.ListLit(span=span, items=())
+            self._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
+            self.cancel_slot = self.vars[RESOLVING].slot
         for name, ent in self.entity_decls.items():
             rules = []
             self._self_fields = {f.name for f in ent.fields}

@@ -27,7 +27,7 @@ KEYWORDS = (
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of "
-    "query forbid allow until forever once consume changeable"
+    "query forbid allow until forever once consume changeable cancellable cancel"
 ).split()
 
 
@@ -573,6 +573,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def perform_stmt(self, meta, c):
+        c = list(c)
+        cancel = c.pop() if c and isinstance(c[-1], tuple) and c[-1] and c[-1][0] == "cancellable" else None
         target, args = c[0], (c[1] if len(c) > 1 else ())
         if not isinstance(target, ast.Member):
             raise GameDefError(
@@ -584,7 +586,21 @@ class _Builder(Transformer):
                     )
                 ]
             )
-        return ast.Perform(span=self._s(meta), entity=target.obj, slot=target.name, args=args)
+        return ast.Perform(
+            span=self._s(meta),
+            entity=target.obj,
+            slot=target.name,
+            args=args,
+            cancel_event=cancel[1] if cancel else None,
+            cancel_args=cancel[2] if cancel else (),
+        )
+
+    def cancellable(self, c):
+        return ("cancellable", str(c[0]), c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def cancel_stmt(self, meta, c):
+        return ast.Cancel(span=self._s(meta))
 
     @v_args(meta=True)
     def log_stmt(self, meta, c):

@@ -32,6 +32,14 @@ class Code:
         self.nparams = 0
 
 
+@attrs.frozen
+class SkipIfCancelled:
+    """The first step of a trigger of an event that announces a cancellable effect:
+    if an earlier trigger has cancelled it, this one has nothing left to cancel."""
+
+    span: Span
+
+
 @attrs.define
 class Handler:
     code: Code
@@ -60,7 +68,10 @@ class StatementCompiler:
     def _trigger(self, t: ast.Trigger, card: str | None) -> None:
         names = (["self"] if card else []) + list(t.names)
         code = self._new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
-        scope = self._body(code, names, t.body, where=t.where)
+        body = t.body
+        if t.event in self.cancel_events:  # first taker wins: once cancelled, the others don't run
+            body = (SkipIfCancelled(span=t.span),) + tuple(body)
+        scope = self._body(code, names, body, where=t.where)
         where = self._where
         self.handlers.setdefault(t.event, []).append(Handler(code, where, card is not None, card))
         del scope
@@ -277,6 +288,10 @@ class StatementCompiler:
         self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
         del scope.slots["\0may"]
 
+    def _s_SkipIfCancelled(self, s, scope):
+        slot, nxt = self.cancel_slot, self._here() + 1
+        self._emit(lambda vm, L: vm.return_() if vm.vars[slot][-1:] == (True,) else nxt, s.span)
+
     def _s_Grant(self, s: ast.Grant, scope):
         self._emit(self.grant_op(s, scope, self._here() + 1), s.span)
 
@@ -305,14 +320,42 @@ class StatementCompiler:
 
         self._emit(op, s.span)
 
+    def _s_Cancel(self, s: ast.Cancel, scope):
+        slot, nxt = self.cancel_slot, self._here() + 1
+
+        def op(vm, L):
+            stack = vm.vars[slot] if slot is not None else ()
+            if not stack:
+                raise vm.rule_error("`cancel` while no effect is about to resolve (`perform ... cancellable by`)")
+            vm.vars[slot] = stack[:-1] + (True,)
+            return nxt
+
+        self._emit(op, s.span)
+
     def _s_Perform(self, s: ast.Perform, scope):
+        if s.cancel_event is not None:  # announce it; the event's triggers may cancel it
+            slot, after = self.cancel_slot, self._here() + 1
+
+            def announce(vm, L, nxt=after):
+                vm.vars[slot] = vm.vars[slot] + (False,)
+                return nxt
+
+            self._emit(announce, s.span)
+            self._s_Emit(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope)
         entity = self.expr(s.entity, scope)
         args = [self.stored_expr(a, scope) for a in s.args]
         slots = self.slots
         name = s.slot
         nxt = self._here() + 1
 
+        cancel_slot = self.cancel_slot if s.cancel_event is not None else None
+
         def op(vm, L):
+            if cancel_slot is not None:  # the announcement is over: resolve unless cancelled
+                stack = vm.vars[cancel_slot]
+                vm.vars[cancel_slot] = stack[:-1]
+                if stack[-1]:
+                    return nxt
             who = entity(vm, L)
             code = slots.get((who, name))
             if code is not None:

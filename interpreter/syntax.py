@@ -265,10 +265,22 @@ class Emit:
 
 @frozen
 class Perform:
+    """`perform c.slot(args)`, optionally `cancellable by EVENT(args)`: the event is
+    emitted first, and a trigger of it may `cancel` the slot before it resolves."""
+
     span: Span
     entity: Expr
     slot: str
     args: tuple[Expr, ...]
+    cancel_event: str | None = None
+    cancel_args: tuple[Expr, ...] = ()
+
+
+@frozen
+class Cancel:
+    """`cancel`: the effect about to resolve (a `perform ... cancellable by`) will not."""
+
+    span: Span
 
 
 @frozen
@@ -648,6 +660,21 @@ def names_in(node) -> set[str]:
         if isinstance(n, Name):
             found.add(n.id)
         elif isinstance(n, tuple):
+            stack.extend(n)
+        elif attrs.has(type(n)):
+            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+    return found
+
+
+def find_all(node, kind: type) -> list:
+    """Every node of `kind` in a syntax tree."""
+    found = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, kind):
+            found.append(n)
+        if isinstance(n, tuple | list):
             stack.extend(n)
         elif attrs.has(type(n)):
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")

@@ -354,3 +354,191 @@ def test_a_saved_modifier_in_force_that_does_not_fit_the_game_is_refused(tmp_pat
     data["vars"]["modifiers_in_force"] = bad
     with pytest.raises(UsageError, match="vars.modifiers_in_force: .* is not a modifier in force of this game"):
         state_from_dict(game, data)
+
+
+CANCEL_GAME = """
+game cancel "Cancelling a text about to resolve" { players 2..2 seats [us, russia] }
+enum CardType { Political, Military, Personality }
+entity TwidCard { ops: int  types: list CardType }
+event text_resolving(p: player, c: TwidCard)
+var in_play: list TwidCard = []
+var removed: list TwidCard = []
+var vp: player -> int = 0
+
+card fsb_creation "FSB creation" : TwidCard { ops 1  types [Military]
+    text "Russia gains 1 influence in Russia. Put this card in play. As a Personality is played by its text, Russia can remove this card from the game to cancel the text."
+    effect(p: player) { in_play = append(in_play, self) }
+    when text_resolving(p, c) where self in in_play and Personality in c.types {
+        may russia "remove FSB creation to cancel {c}" {
+            in_play = without(in_play, self)
+            removed = append(removed, self)
+            cancel
+        }
+    }
+}
+card guantanamo "Guantanamo" : TwidCard { ops 3  types [Military]
+    text "US loses 1VP. Put this card in play. US player can remove this card from the game to cancel the text of a Personality card."
+    effect(p: player) {
+        vp[us] -= 1
+        in_play = append(in_play, self)
+    }
+    when text_resolving(p, c) where self in in_play and Personality in c.types {
+        may us "remove Guantanamo to cancel {c}" {
+            in_play = without(in_play, self)
+            removed = append(removed, self)
+            cancel
+        }
+    }
+}
+card vladimir_putin "Vladimir Putin" : TwidCard { ops 3  types [Political, Personality]
+    text "Russia gains 1 (2 if FSB is in play) influence in Russia. ..."
+    effect(p: player) { vp[russia] += 1 }
+}
+
+procedure play() {
+    rule "Texts resolve unless cancelled as they are played"
+    perform guantanamo.effect(us) cancellable by text_resolving(us, guantanamo)
+    perform fsb_creation.effect(russia) cancellable by text_resolving(russia, fsb_creation)
+    perform vladimir_putin.effect(russia) cancellable by text_resolving(russia, vladimir_putin)
+    perform vladimir_putin.effect(russia) cancellable by text_resolving(russia, vladimir_putin)
+    game over []
+}
+"""
+
+
+def test_guantanamo_and_fsb_cancel_a_personality_text_first_taker_wins(tmp_path):
+    path = tmp_path / "cancel.game"
+    path.write_text(textwrap.dedent(CANCEL_GAME), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    # Putin's text is announced: FSB (declared first) is offered first, to Russia.
+    assert [m.label for m in game.legal_moves(state)] == ["remove FSB creation to cancel Vladimir Putin", "pass"]
+    state = game.apply(state, "pass")
+    assert [m.label for m in game.legal_moves(state)] == ["remove Guantanamo to cancel Vladimir Putin", "pass"]
+    state = game.apply(state, "remove Guantanamo to cancel Vladimir Putin")
+    # Cancelled: Putin's text did not resolve; the second Putin is offered to FSB only.
+    assert game.var(state, "vp") == {"us": -1, "russia": 0}
+    assert game.var(state, "removed") == ("guantanamo",)
+    assert [m.label for m in game.legal_moves(state)] == ["remove FSB creation to cancel Vladimir Putin", "pass"]
+    state = game.apply(state, "remove FSB creation to cancel Vladimir Putin")
+    assert game.is_over(state) and game.var(state, "vp") == {"us": -1, "russia": 0}
+    assert game.var(state, "effects_resolving") == ()
+
+
+def test_once_one_trigger_cancels_the_others_are_not_asked(tmp_path):
+    path = tmp_path / "cancel.game"
+    path.write_text(textwrap.dedent(CANCEL_GAME), encoding="utf-8")
+    game = load_game(path)
+    state = game.apply(game.start(players=2), "remove FSB creation to cancel Vladimir Putin")
+    # Guantanamo's trigger was ready too, but the text is already cancelled: it is not asked.
+    assert [m.label for m in game.legal_moves(state)] == ["remove Guantanamo to cancel Vladimir Putin", "pass"]
+    assert game.var(state, "removed") == ("fsb_creation",)
+    state = game.apply(state, "pass")
+    assert game.var(state, "vp") == {"us": -1, "russia": 1}  # the second Putin resolved
+
+
+def test_cancel_with_nothing_resolving_names_the_rule(tmp_path):
+    path = tmp_path / "bad.game"
+    path.write_text(
+        'game t { players 2..2 seats [a, b] }\nprocedure play() {\n    rule "Play"\n    cancel\n    game over []\n}\n'
+    )
+    from interpreter import GameRuntimeError
+
+    with pytest.raises(GameRuntimeError, match="`cancel` while no effect is about to resolve"):
+        load_game(path).start(players=2)
+
+
+CONTEXT_GAME = """
+game context "Play context, playable when, leaving play" { players 2..2 seats [us, russia] }
+enum Block { West, East }
+enum Use { by_ops "operations", by_text "text", by_header "header" }
+entity TwidCard { ops: int  block: Block }
+entity Country { stability: int }
+card germany "Germany" : Country { stability 4 }
+card ukraine "Ukraine" : Country { stability 2 }
+card china_country "China" : Country { stability 5 }
+card russia_country "Russia" : Country { stability 5 }
+link russia_country [ukraine, china_country]
+link ukraine [germany]
+
+event edge_gained(p: player, x: Country, c: TwidCard)
+event left_play(c: TwidCard)
+var turn: int = 1
+var vp: player -> int = 0
+var influence: player -> Country -> int = 0
+var in_play: list TwidCard = []
+var coups: list int = []
+def block_of(p: player) = if p == us then West else East
+
+# The core asks whether a card's text may be played now; a card may say when it can't.
+query text_playable(p: player, c: TwidCard): bool = true
+
+card fall_of_the_berlin_wall "Fall of the Berlin Wall" : TwidCard { ops 4  block West
+    text "Remove 1 Russian influence on Germany, add 1 West influence on Germany. US gains 1VP. US gains 1 additional VP if this card is played by an East Player. US gains 1 additional VP if this card is played on turns 1-4"
+    effect(played_by: player, resolved_by: player, how: Use) {
+        vp[us] += 1
+        if block_of(played_by) == East {
+            vp[us] += 1
+        }
+        if turn in 1..4 {
+            vp[us] += 1
+        }
+    }
+}
+card nwo "NWO" : TwidCard { ops 4  block East
+    text "Lose 2VP. Then the game ends. Can only be played in turns 6 to 8."
+    effect(played_by: player, resolved_by: player, how: Use) { vp[played_by] -= 2 }
+    while true: forbid text_playable(p, c) where c == self and turn not in 6..8
+}
+card vladimir_putin "Vladimir Putin" : TwidCard { ops 3  block East
+    text "... Put this card in play. After any player gains the edge on a country (except China) adjacent to Russia, Russia player can discard this card to attempt a coup with the same ops value than the card that provided the edge."
+    effect(played_by: player, resolved_by: player, how: Use) { in_play = append(in_play, self) }
+    when edge_gained(p, x, c) where self in in_play and x != china_country and adjacent(x, russia_country) {
+        may russia "discard Vladimir Putin for a coup in {x} with {c.ops} ops" {
+            in_play = without(in_play, self)
+            emit left_play(self)
+            coups = append(coups, c.ops)
+        }
+    }
+    when left_play(c) where c == self {
+        log "Vladimir Putin leaves play"
+    }
+}
+
+procedure play() {
+    rule "Play"
+    log "{text_playable(russia, nwo)}"
+    turn = 6
+    log "{text_playable(russia, nwo)} {text_playable(russia, fall_of_the_berlin_wall)}"
+    turn = 2
+    perform fall_of_the_berlin_wall.effect(russia, us, by_text)
+    perform fall_of_the_berlin_wall.effect(us, us, by_text)
+    turn = 5
+    perform fall_of_the_berlin_wall.effect(us, us, by_text)
+    perform vladimir_putin.effect(russia, russia, by_text)
+    emit edge_gained(us, germany, fall_of_the_berlin_wall)
+    emit edge_gained(us, china_country, fall_of_the_berlin_wall)
+    emit edge_gained(us, ukraine, nwo)
+    emit edge_gained(us, ukraine, nwo)
+    game over []
+}
+"""
+
+
+def test_a_card_knows_who_played_it_and_how_and_states_when_it_is_playable(tmp_path):
+    path = tmp_path / "context.game"
+    path.write_text(textwrap.dedent(CONTEXT_GAME), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    assert game.narrate(state)[:2] == ["no", "yes yes"]  # NWO only in turns 6-8
+    # Played by an East player in turn 2: 1 + 1 + 1; by the US in turn 2: 1 + 1; in turn 5: 1.
+    assert game.var(state, "vp") == {"us": 6, "russia": 0}
+    # Putin waits in play: Germany is not adjacent to Russia, China is excluded; Ukraine is.
+    assert [m.label for m in game.legal_moves(state)] == [
+        "discard Vladimir Putin for a coup in Ukraine with 4 ops",
+        "pass",
+    ]
+    state = game.apply(state, "discard Vladimir Putin for a coup in Ukraine with 4 ops")
+    assert game.var(state, "coups") == (4,)
+    assert game.narrate(state) == ["Vladimir Putin leaves play"]
+    assert game.is_over(state)  # out of play, Putin is not asked again
