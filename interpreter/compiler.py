@@ -20,7 +20,9 @@ from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
 from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, LimitExceeded
 from .program import Program
+from .sheets import Problems
 from .statements import Code, Handler, StatementCompiler
+from .tables import AMBIGUOUS, Binding, CellReader, LoadedTable, Vocabulary
 
 
 @attrs.define
@@ -194,18 +196,29 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
                 self.claim(d.name, "a function", d.span)
                 self.def_decls[d.name] = d
                 self.defs[d.name] = [None]
+        tables = {id(t.decl): t for t in self.program.tables}
+        for t in self.program.tables:
+            if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
+                for row in t.live():
+                    self._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
         for d in decls:
             if isinstance(d, ast.Card):
                 self._card_props(d)
         for d in decls:
             if isinstance(d, ast.Generate):
                 self._generate(d)
+        self._vocabularies: dict[str, Vocabulary | None] = {}
+        for t in self.program.tables:
+            if isinstance(t.decl, ast.Table):
+                self._table_values(t)
         for d in decls:
             if isinstance(d, ast.Link):
                 for other in d.others:
                     for a, b in ((d.node, other), (other, d.node)):
                         if b not in self.rt.links.get(a, ()):
                             self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
+            elif isinstance(d, ast.Links):
+                self._table_links(tables[id(d)])
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
         for d in decls:
@@ -365,10 +378,85 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
 
     def _card_props(self, d: ast.Card) -> None:
         values = {fv.name: self._const(fv.value) for fv in d.props}
+        if d.extends is not None:  # a table's row: the table made the component
+            if d.has_text:
+                values["text"] = d.text
+            for f, v in values.items():
+                self.fields.setdefault(f, {})[d.name] = v
+            return
         values["title"] = d.title
         values["text"] = d.text
         self.entity_decls.setdefault(d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None))
         self._add_entity(d.kind, d.name, d.title, values, d.span)
+
+    # ---- tables -------------------------------------------------------------
+    def _vocabulary(self, type_name: str) -> Vocabulary | None:
+        """The values a cell of a finite type may name, once every component exists."""
+        if type_name not in self._vocabularies:
+            values = self.types.get(type_name)
+            self._vocabularies[type_name] = None if values is None else Vocabulary(values, self.rt.titles)
+        return self._vocabularies[type_name]
+
+    def _removed_rows(self) -> Vocabulary:
+        titles = {r.name: r.title for t in self.program.tables for r in t.rows if r.name in t.removed}
+        return Vocabulary(tuple(titles), titles)
+
+    def _table_values(self, t: LoadedTable) -> None:
+        """Each row's properties, read from its cells; every bad cell reported at once."""
+        decl = t.decl
+        entity = self.entity_decls[decl.kind]
+        types = {f.name: f.type for f in entity.fields}
+        types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
+        reader = CellReader(t.sheet, self._vocabulary, self._removed_rows(), decl.empty)
+        bindings = [
+            Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self._const(r.value) for r in c.readings})
+            for c in decl.columns
+        ]
+        optional = [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
+        for row in t.live():
+            for b in bindings:
+                self.fields.setdefault(b.column.prop, {})[row.name] = reader.read(row.row, b)
+            for name in optional:  # a property no column gives is none, unless a card gives it
+                self.fields.setdefault(name, {}).setdefault(row.name, None)
+        reader.problems.check()
+
+    def _table_links(self, t: LoadedTable) -> None:
+        """The links a `links` file lists, both ways; its cells name nodes by name or title."""
+        nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles)
+        removed = self._removed_rows()
+        problems = Problems(t.sheet.path)
+        columns = t.decl.columns or ("1", "2")
+        added: dict[str, list[str]] = {}
+        seen: set[tuple[str, str]] = set()
+        for row in t.sheet.rows:
+            ends = []
+            for column in columns:
+                cell = row.cells[column]
+                text = cell.value.strip() if isinstance(cell.value, str) else str(cell.value)
+                found = nodes.find(text)
+                if found is None and removed.find(text) is not None:
+                    break  # a variant removed this node: its links go with it
+                if found is None or found is AMBIGUOUS:
+                    problems.add(
+                        cell.span(t.sheet.path),
+                        f"'{text}' could be several nodes" if found is not None else f"unknown node '{text}'",
+                        "write the name instead" if found is not None else did_you_mean(text, nodes.spellings()),
+                    )
+                    break
+                ends.append(found)
+            if len(ends) != 2:
+                continue
+            a, b = ends
+            if a == b:
+                problems.add(row.cells[columns[1]].span(t.sheet.path), f"this row links '{text}' to itself")
+                continue
+            for x, y in ((a, b), (b, a)):
+                if (x, y) not in seen and y not in self.rt.links.get(x, ()):
+                    seen.add((x, y))
+                    added.setdefault(x, []).append(y)
+        problems.check()
+        for x, ys in added.items():
+            self.rt.links[x] = self.rt.links.get(x, ()) + tuple(ys)
 
     def _domain(self, t: ast.TypeExpr) -> tuple:
         if isinstance(t, ast.NamedType) and t.name in self.types:
