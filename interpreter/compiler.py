@@ -431,7 +431,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         for row in t.sheet.rows:
             ends = []
             for column in columns:
-                cell = row.cells[column]
+                cell = row.cells.get(column)
+                if cell is None:  # a TOML row without this key
+                    problems.add(Span(t.sheet.path, row.line, 1), f"this row has no '{column}'", "name both nodes")
+                    break
                 text = cell.value.strip() if isinstance(cell.value, str) else str(cell.value)
                 found = nodes.find(text)
                 if found is None and removed.find(text) is not None:

@@ -82,6 +82,11 @@ class Problems:
         self.items: list[Diagnostic] = []
         self.more = 0
 
+    @property
+    def full(self) -> bool:
+        """True once no more problems will be shown: a caller may skip working out a hint."""
+        return len(self.items) >= MAX_REPORTED
+
     def add(self, span: Span, message: str, hint: str | None = None) -> None:
         if len(self.items) < MAX_REPORTED:
             self.items.append(Diagnostic(span, message, hint))

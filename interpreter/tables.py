@@ -84,6 +84,9 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
     text = read_source(target, decl.span)
     sources[str(target)] = text
     header = isinstance(decl, ast.Table) or decl.columns is not None
+    if not header and target.suffix.lower() == ".toml":
+        hint = f'write: links from "{name}" between a and b'
+        raise _fail(decl.span, "links from a TOML file name their two keys", hint)
     sheet = read_sheet(str(target), text, header)
     if isinstance(decl, ast.Links):
         _check_link_columns(decl, sheet)
@@ -365,6 +368,8 @@ class CellReader:
             return self._bad(line, column, binding, f"'{_short(text)}' could be {shown}", "write the name instead")
         if found is not None:
             return found
+        if self.problems.full:  # not shown: no hint to work out
+            return self._bad(line, column, binding, "")
         if self.removed.find(text) not in (None, AMBIGUOUS):
             if in_list:
                 return _SKIP
