@@ -203,6 +203,15 @@ class Checker:
             for f in ("title", "text"):
                 self.fields[d.kind].setdefault(f, STR)
             for row in t.live():
+                other = self.constants.get(row.name)
+                if other is not None and other != d.kind:
+                    rename = f'named by {d.name_column} with "{row.text}" as {row.name}_{d.kind.lower()}'
+                    self.error(
+                        row.span,
+                        f"the row '{row.text}' would be named '{row.name}', which already names a {show(other)}",
+                        f"name it another way: {rename}",
+                    )
+                    continue
                 self._constant(row.name, d.kind, row.span)
 
     def _table(self, d: ast.Table) -> None:

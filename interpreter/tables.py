@@ -41,6 +41,7 @@ class Named:
     title: str
     span: Span
     row: Row
+    text: str  # the cell the name was made from
 
 
 @attrs.frozen
@@ -169,7 +170,7 @@ def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
         title = text
         if decl.title_column is not None:
             title = _text(row.cells.get(decl.title_column)) or text
-        out.append(Named(name, title, span, row))
+        out.append(Named(name, title, span, row, text))
     for text in renames:
         if text not in used_renames:
             titles = [_text(r.cells.get(decl.name_column or "")) or "" for r in sheet.rows]

@@ -406,6 +406,19 @@ def test_a_header_that_does_not_match_is_reported(tmp_path, table, where, messag
     assert f"<dir>/countries.tsv:{where}: error: {message}" in err, err
 
 
+def test_a_name_taken_by_a_seat_or_enum_member_asks_for_a_rename(tmp_path):
+    game = GAME.replace("seats [us, eu]", "seats [us, eu, iran]")
+    err = error_of(tmp_path, {"t.game": game, "countries.tsv": HEADER + ROWS})
+    assert err.startswith(
+        "<dir>/countries.tsv:4:1: error: the row 'Iran' would be named 'iran', which already names a player"
+    )
+    assert 'hint: name it another way: named by name with "Iran" as iran_country' in err
+    renamed = game.replace("    named by name\n", '    named by name with "Iran" as iran_country\n')
+    loaded = load_game(write(tmp_path, {"t.game": renamed}))
+    assert loaded.compiled.types["Country"] == ("france", "germany", "iran_country")
+    assert props(loaded, "germany")["neighbours"] == ("france", "iran_country")  # cells still name it by title
+
+
 def test_a_header_with_no_rows_is_a_table_of_no_components(tmp_path):
     game = load_game(small(tmp_path, HEADER))
     assert game.compiled.types["Country"] == ()
