@@ -161,7 +161,8 @@ class Checker:
                     self.fields.setdefault(d.kind, {}).setdefault(fv.name, ANY)
                 for f in ("title", "text"):
                     self.fields.setdefault(d.kind, {})[f] = STR
-                self._constant(d.name, d.kind, d.span)
+                if d.extends is None:  # a table's row is named by the table
+                    self._constant(d.name, d.kind, d.span)
         self._table_rows()
         self._generated_names()
         for d in decls:

@@ -337,48 +337,50 @@ class CellReader:
         if not isinstance(value, str):
             return self._native(value, line, column, name, binding)
         text = value.strip()
+        said = _short(text)
+        width = len(text) if "\n" not in text else 0
+
+        def bad(message: str, hint: str | None = None) -> None:
+            return self._bad(line, column, binding, message, hint, width)
+
+        reading = f'{binding.column.prop} = {binding.column.column} with "{said}" as'
         if name == "int":
             if not _INT.fullmatch(text):
-                hint = f'write digits, or say what "{text}" means: {binding.column.prop} = ... with "{text}" as none'
-                return self._bad(line, column, binding, f"expected a whole number, not '{_short(text)}'", hint)
-            if len(text) > 20 or abs(int(text)) > MAX_INT:
-                return self._bad(
-                    line, column, binding, f"the number {_short(text)} is past the limit of {MAX_INT:,}", None
+                return bad(
+                    f"expected a whole number, not '{said}'",
+                    f"write digits, or read the text as a value: {reading} ...",
                 )
+            if len(text) > 20 or abs(int(text)) > MAX_INT:
+                return bad(f"the number {said} is past the limit of {MAX_INT:,}", "a game's numbers are far smaller")
             return int(text)
         if name == "bool":
             word = text.casefold()
             if word in TRUE_WORDS or word in FALSE_WORDS:
                 return word in TRUE_WORDS
-            hint = (
-                f'write yes, no, true or false, or say what "{_short(text)}" means: ... with "{_short(text)}" as true'
-            )
-            return self._bad(line, column, binding, f"expected yes or no, not '{_short(text)}'", hint)
+            return bad(f"expected yes or no, not '{said}'", f"write yes, no, true or false, or: {reading} true")
         if name == "str":
             if len(text) > MAX_LIST:
-                return self._bad(
-                    line, column, binding, f"a text of {len(text):,} characters; the limit is {MAX_LIST:,}"
-                )
+                return bad(f"a text of {len(text):,} characters; the limit is {MAX_LIST:,}")
             return text
         vocabulary = self.vocabulary(name)
         if vocabulary is None:
-            return self._bad(line, column, binding, f"a cell cannot hold a {_type_text(t)}")
+            return bad(f"a cell cannot hold a {_type_text(t)}")
         found = vocabulary.find(text)
         if found is AMBIGUOUS:
             shown = " or ".join(vocabulary.candidates(found, text)) or "several values"
-            return self._bad(line, column, binding, f"'{_short(text)}' could be {shown}", "write the name instead")
+            return bad(f"'{said}' could be {shown}", "write the name instead")
         if found is not None:
             return found
         if self.problems.full:  # not shown: no hint to work out
-            return self._bad(line, column, binding, "")
+            return bad("")
         if self.removed.find(text) not in (None, AMBIGUOUS):
             if in_list:
                 return _SKIP
-            return self._bad(line, column, binding, f"'{_short(text)}' was removed by a variant", "remove this row too")
+            return bad(f"'{said}' was removed by a variant", "remove this row too")
         hint = did_you_mean(text, vocabulary.spellings())
         if hint is None and len(vocabulary.values) <= 12:
             hint = f"a {name} is one of: " + ", ".join(vocabulary.titles.get(v, v) for v in vocabulary.values)
-        return self._bad(line, column, binding, f"unknown {name} '{_short(text)}'", hint)
+        return bad(f"unknown {name} '{said}'", hint)
 
     def _native(self, value: Any, line: int, column: int, name: str, binding: Binding) -> Any:
         """A TOML value that is not text: a number, true/false, or something no cell holds."""
@@ -391,8 +393,11 @@ class CellReader:
         want = {"int": "a whole number", "bool": "true or false", "str": "a text in quotes"}.get(name, f"a {name}")
         return self._bad(line, column, binding, f"expected {want}, not {_toml_kind(value)}")
 
-    def _bad(self, line: int, column: int, binding: Binding, message: str, hint: str | None = None) -> None:
-        self.problems.at(line, column, f"{binding.what}: {message}", hint)
+    def _bad(
+        self, line: int, column: int, binding: Binding, message: str, hint: str | None = None, width: int = 0
+    ) -> None:
+        end = column + width if width else None
+        self.problems.add(Span(self.sheet.path, line, column, end), f"{binding.what}: {message}", hint)
         return None
 
 
