@@ -20,9 +20,8 @@ from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
 from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, LimitExceeded
 from .program import Program
-from .sheets import Problems
 from .statements import Code, Handler, StatementCompiler
-from .tables import AMBIGUOUS, Binding, CellReader, LoadedTable, Vocabulary
+from .tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
 
 @attrs.define
@@ -421,43 +420,15 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler):
         reader.problems.check()
 
     def _table_links(self, t: LoadedTable) -> None:
-        """The links a `links` file lists, both ways; its cells name nodes by name or title."""
+        """The links a `links` file lists, both ways, after the links declared before it."""
         nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles)
-        removed = self._removed_rows()
-        problems = Problems(t.sheet.path)
-        columns = t.decl.columns or ("1", "2")
         added: dict[str, list[str]] = {}
         seen: set[tuple[str, str]] = set()
-        for row in t.sheet.rows:
-            ends = []
-            for column in columns:
-                cell = row.cells.get(column)
-                if cell is None:  # a TOML row without this key
-                    problems.add(Span(t.sheet.path, row.line, 1), f"this row has no '{column}'", "name both nodes")
-                    break
-                text = cell.value.strip() if isinstance(cell.value, str) else str(cell.value)
-                found = nodes.find(text)
-                if found is None and removed.find(text) is not None:
-                    break  # a variant removed this node: its links go with it
-                if found is None or found is AMBIGUOUS:
-                    problems.add(
-                        cell.span(t.sheet.path),
-                        f"'{text}' could be several nodes" if found is not None else f"unknown node '{text}'",
-                        "write the name instead" if found is not None else did_you_mean(text, nodes.spellings()),
-                    )
-                    break
-                ends.append(found)
-            if len(ends) != 2:
-                continue
-            a, b = ends
-            if a == b:
-                problems.add(row.cells[columns[1]].span(t.sheet.path), f"this row links '{text}' to itself")
-                continue
+        for a, b in link_pairs(t, nodes, self._removed_rows()):
             for x, y in ((a, b), (b, a)):
                 if (x, y) not in seen and y not in self.rt.links.get(x, ()):
                     seen.add((x, y))
                     added.setdefault(x, []).append(y)
-        problems.check()
         for x, ys in added.items():
             self.rt.links[x] = self.rt.links.get(x, ()) + tuple(ys)
 

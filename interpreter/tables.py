@@ -21,7 +21,7 @@ import attrs
 
 from . import syntax as ast
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
-from .limits import MAX_INT, MAX_LIST
+from .limits import MAX_INT, MAX_LIST, MAX_TITLE
 from .sheets import Cell, Problems, Row, Sheet, read_sheet, slug
 from .sources import confined, read_source
 
@@ -147,8 +147,16 @@ def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
         cell = row.cells.get(decl.name_column or "")
         text = _text(cell)
         span = cell.span(sheet.path) if cell is not None else Span(sheet.path, row.line, 1)
-        if text is None or not text or text in decl.empty:
+        if text is None and cell is not None:
+            problems.add(span, f"this row's '{decl.name_column}' cell is not a text", "write the title as a text")
+            continue
+        if not text or text in decl.empty:
             problems.add(span, f"this row has no name: its '{decl.name_column}' cell is empty", "fill it in")
+            continue
+        if len(text) > MAX_TITLE:
+            problems.add(
+                span, f"a title of {len(text):,} characters; the limit is {MAX_TITLE}", "a title is a few words"
+            )
             continue
         name = renames.get(text) or slug(text)
         used_renames.add(text)
@@ -399,6 +407,40 @@ class CellReader:
         end = column + width if width else None
         self.problems.add(Span(self.sheet.path, line, column, end), f"{binding.what}: {message}", hint)
         return None
+
+
+def link_pairs(t: LoadedTable, nodes: Vocabulary, removed: Vocabulary) -> list[tuple[str, str]]:
+    """The pairs of nodes a `links` file lists, each cell naming a node by name or title.
+    A row naming a node a variant removed is left out; an unknown node, an ambiguous
+    title and a node linked to itself are reported at the cell."""
+    problems = Problems(t.sheet.path)
+    columns = t.decl.columns or ("1", "2")
+    pairs = []
+    for row in t.sheet.rows:
+        ends = []
+        for column in columns:
+            cell = row.cells.get(column)
+            if cell is None:  # a TOML row without this key
+                problems.at(row.line, 1, f"this row has no '{column}'", "name both nodes")
+                break
+            text = _text(cell) or ""
+            found = nodes.find(text)
+            if found is None and removed.find(text) is not None:
+                break  # a variant removed this node: its links go with it
+            if found is AMBIGUOUS:
+                problems.add(cell.span(t.sheet.path), f"'{_short(text)}' could be several nodes", "write the name")
+                break
+            if found is None:
+                hint = None if problems.full else did_you_mean(text, nodes.spellings())
+                problems.add(cell.span(t.sheet.path), f"unknown node '{_short(text)}'", hint)
+                break
+            ends.append(found)
+        if len(ends) == 2 and ends[0] == ends[1]:
+            problems.add(row.cells[columns[1]].span(t.sheet.path), f"this row links '{ends[0]}' to itself")
+        elif len(ends) == 2:
+            pairs.append((ends[0], ends[1]))
+    problems.check()
+    return pairs
 
 
 def _split(text: str, separator: str, column: int) -> list[tuple[str, int]]:

@@ -360,6 +360,7 @@ BAD_CELLS = [
     ),
     ("no-name", "\tEurope\t3\tno\t\t\n", "2:1", "this row has no name", None),
     ("no-name-made", "???\tEurope\t3\tno\t\t\n", "2:1", "cannot make a name from '???'", 'with "???" as'),
+    ("long-title", "A" * 300 + "\tEurope\t3\tno\t\t\n", "2:1", "a title of 300 characters; the limit is 200", None),
 ]
 
 
@@ -621,6 +622,7 @@ def test_a_toml_array_of_tables_is_a_table(tmp_path):
         ('region = "europe"', 'region = "Europa"', "12:10", "unknown Region 'Europa'"),
         ('region = "europe"', "region = [", "13:1", "not valid TOML"),
         ('[[country]]\nname = "Iran"', '[[nation]]\nname = "Iran"', "1:1", "several arrays of tables: country, nation"),
+        ('name = "Iran"', 'name = ["Iran"]', "19:8", "this row's 'name' cell is not a text"),
     ],
 )
 def test_a_bad_toml_value_is_reported_at_its_line(tmp_path, old, new, where, message):
