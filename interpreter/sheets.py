@@ -157,7 +157,7 @@ def _csv_records(text: str, header: bool, problems: Problems) -> Iterator[tuple[
         end = n if end < 0 else end
         raw = text[i:end]
         lead = raw.lstrip()
-        if not lead.strip() or (lead.startswith("#") and not want_header):
+        if not lead.strip(" \t\r,") or (lead.startswith("#") and not want_header):  # blank, or empty cells
             i, line = end + 1, line + 1
             continue
         start = i

@@ -386,7 +386,9 @@ class CellReader:
                 return _SKIP
             return bad(f"'{said}' was removed by a variant", "remove this row too")
         hint = did_you_mean(text, vocabulary.spellings())
-        if hint is None and len(vocabulary.values) <= 12:
+        if hint is None and not vocabulary.values:
+            hint = f"the game has no {name}"
+        elif hint is None and len(vocabulary.values) <= 12:
             hint = f"a {name} is one of: " + ", ".join(vocabulary.titles.get(v, v) for v in vocabulary.values)
         return bad(f"unknown {name} '{said}'", hint)
 

@@ -864,3 +864,8 @@ def test_read_sheet_keeps_cell_positions():
     first, second = sheet.rows
     assert (first.line, first.cells["a"].value, first.cells["a"].column, first.cells["b"].column) == (3, "one", 3, 8)
     assert (second.line, second.cells["b"].value) == (5, "")
+
+
+def test_read_sheet_skips_lines_of_empty_cells_and_reads_quoted_cells():
+    sheet = read_sheet("x.csv", 'a,b\n,,\n  ,\n"1, one",2\n')
+    assert [(r.line, r.cells["a"].value, r.cells["a"].column) for r in sheet.rows] == [(4, "1, one", 2)]
