@@ -16,6 +16,7 @@ from . import syntax as ast
 from .builtins import BUILTINS, DIRECTIONS
 from .errors import Diagnostic, GameDefError, did_you_mean
 from .program import Program
+from .tables import tableable
 
 ANY, INT, BOOL, STR, NONE, PLAYER = "any", "int", "bool", "str", "none", "player"
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
@@ -78,6 +79,7 @@ class Checker:
         self.def_types: dict[str, Any] = {}
         self.slot_arity: dict[str, set[int]] = {}
         self.grids: list[str] = []
+        self.entities: dict[str, ast.Entity] = {}
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -107,6 +109,7 @@ class Checker:
                 self.types[d.kind] = d.kind
         for d in decls:
             if isinstance(d, ast.Entity):
+                self.entities[d.name] = d
                 self.fields[d.name] = {f.name: self.type_of(f.type) for f in d.fields}
                 for f in d.fields:
                     if f.changeable:  # read through a query of the same name: `stability(x) = 2 where ...`
@@ -168,7 +171,9 @@ class Checker:
                     self.fields.setdefault(d.kind, {}).setdefault(fv.name, ANY)
                 for f in ("title", "text"):
                     self.fields.setdefault(d.kind, {})[f] = STR
-                self._constant(d.name, d.kind, d.span)
+                if d.extends is None:  # a table's row is named by the table
+                    self._constant(d.name, d.kind, d.span)
+        self._table_rows()
         self._generated_names()
         for d in decls:
             self.declaration(d)
@@ -195,6 +200,71 @@ class Checker:
 
     def _generated_names(self) -> None:
         pass
+
+    def _table_rows(self) -> None:
+        """Each row of a table is a component: its name is a constant of the entity."""
+        for t in self.program.tables:
+            d = t.decl
+            if not isinstance(d, ast.Table):
+                continue
+            if d.kind not in self.entities:
+                hint = did_you_mean(d.kind, self.entities) or f"declare it: entity {d.kind} {{ ... }}"
+                self.error(d.span, f"a table fills an entity, and '{d.kind}' is not one", hint)
+                continue
+            for f in ("title", "text"):
+                self.fields[d.kind].setdefault(f, STR)
+            for row in t.live():
+                other = self.constants.get(row.name)
+                if other is not None and other != d.kind:
+                    rename = f'named by {d.name_column} with "{row.text}" as {row.name}_{d.kind.lower()}'
+                    self.error(
+                        row.span,
+                        f"the row '{row.text}' would be named '{row.name}', which already names a {show(other)}",
+                        f"name it another way: {rename}",
+                    )
+                    continue
+                self._constant(row.name, d.kind, row.span)
+
+    def _table(self, d: ast.Table) -> None:
+        """Each column is read as a property the entity declares, of a type a cell can hold."""
+        entity = self.entities.get(d.kind)
+        if entity is None:
+            return
+        types = {f.name: f.type for f in entity.fields}
+        read: set[str] = set()
+        for c in d.columns:
+            if c.prop in read:
+                self.error(c.span, f"{d.kind}.{c.prop} is read twice", "read each property from one column")
+            read.add(c.prop)
+            if c.prop == "title":
+                self.error(c.span, "the title comes from `named by` (or `titled by`)", "remove this line")
+                continue
+            if c.prop not in self.fields[d.kind]:
+                hint = did_you_mean(c.prop, self.fields[d.kind]) or f"declare it in `entity {d.kind}`"
+                self.error(c.span, f"{d.kind} has no property '{c.prop}'", hint)
+                continue
+            if c.prop in types and not tableable(types[c.prop]):
+                self.error(
+                    c.span,
+                    f"a cell cannot hold {d.kind}.{c.prop}: {show(self.fields[d.kind][c.prop])}",
+                    "a cell holds int, bool, str, an enum, a component, a player, `T?` or `list T`",
+                )
+                continue
+            t = self.fields[d.kind][c.prop]
+            listed = isinstance(strip(t), tuple) and strip(t)[0] == "list"
+            if c.separator is not None and not listed:
+                self.error(c.span, f"`separated by` splits a list, and {d.kind}.{c.prop} is {show(t)}")
+            if c.separator == "":
+                self.error(c.span, "a separator cannot be empty", 'for example separated by ";"')
+            want = strip(t)[1] if listed else t
+            for r in c.readings:
+                got = self.expr(r.value, {})
+                if not fits(got, want):
+                    self.error(
+                        r.value.span,
+                        f'{d.kind}.{c.prop} is {show(t)}: "{r.text}" cannot be read as {show(got)}',
+                        f"make it optional (`{c.prop}: {show(want)}?`) to read a cell as none" if got == NONE else None,
+                    )
 
     def _field_value(self, kind: str, fv: ast.FieldValue, scope) -> None:
         fields = self.fields[kind]
@@ -269,6 +339,8 @@ class Checker:
             for _, body, _span, params in d.slots:
                 scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
                 self.block(body, scope, 0)
+        elif isinstance(d, ast.Table):
+            self._table(d)
         elif isinstance(d, ast.Link):
             for name in (d.node, *d.others):
                 if name not in self.constants:

@@ -23,6 +23,7 @@ from .links import ADDED, dynamic_builtins, link_op
 from .modifiers import ModifierCompiler
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
+from .tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
 RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
 
@@ -204,18 +205,29 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self.claim(d.name, "a function", d.span)
                 self.def_decls[d.name] = d
                 self.defs[d.name] = [None]
+        tables = {id(t.decl): t for t in self.program.tables}
+        for t in self.program.tables:
+            if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
+                for row in t.live():
+                    self._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
         for d in decls:
             if isinstance(d, ast.Card):
                 self._card_props(d)
         for d in decls:
             if isinstance(d, ast.Generate):
                 self._generate(d)
+        self._vocabularies: dict[str, Vocabulary | None] = {}
+        for t in self.program.tables:
+            if isinstance(t.decl, ast.Table):
+                self._table_values(t)
         for d in decls:
             if isinstance(d, ast.Link):
                 for other in d.others:
                     for a, b in ((d.node, other), (other, d.node)):
                         if b not in self.rt.links.get(a, ()):
                             self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
+            elif isinstance(d, ast.Links):
+                self._table_links(tables[id(d)])
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
         self._init_queries(decls)
@@ -410,10 +422,60 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
 
     def _card_props(self, d: ast.Card) -> None:
         values = {fv.name: self._const(fv.value) for fv in d.props}
+        if d.extends is not None:  # a table's row: the table made the component
+            if d.has_text:
+                values["text"] = d.text
+            for f, v in values.items():
+                self.fields.setdefault(f, {})[d.name] = v
+            return
         values["title"] = d.title
         values["text"] = d.text
         self.entity_decls.setdefault(d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None))
         self._add_entity(d.kind, d.name, d.title, values, d.span)
+
+    # ---- tables -------------------------------------------------------------
+    def _vocabulary(self, type_name: str) -> Vocabulary | None:
+        """The values a cell of a finite type may name, once every component exists."""
+        if type_name not in self._vocabularies:
+            values = self.types.get(type_name)
+            self._vocabularies[type_name] = None if values is None else Vocabulary(values, self.rt.titles)
+        return self._vocabularies[type_name]
+
+    def _removed_rows(self) -> Vocabulary:
+        titles = {r.name: r.title for t in self.program.tables for r in t.rows if r.name in t.removed}
+        return Vocabulary(tuple(titles), titles)
+
+    def _table_values(self, t: LoadedTable) -> None:
+        """Each row's properties, read from its cells; every bad cell reported at once."""
+        decl = t.decl
+        entity = self.entity_decls[decl.kind]
+        types = {f.name: f.type for f in entity.fields}
+        types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
+        reader = CellReader(t.sheet, self._vocabulary, self._removed_rows(), decl.empty)
+        bindings = [
+            Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self._const(r.value) for r in c.readings})
+            for c in decl.columns
+        ]
+        optional = [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
+        for row in t.live():
+            for b in bindings:
+                self.fields.setdefault(b.column.prop, {})[row.name] = reader.read(row.row, b)
+            for name in optional:  # a property no column gives is none, unless a card gives it
+                self.fields.setdefault(name, {}).setdefault(row.name, None)
+        reader.problems.check()
+
+    def _table_links(self, t: LoadedTable) -> None:
+        """The links a `links` file lists, both ways, after the links declared before it."""
+        nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles)
+        added: dict[str, list[str]] = {}
+        seen: set[tuple[str, str]] = set()
+        for a, b in link_pairs(t, nodes, self._removed_rows()):
+            for x, y in ((a, b), (b, a)):
+                if (x, y) not in seen and y not in self.rt.links.get(x, ()):
+                    seen.add((x, y))
+                    added.setdefault(x, []).append(y)
+        for x, ys in added.items():
+            self.rt.links[x] = self.rt.links.get(x, ()) + tuple(ys)
 
     def _domain(self, t: ast.TypeExpr) -> tuple:
         if isinstance(t, ast.NamedType) and t.name in self.types:

@@ -49,12 +49,15 @@ class Diagnostic:
             text = _source_text(self.span.path)
         if text is not None and 0 < self.span.line <= text.count("\n") + 1:
             source_line = text.splitlines()[self.span.line - 1] if text else ""
+            source_line = source_line.replace("\t", " ")  # a column counts a tab as one character
             column = max(1, self.span.column)
             width = max(1, (self.span.end_column or column + 1) - column)
             if len(source_line) > SHOWN_LINE:  # a window of a long line, around the caret
                 start = max(0, column - 1 - SHOWN_LINE // 2)
-                source_line = "..." + source_line[start : start + SHOWN_LINE] + "..."
-                column = column - start + 3
+                before = "..." if start > 0 else ""
+                after = "..." if start + SHOWN_LINE < len(source_line) else ""
+                source_line = before + source_line[start : start + SHOWN_LINE] + after
+                column = column - start + len(before)
             lines.append(f"    {source_line}")
             lines.append("    " + " " * (column - 1) + "^" * min(width, 60))
         if self.hint:

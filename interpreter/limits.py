@@ -12,8 +12,11 @@ from __future__ import annotations
 MAX_FILE_BYTES = 4 * 1024 * 1024  # one .game, table, transcript or state file
 MAX_FILES = 256  # files one game may include
 MAX_NESTING = 100  # syntax tree depth: blocks in blocks, expressions in expressions
+MAX_COMPONENTS = 20_000  # grid cells, cards and generated components, together (and rows of a table)
+MAX_TABLE_CELLS = 200_000  # cells of one table file (a card list has a few thousand)
+MAX_REPORTED = 25  # bad cells reported from one table before "and N more"
 MAX_NAME = 200  # characters of a component's name or title
-MAX_COMPONENTS = 20_000  # grid cells, cards and generated components, together
+MAX_TITLE = MAX_NAME  # characters of a component's title read from a table
 MAX_MAP_ENTRIES = 1_000_000  # entries of one map variable (product of its key types)
 MAX_LIST = 100_000  # items in a list or range, characters in a text
 MAX_INT = 2**63 - 1  # magnitude of a number kept in a variable

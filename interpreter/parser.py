@@ -26,8 +26,8 @@ KEYWORDS = (
     "when variant remove replace let if elif else for while choose may roll shuffle emit "
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
-    "label secret text players seats rulebook roles choices over to of "
-    "query forbid allow until forever once consume changeable cancellable cancel"
+    "label secret text players seats rulebook roles choices over to of table links titled ignore "
+    "empty separated with as between query forbid allow until forever once consume changeable cancellable cancel"
 ).split()
 
 
@@ -243,7 +243,9 @@ class _Builder(Transformer):
             title = self.plain(rest.pop(0))
         if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
             kind = str(rest.pop(0))
-        props, slots, triggers, statics, text = [], [], [], [], ""
+        has_title = len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING"
+        has_kind = any(isinstance(x, Token) and x.type == "NAME" for x in c[1:3])
+        props, slots, triggers, statics, text, has_text = [], [], [], [], "", False
         for item in rest:
             if isinstance(item, ast.FieldValue):
                 props.append(item)
@@ -252,7 +254,7 @@ class _Builder(Transformer):
             elif isinstance(item, ast.StaticModifier):
                 statics.append(item)
             elif isinstance(item, tuple) and item[0] == "text":
-                text = item[1]
+                text, has_text = item[1], True
             else:
                 slots.append(item)
         return ast.Card(
@@ -265,6 +267,9 @@ class _Builder(Transformer):
             text=text,
             triggers=tuple(triggers),
             statics=tuple(statics),
+            has_title=has_title,
+            has_kind=has_kind,
+            has_text=has_text,
         )
 
     @v_args(meta=True)
@@ -298,6 +303,77 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def link_decl(self, meta, c):
         return ast.Link(span=self._s(meta), node=str(c[0]), others=c[1])
+
+    # -- tables --
+    @v_args(meta=True)
+    def table_decl(self, meta, c):
+        kind, path, items = str(c[0]), self.plain(c[1]), c[2:]
+        named = [x for x in items if isinstance(x, tuple) and x[0] == "named"]
+        titled = [x[1] for x in items if isinstance(x, tuple) and x[0] == "titled"]
+        span = self._s(meta)
+        if len(named) > 1 or len(titled) > 1:
+            word = "named" if len(named) > 1 else "titled"
+            raise GameDefError(
+                [Diagnostic(span, f"a table says `{word} by` twice", "one column gives the names, one the titles")]
+            )
+        return ast.Table(
+            span=span,
+            kind=kind,
+            path=path,
+            name_column=named[0][1] if named else None,
+            name_span=named[0][2] if named else None,
+            renames=named[0][3] if named else (),
+            title_column=titled[0] if titled else None,
+            columns=tuple(x for x in items if isinstance(x, ast.Column)),
+            ignored=tuple(n for x in items if isinstance(x, tuple) and x[0] == "ignore" for n in x[1]),
+            empty=tuple(t for x in items if isinstance(x, tuple) and x[0] == "empty" for t in x[1]),
+        )
+
+    @v_args(meta=True)
+    def table_named(self, meta, c):
+        return ("named", str(c[0]), self._s(meta), tuple(c[1:]))
+
+    def rename(self, c):
+        return (self.plain(c[0]), str(c[1]))
+
+    def table_titled(self, c):
+        return ("titled", str(c[0]))
+
+    @v_args(meta=True)
+    def table_ignore(self, meta, c):
+        span = self._s(meta)
+        return ("ignore", tuple((n, span) for n in c[0]))
+
+    def table_empty(self, c):
+        return ("empty", tuple(self.plain(t) for t in c))
+
+    @v_args(meta=True)
+    def table_column(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token)]
+        options = [x for x in c if isinstance(x, tuple)]
+        separators = [x[1] for x in options if x[0] == "separated"]
+        return ast.Column(
+            span=self._s(meta),
+            prop=names[0],
+            column=names[-1],
+            separator=separators[-1] if separators else None,
+            readings=tuple(r for x in options if x[0] == "with" for r in x[1]),
+        )
+
+    def separated(self, c):
+        return ("separated", self.plain(c[0]))
+
+    def readings(self, c):
+        return ("with", tuple(c))
+
+    @v_args(meta=True)
+    def reading(self, meta, c):
+        return ast.Reading(span=self._s(meta), text=self.plain(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def links_decl(self, meta, c):
+        columns = (str(c[1]), str(c[2])) if len(c) == 3 else None
+        return ast.Links(span=self._s(meta), path=self.plain(c[0]), columns=columns)
 
     # -- types --
     @v_args(meta=True)
@@ -704,6 +780,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def mod(self, meta, c):
         return self._bin(meta, "%", c)
+
+    @v_args(meta=True)
+    def neg_int(self, meta, c):
+        return ast.Neg(span=self._s(meta), operand=ast.Int(span=self._s(meta), value=int(c[0])))
 
     @v_args(meta=True)
     def neg(self, meta, c):

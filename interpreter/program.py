@@ -17,6 +17,7 @@ from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .limits import MAX_FILES
 from .parser import parse_file
 from .sources import confined
+from .tables import LoadedTable, extend_cards, open_table
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"  # bundled games may be included by any game
 
@@ -34,6 +35,7 @@ KEYED = {
     ast.Query: "query",
     ast.Procedure: "procedure",
     ast.Generate: "generate",
+    ast.Table: "table",
 }
 
 
@@ -41,7 +43,7 @@ def decl_key(decl) -> tuple[str, str] | None:
     kind = KEYED.get(type(decl))
     if kind is None:
         return None
-    if kind == "generate":
+    if kind in ("generate", "table"):
         return (kind, decl.kind)
     return (kind, decl.name)
 
@@ -56,6 +58,7 @@ class Program:
     all_variants: dict[str, ast.Variant]
     sources: dict[str, str]
     rules_hash: str
+    tables: tuple[LoadedTable, ...] = ()  # the `table` and `links` files in force, read
 
 
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
@@ -101,7 +104,8 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     """Parse `path` with its includes and apply `variants` in order."""
     path = Path(path).resolve()
     sources: dict[str, str] = {}
-    decls = _load_modules(path, {path}, sources, (path.parent, BUNDLED))
+    roots = (path.parent, BUNDLED)
+    decls = _load_modules(path, {path}, sources, roots)
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:
         raise GameDefError(
@@ -133,6 +137,7 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
             table[key] = decl
         order.append(decl)
     chosen: list[ast.Variant] = []
+    removed_rows: list[tuple[ast.Remove, bool]] = []  # `remove card X` may name a table's row, known later
     for name in variants:
         if name not in all_variants:
             hint = did_you_mean(name, all_variants) or (
@@ -157,6 +162,11 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
         for decl in variant.decls:
             if isinstance(decl, ast.Remove):
                 key = (decl.kind if decl.kind != "when" else "trigger", decl.name)
+                if decl.kind == "card":
+                    removed_rows.append((decl, key in table))
+                    if key in table:
+                        order.remove(table.pop(key))
+                    continue
                 if key not in table:
                     errors.append(
                         Diagnostic(
@@ -197,6 +207,10 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
                 order.append(decl)
     if errors:
         raise GameDefError(errors)
+    cards = [k[1] for k in table if k[0] == "card"]
+    tables = [open_table(d, roots, sources) for d in order if isinstance(d, ast.Table | ast.Links)]
+    tables = _remove_rows(tables, removed_rows, cards)
+    order = extend_cards(order, tables)
     header = table[("game", headers[0].name)] if ("game", headers[0].name) in table else headers[0]
     digest = hashlib.sha256()
     for name in sorted(sources):
@@ -210,4 +224,26 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
         all_variants=all_variants,
         sources=sources,
         rules_hash=digest.hexdigest()[:16],
+        tables=tuple(tables),
     )
+
+
+def _remove_rows(
+    tables: list[LoadedTable], removals: list[tuple[ast.Remove, bool]], cards: list[str]
+) -> list[LoadedTable]:
+    """Apply a variant's `remove card NAME` to the table rows it names: the component
+    leaves the game, whether a `card` or a table's row declared it. A name that is
+    neither a card of the game nor a row is an error."""
+    rows = {n.name: i for i, t in enumerate(tables) for n in t.rows}
+    gone: dict[int, set[str]] = {}
+    errors = []
+    for r, was_card in removals:
+        if r.name in rows:
+            gone.setdefault(rows[r.name], set()).add(r.name)
+        elif not was_card:
+            errors.append(
+                Diagnostic(r.span, f"variant removes unknown card '{r.name}'", did_you_mean(r.name, [*cards, *rows]))
+            )
+    if errors:
+        raise GameDefError(errors)
+    return [attrs.evolve(t, removed=t.removed | gone.get(i, set())) for i, t in enumerate(tables)]

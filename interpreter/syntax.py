@@ -463,6 +463,11 @@ class Trigger:
 
 @frozen
 class Card:
+    """A named component, or (`extends` set) the behaviour of a row a `table` declared.
+
+    `has_title`/`has_kind` say whether the title and kind were written, so a card
+    that extends a table row can be told apart from one that contradicts it."""
+
     span: Span
     name: str
     title: str
@@ -472,6 +477,10 @@ class Card:
     text: str
     triggers: tuple[Trigger, ...]
     statics: tuple[StaticModifier, ...] = ()
+    has_title: bool = True
+    has_kind: bool = True
+    has_text: bool = True
+    extends: Span | None = None  # the table row this card adds slots and triggers to
 
 
 @frozen
@@ -502,6 +511,55 @@ class Link:
     span: Span
     node: str
     others: tuple[str, ...]
+
+
+@frozen
+class Reading:
+    """`with "P" as none`: a cell holding exactly `text` is read as `value`."""
+
+    span: Span
+    text: str
+    value: Expr
+
+
+@frozen
+class Column:
+    """`prop = column`: a table column read as the property `prop` of every row."""
+
+    span: Span
+    prop: str
+    column: str
+    separator: str | None  # `separated by ";"`, for a `list T` property
+    readings: tuple[Reading, ...]
+
+
+@frozen
+class Table:
+    """`table Entity from "file" { ... }`: one component of `kind` per row of a file.
+
+    `name_column` gives each row's title, and its name made from the title
+    (`renames` give a name outright); `titled by` takes the title from another column.
+    `empty` are cell texts that mean an empty cell (a spreadsheet's "-")."""
+
+    span: Span
+    kind: str
+    path: str
+    name_column: str | None
+    name_span: Span | None
+    renames: tuple[tuple[str, str], ...]
+    title_column: str | None
+    columns: tuple[Column, ...]
+    ignored: tuple[tuple[str, Span], ...]
+    empty: tuple[str, ...]
+
+
+@frozen
+class Links:
+    """`links from "file" [between a and b]`: each row links two nodes, both ways."""
+
+    span: Span
+    path: str
+    columns: tuple[str, str] | None
 
 
 @frozen
@@ -629,6 +687,8 @@ Decl = (
     | Grid
     | Graph
     | Link
+    | Table
+    | Links
     | Event
     | Def
     | Query

@@ -1,7 +1,8 @@
 """The language reference must stay true: every ```game block in docs/language.md parses,
 and every complete program in it (one with a `procedure play(`) loads, compiles, starts
-and survives random moves.
-
+and survives random moves. A program that reads a data file (`table ... from "x.csv"`)
+is followed by it in the document, in a block whose info string names it
+(```csv countries.csv): it is written beside the program before loading.
 """
 
 from __future__ import annotations
@@ -36,6 +37,34 @@ def _blocks(kind: str) -> list[tuple[int, str]]:
 GAME_BLOCKS = _blocks("game")
 PROGRAMS = [(n, text) for n, text in GAME_BLOCKS if "procedure play(" in text]
 
+# A program that reads a table (`table ... from "countries.csv"`) is followed by its files:
+# fenced blocks whose info string names the file, ```csv countries.csv (tsv, csv or toml).
+_WITH_FILES = re.compile(r"^```(game|tsv|csv|toml)(?:[ \t]+([\w.-]+))?[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
+
+
+def _files() -> dict[int, dict[str, str]]:
+    """The named data blocks after each ```game block (by its number), before the next one."""
+    files: dict[int, dict[str, str]] = {}
+    n = 0
+    for match in _WITH_FILES.finditer(TEXT):
+        if match.group(1) == "game":
+            n += 1
+        elif match.group(2):
+            files.setdefault(n, {})[match.group(2)] = match.group(3)
+    return files
+
+
+FILES = _files()
+
+
+def _write(tmp_path: Path, n: int, text: str) -> Path:
+    """Block `n` as a .game file, with the data files that follow it beside it."""
+    for name, content in FILES.get(n, {}).items():
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    path = tmp_path / f"block{n}.game"
+    path.write_text(text, encoding="utf-8")
+    return path
+
 
 def _id(item) -> str:
     n, text = item
@@ -68,9 +97,7 @@ def _play(game, seed: int, moves: int, rng: random.Random):
 @pytest.mark.parametrize("block", PROGRAMS, ids=_id)
 def test_program_loads_and_runs(block, tmp_path):
     n, text = block
-    path = tmp_path / f"block{n}.game"
-    path.write_text(text, encoding="utf-8")
-    game = load_game(str(path))  # parse, check and compile
+    game = load_game(str(_write(tmp_path, n, text)))  # parse, check and compile
     for seed in (1, 2, 3):
         _play(game, seed, 60, random.Random(seed * 1000 + n))
 
@@ -78,9 +105,7 @@ def test_program_loads_and_runs(block, tmp_path):
 def test_programs_run_with_every_player_count(tmp_path):
     """Complete programs also start with their largest player count."""
     for n, text in PROGRAMS:
-        path = tmp_path / f"block{n}.game"
-        path.write_text(text, encoding="utf-8")
-        game = load_game(str(path))
+        game = load_game(str(_write(tmp_path, n, text)))
         state = game.start(players=game.header.max_players, seed=1)
         assert game.is_over(state) or game.legal_moves(state)
 
@@ -139,6 +164,10 @@ MECHANICS: dict[str, tuple[str, bool]] = {
     "variant overlay": ("variant ", False),
     "option with choices": ("choices ", False),
     "include": ('include "', False),
+    "components from a table file": ('table Country from "countries.csv"', True),
+    "links from a table file": ('links from "adjacency.csv"', True),
+    "a card block extending a table row": ("card boris_yeltsin {", True),
+    "the TWID tables as they are": ('table TwidCard from "cards.tsv"', False),
 }
 
 
@@ -278,3 +307,20 @@ def test_every_example_procedure_cites_the_rulebook(block):
     module = parse_text(text, f"docs/language.md#block{n}")
     for what, body in _bodies(module.decls):
         assert any(isinstance(s, ast.Cite) for s in body), f"{what} in block {n} has no `rule`"
+
+
+def test_the_table_example_errors_are_printed_as_documented(tmp_path):
+    """3.11 shows what two bad cells of its countries.csv print: it must stay true."""
+    n, text = next((n, t) for n, t in PROGRAMS if "game twid_tables" in t)
+    path = _write(tmp_path, n, text)
+    countries = tmp_path / "countries.csv"
+    edited = countries.read_text(encoding="utf-8").replace("Ukraine,Europe,2,", "Ukraine,Europe,two,")
+    countries.write_text(edited.replace("China,Asia,", "China,Asai,"), encoding="utf-8")
+    with pytest.raises(GameDefError) as info:
+        load_game(str(path))
+    shown = info.value.render()
+    for folder in (str(tmp_path.resolve()), str(tmp_path)):
+        shown = shown.replace(folder + "/", "")
+    documented = re.search(r"^```\n(countries\.csv:5:16: .*?)^```", TEXT, re.S | re.M)
+    assert documented is not None
+    assert shown + "\n" == documented.group(1)
