@@ -180,8 +180,8 @@ class BlockCompiler:
             return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
         if t is ast.IfExpr:
             return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
-        if t is ast.Comprehension:
-            return self.may_grow(e.element, seen)
+        if t is ast.Comprehension:  # several `for`s: as many items as their product
+            return len(e.clauses) > 1 or self.may_grow(e.element, seen)
         if t is ast.Call:
             if e.func in self.def_decls:
                 if e.func in seen:

@@ -556,9 +556,10 @@ class Checker:
 
     def _Comprehension(self, e, scope):
         inner = dict(scope)
-        inner[e.var] = self.element(self.expr(e.iterable, scope), e.iterable)
-        if e.condition is not None:
-            self.cond(e.condition, inner, "a comprehension's `if`")
+        for clause in e.clauses:  # each clause sees the names of the clauses before it
+            inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
+            if clause.condition is not None:
+                self.cond(clause.condition, inner, "a comprehension's `if`")
         return lst(self.expr(e.element, inner))
 
     def _Range(self, e, scope):

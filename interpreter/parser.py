@@ -667,8 +667,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def comprehension(self, meta, c):
-        cond = c[3] if len(c) > 3 else None
-        return ast.Comprehension(span=self._s(meta), element=c[0], var=str(c[1]), iterable=c[2], condition=cond)
+        return ast.Comprehension(span=self._s(meta), element=c[0], clauses=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def comp_for(self, meta, c):
+        cond = c[2] if len(c) > 2 else None
+        return ast.ForClause(span=self._s(meta), var=str(c[0]), iterable=c[1], condition=cond)
 
 
 _TOKEN_WORDS = {

@@ -81,12 +81,23 @@ class ListLit:
 
 
 @frozen
-class Comprehension:
+class ForClause:
+    """`for var in iterable [if condition]`, one clause of a comprehension."""
+
     span: Span
-    element: Expr
     var: str
     iterable: Expr
     condition: Expr | None
+
+
+@frozen
+class Comprehension:
+    """`[element for a in xs if c for b in ys ...]`: the first clause is the outer loop;
+    a clause's iterable and condition may use the names of the clauses before it."""
+
+    span: Span
+    element: Expr
+    clauses: tuple[ForClause, ...]
 
 
 @frozen

@@ -682,6 +682,53 @@ CASES = [
         "'hearts' already names a Suit",
         id="duplicate-constant",
     ),
+    # ---- comprehensions ---------------------------------------------------------------------
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            let others = [1, 2]
+            got = [x + y for x in 1..3 for y in othres if x != y]
+            game over []
+        }
+        """,
+        {},
+        "6:41",
+        "hint: did you mean 'others'?",
+        id="comprehension-second-clause-unknown-name",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            got = [x + y for x in 1..3 for y in x]
+            game over []
+        }
+        """,
+        {},
+        "5:41",
+        "expected a list here, not int",
+        id="comprehension-second-clause-not-a-list",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            got = [x for x in 1..3 if x > 1 for y in 1..3 if y]
+            game over []
+        }
+        """,
+        {},
+        "5:54",
+        "a comprehension's `if` must be bool, not int",
+        id="comprehension-second-if-not-bool",
+    ),
     # ---- variants and includes ---------------------------------------------------------------
     pytest.param(
         """
