@@ -33,6 +33,31 @@ def strip(t) -> Any:
     return t[1] if isinstance(t, tuple) and t[0] == "opt" else t
 
 
+def join(a, b) -> Any:
+    """The type of a value that is either an `a` or a `b` (the items of one list literal,
+    the two branches of an `if`, two lists joined): none joined with T is T?, T with T?
+    is T?, list T with list U is list (T joined with U), an unknown type (`any`, such as
+    the items of `[]`) takes the other, but stays unknown with none; unrelated types join
+    to any (not checked)."""
+    if a == b or (b == ANY and a != NONE):
+        return a
+    if a == ANY:
+        return ANY if b == NONE else b
+    if a == NONE:
+        return opt(b)
+    if b == NONE:
+        return opt(a)
+    optional = (isinstance(a, tuple) and a[0] == "opt") or (isinstance(b, tuple) and b[0] == "opt")
+    a, b = strip(a), strip(b)
+    if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
+        inner = lst(join(a[1], b[1]))
+    elif a == b:
+        inner = a
+    else:
+        return ANY
+    return opt(inner) if optional else inner
+
+
 def show(t) -> str:
     if isinstance(t, tuple):
         return f"list {show(t[1])}" if t[0] == "list" else f"{show(t[1])}?"
@@ -548,11 +573,11 @@ class Checker:
     def _ListLit(self, e, scope):
         types = [self.expr(i, scope) for i in e.items]
         if not types:
-            return lst(ANY)
-        first = next((t for t in types if t != NONE), NONE)
-        if any(t != NONE and not fits(t, strip(first)) and not fits(strip(first), t) for t in types):
-            return lst(ANY)
-        return lst(opt(first) if NONE in types else first)
+            return lst(ANY)  # fits any list type
+        element = types[0]
+        for t in types[1:]:
+            element = join(element, t)
+        return lst(element)
 
     def _Comprehension(self, e, scope):
         inner = dict(scope)
@@ -595,7 +620,7 @@ class Checker:
                 )
             return BOOL
         if op == "+" and isinstance(a, tuple) and a[0] == "list":
-            return a
+            return join(a, b) if isinstance(b, tuple) and b[0] == "list" else a
         if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
             return STR
         for t, node in ((a, e.left), (b, e.right)):
@@ -613,12 +638,7 @@ class Checker:
 
     def _IfExpr(self, e, scope):
         self.cond(e.condition, scope, "an `if` condition")
-        a, b = self.expr(e.then, scope), self.expr(e.otherwise, scope)
-        if a == NONE:
-            return opt(b)
-        if b == NONE:
-            return opt(a)
-        return a if fits(b, a) else (b if fits(a, b) else ANY)
+        return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
 
     def _Member(self, e, scope):
         t = strip(self.expr(e.obj, scope))
@@ -713,7 +733,13 @@ class Checker:
         if r == "elem?":
             return opt(self.element(a0, e.args[0]))
         if r == "list":
-            return a0 if isinstance(a0, tuple) and a0[0] == "list" else lst(ANY)
+            if not (isinstance(a0, tuple) and a0[0] == "list"):
+                return lst(ANY)
+            if f == "append":  # the list's items and the item added, joined: xs of T, none -> T?
+                return lst(join(a0[1], args[1]))
+            if f == "concat" and isinstance(args[1], tuple) and args[1][0] == "list":
+                return join(a0, args[1])
+            return a0
         if r == "cell?":
             return opt(strip(a0)) if f == "neighbour" else ANY
         if r in (INT, BOOL, STR, "Direction"):

@@ -205,6 +205,76 @@ def test_if_expressions(tmp_path):
     assert game.var(state, "s") == "yes"
 
 
+def test_a_list_literal_joins_the_types_of_its_items(tmp_path):
+    game = build(
+        tmp_path,
+        HEADER
+        + """
+        entity Army { n: int }
+        card army_a "Army A" : Army { n 1 }
+        card army_b "Army B" : Army { n 2 }
+        var at_most_one: Army? = army_b
+        var got: list Army? = []
+        var nested: list list Army? = []
+        procedure play() {
+            rule "Play"
+            let xs = [none, army_a]
+            xs = [none]
+            let ys = [army_a, at_most_one]
+            ys = [none, none]
+            let zs = [[none], [army_a]]
+            zs = [[none, none]]
+            let w = if true then army_a else at_most_one
+            w = none
+            got = concat(xs, ys)
+            nested = [[army_b], [none]]
+            choose c from [none, army_a] by a label if c == none then "nothing" else "{c}"
+            got = append(got, c)
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.labels(state) == ["nothing", "Army A"]
+    state = game.apply(state, "Army A")
+    assert game.var(state, "got") == (None, None, None, "army_a")
+    assert game.var(state, "nested") == (("army_b",), (None,))
+
+
+@pytest.mark.parametrize(
+    ("statements", "message"),
+    [
+        ("let xs = [none, army_a]\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = [army_a, at_most_one]\n    xs = 3", "'xs' holds list Army?, not int"),
+        ("let xs = [[none], [army_a]]\n    xs = [3]", "'xs' holds list list Army?, not list int"),
+        ("let xs = [army_a, army_b]\n    xs = [none]", "'xs' holds list Army, not list none"),
+        ("let x = if true then none else army_a\n    x = 2", "'x' holds Army?, not int"),
+        ("let x = if true then army_a else at_most_one\n    x = 2", "'x' holds Army?, not int"),
+        ("let xs = [[], [army_a]]\n    xs = [1]", "'xs' holds list list Army, not list int"),
+        ("let xs = concat([army_a], [none])\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = append([army_a], none)\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = [army_a] + [none]\n    xs = 3", "'xs' holds list Army?, not int"),
+    ],
+)
+def test_the_joined_type_is_the_one_checked(tmp_path, statements, message):
+    with pytest.raises(GameDefError, match=message.replace("?", "\\?")):
+        build(
+            tmp_path,
+            HEADER
+            + f"""
+entity Army {{ n: int }}
+card army_a "Army A" : Army {{ n 1 }}
+card army_b "Army B" : Army {{ n 2 }}
+var at_most_one: Army? = none
+procedure play() {{
+    rule "Play"
+    {statements}
+    game over []
+}}
+""",
+        )
+
+
 def test_lambdas_with_best(tmp_path):
     game, state = run(
         tmp_path,
