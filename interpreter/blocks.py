@@ -44,6 +44,8 @@ class BlockCompiler:
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if isinstance(s, ast.Let | ast.Assign):
+            return self.proc_call(s.value) is None  # a procedure's result is a call
         if isinstance(s, SIMPLE):
             return True
         if isinstance(s, ast.Break):

@@ -315,7 +315,10 @@ class Break:
 
 @frozen
 class Return:
+    """`return` or `return value` (in a procedure declared with a result type)."""
+
     span: Span
+    value: Expr | None = None
 
 
 @frozen
@@ -518,10 +521,13 @@ class Def:
 
 @frozen
 class Procedure:
+    """`procedure name(params) [: result] { body }`."""
+
     span: Span
     name: str
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
+    result: TypeExpr | None = None
 
 
 @frozen
