@@ -44,6 +44,8 @@ class BlockCompiler:
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if isinstance(s, ast.Let | ast.Assign):
+            return self.proc_call(s.value) is None  # a procedure's result is a call
         if isinstance(s, SIMPLE):
             return True
         if isinstance(s, ast.Break):
@@ -180,8 +182,8 @@ class BlockCompiler:
             return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
         if t is ast.IfExpr:
             return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
-        if t is ast.Comprehension:
-            return self.may_grow(e.element, seen)
+        if t is ast.Comprehension:  # several `for`s: as many items as their product
+            return len(e.clauses) > 1 or self.may_grow(e.element, seen)
         if t is ast.Call:
             if e.func in self.def_decls:
                 if e.func in seen:

@@ -34,6 +34,31 @@ def strip(t) -> Any:
     return t[1] if isinstance(t, tuple) and t[0] == "opt" else t
 
 
+def join(a, b) -> Any:
+    """The type of a value that is either an `a` or a `b` (the items of one list literal,
+    the two branches of an `if`, two lists joined): none joined with T is T?, T with T?
+    is T?, list T with list U is list (T joined with U), an unknown type (`any`, such as
+    the items of `[]`) takes the other, but stays unknown with none; unrelated types join
+    to any (not checked)."""
+    if a == b or (b == ANY and a != NONE):
+        return a
+    if a == ANY:
+        return ANY if b == NONE else b
+    if a == NONE:
+        return opt(b)
+    if b == NONE:
+        return opt(a)
+    optional = (isinstance(a, tuple) and a[0] == "opt") or (isinstance(b, tuple) and b[0] == "opt")
+    a, b = strip(a), strip(b)
+    if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
+        inner = lst(join(a[1], b[1]))
+    elif a == b:
+        inner = a
+    else:
+        return ANY
+    return opt(inner) if optional else inner
+
+
 def show(t) -> str:
     if isinstance(t, tuple):
         return f"list {show(t[1])}" if t[0] == "list" else f"{show(t[1])}?"
@@ -73,6 +98,9 @@ class Checker:
         self.defs: dict[str, ast.Def] = {}
         self.queries: dict[str, ast.Query] = {}
         self.procs: dict[str, ast.Procedure] = {}
+        self.results: dict[str, Any] = {}  # procedure -> its result type (None: it returns none)
+        self.result: Any = None  # the result type of the body being checked (None: no value)
+        self.result_of = ""  # the procedure being checked
         self.events: dict[str, ast.Event] = {}
         self.used: set[str] = set()
         self.emitted: set[str] = set()
@@ -126,6 +154,7 @@ class Checker:
                 self.queries[d.name] = d
             elif isinstance(d, ast.Procedure):
                 self.procs[d.name] = d
+                self.results[d.name] = self.type_of(d.result) if d.result is not None else None
             elif isinstance(d, ast.Event):
                 self.events[d.name] = d
             elif isinstance(d, ast.Var):
@@ -328,7 +357,22 @@ class Checker:
         elif isinstance(d, ast.Procedure):
             scope = {p.name: self.type_of(p.type) for p in d.params}
             self._cited(d.body, d.span, f"procedure {d.name}")
+            self.result, self.result_of = self.results.get(d.name), d.name
+            if d.result is not None and d.name in ("play", "setup"):
+                self.error(
+                    d.result.span,
+                    f"`{d.name}()` cannot return a value: nothing calls it",
+                    "remove the result type; report through a `var`, or end with `win` / `game over`",
+                )
+                self.result = None
             self.block(d.body, scope, 0)
+            if self.result is not None and not ends(d.body):
+                self.error(
+                    d.span,
+                    f"procedure '{d.name}' returns {show(self.result)}, but the end of its body can be reached",
+                    "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
+                )
+            self.result = None
         elif isinstance(d, ast.Trigger):
             self.trigger(d, None)
         elif isinstance(d, ast.Card):
@@ -400,6 +444,7 @@ class Checker:
             self.cond(m.where, inner, "a modifier's `where` condition")
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
+        self.result = None
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         event = self._event(t.event, t.span)
         if event is None:
@@ -446,7 +491,7 @@ class Checker:
     def stmt(self, s, scope: dict, loops: int) -> None:
         if isinstance(s, ast.Let):
             self._name_ok(s.name, s.span, "local")
-            scope[s.name] = self.expr(s.value, scope)
+            scope[s.name] = self.value_type(s.value, scope)
         elif isinstance(s, ast.Assign):
             self.assign(s, scope)
         elif isinstance(s, ast.If):
@@ -555,20 +600,77 @@ class Checker:
             else:
                 args = [self.expr(a, scope) for a in s.args]
                 self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
+        elif isinstance(s, ast.Return):
+            self.returned(s, scope)
         elif isinstance(s, ast.CallStmt):
-            args = [self.expr(a, scope) for a in s.args]
-            proc = self.procs.get(s.name)
-            if proc is None:
-                hint = did_you_mean(s.name, self.procs)
-                if s.name in self.defs:
-                    hint = f"'{s.name}' is a function (def): use its value in an expression"
-                self.error(s.span, f"unknown procedure '{s.name}'", hint)
+            self.call_procedure(ast.Call(span=s.span, func=s.name, args=s.args), scope)
+
+    def call_procedure(self, s: ast.Call, scope) -> None:
+        args = [self.expr(a, scope) for a in s.args]
+        proc = self.procs.get(s.func)
+        if proc is None:
+            hint = did_you_mean(s.func, self.procs)
+            if s.func in self.defs:
+                hint = f"'{s.func}' is a function (def): use its value in an expression"
+            self.error(s.span, f"unknown procedure '{s.func}'", hint)
+        else:
+            self.used.add("proc:" + s.func)
+            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args)
+
+    def returned(self, s: ast.Return, scope) -> None:
+        if s.value is None:
+            if self.result is not None:
+                self.error(
+                    s.span,
+                    f"`return` without a value in a procedure that returns {show(self.result)}",
+                    "write `return VALUE`",
+                )
+            return
+        if self.result is None:
+            call = self.proc_call(s.value)
+            if call is not None:
+                self.call_procedure(call, scope)
             else:
-                self.used.add("proc:" + s.name)
-                self.arguments(s, f"procedure '{s.name}'", [self.type_of(p.type) for p in proc.params], args)
+                self.expr(s.value, scope)
+            # A statement after a bare `return` in the same block is read as its value.
+            next_line = s.value.span.line > s.span.line
+            self.error(
+                s.value.span,
+                "`return` with a value in a procedure that declares no result",
+                "`return` reads the next line as its value: a `return` must end its block"
+                if next_line
+                else "declare its result type: procedure NAME(...): TYPE { ... }",
+            )
+            return
+        t = self.value_type(s.value, scope)
+        if not fits(t, self.result):
+            self.error(s.value.span, f"procedure '{self.result_of}' returns {show(self.result)}, not {show(t)}")
+
+    def value_type(self, e, scope):
+        """The type of the value of a `let`, an assignment or a `return`: an expression, or
+        exactly one call of a procedure that returns a value."""
+        call = self.proc_call(e)
+        if call is None:
+            return self.expr(e, scope)
+        self.call_procedure(call, scope)
+        result = self.results.get(call.func)
+        if result is None:
+            self.error(
+                e.span,
+                f"procedure '{call.func}' returns no value",
+                f"declare its result type (procedure {call.func}(...): TYPE) and `return` a value",
+            )
+            return ANY
+        return result
+
+    def proc_call(self, e) -> ast.Call | None:
+        """`e` if it is a call of a procedure (not of a function), else None."""
+        if isinstance(e, ast.Call) and e.func in self.procs and e.func not in self.defs:
+            return e
+        return None
 
     def assign(self, s: ast.Assign, scope) -> None:
-        value = self.expr(s.value, scope)
+        value = self.value_type(s.value, scope)
         if s.name in scope:
             want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
             if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
@@ -695,17 +797,18 @@ class Checker:
     def _ListLit(self, e, scope):
         types = [self.expr(i, scope) for i in e.items]
         if not types:
-            return lst(ANY)
-        first = next((t for t in types if t != NONE), NONE)
-        if any(t != NONE and not fits(t, strip(first)) and not fits(strip(first), t) for t in types):
-            return lst(ANY)
-        return lst(opt(first) if NONE in types else first)
+            return lst(ANY)  # fits any list type
+        element = types[0]
+        for t in types[1:]:
+            element = join(element, t)
+        return lst(element)
 
     def _Comprehension(self, e, scope):
         inner = dict(scope)
-        inner[e.var] = self.element(self.expr(e.iterable, scope), e.iterable)
-        if e.condition is not None:
-            self.cond(e.condition, inner, "a comprehension's `if`")
+        for clause in e.clauses:  # each clause sees the names of the clauses before it
+            inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
+            if clause.condition is not None:
+                self.cond(clause.condition, inner, "a comprehension's `if`")
         return lst(self.expr(e.element, inner))
 
     def _Range(self, e, scope):
@@ -741,7 +844,7 @@ class Checker:
                 )
             return BOOL
         if op == "+" and isinstance(a, tuple) and a[0] == "list":
-            return a
+            return join(a, b) if isinstance(b, tuple) and b[0] == "list" else a
         if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
             return STR
         for t, node in ((a, e.left), (b, e.right)):
@@ -759,12 +862,7 @@ class Checker:
 
     def _IfExpr(self, e, scope):
         self.cond(e.condition, scope, "an `if` condition")
-        a, b = self.expr(e.then, scope), self.expr(e.otherwise, scope)
-        if a == NONE:
-            return opt(b)
-        if b == NONE:
-            return opt(a)
-        return a if fits(b, a) else (b if fits(a, b) else ANY)
+        return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
 
     def _Member(self, e, scope):
         t = strip(self.expr(e.obj, scope))
@@ -842,7 +940,13 @@ class Checker:
             self.expr(e.args[0], scope)
             return STR
         if f in self.procs:
-            self.error(e.span, f"'{f}' is a procedure: call it as a statement, not inside an expression")
+            self.error(
+                e.span,
+                f"'{f}' is a procedure: it cannot be called inside an expression (it may wait for decisions)",
+                f"call it as a statement of its own: `let x = {f}(...)`, then use x"
+                if self.results.get(f) is not None
+                else f"call it as a statement of its own: {f}(...)",
+            )
             return ANY
         b = BUILTINS.get(f)
         if b is None:
@@ -865,12 +969,47 @@ class Checker:
         if r == "elem?":
             return opt(self.element(a0, e.args[0]))
         if r == "list":
-            return a0 if isinstance(a0, tuple) and a0[0] == "list" else lst(ANY)
+            if not (isinstance(a0, tuple) and a0[0] == "list"):
+                return lst(ANY)
+            if f == "append":  # the list's items and the item added, joined: xs of T, none -> T?
+                return lst(join(a0[1], args[1]))
+            if f == "concat" and isinstance(args[1], tuple) and args[1][0] == "list":
+                return join(a0, args[1])
+            return a0
         if r == "cell?":
             return opt(strip(a0)) if f == "neighbour" else ANY
         if r in (INT, BOOL, STR, "Direction"):
             return r
         return ANY
+
+
+def ends(stmts) -> bool:
+    """Does running `stmts` never reach their end: every path returns or ends the game?"""
+    return any(_ends(s) for s in stmts)
+
+
+def _ends(s) -> bool:
+    if isinstance(s, ast.Return | ast.Win | ast.GameOver):
+        return True
+    if isinstance(s, ast.If):
+        return s.otherwise is not None and ends(s.otherwise) and all(ends(body) for _, body in s.branches)
+    if isinstance(s, ast.May):
+        return s.otherwise is not None and ends(s.body) and ends(s.otherwise)
+    if isinstance(s, ast.While):  # `while true` ends only by a `break` of its own
+        return isinstance(s.condition, ast.Bool) and s.condition.value and not _breaks(s.body)
+    return False
+
+
+def _breaks(stmts) -> bool:
+    """Does a `break` in `stmts` leave the loop they are the body of?"""
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            return True
+        if isinstance(s, ast.If) and any(_breaks(b) for b in [b for _, b in s.branches] + [s.otherwise or ()]):
+            return True
+        if isinstance(s, ast.May) and (_breaks(s.body) or _breaks(s.otherwise or ())):
+            return True
+    return False
 
 
 def check_program(program: Program) -> list[Diagnostic]:

@@ -264,6 +264,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             if isinstance(d, ast.Procedure):
                 self.procs[d.name] = self._new_code(d.name, d.span)
                 self.proc_decls[d.name] = d
+                if d.result is not None:  # the slot after the parameters: where its value goes
+                    self.procs[d.name].result_slot = len(d.params)
         for d in decls:
             if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
                 try:

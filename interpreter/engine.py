@@ -132,6 +132,15 @@ class VM:
         self.switch = True
         return 0
 
+    def return_value(self, value, dest) -> int:
+        """Return from a procedure with a result: its frame is popped and `value` is
+        stored in slot `dest` of the caller's frame (its locals: no value waits anywhere
+        else), unless the caller ignores it (`dest` is None)."""
+        pc = self.return_()
+        if dest is not None:
+            self.thaw_top()[2][dest] = value
+        return pc
+
     def out_of_steps(self) -> None:
         raise self.rule_error(
             f"more than {STEP_LIMIT:,} steps without a decision (loop turns, items iterated, calls): "

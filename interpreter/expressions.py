@@ -209,14 +209,23 @@ class ExpressionCompiler:
             return source
         return f"_charge(vm, {source})"
 
+    def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[str], str]:
+        """The Python clauses of a comprehension, `for v in xs`, each source spending
+        the step budget as `_charged` says, and `if c`, and the element's source."""
+        parts = []
+        for clause in e.clauses:  # Python's order: the first clause is the outer loop
+            source = self._charged(self.src(clause.iterable, scope, py))
+            py, v = self._bind(py, clause.var)
+            parts.append(f"for {v} in {source}")
+            if clause.condition is not None:
+                parts.append(f"if {self.src(clause.condition, scope, py)}")
+        return parts, self.src(e.element, scope, py)
+
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
-        source = self._charged(self.src(e.iterable, scope, py))
-        inner, v = self._bind(py, e.var)
-        elem = self.src(e.element, scope, inner)
-        if e.condition is None:
-            return f"tuple({source})" if elem == v else f"tuple([{elem} for {v} in {source}])"
-        cond = self.src(e.condition, scope, inner)
-        return f"tuple([{elem} for {v} in {source} if {cond}])"
+        parts, elem = self._clauses(e, scope, py)
+        if len(parts) == 1 and parts[0].startswith(f"for {elem} in "):  # [x for x in xs]: the items
+            return f"tuple({parts[0][len(f'for {elem} in ') :]})"
+        return f"tuple([{elem} {' '.join(parts)}])"
 
     def _g_Range(self, e, scope, py):
         return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
@@ -291,14 +300,10 @@ class ExpressionCompiler:
                 [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
             )
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
-            c = e.args[0]  # stop as soon as the answer is known
-            source = self._charged(self.src(c.iterable, scope, py))
-            inner, v = self._bind(py, c.var)
-            elem = self.src(c.element, scope, inner)
-            cond = f" if {self.src(c.condition, scope, inner)}" if c.condition is not None else ""
+            parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             if f == "count":
-                return f"sum([1 for {v} in {source}{cond}])"
-            return f"{f}({elem} for {v} in {source}{cond})"
+                return f"sum([1 {' '.join(parts)}])"
+            return f"{f}({elem} {' '.join(parts)})"
         args = ", ".join(self.src(a, scope, py) for a in e.args)
         return f"_b_{f}({args})"
 
@@ -420,12 +425,14 @@ class ExpressionCompiler:
         if t is ast.Range:
             return self.is_static(e.low, scope, bound, dynamic) and self.is_static(e.high, scope, bound, dynamic)
         if t is ast.Comprehension:
-            inner = bound | {e.var}
-            return (
-                self.is_static(e.iterable, scope, bound, dynamic)
-                and self.is_static(e.element, scope, inner, dynamic)
-                and (e.condition is None or self.is_static(e.condition, scope, inner, dynamic))
-            )
+            inner = bound
+            for clause in e.clauses:  # a clause may use the names of the clauses before it
+                if not self.is_static(clause.iterable, scope, inner, dynamic):
+                    return False
+                inner = inner | {clause.var}
+                if clause.condition is not None and not self.is_static(clause.condition, scope, inner, dynamic):
+                    return False
+            return self.is_static(e.element, scope, inner, dynamic)
         if t is ast.Lambda:
             return self.is_static(e.body, scope, bound | {e.param}, dynamic)
         if t is ast.BinOp:

@@ -466,8 +466,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def procedure_decl(self, meta, c):
-        params = c[1] if len(c) > 2 else ()
-        return ast.Procedure(span=self._s(meta), name=str(c[0]), params=params, body=c[-1])
+        params = next((x for x in c[1:-1] if isinstance(x, tuple)), ())
+        result = next((x for x in c[1:-1] if not isinstance(x, tuple)), None)  # a type node
+        return ast.Procedure(span=self._s(meta), name=str(c[0]), params=params, body=c[-1], result=result)
+
+    def result_type(self, c):
+        return c[0]
 
     @v_args(meta=True)
     def trigger_decl(self, meta, c):
@@ -704,7 +708,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def return_stmt(self, meta, c):
-        return ast.Return(span=self._s(meta))
+        return ast.Return(span=self._s(meta), value=c[0] if c else None)
 
     @v_args(meta=True)
     def cite_stmt(self, meta, c):
@@ -844,8 +848,12 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def comprehension(self, meta, c):
-        cond = c[3] if len(c) > 3 else None
-        return ast.Comprehension(span=self._s(meta), element=c[0], var=str(c[1]), iterable=c[2], condition=cond)
+        return ast.Comprehension(span=self._s(meta), element=c[0], clauses=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def comp_for(self, meta, c):
+        cond = c[2] if len(c) > 2 else None
+        return ast.ForClause(span=self._s(meta), var=str(c[0]), iterable=c[1], condition=cond)
 
 
 _TOKEN_WORDS = {
@@ -899,7 +907,9 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     words = _expected_words(expected)
     hint = None
     found = "end of file" if token is None or token.type == "$END" else repr(str(token))
-    if token is not None and token.type == "NAME":
+    if token is not None and token.type != "$END" and _after_return(text, line):
+        hint = "`return` reads the next line as the value it returns: a `return` must end its block"
+    elif token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
     if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
@@ -922,6 +932,17 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _after_return(text: str, line: int) -> bool:
+    """Is the line before `line` (ignoring blank lines and comments) a bare `return`? A
+    statement after it is then read as its value, and the error comes in that statement."""
+    lines = text.splitlines()[: max(0, line - 1)]
+    for previous in reversed(lines):
+        code = previous.split("#", 1)[0].strip()
+        if code:
+            return re.search(r"(^|[\s{])return$", code) is not None
+    return False
 
 
 def _check_depth(tree: lark.Tree, path: str, base: Span | None = None) -> None:

@@ -327,6 +327,13 @@ def _state_from_dict(game: Game, data: dict) -> State:
             f"expected a list of {code.nlocals} values",
         )
         _plain(locals_, f"{field}.locals")
+        if code.result_slot is not None:  # the caller's slot that receives the returned value
+            dest = locals_[code.result_slot]
+            _need(
+                dest is None or (bool(frames) and _is_int(dest) and 0 <= dest < len(frames[-1][2])),
+                f"{field}.locals",
+                f"value {code.result_slot} is where the result goes: a slot of the calling procedure, or none",
+            )
         frames.append((code.index, step, locals_))
     _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
     _need(not frames or result is None, "result", "a finished game has no running procedures")

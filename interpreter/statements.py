@@ -21,7 +21,7 @@ from .limits import charge
 class Code:
     """One compiled procedure, trigger body or card slot."""
 
-    __slots__ = ("index", "name", "ops", "spans", "names", "nlocals", "nparams", "span")
+    __slots__ = ("index", "name", "ops", "spans", "names", "nlocals", "nparams", "span", "result_slot")
 
     def __init__(self, index: int, name: str, span: Span):
         self.index, self.name, self.span = index, name, span
@@ -30,6 +30,9 @@ class Code:
         self.names: list[str] = []  # the procedure each step comes from (inlined calls)
         self.nlocals = 0
         self.nparams = 0
+        # A procedure with a result keeps, in this slot after its parameters, the caller's
+        # slot that receives the value it returns (None: the caller ignores it).
+        self.result_slot: int | None = None
 
 
 @attrs.frozen
@@ -80,10 +83,14 @@ class StatementCompiler:
     def _body(self, code: Code, params: list[str], body, where=None) -> Scope:
         scope = Scope(params)
         code.nparams = len(params)
+        if code.result_slot is not None:
+            scope.bind("\0dest")  # code.result_slot, right after the parameters
         self._where = self.expr(where, scope) if where is not None else None
         self._loops: list[list[int]] = []
         self._code = code
-        self._returns: list[list] = []  # jump targets of `return` in inlined procedures
+        # Inlined procedures being compiled: (jump targets of their `return`s, the slot that
+        # receives their value, whether they have a result).
+        self._returns: list[tuple] = []
         self._inline_stack: list[str] = [code.name]
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
@@ -101,8 +108,20 @@ class StatementCompiler:
 
     # Statements whose first step a run of simple statements can end with: a decision, a
     # call, an ending, or the test of an `if` / the start of a `for` (not a `while`'s test,
-    # which its loop jumps back to).
-    MERGEABLE = (ast.Choose, ast.CallStmt, ast.Emit, ast.Perform, ast.Win, ast.GameOver, ast.Return, ast.If, ast.For)
+    # which its loop jumps back to). A `let` or assignment that is not simple is a call.
+    MERGEABLE = (
+        ast.Choose,
+        ast.CallStmt,
+        ast.Emit,
+        ast.Perform,
+        ast.Win,
+        ast.GameOver,
+        ast.Return,
+        ast.If,
+        ast.For,
+        ast.Let,
+        ast.Assign,
+    )
 
     def _block(self, stmts, scope: Scope) -> None:
         run: list = []
@@ -223,13 +242,66 @@ class StatementCompiler:
             self.fail(s.span, "`break` outside a loop")
         self._loops[-1].append(self._emit(None, s.span))
 
-    def _s_Return(self, s, scope):
-        if self._returns:  # inside an inlined procedure: jump to its end
+    def _s_Return(self, s: ast.Return, scope):
+        if s.value is not None and self.proc_call(s.value) is not None:  # `return f(x)`
+            temp = self._temp(scope)
+            self._call(self.proc_call(s.value), scope, scope.slots[temp])
+            s = ast.Return(span=s.span, value=ast.Name(span=s.value.span, id=temp))
+        value = self.stored_expr(s.value, scope) if s.value is not None else None
+        if self._returns:  # inside an inlined procedure: its value to the caller's slot, jump to its end
             target = [None]
-            self._returns[-1].append(target)
-            self._emit(lambda vm, L: target[0], s.span)
+            ends, dest, has_result = self._returns[-1]
+            ends.append(target)
+            if value is None:  # with a result, the end of its body: the checker proves it unreachable
+                op = self._no_result() if has_result else (lambda vm, L: target[0])
+            elif dest is None:  # a value the caller ignores: computed all the same, as in a frame
+
+                def op(vm, L):
+                    value(vm, L)
+                    return target[0]
+
+            else:
+
+                def op(vm, L):
+                    L[dest] = value(vm, L)
+                    return target[0]
+
+            self._emit(op, s.span)
             return
-        self._emit(lambda vm, L: vm.return_(), s.span)
+        slot = self._code.result_slot
+        if slot is None:
+            self._emit(lambda vm, L: vm.return_(), s.span)
+        elif value is None:  # the end of a procedure's body, which the checker proves unreachable
+            self._emit(self._no_result(), s.span)
+        else:
+            self._emit(lambda vm, L: vm.return_value(value(vm, L), L[slot]), s.span)
+
+    @staticmethod
+    def _no_result():
+        def op(vm, L):
+            raise vm.rule_error("the procedure ended without returning a value")
+
+        return op
+
+    def _temp(self, scope: Scope) -> str:
+        """A hidden local of this frame, holding a procedure's result on its way to a target."""
+        name = f"\0result{next(self._names)}"
+        scope.bind(name)
+        return name
+
+    def _s_Let(self, s: ast.Let, scope):
+        """`let x = f(args)`: the procedure returns its value straight into x's slot."""
+        self._call(self.proc_call(s.value), scope, scope.bind(s.name))
+
+    def _s_Assign(self, s: ast.Assign, scope):
+        """`target = f(args)` (or `+=`, `-=`): the value lands in a hidden local, then the
+        assignment reads it like any other value."""
+        if s.op == "=" and not s.keys and s.name in scope.slots:
+            self._call(self.proc_call(s.value), scope, scope.slots[s.name])
+            return
+        temp = self._temp(scope)
+        self._call(self.proc_call(s.value), scope, scope.slots[temp])
+        self._block((attrs.evolve(s, value=ast.Name(span=s.value.span, id=temp)),), scope)
 
     def _s_Choose(self, s: ast.Choose, scope):
         options = self.stored_expr(s.options, scope)
@@ -379,43 +451,60 @@ class StatementCompiler:
     _s_GameOver = _s_Win
 
     def _s_CallStmt(self, s: ast.CallStmt, scope):
-        if s.name not in self.procs:
+        self._call(ast.Call(span=s.span, func=s.name, args=s.args), scope, None)
+
+    def proc_call(self, e) -> ast.Call | None:
+        """`e` if it is a call of a procedure (a `let`, assignment or `return` of its
+        result), else None."""
+        if isinstance(e, ast.Call) and e.func in self.proc_decls and e.func not in self.def_decls:
+            return e
+        return None
+
+    def _call(self, s: ast.Call, scope: Scope, dest: int | None) -> None:
+        """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame."""
+        if s.func not in self.procs:
             from .errors import did_you_mean
 
-            self.fail(s.span, f"unknown procedure '{s.name}'", did_you_mean(s.name, self.procs))
-        code = self.procs[s.name]
+            self.fail(s.span, f"unknown procedure '{s.func}'", did_you_mean(s.func, self.procs))
+        code = self.procs[s.func]
         args = [self.stored_expr(a, scope) for a in s.args]
-        decl = self.proc_decls[s.name]
-        if s.name not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
-            self._inline_call(s, decl, scope)
+        decl = self.proc_decls[s.func]
+        if s.func not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
+            self._inline_call(s, decl, scope, dest)
             return
         nxt = self._here() + 1
+        result = code.result_slot
 
         def op(vm, L):
             locals_ = [a(vm, L) for a in args]
             locals_.extend([None] * (code.nlocals - len(locals_)))
+            if result is not None:
+                locals_[result] = dest
             vm.push([code, 0, locals_])
             return nxt
 
         self._emit(op, s.span)
 
-    def _inline_call(self, s: ast.CallStmt, decl: ast.Procedure, scope: Scope) -> None:
+    def _inline_call(self, s: ast.Call, decl: ast.Procedure, scope: Scope, dest: int | None) -> None:
         """Compile a call by copying the procedure's steps in place: no frame is pushed.
-        Its locals get slots of their own in this frame; `return` jumps past its end."""
+        Its locals get slots of their own in this frame; `return` stores its value in
+        slot `dest` and jumps past its end."""
         root = scope.root if scope.root is not None else scope
         inner = Scope(root=root)
         sources = tuple(self.stored(a, self.src(a, scope, {})) for a in s.args)
         slots = tuple(inner.bind(p.name) for p in decl.params)
         body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)
+        if decl.result is not None:  # its end is unreachable (the checker proves it): say so if reached
+            body += (ast.Return(span=decl.span),)
         self._inline_stack.append(decl.name)
-        self._returns.append([])
+        self._returns.append(([], dest, decl.result is not None))
         loops, self._loops = self._loops, []
         try:
             self._block(body, inner)
         finally:
             self._loops = loops
             self._inline_stack.pop()
-            ends = self._returns.pop()
+            ends, _, _ = self._returns.pop()
         end = self._here()
         for target in ends:
             target[0] = end

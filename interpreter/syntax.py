@@ -81,12 +81,23 @@ class ListLit:
 
 
 @frozen
-class Comprehension:
+class ForClause:
+    """`for var in iterable [if condition]`, one clause of a comprehension."""
+
     span: Span
-    element: Expr
     var: str
     iterable: Expr
     condition: Expr | None
+
+
+@frozen
+class Comprehension:
+    """`[element for a in xs if c for b in ys ...]`: the first clause is the outer loop;
+    a clause's iterable and condition may use the names of the clauses before it."""
+
+    span: Span
+    element: Expr
+    clauses: tuple[ForClause, ...]
 
 
 @frozen
@@ -316,7 +327,10 @@ class Break:
 
 @frozen
 class Return:
+    """`return` or `return value` (in a procedure declared with a result type)."""
+
     span: Span
+    value: Expr | None = None
 
 
 @frozen
@@ -644,10 +658,13 @@ class LinkStmt:
 
 @frozen
 class Procedure:
+    """`procedure name(params) [: result] { body }`."""
+
     span: Span
     name: str
     params: tuple[Param, ...]
     body: tuple[Stmt, ...]
+    result: TypeExpr | None = None
 
 
 @frozen

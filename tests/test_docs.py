@@ -256,6 +256,31 @@ def test_combat_example_reproduces_rulebook_example_4(tmp_path):
     assert game.var(state, "at")["russian army 1"] == "minsk"  # forest: no retreat
 
 
+def test_duel_example_returns_winners_after_choices_and_a_replayed_tie(tmp_path):
+    """5.15: `attack_roll` returns the die kept after a choice; `duel` calls itself on a
+    tie (a frame of its own), and its value survives a save and load in the middle."""
+    from interpreter.saving import load_state, save_state
+
+    path = tmp_path / "duel.game"
+    path.write_text(_program('game dice_duel "Dice duel"'), encoding="utf-8")
+    game = load_game(str(path))
+    # round 1: red 2/4, blue 4/1 (4 each, again), red 6/1, blue 5/5; round 2: 1/2, 3/3; round 3: 6/6, 1/1
+    state = game.start(players=2, seed=1, pins=(2, 4, 4, 1, 6, 1, 5, 5, 1, 2, 3, 3, 6, 6, 1, 1))
+    state = game.apply(state, "keep 4")
+    state = game.apply(state, "keep 4")
+    assert "4 each: roll again" in game.narrate(state)
+    assert len(state.frames) == 2  # the second duel runs in a frame of its own
+    save_state(game, state, tmp_path / "tie.toml")
+    state = load_state(game, tmp_path / "tie.toml")
+    for label in ["keep 6", "keep 5 (2)"]:
+        state = game.apply(state, label)
+    assert "round 1: red wins" in game.narrate(state)
+    for label in ["keep 2", "keep 3", "keep 6", "keep 1"]:
+        state = game.apply(state, label)
+    assert game.var(state, "rounds_won") == {"red": 2, "blue": 1}
+    assert game.result(state) == ("red",)
+
+
 def test_putin_trigger_offers_russia_a_coup(tmp_path):
     path = tmp_path / "putin.game"
     path.write_text(_program('game putin "The Wall is Down: Vladimir Putin"'), encoding="utf-8")

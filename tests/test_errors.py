@@ -682,6 +682,261 @@ CASES = [
         "'hearts' already names a Suit",
         id="duplicate-constant",
     ),
+    # ---- procedures that return a value; comprehensions ----------------------------------------
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure twice(n: int): int {
+            rule "Twice"
+            return n * 2
+        }
+        procedure play() {
+            rule "Play"
+            let x = twice(1) + 1
+            game over []
+        }
+        """,
+        {},
+        "8:13",
+        "hint: call it as a statement of its own: `let x = twice(...)`, then use x",
+        id="procedure-call-inside-expression",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure twice(n: int): int {
+            rule "Twice"
+            if n > 9 {
+                return
+            }
+            return n * 2
+        }
+        procedure play() {
+            rule "Play"
+            let x = twice(1)
+            game over []
+        }
+        """,
+        {},
+        "5:9",
+        "`return` without a value in a procedure that returns int",
+        id="return-without-value",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure turn(p: player) {
+            rule "Turn"
+            return 3
+        }
+        procedure play() {
+            rule "Play"
+            turn(a)
+            game over []
+        }
+        """,
+        {},
+        "4:12",
+        "hint: declare its result type: procedure NAME(...): TYPE { ... }",
+        id="return-value-without-result",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure turn(p: player) {
+            rule "Turn"
+            return
+            log_turn(p)
+        }
+        procedure log_turn(p: player) {
+            rule "Turn"
+            log "{p} is done"
+        }
+        procedure play() {
+            rule "Play"
+            turn(a)
+            game over []
+        }
+        """,
+        {},
+        "5:5",
+        "`return` reads the next line as its value: a `return` must end its block",
+        id="statement-after-return-read-as-value",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var moves: int = 0
+        procedure turn(p: player) {
+            rule "Turn"
+            return
+            moves = 1
+        }
+        procedure play() {
+            rule "Play"
+            turn(a)
+            game over []
+        }
+        """,
+        {},
+        "6:11",
+        "`return` reads the next line as the value it returns: a `return` must end its block",
+        id="syntax-statement-after-return",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure name_of(p: player): str {
+            rule "Names"
+            return 3
+        }
+        procedure play() {
+            rule "Play"
+            let n = name_of(a)
+            game over []
+        }
+        """,
+        {},
+        "4:12",
+        "procedure 'name_of' returns str, not int",
+        id="return-wrong-type",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure turn(p: player) {
+            rule "Turn"
+        }
+        procedure play() {
+            rule "Play"
+            let x = turn(a)
+            game over []
+        }
+        """,
+        {},
+        "7:13",
+        "hint: declare its result type (procedure turn(...): TYPE) and `return` a value",
+        id="result-of-procedure-without-result",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure bonus(n: int): int {
+            rule "Bonus"
+            if n > 3 {
+                return 1
+            } elif n > 1 {
+                return 2
+            }
+        }
+        procedure play() {
+            rule "Play"
+            let x = bonus(2)
+            game over []
+        }
+        """,
+        {},
+        "2:1",
+        "procedure 'bonus' returns int, but the end of its body can be reached",
+        id="result-end-reachable",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play(): int {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "2:19",
+        "`play()` cannot return a value: nothing calls it",
+        id="play-with-result",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Army { n: int }
+        procedure strongest(): Armi {
+            rule "Combat"
+            return none
+        }
+        procedure play() {
+            rule "Play"
+            let x = strongest()
+            game over []
+        }
+        """,
+        {},
+        "3:24",
+        "hint: did you mean 'Army'?",
+        id="result-unknown-type",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var total: int = 0
+        procedure twice(n: int): int {
+            rule "Twice"
+            return n * 2
+        }
+        procedure play() {
+            rule "Play"
+            total += twice(1, 2)
+            game over []
+        }
+        """,
+        {},
+        "9:14",
+        "procedure 'twice' takes 1 argument, given 2",
+        id="result-call-arity",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            let others = [1, 2]
+            got = [x + y for x in 1..3 for y in othres if x != y]
+            game over []
+        }
+        """,
+        {},
+        "6:41",
+        "hint: did you mean 'others'?",
+        id="comprehension-second-clause-unknown-name",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            got = [x + y for x in 1..3 for y in x]
+            game over []
+        }
+        """,
+        {},
+        "5:41",
+        "expected a list here, not int",
+        id="comprehension-second-clause-not-a-list",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var got: list int = []
+        procedure play() {
+            rule "Play"
+            got = [x for x in 1..3 if x > 1 for y in 1..3 if y]
+            game over []
+        }
+        """,
+        {},
+        "5:54",
+        "a comprehension's `if` must be bool, not int",
+        id="comprehension-second-if-not-bool",
+    ),
     # ---- variants and includes ---------------------------------------------------------------
     pytest.param(
         """

@@ -15,6 +15,8 @@ import tomli_w
 
 import interpreter.engine
 from interpreter import GameDefError, GameRuntimeError, load_game
+from interpreter.expressions import Scope
+from interpreter.parser import parse_expression
 from interpreter.saving import load_state, save_state, state_from_dict, state_to_dict
 
 HEADER = "game t { players 2..2 seats [a, b] }\n"
@@ -105,6 +107,87 @@ def test_comprehensions(tmp_path):
     assert game.var(state, "empty") == ()
 
 
+def test_comprehensions_with_several_for_clauses(tmp_path):
+    game = build(
+        tmp_path,
+        HEADER
+        + """
+        var pairs: list list int = []
+        var kept: list list int = []
+        var triples: int = 0
+        var counts: list int = []
+        var truths: list bool = []
+        var seats: list list player = []
+        procedure play() {
+            rule "Play"
+            pairs = [[x, y] for x in 1..3 for y in 1..2]
+            kept = [[x, y] for x in 1..4 if x % 2 == 0 for y in x..4 if y != x]
+            triples = count([x for x in 1..4 for y in 1..x for z in [y] if x + y + z > 6])
+            counts = [count([1 for p in players for q in players if p != q]), count([0 for x in 1..3 for y in []])]
+            truths = [any([x * y == 6 for x in 1..3 for y in 1..3]), all([x < y for x in 1..2 for y in 3..4]),
+                      any([x == y for x in [1, 2] for y in [3] if x > 5]), all([x != y for x in 1..2 for y in 1..2])]
+            seats = [[p, q] for p in players for q in players if p != q]
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.var(state, "pairs") == ((1, 1), (1, 2), (2, 1), (2, 2), (3, 1), (3, 2))
+    assert game.var(state, "kept") == ((2, 3), (2, 4))
+    assert game.var(state, "triples") == 5  # x + 2y > 6: (3, 2), (3, 3), (4, 2), (4, 3), (4, 4)
+    assert game.var(state, "counts") == (2, 0)
+    assert game.var(state, "truths") == (True, True, False, False)
+    assert game.var(state, "seats") == (("a", "b"), ("b", "a"))
+
+
+def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_path):
+    game = build(
+        tmp_path,
+        HEADER
+        + """
+        var n: int = 0
+        def pairs() = [[x, y] for x in 1..3 for y in x..3]
+        procedure play() {
+            rule "Play"
+            n = count(pairs())
+            game over []
+        }
+        """,
+    )
+    compiled = game.compiled
+    span = compiled.header.span
+
+    def static(text: str) -> bool:
+        return compiled.is_static(parse_expression(text, span), Scope(), set())
+
+    assert static("[[x, y] for x in 1..3 for y in x..3 if x != y]")
+    assert static("pairs()")
+    assert not static("[[x, y] for x in 1..3 for y in players]")
+    assert not static("[[x, y] for x in 1..3 for y in 1..3 if y > n]")
+    assert not static("[x for x in players for y in 1..3]")
+    assert game.var(game.start(players=2), "n") == 6
+
+
+def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
+    """The inner clause's list is charged once per item of the outer one: 60 x 60 items
+    are past a budget of 5,000 steps, 20 x 20 are not."""
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    source = """
+        var n: int = 0
+        var size: int = SIZE
+        procedure play() {
+            rule "Play"
+            n = count([1 for x in 1..size for y in 1..size for z in [x]])
+            game over []
+        }
+        """
+    game = build(tmp_path, HEADER + source.replace("SIZE", "60"))
+    with pytest.raises(GameRuntimeError, match="in play: more than 5,000 steps without a decision"):
+        game.start(players=2)
+    game = build(tmp_path, HEADER + source.replace("SIZE", "20"))
+    assert game.var(game.start(players=2), "n") == 400
+
+
 def test_if_expressions(tmp_path):
     game, state = run(
         tmp_path,
@@ -120,6 +203,76 @@ def test_if_expressions(tmp_path):
     )
     assert game.var(state, "r") == (20, 2, 5)
     assert game.var(state, "s") == "yes"
+
+
+def test_a_list_literal_joins_the_types_of_its_items(tmp_path):
+    game = build(
+        tmp_path,
+        HEADER
+        + """
+        entity Army { n: int }
+        card army_a "Army A" : Army { n 1 }
+        card army_b "Army B" : Army { n 2 }
+        var at_most_one: Army? = army_b
+        var got: list Army? = []
+        var nested: list list Army? = []
+        procedure play() {
+            rule "Play"
+            let xs = [none, army_a]
+            xs = [none]
+            let ys = [army_a, at_most_one]
+            ys = [none, none]
+            let zs = [[none], [army_a]]
+            zs = [[none, none]]
+            let w = if true then army_a else at_most_one
+            w = none
+            got = concat(xs, ys)
+            nested = [[army_b], [none]]
+            choose c from [none, army_a] by a label if c == none then "nothing" else "{c}"
+            got = append(got, c)
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.labels(state) == ["nothing", "Army A"]
+    state = game.apply(state, "Army A")
+    assert game.var(state, "got") == (None, None, None, "army_a")
+    assert game.var(state, "nested") == (("army_b",), (None,))
+
+
+@pytest.mark.parametrize(
+    ("statements", "message"),
+    [
+        ("let xs = [none, army_a]\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = [army_a, at_most_one]\n    xs = 3", "'xs' holds list Army?, not int"),
+        ("let xs = [[none], [army_a]]\n    xs = [3]", "'xs' holds list list Army?, not list int"),
+        ("let xs = [army_a, army_b]\n    xs = [none]", "'xs' holds list Army, not list none"),
+        ("let x = if true then none else army_a\n    x = 2", "'x' holds Army?, not int"),
+        ("let x = if true then army_a else at_most_one\n    x = 2", "'x' holds Army?, not int"),
+        ("let xs = [[], [army_a]]\n    xs = [1]", "'xs' holds list list Army, not list int"),
+        ("let xs = concat([army_a], [none])\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = append([army_a], none)\n    xs = [1]", "'xs' holds list Army?, not list int"),
+        ("let xs = [army_a] + [none]\n    xs = 3", "'xs' holds list Army?, not int"),
+    ],
+)
+def test_the_joined_type_is_the_one_checked(tmp_path, statements, message):
+    with pytest.raises(GameDefError, match=message.replace("?", "\\?")):
+        build(
+            tmp_path,
+            HEADER
+            + f"""
+entity Army {{ n: int }}
+card army_a "Army A" : Army {{ n 1 }}
+card army_b "Army B" : Army {{ n 2 }}
+var at_most_one: Army? = none
+procedure play() {{
+    rule "Play"
+    {statements}
+    game over []
+}}
+""",
+        )
 
 
 def test_lambdas_with_best(tmp_path):
