@@ -120,6 +120,11 @@ def _reachable(adjacent):
     return reachable
 
 
+def _of_kind(rt, node, near: tuple, kind) -> tuple:
+    """The nodes of `near` linked to `node` by a link of `kind`."""
+    return tuple(m for m in near if rt.link_kind.get((node, m)) == kind)
+
+
 def _plain(f):
     return lambda rt: f
 
@@ -200,10 +205,17 @@ BUILTINS: dict[str, Builtin] = {
         ),
         Builtin(
             "neighbours",
-            (1, 1),
-            "nodes adjacent to a cell or graph node",
-            lambda rt: lambda n: rt.adjacent(n),
+            (1, 2),
+            "nodes adjacent to a cell or graph node; `neighbours(x, sea)`: by links of that kind only",
+            lambda rt: lambda n, k=None: rt.adjacent(n) if k is None else _of_kind(rt, n, rt.adjacent(n), k),
             "list",
+        ),
+        Builtin(
+            "link_kind",
+            (2, 2),
+            "the kind of the link between two nodes (`link a [b] as sea`), or none",
+            lambda rt: lambda a, b: rt.link_kind.get((a, b)),
+            "any",
         ),
         Builtin(
             "adjacent",

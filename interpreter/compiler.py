@@ -49,6 +49,7 @@ class Runtime:
         self.cell_at: dict[tuple[str, int, int], str] = {}
         self.step: dict[tuple[str, str], str] = {}
         self.links: dict[str, tuple[str, ...]] = {}
+        self.link_kind: dict[tuple[str, str], str] = {}  # (a, b) -> the link's kind, where it has one
 
     def adjacent(self, node):
         return self.links.get(node, ())
@@ -222,10 +223,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._table_values(t)
         for d in decls:
             if isinstance(d, ast.Link):
+                if d.kind is not None and not self.claimed.get(d.kind, "").startswith("a member of"):
+                    self.fail(
+                        d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
+                    )
                 for other in d.others:
                     for a, b in ((d.node, other), (other, d.node)):
                         if b not in self.rt.links.get(a, ()):
                             self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
+                        if d.kind is not None:
+                            self.rt.link_kind[(a, b)] = d.kind
             elif isinstance(d, ast.Links):
                 self._table_links(tables[id(d)])
             elif isinstance(d, ast.Event):
@@ -294,7 +301,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
 
     def _s_LinkStmt(self, s: ast.LinkStmt, scope) -> None:
         a, b = self.expr(s.a, scope), self.expr(s.b, scope)
-        self._emit(link_op(self.links_slot, a, b, self._here() + 1), s.span)
+        if s.kind is not None and not self.claimed.get(s.kind, "").startswith("a member of"):
+            self.fail(s.span, f"'{s.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }")
+        self._emit(link_op(self.links_slot, a, b, s.kind, self._here() + 1), s.span)
 
     def _compile_behaviour(self, d) -> None:
         if isinstance(d, ast.Def):
@@ -471,8 +480,12 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles)
         added: dict[str, list[str]] = {}
         seen: set[tuple[str, str]] = set()
-        for a, b in link_pairs(t, nodes, self._removed_rows()):
+        members = tuple(m for m, what in self.claimed.items() if what.startswith("a member of"))
+        kinds = Vocabulary(members, self.rt.titles)
+        for a, b, kind in link_pairs(t, nodes, self._removed_rows(), kinds):
             for x, y in ((a, b), (b, a)):
+                if kind is not None:
+                    self.rt.link_kind[(x, y)] = kind
                 if (x, y) not in seen and y not in self.rt.links.get(x, ()):
                     seen.add((x, y))
                     added.setdefault(x, []).append(y)

@@ -302,7 +302,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def link_decl(self, meta, c):
-        return ast.Link(span=self._s(meta), node=str(c[0]), others=c[1])
+        return ast.Link(span=self._s(meta), node=str(c[0]), others=c[1], kind=str(c[2]) if len(c) > 2 else None)
 
     # -- tables --
     @v_args(meta=True)
@@ -372,8 +372,15 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def links_decl(self, meta, c):
+        kind = [x[1] for x in c if isinstance(x, tuple) and x[0] == "kind"]
+        c = [x for x in c if not (isinstance(x, tuple) and x[0] == "kind")]
         columns = (str(c[1]), str(c[2])) if len(c) == 3 else None
-        return ast.Links(span=self._s(meta), path=self.plain(c[0]), columns=columns)
+        return ast.Links(
+            span=self._s(meta), path=self.plain(c[0]), columns=columns, kind_column=kind[0] if kind else None
+        )
+
+    def link_kind(self, c):
+        return ("kind", str(c[0]))
 
     # -- types --
     @v_args(meta=True)
@@ -458,7 +465,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def link_stmt(self, meta, c):
-        return ast.LinkStmt(span=self._s(meta), a=c[0], b=c[1])
+        return ast.LinkStmt(span=self._s(meta), a=c[0], b=c[1], kind=str(c[2]) if len(c) > 2 else None)
 
     @v_args(meta=True)
     def consume_stmt(self, meta, c):

@@ -196,9 +196,10 @@ def _engine_vars(g, values: list) -> None:
             )
     if ADDED in g.vars:
         nodes = set(g.rt.links) | set(g.kind_of)
-        for pair in values[g.vars[ADDED].slot]:
-            ok = isinstance(pair, tuple) and len(pair) == 2 and all(x in nodes for x in pair)
-            _need(ok, f"vars.{ADDED}", f"{pair!r} is not a pair of nodes", "[[node, node], ...]")
+        for link in values[g.vars[ADDED].slot]:
+            ok = isinstance(link, tuple) and len(link) == 3 and all(x in nodes for x in link[:2])
+            ok = ok and (link[2] is None or link[2] in g.constants)
+            _need(ok, f"vars.{ADDED}", f"{link!r} is not a link of this game", "[[node, node, kind or {}], ...]")
 
 
 def state_from_dict(game: Game, data: dict, where: str = "state") -> State:

@@ -522,9 +522,12 @@ class Graph:
 
 @frozen
 class Link:
+    """`link a [b, c] as kind`: links both ways, of an optional kind (an enum member)."""
+
     span: Span
     node: str
     others: tuple[str, ...]
+    kind: str | None = None
 
 
 @frozen
@@ -574,6 +577,7 @@ class Links:
     span: Span
     path: str
     columns: tuple[str, str] | None
+    kind_column: str | None = None  # `as kind`: the column naming each link's kind
 
 
 @frozen
@@ -654,6 +658,7 @@ class LinkStmt:
     span: Span
     a: Expr
     b: Expr
+    kind: str | None = None
 
 
 @frozen

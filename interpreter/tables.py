@@ -411,10 +411,13 @@ class CellReader:
         return None
 
 
-def link_pairs(t: LoadedTable, nodes: Vocabulary, removed: Vocabulary) -> list[tuple[str, str]]:
-    """The pairs of nodes a `links` file lists, each cell naming a node by name or title.
+def link_pairs(
+    t: LoadedTable, nodes: Vocabulary, removed: Vocabulary, kinds: Vocabulary | None = None
+) -> list[tuple[str, str, str | None]]:
+    """The pairs of nodes a `links` file lists, each cell naming a node by name or title,
+    with the link's kind (an enum member named in the `as` column), or None.
     A row naming a node a variant removed is left out; an unknown node, an ambiguous
-    title and a node linked to itself are reported at the cell."""
+    title, an unknown kind and a node linked to itself are reported at the cell."""
     problems = Problems(t.sheet.path)
     columns = t.decl.columns or ("1", "2")
     pairs = []
@@ -437,10 +440,22 @@ def link_pairs(t: LoadedTable, nodes: Vocabulary, removed: Vocabulary) -> list[t
                 problems.add(cell.span(t.sheet.path), f"unknown node '{_short(text)}'", hint)
                 break
             ends.append(found)
+        kind = None
+        if len(ends) == 2 and t.decl.kind_column is not None:
+            cell = row.cells.get(t.decl.kind_column)
+            text = (_text(cell) or "") if cell is not None else ""
+            kind = kinds.find(text) if kinds is not None and text else None
+            if cell is None:
+                problems.at(row.line, 1, f"this row has no '{t.decl.kind_column}'", "give each link its kind")
+                continue
+            if kind is None or kind is AMBIGUOUS:
+                hint = None if problems.full or kinds is None else did_you_mean(text, kinds.spellings())
+                problems.add(cell.span(t.sheet.path), f"'{_short(text)}' is not a kind of link", hint)
+                continue
         if len(ends) == 2 and ends[0] == ends[1]:
             problems.add(row.cells[columns[1]].span(t.sheet.path), f"this row links '{ends[0]}' to itself")
         elif len(ends) == 2:
-            pairs.append((ends[0], ends[1]))
+            pairs.append((ends[0], ends[1], kind))
     problems.check()
     return pairs
 

@@ -338,7 +338,7 @@ def test_somali_civil_war_links_somalia_to_saudi_arabia_for_every_rule_that_foll
     state = game.start(players=2)
     assert game.narrate(state) == ["no no no nothing", "yes yes yes Saudi Arabia"]
     assert [m.label for m in game.legal_moves(state)] == ["Somalia", "Ethiopia", "Saudi Arabia"]
-    assert game.var(state, "links_added") == (("somalia", "saudi_arabia"), ("saudi_arabia", "somalia"))
+    assert game.var(state, "links_added") == (("somalia", "saudi_arabia", None), ("saudi_arabia", "somalia", None))
 
 
 @pytest.mark.parametrize(
@@ -542,3 +542,39 @@ def test_a_card_knows_who_played_it_and_how_and_states_when_it_is_playable(tmp_p
     assert game.var(state, "coups") == (4,)
     assert game.narrate(state) == ["Vladimir Putin leaves play"]
     assert game.is_over(state)  # out of play, Putin is not asked again
+
+
+def test_links_have_kinds_declared_read_from_a_table_and_added_in_play(tmp_path):
+    """Links with a kind: Downfall of Empires' arrows between the Russian square areas,
+    read from its adjacency table as it is; and a sea link added in play."""
+    doe = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "downfall_of_empires"
+    if not doe.is_dir():
+        pytest.skip(f"the Downfall of Empires data is not beside the checkout ({doe})")
+    (tmp_path / "adjacency.tsv").write_text((doe / "adjacency.tsv").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "zones.tsv").write_text((doe / "zones.tsv").read_text(encoding="utf-8"), encoding="utf-8")
+    source = """
+    game doe_links "Kinds of links" { players 2..2 seats [central, entente] }
+    enum LinkKind { land, arrow, sea }
+    entity Zone { title_: str }
+    table Zone from "zones.tsv" {
+        named by id
+        title_ = name
+        ignore country, home_power, initial_status, terrain, city, city_name, port, med_port, stack_limit
+        ignore trench_bonus, square, italian_front, covers, special, provenance
+    }
+    links from "adjacency.tsv" between zone_a and zone_b as kind
+    link london [flanders] as sea
+    procedure play() {
+        rule "Movement along links of a kind"
+        log "{neighbours(riga, arrow)} | {link_kind(riga, petrograd)} | {link_kind(petrograd, riga)} | {neighbours(london)}"
+        link london, brussels as sea
+        log "{neighbours(london, sea)} | {link_kind(brussels, london)} | {count(neighbours(riga, land)) + count(neighbours(riga, arrow)) == count(neighbours(riga))}"
+        game over []
+    }
+    """
+    path = tmp_path / "doe_links.game"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    # riga's links in the file: courland, vilna, minsk (land) and petrograd (arrow)
+    assert game.narrate(state) == ["petrograd | arrow | arrow | flanders", "flanders, brussels | sea | yes"]
