@@ -44,6 +44,8 @@ class BlockCompiler:
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if isinstance(s, ast.Assign) and s.name in self.leave_hooks and not s.keys:
+            return False  # a step of its own: the hooks of the cards it removes run right after it
         if isinstance(s, ast.Let | ast.Assign):
             return self.proc_call(s.value) is None  # a procedure's result is a call
         if isinstance(s, SIMPLE):
@@ -204,10 +206,15 @@ class BlockCompiler:
         else:
             self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
+            watched = s.name in self.leave_hooks and s.name not in scope.slots
+            if watched:
+                emit(f"__old = {base}")
             if grows:
                 emit(f"{base} = _cap({base} {s.op} {value})")
             else:
                 emit(f"{base} = {value}" if s.op == "=" else f"{base} {s.op}= {value}")
+            if watched:  # cards that left this list run their `when self leaves` hooks next
+                emit(f"_left_{s.name}(vm, __old, {base})")
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         for depth, key in enumerate(s.keys):

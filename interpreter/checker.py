@@ -380,6 +380,17 @@ class Checker:
                 self.trigger(t, d.kind)
             for m in d.statics:
                 self.static_modifier(m, d.kind)
+            for hook in d.leaves:
+                var = self.vars.get(hook.var)
+                if var is None or var[0] or not (isinstance(var[1], tuple) and var[1][0] == "list"):
+                    self.error(
+                        hook.span,
+                        f"`when self leaves {hook.var}` needs a list variable",
+                        did_you_mean(hook.var, self.vars) if var is None else "declare it as `var NAME: list T = []`",
+                    )
+                else:
+                    self.used.add("var:" + hook.var)
+                self.block(hook.body, {"self": d.kind}, 0)
             for _, body, _span, params in d.slots:
                 scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
                 self.block(body, scope, 0)

@@ -118,6 +118,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
         self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
         self.cancel_slot: int | None = None
+        self.leave_hooks: dict[str, dict[str, Code]] = {}  # list var -> card -> its `when self leaves` code
         self._init_expressions()
         self._build(options or {})
 
@@ -266,6 +267,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 ]
                 self._short_mode = False
             self._self_fields = set()
+        self._leave_hooks(decls)
         self.proc_decls: dict[str, ast.Procedure] = {}
         for d in decls:
             if isinstance(d, ast.Procedure):
@@ -285,6 +287,18 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 "the game has no `procedure play()`",
                 "add `procedure play() { ... }`: the turn structure of the game",
             )
+
+    def _leave_hooks(self, decls) -> None:
+        """`when self leaves L` hooks, by list variable and card. An assignment to a
+        watched variable compares the list before and after and pushes the hook of each
+        card that left it, to run right after that step."""
+        for d in decls:
+            if isinstance(d, ast.Card):
+                for hook in d.leaves:
+                    code = self._new_code(f"when {d.name} leaves {hook.var}", hook.span)
+                    self.leave_hooks.setdefault(hook.var, {})[d.name] = code
+        for var, hooks in self.leave_hooks.items():
+            self.ns[f"_left_{var}"] = _leaver(hooks)
 
     def _links_var(self) -> None:
         """A game that adds links in play keeps them in a variable; see links.py."""
@@ -321,6 +335,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._trigger(t, d.name)
             for m in d.statics:
                 self._static_modifier(m, d.name)
+            for hook in d.leaves:
+                self._body(self.leave_hooks[hook.var][d.name], ["self"], hook.body)
             for slot_name, body, span, params in d.slots:
                 code = self._new_code(f"{d.name}.{slot_name}", span)
                 self._body(code, ["self"] + [p.name for p in params], body)
@@ -539,3 +555,18 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             return display(v)
 
         return "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+
+
+def _leaver(hooks: dict[str, Code]):
+    """The function run after an assignment to a watched list: each card with a hook that
+    was in the old list and is not in the new one gets its hook pushed, in list order."""
+
+    def left(vm, old, new):
+        if old is new:
+            return
+        gone = [c for c in old if c in hooks and c not in new]
+        for c in reversed(gone):
+            code = hooks[c]
+            vm.push([code, 0, [c] + [None] * (code.nlocals - 1)])
+
+    return left

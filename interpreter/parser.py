@@ -27,7 +27,7 @@ KEYWORDS = (
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
-    "empty separated with as between query forbid allow until forever once consume changeable cancellable cancel"
+    "empty separated with as between query forbid allow until forever once consume changeable cancellable cancel self leaves"
 ).split()
 
 
@@ -245,7 +245,7 @@ class _Builder(Transformer):
             kind = str(rest.pop(0))
         has_title = len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING"
         has_kind = any(isinstance(x, Token) and x.type == "NAME" for x in c[1:3])
-        props, slots, triggers, statics, text, has_text = [], [], [], [], "", False
+        props, slots, triggers, statics, leaves, text, has_text = [], [], [], [], [], "", False
         for item in rest:
             if isinstance(item, ast.FieldValue):
                 props.append(item)
@@ -253,6 +253,8 @@ class _Builder(Transformer):
                 triggers.append(item)
             elif isinstance(item, ast.StaticModifier):
                 statics.append(item)
+            elif isinstance(item, ast.LeaveHook):
+                leaves.append(item)
             elif isinstance(item, tuple) and item[0] == "text":
                 text, has_text = item[1], True
             else:
@@ -267,10 +269,15 @@ class _Builder(Transformer):
             text=text,
             triggers=tuple(triggers),
             statics=tuple(statics),
+            leaves=tuple(leaves),
             has_title=has_title,
             has_kind=has_kind,
             has_text=has_text,
         )
+
+    @v_args(meta=True)
+    def leave_hook(self, meta, c):
+        return ast.LeaveHook(span=self._s(meta), var=str(c[0]), body=c[1])
 
     @v_args(meta=True)
     def card_prop(self, meta, c):

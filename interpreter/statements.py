@@ -295,7 +295,11 @@ class StatementCompiler:
 
     def _s_Assign(self, s: ast.Assign, scope):
         """`target = f(args)` (or `+=`, `-=`): the value lands in a hidden local, then the
-        assignment reads it like any other value."""
+        assignment reads it like any other value. An assignment to a list that cards
+        watch (`when self leaves`) is a step alone, so their hooks run right after it."""
+        if self.proc_call(s.value) is None:
+            self._flush([s], scope)
+            return
         if s.op == "=" and not s.keys and s.name in scope.slots:
             self._call(self.proc_call(s.value), scope, scope.slots[s.name])
             return

@@ -476,6 +476,16 @@ class Trigger:
 
 
 @frozen
+class LeaveHook:
+    """`when self leaves in_play { ... }` in a card: runs whenever the card stops being
+    in the list variable named (discarded, removed, cancelled: however it leaves)."""
+
+    span: Span
+    var: str
+    body: tuple
+
+
+@frozen
 class Card:
     """A named component, or (`extends` set) the behaviour of a row a `table` declared.
 
@@ -491,6 +501,7 @@ class Card:
     text: str
     triggers: tuple[Trigger, ...]
     statics: tuple[StaticModifier, ...] = ()
+    leaves: tuple[LeaveHook, ...] = ()
     has_title: bool = True
     has_kind: bool = True
     has_text: bool = True

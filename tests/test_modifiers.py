@@ -578,3 +578,53 @@ def test_links_have_kinds_declared_read_from_a_table_and_added_in_play(tmp_path)
     state = game.start(players=2)
     # riga's links in the file: courland, vilna, minsk (land) and petrograd (arrow)
     assert game.narrate(state) == ["petrograd | arrow | arrow | flanders", "flanders, brussels | sea | yes"]
+
+
+def test_a_card_reacts_however_it_leaves_play(tmp_path):
+    """`when self leaves in_play`: discarded, removed by another card or cancelled, the
+    hook runs after the step that took the card out, and only for that card."""
+    source = """
+    game leave "Leaving play" { players 2..2 seats [us, russia] }
+    entity TwidCard { ops: int }
+    var in_play: list TwidCard = []
+    var discard: list TwidCard = []
+    var vp: player -> int = 0
+    card neoliberalism "Neoliberalism" : TwidCard { ops 3
+        when self leaves in_play {
+            discard = append(discard, self)
+            log "{self} leaves play"
+        }
+    }
+    card el_jefe "El Jefe" : TwidCard { ops 3
+        when self leaves in_play {
+            vp[us] += 1
+            log "{self} leaves play"
+        }
+    }
+    card gorbachev "Gorbachev" : TwidCard { ops 3 }
+    procedure play() {
+        rule "Play"
+        in_play = [neoliberalism, el_jefe, gorbachev]
+        log "all in play"
+        in_play = without(in_play, el_jefe)
+        log "after El Jefe"
+        in_play = []
+        log "emptied"
+        may us "stop" {
+        }
+        game over []
+    }
+    """
+    path = tmp_path / "leave.game"
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=2)
+    assert game.narrate(state) == [
+        "all in play",
+        "El Jefe leaves play",
+        "after El Jefe",
+        "Neoliberalism leaves play",  # Gorbachev has no hook
+        "emptied",
+    ]
+    assert game.var(state, "vp") == {"us": 1, "russia": 0}
+    assert game.var(state, "discard") == ("neoliberalism",)
