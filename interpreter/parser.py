@@ -27,7 +27,8 @@ KEYWORDS = (
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
-    "empty separated with as between query forbid allow until forever once consume changeable cancellable cancel self leaves"
+    "empty separated with as between query forbid allow until forever once consume changeable "
+    "cancellable cancel self leaves"
 ).split()
 
 
