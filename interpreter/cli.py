@@ -333,6 +333,16 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def _max_decisions_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--max-decisions",
+        type=_positive,
+        default=MAX_DECISIONS,
+        metavar="N",
+        help=f"stop a game that has not ended after N decisions (default {MAX_DECISIONS:,})",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamedef", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -354,13 +364,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     p.add_argument("--moves", action="store_true", help="show every move, not only the narration")
     p.add_argument("--quiet", action="store_true", help="print only the result")
-    p.add_argument(
-        "--max-decisions",
-        type=_positive,
-        default=MAX_DECISIONS,
-        metavar="N",
-        help=f"stop a game that has not ended after N decisions (default {MAX_DECISIONS:,})",
-    )
+    _max_decisions_arg(p)
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("play", help="play a game yourself in the terminal against AI seats")
@@ -390,13 +394,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="random playouts: games/s and decisions/s")
     game_args(p)
     p.add_argument("--games", type=_positive, default=20, help="number of games (default 20)")
-    p.add_argument(
-        "--max-decisions",
-        type=_positive,
-        default=MAX_DECISIONS,
-        metavar="N",
-        help=f"stop a game that has not ended after N decisions (default {MAX_DECISIONS:,})",
-    )
+    _max_decisions_arg(p)
     p.set_defaults(func=cmd_bench)
     return parser
 

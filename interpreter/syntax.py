@@ -743,46 +743,30 @@ class Module:
     decls: tuple[Decl, ...]
 
 
-def names_in(node) -> set[str]:
-    """Every name an expression reads (a superset of its free names: bound ones too),
-    for finding which locals a modifier stated in a procedure must capture."""
-    found: set[str] = set()
+def walk(node):
+    """Every node of a syntax tree (tuples and lists are walked through), depth first."""
     stack = [node]
     while stack:
         n = stack.pop()
-        if isinstance(n, Name):
-            found.add(n.id)
-        elif isinstance(n, tuple):
+        if isinstance(n, tuple | list):
             stack.extend(n)
-        elif attrs.has(type(n)):
+            continue
+        yield n
+        if attrs.has(type(n)):
             stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-    return found
+
+
+def names_in(node) -> set[str]:
+    """Every name an expression reads (a superset of its free names: bound ones too),
+    for finding which locals a modifier stated in a procedure must capture."""
+    return {n.id for n in walk(node) if isinstance(n, Name)}
 
 
 def find_all(node, kind: type) -> list:
     """Every node of `kind` in a syntax tree."""
-    found = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, kind):
-            found.append(n)
-        if isinstance(n, tuple | list):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-    return found
+    return [n for n in walk(node) if isinstance(n, kind)]
 
 
 def contains(node, kind: type) -> bool:
     """Whether a syntax tree holds a node of `kind` (a statement used anywhere in a game)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, kind):
-            return True
-        if isinstance(n, tuple | list):
-            stack.extend(n)
-        elif attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
-    return False
+    return any(isinstance(n, kind) for n in walk(node))
