@@ -90,9 +90,11 @@ class _Bad(Exception):
         super().__init__(message)
 
 
-def _need(ok: bool, field: str, message: str, hint: str | None = None) -> None:
+def _need(ok: bool, field: str, message: str, hint=None) -> None:
+    """Refuse `field` unless `ok`; the hint may be a function, worked out only then
+    (a did-you-mean over a large type is too slow to make for every value that fits)."""
     if not ok:
-        raise _Bad(field, message, hint)
+        raise _Bad(field, message, hint() if callable(hint) else hint)
 
 
 def _is_int(v: Any) -> bool:
@@ -122,6 +124,7 @@ class _Values:
 
     def __init__(self, game: Game):
         self.g = game.compiled
+        self.members = {name: frozenset(values) for name, values in self.g.types.items()}
 
     def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
         if isinstance(t, ast.OptionalType):
@@ -145,10 +148,10 @@ class _Values:
             elif name in self.g.types:
                 allowed = self.g.types[name]
                 _need(
-                    isinstance(v, str) and v in allowed,
+                    isinstance(v, str) and v in self.members[name],
                     field,
                     f"{v!r} is not a {name}",
-                    (did_you_mean(v, allowed) if isinstance(v, str) else None)
+                    lambda: (did_you_mean(v, allowed) if isinstance(v, str) else None)
                     or f"a {name} is one of: {', '.join(allowed[:6])}{', ...' if len(allowed) > 6 else ''}",
                 )
             else:
@@ -165,14 +168,14 @@ def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
             v = _dec(d)
             values.check(t, v, where)
             return v
-        keys, _ = levels[i]
+        keys, index = levels[i]
         _need(isinstance(d, dict), where, f"expected a table keyed by {', '.join(map(str, keys[:4]))}, ...")
-        unknown = [k for k in d if k not in keys]
+        unknown = [k for k in d if k not in index]
         _need(
             not unknown,
             where,
             f"no key {unknown[:1]!r} here",
-            did_you_mean(str(unknown[:1][0]), keys) if unknown else None,
+            lambda: did_you_mean(str(unknown[:1][0]), keys) if unknown else None,
         )
         missing = [k for k in keys if k not in d]
         _need(not missing, f"{where}.{missing[0] if missing else ''}", "missing", "save a state to see every field")
@@ -300,7 +303,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
         not extra,
         f"vars.{extra[0] if extra else ''}",
         "no such variable in this game",
-        did_you_mean(extra[0], g.vars) if extra else None,
+        lambda: did_you_mean(extra[0], g.vars) if extra else None,
     )
     # -- frames --
     codes = {c.name: c for c in g.codes}
@@ -313,7 +316,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             code is not None,
             f"{field}.code",
             f"no procedure {f.get('code')!r} in this game",
-            did_you_mean(str(f.get("code")), codes),
+            lambda: did_you_mean(str(f.get("code")), codes),
         )
         step = f.get("step")
         _need(
