@@ -204,22 +204,30 @@ def replay(t: Transcript, base: Path, start: str | None = None) -> tuple[Game, S
         try:
             state = game.apply(state, Move(player, label))
         except IllegalMove as err:
-            raise IllegalMove(f"move {n} ({text})", err.reason) from None
+            failed = IllegalMove(f"move {n} ({text})", err.reason)
+            failed.game = game  # so the caller can still say whether the rules changed
+            raise failed from None
     return game, state
 
 
 def cmd_replay(args) -> int:
     t = read_transcript(args.transcript)
+
+    def rules_note(game: Game) -> None:
+        if t.rules_hash and t.rules_hash != game.rules_hash:
+            print(
+                f"note: the rules changed since this transcript was written ({t.rules_hash} -> {game.rules_hash})",
+                file=sys.stderr,
+            )
+
     try:
         game, state = replay(t, Path(args.transcript).parent, args.from_state)
     except IllegalMove as err:
+        if getattr(err, "game", None) is not None:
+            rules_note(err.game)  # a changed rule is the likely reason a move is no longer legal
         print(f"{args.transcript}: {err}", file=sys.stderr)
         return 1
-    if t.rules_hash and t.rules_hash != game.rules_hash:
-        print(
-            f"note: the rules changed since this transcript was written ({t.rules_hash} -> {game.rules_hash})",
-            file=sys.stderr,
-        )
+    rules_note(game)
     result = list(game.result(state)) if game.is_over(state) else None
     if args.json:
         from .saving import state_to_dict
@@ -232,7 +240,11 @@ def cmd_replay(args) -> int:
         )
         return 1
     if not args.json:
-        print(f"{args.transcript}: {len(t.moves)} moves replayed; result {result}")
+        if result is None:
+            outcome = f"the game is not over: {state.pending.player} decides next"
+        else:
+            outcome = f"{' and '.join(result)} win{'s' if len(result) == 1 else ''}" if result else "no winner"
+        print(f"{args.transcript}: {len(t.moves)} moves replayed; {outcome}")
     return 0
 
 

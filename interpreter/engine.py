@@ -271,9 +271,13 @@ class Game:
     def seats_for(self, players: int) -> tuple[str, ...]:
         h = self.header
         if not h.min_players <= players <= h.max_players:
+            if h.min_players == h.max_players:
+                raise UsageError(
+                    f"{h.title} is for {h.min_players} players, not {players}", f"use --players {h.min_players}"
+                )
             raise UsageError(
                 f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
-                f"use --players {h.min_players}..{h.max_players}",
+                f"use --players N, N from {h.min_players} to {h.max_players}",
             )
         for count, names in h.roles:
             if count == players:

@@ -151,8 +151,10 @@ class _Values:
                     isinstance(v, str) and v in self.members[name],
                     field,
                     f"{v!r} is not a {name}",
-                    lambda: (did_you_mean(v, allowed) if isinstance(v, str) else None)
-                    or f"a {name} is one of: {', '.join(allowed[:6])}{', ...' if len(allowed) > 6 else ''}",
+                    lambda: (
+                        (did_you_mean(v, allowed) if isinstance(v, str) else None)
+                        or f"a {name} is one of: {', '.join(allowed[:6])}{', ...' if len(allowed) > 6 else ''}"
+                    ),
                 )
             else:
                 _plain(v, field)

@@ -110,7 +110,8 @@ def test_run_transcript_then_replay(tmp_path, capsys):
 
     code, out, err = cli(capsys, "replay", str(transcript))
     assert code == 0, err
-    assert out.strip() == f"{transcript}: {match.group(1)} moves replayed; result {data['result']}"
+    (winner,) = data["result"]
+    assert out.strip() == f"{transcript}: {match.group(1)} moves replayed; {winner} wins"
 
     code, out, err = cli(capsys, "replay", str(transcript), "--json")
     assert code == 0, err
@@ -165,7 +166,7 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         (
             ["run", "berlin_wall", "--players", "9"],
             "Berlin Wall is for 2 to 4 players, not 9",
-            "use --players 2..4",
+            "use --players N, N from 2 to 4",
         ),
         (
             ["run", "tictactoe", "--option", "nonsense"],
@@ -393,3 +394,32 @@ def test_a_bad_option_value_points_at_the_option_and_suggests_one(capsys, value,
     )
     assert f"economic, military, not '{value}'" in err
     assert f"hint: {hint}" in err
+
+
+def test_replay_says_how_the_game_ended_or_that_it_is_not_over(tmp_path, capsys):
+    """Fixes: an unfinished transcript says whose decision is next, not 'result None'."""
+    path = tmp_path / "t.toml"
+    path.write_text('game = "tictactoe"\nplayers = 2\nseed = 1\nmoves = ["x: b2", "o: a1"]\n')
+    code, out, _ = cli(capsys, "replay", str(path))
+    assert code == 0 and out.strip().endswith("2 moves replayed; the game is not over: x decides next")
+    path.write_text(
+        'game = "tictactoe"\nplayers = 2\nseed = 1\nmoves = ["x: a1", "o: b1", "x: a2", "o: b2", "x: a3"]\n'
+    )
+    code, out, _ = cli(capsys, "replay", str(path))
+    assert code == 0 and out.strip().endswith("5 moves replayed; x wins")
+
+
+def test_replay_names_a_rules_change_when_a_move_fails(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    path.write_text(
+        'game = "tictactoe"\nplayers = 2\nseed = 1\nrules_hash = "0000000000000000"\nmoves = ["x: b2", "o: b2"]\n'
+    )
+    code, _, err = cli(capsys, "replay", str(path))
+    assert code == 1
+    assert "note: the rules changed since this transcript was written (0000000000000000 ->" in err
+    assert "move 2 (o: b2)" in err
+
+
+def test_a_game_for_one_player_count_says_so_plainly(capsys):
+    code, _, err = cli(capsys, "run", "kuhn_poker", "--players", "3")
+    assert code == 2 and "Kuhn poker is for 2 players, not 3" in err and "hint: use --players 2" in err

@@ -74,7 +74,8 @@ def test_gamedef_replay_accepts_the_transcript(name, capsys):
     t = read_transcript(path)
     assert main(["replay", str(path)]) == 0
     out = capsys.readouterr().out
-    assert f"{len(t.moves)} moves replayed; result {t.result}" in out
+    ended = (" and ".join(t.result) + (" wins" if len(t.result) == 1 else " win")) if t.result else "no winner"
+    assert f"{len(t.moves)} moves replayed; {ended}" in out
 
 
 def _doctored(tmp_path, name: str, n: int, text: str, **changes):
