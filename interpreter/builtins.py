@@ -12,8 +12,6 @@ from typing import Any
 
 import attrs
 
-from .limits import STEP_LIMIT, LimitExceeded
-
 DIRECTIONS = ("up", "down", "left", "right")
 OPPOSITE = {"up": "down", "down": "up", "left": "right", "right": "left"}
 DELTA = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
@@ -28,6 +26,8 @@ class Builtin:
     doc: str
     factory: Callable[[Any], Callable[..., Any]]
     returns: str = "any"
+    takes_vm: bool = False  # called with the running VM first: it spends the step budget itself
+    charges: bool = False  # its list arguments spend one step per item (sum, sort, concat, ...)
 
 
 def _first(xs):
@@ -62,60 +62,66 @@ def _path_steps(links: dict):
     """Next nodes from which a walk of exactly `n` steps exists, never revisiting.
 
     The search backtracks, which can take exponential time on a large board with a
-    long walk, so it counts the nodes it visits against the step limit."""
+    long walk, so each partial walk it tries spends a step of the running budget."""
     empty = ()
-    budget = [0]
 
-    def extendable(node, n, seen, end_ok):
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise LimitExceeded(
-                f"path_steps visited more than {STEP_LIMIT:,} partial walks",
-                "a walk this long on this board can't be searched: ask for shorter walks",
-            )
-        if n == 0:
-            return end_ok is None or bool(end_ok(node))
-        for nxt in links.get(node, empty):
-            if nxt not in seen:
-                seen.add(nxt)
-                ok = extendable(nxt, n - 1, seen, end_ok)
-                seen.discard(nxt)
-                if ok:
-                    return True
-        return False
-
-    def path_steps(start, n, avoid=(), end_ok=None):
+    def path_steps(vm, start, n, avoid=(), end_ok=None):
         if n <= 0:
             return ()
-        budget[0] = STEP_LIMIT
+        budget = [vm.budget]
+
+        def extendable(node, n, seen):
+            budget[0] -= 1
+            if budget[0] < 0:
+                vm.budget = -1
+                vm.out_of_steps()
+            if n == 0:
+                return end_ok is None or bool(end_ok(node))
+            for nxt in links.get(node, empty):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    ok = extendable(nxt, n - 1, seen)
+                    seen.discard(nxt)
+                    if ok:
+                        return True
+            return False
+
         seen = set(avoid)
         seen.add(start)
         out = []
         for nxt in links.get(start, empty):
             if nxt not in seen:
                 seen.add(nxt)
-                if extendable(nxt, n - 1, seen, end_ok):
+                if extendable(nxt, n - 1, seen):
                     out.append(nxt)
                 seen.discard(nxt)
+        vm.budget = budget[0]
         return tuple(out)
 
     return path_steps
 
 
 def _reachable(adjacent):
-    def reachable(start, goal, through=None):
+    """Whether a path links two nodes; each node reached spends a step of the budget."""
+
+    def reachable(vm, start, goal, through=None):
         if start == goal:
             return True
         frontier, seen = [start], {start}
-        while frontier:
-            node = frontier.pop()
-            for nxt in adjacent(node):
-                if nxt == goal:
-                    return True
-                if nxt not in seen and (through is None or through(nxt)):
-                    seen.add(nxt)
-                    frontier.append(nxt)
-        return False
+        try:
+            while frontier:
+                node = frontier.pop()
+                for nxt in adjacent(node):
+                    if nxt == goal:
+                        return True
+                    if nxt not in seen and (through is None or through(nxt)):
+                        seen.add(nxt)
+                        frontier.append(nxt)
+            return False
+        finally:
+            vm.budget -= len(seen)
+            if vm.budget < 0:
+                vm.out_of_steps()
 
     return reachable
 
@@ -231,6 +237,7 @@ BUILTINS: dict[str, Builtin] = {
             "next nodes of self-avoiding walks of exact length: path_steps(from, n, avoid, end => ok)",
             lambda rt: _path_steps(rt.links),
             "list",
+            takes_vm=True,
         ),
         Builtin(
             "reachable",
@@ -238,6 +245,11 @@ BUILTINS: dict[str, Builtin] = {
             "true if a path links two nodes through nodes where `through` holds",
             lambda rt: _reachable(rt.adjacent),
             "bool",
+            takes_vm=True,
         ),
     ]
 }
+
+# Built-ins whose work grows with their list arguments: each item spends a step.
+for _name in "sum max min any all append concat without rotate index_of best sort sort_by str".split():
+    BUILTINS[_name] = attrs.evolve(BUILTINS[_name], charges=True)

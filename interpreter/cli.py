@@ -79,10 +79,12 @@ def play_out(
     out=print,
     narrate: bool = True,
     show_moves: bool = False,
+    record: bool = True,
     max_decisions: int = MAX_DECISIONS,
     viewer: str | None = None,
 ) -> tuple[State, list[str]]:
-    """Play to the end with the given agents; returns the final state and the moves by label.
+    """Play to the end with the given agents; returns the final state and the moves by label
+    (when `record`: a transcript needs them; a quiet run does not).
 
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
@@ -97,8 +99,9 @@ def play_out(
             )
         player = state.pending.player
         i = agents[player].choose(game, state)
-        label = game.labels(state)[i]
-        moves.append(f"{player}: {label}")
+        if record or show_moves:  # labels are written only when someone reads them
+            label = game.labels(state)[i]
+            moves.append(f"{player}: {label}")
         if show_moves:
             out(f"  > {player}: {game.move_view(state, label, viewer) if viewer else label}")
         state = game.apply_index(state, i)
@@ -128,7 +131,13 @@ def cmd_run(args) -> int:
         + f": {', '.join(state.players)}; seed {args.seed}"
     )
     state, moves = play_out(
-        game, state, agents, narrate=not args.quiet, show_moves=args.moves, max_decisions=args.max_decisions
+        game,
+        state,
+        agents,
+        narrate=not args.quiet,
+        show_moves=args.moves,
+        max_decisions=args.max_decisions,
+        record=bool(args.transcript),
     )
     from .render import render
 

@@ -143,7 +143,8 @@ class VM:
 
     def out_of_steps(self) -> None:
         raise self.rule_error(
-            f"more than {STEP_LIMIT:,} steps without a decision (loop turns, items iterated, calls): "
+            f"more than {STEP_LIMIT:,} steps without a decision (loop turns, list items read, calls, "
+            "nodes searched): "
             "a rule loops forever or computes far too much?"
         )
 

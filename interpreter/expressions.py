@@ -304,8 +304,13 @@ class ExpressionCompiler:
             if f == "count":
                 return f"sum([1 {' '.join(parts)}])"
             return f"{f}({elem} {' '.join(parts)})"
-        args = ", ".join(self.src(a, scope, py) for a in e.args)
-        return f"_b_{f}({args})"
+        b = BUILTINS[f]
+        args = [self.src(a, scope, py) for a in e.args]
+        if b.charges:  # a list argument spends one step per item, unless it is short and fixed
+            args = [self._charged(a) if not a.isdigit() and a not in ("True", "False", "None") else a for a in args]
+        if b.takes_vm:
+            args.insert(0, "vm")
+        return f"_b_{f}({', '.join(args)})"
 
     def _call_def(self, e: ast.Call, scope, py):
         decl = self.def_decls[e.func]

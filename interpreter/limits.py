@@ -20,6 +20,7 @@ MAX_TITLE = MAX_NAME  # characters of a component's title read from a table
 MAX_MAP_ENTRIES = 1_000_000  # entries of one map variable (product of its key types)
 MAX_LIST = 100_000  # items in a list or range, characters in a text
 MAX_INT = 2**63 - 1  # magnitude of a number kept in a variable
+MAX_CHOICES = 10_000  # options of one decision (a board's cells, a hand's cards: far fewer)
 STEP_LIMIT = 1_000_000  # work between two decisions: loop turns, items iterated, calls
 LOAD_WORK_LIMIT = 10_000_000  # work spent computing a game's constants at load
 MAX_DEPTH = 10_000  # procedures running inside one another
@@ -54,13 +55,15 @@ class LoadBudget:
 
 
 def charge(vm, items):
-    """Spend one step per item about to be iterated; return the items.
+    """Spend one step per item of a list about to be iterated or read whole; return it.
 
-    Compiled comprehensions and `for` loops iterate through this, so nested loops over
-    long lists use up the step budget instead of running for hours."""
-    vm.budget -= len(items)
-    if vm.budget < 0:
-        vm.out_of_steps()
+    Compiled comprehensions, `for` loops and built-ins over lists (sum, sort, concat, ...)
+    take their lists through this, so nested loops over long lists use up the step
+    budget instead of running for hours. Anything but a list or text costs nothing."""
+    if items.__class__ is tuple:
+        vm.budget -= len(items)
+        if vm.budget < 0:
+            vm.out_of_steps()
     return items
 
 

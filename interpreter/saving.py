@@ -365,7 +365,9 @@ def _state_from_dict(game: Game, data: dict) -> State:
     _need(pending is None or result is None, "pending", "a finished game waits for no decision")
     # -- the log of the last move --
     log = []
-    for i, entry in enumerate(data.get("log", [])):
+    log_data = data.get("log", [])
+    _need(isinstance(log_data, list), "log", "expected a list of [audience, format, values]")
+    for i, entry in enumerate(log_data):
         field = f"log[{i}]"
         _need(isinstance(entry, list) and len(entry) == 3, field, "expected [audience, format, values]")
         aud, fmt, vals = _dec(entry[0]), entry[1], _dec(entry[2])

@@ -15,7 +15,7 @@ from . import syntax as ast
 from .blocks import BindParams
 from .errors import Span
 from .expressions import Closure, Scope
-from .limits import charge
+from .limits import MAX_CHOICES, charge
 
 
 class Code:
@@ -330,6 +330,8 @@ class StatementCompiler:
 
         def op(vm, L):
             values = tuple(options(vm, L))
+            if len(values) > MAX_CHOICES:
+                raise vm.rule_error(f"a decision with {len(values):,} options; the limit is {MAX_CHOICES:,}")
             if not values:
                 if optional:
                     L[slot] = None

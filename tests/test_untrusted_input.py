@@ -181,7 +181,10 @@ def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
             "f(0)",
             "procedures nested more than 10000 deep",
         ),
-        ("grid Cell 26 by 8", 'log "{path_steps(b2, 207)}"', "path_steps visited more than 1,000,000 partial walks"),
+        ("grid Cell 26 by 8", 'log "{path_steps(b2, 207)}"', "more than 1,000,000 steps without a decision"),
+        ("grid Cell 26 by 8", "while true {\n    let s = path_steps(b2, 12)\n}", "more than 1,000,000 steps"),
+        ("", "let l = 1..90000\nwhile true {\n    let s = sum(l)\n}", "more than 1,000,000 steps"),
+        ("", 'choose c from 1..99999 by north label "{c}"', "a decision with 99,999 options; the limit is 10,000"),
     ],
 )
 def test_work_and_values_at_run_time_are_bounded(tmp_path, capsys, decls, body, message):
@@ -269,7 +272,7 @@ DELETE = object()
     [
         ("players", ["x", 7], "players: expected a list of seat names"),
         ("players", ["x", "z"], "players: with 2 players the seats are x, o"),
-        ("players", ["x", "o", "x", "o", "x"], "players: Tic-tac-toe is for 2 to 2 players, not 5"),
+        ("players", ["x", "o", "x", "o", "x"], "players: Tic-tac-toe is for 2 players, not 5"),
         ("frames", [], "frames: no procedure is running and the game has no result"),
         ("frames.0.code", "nowhere", "frames[0].code: no procedure 'nowhere' in this game"),
         ("frames.0.step", 10**6, "frames[0].step: expected a step from 0 to"),
@@ -346,3 +349,10 @@ def test_a_state_or_transcript_nested_through_dotted_keys_is_refused(tmp_path, c
     path.write_text(tomli_w.dumps(data))
     code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
     assert code == 2 and "frames[0].code: no procedure" in err
+
+
+def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(edit(saved(), "log", 5)))
+    code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
+    assert code == 2 and "log: expected a list of [audience, format, values]" in err
