@@ -1,0 +1,57 @@
+"""A fixed-seed sample of the mutation fuzzer in tests/fuzz.py, run on every test run.
+
+Why: a .game file, transcript or saved state may come from anyone, and the README promises
+that each error such a file causes is a message (exit 2), never a traceback; nor may a file
+hang the interpreter, exhaust its memory or make it read outside the game's folder. The
+sample is sized to finish in about a minute and a half on a 2-core machine; larger runs
+are `python -m tests.fuzz --cases 2000 --seed 1 --report /tmp/fuzz_report.txt`.
+"""
+
+from __future__ import annotations
+
+import fuzz
+
+SEED = 1
+CASES = 1000  # MEASURE
+TIME_LIMIT = 10.0  # a healthy case takes well under a second
+
+
+def test_fuzz_sample_has_no_findings() -> None:
+    campaign = fuzz.run_campaign(SEED, range(CASES), time_limit=TIME_LIMIT)
+    found = fuzz.findings(campaign)
+    details = "\n".join(fuzz.format_finding(f, verbose=True) for f in found)
+    text = fuzz.printable(fuzz.summary(campaign) + "\n\n" + details)
+    print(text)  # pytest shows it on failure: each finding's mutation (a diff), command and output
+    assert not campaign.notes, "some base inputs could not be built:\n" + "\n".join(campaign.notes)
+    assert len(campaign.results) == CASES
+    assert not found, f"{len(found)} findings in {CASES} fuzz cases (seed {SEED}):\n{text}"
+
+
+def test_cases_are_reproducible_from_seed_and_index(tmp_path) -> None:
+    """A finding is only useful if `--seed S --case I` makes the same mutant again."""
+    bases = fuzz.build_bases(tmp_path, [])
+    for index in range(40):
+        a, b = fuzz.make_case(SEED, index, bases), fuzz.make_case(SEED, index, bases)
+        assert (a.operator, a.mutated, a.commands, a.links) == (b.operator, b.mutated, b.commands, b.links)
+    assert len({fuzz.make_case(SEED, i, bases).mutated for i in range(40)}) > 30
+
+
+def test_the_sandbox_sees_a_read_outside_the_mutants_folder(tmp_path) -> None:
+    """A canary for the audit hook: were it broken, every outside read would pass as ok.
+
+    The file named on the command line is read wherever it is; from the case folder's point
+    of view that is a read outside it, so the classifier must call it one."""
+    case, elsewhere = tmp_path / "case", tmp_path / "elsewhere"
+    case.mkdir()
+    elsewhere.mkdir()
+    game = elsewhere / "t.game"
+    game.write_bytes((fuzz.ROOT / "examples" / "tictactoe.game").read_bytes())
+    worker = fuzz.Worker(tmp_path, 0, TIME_LIMIT, fuzz.MEMORY_LIMIT)
+    try:
+        outside = fuzz.classify(["check"], worker.run({"cwd": str(case), "argv": ["check", str(game)]}))
+        inside = fuzz.classify(["check"], worker.run({"cwd": str(elsewhere), "argv": ["check", "t.game"]}))
+    finally:
+        worker.stop()
+    assert inside.cls == "ok" and inside.exit == 0, inside
+    assert outside.cls == "outside-read" and outside.exit == 0, outside
+    assert any(str(game) in note for note in outside.outside)
