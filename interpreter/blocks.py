@@ -14,7 +14,7 @@ import attrs
 from . import syntax as ast
 from .errors import Span
 from .expressions import Scope, compile_source
-from .limits import capped
+from .limits import capped, capped_deep
 
 
 @attrs.frozen
@@ -160,14 +160,32 @@ class BlockCompiler:
     def stored(self, e, source: str) -> str:
         """`source`, held to the value limits if `e` may compute a larger value than it
         reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
-        return f"_cap({source})" if self.may_grow(e) else source
+        if not self.may_grow(e):
+            return source
+        return f"_cap_deep({source})" if self.makes_items(e) else f"_cap({source})"
+
+    def makes_items(self, e) -> bool:
+        """Does `e` build a list whose items it computes (so they must be checked too)?"""
+        t = type(e)
+        if t is ast.ListLit:
+            return any(self.may_grow(i) for i in e.items)
+        if t is ast.Comprehension:
+            return self.may_grow(e.element)
+        if t is ast.Call:
+            return any(self.may_grow(a) or self.makes_items(a) for a in e.args)
+        if t is ast.BinOp:
+            return self.makes_items(e.left) or self.makes_items(e.right)
+        if t is ast.IfExpr:
+            return self.makes_items(e.then) or self.makes_items(e.otherwise)
+        return False
 
     def stored_expr(self, e, scope: Scope):
         """The function computing `e`, held to the value limits as `stored` says."""
         f = self.expr(e, scope)
         if not self.may_grow(e):
             return f
-        return lambda vm, L: capped(f(vm, L))
+        check = capped_deep if self.makes_items(e) else capped
+        return lambda vm, L: check(f(vm, L))
 
     def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
         """Can `e` compute a number, list or text larger than every value it reads?

@@ -58,43 +58,51 @@ def _best(xs, key):
     return tuple(x for x, s in zip(xs, scores) if s == top)
 
 
+class _OutOfSteps(Exception):
+    """The search of `path_steps` used up the step budget."""
+
+
 def _path_steps(links: dict):
     """Next nodes from which a walk of exactly `n` steps exists, never revisiting.
 
     The search backtracks, which can take exponential time on a large board with a
-    long walk, so each partial walk it tries spends a step of the running budget."""
+    long walk, so each partial walk it extends spends a step of the running budget
+    (a walk's last node costs nothing more: it is only tested)."""
     empty = ()
+    budget = [0]
+
+    def extendable(node, n, seen, end_ok):
+        if n == 0:
+            return end_ok is None or bool(end_ok(node))
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfSteps  # turned into the VM's out-of-steps error below
+        for nxt in links.get(node, empty):
+            if nxt not in seen:
+                seen.add(nxt)
+                ok = extendable(nxt, n - 1, seen, end_ok)
+                seen.discard(nxt)
+                if ok:
+                    return True
+        return False
 
     def path_steps(vm, start, n, avoid=(), end_ok=None):
         if n <= 0:
             return ()
-        budget = [vm.budget]
-
-        def extendable(node, n, seen):
-            budget[0] -= 1
-            if budget[0] < 0:
-                vm.budget = -1
-                vm.out_of_steps()
-            if n == 0:
-                return end_ok is None or bool(end_ok(node))
-            for nxt in links.get(node, empty):
-                if nxt not in seen:
-                    seen.add(nxt)
-                    ok = extendable(nxt, n - 1, seen)
-                    seen.discard(nxt)
-                    if ok:
-                        return True
-            return False
-
+        budget[0] = vm.budget
         seen = set(avoid)
         seen.add(start)
         out = []
-        for nxt in links.get(start, empty):
-            if nxt not in seen:
-                seen.add(nxt)
-                if extendable(nxt, n - 1, seen):
-                    out.append(nxt)
-                seen.discard(nxt)
+        try:
+            for nxt in links.get(start, empty):
+                if nxt not in seen:
+                    seen.add(nxt)
+                    if extendable(nxt, n - 1, seen, end_ok):
+                        out.append(nxt)
+                    seen.discard(nxt)
+        except _OutOfSteps:
+            vm.budget = -1
+            vm.out_of_steps()
         vm.budget = budget[0]
         return tuple(out)
 

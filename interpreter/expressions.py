@@ -18,7 +18,7 @@ from typing import Any
 from . import syntax as ast
 from .builtins import BUILTINS
 from .errors import Diagnostic, GameDefError, did_you_mean
-from .limits import LimitExceeded, LoadBudget, capped, charge, checked_range
+from .limits import LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
 from .links import DYNAMIC
 
 Closure = Callable[[Any, list], Any]
@@ -88,6 +88,7 @@ class ExpressionCompiler:
             "_charge": charge,
             "_range": checked_range,
             "_cap": capped,
+            "_cap_deep": capped_deep,
         }
         self.load_vm = LoadBudget(self.seats)  # what constants computed at load may spend
         for name, b in BUILTINS.items():
@@ -466,7 +467,7 @@ class _DefCaller:
         vm.budget -= 1
         if vm.budget < 0:
             vm.out_of_steps()
-        return capped(self.holder[0](vm, args))
+        return capped_deep(self.holder[0](vm, args))
 
 
 def compile_source(text: str, name: str):

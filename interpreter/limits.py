@@ -86,7 +86,22 @@ def capped(value):
     """`value`, if it is within the limits of a stored value; else LimitExceeded.
 
     Applied where a computed number, list or text is stored (assignments, `let`,
-    function results), so a value doubled in a loop stops at the limit."""
+    function results), so a value doubled in a loop stops at the limit. The items of
+    a list are not looked at: they were checked when stored, unless the expression
+    computed new ones (then `capped_deep`)."""
+    t = value.__class__
+    if t is int:
+        if -MAX_INT <= value <= MAX_INT:
+            return value
+    elif t is not tuple and t is not str:
+        return value
+    elif len(value) <= MAX_LIST:
+        return value
+    return capped_deep(value)
+
+
+def capped_deep(value):
+    """`capped`, looking inside lists too: for a list whose items were just computed."""
     t = value.__class__
     if t is int:
         if -MAX_INT <= value <= MAX_INT:
@@ -104,5 +119,5 @@ def capped(value):
         if t is tuple:
             for item in value:
                 if item.__class__ is int or item.__class__ is tuple:
-                    capped(item)
+                    capped_deep(item)
     return value

@@ -169,6 +169,8 @@ def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
         ("", "let n = 2\nwhile true { n = n * n }", "a number grew past the limit"),
         ("var n: int = 1", "while true { n += n }", "a number grew past the limit"),
         ("", "let l = [1]\nwhile true { l = l + l }", "a list grew to 131,072 items; the limit is 100,000"),
+        ("", "let l = [2, 3]\nwhile true { l = [x * x for x in l] }", "a number grew past the limit"),
+        ("", "let l = [2]\nwhile true { l = append(l, last(l) * last(l)) }", "a number grew past the limit"),
         ("", "let l = [1]\nwhile true { l = concat(l, l) }", "a list grew to"),
         ("", 'let s = "ab"\nwhile true { s = "{s}{s}" }', "a text grew to"),
         ("", "let s = 0\nfor i in 1..100000 { for j in 1..100000 { s += 1 } }", "more than 1,000,000 steps"),
