@@ -110,6 +110,14 @@ def game_with(tmp_path: Path, play_body: str, cards: str = CARDS):
     return game, game.start(players=2)
 
 
+def started(tmp_path: Path, source: str, name: str = "g.game"):
+    """Load a game written inline and start it with two players: (game, state)."""
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(source), encoding="utf-8")
+    game = load_game(path)
+    return game, game.start(players=2)
+
+
 def test_the_core_rules_name_no_card():
     core = CORE.split("# The core rules ask these questions")[1]
     for name in ("anti_globalization", "el_jefe", "gaddafi", "libyan", "nigeria", "northern", "sovereign"):
@@ -295,10 +303,7 @@ def test_a_changeable_property_is_read_everywhere_through_its_current_value(tmp_
         game over []
     }
     """
-    path = tmp_path / "props.game"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, source, "props.game")
     assert game.narrate(state) == ["1 no Nigeria", "2 2 yes Nigeria, Libya", "Nigeria"]
 
 
@@ -332,10 +337,7 @@ def test_somali_civil_war_links_somalia_to_saudi_arabia_for_every_rule_that_foll
         game over []
     }
     """
-    path = tmp_path / "links.game"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, source, "links.game")
     assert game.narrate(state) == ["no no no nothing", "yes yes yes Saudi Arabia"]
     assert [m.label for m in game.legal_moves(state)] == ["Somalia", "Ethiopia", "Saudi Arabia"]
     assert game.var(state, "links_added") == (("somalia", "saudi_arabia", None), ("saudi_arabia", "somalia", None))
@@ -407,10 +409,7 @@ procedure play() {
 
 
 def test_guantanamo_and_fsb_cancel_a_personality_text_first_taker_wins(tmp_path):
-    path = tmp_path / "cancel.game"
-    path.write_text(textwrap.dedent(CANCEL_GAME), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, CANCEL_GAME, "cancel.game")
     # Putin's text is announced: FSB (declared first) is offered first, to Russia.
     assert [m.label for m in game.legal_moves(state)] == ["remove FSB creation to cancel Vladimir Putin", "pass"]
     state = game.apply(state, "pass")
@@ -426,10 +425,8 @@ def test_guantanamo_and_fsb_cancel_a_personality_text_first_taker_wins(tmp_path)
 
 
 def test_once_one_trigger_cancels_the_others_are_not_asked(tmp_path):
-    path = tmp_path / "cancel.game"
-    path.write_text(textwrap.dedent(CANCEL_GAME), encoding="utf-8")
-    game = load_game(path)
-    state = game.apply(game.start(players=2), "remove FSB creation to cancel Vladimir Putin")
+    game, state = started(tmp_path, CANCEL_GAME, "cancel.game")
+    state = game.apply(state, "remove FSB creation to cancel Vladimir Putin")
     # Guantanamo's trigger was ready too, but the text is already cancelled: it is not asked.
     assert [m.label for m in game.legal_moves(state)] == ["remove Guantanamo to cancel Vladimir Putin", "pass"]
     assert game.var(state, "removed") == ("fsb_creation",)
@@ -526,10 +523,7 @@ procedure play() {
 
 
 def test_a_card_knows_who_played_it_and_how_and_states_when_it_is_playable(tmp_path):
-    path = tmp_path / "context.game"
-    path.write_text(textwrap.dedent(CONTEXT_GAME), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, CONTEXT_GAME, "context.game")
     assert game.narrate(state)[:2] == ["no", "yes yes"]  # NWO only in turns 6-8
     # Played by an East player in turn 2: 1 + 1 + 1; by the US in turn 2: 1 + 1; in turn 5: 1.
     assert game.var(state, "vp") == {"us": 6, "russia": 0}
@@ -572,10 +566,7 @@ def test_links_have_kinds_declared_read_from_a_table_and_added_in_play(tmp_path)
         game over []
     }
     """
-    path = tmp_path / "doe_links.game"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, source, "doe_links.game")
     # riga's links in the file: courland, vilna, minsk (land) and petrograd (arrow)
     assert game.narrate(state) == ["petrograd | arrow | arrow | flanders", "flanders, brussels | sea | yes"]
 
@@ -615,10 +606,7 @@ def test_a_card_reacts_however_it_leaves_play(tmp_path):
         game over []
     }
     """
-    path = tmp_path / "leave.game"
-    path.write_text(textwrap.dedent(source), encoding="utf-8")
-    game = load_game(path)
-    state = game.start(players=2)
+    game, state = started(tmp_path, source, "leave.game")
     assert game.narrate(state) == [
         "all in play",
         "El Jefe leaves play",
