@@ -160,6 +160,9 @@ class VM:
         return options[i]
 
     def shuffled(self, items: tuple) -> tuple:
+        self.budget -= len(items)  # a shuffle's work, like any list read whole
+        if self.budget < 0:
+            self.out_of_steps()
         items = list(items)
         for i in range(len(items) - 1, 0, -1):
             self.rng, j = rng.next_below(self.rng, i + 1)

@@ -128,8 +128,17 @@ class _Builder(Transformer):
             roles=items.get("roles", ()),
         )
 
+    def _number(self, token: Token, span: Span | None = None) -> int:
+        """A whole number written in the file, refused past MAX_INT before `int()`
+        (a literal of thousands of digits is slow to convert, and no game needs it)."""
+        if len(token) > len(str(MAX_INT)) or int(token) > MAX_INT:
+            shown = f"{token[:24]}{'...' if len(token) > 24 else ''}"
+            where = span or self._s(token)
+            raise GameDefError([Diagnostic(where, f"the number {shown} is too large", f"numbers go up to {MAX_INT:,}")])
+        return int(token)
+
     def players_item(self, c):
-        return ("players", (int(c[0]), int(c[1])))
+        return ("players", (self._number(c[0]), self._number(c[1])))
 
     def seats_item(self, c):
         return ("seats", c[0])
@@ -141,7 +150,7 @@ class _Builder(Transformer):
         return ("roles", tuple(c))
 
     def role_rule(self, c):
-        return (int(c[0]), c[1])
+        return (self._number(c[0]), c[1])
 
     def names(self, c):
         return tuple(str(t) for t in c)
@@ -802,7 +811,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def neg_int(self, meta, c):
-        return ast.Neg(span=self._s(meta), operand=ast.Int(span=self._s(meta), value=int(c[0])))
+        return ast.Neg(span=self._s(meta), operand=ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta))))
 
     @v_args(meta=True)
     def neg(self, meta, c):
@@ -822,17 +831,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def int_lit(self, meta, c):
-        if len(c[0]) > len(str(MAX_INT)) or int(c[0]) > MAX_INT:  # before int(): thousands of digits are slow
-            raise GameDefError(
-                [
-                    Diagnostic(
-                        self._s(meta),
-                        f"the number {c[0][:24]}{'...' if len(c[0]) > 24 else ''} is too large",
-                        f"numbers go up to {MAX_INT:,}",
-                    )
-                ]
-            )
-        return ast.Int(span=self._s(meta), value=int(c[0]))
+        return ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta)))
 
     def str_lit(self, c):
         return self.string(c[0])

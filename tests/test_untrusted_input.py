@@ -358,3 +358,8 @@ def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
     path.write_text(tomli_w.dumps(edit(saved(), "log", 5)))
     code, err = run_cli(capsys, "run", "tictactoe", "--from-state", str(path), "--quiet")
     assert code == 2 and "log: expected a list of [audience, format, values]" in err
+
+
+def test_a_player_count_of_thousands_of_digits_is_reported_at_its_position(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, "game t { players 2..1" + "0" * 4999 + " }\n" + play(""), command="check")
+    assert "<dir>/g.game:1:21: error: the number 100000000000000000000000... is too large" in err
