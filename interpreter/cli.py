@@ -304,7 +304,28 @@ def cmd_play(args) -> int:
     return 0
 
 
+def _option_lines(game: Game, names, indent: str) -> list[str]:
+    """`--option NAME=DEFAULT  description (choices: ...)` for the options named, each
+    value written as it is typed on the command line."""
+    g = game.compiled
+
+    def typed(v) -> str:
+        return str(v).lower() if isinstance(v, bool) else str(v)
+
+    out = []
+    for name in names:
+        d = g.option_decls[name]
+        choices = ""
+        if d.choices is not None:
+            choices = " (choices: " + ", ".join(typed(c) for c in g._const(d.choices)) + ")"
+        left = f"--option {name}={typed(g.options[name])}"
+        out.append(f"{indent}{left:<34} {d.description}{choices}".rstrip())
+    return out
+
+
 def cmd_list(args) -> int:
+    """Each bundled game with its player counts, options (with their defaults and
+    choices) and variants, and the options each variant adds."""
     from .program import load_program
 
     for name, path in bundled_games().items():
@@ -312,8 +333,14 @@ def cmd_list(args) -> int:
         h = program.header
         count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players}-{h.max_players}"
         print(f"{name:<20} {h.title} ({count} players)")
+        base = load_game(str(path))
+        print("\n".join(_option_lines(base, base.compiled.option_decls, "    ")))
         for v in program.all_variants.values():
             print(f"    --variant {v.name:<22} {v.title}")
+            game = load_game(str(path), variants=[v.name])
+            added = [n for n in game.compiled.option_decls if n not in base.compiled.option_decls]
+            for line in _option_lines(game, added, "        "):
+                print(line)
     return 0
 
 

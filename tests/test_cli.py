@@ -423,3 +423,19 @@ def test_replay_names_a_rules_change_when_a_move_fails(tmp_path, capsys):
 def test_a_game_for_one_player_count_says_so_plainly(capsys):
     code, _, err = cli(capsys, "run", "kuhn_poker", "--players", "3")
     assert code == 2 and "Kuhn poker is for 2 players, not 3" in err and "hint: use --players 2" in err
+
+
+def test_list_shows_each_games_options_with_defaults_and_choices_and_those_a_variant_adds(capsys):
+    """Discoverability: options can be found without reading the .game file."""
+    code, out, _ = cli(capsys, "list")
+    assert code == 0
+    lines = out.splitlines()
+    assert any(
+        re.match(r"    --option victory=construction +the victory condition .*\(choices: construction, attrition", line)
+        for line in lines
+    )
+    gravity = next(i for i, line in enumerate(lines) if line.startswith("    --variant gravity"))
+    assert re.match(
+        r"        --option ground=down +the side of the wall .*\(choices: up, down, left, right\)", lines[gravity + 1]
+    )
+    assert any(line.startswith("    --option superpower=usa ") for line in lines)
