@@ -170,10 +170,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         for name in sorted(unknown):
             from .errors import did_you_mean
 
+            declaring = [
+                v.name
+                for v in self.program.all_variants.values()
+                if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
+            ]
             self.fail(
-                self.header.span,
+                _argument("option", name, given[name]),
                 f"unknown option '{name}'",
-                did_you_mean(name, self.option_decls)
+                (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
+                or did_you_mean(name, self.option_decls)
                 or (
                     "options: " + ", ".join(self.option_decls)
                     if self.option_decls
@@ -191,7 +197,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     self.fail(d.choices.span, "an option's choices must be a list or a range")
                 if value not in allowed:
                     self.fail(
-                        d.span,
+                        _argument("option", name, value) if name in given else d.span,
                         f"option '{name}' = {value!r} is not allowed",
                         f"choose from {self.rt.display(tuple(allowed))}",
                     )
@@ -361,7 +367,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             default = self._const(d.default)  # the checker has already checked it
             example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
             self.fail(
-                d.span,
+                _argument("option", d.name, value),
                 f"option '{d.name}' must be {allowed}, not {value!r}",
                 did_you_mean(str(value), choices) or example,
             )
@@ -570,3 +576,10 @@ def _leaver(hooks: dict[str, Code]):
             vm.push([code, 0, [c] + [None] * (code.nlocals - 1)])
 
     return left
+
+
+def _argument(flag: str, name: str, value=None) -> Span:
+    """Where a mistake in a command-line argument is reported: the argument itself
+    (`--option ground=left: error: ...`), not a line of a file the user did not write."""
+    shown = name if value is None else f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+    return Span(f"--{flag} {shown}", 0, 0)

@@ -43,7 +43,8 @@ class Diagnostic:
     severity: str = "error"
 
     def render(self, sources: dict[str, str] | None = None) -> str:
-        lines = [f"{self.span}: {self.severity}: {self.message}"]
+        where = str(self.span) if self.span.line > 0 else self.span.path  # a file, or an argument
+        lines = [f"{where}: {self.severity}: {self.message}"]
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             text = _source_text(self.span.path)

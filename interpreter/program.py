@@ -143,14 +143,14 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
             hint = did_you_mean(name, all_variants) or (
                 "this game has variants: " + ", ".join(all_variants) if all_variants else "this game has no variants"
             )
-            raise GameDefError([Diagnostic(headers[0].span, f"unknown variant '{name}'", hint)])
+            raise GameDefError([Diagnostic(Span(f"--variant {name}", 0, 0), f"unknown variant '{name}'", hint)])
         variant = all_variants[name]
         for other in chosen:
             if other.name in variant.excludes or variant.name in other.excludes:
                 raise GameDefError(
                     [
                         Diagnostic(
-                            variant.span,
+                            Span(f"--variant {name}", 0, 0),
                             f"variant '{name}' cannot be combined with '{other.name}'",
                             "choose one of them",
                         )

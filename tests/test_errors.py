@@ -300,22 +300,6 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
-        procedure play() {
-            rule "Play"
-            game over []
-        }
-        variant fast "Fast" {
-            rule "Fast play"
-        }
-        """,
-        {"variants": ["fsat"]},
-        "1:1",
-        "did you mean 'fast'?",
-        id="unknown-variant",
-    ),
-    pytest.param(
-        """
-        game t { players 2..2 seats [a, b] }
         enum Suit { hearts, spades }
         procedure play() {
             rule "Play"
@@ -999,26 +983,6 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
-        procedure play() {
-            rule "Play"
-            game over []
-        }
-        variant loud "Loud" {
-            rule "Loud"
-            excludes [quiet]
-        }
-        variant quiet "Quiet" {
-            rule "Quiet"
-        }
-        """,
-        {"variants": ["quiet", "loud"]},
-        "6:1",
-        "variant 'loud' cannot be combined with 'quiet'",
-        id="variant-excluded-combination",
-    ),
-    pytest.param(
-        """
-        game t { players 2..2 seats [a, b] }
         include "nowhere/cards.game"
         procedure play() {
             rule "Play"
@@ -1029,35 +993,6 @@ CASES = [
         "2:1",
         "include finds no file: nowhere/cards.game",
         id="include-finds-nothing",
-    ),
-    # ---- options (given to load_game) ----------------------------------------------------------
-    pytest.param(
-        """
-        game t { players 2..2 seats [a, b] }
-        option size: int = 3 choices [3, 4] "board size"
-        procedure play() {
-            rule "Play"
-            game over []
-        }
-        """,
-        {"options": {"sizee": 4}},
-        "1:1",
-        "did you mean 'size'?",
-        id="option-unknown",
-    ),
-    pytest.param(
-        """
-        game t { players 2..2 seats [a, b] }
-        option size: int = 3 choices [3, 4] "board size"
-        procedure play() {
-            rule "Play"
-            game over []
-        }
-        """,
-        {"options": {"size": 5}},
-        "2:1",
-        "option 'size' = 5 is not allowed",
-        id="option-bad-value",
     ),
 ]
 
@@ -1372,3 +1307,65 @@ def test_option_value_of_the_wrong_type_is_rejected(tmp_path):
     )
     with pytest.raises(GameDefError):
         load_game(path, options={"fast": 5})
+
+
+@pytest.mark.parametrize(
+    ("variants", "expected"),
+    [
+        (["fsat"], ["--variant fsat: error: unknown variant 'fsat'", "    hint: did you mean 'fast'?"]),
+        (
+            ["quiet", "fast", "loud"],
+            ["--variant loud: error: variant 'loud' cannot be combined with 'quiet'", "    hint: choose one of them"],
+        ),
+    ],
+    ids=["unknown-variant", "variant-excluded-combination"],
+)
+def test_a_variant_mistake_is_reported_at_the_variant_named(tmp_path, variants, expected):
+    """A variant chosen by name is an argument, not a line of the file: the message names it."""
+    _, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        variant fast "Fast" {
+            rule "Fast play"
+        }
+        variant loud "Loud" {
+            rule "Loud"
+            excludes [quiet]
+        }
+        variant quiet "Quiet" {
+            rule "Quiet"
+        }
+        """,
+        variants=variants,
+    )
+    assert text.splitlines() == expected
+
+
+@pytest.mark.parametrize(
+    ("options", "expected"),
+    [
+        ({"sizee": 4}, ["--option sizee=4: error: unknown option 'sizee'", "    hint: did you mean 'size'?"]),
+        ({"size": 5}, ["--option size=5: error: option 'size' = 5 is not allowed", "    hint: choose from 3, 4"]),
+    ],
+    ids=["option-unknown", "option-bad-value"],
+)
+def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, expected):
+    """Options are given to load_game (or on the command line): the message names the one given."""
+    _, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        option size: int = 3 choices [3, 4] "board size"
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        options=options,
+    )
+    assert text.splitlines() == expected
