@@ -344,6 +344,38 @@ def cmd_list(args) -> int:
     return 0
 
 
+def cmd_info(args) -> int:
+    """One game as a newcomer needs it: title, player counts and seats, options, variants
+    (with what they exclude and the options they add), and where its rules are cited."""
+    from .program import load_program
+    from .rules_index import rules_listing
+
+    path = find_game(args.game)
+    program = load_program(path)
+    game = load_game(str(path))
+    h = program.header
+    count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players} to {h.max_players}"
+    print(f"{h.title} ({path.stem}): {count} players")
+    for n in range(h.min_players, h.max_players + 1):
+        print(f"    {n} players: {', '.join(game.seats_for(n))}")
+    print(f"rulebook: {h.rulebook or '(none named)'}")
+    lines = _option_lines(game, game.compiled.option_decls, "    ")
+    print("options:" + ("" if lines else " none"))
+    for line in lines:
+        print(line)
+    print("variants:" + ("" if program.all_variants else " none"))
+    for v in program.all_variants.values():
+        excludes = f" (not with {', '.join(v.excludes)})" if v.excludes else ""
+        print(f"    --variant {v.name:<22} {v.title}{excludes}")
+        with_v = load_game(str(path), variants=[v.name])
+        added = [n for n in with_v.compiled.option_decls if n not in game.compiled.option_decls]
+        for line in _option_lines(with_v, added, "        "):
+            print(line)
+    cited = rules_listing(path, []).count("\n")
+    print(f"rules: {cited} lines of rulebook citations and interpretations (`gamedef rules {path.stem}`)")
+    return 0
+
+
 def cmd_rules(args) -> int:
     from .rules_index import rules_listing
 
@@ -433,6 +465,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("list", help="list the bundled games and their variants")
     p.set_defaults(func=cmd_list)
+
+    p = sub.add_parser("info", help="one game: players and seats, options, variants, rulebook")
+    p.add_argument("game")
+    p.set_defaults(func=cmd_info)
 
     p = sub.add_parser("rules", help="list a game's rules with rulebook sections and interpretations")
     p.add_argument("game")

@@ -448,3 +448,18 @@ def test_list_shows_each_games_options_with_defaults_and_choices_and_those_a_var
         r"        --option ground=down +the side of the wall .*\(choices: up, down, left, right\)", lines[gravity + 1]
     )
     assert any(line.startswith("    --option superpower=usa ") for line in lines)
+
+
+def test_info_shows_one_game_as_a_newcomer_needs_it(capsys):
+    code, out, _ = cli(capsys, "info", "berlin_wall")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "Berlin Wall (berlin_wall): 2 to 4 players"
+    assert "    3 players: red, black, green" in lines
+    assert any(re.match(r"    --option columns=12 +columns of the wall", line) for line in lines)
+    assert any(line.startswith("    --variant gravity") and line.endswith("(not with nullo_gravity)") for line in lines)
+    assert any(line.startswith("        --option ground=down ") for line in lines)
+    assert re.match(r"rules: \d+ lines of rulebook citations and interpretations", lines[-1])
+    code, out, _ = cli(capsys, "info", "kuhn_poker")
+    assert out.splitlines()[:2] == ["Kuhn poker (kuhn_poker): 2 players", "    2 players: p1, p2"]
+    assert "options: none" in out and "variants: none" in out
