@@ -62,24 +62,21 @@ class _OutOfSteps(Exception):
     """The search of `path_steps` used up the step budget."""
 
 
-FREE_WALKS = 2_000  # a search that can try at most this many walks needs no counting
-
-
 def _path_steps(links: dict):
     """Next nodes from which a walk of exactly `n` steps exists, never revisiting.
 
     The search backtracks, which can take exponential time on a large board with a
-    long walk, so a search that could try more than FREE_WALKS walks (degree times
-    (degree - 1) to the n - 1) spends a step of the running budget per walk it extends;
-    a shorter one (Berlin Wall's rolls of 1 to 6 on a grid) costs a bounded amount."""
+    long walk, so each walk it extends spends a step of the running budget (a walk's
+    last node is only tested, and costs nothing more)."""
     empty = ()
     budget = [0]
-    degree = max((len(v) for v in links.values()), default=0)
-    free = [degree * max(1, degree - 1) ** max(0, n - 1) <= FREE_WALKS for n in range(64)]  # by walk length
 
     def extendable(node, n, seen, end_ok):
         if n == 0:
             return end_ok is None or bool(end_ok(node))
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _OutOfSteps  # turned into the VM's out-of-steps error below
         for nxt in links.get(node, empty):
             if nxt not in seen:
                 seen.add(nxt)
@@ -89,25 +86,9 @@ def _path_steps(links: dict):
                     return True
         return False
 
-    def counted(node, n, seen, end_ok):
-        if n == 0:
-            return end_ok is None or bool(end_ok(node))
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _OutOfSteps  # turned into the VM's out-of-steps error below
-        for nxt in links.get(node, empty):
-            if nxt not in seen:
-                seen.add(nxt)
-                ok = counted(nxt, n - 1, seen, end_ok)
-                seen.discard(nxt)
-                if ok:
-                    return True
-        return False
-
     def path_steps(vm, start, n, avoid=(), end_ok=None):
         if n <= 0:
             return ()
-        search = extendable if n < 64 and free[n] else counted
         budget[0] = vm.budget
         seen = set(avoid)
         seen.add(start)
@@ -116,7 +97,7 @@ def _path_steps(links: dict):
             for nxt in links.get(start, empty):
                 if nxt not in seen:
                     seen.add(nxt)
-                    if search(nxt, n - 1, seen, end_ok):
+                    if extendable(nxt, n - 1, seen, end_ok):
                         out.append(nxt)
                     seen.discard(nxt)
         except _OutOfSteps:
