@@ -27,7 +27,7 @@ KEYWORDS = (
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
-    "empty separated with as between query forbid allow until forever once consume changeable "
+    "empty separated counted with as between query forbid allow until forever once consume changeable "
     "cancellable cancel self leaves"
 ).split()
 
@@ -369,16 +369,21 @@ class _Builder(Transformer):
         names = [str(t) for t in c if isinstance(t, Token)]
         options = [x for x in c if isinstance(x, tuple)]
         separators = [x[1] for x in options if x[0] == "separated"]
+        counters = [x[1] for x in options if x[0] == "counted"]
         return ast.Column(
             span=self._s(meta),
             prop=names[0],
             column=names[-1],
             separator=separators[-1] if separators else None,
             readings=tuple(r for x in options if x[0] == "with" for r in x[1]),
+            counter=counters[-1] if counters else None,
         )
 
     def separated(self, c):
         return ("separated", self.plain(c[0]))
+
+    def counted(self, c):
+        return ("counted", self.plain(c[0]))
 
     def readings(self, c):
         return ("with", tuple(c))

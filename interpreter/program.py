@@ -20,6 +20,7 @@ from .sources import confined
 from .tables import LoadedTable, extend_cards, open_table
 
 BUNDLED = Path(__file__).resolve().parent.parent / "gamedefs"  # bundled games may be included by any game
+BUNDLED_CARDS = BUNDLED.parent / "cards"  # and the bundled card sets and tables (cards/twid/...)
 
 KEYED = {
     ast.GameHeader: "game",
@@ -104,7 +105,7 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     """Parse `path` with its includes and apply `variants` in order."""
     path = Path(path).resolve()
     sources: dict[str, str] = {}
-    roots = (path.parent, BUNDLED)
+    roots = (path.parent, BUNDLED, BUNDLED_CARDS)
     decls = _load_modules(path, {path}, sources, roots)
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:

@@ -559,6 +559,7 @@ class Column:
     column: str
     separator: str | None  # `separated by ";"`, for a `list T` property
     readings: tuple[Reading, ...]
+    counter: str | None = None  # `counted by ":"`: a list item `US:2` is two items `US`
 
 
 @frozen

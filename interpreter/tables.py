@@ -328,6 +328,11 @@ class CellReader:
                 cell.line, cell.column, binding, f"a list of {len(items):,} items; the limit is {MAX_LIST:,}", None
             )
             return None
+        counter = binding.column.counter
+        if counter and isinstance(cell.value, str):
+            items = self._counted(cell, items, counter, binding)
+            if items is None:
+                return None
         out = []
         for value, column in items:
             if isinstance(value, str) and value in binding.readings:
@@ -337,6 +342,34 @@ class CellReader:
             if got is not _SKIP:
                 out.append(got)
         return tuple(out)
+
+    def _counted(
+        self, cell: Cell, items: list[tuple[str, int]], counter: str, binding: Binding
+    ) -> list[tuple[str, int]] | None:
+        """`US:2 EU:1` read `counted by ":"`: each item `X:n` stands for n items X (an item
+        without a count is one item), so a cell can give a component several of a thing."""
+        out: list[tuple[str, int]] = []
+        for text, column in items:
+            value, sep, count = text.rpartition(counter)
+            if not sep:
+                out.append((text, column))
+                continue
+            if not _INT.fullmatch(count.strip()) or int(count) < 0:
+                width = len(text)
+                self._bad(
+                    cell.line,
+                    column,
+                    binding,
+                    f"'{_short(text)}': the count after '{counter}' must be a whole number of 0 or more",
+                    f"write the item and its count: '{_short(value.strip() or 'name')}{counter}2'",
+                    width,
+                )
+                return None
+            if len(out) + int(count) > MAX_LIST:
+                self._bad(cell.line, column, binding, f"a list of over {MAX_LIST:,} items", None)
+                return None
+            out.extend([(value.strip(), column)] * int(count))
+        return out
 
     def _scalar(
         self, value: Any, line: int, column: int, t: ast.TypeExpr, binding: Binding, in_list: bool = False
