@@ -425,7 +425,9 @@ class Game:
         raw = state.vars[info.slot]
         if info.keys is None:
             return raw
-        keys = state.players if info.keys == self.compiled.seats else info.keys
+        from .observe import shown_keys  # observe builds on the engine
+
+        keys = shown_keys(self.compiled, state, info)
 
         def as_dict(levels, value):
             if not levels:

@@ -69,6 +69,18 @@ def _hidden(value: Any) -> Any:
     return {"hidden": 1 if value is not None else 0}
 
 
+def shown_keys(game: CompiledGame, state: State, info, vm: VM | None = None) -> tuple:
+    """The outer keys a map variable shows. A map keyed by `player` shows the seats in play,
+    and any other seat whose entry is no longer the starting one: a seat nobody plays may
+    still hold things (the superpower left static with three players keeps its influence
+    on the map; a solo player moves several seats' pieces)."""
+    if info.keys != game.seats:
+        return info.keys
+    raw = state.vars[info.slot]
+    blank = info.default(vm or VM(game, state), [])[0]
+    return tuple(k for k in game.seats if k in state.players or raw[info.key_index[k]] != blank)
+
+
 def observe(game: CompiledGame, state: State, player: str | None) -> dict:
     """The observation of `player` (None: a spectator who sees only public things)."""
     vm = VM(game, state)
@@ -76,7 +88,7 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
     for info in game.var_order:
         raw = state.vars[info.slot]
         if info.keys is not None:
-            keys = state.players if info.keys == game.seats else info.keys
+            keys = shown_keys(game, state, info, vm)
             view = {}
             for k in keys:
                 v = raw[info.key_index[k]]

@@ -32,6 +32,7 @@ def scenario(
     players: int = 2,
     texts: list[tuple[str, str]] | list[tuple[str, str, str, str]] = (),
     turns: list[str] = (),
+    losses: list[tuple[str, int]] = (),
     influence: dict[str, dict[str, int]] | None = None,
     vp: dict[str, int] | None = None,
     in_play: list[str] = (),
@@ -42,7 +43,7 @@ def scenario(
     seed: int = 0,
     **options,
 ):
-    """(game, state) at the first decision of the scripted texts and turns.
+    """(game, state) at the first decision of the scripted VP losses, texts and turns.
 
     A text is (side, card), resolved by that side as played for its text, or
     (side, card, played_by, how) with how one of ops_use, text_use, header_use."""
@@ -61,15 +62,18 @@ def scenario(
             s = g.with_var(s, "in_play", list(in_play))
         if hands:
             s = g.with_var(s, "hand", hands)
-        for name, value in (variables or {}).items():
-            s = g.with_var(s, name, value)
         s = g.with_var(s, "script_sides", [t[0] for t in texts])
         s = g.with_var(s, "script_cards", [t[1] for t in texts])
         s = g.with_var(s, "script_by", [t[2] for t in texts])
         s = g.with_var(s, "script_how", [t[3] for t in texts])
         s = g.with_var(s, "script_turns", list(turns))
+        s = g.with_var(s, "script_losers", [side for side, _ in losses])
+        s = g.with_var(s, "script_losses", [n for _, n in losses])
         order = list(g.seats_for(players)) if players > 1 else ["us", "eu", "russia", "china"]
-        return g.with_var(s, "ranking", order)
+        s = g.with_var(s, "ranking", order)
+        for name, value in (variables or {}).items():
+            s = g.with_var(s, name, value)
+        return s
 
     return g, g.start(players=players, seed=seed, pins=tuple(pins), arrange=arrange)
 
