@@ -300,7 +300,11 @@ def test_vetoes_and_aheads_decide_who_may_take_a_slot_first():
     # positioning let only the US be first; Financial markets lets only West be first.
     assert labels(g, s) == ["Financial markets (Economy)", "Fiscal paradises (Economy)", "Communications (Technology)"]
     g, s = nwo_labels("russia")
-    assert labels(g, s) == ["Fiscal paradises (Economy)", "State propaganda (Public opinion)", "Communications (Technology)"]
+    assert labels(g, s) == [
+        "Fiscal paradises (Economy)",
+        "State propaganda (Public opinion)",
+        "Communications (Technology)",
+    ]
 
 
 def test_once_taken_a_slot_is_open_to_all_and_a_token_is_removed_by_another_player():
