@@ -355,9 +355,10 @@ def cmd_info(args) -> int:
     game = load_game(str(path))
     h = program.header
     count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players} to {h.max_players}"
-    print(f"{h.title} ({path.stem}): {count} players")
+    usual = f", {h.default_players} by default" if h.default_players and h.min_players != h.max_players else ""
+    print(f"{h.title} ({path.stem}): {count} players{usual}")
     for n in range(h.min_players, h.max_players + 1):
-        print(f"    {n} players: {', '.join(game.seats_for(n))}")
+        print(f"    {n} player{'' if n == 1 else 's'}: {', '.join(game.seats_for(n))}")
     print(f"rulebook: {h.rulebook or '(none named)'}")
     lines = _option_lines(game, game.compiled.option_decls, "    ")
     print("options:" + ("" if lines else " none"))
@@ -374,6 +375,19 @@ def cmd_info(args) -> int:
     cited = rules_listing(path, []).count("\n")
     print(f"rules: {cited} lines of rulebook citations and interpretations (`gamedef rules {path.stem}`)")
     return 0
+
+
+def cmd_cards(args) -> int:
+    """The game's printed cards, filtered; exit 1 when no card matches."""
+    from .cardlist import card_listing
+
+    game = _load(args)
+    lines = card_listing(game.compiled, args.kind, args.where or [], args.search)
+    for line in lines:
+        print(line)
+    shown = sum(1 for line in lines if not line.startswith("    "))
+    print(f"({shown} cards)" if shown != 1 else "(1 card)", file=sys.stderr)
+    return 0 if shown else 1
 
 
 def cmd_rules(args) -> int:
@@ -430,7 +444,7 @@ def build_parser() -> argparse.ArgumentParser:
     def game_args(p, players=True):
         p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
         if players:
-            p.add_argument("--players", type=int, default=None, help="number of players")
+            p.add_argument("--players", type=int, default=None, help="number of players (default: the game's own)")
             p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
         p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
         p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
@@ -469,6 +483,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("info", help="one game: players and seats, options, variants, rulebook")
     p.add_argument("game")
     p.set_defaults(func=cmd_info)
+
+    p = sub.add_parser("cards", help="list a game's printed cards: number, title, properties, text")
+    p.add_argument("game", help="a .game file or a bundled game name")
+    p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
+    p.add_argument("--kind", help="only the cards of this kind (entity)")
+    p.add_argument("--where", action="append", metavar="PROP=VALUE", help="only cards whose property has this value")
+    p.add_argument("--search", metavar="WORDS", help="only cards whose title or text contains these words")
+    p.set_defaults(func=cmd_cards)
 
     p = sub.add_parser("rules", help="list a game's rules with rulebook sections and interpretations")
     p.add_argument("game")

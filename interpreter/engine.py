@@ -305,7 +305,7 @@ class Game:
         `arrange`, for scenarios, changes the position between `setup()` and `play()`
         (usually through `with_var`), so the first decision is asked of the arranged
         position; setup() must then ask no decision."""
-        players = self.header.min_players if players is None else players
+        players = (self.header.default_players or self.header.min_players) if players is None else players
         seats = self.seats_for(players)
         g = self.compiled
         empty = State(players=seats, vars=(), frames=(), pending=None, rng=rng.seed_state(seed), pins=tuple(pins))

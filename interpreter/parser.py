@@ -27,7 +27,7 @@ KEYWORDS = (
     "perform log win require break return rule interpretation from by in not and or then "
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
-    "empty separated counted with as between query forbid allow until forever once consume changeable "
+    "empty separated counted default with as between query forbid allow until forever once consume changeable "
     "cancellable cancel self leaves"
 ).split()
 
@@ -116,13 +116,18 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         items = dict(rest)
-        lo, hi = items.get("players", (1, 1))
+        lo, hi, usual = items.get("players", (1, 1, 1))
+        if not lo <= usual <= hi:
+            raise GameDefError(
+                [Diagnostic(self._s(meta), f"the default of {usual} players is outside {lo}..{hi}", "pick a count in range")]
+            )
         return ast.GameHeader(
             span=self._s(meta),
             name=name,
             title=title,
             min_players=lo,
             max_players=hi,
+            default_players=usual,
             seats=items.get("seats", ()),
             rulebook=items.get("rulebook"),
             roles=items.get("roles", ()),
@@ -138,7 +143,8 @@ class _Builder(Transformer):
         return int(token)
 
     def players_item(self, c):
-        return ("players", (self._number(c[0]), self._number(c[1])))
+        counts = [self._number(t) for t in c]
+        return ("players", (counts[0], counts[1], counts[2] if len(counts) == 3 else counts[0]))
 
     def seats_item(self, c):
         return ("seats", c[0])

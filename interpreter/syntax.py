@@ -398,6 +398,7 @@ class GameHeader:
     seats: tuple[str, ...]
     rulebook: str | None
     roles: tuple[tuple[int, tuple[str, ...]], ...]
+    default_players: int = 0  # `players 1..4 default 4`: the count used when none is given
 
 
 @frozen
