@@ -94,5 +94,6 @@ def card_listing(
                     continue
                 props.append(f if value is True else f"{f} {_shown(game, value)}")
             lines.append(head + (" — " + " · ".join(props) if props else ""))
-            lines.extend(textwrap.wrap(text, width, initial_indent="    ", subsequent_indent="    ") or ["    (no text)"])
+            wrapped = textwrap.wrap(text, width, initial_indent="    ", subsequent_indent="    ")
+            lines.extend(wrapped or ["    (no text)"])
     return lines

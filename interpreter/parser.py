@@ -118,9 +118,8 @@ class _Builder(Transformer):
         items = dict(rest)
         lo, hi, usual = items.get("players", (1, 1, 1))
         if not lo <= usual <= hi:
-            raise GameDefError(
-                [Diagnostic(self._s(meta), f"the default of {usual} players is outside {lo}..{hi}", "pick a count in range")]
-            )
+            message = f"the default of {usual} players is outside {lo}..{hi}"
+            raise GameDefError([Diagnostic(self._s(meta), message, "pick a count in range")])
         return ast.GameHeader(
             span=self._s(meta),
             name=name,

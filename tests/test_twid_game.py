@@ -130,7 +130,8 @@ def test_gamedef_cards_lists_cards_as_a_designer_reads_them(capsys):
     assert main(["cards", "twid", "--where", "block=W", "--where", "ops=4"]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
-    assert lines[0] == "14  Fall of the Berlin Wall — epoch pre 9/11 · ops 4 · block W · types Political · removed_after_text"
+    head = "14  Fall of the Berlin Wall — epoch pre 9/11 · ops 4 · block W · types Political · removed_after_text"
+    assert lines[0] == head
     assert lines[1].startswith("    Remove 1 Russian influence on Germany, add 1 West influence on Germany.")
     titles = [line.split("  ", 1)[1].split(" — ")[0] for line in lines if not line.startswith(" ")]
     assert titles == ["Fall of the Berlin Wall", "Wolfowitz doctrine", "9/11 attacks", "War on terror"]
