@@ -1,6 +1,6 @@
 """Tables from data files: `table Entity from "file" { ... }` and `links from "file"`.
 
-Three parts. The bundled TWID spreadsheets (/work/shared/data/twid, read as they are)
+Three parts. The bundled TWID spreadsheets (cards/twid/, read as they are)
 load into a small game: 89 countries with their properties, 132 symmetric links, 91
 cards with their texts verbatim and a card block adding an effect to a row. Then each
 kind of bad file, row, cell or declaration gives one diagnostic at the table file's
@@ -24,11 +24,8 @@ from interpreter import GameDefError, load_game
 from interpreter.cli import main
 from interpreter.sheets import column_key, read_sheet, slug
 
-SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
-TWID = SHARED / "data" / "twid"
-needs_twid = pytest.mark.skipif(
-    not TWID.is_dir(), reason=f"the TWID data is not beside the repository ({TWID} is absent)"
-)
+TWID = Path(__file__).resolve().parent.parent / "cards" / "twid"  # the designer's tables, shipped
+needs_twid = pytest.mark.skipif(not TWID.is_dir(), reason=f"the TWID tables are missing ({TWID})")
 
 
 def write(folder: Path, files: dict[str, str | bytes]) -> Path:
@@ -869,3 +866,41 @@ def test_read_sheet_keeps_cell_positions():
 def test_read_sheet_skips_lines_of_empty_cells_and_reads_quoted_cells():
     sheet = read_sheet("x.csv", 'a,b\n,,\n  ,\n"1, one",2\n')
     assert [(r.line, r.cells["a"].value, r.cells["a"].column) for r in sheet.rows] == [(4, "1, one", 2)]
+
+
+# ---- counted items: `US:1 EU:2` ------------------------------------------------------------------
+COUNTED = """
+game counted { players 2..2 seats [us, eu] }
+entity Country { starting: list player }
+table Country from "c.tsv" {
+    named by name
+    starting = influence separated by " " counted by ":"
+}
+procedure play() {
+    rule "Setup"
+    log "{germany.starting} | {poland.starting} | {spain.starting}"
+    game over []
+}
+"""
+
+
+def test_a_counted_list_cell_repeats_each_item_its_count(tmp_path):
+    path = write(tmp_path, {"g.game": COUNTED, "c.tsv": "name\tinfluence\nGermany\tUS:1 EU:2\nPoland\t\nSpain\tEU\n"})
+    game = load_game(path)
+    assert game.narrate(game.start()) == ["us, eu, eu | nothing | eu"]
+
+
+@pytest.mark.parametrize(
+    ("cell", "message"),
+    [
+        (
+            "US:two",
+            "c.tsv:2:9: error: Country.starting: 'US:two': the count after ':' must be a whole number of 0 or more",
+        ),
+        ("US:1 XX:1", "c.tsv:2:14: error: Country.starting: unknown player 'XX'"),
+    ],
+)
+def test_a_bad_counted_item_is_reported_at_its_cell(tmp_path, cell, message):
+    rows = f"name\tinfluence\nGermany\t{cell}\nPoland\t\nSpain\tEU\n"
+    text = error_of(tmp_path, {"g.game": COUNTED, "c.tsv": rows})
+    assert message in text, text
