@@ -402,6 +402,7 @@ def cmd_bench(args) -> int:
 
     game = _load(args)
     decisions = games = 0
+    wins: dict[str, float] = {}
     start = time.perf_counter()
     seed = args.seed
     while games < args.games:
@@ -415,6 +416,8 @@ def cmd_bench(args) -> int:
                 )
             state = game.apply_index(state, agent.choose(game, state))
         decisions += state.decisions
+        for w in state.result:  # a shared win counts as a share for each winner
+            wins[w] = wins.get(w, 0) + 1 / len(state.result)
         games += 1
         seed += 1
         if games % max(1, args.games // 10) == 0:
@@ -422,8 +425,13 @@ def cmd_bench(args) -> int:
     elapsed = time.perf_counter() - start
     print(
         f"{game.header.title}: {games} random games in {elapsed:.2f}s: "
-        f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s"
+        f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s, "
+        f"{decisions / games:.0f} decisions per game"
     )
+    seats = state.players
+    shares = ", ".join(f"{p} {100 * wins.get(p, 0) / games:.1f}%" for p in seats)
+    nobody = games - sum(wins.values())
+    print(f"wins: {shares}" + (f", nobody {100 * nobody / games:.1f}%" if nobody > 0.5 else ""))
     return 0
 
 

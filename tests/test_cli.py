@@ -144,8 +144,12 @@ def test_save_state_then_run_from_it(tmp_path, capsys):
 def test_bench_prints_games_per_second(capsys):
     code, out, err = cli(capsys, "bench", "tictactoe", "--games", "5")
     assert code == 0
-    pattern = r"Tic-tac-toe: 5 random games in [\d.]+s: [\d.]+ games/s, \d+ decisions/s\n"
-    assert re.fullmatch(pattern, out), out
+    speed = r"Tic-tac-toe: 5 random games in [\d.]+s: [\d.]+ games/s, \d+ decisions/s, \d+ decisions per game\n"
+    wins = r"wins: p1 ([\d.]+)%, p2 ([\d.]+)%(, nobody ([\d.]+)%)?\n"
+    match = re.fullmatch(speed + wins, out)
+    assert match, out
+    shares = [float(x) for x in match.group(1, 2, 4) if x]
+    assert abs(sum(shares) - 100) < 0.2 and all(x % 20 == 0 for x in shares)  # 5 games: steps of 20%
     assert "5/5 games" in err
 
 
