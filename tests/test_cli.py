@@ -145,7 +145,7 @@ def test_bench_prints_games_per_second(capsys):
     code, out, err = cli(capsys, "bench", "tictactoe", "--games", "5")
     assert code == 0
     speed = r"Tic-tac-toe: 5 random games in [\d.]+s: [\d.]+ games/s, \d+ decisions/s, \d+ decisions per game\n"
-    wins = r"wins: p1 ([\d.]+)%, p2 ([\d.]+)%(, nobody ([\d.]+)%)?\n"
+    wins = r"wins: x ([\d.]+)%, o ([\d.]+)%(, nobody ([\d.]+)%)?\n"
     match = re.fullmatch(speed + wins, out)
     assert match, out
     shares = [float(x) for x in match.group(1, 2, 4) if x]
