@@ -757,8 +757,9 @@ def influence_near_lebanon(in_play, *places):
 
 
 def test_hezbollah_in_play_influence_in_israel_or_lebanon_costs_vp():
+    # One operation placing two tokens in Lebanon: 1 VP, once per operation.
     g, s = influence_near_lebanon(["hezbollah"], "influence in Lebanon (1)", "influence in Lebanon (1)")
-    assert g.is_over(s) and inf(g, s, "russia", "lebanon") == 2 and vp(g, s)["russia"] == 3
+    assert g.is_over(s) and inf(g, s, "russia", "lebanon") == 2 and vp(g, s)["russia"] == 4
     g, s = influence_near_lebanon(["hezbollah"], "influence in Jordan (2)")
     assert vp(g, s)["russia"] == 5
     g, s = influence_near_lebanon([], "influence in Lebanon (1)", "influence in Lebanon (1)")
