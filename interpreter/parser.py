@@ -116,8 +116,8 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         items = dict(rest)
-        lo, hi, usual = items.get("players", (1, 1, 1))
-        if not lo <= usual <= hi:
+        lo, hi, usual = items.get("players", (1, 1, 0))
+        if usual and not lo <= usual <= hi:
             message = f"the default of {usual} players is outside {lo}..{hi}"
             raise GameDefError([Diagnostic(self._s(meta), message, "pick a count in range")])
         return ast.GameHeader(
@@ -143,7 +143,7 @@ class _Builder(Transformer):
 
     def players_item(self, c):
         counts = [self._number(t) for t in c]
-        return ("players", (counts[0], counts[1], counts[2] if len(counts) == 3 else counts[0]))
+        return ("players", (counts[0], counts[1], counts[2] if len(counts) == 3 else 0))
 
     def seats_item(self, c):
         return ("seats", c[0])

@@ -42,6 +42,14 @@ CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {
     "missiles_2p": ("missiles_now", (), {}, 2, 11),
     "missiles_3p": ("missiles_now", (), {}, 3, 17),
     "missiles_4p": ("missiles_now", (), {}, 4, 5),
+    # The Wall is Down: 2, 3 and 4 players, the solo goals, the promos, the alternate goal.
+    "twid_2p": ("twid", (), {}, 2, 3),
+    "twid_3p": ("twid", (), {}, 3, 3),
+    "twid_4p": ("twid", (), {}, 4, 3),
+    "twid_solo_elite": ("twid", (), {"solo_goal": "elite"}, 1, 3),
+    "twid_solo_planet": ("twid", (), {"solo_goal": "planet"}, 1, 3),
+    "twid_promos": ("twid", (), {"promos": True}, 4, 4),
+    "twid_alternate_goal": ("twid", (), {"alternate_goal": True}, 2, 3),
 }
 
 

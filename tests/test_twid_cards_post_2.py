@@ -560,7 +560,7 @@ def test_the_kirchners_open_argentina_and_its_neighbours_to_the_east():
     s = play(
         g, s, "us: remove supremacy on Global positioning to discard a personality in play", "discard The Kirchners"
     )
-    assert g.var(s, "in_play") == () and "the_kirchners" in g.var(s, "discard")
+    assert g.var(s, "in_play") == () and "the_kirchners" in g.var(s, "removed")  # marked *: removed as it leaves play
     _, offered = ops_labels(g, s, "Julian Assange", "influence")
     assert "influence in Poland (3)" in offered and "influence in Argentina (2)" in offered  # next to Chile now
     assert "influence in Uruguay (2)" not in offered and "influence in Paraguay (2)" not in offered
@@ -640,7 +640,7 @@ def test_vladimir_putin_offers_a_coup_where_the_edge_was_gained_next_to_russia()
     assert labels(g, s) == ["russia: discard Vladimir Putin for a coup in Ukraine with 3 ops", "pass"]
     s = play(g, s, "russia: discard Vladimir Putin for a coup in Ukraine with 3 ops")
     # 5 + 3 - 2 x 2 = 4 points; Ukraine is conflictive: Russia loses 1 VP.
-    assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "discard")
+    assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "removed")  # marked *: removed as it leaves play
     assert g.var(s, "in_play") == ()
     s = play(g, s, "remove 1 of eu's", "add 1 influence", "add 1 influence", "stop")
     assert inf(g, s, "eu", "ukraine") == 0 and inf(g, s, "russia", "ukraine") == 2

@@ -146,7 +146,7 @@ def test_gaddafi_forbids_destabilization_on_libya_until_he_leaves_play():
     s = play(
         g, s, "west: remove supremacy on Global positioning to discard a personality in play", "discard Muammar Gaddafi"
     )
-    assert where(g, s, "muammar_gaddafi") == "discard"
+    assert where(g, s, "muammar_gaddafi") == "removed"  # marked *: out of play, out of the game
     s = play(g, s, "play Yugoslav wars", "Yugoslav wars for operations", "destabilization operation")
     assert "destabilize Libya" in labels(g, s)
 
@@ -351,13 +351,23 @@ def test_oil_thirst_with_four_players_binds_the_us_only():
     assert labels(g, s) == ["Rupert Murdoch for operations"]
 
 
-def test_oil_thirst_without_an_oil_target_leaves_influence_ops():
+def test_oil_thirst_without_an_oil_target_obliges_nothing():
     hands = {"west": ["yugoslav_wars"]}
     g, s = scenario(
         texts=[("east", "oil_thirst")], turns=["west"], influence={"east": {"cuba": 1}}, hands=hands, clear=True
     )
-    s = play(g, s, "play Yugoslav wars", "Yugoslav wars for operations")
-    assert labels(g, s) == ["influence operation"]
+    # 6.2.3: the part that cannot be applied is ignored: the action is free.
+    assert labels(g, s) == ["play Yugoslav wars"]
+    s = play(g, s, "play Yugoslav wars")
+    assert labels(g, s) == [
+        "Yugoslav wars for operations",
+        "Yugoslav wars for its text",
+        "Yugoslav wars to the NWO track",
+    ]
+    s = play(g, s, "Yugoslav wars for operations")
+    assert labels(g, s) == ["influence operation", "destabilization operation"]
+    s = play(g, s, "destabilization operation")
+    assert labels(g, s) == ["destabilize Cuba"]  # not an oil country: no obligation to meet
 
 
 # ---- 31 OPEC --------------------------------------------------------------------------------------
@@ -392,7 +402,7 @@ def test_osama_bin_laden_the_us_removes_influence_and_may_influence_the_middle_e
     assert "influence in Jordan (2)" not in labels(g, s)
 
 
-def test_osama_bin_laden_in_play_at_9_11_costs_the_us_and_is_discarded():
+def test_osama_bin_laden_in_play_at_9_11_costs_the_us_and_leaves_play():
     influence = {"west": {"jordan": 1, "cuba": 1}}
     g, s = rounds(rounds_listed=[4, 5], influence=influence, in_play=["osama_bin_laden"], vp={"west": 3})
     assert g.current_player(s) == "west"
@@ -400,7 +410,7 @@ def test_osama_bin_laden_in_play_at_9_11_costs_the_us_and_is_discarded():
     s = play(g, s, "remove 1 US influence in Jordan")
     assert vp(g, s)["west"] == 2 and inf(g, s, "west", "jordan") == 0 and inf(g, s, "west", "cuba") == 1
     assert g.var(s, "epoch") == "post"
-    assert where(g, s, "osama_bin_laden") == "discard"
+    assert where(g, s, "osama_bin_laden") == "removed"  # marked *: out of play, out of the game
 
 
 def test_osama_bin_laden_played_post_9_11_resolves_at_once_with_four_players():

@@ -145,3 +145,13 @@ def test_gamedef_cards_filters_by_words_and_reports_a_bad_filter(capsys):
     assert main(["cards", "twid", "--where", "opz=1"]) == 2
     assert "did you mean 'ops'?" in capsys.readouterr().err
     assert main(["cards", "twid", "--search", "no such words"]) == 1
+
+
+def test_the_header_names_the_usual_player_count(capsys, tmp_path):
+    assert main(["info", "twid"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "The Wall is Down (twid): 1 to 4 players, 4 by default"
+    bad = tmp_path / "bad.game"
+    bad.write_text('game bad { players 2..4 default 5 }\nprocedure play() {\n    rule "r"\n    game over []\n}\n')
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.game:1:1: error: the default of 5 players is outside 2..4" in err

@@ -396,3 +396,61 @@ def test_a_punctuation_card_must_be_played_before_the_round_ends():
     assert labels(g, s) == ["play Europe", "play Middle East"]  # two actions left, two punctuation cards
     s = play(g, s, "play Europe")
     assert labels(g, s) == ["score Europe"]
+
+
+# ---- review findings: edges gained by removal, coups without VP, the header's punctuation ---
+def test_an_edge_gained_because_another_sides_influence_is_removed_is_an_edge_gained():
+    # Color revolution removes Russia's influence in Ukraine: the US (1) now has the edge,
+    # which Vladimir Putin, in play, sees.
+    g, s = scenario(
+        players=4,
+        texts=[("us", "color_revolution")],
+        influence={"us": {"ukraine": 1}, "russia": {"ukraine": 2}},
+        in_play=["vladimir_putin"],
+    )
+    s = play(g, s, "all Russian influence in Ukraine")
+    assert "us gains the edge in Ukraine" in g.narrate(s)
+    assert labels(g, s) == [
+        "russia: discard Vladimir Putin for a coup in Ukraine with 3 ops",
+        "pass",
+    ]  # Color revolution: 3 ops
+
+
+def test_war_on_terror_coups_cost_no_vp_whatever_other_cards_add():
+    g, s = scenario(
+        turns=["west"],
+        hands={"west": ["democracy_in_nigeria"]},
+        influence={"east": {"israel": 1}},
+        in_play=["war_on_terror", "hezbollah"],
+        vp={"west": 3},
+        pins=(1,),
+        clear=True,
+    )
+    s = play(g, s, "play Democracy in Nigeria", "Democracy in Nigeria for operations", "destabilization operation")
+    s = play(g, s, "destabilize Israel")
+    assert g.var(s, "vp")["west"] == 3  # Israel: conflictive, and Hezbollah adds 1: still nothing
+
+
+def test_a_header_card_cannot_leave_a_punctuation_card_stuck_in_hand():
+    hands = {
+        "us": ["europe_scoring", "middle_east_scoring", "opec", "boris_yeltsin"],
+        "eu": ["maastrich_treaty", "oil_crisis", "immigrants", "black_monday"],
+        "russia": ["el_jefe", "congo_wars", "neocolonialism", "embassy_asylum"],
+        "china": ["anti_globalization_movement", "party_congress", "khobar_towers_attack", "chechen_wars"],
+    }
+    g = game()
+    s = g.start(players=4, seed=5, arrange=lambda st: g.with_var(st, "hand", hands))
+    # Three punctuation cards and two actions: one of them must be the header.
+    assert labels(g, s) == ["header: Europe", "header: Middle East", "header: OPEC"]
+
+
+def test_with_three_players_the_static_superpowers_edges_count_against_domination():
+    g, s = scenario(
+        players=3,
+        texts=[("us", "europe_scoring")],
+        influence={"us": {"ukraine": 1, "poland": 1}, "eu": {"france": 1, "italy": 1}},
+        vp={"us": 3, "russia": 3, "china": 3},
+        clear=True,
+    )
+    # The US edges 2 (one conflictive), as many as the static EU: no domination.
+    assert g.var(s, "vp")["us"] == 3 + 2 + 1
