@@ -375,6 +375,10 @@ class Checker:
             self.result = None
         elif isinstance(d, ast.Trigger):
             self.trigger(d, None)
+        elif isinstance(d, ast.View):
+            from .views import check_view
+
+            check_view(self, d, self.program.decls)
         elif isinstance(d, ast.Card):
             for t in d.triggers:
                 self.trigger(t, d.kind)

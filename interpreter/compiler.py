@@ -24,6 +24,7 @@ from .modifiers import ModifierCompiler
 from .program import Program
 from .statements import Code, Handler, StatementCompiler
 from .tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
+from .views import compile_view
 
 RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
 
@@ -287,6 +288,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     self._compile_behaviour(d)
                 except LimitExceeded as exc:  # generated code past what Python compiles
                     self.fail(d.span, exc.message, exc.hint)
+        views = [d for d in decls if isinstance(d, ast.View)]
+        if len(views) > 1:
+            self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
+        self.view = compile_view(self, views[0]) if views else ()
         if "play" not in self.procs:
             self.fail(
                 self.header.span,

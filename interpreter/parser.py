@@ -28,7 +28,7 @@ KEYWORDS = (
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
     "empty separated counted default with as between query forbid allow until forever once consume changeable "
-    "cancellable cancel self leaves"
+    "cancellable cancel self leaves view"
 ).split()
 
 
@@ -842,6 +842,50 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def int_lit(self, meta, c):
         return ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta)))
+
+    @v_args(meta=True)
+    def view_decl(self, meta, c):
+        return ast.View(span=self._s(meta), items=tuple(c))
+
+    @v_args(meta=True)
+    def view_line(self, meta, c):
+        return ast.ViewLine(span=self._s(meta), text=c[0])
+
+    @v_args(meta=True)
+    def view_board(self, meta, c):
+        return ast.ViewBoard(span=self._s(meta), var=str(c[0]))
+
+    def view_by(self, c):
+        return ("by", c[0])
+
+    def view_as(self, c):
+        return ("as", c[0])
+
+    @v_args(meta=True)
+    def view_table(self, meta, c):
+        group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        label = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "as"), None)
+        rest = [x for x in c if not isinstance(x, tuple)]
+        title, row, rows, column, columns, cell = rest
+        return ast.ViewTable(
+            span=self._s(meta),
+            title=self.plain(title),
+            row=str(row),
+            rows=rows,
+            group=group,
+            label=label,
+            column=str(column),
+            columns=columns,
+            cell=cell,
+        )
+
+    @v_args(meta=True)
+    def view_lines(self, meta, c):
+        group = next((x[1] for x in c if isinstance(x, tuple)), None)
+        title, var, items, text = [x for x in c if not isinstance(x, tuple)]
+        return ast.ViewLines(
+            span=self._s(meta), title=self.plain(title), var=str(var), items=items, group=group, text=text
+        )
 
     def str_lit(self, c):
         return self.string(c[0])

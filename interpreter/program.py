@@ -37,6 +37,7 @@ KEYED = {
     ast.Procedure: "procedure",
     ast.Generate: "generate",
     ast.Table: "table",
+    ast.View: "view",
 }
 
 
@@ -46,6 +47,8 @@ def decl_key(decl) -> tuple[str, str] | None:
         return None
     if kind in ("generate", "table"):
         return (kind, decl.kind)
+    if kind == "view":
+        return (kind, "view")
     return (kind, decl.name)
 
 
@@ -126,13 +129,9 @@ def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -
     for decl in base:
         key = decl_key(decl)
         if key is not None and key in table:
-            errors.append(
-                Diagnostic(
-                    decl.span,
-                    f"{key[0]} '{key[1]}' is declared twice",
-                    f"the first is at {table[key].span}; rename one",
-                )
-            )
+            twice = f"{key[0]} '{key[1]}' is declared twice" if key[0] != "view" else "a game has one view"
+            hint = "rename one" if key[0] != "view" else "merge the two, or `replace view { ... }` in a variant"
+            errors.append(Diagnostic(decl.span, twice, f"the first is at {table[key].span}; {hint}"))
             continue
         if key is not None:
             table[key] = decl

@@ -1,22 +1,22 @@
-"""A player's view of a position as text, built from their observation only.
+"""A player's view of a position as text, built from what that player may see.
 
-Generic: a variable keyed by grid cells is drawn as a board (each value by its
-component's `short` template, hidden parts as '?'); a `player -> cell` variable
-marks seats on that board; other variables are listed by name.
+A game that declares a `view` is shown through it (interpreter/views.py). Otherwise the
+generic view applies, and leaves nothing out: a variable keyed by grid cells is drawn as
+a board (each value by its component's `short` template, hidden parts as '?'), a
+`player -> cell` variable marks seats on that board, and every other variable is listed
+by name: a map keyed by anything shows the entries that differ from its starting value.
 """
 
 from __future__ import annotations
 
 from .engine import VM, Game, State
-from .observe import observe, short_text
+from .observe import observe, short_text, value_view
 
 
 def render(game: Game, state: State, player: str | None) -> str:
     g = game.compiled
     obs = observe(g, state, player)
     vm = VM(g, state)
-    lines: list[str] = []
-    grids = {name: cells for name, cells in g.types.items() if cells and cells[0] in g.rt.coords}
     seat_no = {p: i + 1 for i, p in enumerate(state.players)}
     markers: dict[str, list[str]] = {}
     for info in g.var_order:
@@ -24,37 +24,62 @@ def render(game: Game, state: State, player: str | None) -> str:
         if info.keys == g.seats and isinstance(view, dict):
             for p, v in view.items():
                 if isinstance(v, str) and v in g.rt.coords:
-                    markers.setdefault(v, []).append(str(seat_no[p]))
+                    markers.setdefault(v, []).append(str(seat_no.get(p, p)))
+
+    def draw_grid(name: str) -> list[str]:
+        info = g.vars[name]
+        return _grid(g, vm, info, obs["vars"][name], markers)
+
+    if g.view:
+        from .views import view_lines
+
+        return "\n".join(view_lines(game, state, player, draw_grid))
+    lines: list[str] = []
     for info in g.var_order:
         view = obs["vars"][info.name]
         if info.keys is not None and info.keys and info.keys[0] in g.rt.coords:
-            cells = next(c for c in grids.values() if c == info.keys)
-            cols = max(g.rt.coords[c][0] for c in cells)
-            rows = max(g.rt.coords[c][1] for c in cells)
-            texts = {c: short_text(g, vm, view[c]) + "".join(markers.get(c, [])) for c in cells}
-            width = max(len(t) for t in texts.values()) + 1
-            lines.append(f"{info.name}:")
-            header = "    " + "".join(c[:-1].rjust(width) for c in cells[:cols])
-            lines.append(header)
-            for y in range(1, rows + 1):
-                row = [texts[c] for c in cells if g.rt.coords[c][1] == y]
-                lines.append(f"{y:>3} " + "".join(t.rjust(width) for t in row))
+            lines.extend(draw_grid(info.name))
         elif info.keys is None or info.keys == g.seats:
-            lines.append(f"{info.name}: {_text(g, vm, view)}")
+            lines.append(f"{info.name}: {plain(g, vm, view)}")
+        else:
+            blank = plain(g, vm, value_view(g, vm, _first(info.default(vm, [])), player))
+            changed = {k: v for k, v in view.items() if plain(g, vm, v) != blank}
+            shown = ", ".join(f"{g.rt.display(k)}={plain(g, vm, v)}" for k, v in changed.items())
+            left = len(view) - len(changed)
+            rest = f"all {left} at {blank}" if not changed else f"{left} more at {blank}" if left else ""
+            lines.append(f"{info.name}: {shown}{'; ' if shown and rest else ''}{rest}")
     if markers:
         lines.append("markers (seat numbers): " + ", ".join(f"{n} = {p}" for p, n in seat_no.items()))
     return "\n".join(lines)
 
 
-def _text(g, vm, view) -> str:
+def _first(default: tuple):
+    return default[0] if default else None
+
+
+def _grid(g, vm, info, view: dict, markers: dict) -> list[str]:
+    cells = info.keys
+    cols = max(g.rt.coords[c][0] for c in cells)
+    rows = max(g.rt.coords[c][1] for c in cells)
+    texts = {c: short_text(g, vm, view[c]) + "".join(markers.get(c, [])) for c in cells}
+    width = max(len(t) for t in texts.values()) + 1
+    lines = [f"{info.name}:", "    " + "".join(c[:-1].rjust(width) for c in cells[:cols])]
+    for y in range(1, rows + 1):
+        row = [texts[c] for c in cells if g.rt.coords[c][1] == y]
+        lines.append(f"{y:>3} " + "".join(t.rjust(width) for t in row))
+    return lines
+
+
+def plain(g, vm, view) -> str:
+    """A value of an observation as plain text."""
     if isinstance(view, dict) and "hidden" in view and len(view) == 1:
         return f"({view['hidden']} hidden)"
     if isinstance(view, dict) and "of" in view:
         return short_text(g, vm, view)
     if isinstance(view, dict):
-        return ", ".join(f"{k}={_text(g, vm, v)}" for k, v in view.items())
+        return ", ".join(f"{g.rt.display(k)}={plain(g, vm, v)}" for k, v in view.items())
     if isinstance(view, list):
         if len(view) > 12:
             return f"{len(view)} items"
-        return "[" + ", ".join(_text(g, vm, v) for v in view) + "]"
+        return "[" + ", ".join(plain(g, vm, v) for v in view) + "]"
     return g.rt.display(view)

@@ -772,3 +772,55 @@ def find_all(node, kind: type) -> list:
 def contains(node, kind: type) -> bool:
     """Whether a syntax tree holds a node of `kind` (a statement used anywhere in a game)."""
     return any(isinstance(n, kind) for n in walk(node))
+
+
+# ---- the view ------------------------------------------------------------------------------
+@frozen
+class ViewLine:
+    """`text "... {expr}"`: one line of text."""
+
+    span: Span
+    text: Expr
+
+
+@frozen
+class ViewBoard:
+    """`grid VAR`: a map keyed by a grid's cells, drawn as the grid."""
+
+    span: Span
+    var: str
+
+
+@frozen
+class ViewTable:
+    """`table "Title" for r in ROWS [by GROUP] for c in COLS: CELL`."""
+
+    span: Span
+    title: str
+    row: str
+    rows: Expr
+    group: Expr | None
+    column: str
+    columns: Expr
+    cell: Expr
+    label: Expr | None = None  # `as TEXT`: how a row is named (its value, without it)
+
+
+@frozen
+class ViewLines:
+    """`list "Title" for x in ITEMS [by GROUP]: TEXT`: one line per item, grouped."""
+
+    span: Span
+    title: str
+    var: str
+    items: Expr
+    group: Expr | None
+    text: Expr
+
+
+@frozen
+class View:
+    """`view { ... }`: how the game shows a position; `viewer` is the seat looking."""
+
+    span: Span
+    items: tuple

@@ -49,7 +49,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGE_DIRS = ("interpreter", "grammar", "gamedefs", "examples")  # the project's own installed folders
+PACKAGE_DIRS = ("interpreter", "grammar", "gamedefs", "examples", "cards")  # the project's own installed folders
 TIME_LIMIT = 20.0  # seconds per run, in the worker (alarm) and, with GRACE, in the parent (kill)
 GRACE = 10.0
 MEMORY_LIMIT = 3 * 1024**3  # RLIMIT_AS of a worker
@@ -103,9 +103,9 @@ def _game_bases(notes: list[str]) -> list[Base]:
         entry = rel
         if rel.count("/") == 2:  # gamedefs/berlin_wall/variants.game is included by gamedefs/berlin_wall.game
             entry = f"gamedefs/{path.parent.name}.game"
-        trees = (("gamedefs", "gamedefs"),)
+        trees = (("gamedefs", "gamedefs"), ("cards", "cards"))  # a game may read the bundled card sets
         if rel.startswith("examples/"):
-            trees = (("examples", "examples"), ("gamedefs", "gamedefs"))  # examples include ../gamedefs/
+            trees = (("examples", "examples"), ("gamedefs", "gamedefs"), ("cards", "cards"))  # ../gamedefs/
         players, variants = (2, 4), ()
         try:
             program = load_program(ROOT / entry)
