@@ -102,12 +102,13 @@ def play_out(
         if record or show_moves:  # labels are written only when someone reads them
             label = game.labels(state)[i]
             moves.append(f"{player}: {label}")
-        if show_moves:
-            out(f"  > {player}: {game.move_view(state, label, viewer) if viewer else label}")
+        shown = f"{player}: {game.move_view(state, label, viewer) if viewer else label}" if show_moves else ""
         state = game.apply_index(state, i)
-        if narrate:
-            for line in game.narrate(state, viewer):
-                out(line)
+        lines = game.narrate(state, viewer) if narrate else []
+        if show_moves and (not lines or lines[0] != shown):  # a game that narrates its moves itself
+            out(f"  > {shown}")
+        for line in lines:
+            out(line)
     return state, moves
 
 

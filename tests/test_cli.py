@@ -467,3 +467,12 @@ def test_info_shows_one_game_as_a_newcomer_needs_it(capsys):
     code, out, _ = cli(capsys, "info", "kuhn_poker")
     assert out.splitlines()[:2] == ["Kuhn poker (kuhn_poker): 2 players", "    2 players: p1, p2"]
     assert "options: none" in out and "variants: none" in out
+
+
+def test_moves_are_not_printed_twice_when_the_game_narrates_them(capsys):
+    code, out, err = cli(capsys, "run", "kuhn_poker", "--seed", "2", "--moves")
+    assert code == 0
+    lines = out.splitlines()
+    assert "p1: bet" in lines and "  > p1: bet" not in lines
+    code, out, err = cli(capsys, "run", "tictactoe", "--seed", "2", "--moves")
+    assert out.splitlines()[1:3] == ["  > x: b3", "x marks b3"]

@@ -429,7 +429,7 @@ def test_construction_precludes_attrition_and_a_wonder_ends_the_game():
     s = start(g, p1=dict(hand=["Ah"], wonder=wonder), p2=dict(wonder={(1, 1): "10s"}), first="p1")
     s = play(g, s, BUILD, "build with the ace of hearts (p1)", "on level 5 slot 1")
     log = "\n".join(g.narrate(s))
-    assert "p1 achieves the construction (spades) victory" in log
+    assert "p1 meets the construction (spades) condition" in log
     assert "attrition" not in log
     # p1 has 15 cards in play against 1, and fewer Wonder cards discarded: p1 wins, p2 does not
     assert g.result(s) == ("p1",)
