@@ -1,0 +1,347 @@
+"""Downfall of Empires: scenarios per rules section and the worked examples 15.1-15.6, with
+pinned dice. A scenario starts the harness game (tests/doe/harness.game: the bundled game
+whose play() runs the listed Powers' turns) from a position arranged here."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+from interpreter import load_game
+
+HARNESS = Path(__file__).resolve().parent / "doe" / "harness.game"
+
+
+@cache
+def harness():
+    return load_game(HARNESS, variants=["scenario"])
+
+
+def scenario(
+    powers,
+    *,
+    at=None,
+    control=None,
+    trench=None,
+    trench_owner=None,
+    reduced=None,
+    owner=None,
+    tech=None,
+    missions=None,
+    turn=5,
+    joined=None,
+    dormant=None,
+    pins=(),
+    clear=True,
+    players=4,
+    **more,
+):
+    """(game, state) at the first decision of the listed Powers' turns. With clear=True the
+    setup armies are taken off the map first, so only the armies named in `at` stand."""
+    g = harness()
+
+    def arrange(s):
+        if clear:
+            s = g.with_var(s, "at", dict.fromkeys(g.compiled.types["Army"]))
+        for name, value in (
+            ("at", at),
+            ("control", control),
+            ("trench", trench),
+            ("trench_owner", trench_owner),
+            ("reduced", reduced),
+            ("owner", owner),
+            ("missions", missions),
+            ("joined", joined),
+            ("dormant", dormant),
+        ):
+            if value:
+                s = g.with_var(s, name, value)
+        if tech:
+            s = g.with_var(s, "tech", {w: dict.fromkeys(ts, 2) for w, ts in tech.items()})
+            s = g.with_var(s, "tech_ready", {w: dict.fromkeys(ts, 1) for w, ts in tech.items()})
+        s = g.with_var(s, "turn", turn)
+        for name, value in more.items():
+            s = g.with_var(s, name, value)
+        s = g.with_var(s, "script_powers", list(powers))
+        return s
+
+    return g, g.start(players=players, seed=0, pins=tuple(pins), arrange=arrange)
+
+
+def labels(g, s):
+    return [m.label for m in g.legal_moves(s)]
+
+
+def play(g, s, *moves):
+    for label in moves:
+        legal = labels(g, s)
+        assert label in legal, f"{label!r} is not legal; legal: {legal}"
+        s = g.apply(s, label)
+    return s
+
+
+def finish(g, s, choose=lambda legal: "end the turn" if "end the turn" in legal else legal[0]):
+    """Play on to the end of the scripted turns, ending each turn as soon as possible."""
+    for _ in range(200):
+        if g.is_over(s):
+            return s
+        s = g.apply(s, choose(labels(g, s)))
+    raise AssertionError("the scripted turns do not end")
+
+
+def var(g, s, name):
+    return g.var(s, name)
+
+
+G1, G2, G3 = "German 5(2) 9", "German 5(2) 10", "German 5(2) 11"
+R1, R2 = "Russian 3(1) 9", "Russian 3(1) 10"
+
+
+# ---- 15.4 Example 4 ------------------------------------------------------------------------------
+def example_4(pins):
+    g, s = scenario(
+        ["GE"],
+        at={G1: "bialystok", G2: "bialystok", R1: "minsk"},
+        control={"bialystok": "GE"},
+        trench={"minsk": 1},
+        trench_owner={"minsk": "RU"},
+        tech={"GE": ["attack_1", "attack_2"], "RU": ["defense_1", "defense_2"]},
+        pins=pins,
+    )
+    s = play(g, s, "activation", f"activate {G1} in Bialystok", "move", "to Minsk (cost 2)")
+    s = play(g, s, f"activate {G2} in Bialystok", "move", "to Minsk (cost 2)", "done activating")
+    s = play(g, s, f"attack {R1} in Minsk", f"{G1} attacks", f"{G2} supports")
+    return g, s
+
+
+def test_example_4_seven_against_four_rolls_three_and_four_ten_against_eight():
+    g, s = example_4((3, 4))
+    # 5 + 2 support = 7 (equal technology levels: no +1); 3 + 1 trench = 4; rolls 3 and 4
+    assert var(g, s, "last_combat") == (7, 4, 3, 4, 10, 8)
+    assert any("7 + 3 = 10 against 4 + 4 = 8" in line for line in g.narrate(s))
+    # the Russian takes two losses: the army is reduced and the trench removed
+    assert set(labels(g, s)) == {f"{R1} takes the loss", "the trench takes the loss"}
+    s = play(g, s, f"{R1} takes the loss", "the trench takes the loss")
+    # the German, who won without doubling, takes one loss
+    s = play(g, s, f"{G1} takes the loss")
+    assert var(g, s, "reduced")[G1] and not var(g, s, "reduced")[G2]
+    assert var(g, s, "reduced")[R1] and var(g, s, "trench")["minsk"] == 0
+    s = finish(g, s)
+    # no retreat in a forest zone; the zone stays Russian (armies of both sides in it)
+    assert var(g, s, "at")[R1] == "minsk" and var(g, s, "control")["minsk"] == "RU"
+
+
+def test_example_4_doubled_the_russian_takes_both_losses_on_the_army_and_loses_the_zone():
+    g, s = example_4((6, 1))
+    assert var(g, s, "last_combat") == (7, 4, 6, 1, 13, 5)
+    assert labels(g, s) == [f"{R1} takes the loss"]  # no trench when the score is doubled
+    s = play(g, s, f"{R1} takes the loss", f"{R1} takes the loss")
+    assert var(g, s, "at")[R1] is None
+    assert not var(g, s, "reduced")[G1] and not var(g, s, "reduced")[G2]  # the winner takes none
+    s = finish(g, s)
+    assert var(g, s, "control")["minsk"] == "GE" and var(g, s, "trench")["minsk"] == 0
+
+
+def test_a_draw_is_one_loss_each():
+    g, s = example_4((1, 4))  # 8 against 8
+    assert var(g, s, "last_combat")[4:] == (8, 8)
+    s = play(g, s, f"{G1} takes the loss", f"{R1} takes the loss")
+    assert var(g, s, "reduced")[G1] and var(g, s, "reduced")[R1]
+
+
+# ---- 15.1 Example 1, 15.2 Example 2: movement --------------------------------------------------
+def test_example_1_an_army_beside_enemies_only_leaves_for_zones_of_its_side():
+    g, s = scenario(["GE"], at={G1: "verdun", "French 4(2) 1": "verdun"}, control={"ardennes": "GE"})
+    s = play(g, s, "activation", f"activate {G1} in Verdun", "move")
+    assert sorted(labels(g, s)) == ["stop in Verdun", "to Ardennes (cost 1)", "to Metz (cost 1)"]
+
+
+def test_example_2_an_enemy_zone_costs_two_and_an_army_that_moved_two_zones_cannot_support():
+    g, s = scenario(["GE"], at={G1: "konigsberg", G2: "konigsberg", R1: "warsaw"})
+    s = play(g, s, "activation", f"activate {G1} in Königsberg", "move")
+    assert "to Warsaw (cost 2)" in labels(g, s) and "to Bialystok (cost 2)" in labels(g, s)
+    s = play(g, s, "to Warsaw (cost 2)")  # it stops: enemy armies
+    s = play(g, s, f"activate {G2} in Königsberg", "move", "to Bialystok (cost 2)", "to Warsaw (cost 2)")
+    s = play(g, s, "done activating")
+    # one of them must attack (Warsaw held only the Russian); the second moved two zones
+    assert labels(g, s) == [f"attack {R1} in Warsaw"]
+    s = play(g, s, f"attack {R1} in Warsaw")
+    assert labels(g, s) == [f"{G1} attacks"]
+
+
+# ---- 15.3 Example 3: support needs armies in excess of the enemy's ---------------------------------
+def test_example_3_one_austrian_in_excess_supports_one_attack():
+    a1, a2, a3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
+    i1, i2 = "Italian 3(1) 1", "Italian 3(1) 2"
+    g, s = scenario(
+        ["AH"],
+        at={a1: "venice", a2: "trieste", a3: "trieste", i1: "venice", i2: "venice"},
+        reduced={i2: True},
+        control={"venice": "FB"},
+        joined={"Italy": True},
+        dormant={i1: False, i2: False},
+        owner={i1: "FB", i2: "FB"},
+        pins=(1, 1),
+    )
+    s = play(g, s, "activation", f"activate {a2} in Trieste", "move", "to Venice (cost 2)")
+    s = play(g, s, f"activate {a3} in Trieste", "move", "to Venice (cost 2)", "done activating")
+    # the full Italian army must be attacked first
+    assert set(labels(g, s)) == {f"attack {i1} in Venice", "no more attacks"}
+    s = play(g, s, f"attack {i1} in Venice", f"{a2} attacks")
+    assert labels(g, s) == [f"{a3} supports", "no more support"]
+    s = play(g, s, f"{a3} supports")
+    assert var(g, s, "last_combat")[0] == 3 + 1  # no second supporter: only one Austrian in excess
+
+
+# ---- 15.5 Example 5: a ceded German army ------------------------------------------------------
+def test_example_5_a_ceded_german_army_eliminated_goes_back_to_the_german_pool():
+    a1 = "Austro-Hungarian 3(1) 7"
+    g, s = scenario(
+        ["AH"],
+        at={G1: "lemberg", a1: "lemberg", R1: "lutsk"},
+        owner={G1: "AH"},
+        reduced={G1: True},
+        tech={"GE": ["attack_1"], "RU": ["defense_1", "defense_2"]},
+        pins=(2, 4),
+    )
+    s = play(g, s, "activation", f"activate {G1} in Lemberg", "move", "to Lutsk (cost 2)")
+    s = play(g, s, f"activate {a1} in Lemberg", "move", "to Lutsk (cost 2)", "done activating")
+    s = play(g, s, f"attack {R1} in Lutsk", f"{G1} attacks", f"{a1} supports")
+    # German Attack 1 against Russian Defense 2: the Russian has the +1
+    assert var(g, s, "last_combat")[:2] == (3 + 1, 3 + 1)
+    s = play(g, s, f"{G1} takes the loss", f"{a1} takes the loss", f"{R1} takes the loss")
+    assert var(g, s, "at")[G1] is None and var(g, s, "owner")[G1] == "GE"
+    assert var(g, s, "reduced")[a1] and var(g, s, "reduced")[R1]
+
+
+# ---- 15.6 Example 6: by sea to Cairo -----------------------------------------------------------------
+def test_example_6_the_second_loss_falls_on_the_turkish_army_not_attacked():
+    b, t1, t2 = "British 3(2) 2", "Ottoman Empire 3(1) 4", "Ottoman Empire 3(1) 5"
+    g, s = scenario(
+        ["FB"],
+        at={b: "london", t1: "cairo", t2: "cairo"},
+        reduced={t1: True, t2: True},
+        owner={t1: "AH", t2: "AH"},
+        control={"cairo": "AH"},
+        joined={"Ottoman": True},
+        pins=(4, 2),
+    )
+    s = play(g, s, "activation", f"activate {b} in London", "by sea", "to Cairo", "done activating")
+    s = play(g, s, f"attack {t1} in Cairo", f"{b} attacks")
+    assert var(g, s, "last_combat") == (3, 2, 4, 2, 7, 4)
+    s = play(g, s, f"{t1} takes the loss", f"{t2} takes the loss", f"{b} takes the loss")
+    s = finish(g, s)
+    assert var(g, s, "at")[t1] is None and var(g, s, "at")[t2] is None
+    assert var(g, s, "control")["cairo"] == "FB"
+
+
+def test_only_3_2_armies_sail_to_the_mediterranean_ports():
+    g, s = scenario(["FB"], at={"British 4(2) 2": "london"})
+    s = play(g, s, "activation", "activate British 4(2) 2 in London", "by sea")
+    assert sorted(labels(g, s)) == ["to Flanders", "to Le Havre"]
+
+
+# ---- 3. Stacking ----------------------------------------------------------------------------------
+def test_stacking_two_in_the_caucasus():
+    g, s = scenario(["RU"], at={R1: "caucasus", R2: "caucasus", "Russian 3(1) 11": "kharkov"})
+    s = play(g, s, "activation", "activate Russian 3(1) 11 in Kharkov")
+    assert "move" not in labels(g, s) or "to Caucasus (cost 1)" not in labels(g, play(g, s, "move"))
+
+
+# ---- 6. Supply --------------------------------------------------------------------------------------
+def test_an_army_cut_off_loses_a_step_and_is_eliminated_at_the_end_of_its_turn():
+    # a Russian army in Courland beside a German one, every way home German-held
+    g, s = scenario(
+        ["GE", "FB", "RU"],
+        at={R1: "courland", G1: "courland", R2: "lutsk"},
+        control={"riga": "GE", "vilna": "GE", "courland": "GE"},
+    )
+    s = play(g, s, "end the turn")
+    assert R1 in var(g, s, "out_of_supply") and var(g, s, "reduced")[R1]
+    assert R2 not in var(g, s, "out_of_supply")
+    s = finish(g, s)
+    assert var(g, s, "at")[R1] is None and var(g, s, "at")[R2] == "lutsk"
+
+
+def test_a_zone_cut_off_passes_to_the_power_that_cut_it():
+    g, s = scenario(["GE"], at={G1: "courland"}, control={"riga": "GE", "vilna": "GE"})
+    s = play(g, s, "end the turn")
+    assert var(g, s, "control")["courland"] == "GE"
+
+
+# ---- 7. Actions -----------------------------------------------------------------------------------
+def test_the_germans_must_activate_and_attack_the_franco_british_in_1914():
+    g, s = scenario(["GE"], at={G1: "metz", "French 4(2) 1": "verdun"}, clear=True, turn=1)
+    assert "end the turn" not in labels(g, s)
+    s = play(g, s, "research", "Defense 1 to box 1", "entrench")
+    assert labels(g, s)[0] == "entrench in Metz (level 2)"
+    s = play(g, s, "entrench in Metz (level 2)")
+    assert labels(g, s) == ["activation"]
+
+
+def test_recruit_only_first_and_three_german_steps():
+    g, s = scenario(["GE"], clear=False)
+    assert "recruit" in labels(g, s)
+    s = play(g, s, "research")
+    s = g.apply(s, labels(g, s)[0])
+    assert "recruit" not in labels(g, s)
+
+
+def test_brussels_gives_germany_four_steps_in_winter():
+    g, s = scenario(["GE"], clear=False, turn=3, control={"brussels": "GE"})
+    s = play(g, s, "recruit")
+    spent = 0
+    while "stop recruiting" in labels(g, s):
+        first = labels(g, s)[0]
+        s = play(g, s, first)
+        legal = labels(g, s)
+        if legal and legal[0].startswith("in "):
+            s = play(g, s, legal[0])
+            legal = labels(g, s)
+            if "full (2 steps)" in legal:
+                s = play(g, s, "full (2 steps)")
+                spent += 2
+                continue
+        spent += 1
+    assert spent == 4
+
+
+# ---- 10. Research, 12. Diplomacy, 13. Missions --------------------------------------------------------
+def test_research_box_1_then_box_2_used_next_turn_and_aviation_gives_two_missions():
+    g, s = scenario(["AH", "AH"], tech=None)
+    s = play(g, s, "research", "Aviation to box 1", "end the turn", "research", "Aviation to box 2")
+    assert var(g, s, "missions")["AH"] == 2
+    assert var(g, s, "tech_ready")["AH"]["aviation"] == var(g, s, "turn") + 1
+
+
+def test_diplomacy_turkey_joins_after_three_pushes():
+    g, s = scenario(["GE", "AH", "GE", "AH"], turn=2, box={"turkey": 2})
+    s = play(g, s, "diplomacy", "turkey (2 of 6)", "end the turn", "diplomacy", "turkey (4 of 6)")
+    assert var(g, s, "joined")["Ottoman"] and var(g, s, "control")["constantinople"] == "AH"
+    assert var(g, s, "dormant")["Ottoman Empire 3(1) 1"] is False
+
+
+def test_missions_go_up_four_to_at_most_six():
+    g, s = scenario(["FB"], missions={"FB": 3})
+    s = play(g, s, "missions")
+    assert var(g, s, "missions")["FB"] == 6
+
+
+# ---- 5. Victory points ----------------------------------------------------------------------------
+def test_starting_victory_points_with_bulgaria_and_romania_out():
+    g, s = scenario([], clear=False, script_final=True)
+    assert g.narrate(s)[-4:] == ["German: -4 VP", "Franco-British: 3 VP", "Russian: 4 VP", "Austro-Hungarian: -1 VP"]
+
+
+def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_germany():
+    g, s = scenario(
+        [],
+        clear=False,
+        script_final=True,
+        control={"warsaw": "AH", "paris": "GE", "vienna": "RU"},
+        box={"bulgaria": 6, "romania": 6},
+    )
+    # GE: -3 + Paris + A-H's balance (-1 Vienna; Warsaw goes to GE) + Warsaw + Bulgaria = -1
+    # A-H: 0 - Vienna + Bulgaria = 0; F-B: 4 - Paris + Russia's (Vienna - Warsaw) + Romania = 4;
+    # Russia: 5 + Vienna - Warsaw + Romania = 6
+    assert g.narrate(s)[-4:] == ["German: -1 VP", "Franco-British: 4 VP", "Russian: 6 VP", "Austro-Hungarian: 0 VP"]
