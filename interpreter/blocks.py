@@ -122,8 +122,15 @@ class BlockCompiler:
             spans.append(s.span)
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.For):
-            items = self.stored(s.iterable, src(s.iterable))
-            emit(f"for L[{scope.bind(s.var)}] in _charge(vm, {items}):")
+            raw = src(s.iterable)
+            items = self.stored(s.iterable, raw)
+            if not self._paid(s.iterable, raw):  # spend a step per item, inline (no call per loop)
+                emit(f"__it = {items}")
+                emit("if __it.__class__ is tuple:")
+                emit("    vm.budget -= len(__it)")
+                emit("    if vm.budget < 0: vm.out_of_steps()")
+                items = "__it"
+            emit(f"for L[{scope.bind(s.var)}] in {items}:")
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.Break):
             emit("break")
