@@ -14,7 +14,7 @@ import attrs
 from . import syntax as ast
 from .errors import Span
 from .expressions import Scope, compile_source
-from .limits import capped, capped_deep
+from .limits import MAX_LIST, capped, capped_deep
 
 
 @attrs.frozen
@@ -205,6 +205,8 @@ class BlockCompiler:
             return False
         if t is ast.Str:
             return any(not isinstance(p, str) for p in e.parts)
+        if t is ast.ListLit:  # as many items as the rule writes, each a value already held
+            return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
         if t is ast.BinOp:
             return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
         if t is ast.IfExpr:

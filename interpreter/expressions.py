@@ -28,6 +28,16 @@ INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in che
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 _CONSTANT = re.compile(r"_k[0-9]+")
 _TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
+# Expressions whose value is never none (so `max(a, b)` means the larger of the two).
+_NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
+
+
+def _never_none(e) -> bool:
+    """True if `e` can't be none: a literal, arithmetic, a comparison, a list it makes
+    (`a or b` may be either operand, so not `and`/`or`)."""
+    return isinstance(e, _NEVER_NONE) and not (isinstance(e, ast.BinOp) and e.op in ("and", "or"))
+
+
 # Built-ins returning a list no longer than these arguments of theirs (append: one more).
 _LIST_ARGS = {
     "concat": (0, 1),
@@ -405,6 +415,8 @@ class ExpressionCompiler:
             if any(charged) and not b.takes_vm:
                 return f"{self._charging(f, charged)}(vm, {', '.join(args)})"
             args = [f"_charge(vm, {a})" if c else a for a, c in zip(args, charged)]
+            if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
+                return f"{f}({args[0]}, {args[1]})"  # Python's own: no `b is None` test, no call between
         if b.takes_vm:
             args.insert(0, "vm")
         return f"_b_{f}({', '.join(args)})"
