@@ -102,7 +102,9 @@ def _path_steps(links: dict):
                     return True
         return False
 
-    def path_steps(vm, start, n, avoid=(), end_ok=None):
+    def path_steps(vm, start, n, avoid=(), end_ok=None, first=False):
+        """The next nodes; with `first` (the compiler's, for `count(path_steps(...)) > 0`)
+        at most one: the search stops at the first."""
         if n <= 0:
             return ()
         budget[0] = vm.budget
@@ -115,6 +117,8 @@ def _path_steps(links: dict):
                     seen.add(nxt)
                     if (end_ok is None or end_ok(nxt)) if n == 1 else extendable(nxt, n - 1, seen, end_ok):
                         out.append(nxt)
+                        if first:
+                            break
                     seen.discard(nxt)
         except _OutOfSteps:
             vm.budget = -1

@@ -28,6 +28,8 @@ INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in che
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 _CONSTANT = re.compile(r"_k[0-9]+")
 _TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
+# Comparisons of a count with a number that ask only whether a list is empty.
+_EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
 # Expressions whose value is never none (so `max(a, b)` means the larger of the two).
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
@@ -327,6 +329,19 @@ class ExpressionCompiler:
         return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
+        left = e.left
+        if (
+            isinstance(left, ast.Call)
+            and left.func == "count"
+            and len(left.args) == 1
+            and isinstance(e.right, ast.Int)
+            and (e.op, e.right.value) in _EMPTINESS
+            and "count" not in self.defs
+            and "count" not in self.queries
+        ):  # `count(path_steps(...)) > 0` asks only whether there is one: stop at the first
+            arg = _unwrapped(self.src(left.args[0], scope, py))
+            if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
+                return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
 
     def _g_Not(self, e, scope, py):
@@ -612,6 +627,22 @@ def _table_read(core: str) -> str | None:
             if depth == 0:
                 return m.group(1) if i == len(core) - 1 else None
     return None
+
+
+def _whole_call(source: str, prefixes: tuple[str, ...]) -> bool:
+    """Is `source` one call of a function named by `prefixes` (its name and "("), its
+    closing parenthesis the last character? (No quotes: parentheses read safely.)"""
+    if not source.startswith(prefixes) or "'" in source or '"' in source:
+        return False
+    depth = 0
+    for i, ch in enumerate(source):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return i == len(source) - 1
+    return False
 
 
 def _unwrapped(source: str) -> str:
