@@ -30,6 +30,8 @@ _CONSTANT = re.compile(r"_k[0-9]+")
 _TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
+_NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
+_ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
 # Expressions whose value is never none (so `max(a, b)` means the larger of the two).
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
@@ -338,10 +340,14 @@ class ExpressionCompiler:
             and (e.op, e.right.value) in _EMPTINESS
             and "count" not in self.defs
             and "count" not in self.queries
-        ):  # `count(path_steps(...)) > 0` asks only whether there is one: stop at the first
+        ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             arg = _unwrapped(self.src(left.args[0], scope, py))
             if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
                 return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
+            found = _ITEMS_OF.fullmatch(arg)  # [x for x in ...]: its items, no value computed
+            if found is not None and _closing(arg, 5) == len(arg) - 1 and _closing(arg, 6) == len(arg) - 2:
+                exists = f"any(True for {found.group(1)} in {found.group(2)})"
+                return exists if (e.op, e.right.value) in _NONEMPTY else f"(not {exists})"
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
 
     def _g_Not(self, e, scope, py):
@@ -629,20 +635,27 @@ def _table_read(core: str) -> str | None:
     return None
 
 
-def _whole_call(source: str, prefixes: tuple[str, ...]) -> bool:
-    """Is `source` one call of a function named by `prefixes` (its name and "("), its
-    closing parenthesis the last character? (No quotes: parentheses read safely.)"""
-    if not source.startswith(prefixes) or "'" in source or '"' in source:
-        return False
+def _closing(source: str, start: int) -> int | None:
+    """Where the bracket opened at `source[start]` closes (generated code: brackets of
+    all kinds nest properly), or None if the source holds quotes (unsafe to read)."""
+    if "'" in source or '"' in source:
+        return None
     depth = 0
-    for i, ch in enumerate(source):
-        if ch == "(":
+    for i in range(start, len(source)):
+        if source[i] in "([":
             depth += 1
-        elif ch == ")":
+        elif source[i] in ")]":
             depth -= 1
             if depth == 0:
-                return i == len(source) - 1
-    return False
+                return i
+    return None
+
+
+def _whole_call(source: str, prefixes: tuple[str, ...]) -> bool:
+    """Is `source` one call of a function named by `prefixes` (its name and "("), its
+    closing parenthesis the last character?"""
+    prefix = next((p for p in prefixes if source.startswith(p)), None)
+    return prefix is not None and _closing(source, len(prefix) - 1) == len(source) - 1
 
 
 def _unwrapped(source: str) -> str:

@@ -942,6 +942,23 @@ def test_path_steps_exact_length_and_self_avoiding(tmp_path):
     ]
 
 
+def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them(tmp_path):
+    """`count(evens(l)) > 0`, its function a comprehension of the items, stops at the first."""
+    assert logged(
+        tmp_path,
+        """
+        let l = [1, 3, 4, 5]
+        log "{count(evens(l)) > 0} {count(evens([1, 3])) > 0} {count(evens(l)) == 0} {count(evens([])) == 0}"
+        log "{count(evens(l)) >= 1} {count(evens(l)) < 1} {count(evens([5])) <= 0} {count(evens(l)) != 0}"
+        log "{count(evens(l))} {count(evens(l)) > 1} {count(big(l, 3)) > 0} {count(big(l, 5)) > 0}"
+        """,
+        decls="""
+        def evens(xs: list int) = [x for x in xs if x % 2 == 0]
+        def big(xs: list int, n: int) = [x for x in xs if x > n]
+        """,
+    ) == ["yes no no yes", "yes no yes yes", "1 no yes no"]
+
+
 def test_whether_path_steps_finds_a_step_is_the_same_answer_as_counting_them(tmp_path):
     """`count(path_steps(...)) > 0` (and == 0, >= 1, ...) stops at the first next node found."""
     assert grid_log(
