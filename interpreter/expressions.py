@@ -28,6 +28,17 @@ INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in che
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 _CONSTANT = re.compile(r"_k[0-9]+")
 _TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
+# Built-ins whose whole body is one Python expression (builtins.py): written in place of
+# a call to them, one Python call less each time.
+_INLINE = {
+    "index_of": "{0}.index({1})",
+    "append": "{0} + ({1},)",
+    "concat": "tuple({0}) + tuple({1})",
+    "sum": "sum({0})",
+    "any": "any({0})",
+    "all": "all({0})",
+    "sort": "tuple(sorted({0}))",
+}
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
 _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
@@ -116,6 +127,8 @@ class ExpressionCompiler:
             "_range": checked_range,
             "_cap": capped,
             "_cap_deep": capped_deep,
+            "_count_eq": _count_eq,
+            "_count_eq_charged": _count_eq_charged,
         }
         self.load_vm = LoadBudget(self.seats)  # what constants computed at load may spend
         for name, b in BUILTINS.items():
@@ -416,6 +429,9 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
             )
+        counted = self._count_equal(e, scope, py) if f == "count" else None
+        if counted is not None:
+            return counted
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             if f == "count":
@@ -438,9 +454,28 @@ class ExpressionCompiler:
             args = [f"_charge(vm, {a})" if c else a for a, c in zip(args, charged)]
             if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
                 return f"{f}({args[0]}, {args[1]})"  # Python's own: no `b is None` test, no call between
+            if f in _INLINE and _INLINE[f].count("{") == len(args) and not b.takes_vm:
+                return "(" + _INLINE[f].format(*(f"({a})" for a in args)) + ")"  # its body, in place
         if b.takes_vm:
             args.insert(0, "vm")
         return f"_b_{f}({', '.join(args)})"
+
+    def _count_equal(self, e: ast.Call, scope, py) -> str | None:
+        """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
+        call, no loop of Python code), xs spending the step budget as a `for` would."""
+        c = e.args[0] if len(e.args) == 1 else None
+        if not isinstance(c, ast.Comprehension) or len(c.clauses) != 1:
+            return None
+        clause = c.clauses[0]
+        cond = clause.condition
+        if not isinstance(cond, ast.BinOp) or cond.op != "==":
+            return None
+        for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
+                items = self.src(clause.iterable, scope, py)
+                counter = "_count_eq_charged(vm, " if self._needs_charge(clause.iterable, items) else "_count_eq("
+                return f"{counter}{items}, {self.src(other, scope, py)})"
+        return None
 
     def _charging(self, f: str, charged: list[bool]) -> str:
         """The name of a function calling the built-in `f` after spending the step budget
@@ -455,7 +490,10 @@ class ExpressionCompiler:
                     lines.append(f"    if {p}.__class__ is tuple:")
                     lines.append(f"        vm.budget -= len({p})")
                     lines.append("        if vm.budget < 0: vm.out_of_steps()")
-            lines.append(f"    return _b_{f}({', '.join(params)})")
+            if f in _INLINE and _INLINE[f].count("{") == len(params):
+                lines.append(f"    return {_INLINE[f].format(*params)}")
+            else:
+                lines.append(f"    return _b_{f}({', '.join(params)})")
             exec(compile_source("\n".join(lines) + "\n", "<gamedef built-in call>"), self.ns)  # noqa: S102
         return name
 
@@ -633,6 +671,23 @@ def _table_read(core: str) -> str | None:
             if depth == 0:
                 return m.group(1) if i == len(core) - 1 else None
     return None
+
+
+def _count_eq(items, value) -> int:
+    """How many items equal `value` (a tuple counts them itself)."""
+    if items.__class__ is tuple:
+        return items.count(value)
+    return sum([1 for y in items if y == value])
+
+
+def _count_eq_charged(vm, items, value) -> int:
+    """`_count_eq`, a list spending a step per item first, as `charge` spends."""
+    if items.__class__ is tuple:
+        vm.budget -= len(items)
+        if vm.budget < 0:
+            vm.out_of_steps()
+        return items.count(value)
+    return sum([1 for y in items if y == value])
 
 
 def _closing(source: str, start: int) -> int | None:

@@ -197,6 +197,7 @@ def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
         "n = count(concat(l, l))",
         "n = count([1 for x in l for y in [x]])",  # a list written in the rule, per turn
         "n = index_of(l, 60)",
+        "n = count([x for x in l if x == 3])",  # counted by Python's tuple.count
     ],
 )
 def test_lists_made_from_long_lists_still_spend_the_step_budget(tmp_path, monkeypatch, body):
@@ -940,6 +941,19 @@ def test_path_steps_exact_length_and_self_avoiding(tmp_path):
         "nothing / nothing",
         "a2 / a2, b1",
     ]
+
+
+def test_counting_the_items_equal_to_a_value(tmp_path):
+    assert logged(
+        tmp_path,
+        """
+        let l = [1, 3, 3, 5, 3]
+        let k = 3
+        log "{count([y for y in l if y == k])} {count([y for y in l if 5 == y])} {count([y for y in [] if y == 1])}"
+        log "{count([y for y in l if y == y])} {count([y for y in l if y == k + 2])}"
+        log "{count([y for y in 1..4 if y == 2])}"
+        """,
+    ) == ["3 1 0", "5 1", "1"]
 
 
 def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them(tmp_path):
