@@ -14,7 +14,7 @@ import attrs
 from . import syntax as ast
 from .errors import Span
 from .expressions import Scope, compile_source
-from .limits import capped, capped_deep
+from .limits import MAX_LIST, capped, capped_deep
 
 
 @attrs.frozen
@@ -122,8 +122,15 @@ class BlockCompiler:
             spans.append(s.span)
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.For):
-            items = self.stored(s.iterable, src(s.iterable))
-            emit(f"for L[{scope.bind(s.var)}] in _charge(vm, {items}):")
+            raw = src(s.iterable)
+            items = self.stored(s.iterable, raw)
+            if not self._paid(s.iterable, raw):  # spend a step per item, inline (no call per loop)
+                emit(f"__it = {items}")
+                emit("if __it.__class__ is tuple:")
+                emit("    vm.budget -= len(__it)")
+                emit("    if vm.budget < 0: vm.out_of_steps()")
+                items = "__it"
+            emit(f"for L[{scope.bind(s.var)}] in {items}:")
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.Break):
             emit("break")
@@ -198,6 +205,8 @@ class BlockCompiler:
             return False
         if t is ast.Str:
             return any(not isinstance(p, str) for p in e.parts)
+        if t is ast.ListLit:  # as many items as the rule writes, each a value already held
+            return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
         if t is ast.BinOp:
             return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
         if t is ast.IfExpr:

@@ -72,11 +72,27 @@ def _path_steps(links: dict):
     budget = [0]
 
     def extendable(node, n, seen, end_ok):
-        if n == 0:
-            return end_ok is None or bool(end_ok(node))
+        """Whether a walk of `n` >= 1 more steps leaves `node`, avoiding `seen`. Its last
+        two steps are tried in place rather than by a call per node, the bulk of a search
+        (each walk extended still spends its step, as a call would)."""
         budget[0] -= 1
         if budget[0] < 0:
             raise _OutOfSteps  # turned into the VM's out-of-steps error below
+        if n == 1:
+            for nxt in links.get(node, empty):
+                if nxt not in seen and (end_ok is None or end_ok(nxt)):
+                    return True
+            return False
+        if n == 2:
+            for mid in links.get(node, empty):
+                if mid not in seen:
+                    budget[0] -= 1  # the walk extended to `mid`
+                    if budget[0] < 0:
+                        raise _OutOfSteps
+                    for nxt in links.get(mid, empty):
+                        if nxt != mid and nxt not in seen and (end_ok is None or end_ok(nxt)):
+                            return True
+            return False
         for nxt in links.get(node, empty):
             if nxt not in seen:
                 seen.add(nxt)
@@ -86,7 +102,9 @@ def _path_steps(links: dict):
                     return True
         return False
 
-    def path_steps(vm, start, n, avoid=(), end_ok=None):
+    def path_steps(vm, start, n, avoid=(), end_ok=None, first=False):
+        """The next nodes; with `first` (the compiler's, for `count(path_steps(...)) > 0`)
+        at most one: the search stops at the first."""
         if n <= 0:
             return ()
         budget[0] = vm.budget
@@ -97,8 +115,10 @@ def _path_steps(links: dict):
             for nxt in links.get(start, empty):
                 if nxt not in seen:
                     seen.add(nxt)
-                    if extendable(nxt, n - 1, seen, end_ok):
+                    if (end_ok is None or end_ok(nxt)) if n == 1 else extendable(nxt, n - 1, seen, end_ok):
                         out.append(nxt)
+                        if first:
+                            break
                     seen.discard(nxt)
         except _OutOfSteps:
             vm.budget = -1

@@ -245,6 +245,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._table_links(tables[id(d)])
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
+        self._fields_final = True  # every component is made: its fields' tables are complete
         self._init_queries(decls)
         for d in decls:
             if isinstance(d, ast.Var):

@@ -12,6 +12,7 @@ tabulated.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -25,6 +26,43 @@ Closure = Callable[[Any, list], Any]
 TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
+_CONSTANT = re.compile(r"_k[0-9]+")
+_TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
+# Built-ins whose whole body is one Python expression (builtins.py): written in place of
+# a call to them, one Python call less each time.
+_INLINE = {
+    "index_of": "{0}.index({1})",
+    "append": "{0} + ({1},)",
+    "concat": "tuple({0}) + tuple({1})",
+    "sum": "sum({0})",
+    "any": "any({0})",
+    "all": "all({0})",
+    "sort": "tuple(sorted({0}))",
+}
+# Comparisons of a count with a number that ask only whether a list is empty.
+_EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
+_NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
+_ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
+# Expressions whose value is never none (so `max(a, b)` means the larger of the two).
+_NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
+
+
+def _never_none(e) -> bool:
+    """True if `e` can't be none: a literal, arithmetic, a comparison, a list it makes
+    (`a or b` may be either operand, so not `and`/`or`)."""
+    return isinstance(e, _NEVER_NONE) and not (isinstance(e, ast.BinOp) and e.op in ("and", "or"))
+
+
+# Built-ins returning a list no longer than these arguments of theirs (append: one more).
+_LIST_ARGS = {
+    "concat": (0, 1),
+    "without": (0,),
+    "append": (0,),
+    "rotate": (0,),
+    "sort": (0,),
+    "sort_by": (0,),
+    "best": (0,),
+}
 
 
 class Scope:
@@ -89,6 +127,8 @@ class ExpressionCompiler:
             "_range": checked_range,
             "_cap": capped,
             "_cap_deep": capped_deep,
+            "_count_eq": _count_eq,
+            "_count_eq_charged": _count_eq_charged,
         }
         self.load_vm = LoadBudget(self.seats)  # what constants computed at load may spend
         for name, b in BUILTINS.items():
@@ -101,6 +141,10 @@ class ExpressionCompiler:
         self._self_fields: set[str] = set()
         self._short_mode = False
         self._folding = False
+        # id of a list expression -> (it, "paid" | "short" | ""), as last compiled: see `_note`
+        self._list_notes: dict[int, tuple[Any, str]] = {}
+        self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
+        self._fields_final = False  # set once every component and its fields are known
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -199,27 +243,95 @@ class ExpressionCompiler:
         inner[name] = f"_v{next(self._names)}"
         return inner, inner[name]
 
-    def _charged(self, source: str) -> str:
-        """A comprehension's source, spending the step budget per item, unless it is a
-        short list fixed at load (the seats, a small type's members): those cost a
-        bounded amount per evaluation, and evaluations are counted where they loop."""
-        if source == "vm.players":
-            return source
-        value = self.ns.get(source) if source.startswith("_k") else None
-        if isinstance(value, tuple) and len(value) <= FREE_ITEMS:
-            return source
-        return f"_charge(vm, {source})"
+    def _needs_charge(self, e, source: str) -> bool:
+        """Must the list `e` (compiled to `source`) spend the step budget per item where it
+        is iterated or read whole? Not if it is bounded at load (a short constant, the
+        seats, a short list from a field or a tabulated function): those cost a bounded
+        amount per evaluation, and evaluations are counted where they loop. Not if making
+        it already spent a step per item (`_paid`). Not if it is no list at all (a number,
+        a truth, a text): `_charge` would pass it free."""
+        if not self._may_be_list(e):
+            return False
+        core = _unwrapped(source)
+        if core == "vm.players" or core in ("None", "True", "False") or core.isdigit():
+            return False
+        if _CONSTANT.fullmatch(core):
+            value = self.ns.get(core)
+            return isinstance(value, tuple) and len(value) > FREE_ITEMS
+        return not (self._bounded(e, core) or self._paid(e, source))
+
+    def _may_be_list(self, e) -> bool:
+        """False if `e` is surely no list: a literal, arithmetic, a comparison, a truth, a
+        function, or a built-in returning a number, truth or text."""
+        t = type(e)
+        if t in (ast.Int, ast.Bool, ast.NoneLit, ast.Str, ast.Not, ast.Neg, ast.Lambda):
+            return False
+        if t is ast.BinOp:
+            return e.op in ("+", "*") and (self._may_be_list(e.left) or self._may_be_list(e.right))
+        if t is ast.Call and e.func in BUILTINS and e.func not in self.defs and e.func not in self.queries:
+            return BUILTINS[e.func].returns not in ("int", "bool", "str")
+        return True
+
+    def _bounded(self, e, core: str) -> bool:
+        """Is `e` a list of at most FREE_ITEMS items, fixed by the rule and the components: a
+        read from a field or a tabulated function whose every value is that short, or one
+        noted "short" (a single `for` over such a list)? A list literal is not: `for z in [x]`
+        is a loop's turn like any other, and spends its step.
+        (Fields only once every component is made: before, a table may still grow.)"""
+        if self._noted(e) == "short":
+            return True
+        table = _table_read(core)
+        if table is None or (table.startswith("_f_") and not self._fields_final):
+            return False
+        if not isinstance(self.ns.get(table), dict):
+            return False
+        if table not in self._short_tables:
+            values = self.ns[table].values()
+            self._short_tables[table] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
+        return self._short_tables[table]
+
+    def _paid(self, e, source: str) -> bool:
+        """Did making the list `e` already spend at least a step per item it has? A range
+        (`_range` spends its size), a comprehension whose last `for` spent its items, a
+        joined, sorted or shortened list whose list arguments spent theirs. Reading such a
+        list again costs no more than making it did, so it is not charged twice. A list
+        computed once at load (a constant) was not made here: never paid."""
+        if _CONSTANT.fullmatch(_unwrapped(source)):
+            return False
+        if isinstance(e, ast.Range):
+            return True
+        return self._noted(e) == "paid"
+
+    def _note(self, e, what: str) -> None:
+        """Remember what the list expression `e`, just compiled, costs to read again:
+        "paid" (its making spent a step per item), "short" (at most FREE_ITEMS items,
+        fixed by the rule), or "" (unknown). The node is kept with the note, so that
+        its id is never another node's."""
+        self._list_notes[id(e)] = (e, what)
+
+    def _noted(self, e) -> str:
+        note = self._list_notes.get(id(e))
+        return note[1] if note is not None and note[0] is e else ""
 
     def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[str], str]:
         """The Python clauses of a comprehension, `for v in xs`, each source spending
-        the step budget as `_charged` says, and `if c`, and the element's source."""
+        the step budget as `_needs_charge` says, and `if c`, and the element's source."""
         parts = []
+        last_spent = short = False
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
-            source = self._charged(self.src(clause.iterable, scope, py))
+            source = self.src(clause.iterable, scope, py)
+            last_spent = self._paid(clause.iterable, source)
+            if self._needs_charge(clause.iterable, source):
+                source = f"_charge(vm, {source})"
+                last_spent = True
+            # one `for` over a short list: as short
+            short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
             parts.append(f"for {v} in {source}")
             if clause.condition is not None:
                 parts.append(f"if {self.src(clause.condition, scope, py)}")
+        # Its items are at most the turns of its last `for`: paid for if those were.
+        self._note(e, "paid" if last_spent else "short" if short else "")
         return parts, self.src(e.element, scope, py)
 
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
@@ -232,6 +344,23 @@ class ExpressionCompiler:
         return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
+        left = e.left
+        if (
+            isinstance(left, ast.Call)
+            and left.func == "count"
+            and len(left.args) == 1
+            and isinstance(e.right, ast.Int)
+            and (e.op, e.right.value) in _EMPTINESS
+            and "count" not in self.defs
+            and "count" not in self.queries
+        ):  # `count(xs) > 0` asks only whether there is one: stop at the first
+            arg = _unwrapped(self.src(left.args[0], scope, py))
+            if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
+                return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
+            found = _ITEMS_OF.fullmatch(arg)  # [x for x in ...]: its items, no value computed
+            if found is not None and _closing(arg, 5) == len(arg) - 1 and _closing(arg, 6) == len(arg) - 2:
+                exists = f"any(True for {found.group(1)} in {found.group(2)})"
+                return exists if (e.op, e.right.value) in _NONEMPTY else f"(not {exists})"
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
 
     def _g_Not(self, e, scope, py):
@@ -300,6 +429,9 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
             )
+        counted = self._count_equal(e, scope, py) if f == "count" else None
+        if counted is not None:
+            return counted
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             if f == "count":
@@ -307,15 +439,68 @@ class ExpressionCompiler:
             return f"{f}({elem} {' '.join(parts)})"
         b = BUILTINS[f]
         args = [self.src(a, scope, py) for a in e.args]
-        if b.charges:  # a list argument spends one step per item, unless it is short and fixed
-            args = [self._charged(a) if not a.isdigit() and a not in ("True", "False", "None") else a for a in args]
+        if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
+            charged = [self._needs_charge(a, s) for a, s in zip(e.args, args)]
+            if f in _LIST_ARGS:  # its result is no longer than its list arguments (+1)
+                lists = [i for i in _LIST_ARGS[f] if i < len(args)]
+                if all(charged[i] or self._paid(e.args[i], args[i]) for i in lists):
+                    self._note(e, "paid")
+                elif f not in ("concat", "append") and not any(charged[i] for i in lists):
+                    self._note(e, "short")  # a short list, shortened or reordered
+                else:
+                    self._note(e, "")
+            if any(charged) and not b.takes_vm:
+                return f"{self._charging(f, charged)}(vm, {', '.join(args)})"
+            args = [f"_charge(vm, {a})" if c else a for a, c in zip(args, charged)]
+            if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
+                return f"{f}({args[0]}, {args[1]})"  # Python's own: no `b is None` test, no call between
+            if f in _INLINE and _INLINE[f].count("{") == len(args) and not b.takes_vm:
+                return "(" + _INLINE[f].format(*(f"({a})" for a in args)) + ")"  # its body, in place
         if b.takes_vm:
             args.insert(0, "vm")
         return f"_b_{f}({', '.join(args)})"
 
+    def _count_equal(self, e: ast.Call, scope, py) -> str | None:
+        """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
+        call, no loop of Python code), xs spending the step budget as a `for` would."""
+        c = e.args[0] if len(e.args) == 1 else None
+        if not isinstance(c, ast.Comprehension) or len(c.clauses) != 1:
+            return None
+        clause = c.clauses[0]
+        cond = clause.condition
+        if not isinstance(cond, ast.BinOp) or cond.op != "==":
+            return None
+        for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
+            if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
+                items = self.src(clause.iterable, scope, py)
+                counter = "_count_eq_charged(vm, " if self._needs_charge(clause.iterable, items) else "_count_eq("
+                return f"{counter}{items}, {self.src(other, scope, py)})"
+        return None
+
+    def _charging(self, f: str, charged: list[bool]) -> str:
+        """The name of a function calling the built-in `f` after spending the step budget
+        for the arguments marked in `charged` that are lists: one call in the compiled
+        source instead of a `_charge` call per argument (made once per pattern)."""
+        name = f"_bc_{f}_{''.join('1' if c else '0' for c in charged)}"
+        if name not in self.ns:
+            params = [f"a{i}" for i in range(len(charged))]
+            lines = [f"def {name}(vm, {', '.join(params)}):"]
+            for p, c in zip(params, charged):
+                if c:
+                    lines.append(f"    if {p}.__class__ is tuple:")
+                    lines.append(f"        vm.budget -= len({p})")
+                    lines.append("        if vm.budget < 0: vm.out_of_steps()")
+            if f in _INLINE and _INLINE[f].count("{") == len(params):
+                lines.append(f"    return {_INLINE[f].format(*params)}")
+            else:
+                lines.append(f"    return _b_{f}({', '.join(params)})")
+            exec(compile_source("\n".join(lines) + "\n", "<gamedef built-in call>"), self.ns)  # noqa: S102
+        return name
+
     def _call_def(self, e: ast.Call, scope, py):
         decl = self.def_decls[e.func]
         args = [self.src(a, scope, py) for a in e.args]
+        self._note(e, "")
         table = self._table(decl)
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
@@ -333,6 +518,7 @@ class ExpressionCompiler:
             finally:
                 self._inlining.pop()
             if len(body) <= INLINE_LIMIT:
+                self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return body
         self._compile_def(decl)
         name = f"_d_{e.func}"
@@ -468,6 +654,80 @@ class _DefCaller:
         if vm.budget < 0:
             vm.out_of_steps()
         return capped_deep(self.holder[0](vm, args))
+
+
+def _table_read(core: str) -> str | None:
+    """The name of the field or function table `core` reads, if it is one read
+    `_f_name[...]` or `_t_name[...]` as a whole (no quotes, to read brackets safely)."""
+    m = _TABLE.match(core)
+    if m is None or not core.endswith("]") or "'" in core or '"' in core:
+        return None
+    depth = 0
+    for i in range(m.end() - 1, len(core)):
+        if core[i] == "[":
+            depth += 1
+        elif core[i] == "]":
+            depth -= 1
+            if depth == 0:
+                return m.group(1) if i == len(core) - 1 else None
+    return None
+
+
+def _count_eq(items, value) -> int:
+    """How many items equal `value` (a tuple counts them itself)."""
+    if items.__class__ is tuple:
+        return items.count(value)
+    return sum([1 for y in items if y == value])
+
+
+def _count_eq_charged(vm, items, value) -> int:
+    """`_count_eq`, a list spending a step per item first, as `charge` spends."""
+    if items.__class__ is tuple:
+        vm.budget -= len(items)
+        if vm.budget < 0:
+            vm.out_of_steps()
+        return items.count(value)
+    return sum([1 for y in items if y == value])
+
+
+def _closing(source: str, start: int) -> int | None:
+    """Where the bracket opened at `source[start]` closes (generated code: brackets of
+    all kinds nest properly), or None if the source holds quotes (unsafe to read)."""
+    if "'" in source or '"' in source:
+        return None
+    depth = 0
+    for i in range(start, len(source)):
+        if source[i] in "([":
+            depth += 1
+        elif source[i] in ")]":
+            depth -= 1
+            if depth == 0:
+                return i
+    return None
+
+
+def _whole_call(source: str, prefixes: tuple[str, ...]) -> bool:
+    """Is `source` one call of a function named by `prefixes` (its name and "("), its
+    closing parenthesis the last character?"""
+    prefix = next((p for p in prefixes if source.startswith(p)), None)
+    return prefix is not None and _closing(source, len(prefix) - 1) == len(source) - 1
+
+
+def _unwrapped(source: str) -> str:
+    """`source` without the parentheses around the whole of it: `((L[1]))` is `L[1]`.
+    Only used to recognise a source; a text with parentheses in quotes may be
+    misread, and then is recognised as nothing (so it is charged)."""
+    while source.startswith("(") and source.endswith(")"):
+        depth = 0
+        for i, ch in enumerate(source):
+            if ch == "(":
+                depth += 1
+            elif ch == ")":
+                depth -= 1
+                if depth == 0 and i < len(source) - 1:
+                    return source
+        source = source[1:-1]
+    return source
 
 
 def compile_source(text: str, name: str):

@@ -40,7 +40,7 @@ def dynamic_builtins(rt, slot: int) -> dict:
     def reachable(vm, start, goal, through=None):
         return _reachable(lambda n: neighbours(vm, n))(vm, start, goal, through)
 
-    def path_steps(vm, start, n, avoid=(), end_ok=None):
+    def path_steps(vm, start, n, avoid=(), end_ok=None, first=False):
         extra = vm.vars[slot]
         links = rt.links
         if extra:
@@ -48,7 +48,7 @@ def dynamic_builtins(rt, slot: int) -> dict:
             for a, b, _ in extra:
                 if b not in links.get(a, ()):
                     links[a] = links.get(a, ()) + (b,)
-        return _path_steps(links)(vm, start, n, avoid, end_ok)
+        return _path_steps(links)(vm, start, n, avoid, end_ok, first)
 
     return {
         "neighbours": neighbours,

@@ -15,7 +15,7 @@ from . import syntax as ast
 from .blocks import BindParams
 from .errors import Span
 from .expressions import Closure, Scope
-from .limits import MAX_CHOICES, charge
+from .limits import MAX_CHOICES
 
 
 class Code:
@@ -199,7 +199,11 @@ class StatementCompiler:
         start = self._here()
 
         def init(vm, L, nxt=start + 1):
-            L[seq] = charge(vm, tuple(items(vm, L)))
+            xs = tuple(items(vm, L))
+            vm.budget -= len(xs)  # a step per item, as `charge` spends
+            if vm.budget < 0:
+                vm.out_of_steps()
+            L[seq] = xs
             L[pos] = 0
             return nxt
 

@@ -188,6 +188,41 @@ def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
     assert game.var(game.start(players=2), "n") == 400
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        "n = sum([x for x in l])",  # a comprehension's result, read again whole
+        "n = count([y for y in [x for x in l] if y > 0])",  # iterated by another comprehension
+        "for y in [x for x in l] { n += 1 }",  # by a `for` statement
+        "n = count(concat(l, l))",
+        "n = count([1 for x in l for y in [x]])",  # a list written in the rule, per turn
+        "n = index_of(l, 60)",
+        "n = count([x for x in l if x == 3])",  # counted by Python's tuple.count
+    ],
+)
+def test_lists_made_from_long_lists_still_spend_the_step_budget(tmp_path, monkeypatch, body):
+    """A list whose making spent a step per item is not charged again where it is read,
+    and a short list fixed by the rule is free, but a loop over them still runs out."""
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    source = f"""
+        var n: int = 0
+        var size: int = 60
+        procedure play() {{
+            rule "Play"
+            let l = 1..size
+            let i = 0
+            while i < 200 {{
+                {body}
+                i += 1
+            }}
+            game over []
+        }}
+        """
+    game = build(tmp_path, HEADER + source)
+    with pytest.raises(GameRuntimeError, match="in play: more than 5,000 steps without a decision"):
+        game.start(players=2)
+
+
 def test_if_expressions(tmp_path):
     game, state = run(
         tmp_path,
@@ -906,6 +941,46 @@ def test_path_steps_exact_length_and_self_avoiding(tmp_path):
         "nothing / nothing",
         "a2 / a2, b1",
     ]
+
+
+def test_counting_the_items_equal_to_a_value(tmp_path):
+    assert logged(
+        tmp_path,
+        """
+        let l = [1, 3, 3, 5, 3]
+        let k = 3
+        log "{count([y for y in l if y == k])} {count([y for y in l if 5 == y])} {count([y for y in [] if y == 1])}"
+        log "{count([y for y in l if y == y])} {count([y for y in l if y == k + 2])}"
+        log "{count([y for y in 1..4 if y == 2])}"
+        """,
+    ) == ["3 1 0", "5 1", "1"]
+
+
+def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them(tmp_path):
+    """`count(evens(l)) > 0`, its function a comprehension of the items, stops at the first."""
+    assert logged(
+        tmp_path,
+        """
+        let l = [1, 3, 4, 5]
+        log "{count(evens(l)) > 0} {count(evens([1, 3])) > 0} {count(evens(l)) == 0} {count(evens([])) == 0}"
+        log "{count(evens(l)) >= 1} {count(evens(l)) < 1} {count(evens([5])) <= 0} {count(evens(l)) != 0}"
+        log "{count(evens(l))} {count(evens(l)) > 1} {count(big(l, 3)) > 0} {count(big(l, 5)) > 0}"
+        """,
+        decls="""
+        def evens(xs: list int) = [x for x in xs if x % 2 == 0]
+        def big(xs: list int, n: int) = [x for x in xs if x > n]
+        """,
+    ) == ["yes no no yes", "yes no yes yes", "1 no yes no"]
+
+
+def test_whether_path_steps_finds_a_step_is_the_same_answer_as_counting_them(tmp_path):
+    """`count(path_steps(...)) > 0` (and == 0, >= 1, ...) stops at the first next node found."""
+    assert grid_log(
+        tmp_path,
+        "{count(path_steps(b2, 8)) > 0} {count(path_steps(b1, 8)) > 0} {count(path_steps(a1, 2)) >= 1}",
+        "{count(path_steps(a1, 9)) == 0} {count(path_steps(a1, 2, [], x => x == b2)) != 0}",
+        "{count(path_steps(a1, 2, [a2, b1])) < 1} {count(path_steps(a1, 2)) <= 0} {count(path_steps(a1, 2))}",
+    ) == ["yes no yes", "yes yes", "yes no 2"]
 
 
 def test_path_steps_never_revisits_on_a_line(tmp_path):
