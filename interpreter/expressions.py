@@ -16,9 +16,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from . import syntax as ast
 from .builtins import BUILTINS
-from .errors import Diagnostic, GameDefError, did_you_mean
+from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .limits import LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
 from .links import DYNAMIC
 
@@ -313,15 +315,41 @@ class ExpressionCompiler:
         note = self._list_notes.get(id(e))
         return note[1] if note is not None and note[0] is e else ""
 
+    def _leaf(self, e) -> bool:
+        """Does evaluating `e` take a bounded, small amount of work, with no loop inside:
+        no comprehension, range or `in` over a computed list, no call of a def, a query or
+        a built-in that reads a list? Only a comprehension whose every part is a leaf may
+        iterate a short list without spending a step per item: otherwise the work inside
+        each item could multiply, level by level, uncounted."""
+        if e is None:
+            return True
+        t = type(e)
+        if t in (ast.Comprehension, ast.Range, ast.Lambda):
+            return False
+        if t is ast.BinOp and e.op in ("in", "not in") and not isinstance(e.right, ast.ListLit):
+            return False
+        if t is ast.Call:
+            if e.func in self.defs or e.func in self.queries or e.func not in BUILTINS:
+                return e.func in ("members", "initial") and all(self._leaf(a) for a in e.args)
+            b = BUILTINS[e.func]
+            if b.charges or b.takes_vm:
+                return False
+        return all(self._leaf(child) for child in _sub_expressions(e))
+
     def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[str], str]:
         """The Python clauses of a comprehension, `for v in xs`, each source spending
-        the step budget as `_needs_charge` says, and `if c`, and the element's source."""
+        the step budget as `_needs_charge` says (and always, unless a leaf: see `_leaf`),
+        and `if c`, and the element's source."""
         parts = []
         last_spent = short = False
+        leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
             source = self.src(clause.iterable, scope, py)
             last_spent = self._paid(clause.iterable, source)
-            if self._needs_charge(clause.iterable, source):
+            if not leaf and not last_spent and self._may_be_list(clause.iterable):
+                source = f"_charge(vm, {source})"
+                last_spent = True
+            elif self._needs_charge(clause.iterable, source):
                 source = f"_charge(vm, {source})"
                 last_spent = True
             # one `for` over a short list: as short
@@ -441,6 +469,10 @@ class ExpressionCompiler:
         args = [self.src(a, scope, py) for a in e.args]
         if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
             charged = [self._needs_charge(a, s) for a, s in zip(e.args, args)]
+            if any(isinstance(a, ast.Lambda) and not self._leaf(a.body) for a in e.args):
+                # a function called per item that does work of its own: every item spends
+                pairs = zip(charged, e.args, args)
+                charged = [c or (self._may_be_list(a) and not self._paid(a, s)) for c, a, s in pairs]
             if f in _LIST_ARGS:  # its result is no longer than its list arguments (+1)
                 lists = [i for i in _LIST_ARGS[f] if i < len(args)]
                 if all(charged[i] or self._paid(e.args[i], args[i]) for i in lists):
@@ -744,3 +776,13 @@ def compile_source(text: str, name: str):
 
 _FAILED = object()
 _PENDING = object()  # a function being compiled (its own body may call it)
+
+
+def _sub_expressions(e) -> list:
+    """The expressions directly inside `e` (its operands, arguments, items, parts)."""
+    out = []
+    for f in attrs.fields(type(e)):
+        value = getattr(e, f.name)
+        items = value if isinstance(value, tuple) else (value,)
+        out.extend(x for x in items if attrs.has(type(x)) and not isinstance(x, Span))
+    return out

@@ -187,6 +187,26 @@ def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
         ("grid Cell 26 by 8", "while true {\n    let s = path_steps(b2, 12)\n}", "more than 1,000,000 steps"),
         ("", "let l = 1..90000\nwhile true {\n    let s = sum(l)\n}", "more than 1,000,000 steps"),
         ("", 'choose c from 1..99999 by north label "{c}"', "a decision with 99,999 options; the limit is 10,000"),
+        # Short constant lists are read free only by a comprehension with no work inside its
+        # items: nested through functions, 100 x 100 x 100 x 100 items would run uncounted.
+        (
+            "var ks: list int = [1]\ndef c(k: int) = [" + ", ".join(str(i) for i in range(1, 101)) + "]\n"
+            "def d1(k: int) = count([x for x in c(k) if x > ks[0]])\n"
+            "def d2(k: int) = sum([d1(y) for y in c(k)])\ndef d3(k: int) = sum([d2(z) for z in c(k)])\n"
+            "def d4(k: int) = sum([d3(w) for w in c(k)])",
+            'log "{d4(ks[0])}"',
+            "more than 1,000,000 steps",
+        ),
+        (
+            "var ks: list int = [1]\ndef c(k: int) = [" + ", ".join(str(i) for i in range(1, 101)) + "]",
+            'log "{count([[x, y, z, w] for x in c(1) for y in c(2) for z in c(3) for w in c(ks[0])])}"',
+            "more than 1,000,000 steps",
+        ),
+        (
+            "def c(k: int) = [" + ", ".join(str(i) for i in range(1, 101)) + "]",
+            'log "{best(c(1), x => sum([sum([count([y for y in c(x) if y > v]) for v in c(z)]) for z in c(x)]))}"',
+            "more than 1,000,000 steps",
+        ),
     ],
 )
 def test_work_and_values_at_run_time_are_bounded(tmp_path, capsys, decls, body, message):
