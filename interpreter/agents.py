@@ -7,6 +7,7 @@ randomness is separate from the game's, so a transcript replays without them.
 from __future__ import annotations
 
 import random
+import shutil
 from typing import Protocol
 
 from .engine import Game, State
@@ -34,32 +35,83 @@ class FirstAgent:
         return 0
 
 
-class HumanAgent:
-    """Shows the position to a person and asks for a move by number or label."""
+class UndoRequest(Exception):
+    """The person asked to take back their last decision (`undo`)."""
 
-    def __init__(self, seat: str, ask=None, say=print):
+
+class HumanAgent:
+    """A person at the terminal: their view of the position (when it has changed), the
+    legal moves numbered (in columns when there are many), and an answer by number, by
+    label, or by a part of a label that names one move only, in any case (`d3` for
+    `hammer on d3`). `undo` takes back their previous decision, where the game allows."""
+
+    def __init__(self, seat: str, ask=None, say=print, width: int | None = None):
         self.seat, self.say = seat, say
         self.ask = ask or (lambda prompt: input(prompt))  # looked up at each call
+        self.width = width
+        self.last_view: str | None = None
 
-    def choose(self, game: Game, state: State) -> int:
+    def choose(self, game: Game, state: State, can_undo: bool = False) -> int:
         from .render import render
 
-        self.say(render(game, state, self.seat))
+        view = render(game, state, self.seat)
+        if view != self.last_view:
+            self.say(view)
+            self.last_view = view
         labels = game.labels(state)
         prompt = game.prompt(state)
         self.say(f"\n{self.seat}, {prompt or 'your move'}:")
-        for i, label in enumerate(labels, 1):
-            self.say(f"  {i:>3}. {label}")
+        for line in numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
+            self.say(line)
+        hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
             try:
                 answer = self.ask("> ").strip()
             except EOFError:
                 raise UsageError("input ended before the game did") from None
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
-                return int(answer) - 1
-            if answer in labels:
-                return labels.index(answer)
-            self.say(f"'{answer}' is not a legal move here: type a number from 1 to {len(labels)} or a label")
+            if can_undo and answer.lower() == "undo":
+                raise UndoRequest
+            found = match(answer, labels)
+            if isinstance(found, int):
+                return found
+            self.say(found or f"'{answer}' is not a legal move here: type {hint}")
+
+
+def match(answer: str, labels: list[str]) -> int | str:
+    """The move an answer names: its number, its label (any case), or the one label that
+    starts or ends with it, or else contains it; otherwise why not (a message)."""
+    if answer.isdigit():
+        n = int(answer)
+        return n - 1 if 1 <= n <= len(labels) else f"there are moves 1 to {len(labels)}, not {n}"
+    if not answer:
+        return "type a move"
+    low = answer.lower()
+    exact = [i for i, label in enumerate(labels) if label.lower() == low]
+    if exact:
+        return exact[0]
+    for test in (lambda x: x.startswith(low) or x.endswith(low), lambda x: low in x):
+        found = [i for i, label in enumerate(labels) if test(label.lower())]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            some = ", ".join(f"{i + 1}. {labels[i]}" for i in found[:6]) + (", ..." if len(found) > 6 else "")
+            return f"'{answer}' could be {len(found)} moves: {some}; type more of it, or its number"
+    return ""
+
+
+def numbered(labels: list[str], width: int) -> list[str]:
+    """The moves numbered, one a line, or in columns down the page when there are many."""
+    items = [f"{i:>3}. {label}" for i, label in enumerate(labels, 1)]
+    if len(items) <= 12:
+        return [f"  {item}" for item in items]
+    cell = max(len(item) for item in items) + 2
+    columns = max(1, min(len(items) // 6, (width - 2) // cell))
+    rows = -(-len(items) // columns)
+    out = []
+    for r in range(rows):
+        row = [items[c * rows + r] for c in range(columns) if c * rows + r < len(items)]
+        out.append("  " + "".join(item.ljust(cell) for item in row).rstrip())
+    return out
 
 
 KINDS = ("random", "first", "human")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from . import bundled_games, find_game, load_game
-from .agents import KINDS, HumanAgent, make_agent
+from .agents import KINDS, HumanAgent, UndoRequest, make_agent
 from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
@@ -119,6 +119,46 @@ def _relative_to(path: str | None, transcript: str) -> str:
     return os.path.relpath(Path(path).resolve(), Path(transcript).resolve().parent)
 
 
+def result_line(game: Game, state: State) -> str:
+    """`== game over after N decisions: red wins` (or `red and black win`, `no winner`)."""
+    winners = game.result(state)
+    if not winners:
+        who = "no winner"
+    else:
+        who = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+    return f"== game over after {state.decisions} decisions: {who}"
+
+
+def write_run_transcript(args, game: Game, state: State, moves: list[str], kinds: dict) -> None:
+    """The transcript of a game played by `run` or `play`, with the files it names made
+    relative to it (and a note when they lie outside its folder, where replay won't look)."""
+    from_state = getattr(args, "from_state", None)
+    for named in (from_state, args.game if Path(args.game).suffix else None):
+        if named and _relative_to(named, args.transcript).startswith(".."):
+            print(
+                f"note: the transcript names {named} outside its folder; `gamedef replay` reads files only "
+                "from the transcript's folder (give the state with `replay --from-state`)",
+                file=sys.stderr,
+            )
+    write_transcript(
+        Transcript(
+            game=game.name if not Path(args.game).suffix else _relative_to(args.game, args.transcript),
+            players=len(state.players),
+            seed=args.seed,
+            moves=moves,
+            variants=list(args.variant or []),
+            options=parse_options(args.option),
+            rules_hash=game.rules_hash,
+            agents=kinds,
+            dice=list(getattr(args, "die", None) or []),
+            start=_relative_to(from_state, args.transcript),
+            result=list(game.result(state) or ()),
+        ),
+        args.transcript,
+    )
+    print(f"transcript written to {args.transcript}")
+
+
 def cmd_run(args) -> int:
     game = _load(args)
     if args.from_state:
@@ -145,36 +185,9 @@ def cmd_run(args) -> int:
     if not args.quiet:
         print()
         print(render(game, state, None))
-    winners = game.result(state)
-    print(
-        f"== game over after {state.decisions} decisions: "
-        + (f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "no winner")
-    )
+    print(result_line(game, state))
     if args.transcript:
-        for named in (args.from_state, args.game if Path(args.game).suffix else None):
-            if named and _relative_to(named, args.transcript).startswith(".."):
-                print(
-                    f"note: the transcript names {named} outside its folder; `gamedef replay` reads files only "
-                    "from the transcript's folder (give the state with `replay --from-state`)",
-                    file=sys.stderr,
-                )
-        write_transcript(
-            Transcript(
-                game=game.name if not Path(args.game).suffix else _relative_to(args.game, args.transcript),
-                players=len(state.players),
-                seed=args.seed,
-                moves=moves,
-                variants=list(args.variant or []),
-                options=parse_options(args.option),
-                rules_hash=game.rules_hash,
-                agents=kinds,
-                dice=list(args.die or []),
-                start=_relative_to(args.from_state, args.transcript),
-                result=list(winners),
-            ),
-            args.transcript,
-        )
-        print(f"transcript written to {args.transcript}")
+        write_run_transcript(args, game, state, moves, kinds)
     if args.save_state:
         save_state(game, state, args.save_state)
     return 0
@@ -284,6 +297,11 @@ def cmd_check(args) -> int:
 
 
 def cmd_play(args) -> int:
+    """A person plays one seat against AI seats: the seat's view before each of its
+    decisions (when it changed), the moves numbered, `undo` back to the previous decision,
+    the final view and the result; `--transcript` writes the game."""
+    from .render import render
+
     game = _load(args)
     state = game.start(players=args.players, seed=args.seed)
     if args.seat not in state.players:
@@ -293,15 +311,47 @@ def cmd_play(args) -> int:
             f"no seat '{args.seat}' in this game",
             did_you_mean(args.seat, state.players) or "seats: " + ", ".join(state.players),
         )
-    agents, _ = parse_agents(args.agent, game, state.players, args.seed)
-    agents[args.seat] = HumanAgent(args.seat)
-
-    def out(line: str) -> None:
+    agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
+    kinds[args.seat] = "human"
+    human = HumanAgent(args.seat)
+    print(f"== {game.header.title}: you are {args.seat}; {', '.join(state.players)}; seed {args.seed}")
+    for line in game.narrate(state, args.seat):
         print(line)
-
-    state, _ = play_out(game, state, agents, out=out, narrate=True, show_moves=True, viewer=args.seat)
-    winners = game.result(state)
-    print(f"== game over: {', '.join(winners) if winners else 'no winner'}")
+    moves: list[str] = []
+    history: list[tuple[State, int]] = []  # the positions of your decisions, and the moves made before each
+    while not game.is_over(state):
+        if state.decisions >= args.max_decisions:
+            raise UsageError(
+                f"the game has not ended after {args.max_decisions:,} decisions",
+                "raise --max-decisions N, or check the rules for a game that cannot end",
+            )
+        player = state.pending.player
+        if player == args.seat:
+            try:
+                i = human.choose(game, state, can_undo=bool(history))
+            except UndoRequest:
+                state, made = history.pop()
+                del moves[made:]
+                human.last_view = None
+                print("-- back to your previous decision")
+                continue
+            history.append((state, len(moves)))
+        else:
+            i = agents[player].choose(game, state)
+        label = game.labels(state)[i]
+        moves.append(f"{player}: {label}")
+        shown = f"{player}: {game.move_view(state, label, args.seat)}"
+        state = game.apply_index(state, i)
+        lines = game.narrate(state, args.seat)
+        if player != args.seat and (not lines or lines[0] != shown):
+            print(f"  > {shown}")
+        for line in lines:
+            print(line)
+    print()
+    print(render(game, state, args.seat))
+    print(result_line(game, state))
+    if args.transcript:
+        write_run_transcript(args, game, state, moves, kinds)
     return 0
 
 
@@ -474,6 +524,8 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--seat", required=True, help="the seat you play")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for another seat")
+    p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
+    _max_decisions_arg(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("check", help="check .game files (and each of their variants)")

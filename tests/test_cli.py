@@ -327,10 +327,40 @@ def test_play_reasks_on_bad_input_and_finishes(monkeypatch, capsys):
     code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
     assert code == 0
     assert "x, mark an empty square:" in out
-    assert "'zz' is not a legal move here: type a number from 1 to 9 or a label" in out
-    assert "'0' is not a legal move here" in out
-    assert out.count("is not a legal move here") == 2
-    assert out.rstrip().endswith("== game over: x")
+    assert "'zz' is not a legal move here: type a number from 1 to 9, a move, or a part of one" in out
+    assert "there are moves 1 to 9, not 0" in out
+    lines = out.rstrip().splitlines()
+    assert lines[-1] == "== game over after 7 decisions: x wins"
+    assert lines[-6] == "board:"  # the final position, then the result
+
+
+def test_play_takes_a_unique_part_of_a_move_in_any_case_and_can_undo(monkeypatch, capsys, tmp_path):
+    out_file = tmp_path / "t.toml"
+    answers = "B2\nundo\nC3\n" + "1\n" * 6
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+    code, out, _ = cli(
+        capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first", "--transcript", str(out_file)
+    )
+    assert code == 0
+    assert "x marks b2" in out and "-- back to your previous decision" in out and "x marks c3" in out
+    assert f"transcript written to {out_file}" in out
+    from interpreter.saving import read_transcript
+
+    moves = read_transcript(out_file).moves
+    assert moves[0] == "x: c3" and "x: b2" not in moves  # the undone move is not in the game
+    assert main(["replay", str(out_file)]) == 0
+
+
+def test_play_says_which_moves_an_ambiguous_answer_could_be():
+    from interpreter.agents import match, numbered
+
+    labels = ["hammer on a1", "hammer on b1", "hammer on d3", "move red hammer"]
+    assert match("d3", labels) == 2 and match("MOVE", labels) == 3 and match("4", labels) == 3
+    assert match("hammer", labels).startswith("'hammer' could be 4 moves: 1. hammer on a1, 2. hammer on b1")
+    assert match("zz", labels) == ""
+    many = [f"influence in country {i}" for i in range(1, 31)]
+    lines = numbered(many, 100)
+    assert len(lines) < 30 and lines[0].split("1. ", 1)[1].startswith("influence in country 1 ")
 
 
 def test_play_when_input_runs_out(monkeypatch, capsys):
@@ -346,7 +376,7 @@ def test_play_with_patched_builtin_input(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO(""))  # the unpatched input() then meets end of input
     code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first")
     assert code == 0
-    assert out.rstrip().endswith("== game over: x")
+    assert out.rstrip().endswith("x wins")
 
 
 def test_a_transcript_names_its_game_file_and_start_state_relative_to_itself(tmp_path, monkeypatch, capsys):
