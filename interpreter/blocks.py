@@ -139,6 +139,8 @@ class BlockCompiler:
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = [src(p) for p in s.text.parts if not isinstance(p, str)]
             self.formats.append(parts)
+            if s.headline:
+                self.headline_formats.add(len(self.formats) - 1)
             emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
         elif isinstance(s, ast.Roll):
             source = self.stored(s.source, src(s.source))

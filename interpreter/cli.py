@@ -20,6 +20,7 @@ from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
 from .sources import confined
+from .terminal import emphasised
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
 
@@ -82,6 +83,7 @@ def play_out(
     record: bool = True,
     max_decisions: int = MAX_DECISIONS,
     viewer: str | None = None,
+    headlines: bool = False,
 ) -> tuple[State, list[str]]:
     """Play to the end with the given agents; returns the final state and the moves by label
     (when `record`: a transcript needs them; a quiet run does not).
@@ -89,7 +91,7 @@ def play_out(
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
     if narrate:
-        for line in game.narrate(state, viewer):
+        for line in game.narrate(state, viewer, headlines=headlines):
             out(line)
     while not game.is_over(state):
         if state.decisions >= max_decisions:
@@ -104,7 +106,7 @@ def play_out(
             moves.append(f"{player}: {label}")
         shown = f"{player}: {game.move_view(state, label, viewer) if viewer else label}" if show_moves else ""
         state = game.apply_index(state, i)
-        lines = game.narrate(state, viewer) if narrate else []
+        lines = game.narrate(state, viewer, headlines=headlines) if narrate else []
         if show_moves and (not lines or lines[0] != shown):  # a game that narrates its moves itself
             out(f"  > {shown}")
         for line in lines:
@@ -171,6 +173,8 @@ def cmd_run(args) -> int:
         + (f" ({', '.join(args.variant)})" if args.variant else "")
         + f": {', '.join(state.players)}; seed {args.seed}"
     )
+    # The short narration (the lines the game marks `log headline`) unless asked for all.
+    short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
     state, moves = play_out(
         game,
         state,
@@ -179,13 +183,16 @@ def cmd_run(args) -> int:
         show_moves=args.moves,
         max_decisions=args.max_decisions,
         record=bool(args.transcript),
+        headlines=short,
     )
     from .render import render
 
     if not args.quiet:
         print()
         print(render(game, state, None))
-    print(result_line(game, state))
+    if short and not args.quiet:
+        print("(the key events only: --verbose for the whole story, --moves for every move)")
+    emphasised(result_line(game, state))
     if args.transcript:
         write_run_transcript(args, game, state, moves, kinds)
     if args.save_state:
@@ -349,7 +356,7 @@ def cmd_play(args) -> int:
             print(line)
     print()
     print(render(game, state, args.seat))
-    print(result_line(game, state))
+    emphasised(result_line(game, state))
     if args.transcript:
         write_run_transcript(args, game, state, moves, kinds)
     return 0
@@ -449,37 +456,39 @@ def cmd_rules(args) -> int:
 
 
 def cmd_bench(args) -> int:
+    """Random playouts from successive seeds: speed, decisions per game, each seat's wins."""
     from .agents import RandomAgent
+    from .terminal import progress
 
     game = _load(args)
-    decisions = games = 0
+    decisions = 0
     wins: dict[str, float] = {}
+    seats: tuple[str, ...] = ()
     start = time.perf_counter()
-    seed = args.seed
-    while games < args.games:
-        state = game.start(players=args.players, seed=seed)
-        agent = RandomAgent(seed)
-        while state.result is None:
-            if state.decisions >= args.max_decisions:
-                raise UsageError(
-                    f"game {games + 1} (seed {seed}) has not ended after {args.max_decisions:,} decisions",
-                    "raise --max-decisions N, or check the rules for a game that cannot end",
-                )
-            state = game.apply_index(state, agent.choose(game, state))
-        decisions += state.decisions
-        for w in state.result:  # a shared win counts as a share for each winner
-            wins[w] = wins.get(w, 0) + 1 / len(state.result)
-        games += 1
-        seed += 1
-        if games % max(1, args.games // 10) == 0:
-            print(f"  {games}/{args.games} games", file=sys.stderr)
+    with progress(args.games, "games") as advance:
+        for seed in range(args.seed, args.seed + args.games):
+            state = game.start(players=args.players, seed=seed)
+            seats = state.players
+            agent = RandomAgent(seed)
+            while state.result is None:
+                if state.decisions >= args.max_decisions:
+                    n = seed - args.seed + 1
+                    raise UsageError(
+                        f"game {n} (seed {seed}) has not ended after {args.max_decisions:,} decisions",
+                        "raise --max-decisions N, or check the rules for a game that cannot end",
+                    )
+                state = game.apply_index(state, agent.choose(game, state))
+            decisions += state.decisions
+            for w in state.result:  # a shared win counts as a share for each winner
+                wins[w] = wins.get(w, 0) + 1 / len(state.result)
+            advance()
+    games = args.games
     elapsed = time.perf_counter() - start
     print(
         f"{game.header.title}: {games} random games in {elapsed:.2f}s: "
         f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s, "
         f"{decisions / games:.0f} decisions per game"
     )
-    seats = state.players
     shares = ", ".join(f"{p} {100 * wins.get(p, 0) / games:.1f}%" for p in seats)
     nobody = games - sum(wins.values())
     print(f"wins: {shares}" + (f", nobody {100 * nobody / games:.1f}%" if nobody > 0.5 else ""))
@@ -515,7 +524,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--save-state", metavar="OUT.toml", help="write the final state")
     p.add_argument("--from-state", metavar="STATE.toml", help="start from a saved state")
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
-    p.add_argument("--moves", action="store_true", help="show every move, not only the narration")
+    p.add_argument("--moves", action="store_true", help="show every move, with the whole narration")
+    p.add_argument("--verbose", action="store_true", help="the whole narration, not only the key events")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_run)

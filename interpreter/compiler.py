@@ -107,6 +107,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
+        self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration
         self.short_fns: dict[str, list] = {}
         self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
         seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
@@ -222,13 +223,20 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         for d in decls:
             if isinstance(d, ast.Card):
                 self._card_props(d)
-        for d in decls:
-            if isinstance(d, ast.Generate):
-                self._generate(d)
         self._vocabularies: dict[str, Vocabulary | None] = {}
-        for t in self.program.tables:
-            if isinstance(t.decl, ast.Table):
+        generates = [d for d in decls if isinstance(d, ast.Generate)]
+        waiting = [t for t in self.program.tables if isinstance(t.decl, ast.Table)]
+        for i, d in enumerate(generates):
+            # A table's values are read before a generate, so that it may read them
+            # (`n in 1..t.count`), unless its cells name components a generate still makes.
+            later = {g.kind for g in generates[i:]}
+            ready = [t for t in waiting if not self._table_kinds(t) & later]
+            for t in ready:
                 self._table_values(t)
+            waiting = [t for t in waiting if t not in ready]
+            self._generate(d, waiting, later)
+        for t in waiting:
+            self._table_values(t)
         for d in decls:
             if isinstance(d, ast.Link):
                 if d.kind is not None and not self.claimed.get(d.kind, "").startswith("a member of"):
@@ -431,9 +439,37 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         for f, v in values.items():
             self.fields.setdefault(f, {})[name] = v
 
-    def _generate(self, d: ast.Generate) -> None:
+    def _table_kinds(self, t: LoadedTable) -> set[str]:
+        """The types a table's cells name values of (the kinds its properties hold)."""
+        types = {f.name: f.type for f in self.entity_decls[t.decl.kind].fields}
+        out: set[str] = set()
+        for c in t.decl.columns:
+            if c.prop in types:
+                out.update(n.name for n in ast.find_all(types[c.prop], ast.NamedType))
+        return out
+
+    def _generate(self, d: ast.Generate, waiting: list[LoadedTable] = (), later: set[str] = frozenset()) -> None:
+        """One component per combination of the loops. `waiting` are the tables whose
+        values are read after it, since their cells name components of `later` (kinds a
+        generate makes): a generate reading one of them is an error that says so."""
         if d.kind not in self.entity_decls:
             self.fail(d.span, f"unknown entity '{d.kind}'")
+        reads = {m.name for m in ast.find_all(d, ast.Member)}
+        late = {c.prop: t for t in reversed(waiting) for c in t.decl.columns if c.prop in reads}
+
+        def too_early(prop: str, t: LoadedTable):
+            kinds = " and ".join(sorted(self._table_kinds(t) & later))
+            self.fail(
+                d.span,
+                f"this generate reads {t.decl.kind}.{prop}, which table {t.decl.kind} ({t.decl.span}) gives only "
+                f"after the generates, since its cells name {kinds} components",
+                f"a generate cannot read a table whose cells name the components it makes: write {prop} in "
+                "the generate, or read it from another table",
+            )
+
+        for prop, t in late.items():
+            if prop not in self.fields:  # no component has it yet: the read could not compile
+                too_early(prop, t)
         names = [n for n, _ in d.iterators]
         scope = Scope(names)
         at_load = self.load_vm  # components exist before a game starts: every seat, no variables
@@ -457,7 +493,17 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
                 self._add_entity(d.kind, name, name, values, d.span)
 
-        self.loaded(d.span, make_all)
+        def make_all_or_explain():
+            try:
+                make_all()
+            except KeyError as exc:  # a property of a row whose table is read later
+                row = exc.args[0] if exc.args else None
+                for prop, t in late.items():
+                    if any(r.name == row for r in t.rows):
+                        too_early(prop, t)
+                raise
+
+        self.loaded(d.span, make_all_or_explain)
 
     def _card_props(self, d: ast.Card) -> None:
         values = {fv.name: self._const(fv.value) for fv in d.props}
@@ -477,7 +523,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         """The values a cell of a finite type may name, once every component exists."""
         if type_name not in self._vocabularies:
             values = self.types.get(type_name)
-            self._vocabularies[type_name] = None if values is None else Vocabulary(values, self.rt.titles)
+            self._vocabularies[type_name] = None if values is None else Vocabulary(values, self.rt.titles, self.claimed)
         return self._vocabularies[type_name]
 
     def _removed_rows(self) -> Vocabulary:
@@ -505,11 +551,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
 
     def _table_links(self, t: LoadedTable) -> None:
         """The links a `links` file lists, both ways, after the links declared before it."""
-        nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles)
+        nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles, self.claimed)
         added: dict[str, list[str]] = {}
         seen: set[tuple[str, str]] = set()
         members = tuple(m for m, what in self.claimed.items() if what.startswith("a member of"))
-        kinds = Vocabulary(members, self.rt.titles)
+        kinds = Vocabulary(members, self.rt.titles, self.claimed)
         for a, b, kind in link_pairs(t, nodes, self._removed_rows(), kinds):
             for x, y in ((a, b), (b, a)):
                 if kind is not None:

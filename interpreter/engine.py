@@ -379,18 +379,26 @@ class Game:
             return []
         return [Move(p.player, label) for label in self.labels(state)]
 
-    def narrate(self, state: State, player: str | None = None, omniscient: bool | None = None) -> list[str]:
+    def narrate(
+        self, state: State, player: str | None = None, omniscient: bool | None = None, headlines: bool = False
+    ) -> list[str]:
         """The log lines written by the last move that `player` may read.
 
         With no player, the omniscient narration of `gamedef run` (every line, every
-        component named). A player's narration names no component they may not see."""
+        component named). A player's narration names no component they may not see.
+        With `headlines`, only the lines the game marks as key events (`log headline`)."""
         from .observe import hidden_test
 
         render = self.compiled.render_log
         if omniscient is None:
             omniscient = player is None
         hidden = None if omniscient else hidden_test(self.compiled, state, player)
-        return [render(e, hidden) for e in state.log if e[0] is None or omniscient or e[0] == player]
+        keep = self.compiled.headline_formats if headlines else None
+        return [
+            render(e, hidden)
+            for e in state.log
+            if (e[0] is None or omniscient or e[0] == player) and (keep is None or e[1] in keep)
+        ]
 
     def apply(self, state: State, move: Move | str) -> State:
         """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""

@@ -28,7 +28,7 @@ KEYWORDS = (
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
     "empty separated counted default with as between query forbid allow until forever once consume changeable "
-    "cancellable cancel self leaves view"
+    "cancellable cancel self leaves view headline"
 ).split()
 
 
@@ -342,7 +342,7 @@ class _Builder(Transformer):
             span=span,
             kind=kind,
             path=path,
-            name_column=named[0][1] if named else None,
+            name_columns=named[0][1] if named else (),
             name_span=named[0][2] if named else None,
             renames=named[0][3] if named else (),
             title_column=titled[0] if titled else None,
@@ -353,7 +353,14 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def table_named(self, meta, c):
-        return ("named", str(c[0]), self._s(meta), tuple(c[1:]))
+        span = self._s(meta)
+        columns = tuple(str(t) for t in c if isinstance(t, Token))
+        twice = [n for i, n in enumerate(columns) if n in columns[:i]]
+        if twice:
+            raise GameDefError(
+                [Diagnostic(span, f"`named by` reads the column '{twice[0]}' twice", "name each column once")]
+            )
+        return ("named", columns, span, tuple(x for x in c if not isinstance(x, Token)))
 
     def rename(self, c):
         return (self.plain(c[0]), str(c[1]))
@@ -719,6 +726,10 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def log_stmt(self, meta, c):
         return ast.Log(span=self._s(meta), text=self.string(c[0]), audience=None)
+
+    @v_args(meta=True)
+    def log_headline_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[0]), audience=None, headline=True)
 
     @v_args(meta=True)
     def log_to_stmt(self, meta, c):

@@ -365,10 +365,15 @@ class StatementCompiler:
             return nxt
 
         self._emit(ask, s.span)
-        decision = ast.Name(span=s.span, id="\0may")
-        scope.slots["\0may"] = slot
-        self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
-        del scope.slots["\0may"]
+        # A hidden name per `may` (its slot is unique in the frame), so a `may` nested in
+        # another's body neither shadows nor removes the outer one's answer.
+        hidden = f"\0may{slot}"
+        decision = ast.Name(span=s.span, id=hidden)
+        scope.slots[hidden] = slot
+        try:
+            self._s_If(ast.If(span=s.span, branches=((decision, s.body),), otherwise=s.otherwise), scope)
+        finally:
+            scope.slots.pop(hidden, None)
 
     def _s_SkipIfCancelled(self, s, scope):
         slot, nxt = self.cancel_slot, self._here() + 1

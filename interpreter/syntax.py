@@ -299,6 +299,7 @@ class Log:
     span: Span
     text: Str
     audience: Expr | None
+    headline: bool = False  # `log headline "..."`: a key event, kept in the short narration
 
 
 @frozen
@@ -567,20 +568,26 @@ class Column:
 class Table:
     """`table Entity from "file" { ... }`: one component of `kind` per row of a file.
 
-    `name_column` gives each row's title, and its name made from the title
+    `name_columns` give each row's title (their cells joined by spaces: `named by power,
+    tile_id` titles a row "German attack_1"), and its name made from the title
     (`renames` give a name outright); `titled by` takes the title from another column.
     `empty` are cell texts that mean an empty cell (a spreadsheet's "-")."""
 
     span: Span
     kind: str
     path: str
-    name_column: str | None
+    name_columns: tuple[str, ...]
     name_span: Span | None
     renames: tuple[tuple[str, str], ...]
     title_column: str | None
     columns: tuple[Column, ...]
     ignored: tuple[tuple[str, Span], ...]
     empty: tuple[str, ...]
+
+    @property
+    def name_column(self) -> str | None:
+        """The `named by` columns as written (`power, tile_id`), for messages; None without."""
+        return ", ".join(self.name_columns) or None
 
 
 @frozen

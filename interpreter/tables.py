@@ -109,9 +109,9 @@ def _check_columns(decl: ast.Table, sheet: Sheet) -> None:
     """Every column the declaration names is in the file, and every column of the file
     is read or ignored by name: a renamed or added column is noticed, not dropped."""
     problems = Problems(sheet.path)
-    if decl.name_column is None:
+    if not decl.name_columns:
         problems.add(decl.span, f"table {decl.kind} says no `named by COLUMN`", "name the column of the titles")
-    named = [(decl.name_column, decl.name_span or decl.span), (decl.title_column, decl.span)]
+    named = [(c, decl.name_span or decl.span) for c in decl.name_columns] + [(decl.title_column, decl.span)]
     named += [(c.column, c.span) for c in decl.columns] + list(decl.ignored)
     for column, span in named:
         if column is not None and column not in sheet.columns:
@@ -137,58 +137,82 @@ def _check_link_columns(decl: ast.Links, sheet: Sheet) -> None:
 
 def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
     """Each row's component: its title from the `named by` column (or `titled by`), its
-    name made from that title, or given by `with "Title" as name`. Names are unique."""
+    name made from that title, or given by `with "Title" as name`. Names are unique.
+    `named by power, tile_id` reads several columns: the title is their cells joined
+    by a space ("German attack_1", named `german_attack_1`), for rows no one column tells
+    apart."""
     problems = Problems(sheet.path)
     renames = dict(decl.renames)
     used_renames: set[str] = set()
     seen: dict[str, Span] = {}
     out: list[Named] = []
+    several = len(decl.name_columns) > 1
+    texts: list[str] = []  # each row's title, for a rename's did-you-mean
     for row in sheet.rows:
-        cell = row.cells.get(decl.name_column or "")
-        text = _text(cell)
-        span = cell.span(sheet.path) if cell is not None else Span(sheet.path, row.line, 1)
-        if text is None and cell is not None:
-            problems.add(span, f"this row's '{decl.name_column}' cell is not a text", "write the title as a text")
-            continue
-        if not text or text in decl.empty:
-            problems.add(span, f"this row has no name: its '{decl.name_column}' cell is empty", "fill it in")
-            continue
-        if len(text) > MAX_TITLE:
-            problems.add(
-                span, f"a title of {len(text):,} characters; the limit is {MAX_TITLE}", "a title is a few words"
-            )
-            continue
-        name = renames.get(text) or slug(text)
-        used_renames.add(text)
-        if not _NAME.fullmatch(name):
-            problems.add(
-                span,
-                f"cannot make a name from '{text}'",
-                f'give it one: named by {decl.name_column} with "{text}" as some_name',
-            )
-            continue
-        if name in seen:
-            problems.add(
-                span,
-                f"two rows are named '{name}'",
-                f'the first is at {seen[name]}; rename one: named by {decl.name_column} with "{text}" as other_name',
-            )
-            continue
-        seen[name] = span
-        title = text
-        if decl.title_column is not None:
-            title = _text(row.cells.get(decl.title_column)) or text
-        out.append(Named(name, title, span, row, text))
+        parts, span = [], None
+        for column in decl.name_columns:
+            cell = row.cells.get(column)
+            text = _text(cell)
+            at = cell.span(sheet.path) if cell is not None else Span(sheet.path, row.line, 1)
+            span = span or at
+            if text is None and cell is not None:
+                problems.add(at, f"this row's '{column}' cell is not a text", "write the title as a text")
+                break
+            if not text or text in decl.empty:
+                also = f" (the rows are named by {decl.name_column})" if several else ""
+                problems.add(at, f"this row has no name: its '{column}' cell is empty{also}", "fill it in")
+                break
+            parts.append(text)
+        else:
+            span = span or Span(sheet.path, row.line, 1)
+            text = " ".join(parts)
+            texts.append(text)
+            named = _name_row(decl, text, span, renames, seen, problems, several)
+            used_renames.add(text)
+            if named is not None:
+                title = text
+                if decl.title_column is not None:
+                    title = _text(row.cells.get(decl.title_column)) or text
+                out.append(Named(named, title, span, row, text))
     for text in renames:
         if text not in used_renames:
-            titles = [_text(r.cells.get(decl.name_column or "")) or "" for r in sheet.rows]
             problems.add(
                 decl.name_span or decl.span,
                 f'no row of {sheet.name} is named "{text}"',
-                did_you_mean(text, titles) or "a rename names a row by its cell's exact text",
+                did_you_mean(text, texts)
+                or "a rename names a row by its cell's exact text"
+                + (" (the cells joined by a space)" if several else ""),
             )
     problems.check()
     return tuple(out)
+
+
+def _name_row(
+    decl: ast.Table, text: str, span: Span, renames: dict, seen: dict[str, Span], problems: Problems, several: bool
+) -> str | None:
+    """The name of the row titled `text`, or None after reporting why it has none."""
+    if len(text) > MAX_TITLE:
+        problems.add(span, f"a title of {len(text):,} characters; the limit is {MAX_TITLE}", "a title is a few words")
+        return None
+    name = renames.get(text) or slug(text)
+    if not _NAME.fullmatch(name):
+        problems.add(
+            span,
+            f"cannot make a name from '{_short(text)}'",
+            f'give it one: named by {decl.name_column} with "{_short(text)}" as some_name',
+        )
+        return None
+    if name in seen:
+        what = f"{decl.name_column} give" if several else f"{decl.name_column} gives"
+        problems.add(
+            span,
+            f"two rows are named '{name}'" + (f" ('{_short(text)}': {what} the same title)" if several else ""),
+            f"the first is at {seen[name]}; rename one: named by {decl.name_column} "
+            f'with "{_short(text)}" as other_name' + ("" if several else ", or name the rows by more columns"),
+        )
+        return None
+    seen[name] = span
+    return name
 
 
 def _text(cell: Cell | None) -> str | None:
@@ -204,45 +228,73 @@ def _text(cell: Cell | None) -> str | None:
 
 
 # ---- reading cells as typed values ------------------------------------------------------------
-AMBIGUOUS = object()
+@attrs.frozen
+class Ambiguous:
+    """What a cell names when it names several values: the values, in declaration order."""
+
+    values: tuple[str, ...]
 
 
 class Vocabulary:
-    """The values of a finite type and how a cell may name them: by name or title, in
-    any case, or by the name made from the text (`Central-North America` names
-    `central_north_america`). A name wins over a title; a title two values share is
-    ambiguous."""
+    """The values of a finite type (or every node of the map) and how a cell may name them.
 
-    def __init__(self, values: tuple[str, ...], titles: dict[str, str]):
+    A cell names the values whose name or title is its text exactly; failing that, in any
+    case; failing that, the values whose name or title makes the same name
+    (`Central-North America` names `central_north_america`). One value is found, or none,
+    or several: `Ambiguous`, reported at the cell, never a silent pick (an enum member
+    `Greece` and a zone `greece` titled "Greece" are both named by `GREECE` and by
+    `Greece`; `greece` is the zone's exact name). `kinds` says what each value is
+    (`a Zone`, `a member of Country`), for the message."""
+
+    def __init__(self, values: tuple[str, ...], titles: dict[str, str], kinds: dict[str, str] | None = None):
         self.values = values
         self.titles = titles
-        self.by_name: dict[str, str] = {}
-        self.by_title: dict[str, Any] = {}
+        self.kinds = kinds or {}
+        # the text as written, in any case, and the name it makes -> the values it names
+        self.tiers: tuple[dict[str, list[str]], ...] = ({}, {}, {})
         for v in values:
-            self.by_name.setdefault(v.casefold(), v)
             title = titles.get(v, v)
-            for key in (title.casefold(), slug(title)):
-                if self.by_title.get(key, v) != v:
-                    self.by_title[key] = AMBIGUOUS
-                else:
-                    self.by_title[key] = v
+            keys = ((v, title), (v.casefold(), title.casefold()), (slug(v), slug(title)))
+            for table, pair in zip(self.tiers, keys, strict=True):
+                for key in pair:
+                    found = table.setdefault(key, [])
+                    if v not in found:
+                        found.append(v)
 
-    def find(self, text: str) -> Any:
-        """The value `text` names, AMBIGUOUS, or None."""
-        folded, made = text.casefold(), slug(text)
-        for key, table in (
-            (folded, self.by_name),
-            (folded, self.by_title),
-            (made, self.by_name),
-            (made, self.by_title),
-        ):
-            if key in table:
-                return table[key]
+    def find(self, text: str) -> str | Ambiguous | None:
+        """The value `text` names, `Ambiguous` (the values it could name), or None."""
+        for table, key in zip(self.tiers, (text, text.casefold(), slug(text)), strict=True):
+            found = table.get(key)
+            if found:
+                return found[0] if len(found) == 1 else Ambiguous(tuple(found))
         return None
 
-    def candidates(self, value: Any, text: str) -> list[str]:
-        key = text.casefold()
-        return [v for v in self.values if key in (v.casefold(), self.titles.get(v, v).casefold())] if value else []
+    def describe(self, value: str) -> str:
+        """`greece (a Zone titled "Greece")`: a candidate as a message names it."""
+        title = self.titles.get(value, value)
+        said = [self.kinds[value]] if value in self.kinds else []
+        if title != value:
+            said.append(f'titled "{title}"')
+        return f"{value} ({' '.join(said)})" if said else value
+
+    def ambiguity(self, text: str, found: Ambiguous) -> tuple[str, str]:
+        """The message and hint for a cell that names several values: the hint gives the
+        spelling that names each one alone, or says which cannot be named here."""
+        shown = found.values[:5]
+        names = ", ".join(self.describe(v) for v in shown[:-1]) + " or " + self.describe(shown[-1])
+        more = f" (and {len(found.values) - 5} more)" if len(found.values) > 5 else ""
+        ways, stuck = [], []
+        for v in shown:
+            spelling = next((w for w in (v, self.titles.get(v, v)) if self.find(w) == v), None)
+            if spelling is None:
+                stuck.append(v)
+            else:
+                ways.append(f"'{spelling}'" + (f" for {v}" if spelling != v else ""))
+        hint = "write the exact name: " + " or ".join(ways) if ways else ""
+        if stuck:
+            hint += "; " if hint else ""
+            hint += f"{' and '.join(stuck)} has no spelling of its own here (its name is another's title): rename one"
+        return f"'{_short(text)}' names {len(found.values)} different things: {names}{more}", hint
 
     def spellings(self) -> list[str]:
         return list(self.values) + [self.titles.get(v, v) for v in self.values]
@@ -407,14 +459,13 @@ class CellReader:
         if vocabulary is None:
             return bad(f"a cell cannot hold a {_type_text(t)}")
         found = vocabulary.find(text)
-        if found is AMBIGUOUS:
-            shown = " or ".join(vocabulary.candidates(found, text)) or "several values"
-            return bad(f"'{said}' could be {shown}", "write the name instead")
+        if isinstance(found, Ambiguous):
+            return bad(*vocabulary.ambiguity(text, found))
         if found is not None:
             return found
         if self.problems.full:  # not shown: no hint to work out
             return bad("")
-        if self.removed.find(text) not in (None, AMBIGUOUS):
+        if isinstance(self.removed.find(text), str):
             if in_list:
                 return _SKIP
             return bad(f"'{said}' was removed by a variant", "remove this row too")
@@ -465,8 +516,8 @@ def link_pairs(
             found = nodes.find(text)
             if found is None and removed.find(text) is not None:
                 break  # a variant removed this node: its links go with it
-            if found is AMBIGUOUS:
-                problems.add(cell.span(t.sheet.path), f"'{_short(text)}' could be several nodes", "write the name")
+            if isinstance(found, Ambiguous):
+                problems.add(cell.span(t.sheet.path), *nodes.ambiguity(text, found))
                 break
             if found is None:
                 hint = None if problems.full else did_you_mean(text, nodes.spellings())
@@ -481,7 +532,10 @@ def link_pairs(
             if cell is None:
                 problems.at(row.line, 1, f"this row has no '{t.decl.kind_column}'", "give each link its kind")
                 continue
-            if kind is None or kind is AMBIGUOUS:
+            if isinstance(kind, Ambiguous):
+                problems.add(cell.span(t.sheet.path), *kinds.ambiguity(text, kind))
+                continue
+            if kind is None:
                 hint = None if problems.full or kinds is None else did_you_mean(text, kinds.spellings())
                 problems.add(cell.span(t.sheet.path), f"'{_short(text)}' is not a kind of link", hint)
                 continue

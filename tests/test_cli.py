@@ -9,6 +9,7 @@ from __future__ import annotations
 import builtins
 import io
 import json
+import os
 import re
 import sys
 import tomllib
@@ -338,9 +339,7 @@ def test_play_takes_a_unique_part_of_a_move_in_any_case_and_can_undo(monkeypatch
     out_file = tmp_path / "t.toml"
     answers = "B2\nundo\nC3\n" + "1\n" * 6
     monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
-    code, out, _ = cli(
-        capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first", "--transcript", str(out_file)
-    )
+    code, out, _ = cli(capsys, "play", "tictactoe", "--seat", "x", "--agent", "o=first", "--transcript", str(out_file))
     assert code == 0
     assert "x marks b2" in out and "-- back to your previous decision" in out and "x marks c3" in out
     assert f"transcript written to {out_file}" in out
@@ -506,3 +505,38 @@ def test_moves_are_not_printed_twice_when_the_game_narrates_them(capsys):
     assert "p1: bet" in lines and "  > p1: bet" not in lines
     code, out, err = cli(capsys, "run", "tictactoe", "--seed", "2", "--moves")
     assert out.splitlines()[1:3] == ["  > x: b3", "x marks b3"]
+
+
+def test_run_tells_the_key_events_by_default_and_everything_with_verbose(capsys):
+    code, short, _ = cli(capsys, "run", "berlin_wall", "--seed", "2")
+    code2, whole, _ = cli(capsys, "run", "berlin_wall", "--seed", "2", "--verbose")
+    assert code == code2 == 0
+    story = short.split("\n\n")[0].splitlines()[1:]  # the narration, before the final view
+    assert story[0] == "red goes first" and all("goes first" in s or " collects " in s for s in story)
+    assert len(short.splitlines()) < 60 < len(whole.splitlines())
+    assert "(the key events only: --verbose for the whole story, --moves for every move)" in short
+    assert "red rolls" in whole and "red rolls" not in short
+    assert short.splitlines()[-1] == whole.splitlines()[-1]  # the same game, the same result
+
+
+def test_bench_shows_a_progress_bar_on_a_terminal_and_plain_lines_when_piped(capsys):
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: gamedef on a terminal
+        os.execvp(sys.executable, [sys.executable, "-m", "interpreter.cli", "bench", "tictactoe", "--games", "300"])
+    out = b""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    assert "300/300" in text and "━" in text  # rich's bar, on standard error
+    assert "  30/300 games" not in text  # not the plain lines
+    code, _, err = cli(capsys, "bench", "tictactoe", "--games", "20")
+    assert "  20/20 games" in err and "━" not in err

@@ -1399,3 +1399,92 @@ procedure play() {
     assert game.narrate(state) == ["1, 2, 3, 4, 5, 6 / 1, 2, 3, 4, 5, 6 / 6, 5, 4, 3, 2, 1 / abcd"]
     again = game.start(players=2, seed=3)
     assert game.var(again, "piles") == piles  # the same seed shuffles the same way
+
+
+# ---- a `may` inside a `may` -------------------------------------------------------------------------
+NESTED_MAY = (
+    HEADER
+    + """
+entity Spell { power: int }
+event played(p: player, c: Spell)
+var trace: list str = []
+card fireball "Fireball" : Spell {
+    power 3
+    when played(p, c) where c == self {
+        may p "outer {self}" {
+            may p "inner {self}" {
+                trace = append(trace, "trigger: both")
+            } else {
+                trace = append(trace, "trigger: outer only")
+            }
+        }
+    }
+    cast {
+        may a "cast" {
+            may b "counter" {
+                trace = append(trace, "slot: countered")
+            }
+            trace = append(trace, "slot: cast")
+        } else {
+            trace = append(trace, "slot: none")
+        }
+    }
+}
+procedure nested(p: player) {
+    rule "Nested"
+    may p "first" {
+        may p "second" {
+            trace = append(trace, "{p}: yes yes")
+        } else {
+            trace = append(trace, "{p}: yes no")
+        }
+        trace = append(trace, "{p}: after the inner may")
+    } else {
+        trace = append(trace, "{p}: no")
+    }
+}
+procedure play() {
+    rule "Play"
+    nested(a)
+    nested(b)
+    emit played(a, fireball)
+    perform fireball.cast()
+    game over []
+}
+"""
+)
+
+
+@pytest.mark.parametrize(
+    ("answers", "trace"),
+    [
+        (
+            ["first", "second", "first", "pass", "outer Fireball", "inner Fireball", "cast", "counter"],
+            [
+                "a: yes yes",
+                "a: after the inner may",
+                "b: yes no",
+                "b: after the inner may",
+                "trigger: both",
+                "slot: countered",
+                "slot: cast",
+            ],
+        ),
+        (
+            ["pass", "pass", "outer Fireball", "pass", "cast", "pass"],
+            ["a: no", "b: no", "trigger: outer only", "slot: cast"],
+        ),
+        (["first", "pass", "pass", "pass", "pass"], ["a: yes no", "a: after the inner may", "b: no", "slot: none"]),
+    ],
+)
+def test_a_may_inside_a_may_asks_both_and_survives_save_and_load(tmp_path, answers, trace):
+    # Was a compiler crash (KeyError '\0may'): the inner `may` removed the outer one's answer.
+    game = build(tmp_path, NESTED_MAY)
+    state = game.start(players=2)
+    for answer in answers:
+        assert answer in game.labels(state) and game.labels(state)[-1] == "pass"
+        copy = state_from_dict(game, tomllib.loads(tomli_w.dumps(state_to_dict(game, state))))
+        assert copy == state  # mid-way, between the two questions as well
+        state = game.apply(copy, answer)
+    assert game.is_over(state)
+    assert game.var(state, "trace") == tuple(trace)

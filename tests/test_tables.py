@@ -904,3 +904,189 @@ def test_a_bad_counted_item_is_reported_at_its_cell(tmp_path, cell, message):
     rows = f"name\tinfluence\nGermany\t{cell}\nPoland\t\nSpain\tEU\n"
     text = error_of(tmp_path, {"g.game": COUNTED, "c.tsv": rows})
     assert message in text, text
+
+
+# ---- a cell that names two things ------------------------------------------------------------------
+ZONES_GAME = """
+game t { players 2..2 seats [a, b] }
+enum Country { Greece "Greece", France "France" }
+entity Zone { country: Country  next: Zone? }
+table Zone from "zones.tsv" {
+    named by id
+    titled by name
+    country
+    next
+}
+links from "links.tsv"
+procedure play() {
+    rule "Play"
+    game over []
+}
+"""
+ZONES = "# id\tname\tcountry\tnext\ngreece\tGreece\tGreece\t\nparis\tParis\tFrance\tgreece\n"
+
+
+def test_a_link_cell_naming_a_zone_and_an_enum_member_is_an_error(tmp_path):
+    # Was a silent wrong link: `GREECE` (and `greece`) named the enum member `Greece`,
+    # which took the zone's links.
+    files = {"t.game": ZONES_GAME, "zones.tsv": ZONES}
+    # the exact name `greece` is the zone; `Greece` is the member's name and the zone's title
+    err = error_of(tmp_path, {**files, "links.tsv": "greece\tparis\nGREECE\tParis\nparis\tGreece\n"})
+    assert (
+        "<dir>/links.tsv:2:1: error: 'GREECE' names 2 different things: "
+        'Greece (a member of Country) or greece (a Zone titled "Greece")'
+    ) in err
+    assert "<dir>/links.tsv:3:7: error: 'Greece' names 2 different things" in err
+    assert "hint: write the exact name: 'greece'; Greece has no spelling of its own here" in err
+    ok = load_game(write(tmp_path, {**files, "links.tsv": "greece\tparis\nParis\tFrance\n"}))
+    assert ok.compiled.rt.links["greece"] == ("paris",)
+    assert ok.compiled.rt.links["paris"] == ("greece", "France")
+    assert "Greece" not in ok.compiled.rt.links  # the member has no links of the zone's
+
+
+def test_a_typed_cell_naming_two_components_is_an_error(tmp_path):
+    # A name in another case and another row's title: no longer "the name wins".
+    zones = "# id\tname\tcountry\tnext\nus\tUSA\tFrance\t\nusa\tUnited States\tFrance\tUsa\n"
+    files = {"t.game": ZONES_GAME.replace('links from "links.tsv"\n', ""), "zones.tsv": zones}
+    err = error_of(tmp_path, files)
+    assert err.startswith(
+        "<dir>/zones.tsv:3:26: error: Zone.next: 'Usa' names 2 different things: "
+        'us (a Zone titled "USA") or usa (a Zone titled "United States")'
+    ), err
+    assert "hint: write the exact name: 'us' or 'usa'" in err
+    ok = load_game(write(tmp_path, {**files, "zones.tsv": zones.replace("Usa\n", "usa\n")}))
+    assert props(ok, "usa")["next"] == "usa"
+    ok = load_game(write(tmp_path, {**files, "zones.tsv": zones.replace("Usa\n", "USA\n")}))
+    assert props(ok, "usa")["next"] == "us"  # a title written exactly names its row alone
+
+
+# ---- generate reads table values -------------------------------------------------------------------
+ARMIES_GAME = """
+game t { players 2..2 seats [a, b] }
+enum Nation { germany "Germany", france "France" }
+entity ArmyType { nation: Nation  copies: int }
+table ArmyType from "armies.tsv" {
+    named by label
+    nation
+    copies = count
+}
+entity Army { nation: Nation  number: int  type: ArmyType }
+generate Army named "{t} {n}" for t in members(ArmyType), n in 1..t.copies {
+    nation = t.nation
+    number = n
+    type = t
+}
+procedure play() {
+    rule "Play"
+    game over []
+}
+"""
+ARMIES = "# label\tnation\tcount\nGerman\tGermany\t2\nFrench\tFrance\t1\n"
+
+
+def test_a_generate_reads_the_values_of_a_table(tmp_path):
+    # Was "no component has a property 'copies'": table values were read after generates.
+    game = load_game(write(tmp_path, {"t.game": ARMIES_GAME, "armies.tsv": ARMIES}))
+    c = game.compiled
+    assert c.types["Army"] == ("German 1", "German 2", "French 1")
+    assert props(game, "German 2") == {"nation": "germany", "number": 2, "type": "german"}
+
+
+def test_a_table_naming_generated_components_is_read_after_them(tmp_path):
+    # A table whose cells name Armies waits for the generate: fine, unless the generate reads it.
+    later = ARMIES_GAME.replace(
+        "entity Army {",
+        "entity Muster { first: Army }\n"
+        'table Muster from "muster.tsv" {\n    named by place\n    first\n}\n'
+        "entity Army {",
+    )
+    files = {"t.game": later, "armies.tsv": ARMIES, "muster.tsv": "# place\tfirst\nBerlin\tGerman 2\n"}
+    game = load_game(write(tmp_path, files))
+    assert props(game, "berlin")["first"] == "German 2"
+    cycle = ARMIES_GAME.replace("copies: int }", "copies: int  first: Army? }").replace(
+        "    copies = count\n", "    copies = count\n    first\n"
+    )
+    table = "# label\tnation\tcount\tfirst\nGerman\tGermany\t2\tGerman 1\nFrench\tFrance\t1\t\n"
+    err = error_of(tmp_path, {"t.game": cycle, "armies.tsv": table})
+    assert err.startswith(
+        "<dir>/t.game:11:1: error: this generate reads ArmyType.nation, which table ArmyType (<dir>/t.game:4:1) "
+        "gives only after the generates, since its cells name Army components"
+    ), err
+    assert "hint: a generate cannot read a table whose cells name the components it makes" in err
+
+
+# ---- named by several columns ----------------------------------------------------------------------
+TECH_GAME = """
+game t { players 2..2 seats [a, b] }
+enum Power { GE "German", FB "Franco-British" }
+entity Tech { power: Power  level: int }
+table Tech from "technologies.tsv" {
+    named by power, tile_id
+    power
+    level
+    ignore name
+}
+procedure play() {
+    rule "Play"
+    log "{german_a2} {german_a2.level} {franco_british_a1.power}"
+    game over []
+}
+"""
+TECH = (
+    "# power\ttile_id\tname\tlevel\nGerman\tA1\tAttack 1\t1\nGerman\tA2\tAttack 2\t2\nFranco-British\tA1\tAttack 1\t1\n"
+)
+
+
+def test_rows_named_by_several_columns(tmp_path):
+    game = load_game(write(tmp_path, {"t.game": TECH_GAME, "technologies.tsv": TECH}))
+    assert game.compiled.types["Tech"] == ("german_a1", "german_a2", "franco_british_a1")
+    assert game.narrate(game.start(players=2)) == ["German A2 2 Franco-British"]
+    renamed = TECH_GAME.replace("named by power, tile_id", 'named by power, tile_id with "German A2" as ge_attack_2')
+    game = load_game(write(tmp_path, {"t.game": renamed.replace("{german_a2", "{ge_attack_2")}))
+    assert game.compiled.types["Tech"] == ("german_a1", "ge_attack_2", "franco_british_a1")
+
+
+@pytest.mark.parametrize(
+    ("named", "table", "where", "message", "hint"),
+    [
+        (
+            "power, tile_id",
+            TECH + "German\tA1\tAttack 1\t3\n",
+            "technologies.tsv:5:1",
+            "two rows are named 'german_a1' ('German A1': power, tile_id give the same title)",
+            'the first is at <dir>/technologies.tsv:2:1; rename one: named by power, tile_id with "German A1" as',
+        ),
+        (
+            "power, tile_id",
+            TECH + "German\t\tAttack 3\t3\n",
+            "technologies.tsv:5:8",
+            "this row has no name: its 'tile_id' cell is empty (the rows are named by power, tile_id)",
+            "fill it in",
+        ),
+        ("power, tile", TECH, "t.game:5:5", "technologies.tsv has no column 'tile'", "did you mean 'tile_id'?"),
+        ("power, power", TECH, "t.game:5:5", "`named by` reads the column 'power' twice", "name each column once"),
+        (
+            'power, tile_id with "German A9" as x',
+            TECH,
+            "t.game:5:5",
+            'no row of technologies.tsv is named "German A9"',
+            "did you mean 'German A",
+        ),
+        (
+            "power",
+            TECH,
+            "technologies.tsv:3:1",
+            "two rows are named 'german'",
+            "or name the rows by more columns",
+        ),
+    ],
+    ids=["duplicate", "empty-cell", "unknown-column", "column-twice", "unknown-rename", "one-column-not-unique"],
+)
+def test_rows_named_by_several_columns_errors(tmp_path, named, table, where, message, hint):
+    game = TECH_GAME.replace("named by power, tile_id", f"named by {named}")
+    if named == "power":
+        game = game.replace("ignore name", "ignore name, tile_id")
+    err = error_of(tmp_path, {"t.game": game, "technologies.tsv": table})
+    first = err.splitlines()[0]
+    assert first == f"<dir>/{where}: error: {message}", err
+    assert hint in err.split("hint: ", 1)[1].splitlines()[0], err

@@ -1,0 +1,54 @@
+"""The terminal: progress on long work, emphasis where the terminal shows it (rich).
+
+Progress goes to standard error, as a live bar only when that is a terminal; piped or
+redirected (a test, a log file) it is a plain line every tenth of the work. Emphasis is
+rich's, which leaves it out when the output is not a terminal or `NO_COLOR` is set.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+
+def _err() -> Console:
+    return Console(file=sys.stderr, highlight=False)
+
+
+def _out() -> Console:
+    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+
+
+@contextmanager
+def progress(total: int, what: str) -> Iterator:
+    """`with progress(n, "games") as advance: ... advance()` once per unit of work done."""
+    console = _err()
+    if console.is_terminal:
+        columns = (TextColumn(f"  {what}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+        with Progress(*columns, console=console, transient=True) as bar:
+            task = bar.add_task(what, total=total)
+            yield lambda: bar.advance(task)
+        return
+    done = 0
+    step = max(1, total // 10)
+
+    def advance() -> None:
+        nonlocal done
+        done += 1
+        if done % step == 0:
+            print(f"  {done}/{total} {what}", file=sys.stderr)
+
+    yield advance
+
+
+def emphasised(line: str) -> None:
+    """A line that ends something (a game's result), in bold where the terminal shows it."""
+    console = _out()
+    if console.is_terminal:
+        console.print(line, style="bold", markup=False)
+    else:
+        print(line)
