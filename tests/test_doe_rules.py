@@ -13,8 +13,8 @@ HARNESS = Path(__file__).resolve().parent / "doe" / "harness.game"
 
 
 @cache
-def harness():
-    return load_game(HARNESS, variants=["scenario"])
+def harness(options=()):
+    return load_game(HARNESS, variants=["scenario"], options=dict(options))
 
 
 def scenario(
@@ -34,11 +34,12 @@ def scenario(
     pins=(),
     clear=True,
     players=4,
+    options=(),
     **more,
 ):
     """(game, state) at the first decision of the listed Powers' turns. With clear=True the
     setup armies are taken off the map first, so only the armies named in `at` stand."""
-    g = harness()
+    g = harness(tuple(sorted(options)))
 
     def arrange(s):
         if clear:
@@ -57,8 +58,12 @@ def scenario(
             if value:
                 s = g.with_var(s, name, value)
         if tech:
-            s = g.with_var(s, "tech", {w: dict.fromkeys(ts, 2) for w, ts in tech.items()})
-            s = g.with_var(s, "tech_ready", {w: dict.fromkeys(ts, 1) for w, ts in tech.items()})
+            boxes, ready = {}, {}
+            for w, ts in tech.items():
+                boxes.setdefault(SEATS[players][w], {})[w] = dict.fromkeys(ts, 2)
+                ready.setdefault(SEATS[players][w], {})[w] = dict.fromkeys(ts, 1)
+            s = g.with_var(s, "tiles", boxes)
+            s = g.with_var(s, "tile_ready", ready)
         s = g.with_var(s, "turn", turn)
         for name, value in more.items():
             s = g.with_var(s, name, value)
@@ -66,6 +71,13 @@ def scenario(
         return s
 
     return g, g.start(players=players, seed=0, pins=tuple(pins), arrange=arrange)
+
+
+SEATS = {
+    4: {"GE": "german", "FB": "franco_british", "RU": "russian", "AH": "austro_hungarian"},
+    3: {"GE": "central", "FB": "franco_british", "RU": "russian", "AH": "central"},
+    2: {"GE": "central", "FB": "entente", "RU": "entente", "AH": "central"},
+}
 
 
 def labels(g, s):
@@ -311,7 +323,7 @@ def test_research_box_1_then_box_2_used_next_turn_and_aviation_gives_two_mission
     g, s = scenario(["AH", "AH"], tech=None)
     s = play(g, s, "research", "Aviation to box 1", "end the turn", "research", "Aviation to box 2")
     assert var(g, s, "missions")["AH"] == 2
-    assert var(g, s, "tech_ready")["AH"]["aviation"] == var(g, s, "turn") + 1
+    assert var(g, s, "tile_ready")["austro_hungarian"]["AH"]["aviation"] == var(g, s, "turn") + 1
 
 
 def test_diplomacy_turkey_joins_after_three_pushes():
@@ -345,3 +357,253 @@ def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_
     # A-H: 0 - Vienna + Bulgaria = 0; F-B: 4 - Paris + Russia's (Vienna - Warsaw) + Romania = 4;
     # Russia: 5 + Vienna - Warsaw + Romania = 6
     assert g.narrate(s)[-4:] == ["German: -1 VP", "Franco-British: 4 VP", "Russian: 6 VP", "Austro-Hungarian: 0 VP"]
+
+
+# ---- 2. and 10. Secret technology tiles ---------------------------------------------------------
+def test_starting_tiles_are_secret_from_the_other_seats():
+    from interpreter import load_game
+    from interpreter.render import render
+
+    g = load_game("downfall_of_empires")
+    s = g.start(players=4, seed=1)
+    label = "German starts researching Manoeuvre"
+    assert g.move_view(s, label, "franco_british") == "(secret choice)"
+    assert g.move_view(s, label, "german") == label
+    s = g.apply(s, label)
+    assert g.narrate(s, player="german") == ["the German place Manoeuvre in box 1"]
+    for other in ("franco_british", "russian", "austro_hungarian"):
+        assert g.narrate(s, player=other) == []
+        seen = g.observation(s, other)
+        assert seen["vars"]["tiles"]["german"] == {"hidden": 4}
+        assert "Manoeuvre" not in str(seen["log"])
+        assert "Manoeuvre" not in render(g, s, other)
+    assert g.observation(s, "german")["vars"]["tiles"]["german"]["GE"]["manoeuvre"] == 1
+    assert "Manoeuvre" in render(g, s, "german")
+
+
+def test_starting_tiles_in_two_players_stay_within_the_coalition_seat():
+    from interpreter import load_game
+
+    g = load_game("downfall_of_empires")
+    s = g.start(players=2, seed=1)
+    for label in ("German starts researching Attack 1", "German starts researching Defense 1"):
+        s = g.apply(s, label)
+    assert g.observation(s, "entente")["vars"]["tiles"]["central"] == {"hidden": 4}
+    assert g.var(s, "tiles")["central"]["GE"]["attack_1"] == 1
+
+
+def test_a_research_action_is_secret_but_seen_to_happen():
+    g, s = scenario(["FB"])
+    s = play(g, s, "research")
+    assert g.move_view(s, "Aviation to box 1", "german") == "(secret choice)"
+    s = play(g, s, "Aviation to box 1")
+    assert g.narrate(s, player="german") == ["the Franco-British research a technology"]
+    assert g.narrate(s, player="franco_british") == [
+        "the Franco-British put Aviation in box 1",
+        "the Franco-British research a technology",
+    ]
+    assert g.observation(s, "russian")["vars"]["tiles"]["franco_british"] == {"hidden": 4}
+    assert var(g, s, "shown")["FB"]["aviation"] is False
+
+
+def test_tiles_are_revealed_when_used_in_combat():
+    g, s = example_4((3, 4))
+    shown = var(g, s, "shown")
+    assert shown["GE"]["attack_1"] and shown["GE"]["attack_2"] and not shown["GE"]["attack_3"]
+    assert shown["RU"]["defense_1"] and shown["RU"]["defense_2"]
+    assert not shown["GE"]["defense_1"] and not shown["RU"]["attack_1"]
+    assert "the German reveal Attack 2" in g.narrate(s, player="russian")
+
+
+def test_manoeuvre_is_revealed_by_the_fourth_activated_army():
+    armies = [G1, G2, G3, "German 5(2) 12"]
+    g, s = scenario(["GE"], at=dict.fromkeys(armies, "cologne"), tech={"GE": ["manoeuvre"]})
+    s = play(g, s, "activation")
+    for a in armies[:3]:
+        s = play(g, s, f"activate {a} in Cologne", "stay in Cologne")
+    assert not var(g, s, "shown")["GE"]["manoeuvre"]
+    s = play(g, s, f"activate {armies[3]} in Cologne", "stay in Cologne")
+    assert var(g, s, "shown")["GE"]["manoeuvre"]
+
+
+# ---- 9. and 10.3 Attack duties: Germany 1914, Russia 1916, Offensive ------------------------------
+F1, A1, A2 = "French 4(2) 1", "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8"
+
+
+def test_german_1914_last_action_must_activate_an_army_that_can_attack_the_franco_british():
+    g, s = scenario(["GE"], at={G1: "metz", G2: "cologne", F1: "verdun"}, turn=1)
+    assert "end the turn" not in labels(g, s)
+    # an earlier activation is free: it may end without any attack
+    s = play(g, s, "activation", f"activate {G2} in Cologne", "stay in Cologne", "done activating")
+    s = play(g, s, "research", "Defense 1 to box 1")
+    assert labels(g, s) == ["activation"]
+    s = play(g, s, "activation")
+    assert labels(g, s) == [f"activate {G1} in Metz"]
+    s = play(g, s, f"activate {G1} in Metz")
+    assert labels(g, s) == ["move"]
+    s = play(g, s, "move")
+    assert labels(g, s) == ["to Verdun (cost 2)"]
+    s = play(g, s, "to Verdun (cost 2)", "done activating")
+    assert labels(g, s) == [f"attack {F1} in Verdun"]
+
+
+def test_german_1914_duty_in_a_shared_zone_keeps_no_more_attacks_off_the_list():
+    g, s = scenario(["GE"], at={G1: "metz", G2: "metz", F1: "metz"}, turn=2)
+    s = play(g, s, "research", "Defense 1 to box 1", "missions", "activation")
+    assert labels(g, s) == [f"activate {G1} in Metz", f"activate {G2} in Metz"]
+    s = play(g, s, f"activate {G1} in Metz")
+    assert labels(g, s) == ["stay in Metz"]
+    s = play(g, s, "stay in Metz")
+    assert "done activating" in labels(g, s)
+    s = play(g, s, "done activating")
+    assert labels(g, s) == [f"attack {F1} in Metz"]
+
+
+def test_german_1914_duty_lapses_when_no_franco_british_army_can_be_reached():
+    g, s = scenario(["GE"], at={G1: "konigsberg", F1: "verdun"}, turn=1)
+    assert "end the turn" in labels(g, s)
+
+
+def test_german_duty_ends_with_1914():
+    g, s = scenario(["GE"], at={G1: "metz", F1: "verdun"}, turn=3)
+    assert "end the turn" in labels(g, s)
+
+
+def test_russia_must_make_its_second_1916_attack_in_autumn_1916():
+    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacks_1916=1)
+    assert "end the turn" not in labels(g, s)
+    s = play(g, s, "missions")
+    assert labels(g, s) == ["activation"]
+    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacks_1916=2)
+    assert "end the turn" in labels(g, s)
+    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=9)
+    assert "end the turn" in labels(g, s)
+
+
+def test_russia_owing_two_attacks_activates_two_armies_that_can_make_them():
+    g, s = scenario(["RU"], at={R1: "lutsk", R2: "lutsk", A1: "lemberg", A2: "lemberg"}, turn=10)
+    s = play(g, s, "missions", "activation", f"activate {R1} in Lutsk", "move", "to Lemberg (cost 2)")
+    assert labels(g, s) == [f"activate {R2} in Lutsk"]
+    s = play(g, s, f"activate {R2} in Lutsk", "move", "to Lemberg (cost 2)")
+    assert "done activating" in labels(g, s)
+
+
+def test_offensive_activation_needs_and_forces_an_attack():
+    g, s = scenario(["FB"], at={F1: "verdun", G1: "verdun"}, control={"verdun": "FB"}, tech={"FB": ["offensive"]})
+    s = play(g, s, "missions", "research", "Attack 1 to box 1", "entrench", "entrench in Verdun (level 2)")
+    assert "offensive activation" in labels(g, s) and "end the turn" in labels(g, s)
+    s = play(g, s, "offensive activation")
+    assert labels(g, s) == [f"activate {F1} in Verdun"]
+    s = play(g, s, f"activate {F1} in Verdun", "stay in Verdun", "done activating")
+    assert labels(g, s) == [f"attack {G1} in Verdun"]
+    assert var(g, s, "shown")["FB"]["offensive"]
+
+
+def test_no_offensive_activation_without_an_attack_to_make():
+    g, s = scenario(["FB"], at={F1: "paris", G1: "konigsberg"}, tech={"FB": ["offensive"]})
+    s = play(g, s, "missions", "research", "Attack 1 to box 1", "activation", "done activating")
+    assert "offensive activation" not in labels(g, s)
+
+
+# ---- 8. and 9.1 Greece --------------------------------------------------------------------------
+B32, FR32, SERB, FR42 = "British 3(2) 1", "French 3(2) 1", "Serbian 3(1) 1", "French 4(2) 1"
+
+
+def sea_labels(turn, **more):
+    g, s = scenario(["FB"], at={B32: "cairo"}, turn=turn, **more)
+    s = play(g, s, "activation", f"activate {B32} in Cairo", "by sea")
+    return labels(g, s)
+
+
+def test_the_franco_british_reach_salonika_only_from_1916():
+    assert "to Salonika" not in sea_labels(6)
+    assert "to Salonika" in sea_labels(7)
+
+
+def test_salonika_recruits_three_two_armies_and_the_serbian_army_from_1916():
+    g, s = scenario(["FB"], turn=7)
+    s = play(g, s, "recruit")
+    for army, ok in ((FR32, True), (SERB, True), (FR42, False)):
+        zones = labels(g, play(g, s, f"raise {army}"))
+        assert ("in Salonika" in zones) is ok, (army, zones)
+    g, s = scenario(["FB"], turn=6)
+    s = play(g, s, "recruit", f"raise {FR32}")
+    assert "in Salonika" not in labels(g, s)
+
+
+def test_central_powers_enter_greece_after_a_franco_british_move_to_salonika_or_from_1917():
+    def moves(turn, **more):
+        g, s = scenario(["AH"], at={A1: "skopje"}, control={"skopje": "AH"}, turn=turn, **more)
+        return labels(g, play(g, s, "activation", f"activate {A1} in Skopje", "move"))
+
+    assert not {"to Salonika (cost 1)", "to Greece (cost 1)"} & set(moves(9))
+    assert {"to Salonika (cost 1)", "to Greece (cost 1)"} <= set(moves(9, salonika_opened=True))
+    assert {"to Salonika (cost 1)", "to Greece (cost 1)"} <= set(moves(11))
+
+
+def test_a_franco_british_recruit_in_salonika_opens_greece():
+    g, s = scenario(["FB"], turn=7)
+    s = play(g, s, "recruit", f"raise {FR32}", "in Salonika", "full (2 steps)")
+    assert var(g, s, "salonika_opened")
+
+
+def trench_for_ally(options):
+    g, s = scenario(
+        ["RU"],
+        at={R1: "krakow", G1: "krakow"},
+        control={"krakow": "AH"},
+        trench={"krakow": 1},
+        trench_owner={"krakow": "AH"},
+        pins=(3, 3),
+        options=options,
+    )
+    s = play(g, s, "activation", f"activate {R1} in Krakow", "stay in Krakow", "done activating")
+    s = play(g, s, f"attack {G1} in Krakow", f"{R1} attacks")
+    return var(g, s, "last_combat")[:2]
+
+
+def test_a_trench_serves_only_the_power_that_built_it_unless_the_option_says_allies_too():
+    # 3 against 5: no +1 for the Austro-Hungarian trench under a German army
+    assert trench_for_ally(()) == (3, 5)
+    assert trench_for_ally((("trench_for_allies", True),)) == (3, 6)
+
+
+def test_recruitment_in_another_home_country_only_with_the_option():
+    for options, ok in (((), False), ((("recruit_in_any_home_city", True),), True)):
+        g, s = scenario(["FB"], options=options)
+        zones = labels(g, play(g, s, "recruit", f"raise {FR42}"))
+        assert ("in Belgrade" in zones) is ok, zones
+
+
+def test_a_cut_off_home_zone_of_the_ally_returns_to_its_home_power():
+    g, s = scenario(["AH"], control={"frankfurt": "FB"})
+    s = finish(g, s)
+    assert var(g, s, "control")["frankfurt"] == "GE"
+    # an enemy home zone cut off passes to the Power that cut it off
+    g, s = scenario(["AH"], control={"lutsk": "FB"})
+    s = finish(g, s)
+    assert var(g, s, "control")["lutsk"] == "AH"
+
+
+def test_no_entente_air_support_at_gallipoli_but_the_central_powers_may_fly_there():
+    T1 = "Ottoman Empire 3(1) 1"
+    common = dict(
+        at={B32: "gallipoli", T1: "gallipoli"},
+        control={"gallipoli": "AH"},
+        joined={"Ottoman": True},
+        owner={T1: "AH"},
+        dormant={T1: False},
+        missions={"FB": 2, "AH": 2},
+        tech={"FB": ["aviation"], "AH": ["aviation"]},
+        turn=5,
+        pins=(3, 3),
+    )
+    g, s = scenario(["FB"], **common)
+    s = play(g, s, "activation", f"activate {B32} in Gallipoli", "stay in Gallipoli", "done activating")
+    s = play(g, s, f"attack {T1} in Gallipoli", f"{B32} attacks")
+    assert var(g, s, "missions")["FB"] == 2 and var(g, s, "last_combat")[0] == 3
+    common["at"] = {B32: "gallipoli", A1: "gallipoli"}
+    g, s = scenario(["AH"], **common)
+    s = play(g, s, "activation", f"activate {A1} in Gallipoli", "stay in Gallipoli", "done activating")
+    s = play(g, s, f"attack {B32} in Gallipoli", f"{A1} attacks")
+    assert labels(g, s) == ["spend a mission on air support (2 left)", "pass"]
