@@ -50,6 +50,10 @@ CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {
     "twid_solo_planet": ("twid", (), {"solo_goal": "planet"}, 1, 12),
     "twid_promos": ("twid", (), {"promos": True}, 4, 4),
     "twid_alternate_goal": ("twid", (), {"alternate_goal": True}, 2, 3),
+    # Downfall of Empires: 2, 3 and 4 players.
+    "doe_2p": ("downfall_of_empires", (), {}, 2, 1),
+    "doe_3p": ("downfall_of_empires", (), {}, 3, 1),
+    "doe_4p": ("downfall_of_empires", (), {}, 4, 1),
 }
 
 
