@@ -12,6 +12,7 @@ from typing import Protocol
 
 from .engine import Game, State
 from .errors import UsageError
+from .mcts import MCTSAgent, refuse_hidden
 
 
 class Agent(Protocol):
@@ -114,16 +115,26 @@ def numbered(labels: list[str], width: int) -> list[str]:
     return out
 
 
-KINDS = ("random", "first", "human")
+KINDS = ("random", "first", "human", "mcts:N")
 
 
-def make_agent(kind: str, seat: str, seed: int) -> Agent:
+def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Agent:
+    """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision;
+    given the game, it is refused here for hidden information (else at its first decision)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
     if kind == "human":
         return HumanAgent(seat)
+    name, _, arg = kind.partition(":")
+    if name == "mcts":
+        hint = "mcts:N searches N iterations (N a whole number from 1) per decision: for example mcts:200"
+        if not arg.isdigit() or int(arg) < 1:
+            raise UsageError(f"agent '{kind}' for {seat}: mcts needs a positive number of iterations", hint)
+        if game is not None:
+            refuse_hidden(game)
+        return MCTSAgent(int(arg), seed)
     from .errors import did_you_mean
 
     raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")

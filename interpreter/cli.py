@@ -1,4 +1,4 @@
-"""The `gamedef` command: run, play, check, replay, list, rules and bench games.
+"""The `gamedef` command: run, play, check, replay, list, rules, bench and simulate games.
 
 Every failure a user can cause (a bad .game file, transcript, saved state or
 argument) is reported as a message with a position and a hint, exit code 2.
@@ -66,7 +66,7 @@ def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int
                 f"no seat '{seat}' in this game", did_you_mean(seat, seats) or "seats: " + ", ".join(seats)
             )
         kinds[seat] = kind
-    return {seat: make_agent(kind, seat, seed * 1000 + i) for i, (seat, kind) in enumerate(kinds.items())}, kinds
+    return {seat: make_agent(kind, seat, seed * 1000 + i, game) for i, (seat, kind) in enumerate(kinds.items())}, kinds
 
 
 def _load(args) -> Game:
@@ -495,6 +495,65 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_simulate(args) -> int:
+    """Many games by AI players, in parallel: win rates with intervals, length, endings."""
+    from . import simulate as sim
+    from .terminal import progress
+
+    game = _load(args)
+    jobs = sim.default_jobs() if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise UsageError(
+            f"--jobs {jobs}: at least one job is needed",
+            f"--jobs 1 plays in this process; this machine lets {sim.default_jobs()} run at once",
+        )
+    first = game.start(players=args.players, seed=args.seed)  # checks --players before any worker starts
+    seats = first.players
+    _, kinds = parse_agents(args.agent, game, seats, args.seed)  # unknown seats and kinds, here and once
+    if "human" in kinds.values():
+        seat = next(s for s, k in kinds.items() if k == "human")
+        raise UsageError(
+            f"--agent {seat}=human: a simulation has nobody to ask", "use `gamedef play` to play a seat yourself"
+        )
+    setup = sim.Setup(
+        game=args.game,
+        variants=tuple(args.variant or ()),
+        options=parse_options(args.option),
+        players=len(seats),
+        agents=tuple(args.agent or ()),
+        max_decisions=args.max_decisions,
+    )
+    if args.plot:
+        sim.plot_folder(Path(args.plot))
+    jobs = min(jobs, args.games)
+    start = time.perf_counter()
+    records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=lambda n: progress(n, "games"))
+    elapsed = time.perf_counter() - start
+    header = {
+        "game": game.name,
+        "title": game.header.title,
+        "players": len(seats),
+        "seats": list(seats),
+        "first_seed": args.seed,
+        "agents": kinds,
+        "variants": list(args.variant or []),
+        "options": setup.options,
+    }
+    doc = sim.document(header, records, seats)
+    if args.json:
+        print(json.dumps(doc, indent=1))
+    elif args.csv:
+        sim.write_csv(records, sys.stdout)
+    else:
+        for line in sim.text_report(doc):
+            print(line)
+        print(f"\n({len(records)} games in {elapsed:.1f}s with {jobs} job{'s' if jobs != 1 else ''})")
+    if args.plot:
+        for path in sim.plot(doc, records, Path(args.plot)):
+            print(f"chart written to {path}", file=sys.stderr if args.json or args.csv else sys.stdout)
+    return 0
+
+
 def _max_decisions_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-decisions",
@@ -574,6 +633,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=_positive, default=20, help="number of games (default 20)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser("simulate", help="many games by AI players in parallel: win rates, length, endings")
+    game_args(p)
+    p.add_argument("--games", type=_positive, required=True, metavar="N", help="number of games (seeds S..S+N-1)")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for a seat (default random)")
+    p.add_argument("--jobs", type=int, default=None, metavar="J", help="worker processes (default: every core)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="one JSON document: the figures and every game")
+    fmt.add_argument("--csv", action="store_true", help="one CSV row per game")
+    p.add_argument("--plot", metavar="DIR", help="write PNG charts: win rates, game lengths")
+    _max_decisions_arg(p)
+    p.set_defaults(func=cmd_simulate)
     return parser
 
 

@@ -1,0 +1,166 @@
+"""The Monte Carlo tree search player (`interpreter/mcts.py`, agent kind `mcts:N`).
+
+Its strength is checked where the answer is known (tic-tac-toe: never lose to random play,
+take a win, block a loss); its fairness by refusing games with hidden information and by
+never reading the state's own random generator. Every game count here is the full one
+(100 a side): the whole file runs in a few seconds, so nothing is marked slow.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_game
+from interpreter.agents import RandomAgent, make_agent
+from interpreter.cli import main
+from interpreter.errors import UsageError
+from interpreter.mcts import MCTSAgent, hidden_information, payoffs
+
+
+@pytest.fixture(scope="module")
+def ttt():
+    return load_game("tictactoe")
+
+
+def position(game, x: list[str], o: list[str]):
+    """A tic-tac-toe position with x to move (equal marks) or o (x has one more)."""
+
+    def arrange(s):
+        s = game.with_var(s, "board", {c: "x" for c in x} | {c: "o" for c in o})
+        return game.with_var(s, "marks", len(x) + len(o))
+
+    return game.start(seed=0, arrange=arrange)
+
+
+def play(game, agents: dict, seed: int):
+    s = game.start(seed=seed)
+    while not game.is_over(s):
+        s = game.apply_index(s, agents[s.pending.player].choose(game, s))
+    return game.result(s)
+
+
+@pytest.mark.parametrize("side", ["x", "o"])
+def test_mcts_never_loses_to_random_in_100_games_a_side(ttt, side):
+    other = "o" if side == "x" else "x"
+    outcomes = {"win": 0, "draw": 0, "loss": 0}
+    for k in range(100):
+        result = play(ttt, {side: MCTSAgent(200, seed=k), other: RandomAgent(10_000 + k)}, seed=k)
+        outcomes["draw" if not result else "win" if side in result else "loss"] += 1
+    assert outcomes["loss"] == 0, outcomes
+    assert outcomes["win"] > 70, outcomes  # it plays to win, not only not to lose
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mcts_takes_an_immediate_win(ttt, seed):
+    s = position(ttt, x=["a1", "b1"], o=["a2", "b2"])  # x to move: c1 wins
+    assert ttt.labels(s)[MCTSAgent(200, seed=seed).choose(ttt, s)] == "c1"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mcts_blocks_an_immediate_loss(ttt, seed):
+    s = position(ttt, x=["a1", "c3"], o=["b1", "b2"])  # x to move, no win of its own: o threatens b3
+    assert ttt.labels(s)[MCTSAgent(200, seed=seed).choose(ttt, s)] == "b3"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_mcts_as_o_prefers_its_own_win_to_blocking(ttt, seed):
+    s = ttt.apply(position(ttt, x=["a1", "a2"], o=["b1", "b2"]), "c3")  # x threatens a3, o wins on b3
+    assert s.pending.player == "o"
+    assert ttt.labels(s)[MCTSAgent(200, seed=seed).choose(ttt, s)] == "b3"
+
+
+def test_a_single_legal_move_is_returned_without_search(ttt):
+    s = position(ttt, x=["a1", "c1", "a2", "b3"], o=["b1", "b2", "c2", "a3"])  # only c3 is left, no line yet
+    agent = MCTSAgent(200, seed=0)
+    assert agent.choose(ttt, s) == 0 and agent.last_iterations == 0
+
+
+def test_mcts_is_reproducible_with_a_seed(ttt):
+    def moves(seed: int) -> list[int]:
+        agents = {"x": MCTSAgent(50, seed=seed), "o": MCTSAgent(50, seed=seed + 1)}
+        s, made = ttt.start(seed=0), []
+        while not ttt.is_over(s):
+            made.append(agents[s.pending.player].choose(ttt, s))
+            s = ttt.apply_index(s, made[-1])
+        return made
+
+    assert moves(3) == moves(3)
+
+
+def test_the_search_never_reads_the_games_own_random_generator():
+    # Missiles, Now! rolls dice: a search playing out the state's generator would know
+    # the real rolls to come. The agent draws its own, so only its seed matters.
+    game = load_game("missiles_now")
+    s = game.start(players=2, seed=1)
+    while len(s.pending.values) < 2:
+        s = game.apply_index(s, 0)
+    other = s._replace(rng=s.rng ^ 0x5DEECE66D)
+    a, b = MCTSAgent(8, seed=7), MCTSAgent(8, seed=7)
+    assert a.choose(game, s) == b.choose(game, other)
+    assert a.last_root == b.last_root and sum(a.last_root[0]) == 8
+
+
+def test_a_rollout_past_the_cap_is_a_draw(ttt):
+    s = ttt.start(seed=0)
+    agent = MCTSAgent(30, seed=0, max_rollout=0)  # every rollout stops at once: 0 for all
+    assert 0 <= agent.choose(ttt, s) < 9 and agent.last_iterations == 30
+
+
+def test_payoffs_split_a_shared_win_and_charge_losers():
+    assert payoffs(("a",), ("a", "b", "c")) == {"a": 1.0, "b": -1.0, "c": -1.0}
+    assert payoffs(("a", "b"), ("a", "b", "c")) == {"a": 0.5, "b": 0.5, "c": -1.0}
+    assert payoffs((), ("a", "b")) == {"a": 0.0, "b": 0.0}
+    assert payoffs(None, ("a", "b")) == {"a": 0.0, "b": 0.0}
+
+
+# ---- the agent kind on the command line -----------------------------------------------------
+def test_run_with_an_mcts_agent(capsys):
+    assert main(["run", "tictactoe", "--agent", "x=mcts:100", "--agent", "o=random", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "== game over after" in out and "o wins" not in out
+
+
+def test_play_against_an_mcts_agent(monkeypatch, capsys):
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 5))  # x takes the first free square each time
+    assert main(["play", "tictactoe", "--seat", "x", "--agent", "o=mcts:100"]) == 0
+    assert "== game over after" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("spec", ["mcts:abc", "mcts:0", "mcts:-3", "mcts", "mcts:"])
+def test_a_bad_mcts_spec_is_a_usage_error(capsys, spec):
+    assert main(["run", "tictactoe", "--agent", f"x={spec}"]) == 2
+    err = capsys.readouterr().err
+    assert f"agent '{spec}' for x: mcts needs a positive number of iterations" in err
+    assert "hint: mcts:N searches N iterations" in err and "mcts:200" in err
+
+
+def test_mcts_is_listed_among_the_kinds(capsys):
+    assert main(["run", "tictactoe", "--agent", "x=mtcs"]) == 2
+    assert "mcts:N" in capsys.readouterr().err
+
+
+def test_mcts_refuses_kuhn_poker_naming_its_hidden_variables(capsys):
+    assert main(["run", "kuhn_poker", "--agent", "p1=mcts:50", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "mcts reads the whole state, so in" in err
+    assert "variable 'hand' is seen by owner" in err and "variable 'deck' is seen by none" in err
+    assert "IS-MCTS" in err
+
+
+def test_make_agent_refuses_hidden_information_given_the_game():
+    twid = load_game("twid")
+    with pytest.raises(UsageError) as caught:
+        make_agent("mcts:50", "us", 0, game=twid)
+    assert "variable 'hand' is seen by owner" in caught.value.message and "secret choose" in caught.value.message
+    assert "IS-MCTS" in caught.value.hint
+    assert isinstance(make_agent("mcts:50", "x", 0, game=load_game("tictactoe")), MCTSAgent)
+
+
+def test_hidden_information_reads_fields_and_secret_chooses():
+    assert hidden_information(load_game("tictactoe")) == []
+    assert hidden_information(load_game("missiles_now")) == []
+    assert any("'Piece.value'" in reason for reason in hidden_information(load_game("berlin_wall")))
+    assert "3 secret chooses" in hidden_information(load_game("walls_and_wonders"))
