@@ -84,6 +84,7 @@ def play_out(
     max_decisions: int = MAX_DECISIONS,
     viewer: str | None = None,
     headlines: bool = False,
+    tick=None,
 ) -> tuple[State, list[str]]:
     """Play to the end with the given agents; returns the final state and the moves by label
     (when `record`: a transcript needs them; a quiet run does not).
@@ -106,6 +107,8 @@ def play_out(
             moves.append(f"{player}: {label}")
         shown = f"{player}: {game.move_view(state, label, viewer) if viewer else label}" if show_moves else ""
         state = game.apply_index(state, i)
+        if tick is not None:
+            tick(state.decisions)
         lines = game.narrate(state, viewer, headlines=headlines) if narrate else []
         if show_moves and (not lines or lines[0] != shown):  # a game that narrates its moves itself
             out(f"  > {shown}")
@@ -161,6 +164,39 @@ def write_run_transcript(args, game: Game, state: State, moves: list[str], kinds
     print(f"transcript written to {args.transcript}")
 
 
+def _run_json(args, game: Game, state: State, agents: dict) -> int:
+    """`run --json`, for tools: one JSON document per line. First the game, then one per
+    decision (who, the move, the lines it wrote), then the result."""
+
+    def emit(doc: dict) -> None:
+        print(json.dumps(doc, ensure_ascii=False))
+
+    emit(
+        {
+            "game": game.name,
+            "title": game.header.title,
+            "players": list(state.players),
+            "seed": args.seed,
+            "variants": list(args.variant or []),
+            "options": parse_options(args.option),
+            "narration": game.narrate(state),
+        }
+    )
+    while not game.is_over(state):
+        if state.decisions >= args.max_decisions:
+            raise UsageError(
+                f"the game has not ended after {args.max_decisions:,} decisions",
+                "raise --max-decisions N, or check the rules for a game that cannot end",
+            )
+        player = state.pending.player
+        i = agents[player].choose(game, state)
+        label = game.labels(state)[i]
+        state = game.apply_index(state, i)
+        emit({"decision": state.decisions, "seat": player, "move": label, "narration": game.narrate(state)})
+    emit({"result": list(game.result(state)), "decisions": state.decisions})
+    return 0
+
+
 def cmd_run(args) -> int:
     game = _load(args)
     if args.from_state:
@@ -168,6 +204,8 @@ def cmd_run(args) -> int:
     else:
         state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
+    if args.json:
+        return _run_json(args, game, state, agents)
     print(
         f"== {game.header.title}"
         + (f" ({', '.join(args.variant)})" if args.variant else "")
@@ -175,16 +213,20 @@ def cmd_run(args) -> int:
     )
     # The short narration (the lines the game marks `log headline`) unless asked for all.
     short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
-    state, moves = play_out(
-        game,
-        state,
-        agents,
-        narrate=not args.quiet,
-        show_moves=args.moves,
-        max_decisions=args.max_decisions,
-        record=bool(args.transcript),
-        headlines=short,
-    )
+    from .terminal import counter
+
+    with counter("decisions") as tick:  # a quiet run on a terminal shows it is working
+        state, moves = play_out(
+            game,
+            state,
+            agents,
+            narrate=not args.quiet,
+            show_moves=args.moves,
+            max_decisions=args.max_decisions,
+            record=bool(args.transcript),
+            headlines=short,
+            tick=tick if args.quiet else None,
+        )
     from .render import render
 
     if not args.quiet:
@@ -431,7 +473,8 @@ def cmd_info(args) -> int:
         for line in _option_lines(with_v, added, "        "):
             print(line)
     cited = rules_listing(path, []).count("\n")
-    print(f"rules: {cited} lines of rulebook citations and interpretations (`gamedef rules {path.stem}`)")
+    brief = " and the rules in brief" if program.header.summary else ""
+    print(f"rules: {cited} lines of rulebook citations and interpretations{brief} (`gamedef rules {path.stem}`)")
     return 0
 
 
@@ -585,6 +628,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     p.add_argument("--moves", action="store_true", help="show every move, with the whole narration")
     p.add_argument("--verbose", action="store_true", help="the whole narration, not only the key events")
+    p.add_argument("--json", action="store_true", help="for tools: one JSON document per line (each move, its lines)")
     p.add_argument("--quiet", action="store_true", help="print only the result")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_run)

@@ -28,7 +28,7 @@ KEYWORDS = (
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
     "empty separated counted default with as between query forbid allow until forever once consume changeable "
-    "cancellable cancel self leaves view headline"
+    "cancellable cancel self leaves view headline summary"
 ).split()
 
 
@@ -129,6 +129,7 @@ class _Builder(Transformer):
             default_players=usual,
             seats=items.get("seats", ()),
             rulebook=items.get("rulebook"),
+            summary=items.get("summary"),
             roles=items.get("roles", ()),
         )
 
@@ -150,6 +151,9 @@ class _Builder(Transformer):
 
     def rulebook_item(self, c):
         return ("rulebook", self.plain(c[0]))
+
+    def summary_item(self, c):
+        return ("summary", self.plain(c[0]))
 
     def roles_item(self, c):
         return ("roles", tuple(c))

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import syntax as ast
+from .errors import UsageError
 from .program import load_program
+from .sources import confined, read_text
 
 
 def _walk(stmts, depth: int, out: list[str]) -> None:
@@ -42,10 +44,28 @@ def _decl(d, out: list[str]) -> None:
             _walk(body, 1, out)
 
 
+def summary_text(path: Path, program=None) -> str | None:
+    """The game's rules in brief (`summary "FILE"` in its header), read beside the game
+    file, confined to its folder like an include; None if the game names none."""
+    program = program or load_program(path)
+    name = program.header.summary
+    if name is None:
+        return None
+    base = Path(program.header.span.path).parent
+    target = confined(base, name, (base.resolve(),))
+    if target is None:
+        raise UsageError(f"the summary {name!r} is outside the game's folder", "name a file beside the game")
+    return read_text(target, "summary").rstrip("\n")
+
+
 def rules_listing(path: Path, variants: list[str]) -> str:
     program = load_program(path, tuple(variants))
     h = program.header
-    out = [f"{h.title}: rulebook {h.rulebook or '(none named)'}", ""]
+    out = []
+    summary = summary_text(path, program)
+    if summary is not None:
+        out += [summary, "", "---", "The rules as encoded: every rulebook citation and reading, in file order.", ""]
+    out += [f"{h.title}: rulebook {h.rulebook or '(none named)'}", ""]
     for d in program.decls:
         if not isinstance(d, ast.Variant):
             _decl(d, out)

@@ -400,6 +400,7 @@ class GameHeader:
     rulebook: str | None
     roles: tuple[tuple[int, tuple[str, ...]], ...]
     default_players: int = 0  # `players 1..4 default 4`: the count used when none is given
+    summary: str | None = None  # `summary "twid.md"`: the rules in brief, beside the game file
 
 
 @frozen

@@ -52,3 +52,20 @@ def emphasised(line: str) -> None:
         console.print(line, style="bold", markup=False)
     else:
         print(line)
+
+
+@contextmanager
+def counter(what: str) -> Iterator:
+    """`with counter("decisions") as tick: ... tick(n)`: on a terminal, a live line with the
+    count so far (a long quiet run shows it is working); elsewhere nothing."""
+    console = _err()
+    if not console.is_terminal:
+        yield lambda n: None
+        return
+    with console.status(f"0 {what}") as status:
+
+        def tick(n: int) -> None:
+            if n % 100 == 0:
+                status.update(f"{n:,} {what}")
+
+        yield tick

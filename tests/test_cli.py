@@ -540,3 +540,36 @@ def test_bench_shows_a_progress_bar_on_a_terminal_and_plain_lines_when_piped(cap
     assert "  30/300 games" not in text  # not the plain lines
     code, _, err = cli(capsys, "bench", "tictactoe", "--games", "20")
     assert "  20/20 games" in err and "━" not in err
+
+
+def test_run_json_gives_one_document_per_line_for_tools(capsys):
+    code, out, _ = cli(capsys, "run", "kuhn_poker", "--seed", "2", "--json")
+    assert code == 0
+    docs = [json.loads(line) for line in out.splitlines()]
+    assert docs[0]["game"] == "kuhn_poker" and docs[0]["players"] == ["p1", "p2"] and docs[0]["seed"] == 2
+    assert docs[0]["narration"][:2] == ["p1 is dealt Jack", "p2 is dealt King"]
+    assert [(d["seat"], d["move"]) for d in docs[1:-1]] == [("p1", "bet"), ("p2", "fold")]
+    assert docs[2]["narration"] == ["p2: fold", "p1 wins the pot of 3"]
+    assert docs[-1] == {"result": ["p1"], "decisions": 2}
+
+
+def test_a_quiet_run_on_a_terminal_shows_its_decision_count():
+    import pty
+
+    pid, fd = pty.fork()
+    if pid == 0:
+        argv = [sys.executable, "-m", "interpreter.cli", "run", "berlin_wall", "--players", "4", "--quiet"]
+        os.execvp(sys.executable, argv)
+    out = b""
+    while True:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            break
+        if not data:
+            break
+        out += data
+    os.waitpid(pid, 0)
+    text = out.decode("utf-8", "replace")
+    assert re.search(r"[\d,]+00 decisions", text), text[-300:]
+    assert "== game over after" in text
