@@ -573,3 +573,18 @@ def test_a_quiet_run_on_a_terminal_shows_its_decision_count():
     text = out.decode("utf-8", "replace")
     assert re.search(r"[\d,]+00 decisions", text), text[-300:]
     assert "== game over after" in text
+
+
+def test_rules_shows_each_games_summary_then_its_citations(capsys, tmp_path):
+    for name in ("berlin_wall", "walls_and_wonders", "missiles_now", "twid", "downfall_of_empires", "tictactoe"):
+        code, out, _ = cli(capsys, "rules", name)
+        assert code == 0
+        brief, _, cited = out.partition("\n---\n")
+        assert brief.startswith("# ") and len(brief.splitlines()) > 10, name
+        assert "rulebook citation" in cited and "§ " in cited, name
+    code, out, _ = cli(capsys, "info", "twid")
+    assert "and the rules in brief (`gamedef rules twid`)" in out
+    bad = tmp_path / "g.game"
+    bad.write_text('game g { summary "../outside.md" }\nprocedure play() {\n    rule "r"\n    game over []\n}\n')
+    code, _, err = cli(capsys, "rules", str(bad))
+    assert code == 2 and "the summary '../outside.md' is outside the game's folder" in err
