@@ -61,7 +61,9 @@ class HumanAgent:
             self.last_view = view
         labels = game.labels(state)
         prompt = game.prompt(state)
-        self.say(f"\n{self.seat}, {prompt or 'your move'}:")
+        question = prompt or "your move"
+        # A prompt that names the seat already ("us: choose your header card") is not named twice.
+        self.say(f"\n{question}:" if question.split(":")[0].strip() == self.seat else f"\n{self.seat}, {question}:")
         for line in numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
             self.say(line)
         hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")

@@ -48,7 +48,7 @@ def test_list_shows_berlin_wall_and_its_eight_variants(capsys):
 def test_rules_lists_sections_and_interpretations(capsys):
     code, out, _ = cli(capsys, "rules", "berlin_wall")
     assert code == 0
-    assert out.startswith("Berlin Wall: rulebook ")
+    assert out.startswith("# Berlin Wall") and "\nBerlin Wall: rulebook " in out  # the summary, then the citations
     assert re.search(r"^procedure setup  \(berlin_wall\.game:\d+\)$", out, re.M)
     assert re.search(r"^  § Setup  \[\d+\]$", out, re.M)
     assert re.search(r"^    interpretation: .+  \[\d+\]$", out, re.M)
@@ -588,3 +588,9 @@ def test_rules_shows_each_games_summary_then_its_citations(capsys, tmp_path):
     bad.write_text('game g { summary "../outside.md" }\nprocedure play() {\n    rule "r"\n    game over []\n}\n')
     code, _, err = cli(capsys, "rules", str(bad))
     assert code == 2 and "the summary '../outside.md' is outside the game's folder" in err
+
+
+def test_play_does_not_name_the_seat_twice(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 4))
+    code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "4", "--max-decisions", "4")
+    assert "\nus: choose your header card:\n" in out and "us, us:" not in out
