@@ -64,7 +64,8 @@ class HumanAgent:
         question = prompt or "your move"
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
         self.say(f"\n{question}:" if question.split(":")[0].strip() == self.seat else f"\n{self.seat}, {question}:")
-        for line in numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
+        board = moves_on_board(game, labels)
+        for line in board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
             self.say(line)
         hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
@@ -100,6 +101,34 @@ def match(answer: str, labels: list[str]) -> int | str:
             some = ", ".join(f"{i + 1}. {labels[i]}" for i in found[:6]) + (", ..." if len(found) > 6 else "")
             return f"'{answer}' could be {len(found)} moves: {some}; type more of it, or its number"
     return ""
+
+
+def moves_on_board(game: Game, labels: list[str]) -> list[str] | None:
+    """When many moves each name a cell of one grid (`b2`, `hammer on d3`), the grid drawn
+    with each move's number on its cell (`.` where no move goes), the moves' common words
+    said once: a choice of 48 places read as the board it is. None otherwise."""
+    if len(labels) <= 9:
+        return None
+    coords = game.compiled.rt.coords
+    cells = [label.rsplit(" ", 1)[-1] for label in labels]
+    if any(c not in coords for c in cells) or len(set(cells)) != len(cells):
+        return None
+    prefixes = {label[: len(label) - len(c)] for label, c in zip(labels, cells)}
+    if len(prefixes) != 1:
+        return None
+    grid = next(cells_ for cells_ in game.compiled.types.values() if cells_ and cells[0] in cells_)
+    if any(c not in grid for c in cells):
+        return None
+    number = {c: str(i) for i, c in enumerate(cells, 1)}
+    width = max(len(n) for n in number.values()) + 1
+    columns = max(coords[c][0] for c in grid)
+    rows = max(coords[c][1] for c in grid)
+    out = [f"  moves: {next(iter(prefixes)) or ''}CELL, by number:"]
+    out.append("     " + "".join(c[:-1].rjust(width) for c in grid[:columns]))
+    for y in range(1, rows + 1):
+        row = [number.get(c, ".") for c in grid if coords[c][1] == y]
+        out.append(f"  {y:>2} " + "".join(t.rjust(width) for t in row))
+    return out
 
 
 def numbered(labels: list[str], width: int) -> list[str]:

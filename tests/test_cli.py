@@ -594,3 +594,20 @@ def test_play_does_not_name_the_seat_twice(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 4))
     code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "4", "--max-decisions", "4")
     assert "\nus: choose your header card:\n" in out and "us, us:" not in out
+
+
+def test_play_draws_a_choice_of_many_cells_as_the_board():
+    from interpreter import load_game
+    from interpreter.agents import moves_on_board
+
+    g = load_game("berlin_wall")
+    s = g.start(players=2, seed=1)
+    labels = g.labels(s)
+    assert labels[:2] == ["hammer on a1", "hammer on b1"] and len(labels) == 48
+    board = moves_on_board(g, labels)
+    assert board[0] == "  moves: hammer on CELL, by number:"
+    assert board[1].split() == list("abcdefghijkl")
+    assert board[2].split() == ["1"] + [str(n) for n in range(1, 13)]
+    assert board[5].split()[-1] == "48"
+    assert moves_on_board(g, labels[:9]) is None  # a few moves stay a list
+    assert moves_on_board(g, [f"move {i}" for i in range(20)]) is None  # no cells
