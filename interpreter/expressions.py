@@ -146,6 +146,7 @@ class ExpressionCompiler:
         # id of a list expression -> (it, "paid" | "short" | ""), as last compiled: see `_note`
         self._list_notes: dict[int, tuple[Any, str]] = {}
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
+        self._short_vars: set[str] = set()  # comprehension variables bound to the short lists of a constant
         self._fields_final = False  # set once every component and its fields are known
 
     # ---- entry points --------------------------------------------------------
@@ -260,6 +261,8 @@ class ExpressionCompiler:
         if _CONSTANT.fullmatch(core):
             value = self.ns.get(core)
             return isinstance(value, tuple) and len(value) > FREE_ITEMS
+        if core in self._short_vars:  # an item of a constant list of short lists: short itself
+            return False
         return not (self._bounded(e, core) or self._paid(e, source))
 
     def _may_be_list(self, e) -> bool:
@@ -291,6 +294,21 @@ class ExpressionCompiler:
             values = self.ns[table].values()
             self._short_tables[table] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
         return self._short_tables[table]
+
+    def _items_short(self, core: str) -> bool:
+        """Is every item of the list `core` (a constant, or a read from a function table)
+        itself a list of at most FREE_ITEMS items, fixed at load? Then a variable running
+        over it holds a short list, read free like one (a line of a tic-tac-toe board)."""
+
+        def short_lists(value) -> bool:
+            return isinstance(value, tuple) and all(x.__class__ is tuple and len(x) <= FREE_ITEMS for x in value)
+
+        if _CONSTANT.fullmatch(core):
+            return short_lists(self.ns.get(core))
+        table = _table_read(core)
+        if table is None or not table.startswith("_t_") or not isinstance(self.ns.get(table), dict):
+            return False
+        return all(short_lists(v) for v in self.ns[table].values())
 
     def _paid(self, e, source: str) -> bool:
         """Did making the list `e` already spend at least a step per item it has? A range
@@ -355,6 +373,8 @@ class ExpressionCompiler:
             # one `for` over a short list: as short
             short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
+            if self._items_short(_unwrapped(self.src(clause.iterable, scope, py))):
+                self._short_vars.add(v)  # each item is a short list fixed at load
             parts.append(f"for {v} in {source}")
             if clause.condition is not None:
                 parts.append(f"if {self.src(clause.condition, scope, py)}")
