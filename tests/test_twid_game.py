@@ -155,3 +155,11 @@ def test_the_header_names_the_usual_player_count(capsys, tmp_path):
     assert main(["check", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "bad.game:1:1: error: the default of 5 players is outside 2..4" in err
+
+
+def test_options_that_do_not_compose_are_refused_with_the_fix(capsys):
+    assert main(["run", "twid", "--players", "2", "--option", "solo_goal=planet", "--quiet"]) == 2
+    assert "--option solo_goal is for a solo game: add --players 1" in capsys.readouterr().err
+    assert main(["run", "twid", "--players", "1", "--option", "alternate_goal=true", "--quiet"]) == 2
+    assert "drop --option alternate_goal" in capsys.readouterr().err
+    assert main(["run", "twid", "--players", "4", "--option", "promos=true", "--option", "alternate_goal=true", "--quiet"]) == 0
