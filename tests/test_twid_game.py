@@ -162,4 +162,5 @@ def test_options_that_do_not_compose_are_refused_with_the_fix(capsys):
     assert "--option solo_goal is for a solo game: add --players 1" in capsys.readouterr().err
     assert main(["run", "twid", "--players", "1", "--option", "alternate_goal=true", "--quiet"]) == 2
     assert "drop --option alternate_goal" in capsys.readouterr().err
-    assert main(["run", "twid", "--players", "4", "--option", "promos=true", "--option", "alternate_goal=true", "--quiet"]) == 0
+    both = ["--option", "promos=true", "--option", "alternate_goal=true"]
+    assert main(["run", "twid", "--players", "4", *both, "--quiet"]) == 0
