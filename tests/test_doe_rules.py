@@ -607,3 +607,76 @@ def test_no_entente_air_support_at_gallipoli_but_the_central_powers_may_fly_ther
     s = play(g, s, "activation", f"activate {A1} in Gallipoli", "stay in Gallipoli", "done activating")
     s = play(g, s, f"attack {B32} in Gallipoli", f"{A1} attacks")
     assert labels(g, s) == ["spend a mission on air support (2 left)", "pass"]
+
+
+# ---- review fixes ------------------------------------------------------------------------------------
+def test_germany_takes_back_a_ceded_army_by_strategic_movement_to_a_german_zone():
+    g, s = scenario(["GE"], at={G1: "krakow"}, owner={G1: "AH"})
+    s = play(g, s, "activation", f"activate {G1} in Krakow", "strategic movement")
+    assert "to Breslau" in labels(g, s) and "to Vienna" not in labels(g, s)
+    s = play(g, s, "to Breslau")
+    assert var(g, s, "owner")[G1] == "GE" and var(g, s, "at")[G1] == "breslau"
+
+
+def test_an_austro_hungarian_strategic_path_cannot_cross_german_zones():
+    a1 = "Austro-Hungarian 3(1) 7"
+    g, s = scenario(["AH"], at={a1: "krakow"}, control={"lublin": "GE", "bialystok": "AH"})
+    s = play(g, s, "activation", f"activate {a1} in Krakow", "strategic movement")
+    # Bialystok is reached only through German-held Lublin or Germany itself
+    assert "to Bialystok" not in labels(g, s) and "to Lemberg" in labels(g, s)
+
+
+def test_a_zone_with_only_enemies_is_entered_only_as_the_first_step_of_a_move():
+    g, s = scenario(["GE"], at={G1: "konigsberg", R1: "warsaw"})
+    s = play(g, s, "activation", f"activate {G1} in Königsberg", "move", "to Bialystok (cost 2)")
+    assert "to Warsaw (cost 2)" not in labels(g, s)
+
+
+def test_a_british_army_in_an_enemy_port_is_supplied_by_sea():
+    t1 = "Ottoman Empire 3(1) 1"
+    g, s = scenario(
+        ["FB"],
+        at={B32: "gallipoli", t1: "gallipoli"},
+        owner={t1: "AH"},
+        control={"gallipoli": "AH", "constantinople": "AH"},
+        joined={"Ottoman": True},
+        dormant={t1: False},
+    )
+    s = finish(g, s)  # the Turkish army keeps Gallipoli Ottoman-held
+    assert var(g, s, "at")[B32] == "gallipoli" and not var(g, s, "reduced")[B32]
+
+
+def test_an_army_first_out_of_supply_at_the_end_of_its_turn_only_loses_a_step():
+    g, s = scenario(["GE"], at={G1: "vilna", R1: "vilna"}, control={"vilna": "RU"})
+    s = finish(g, s)
+    assert var(g, s, "at")[G1] == "vilna" and var(g, s, "reduced")[G1]
+    # still out of supply at the end of its next turn: eliminated
+    g, s = scenario(
+        ["GE"], at={G1: "vilna", R1: "vilna"}, control={"vilna": "RU"}, reduced={G1: True}, out_of_supply=[G1]
+    )
+    s = finish(g, s)
+    assert var(g, s, "at")[G1] is None
+
+
+def test_only_a_german_army_that_moved_into_an_austro_hungarian_zone_may_be_ceded():
+    g, s = scenario(["GE"], at={G2: "krakow"})
+    s = play(g, s, "activation", f"activate {G2} in Krakow", "stay in Krakow")
+    assert not any(label.startswith("cede") for label in labels(g, s))
+    g, s = scenario(["GE"], at={G2: "breslau"})
+    s = play(g, s, "activation", f"activate {G2} in Breslau", "move", "to Krakow (cost 1)", "stop in Krakow")
+    assert f"cede {G2} to the Austro-Hungarians" in labels(g, s)
+
+
+def test_the_32_trench_counters_count_zones_not_levels():
+    zones = [
+        "metz", "strasbourg", "cologne", "frankfurt", "munich", "berlin", "breslau", "posen",
+        "danzig", "konigsberg", "vienna", "budapest", "krakow", "trieste", "zagreb", "sarajevo",
+    ]  # fmt: skip
+    g, s = scenario(
+        ["GE"],
+        at={G1: "lodz"},
+        trench=dict.fromkeys(zones, 2),
+        trench_owner=dict.fromkeys(zones, "AH"),
+    )
+    s = play(g, s, "entrench")
+    assert labels(g, s) == ["entrench in Lodz (level 1)"]
