@@ -89,7 +89,8 @@ def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], roots: t
             raise _include_error(
                 decl.span,
                 f"include leaves the game's folder: {decl.path!r}",
-                "an included file must be in the game's own folder (or below it), a bundled game (gamedefs/) or a bundled card set (cards/)",
+                "an included file must be in the game's own folder (or below it), "
+                "a bundled game (gamedefs/) or a bundled card set (cards/)",
             )
         if not target.exists():
             raise _include_error(
