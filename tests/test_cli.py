@@ -611,3 +611,10 @@ def test_play_draws_a_choice_of_many_cells_as_the_board():
     assert board[5].split()[-1] == "48"
     assert moves_on_board(g, labels[:9]) is None  # a few moves stay a list
     assert moves_on_board(g, [f"move {i}" for i in range(20)]) is None  # no cells
+
+
+def test_play_says_why_an_action_is_not_offered(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    code, out, err = cli(capsys, "play", "walls_and_wonders", "--seat", "p1", "--seed", "2", "--max-decisions", "2")
+    assert "p1: your action (5 cards in hand, 46 to draw; no card in hand fits an open Wonder slot" in out
+    assert "; nothing of another player's to attack yet):\n    1. draw a card\n" in out
