@@ -73,6 +73,15 @@ def _load(args) -> Game:
     return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
 
 
+def check_cap(state: State, max_decisions: int) -> None:
+    """Stop a game still running after `max_decisions` decisions, naming the option."""
+    if state.decisions >= max_decisions:
+        raise UsageError(
+            f"the game has not ended after {max_decisions:,} decisions",
+            "raise --max-decisions N, or check the rules for a game that cannot end",
+        )
+
+
 def play_out(
     game: Game,
     state: State,
@@ -95,11 +104,7 @@ def play_out(
         for line in game.narrate(state, viewer, headlines=headlines):
             out(line)
     while not game.is_over(state):
-        if state.decisions >= max_decisions:
-            raise UsageError(
-                f"the game has not ended after {max_decisions:,} decisions",
-                "raise --max-decisions N, or check the rules for a game that cannot end",
-            )
+        check_cap(state, max_decisions)
         player = state.pending.player
         i = agents[player].choose(game, state)
         if record or show_moves:  # labels are written only when someone reads them
@@ -183,11 +188,7 @@ def _run_json(args, game: Game, state: State, agents: dict) -> int:
         }
     )
     while not game.is_over(state):
-        if state.decisions >= args.max_decisions:
-            raise UsageError(
-                f"the game has not ended after {args.max_decisions:,} decisions",
-                "raise --max-decisions N, or check the rules for a game that cannot end",
-            )
+        check_cap(state, args.max_decisions)
         player = state.pending.player
         i = agents[player].choose(game, state)
         label = game.labels(state)[i]
@@ -369,11 +370,7 @@ def cmd_play(args) -> int:
     moves: list[str] = []
     history: list[tuple[State, int]] = []  # the positions of your decisions, and the moves made before each
     while not game.is_over(state):
-        if state.decisions >= args.max_decisions:
-            raise UsageError(
-                f"the game has not ended after {args.max_decisions:,} decisions",
-                "raise --max-decisions N, or check the rules for a game that cannot end",
-            )
+        check_cap(state, args.max_decisions)
         player = state.pending.player
         if player == args.seat:
             try:

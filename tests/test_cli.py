@@ -519,12 +519,13 @@ def test_run_tells_the_key_events_by_default_and_everything_with_verbose(capsys)
     assert short.splitlines()[-1] == whole.splitlines()[-1]  # the same game, the same result
 
 
-def test_bench_shows_a_progress_bar_on_a_terminal_and_plain_lines_when_piped(capsys):
+def on_a_terminal(*argv: str) -> str:
+    """What `gamedef ARGV...` writes when its output is a terminal (a pty), all of it."""
     import pty
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: gamedef on a terminal
-        os.execvp(sys.executable, [sys.executable, "-m", "interpreter.cli", "bench", "tictactoe", "--games", "300"])
+        os.execvp(sys.executable, [sys.executable, "-m", "interpreter.cli", *argv])
     out = b""
     while True:
         try:
@@ -535,7 +536,11 @@ def test_bench_shows_a_progress_bar_on_a_terminal_and_plain_lines_when_piped(cap
             break
         out += data
     os.waitpid(pid, 0)
-    text = out.decode("utf-8", "replace")
+    return out.decode("utf-8", "replace")
+
+
+def test_bench_shows_a_progress_bar_on_a_terminal_and_plain_lines_when_piped(capsys):
+    text = on_a_terminal("bench", "tictactoe", "--games", "300")
     assert "300/300" in text and "━" in text  # rich's bar, on standard error
     assert "  30/300 games" not in text  # not the plain lines
     code, _, err = cli(capsys, "bench", "tictactoe", "--games", "20")
@@ -554,23 +559,7 @@ def test_run_json_gives_one_document_per_line_for_tools(capsys):
 
 
 def test_a_quiet_run_on_a_terminal_shows_its_decision_count():
-    import pty
-
-    pid, fd = pty.fork()
-    if pid == 0:
-        argv = [sys.executable, "-m", "interpreter.cli", "run", "berlin_wall", "--players", "4", "--quiet"]
-        os.execvp(sys.executable, argv)
-    out = b""
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:
-            break
-        if not data:
-            break
-        out += data
-    os.waitpid(pid, 0)
-    text = out.decode("utf-8", "replace")
+    text = on_a_terminal("run", "berlin_wall", "--players", "4", "--quiet")
     assert re.search(r"[\d,]+00 decisions", text), text[-300:]
     assert "== game over after" in text
 
