@@ -58,6 +58,11 @@ def _best(xs, key):
     return tuple(x for x, s in zip(xs, scores) if s == top)
 
 
+def always_true(_value: object) -> bool:
+    """The function of a lambda whose body is `true`: searches given it test nothing."""
+    return True
+
+
 class _OutOfSteps(Exception):
     """The search of `path_steps` used up the step budget."""
 
@@ -69,14 +74,15 @@ def _path_steps(links: dict):
     long walk, so each walk it extends spends a step of the running budget (a walk's
     last node is only tested, and costs nothing more)."""
     empty = ()
-    budget = [0]
+    budget = 0  # the running budget during one search (a cell: cheaper than a list item)
 
     def extendable(node, n, seen, end_ok):
         """Whether a walk of `n` >= 1 more steps leaves `node`, avoiding `seen`. Its last
         two steps are tried in place rather than by a call per node, the bulk of a search
         (each walk extended still spends its step, as a call would)."""
-        budget[0] -= 1
-        if budget[0] < 0:
+        nonlocal budget
+        budget -= 1
+        if budget < 0:
             raise _OutOfSteps  # turned into the VM's out-of-steps error below
         if n == 1:
             for nxt in links.get(node, empty):
@@ -86,8 +92,8 @@ def _path_steps(links: dict):
         if n == 2:
             for mid in links.get(node, empty):
                 if mid not in seen:
-                    budget[0] -= 1  # the walk extended to `mid`
-                    if budget[0] < 0:
+                    budget -= 1  # the walk extended to `mid`
+                    if budget < 0:
                         raise _OutOfSteps
                     for nxt in links.get(mid, empty):
                         if nxt != mid and nxt not in seen and (end_ok is None or end_ok(nxt)):
@@ -105,9 +111,12 @@ def _path_steps(links: dict):
     def path_steps(vm, start, n, avoid=(), end_ok=None, first=False):
         """The next nodes; with `first` (the compiler's, for `count(path_steps(...)) > 0`)
         at most one: the search stops at the first."""
+        nonlocal budget
         if n <= 0:
             return ()
-        budget[0] = vm.budget
+        if end_ok is always_true:
+            end_ok = None
+        budget = vm.budget
         seen = set(avoid)
         seen.add(start)
         out = []
@@ -123,7 +132,7 @@ def _path_steps(links: dict):
         except _OutOfSteps:
             vm.budget = -1
             vm.out_of_steps()
-        vm.budget = budget[0]
+        vm.budget = budget
         return tuple(out)
 
     return path_steps

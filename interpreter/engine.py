@@ -267,6 +267,10 @@ class Game:
         self.variants = variants
         self.options = dict(options)
         self.header = compiled.header
+        # Per player count: the seats, and the variables' starting values before setup
+        # (expressions, which roll no dice); `start` runs once per game of a playout.
+        self._seats: dict[int, tuple[str, ...]] = {}
+        self._initial: dict[tuple[str, ...], tuple] = {}
 
     @property
     def rules_hash(self) -> str:
@@ -306,13 +310,17 @@ class Game:
         (usually through `with_var`), so the first decision is asked of the arranged
         position; setup() must then ask no decision."""
         players = (self.header.default_players or self.header.min_players) if players is None else players
-        seats = self.seats_for(players)
+        seats = self._seats.get(players) or self._seats.setdefault(players, self.seats_for(players))
         g = self.compiled
-        empty = State(players=seats, vars=(), frames=(), pending=None, rng=rng.seed_state(seed), pins=tuple(pins))
-        vm = VM(g, empty)
-        vm.vars = [None] * len(g.var_order)
-        for info in g.var_order:
-            vm.vars[info.slot] = info.default(vm, [])
+        vm = VM(g, _new_tuple(State, (seats, (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0)))
+        initial = self._initial.get(seats)
+        if initial is not None:
+            vm.vars = list(initial)
+        else:
+            vm.vars = [None] * len(g.var_order)
+            for info in g.var_order:
+                vm.vars[info.slot] = info.default(vm, [])
+            self._initial[seats] = tuple(vm.vars)  # defaults are expressions: no dice, same every game
         play, setup = g.procs["play"], g.procs.get("setup")
         if arrange is not None:  # run setup() alone, arrange its position, then play() from it
             if setup is not None:

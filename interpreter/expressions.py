@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from . import syntax as ast
-from .builtins import BUILTINS
+from .builtins import BUILTINS, always_true
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .limits import LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
 from .links import DYNAMIC
@@ -136,6 +136,7 @@ class ExpressionCompiler:
         for name, b in BUILTINS.items():
             self.ns[f"_b_{name}"] = b.factory(self.rt)
         self.ns["_b_count"] = len
+        self.ns["_always_true"] = always_true
         self._names = itertools.count()
         self._inlining: list[str] = []
         self._static_stack: list[str] = []
@@ -454,7 +455,10 @@ class ExpressionCompiler:
 
     def _g_Lambda(self, e: ast.Lambda, scope, py):
         inner, v = self._bind(py, e.param)
-        return f"(lambda {v}: {self.src(e.body, scope, inner)})"
+        body = self.src(e.body, scope, inner)
+        if body == "True":  # one shared function: a search told "every end is fine" skips the test
+            return "_always_true"
+        return f"(lambda {v}: {body})"
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func

@@ -394,6 +394,8 @@ class StatementCompiler:
         def op(vm, L):
             if event in expiring:  # modifiers that lasted until this event end before it is handled
                 expire(vm, event)
+            if not handlers:  # nothing listens (in this variant): the arguments need no computing
+                return nxt
             values = [a(vm, L) for a in args]
             ready = []
             for h in handlers:
