@@ -63,7 +63,9 @@ class HumanAgent:
         prompt = game.prompt(state)
         question = prompt or "your move"
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
-        self.say(f"\n{question}:" if question.split(":")[0].strip() == self.seat else f"\n{self.seat}, {question}:")
+        title = game.seat_title(self.seat)
+        named = question.split(":")[0].strip().casefold() in (self.seat.casefold(), title.casefold())
+        self.say(f"\n{question}:" if named else f"\n{title}, {question}:")
         board = moves_on_board(game, labels)
         for line in board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
             self.say(line)

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -53,19 +54,27 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     return options
 
 
+def resolve_seat(game: Game, name: str, seats: tuple[str, ...], option: str) -> str:
+    """The seat a command-line argument names: its name or its title, in any case."""
+    wanted = name.strip().casefold()
+    for seat in seats:
+        if wanted in (seat.casefold(), game.seat_title(seat).casefold()):
+            return seat
+    from .errors import did_you_mean
+
+    raise UsageError(
+        f"{option} {name}: no seat '{name}' in this game",
+        did_you_mean(name, seats) or "seats: " + ", ".join(seats),
+    )
+
+
 def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int) -> dict:
     kinds = {seat: "random" for seat in seats}
     for item in items or []:
         if "=" not in item:
             raise UsageError(f"--agent needs SEAT=KIND, got '{item}'", f"for example --agent {seats[0]}=first")
         seat, kind = item.split("=", 1)
-        if seat not in seats:
-            from .errors import did_you_mean
-
-            raise UsageError(
-                f"no seat '{seat}' in this game", did_you_mean(seat, seats) or "seats: " + ", ".join(seats)
-            )
-        kinds[seat] = kind
+        kinds[resolve_seat(game, seat, seats, "--agent")] = kind
     return {seat: make_agent(kind, seat, seed * 1000 + i, game) for i, (seat, kind) in enumerate(kinds.items())}, kinds
 
 
@@ -110,7 +119,9 @@ def play_out(
         if record or show_moves:  # labels are written only when someone reads them
             label = game.labels(state)[i]
             moves.append(f"{player}: {label}")
-        shown = f"{player}: {game.move_view(state, label, viewer) if viewer else label}" if show_moves else ""
+        shown = ""
+        if show_moves:
+            shown = f"{game.seat_title(player)}: {game.move_view(state, label, viewer) if viewer else label}"
         state = game.apply_index(state, i)
         if tick is not None:
             tick(state.decisions)
@@ -135,7 +146,7 @@ def result_line(game: Game, state: State) -> str:
     if not winners:
         who = "no winner"
     else:
-        who = f"{' and '.join(winners)} win{'s' if len(winners) == 1 else ''}"
+        who = f"{' and '.join(map(game.seat_title, winners))} win{'s' if len(winners) == 1 else ''}"
     return f"== game over after {state.decisions} decisions: {who}"
 
 
@@ -210,13 +221,13 @@ def cmd_run(args) -> int:
     print(
         f"== {game.header.title}"
         + (f" ({', '.join(args.variant)})" if args.variant else "")
-        + f": {', '.join(state.players)}; seed {args.seed}"
+        + f": {', '.join(map(game.seat_title, state.players))}; seed {args.seed}"
     )
     # The short narration (the lines the game marks `log headline`) unless asked for all.
     short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
     from .terminal import counter
 
-    with counter("decisions") as tick:  # a quiet run on a terminal shows it is working
+    with counter("decisions") if args.quiet else nullcontext() as tick:  # a quiet run shows it is working
         state, moves = play_out(
             game,
             state,
@@ -226,7 +237,7 @@ def cmd_run(args) -> int:
             max_decisions=args.max_decisions,
             record=bool(args.transcript),
             headlines=short,
-            tick=tick if args.quiet else None,
+            tick=tick,
         )
     from .render import render
 
@@ -354,17 +365,12 @@ def cmd_play(args) -> int:
 
     game = _load(args)
     state = game.start(players=args.players, seed=args.seed)
-    if args.seat not in state.players:
-        from .errors import did_you_mean
-
-        raise UsageError(
-            f"no seat '{args.seat}' in this game",
-            did_you_mean(args.seat, state.players) or "seats: " + ", ".join(state.players),
-        )
+    args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
     kinds[args.seat] = "human"
     human = HumanAgent(args.seat)
-    print(f"== {game.header.title}: you are {args.seat}; {', '.join(state.players)}; seed {args.seed}")
+    names = ", ".join(map(game.seat_title, state.players))
+    print(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
     for line in game.narrate(state, args.seat):
         print(line)
     moves: list[str] = []
@@ -386,7 +392,7 @@ def cmd_play(args) -> int:
             i = agents[player].choose(game, state)
         label = game.labels(state)[i]
         moves.append(f"{player}: {label}")
-        shown = f"{player}: {game.move_view(state, label, args.seat)}"
+        shown = f"{game.seat_title(player)}: {game.move_view(state, label, args.seat)}"
         state = game.apply_index(state, i)
         lines = game.narrate(state, args.seat)
         if player != args.seat and (not lines or lines[0] != shown):

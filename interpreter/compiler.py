@@ -46,6 +46,7 @@ class Runtime:
 
     def __init__(self):
         self.titles: dict[str, str] = {}
+        self.seat_titles: dict[str, str] = {}
         self.coords: dict[str, tuple[int, int]] = {}
         self.cell_at: dict[tuple[str, int, int], str] = {}
         self.step: dict[tuple[str, str], str] = {}
@@ -65,7 +66,8 @@ class Runtime:
         if isinstance(value, tuple):
             return ", ".join(self.display(v) for v in value) if value else "nothing"
         if isinstance(value, str):
-            return self.titles.get(value, value)
+            title = self.titles.get(value)
+            return title if title is not None else self.seat_titles.get(value, value)
         return str(value)
 
     def members(self, values):
@@ -155,6 +157,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         for seat in self.seats:
             self.claim(seat, "a seat", self.header.span)
             self.constants[seat] = seat
+        # Seats' titles are kept apart from the components' titles, which table cells name.
+        self.rt.seat_titles.update(self.header.seat_titles)
         self.types["Direction"] = DIRECTIONS
         for d in DIRECTIONS:
             self.constants[d] = d

@@ -337,6 +337,10 @@ class Game:
         vm.run()
         return vm.freeze(0)
 
+    def seat_title(self, seat: str) -> str:
+        """A seat as written for players: its title (`seats [us "US"]`), else its name."""
+        return self.compiled.rt.seat_titles.get(seat, seat)
+
     def is_over(self, state: State) -> bool:
         return state.result is not None
 

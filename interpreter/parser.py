@@ -71,6 +71,7 @@ class _Builder(Transformer):
         super().__init__()
         self.path = path
         self.base = base
+        self._seat_titles: dict[str, str] = {}  # filled by `seat_name`, read by the header
 
     # -- helpers --
     def _s(self, meta) -> Span:
@@ -131,6 +132,7 @@ class _Builder(Transformer):
             rulebook=items.get("rulebook"),
             summary=items.get("summary"),
             roles=items.get("roles", ()),
+            seat_titles=tuple(self._seat_titles.items()),
         )
 
     def _number(self, token: Token, span: Span | None = None) -> int:
@@ -160,6 +162,16 @@ class _Builder(Transformer):
 
     def role_rule(self, c):
         return (self._number(c[0]), c[1])
+
+    def seat_names(self, c):
+        return tuple(c)
+
+    def seat_name(self, c):
+        """`german "Germany"`: a seat and, optionally, how it is written for players."""
+        name = str(c[0])
+        if len(c) > 1:
+            self._seat_titles[name] = self.plain(c[1])
+        return name
 
     def names(self, c):
         return tuple(str(t) for t in c)
@@ -864,7 +876,7 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def view_line(self, meta, c):
-        return ast.ViewLine(span=self._s(meta), text=c[0])
+        return ast.ViewLine(span=self._s(meta), text=c[0], when=c[1] if len(c) > 1 else None)
 
     @v_args(meta=True)
     def view_board(self, meta, c):

@@ -152,7 +152,14 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         value = game.var(state, ROUND_VAR)
         if isinstance(value, int) and not isinstance(value, bool):
             rounds = value
-    return Record(seed, tuple(state.result), state.decisions, rounds, last, normalise(last, state.players))
+    return Record(
+        seed,
+        tuple(state.result),
+        state.decisions,
+        rounds,
+        last,
+        normalise(last, state.players + tuple(map(game.seat_title, state.players))),
+    )
 
 
 def _play_seeds(game: Game, setup: Setup, seeds: Iterable[int]) -> list[Record]:

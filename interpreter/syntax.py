@@ -401,6 +401,7 @@ class GameHeader:
     roles: tuple[tuple[int, tuple[str, ...]], ...]
     default_players: int = 0  # `players 1..4 default 4`: the count used when none is given
     summary: str | None = None  # `summary "twid.md"`: the rules in brief, beside the game file
+    seat_titles: tuple[tuple[str, str], ...] = ()  # `seats [us "US", ...]`: seats as written for players
 
 
 @frozen
@@ -785,10 +786,11 @@ def contains(node, kind: type) -> bool:
 # ---- the view ------------------------------------------------------------------------------
 @frozen
 class ViewLine:
-    """`text "... {expr}"`: one line of text."""
+    """`text "... {expr}" [when COND]`: one line of text, shown only when COND holds."""
 
     span: Span
     text: Expr
+    when: Expr | None = None
 
 
 @frozen

@@ -7,6 +7,7 @@ rich's, which leaves it out when the output is not a terminal or `NO_COLOR` is s
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,7 +49,7 @@ def progress(total: int, what: str) -> Iterator:
 def emphasised(line: str) -> None:
     """A line that ends something (a game's result), in bold where the terminal shows it."""
     console = _out()
-    if console.is_terminal:
+    if console.is_terminal and not os.environ.get("NO_COLOR"):  # NO_COLOR: no styles at all, bold too
         console.print(line, style="bold", markup=False)
     else:
         print(line)

@@ -55,6 +55,9 @@ def check_view(checker, view: ast.View, decls) -> None:
     for item in view.items:
         if isinstance(item, ast.ViewLine):
             expr(item.text, base)
+            if item.when is not None:
+                expr(item.when, base)  # its secrets, then its type
+                checker.cond(item.when, base, "a view line's `when`")
         elif isinstance(item, ast.ViewBoard):
             if item.var not in checker.vars:
                 checker.error(item.span, f"unknown variable '{item.var}'", "`grid VAR` draws a map keyed by grid cells")
@@ -126,6 +129,7 @@ class Item:
     kind: str  # text, grid, table, list
     title: str = ""
     text: tuple = ()  # literal strings and closures, shown in turn
+    when: Any = None  # a text shown only when this holds
     rows: Any = None
     group: Any = None
     columns: Any = None
@@ -140,7 +144,8 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
     for item in view.items:
         if isinstance(item, ast.ViewLine):
             scope = Scope(["viewer"])
-            items.append(Item("text", text=_text(compiler, item.text, scope), frame=scope.count))
+            when = compiler.expr(item.when, scope) if item.when is not None else None
+            items.append(Item("text", text=_text(compiler, item.text, scope), when=when, frame=scope.count))
         elif isinstance(item, ast.ViewBoard):
             items.append(Item("grid", var=item.var))
         elif isinstance(item, ast.ViewTable):
@@ -207,7 +212,8 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
         frame = [None] * max(3, item.frame)
         frame[0] = viewer
         if item.kind == "text":
-            lines.append(text(item.text, frame))
+            if item.when is None or item.when(vm, frame):
+                lines.append(text(item.text, frame))
         elif item.kind == "grid":
             lines.extend(draw_grid(item.var))
         elif item.kind == "list":

@@ -359,7 +359,7 @@ def test_wall_of_china_more_stacks_more_pieces_and_players():
     for i, seat in enumerate(s.players):
         assert s.pending.player == seat
         s = g.apply(s, f"hammer on {all_cells(12, 6)[i]}")
-    assert "black_2 places the Moons hammer on f1" in g.narrate(s)
+    assert "black 2 places the Moons hammer on f1" in g.narrate(s)
 
 
 def test_wall_of_china_five_players_need_five_stacks():

@@ -178,8 +178,12 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
             "--option needs NAME=VALUE, got 'nonsense'",
             "for example --option",
         ),
-        (["run", "tictactoe", "--agent", "nobody=random"], "no seat 'nobody' in this game", "seats: x, o"),
-        (["run", "tictactoe", "--agent", "red=genius"], "no seat 'red' in this game", "seats: x, o"),
+        (
+            ["run", "tictactoe", "--agent", "nobody=random"],
+            "--agent nobody: no seat 'nobody' in this game",
+            "seats: x, o",
+        ),
+        (["run", "tictactoe", "--agent", "red=genius"], "--agent red: no seat 'red' in this game", "seats: x, o"),
         (
             ["run", "tictactoe", "--agent", "x=genius"],
             "unknown agent kind 'genius'",
@@ -187,7 +191,7 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         ),
         (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "--agent x=first"),
         (["run", "berlin_wall", "--agent", "red=genius"], "unknown agent kind 'genius'", "kinds:"),
-        (["play", "tictactoe", "--seat", "y"], "no seat 'y' in this game", "seats: x, o"),
+        (["play", "tictactoe", "--seat", "y"], "--seat y: no seat 'y' in this game", "seats: x, o"),
         (["replay", "TMP/missing.toml"], "no such transcript file", None),
     ],
     ids=[
@@ -582,7 +586,7 @@ def test_rules_shows_each_games_summary_then_its_citations(capsys, tmp_path):
 def test_play_does_not_name_the_seat_twice(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n" * 4))
     code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "4", "--max-decisions", "4")
-    assert "\nus: choose your header card:\n" in out and "us, us:" not in out
+    assert "\nUS: choose your header card:\n" in out and "US, US:" not in out
 
 
 def test_play_draws_a_choice_of_many_cells_as_the_board():

@@ -126,5 +126,5 @@ def test_a_game_replays_to_the_same_state_and_survives_save_and_load():
 def test_gamedef_run_plays_a_whole_game_and_shows_the_view(capsys):
     assert main(["run", "downfall_of_empires", "--players", "3", "--seed", "2"]) == 0
     out = capsys.readouterr().out
-    assert "central, franco_british, russian" in out and "game over" in out
+    assert "Central Powers, Franco-British, Russia" in out and "game over" in out
     assert "Victory points" in out and "Diplomacy" in out

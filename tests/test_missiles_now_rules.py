@@ -108,7 +108,7 @@ def test_preparation_marks_the_first_missile_and_two_collections_each_in_seat_or
     g = game()
     s = g.start(players=2, seed=1, pins=(1, 1, 4, 5, 1, 1, 2, 2, 3, 6, 6, 2, 1, 2, 3))
     assert s.pending.player == "usa"
-    assert g.prompt(s) == "usa rolls 1, 1 and 4: which die marks the parts?"
+    assert g.prompt(s) == "USA rolls 1, 1 and 4: which die marks the parts?"
     assert g.labels(s) == ["parts 1, item 1+4", "parts 4, item 1+1"]
     assert g.var(s, "complete")["usa"]["missile"] == 1 and g.var(s, "complete")["ussr"]["missile"] == 1
     s = g.apply(s, "parts 4, item 1+1")
@@ -120,7 +120,7 @@ def test_preparation_marks_the_first_missile_and_two_collections_each_in_seat_or
     assert g.labels(s) == ["parts 6, item 6+2", "parts 2, item 6+6"]
     s = g.apply(s, "parts 2, item 6+6")
     assert s.pending.player == "usa"  # the first turn
-    assert g.prompt(s) == "usa rolls 1, 2 and 3: which die marks the parts?"
+    assert g.prompt(s) == "USA rolls 1, 2 and 3: which die marks the parts?"
     assert at(g, s, "complete", "usa") == {"missile": 2}
     assert at(g, s, "parts", "usa") == {"missile": 4}
     assert at(g, s, "complete", "ussr") == {"missile": 1}
@@ -165,7 +165,7 @@ def test_collection_offers_each_die_for_the_parts_and_marks_the_item_of_the_othe
     assert g.labels(s) == ["parts 3, item 5+2", "parts 5, item 3+2", "parts 2, item 3+5"]
     s = g.apply(s, "parts 2, item 3+5")
     assert at(g, s, "parts", "usa") == {"espionage": 2}
-    assert g.narrate(s)[-1] == "usa marks 2 parts of Espionage"
+    assert g.narrate(s)[-1] == "USA marks 2 parts of Espionage"
     assert g.labels(s) == ["search"]
 
 
@@ -181,11 +181,11 @@ def test_a_pair_summing_to_seven_is_rerolled_until_it_does_not():
     s = sheet(g, s)
     s = g.apply(s, "parts 5, item 3+4")
     assert g.narrate(s) == [
-        "usa rolls 3, 4 and 5: 5 for the parts, 3 + 4 for the item",
-        "usa re-rolls the pair: 2 and 5",
-        "usa re-rolls the pair: 6 and 6",
-        "usa marks 5 parts of Doomsday Clock",
-        "usa completes Doomsday Clock (1 of 1)",
+        "USA rolls 3, 4 and 5: 5 for the parts, 3 + 4 for the item",
+        "USA re-rolls the pair: 2 and 5",
+        "USA re-rolls the pair: 6 and 6",
+        "USA marks 5 parts of Doomsday Clock",
+        "USA completes Doomsday Clock (1 of 1)",
     ]
     assert at(g, s, "complete", "usa") == {"doomsday_clock": 1}
     assert at(g, s, "parts", "usa") == {}
@@ -197,10 +197,10 @@ def test_a_six_on_the_parts_die_is_rerolled():
     s = sheet(g, s)
     s = g.apply(s, "parts 6, item 1+2")
     assert g.narrate(s) == [
-        "usa rolls 6, 1 and 2: 6 for the parts, 1 + 2 for the item",
-        "usa re-rolls the parts die: 6",
-        "usa re-rolls the parts die: 3",
-        "usa marks 3 parts of Missile Crisis",
+        "USA rolls 6, 1 and 2: 6 for the parts, 1 + 2 for the item",
+        "USA re-rolls the parts die: 6",
+        "USA re-rolls the parts die: 3",
+        "USA marks 3 parts of Missile Crisis",
     ]
     assert at(g, s, "parts", "usa") == {"missile_crisis": 3}
 
@@ -213,7 +213,7 @@ def test_a_completed_line_erases_its_parts_and_the_rest_starts_the_next_line():
     )
     assert at(g, s, "complete", "usa") == {"missile": 2}
     assert at(g, s, "parts", "usa") == {"missile": 2}
-    assert "usa completes Missile (2 of 3)" in g.narrate(s)
+    assert "USA completes Missile (2 of 3)" in g.narrate(s)
 
 
 def test_parts_beyond_the_last_line_are_lost():
@@ -224,7 +224,7 @@ def test_parts_beyond_the_last_line_are_lost():
     )
     assert at(g, s, "complete", "usa") == {"espionage": 3}
     assert at(g, s, "parts", "usa") == {}
-    assert g.narrate(s)[-1] == "usa loses 4 parts: every Espionage line is complete"
+    assert g.narrate(s)[-1] == "USA loses 4 parts: every Espionage line is complete"
     g, s = start(pins=(4, 2, 3), first="parts 4, item 2+3", complete={"usa": {"berlin_wall": 1}})
     assert at(g, s, "complete", "usa") == {"berlin_wall": 1}
     assert at(g, s, "parts", "usa") == {}
@@ -256,7 +256,7 @@ def test_only_items_whose_conditions_are_met_are_offered():
         "counterintelligence": 1,
     }
     g, s = start(pins=(1, 2, 3), complete={"usa": usa})
-    assert g.prompt(s) == "usa: attack with a complete item, or search"
+    assert g.prompt(s) == "USA: attack with a complete item, or search"
     assert g.labels(s) == ["play Missile", "play Missile Crisis", "play Berlin Wall", "search"]
 
 
@@ -264,10 +264,10 @@ def test_search_is_a_second_collection_then_the_turn_ends():
     """Turn phases b) Search: a second collection; then the next player's turn."""
     g, s = start(pins=(1, 2, 3, 2, 4, 4, 5, 5, 5))
     s = g.apply(s, "search")
-    assert s.pending.player == "usa" and g.prompt(s) == "usa rolls 2, 4 and 4: which die marks the parts?"
+    assert s.pending.player == "usa" and g.prompt(s) == "USA rolls 2, 4 and 4: which die marks the parts?"
     s = g.apply(s, "parts 2, item 4+4")
     assert at(g, s, "parts", "usa") == {"berlin_wall": 1, "espionage": 2}
-    assert s.pending.player == "ussr" and g.prompt(s) == "ussr rolls 5, 5 and 5: which die marks the parts?"
+    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 5, 5 and 5: which die marks the parts?"
 
 
 def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
@@ -277,7 +277,7 @@ def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
     g, s = start(pins=(1, 2, 3, 1, 2, 3, 4, 4, 4), complete={"usa": usa})
     s = g.apply(s, "search")
     s = g.apply(s, "parts 1, item 2+3")
-    assert s.pending.player == "usa" and g.prompt(s) == "usa has 9 complete items: keep 7"
+    assert s.pending.player == "usa" and g.prompt(s) == "USA has 9 complete items: keep 7"
     assert g.labels(s) == [
         "erase a complete Missile",
         "erase a complete Space Race",
@@ -285,7 +285,7 @@ def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
         "erase a complete Red Telephone",
     ]
     s = g.apply(s, "erase a complete Espionage")
-    assert g.prompt(s) == "usa has 8 complete items: keep 7"
+    assert g.prompt(s) == "USA has 8 complete items: keep 7"
     s = g.apply(s, "erase a complete Red Telephone")
     assert at(g, s, "complete", "usa") == {"missile": 2, "space_race": 3, "espionage": 2}
     assert s.pending.player == "ussr"
@@ -432,7 +432,7 @@ def test_berlin_wall_protects_its_owner_until_the_start_of_their_next_turn():
     s = play(g, s, PHONE_PARTS, "1 part on Missile", "1 part on Missile Crisis", "1 part on Space Race")
     assert s.pending.player == "usa"
     lines = g.narrate(s)
-    assert lines.index("usa's Berlin Wall is deactivated") < lines.index("usa's Doomsday Clock: 2 active boxes left")
+    assert lines.index("USA's Berlin Wall is deactivated") < lines.index("USA's Doomsday Clock: 2 active boxes left")
     assert at(g, s, "active", "usa") == {"doomsday_clock": 2}
 
 
@@ -447,7 +447,7 @@ def test_an_opponent_behind_a_berlin_wall_cannot_be_aimed_at_others_can():
         active={"ussr": {"berlin_wall": 1}},
     )
     s = play(g, s, "play Espionage", SPY_PARTS)
-    assert g.labels(s) == ["spy on china"]
+    assert g.labels(s) == ["spy on China"]
 
 
 def test_a_berlin_wall_already_active_is_not_played_again():
@@ -471,8 +471,8 @@ def test_propaganda_exchanges_two_items_chosen_by_each_side():
         },
     )
     s = g.apply(s, "play Propaganda")
-    assert g.labels(s) == ["propaganda against ussr"]
-    s = g.apply(s, "propaganda against ussr")
+    assert g.labels(s) == ["propaganda against USSR"]
+    s = g.apply(s, "propaganda against USSR")
     assert g.labels(s) == ["give Missile", "give Space Race", "give Berlin Wall"]
     s = play(g, s, "give Berlin Wall")
     assert g.labels(s) == ["give Missile", "give Space Race"]
@@ -497,7 +497,7 @@ def test_propaganda_offers_only_exchanges_that_fit_both_sheets():
             "ussr": {"berlin_wall": 1, "red_telephone": 1},
         },
     )
-    s = play(g, s, "play Propaganda", "propaganda against ussr")
+    s = play(g, s, "play Propaganda", "propaganda against USSR")
     # giving Espionage would bring back a second Berlin Wall or Red Telephone to usa
     assert g.labels(s) == ["give Berlin Wall", "give Red Telephone"]
     s = g.apply(s, "give Red Telephone")
@@ -509,7 +509,7 @@ def test_propaganda_offers_only_exchanges_that_fit_both_sheets():
             "ussr": {"berlin_wall": 1, "missile": 1, "espionage": 1},
         },
     )
-    s = play(g, s, "play Propaganda", "propaganda against ussr", "give Missile", "give Berlin Wall")
+    s = play(g, s, "play Propaganda", "propaganda against USSR", "give Missile", "give Berlin Wall")
     assert g.labels(s) == ["give Missile", "give Berlin Wall", "give Espionage"]
     s = g.apply(s, "give Missile")
     assert g.labels(s) == ["give Berlin Wall"]  # ussr cannot keep its own Berlin Wall and take usa's
@@ -535,7 +535,7 @@ def test_a_received_item_filling_the_last_box_erases_that_lines_parts():
         complete={"usa": {"espionage": 1, "doomsday_clock": 1}, "ussr": {"red_telephone": 1}},
         parts={"ussr": {"doomsday_clock": 3}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Doomsday Clock", "take ussr's Red Telephone")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Doomsday Clock", "take USSR's Red Telephone")
     assert at(g, s, "complete", "ussr") == {"doomsday_clock": 1}
     assert at(g, s, "parts", "ussr") == {}
     assert at(g, s, "complete", "usa") == {"red_telephone": 1}
@@ -553,15 +553,15 @@ def test_espionage_first_option_swaps_the_parts_of_two_items_of_an_opponent():
     s = g.apply(s, "play Espionage")
     assert g.prompt(s) == "Espionage: choose one option"
     assert g.labels(s) == [SPY_PARTS]  # usa has no complete item left to exchange
-    s = play(g, s, SPY_PARTS, "spy on ussr")
+    s = play(g, s, SPY_PARTS, "spy on USSR")
     assert g.labels(s) == [
-        "exchange the parts of ussr's Missile",
-        "exchange the parts of ussr's Berlin Wall",
-        "exchange the parts of ussr's Doomsday Clock",
+        "exchange the parts of USSR's Missile",
+        "exchange the parts of USSR's Berlin Wall",
+        "exchange the parts of USSR's Doomsday Clock",
     ]
-    s = g.apply(s, "exchange the parts of ussr's Missile")
-    assert g.labels(s) == ["with the parts of ussr's Berlin Wall", "with the parts of ussr's Doomsday Clock"]
-    s = g.apply(s, "with the parts of ussr's Doomsday Clock")
+    s = g.apply(s, "exchange the parts of USSR's Missile")
+    assert g.labels(s) == ["with the parts of USSR's Berlin Wall", "with the parts of USSR's Doomsday Clock"]
+    s = g.apply(s, "with the parts of USSR's Doomsday Clock")
     assert at(g, s, "parts", "ussr") == {"missile": 1, "berlin_wall": 2, "doomsday_clock": 4}
     assert at(g, s, "complete", "usa") == {}
 
@@ -575,17 +575,17 @@ def test_espionage_second_option_exchanges_one_complete_item_each_chosen_by_the_
     )
     s = g.apply(s, "play Espionage")
     assert g.labels(s) == [SPY_SWAP]
-    s = play(g, s, SPY_SWAP, "spy on ussr")
+    s = play(g, s, SPY_SWAP, "spy on USSR")
     assert g.labels(s) == ["give Berlin Wall", "give Espionage"]
     s = g.apply(s, "give Berlin Wall")
-    assert g.labels(s) == ["take ussr's Berlin Wall"]  # ussr has no room for a second Berlin Wall
+    assert g.labels(s) == ["take USSR's Berlin Wall"]  # ussr has no room for a second Berlin Wall
     g, s = start(
         pins=(1, 2, 3),
         complete={"usa": {"espionage": 2, "berlin_wall": 1}, "ussr": {"berlin_wall": 1, "doomsday_clock": 1}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Espionage")
-    assert g.labels(s) == ["take ussr's Doomsday Clock"]  # usa has no room for a second Berlin Wall
-    s = g.apply(s, "take ussr's Doomsday Clock")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Espionage")
+    assert g.labels(s) == ["take USSR's Doomsday Clock"]  # usa has no room for a second Berlin Wall
+    s = g.apply(s, "take USSR's Doomsday Clock")
     assert at(g, s, "complete", "usa") == {"berlin_wall": 1, "doomsday_clock": 1}
     assert at(g, s, "complete", "ussr") == {"berlin_wall": 1, "espionage": 1}
 
@@ -597,7 +597,7 @@ def test_espionage_taking_a_third_missile_wins():
         pins=(1, 2, 3),
         complete={"usa": {"espionage": 1, "missile": 2, "berlin_wall": 1}, "ussr": {"missile": 1, "red_telephone": 1}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Berlin Wall", "take ussr's Missile")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
     assert g.is_over(s) and g.result(s) == ("usa",)
     assert at(g, s, "complete", "usa") == {"missile": 3}
     assert at(g, s, "complete", "ussr") == {"berlin_wall": 1, "red_telephone": 1}
@@ -611,16 +611,16 @@ def test_counterintelligence_cancels_espionage_then_its_player_rolls_for_collect
         pins=(1, 2, 3, 3, 4, 4),
         complete={"usa": {"espionage": 1, "berlin_wall": 1}, "ussr": {"missile": 1, "counterintelligence": 1}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Berlin Wall", "take ussr's Missile")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
     assert s.pending.player == "ussr"
-    assert g.labels(s) == ["cancel usa's Espionage with Counterintelligence", "pass"]
-    s = g.apply(s, "cancel usa's Espionage with Counterintelligence")
-    assert s.pending.player == "ussr" and g.prompt(s) == "ussr rolls 3, 4 and 4: which die marks the parts?"
+    assert g.labels(s) == ["cancel USA's Espionage with Counterintelligence", "pass"]
+    s = g.apply(s, "cancel USA's Espionage with Counterintelligence")
+    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 3, 4 and 4: which die marks the parts?"
     s = g.apply(s, "parts 3, item 4+4")
     assert at(g, s, "complete", "usa") == {"berlin_wall": 1}  # the Espionage is spent, nothing exchanged
     assert at(g, s, "complete", "ussr") == {"missile": 1}
     assert at(g, s, "parts", "ussr") == {"espionage": 3}
-    assert s.pending.player == "ussr" and g.prompt(s).startswith("ussr rolls")  # ussr's own turn
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR rolls")  # ussr's own turn
 
 
 def test_counterintelligence_passed_lets_the_espionage_resolve():
@@ -629,7 +629,7 @@ def test_counterintelligence_passed_lets_the_espionage_resolve():
         pins=(1, 2, 3),
         complete={"usa": {"espionage": 1, "berlin_wall": 1}, "ussr": {"missile": 1, "counterintelligence": 1}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Berlin Wall", "take ussr's Missile", "pass")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile", "pass")
     assert at(g, s, "complete", "usa") == {"missile": 1}
     assert at(g, s, "complete", "ussr") == {"berlin_wall": 1, "counterintelligence": 1}
 
@@ -647,13 +647,13 @@ def test_counterintelligence_is_offered_clockwise_and_the_first_to_accept_cancel
         },
     )
     s = play(g, s, "play Propaganda")
-    assert g.labels(s) == ["propaganda against ussr"]  # china has one complete item only
-    s = play(g, s, "propaganda against ussr", "give Missile", "give Berlin Wall", "give Missile", "give Red Telephone")
+    assert g.labels(s) == ["propaganda against USSR"]  # china has one complete item only
+    s = play(g, s, "propaganda against USSR", "give Missile", "give Berlin Wall", "give Missile", "give Red Telephone")
     assert s.pending.player == "ussr"
-    assert g.labels(s) == ["cancel usa's Propaganda with Counterintelligence", "pass"]
+    assert g.labels(s) == ["cancel USA's Propaganda with Counterintelligence", "pass"]
     s = g.apply(s, "pass")
     assert s.pending.player == "china"
-    s = g.apply(s, "cancel usa's Propaganda with Counterintelligence")
+    s = g.apply(s, "cancel USA's Propaganda with Counterintelligence")
     s = g.apply(s, "parts 2, item 2+2")
     assert at(g, s, "complete", "usa") == {"missile": 1, "berlin_wall": 1}
     assert at(g, s, "complete", "ussr") == {"missile": 1, "red_telephone": 1, "counterintelligence": 1}
@@ -670,8 +670,8 @@ def test_a_counterintelligence_collection_can_win_in_an_opponents_turn():
         complete={"usa": {"espionage": 1, "berlin_wall": 1}, "ussr": {"missile": 2, "counterintelligence": 1}},
         parts={"ussr": {"missile": 4}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Berlin Wall", "take ussr's Missile")
-    s = play(g, s, "cancel usa's Espionage with Counterintelligence", "parts 1, item 1+1")
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
+    s = play(g, s, "cancel USA's Espionage with Counterintelligence", "parts 1, item 1+1")
     assert g.is_over(s) and g.result(s) == ("ussr",)
     assert at(g, s, "complete", "ussr") == {"missile": 3}
 
@@ -685,12 +685,12 @@ def test_the_seven_item_limit_applies_to_the_reacting_player_at_the_end_of_the_t
         complete={"usa": {"espionage": 1, "berlin_wall": 1}, "ussr": ussr},
         parts={"ussr": {"doomsday_clock": 4}},
     )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on ussr", "give Berlin Wall", "take ussr's Missile")
-    s = play(g, s, "cancel usa's Espionage with Counterintelligence", "parts 1, item 6+6")
-    assert s.pending.player == "ussr" and g.prompt(s) == "ussr has 8 complete items: keep 7"
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
+    s = play(g, s, "cancel USA's Espionage with Counterintelligence", "parts 1, item 6+6")
+    assert s.pending.player == "ussr" and g.prompt(s) == "USSR has 8 complete items: keep 7"
     s = g.apply(s, "erase a complete Space Race")
     assert at(g, s, "complete", "ussr") == {"missile": 2, "space_race": 2, "espionage": 2, "doomsday_clock": 1}
-    assert s.pending.player == "ussr" and g.prompt(s).startswith("ussr rolls")
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR rolls")
 
 
 # ---- Red Telephone ----------------------------------------------------------------------------------------
@@ -732,8 +732,8 @@ def test_red_telephone_second_option_switches_off_an_active_doomsday_clock():
     s = play(g, s, "parts 1, item 2+3", "play Red Telephone")
     assert g.labels(s) == [PHONE_PARTS, PHONE_CLOCK]
     s = g.apply(s, PHONE_CLOCK)
-    assert g.labels(s) == ["usa's Doomsday Clock", "ussr's Doomsday Clock"]
-    s = g.apply(s, "ussr's Doomsday Clock")
+    assert g.labels(s) == ["USA's Doomsday Clock", "USSR's Doomsday Clock"]
+    s = g.apply(s, "USSR's Doomsday Clock")
     assert g.var(s, "active")["ussr"]["doomsday_clock"] == 0
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 3
     assert g.var(s, "active")["china"]["doomsday_clock"] == 3
@@ -788,7 +788,7 @@ def test_russian_roulette_second_option_missing_ends_the_turn():
     assert not g.is_over(s)
     assert at(g, s, "complete", "usa") == {"missile": 1}
     assert at(g, s, "parts", "usa") == {"missile": 4, "berlin_wall": 1}
-    assert g.narrate(s)[-1] == "usa misses: the turn ends"
+    assert g.narrate(s)[-1] == "USA misses: the turn ends"
     assert s.pending.player == "ussr"
 
 
@@ -809,8 +809,8 @@ def test_doomsday_clock_first_option_activates_three_boxes_once():
     assert at(g, s, "active", "usa") == {"doomsday_clock": 3}
     s = play(g, s, "parts 1, item 2+3", "search", "parts 1, item 2+3")  # ussr's turn
     # usa's next turn: one box goes before the collection, and the turn goes on
-    assert s.pending.player == "usa" and g.prompt(s).startswith("usa rolls")
-    assert "usa's Doomsday Clock: 2 active boxes left" in g.narrate(s)
+    assert s.pending.player == "usa" and g.prompt(s).startswith("USA rolls")
+    assert "USA's Doomsday Clock: 2 active boxes left" in g.narrate(s)
     assert at(g, s, "active", "usa") == {"doomsday_clock": 2}
     s = g.with_var(s, "complete", {"usa": {"doomsday_clock": 1}})
     s = g.apply(s, "parts 1, item 2+3")
@@ -831,8 +831,8 @@ def test_doomsday_clock_second_option_moves_one_box_of_any_active_clock():
     s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock")
     assert g.labels(s) == [CLOCK_ADJUST]
     s = g.apply(s, CLOCK_ADJUST)
-    assert g.labels(s) == ["usa's Doomsday Clock", "ussr's Doomsday Clock"]
-    s = g.apply(s, "usa's Doomsday Clock")
+    assert g.labels(s) == ["USA's Doomsday Clock", "USSR's Doomsday Clock"]
+    s = g.apply(s, "USA's Doomsday Clock")
     assert g.labels(s) == ["deactivate a box"]
     s = g.apply(s, "deactivate a box")
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 2
@@ -847,18 +847,18 @@ def test_doomsday_clock_second_option_moves_one_box_of_any_active_clock():
     )
     s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock")
     assert g.labels(s) == [CLOCK_START, CLOCK_ADJUST]
-    s = play(g, s, CLOCK_ADJUST, "ussr's Doomsday Clock")
+    s = play(g, s, CLOCK_ADJUST, "USSR's Doomsday Clock")
     assert g.labels(s) == ["activate a box", "deactivate a box"]
     s = g.apply(s, "deactivate a box")
     assert not g.is_over(s)
     assert g.var(s, "active")["ussr"]["doomsday_clock"] == 0
     g, s = begin(2, (1, 2, 3))
     s = sheet(g, s, complete={"usa": {"doomsday_clock": 1}}, active={"ussr": {"doomsday_clock": 2}})
-    s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "ussr's Doomsday Clock", "activate a box")
+    s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "USSR's Doomsday Clock", "activate a box")
     lines = g.narrate(s)
     # 3 boxes, then ussr's own countdown takes one at the start of ussr's turn
-    assert lines.index("ussr's Doomsday Clock has 3 active boxes") < lines.index(
-        "ussr's Doomsday Clock: 2 active boxes left"
+    assert lines.index("USSR's Doomsday Clock has 3 active boxes") < lines.index(
+        "USSR's Doomsday Clock: 2 active boxes left"
     )
     assert g.var(s, "active")["ussr"]["doomsday_clock"] == 2 and s.pending.player == "ussr"
 
@@ -877,7 +877,7 @@ def test_doomsday_clock_of_an_opponent_behind_a_berlin_wall_cannot_be_touched():
 
 
 def _countdown(missiles: int):
-    """usa's clock has one box left when ussr's turn ends; usa has `missiles` complete Missiles."""
+    """USA's clock has one box left when USSR's turn ends; USA has `missiles` complete Missiles."""
     g, s = begin(2, (1, 2, 3, 1, 2, 3, 5, 5, 5), superpower="ussr")
     s = sheet(g, s, complete={"usa": {"missile": missiles}}, active={"usa": {"doomsday_clock": 1}})
     assert s.pending.player == "ussr"
@@ -890,7 +890,7 @@ def test_doomsday_clock_last_box_with_a_missile_wins():
     g, s = _countdown(1)
     assert g.is_over(s) and g.result(s) == ("usa",)
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
-    assert g.narrate(s)[-1] == "usa's Doomsday Clock strikes midnight"
+    assert g.narrate(s)[-1] == "USA's Doomsday Clock strikes midnight"
 
 
 def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
@@ -898,6 +898,6 @@ def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
     Missile costs the turn; no collection is made)."""
     g, s = _countdown(0)
     assert not g.is_over(s)
-    assert s.pending.player == "ussr" and g.prompt(s) == "ussr rolls 5, 5 and 5: which die marks the parts?"
+    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 5, 5 and 5: which die marks the parts?"
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
-    assert "usa's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s)
+    assert "USA's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s)

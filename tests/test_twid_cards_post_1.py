@@ -124,8 +124,8 @@ def test_african_union_removes_one_west_influence_in_africa_but_not_morocco_and_
     # Morocco is excluded; Egypt is in the Middle East on the designer's map.
     assert labels(g, s) == ["remove West influence in Nigeria", "remove West influence in Kenya"]
     s = play(g, s, "remove West influence in Nigeria")
-    assert labels(g, s) == ["remove 1 of us's in Nigeria", "remove 1 of eu's in Nigeria"]
-    s = play(g, s, "remove 1 of eu's in Nigeria")
+    assert labels(g, s) == ["remove 1 of US's in Nigeria", "remove 1 of EU's in Nigeria"]
+    s = play(g, s, "remove 1 of EU's in Nigeria")
     assert inf(g, s, "eu", "nigeria") == 0 and inf(g, s, "us", "nigeria") == 1 and inf(g, s, "us", "morocco") == 1
     assert "african_union" in g.var(s, "in_play") and "african_union" not in g.var(s, "removed")
 
@@ -218,7 +218,7 @@ def test_al_qaeda_after_a_us_coup_in_the_middle_east_russia_may_remove_west_infl
     g, s = al_qaeda_coup(4, "us", "Lebanon", extra)
     # 3 + 2 - 2 x 1 = 3 points: the US applies its result first
     assert g.current_player(s) == "us"
-    s = play(g, s, "remove 1 of russia's", "add 1 influence", "add 1 influence")
+    s = play(g, s, "remove 1 of Russia's", "add 1 influence", "add 1 influence")
     assert inf(g, s, "us", "lebanon") == 2
     # then the next East player clockwise from the US (Russia) may remove 1 US or EU influence
     # in the Middle East (not Kenya, in Africa)
@@ -708,8 +708,8 @@ def test_globalization_three_and_two_players():
 def test_guantanamo_us_loses_one_and_can_remove_it_to_cancel_a_personality_text():
     g, s = scenario(texts=[("west", "guantanamo"), ("east", "julian_assange"), ("east", "abu_grahib")], vp=FIVE_2P)
     assert g.var(s, "in_play") == ("guantanamo",)
-    assert labels(g, s) == ["west: remove Guantanamo from the game to cancel the text of Julian Assange", "pass"]
-    s = play(g, s, "west: remove Guantanamo from the game to cancel the text of Julian Assange")
+    assert labels(g, s) == ["West: remove Guantanamo from the game to cancel the text of Julian Assange", "pass"]
+    s = play(g, s, "West: remove Guantanamo from the game to cancel the text of Julian Assange")
     # cancelled: not triggered, so discarded rather than removed; Abu Grahib (not a
     # Personality) then resolves without an offer
     assert g.is_over(s)

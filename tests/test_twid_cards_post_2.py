@@ -81,8 +81,8 @@ def test_hugo_chavez_removes_west_influence_and_keeps_the_us_out_of_venezuela_wh
         turns=["us", "eu"],
         hands={"us": ["iraq_war"], "eu": ["iraq_war"]},
     )
-    assert labels(g, s) == ["remove 1 of us's influence in Venezuela", "remove 1 of eu's influence in Venezuela"]
-    s = play(g, s, "remove 1 of us's influence in Venezuela")
+    assert labels(g, s) == ["remove 1 of US's influence in Venezuela", "remove 1 of EU's influence in Venezuela"]
+    s = play(g, s, "remove 1 of US's influence in Venezuela")
     assert inf(g, s, "us", "venezuela") == 0 and inf(g, s, "eu", "venezuela") == 1
     assert inf(g, s, "russia", "venezuela") == 1
     assert g.var(s, "in_play") == ("hugo_chavez",)
@@ -105,7 +105,7 @@ def test_hugo_chavez_out_of_play_lets_the_us_back_into_venezuela():
     )
     s = play(g, s, "pass")  # Global positioning does not cancel the text
     assert g.var(s, "in_play") == ("hugo_chavez",)
-    s = play(g, s, "us: remove supremacy on Global positioning to discard a personality in play", "discard Hugo Chávez")
+    s = play(g, s, "US: remove supremacy on Global positioning to discard a personality in play", "discard Hugo Chávez")
     assert g.var(s, "in_play") == ()
     s, offered = ops_labels(g, s, "Iraq war", "influence")
     assert "influence in Venezuela (3)" in offered
@@ -236,10 +236,10 @@ def test_kyoto_protocol_each_player_gives_up_a_token_or_a_vp():
         variables={"supremacy": {"financial_markets": "west", "mass_media": "west", "drones": "east"}},
     )
     # Mass media is on the public opinion track: not offered.
-    assert labels(g, s) == ["remove west's supremacy on Financial markets", "west keeps its tokens and loses 1 VP"]
-    s = play(g, s, "remove west's supremacy on Financial markets")
-    assert labels(g, s) == ["remove east's supremacy on Drones", "east keeps its tokens and loses 1 VP"]
-    s = play(g, s, "east keeps its tokens and loses 1 VP")
+    assert labels(g, s) == ["remove West's supremacy on Financial markets", "West keeps its tokens and loses 1 VP"]
+    s = play(g, s, "remove West's supremacy on Financial markets")
+    assert labels(g, s) == ["remove East's supremacy on Drones", "East keeps its tokens and loses 1 VP"]
+    s = play(g, s, "East keeps its tokens and loses 1 VP")
     assert g.is_over(s)
     assert vp(g, s) == {"west": 3, "east": 2}
     sup = g.var(s, "supremacy")
@@ -308,8 +308,8 @@ def test_libyan_civil_war_makes_libya_no_oil_country_even_with_gaddafi_back_in_p
     )
     assert vp(g, s)["west"] == 5 - 1 - 1 and inf(g, s, "east", "libya") == 1 and inf(g, s, "west", "libya") == 0
     s = g.with_var(s, "in_play", ["muammar_gaddafi"])
-    s = play(g, s, "west loses 1 influence in Mexico")
-    assert g.is_over(s) and "OPEC: east, edged oil countries 0" in g.narrate(s)
+    s = play(g, s, "West loses 1 influence in Mexico")
+    assert g.is_over(s) and "OPEC: East, edged oil countries 0" in g.narrate(s)
     assert vp(g, s) == {"west": 3 - 2, "east": 5 - 2}
     g, s = scenario(
         texts=[("west", "libyan_civil_war"), ("west", "opec", "west", "scoring_use")],
@@ -337,13 +337,13 @@ def test_new_start_the_us_and_russia_may_trade_a_technology_token_for_a_vp():
             }
         },
     )
-    assert labels(g, s) == ["remove us's supremacy on Drones to gain 1 VP", "us keeps its technology tokens"]
-    s = play(g, s, "remove us's supremacy on Drones to gain 1 VP")
+    assert labels(g, s) == ["remove US's supremacy on Drones to gain 1 VP", "US keeps its technology tokens"]
+    s = play(g, s, "remove US's supremacy on Drones to gain 1 VP")
     assert labels(g, s) == [
-        "remove russia's supremacy on Communications to gain 1 VP",
-        "russia keeps its technology tokens",
+        "remove Russia's supremacy on Communications to gain 1 VP",
+        "Russia keeps its technology tokens",
     ]
-    s = play(g, s, "russia keeps its technology tokens")
+    s = play(g, s, "Russia keeps its technology tokens")
     assert g.is_over(s)
     assert vp(g, s) == {"us": 2, "eu": 0, "russia": 1, "china": 0}
     sup = g.var(s, "supremacy")
@@ -355,10 +355,10 @@ def test_new_start_in_two_players_and_out_of_the_solo_deck():
         texts=[("east", "new_start")], vp={"west": 1, "east": 1}, variables={"supremacy": {"communications": "east"}}
     )
     assert labels(g, s) == [
-        "remove east's supremacy on Communications to gain 1 VP",
-        "east keeps its technology tokens",
+        "remove East's supremacy on Communications to gain 1 VP",
+        "East keeps its technology tokens",
     ]
-    s = play(g, s, "remove east's supremacy on Communications to gain 1 VP")
+    s = play(g, s, "remove East's supremacy on Communications to gain 1 VP")
     assert vp(g, s) == {"west": 1, "east": 2}
     g, s = scenario(players=1)
     assert "new_start" not in g.var(s, "post_deck") and "nwo" in g.var(s, "post_deck")
@@ -380,7 +380,7 @@ def test_nord_stream_lets_the_eu_count_russia_at_the_oil_scoring():
     )
     offered = labels(g, s)
     assert "influence in Germany" in offered and "influence in United Kingdom" not in offered
-    assert "russia adds no influence" in offered and "influence in Austria" not in offered
+    assert "Russia adds no influence" in offered and "influence in Austria" not in offered
     s = play(g, s, "influence in Germany")
     assert inf(g, s, "russia", "germany") == 1
     # pre-9/11 OPEC: 1 VP per oil country, then -2: the EU and Russia both count Russia.
@@ -400,7 +400,7 @@ def test_nord_stream_without_it_the_eu_does_not_count_russia():
 
 def test_nord_stream_russia_may_decline_in_two_players():
     g, s = scenario(texts=[("west", "nord_stream_1")])
-    s = play(g, s, "east adds no influence")
+    s = play(g, s, "East adds no influence")
     assert g.is_over(s) and "nord_stream_1" in g.var(s, "removed")
 
 
@@ -439,15 +439,15 @@ def test_prism_costs_the_us_a_vp_and_influence_where_the_eu_is_too():
         influence={"us": {"france": 1, "mexico": 2, "japan": 1}, "eu": {"france": 2, "japan": 1}},
         vp={"us": 4},
     )
-    assert labels(g, s) == ["us loses 1 influence in France", "us loses 1 influence in Japan"]
-    s = play(g, s, "us loses 1 influence in Japan")
+    assert labels(g, s) == ["US loses 1 influence in France", "US loses 1 influence in Japan"]
+    s = play(g, s, "US loses 1 influence in Japan")
     assert vp(g, s)["us"] == 3
     assert inf(g, s, "us", "japan") == 0 and inf(g, s, "us", "france") == 1 and inf(g, s, "eu", "japan") == 1
 
 
 def test_prism_in_two_players_any_west_country():
     g, s = scenario(texts=[("east", "prism")], clear=True, influence={"west": {"mexico": 2}}, vp={"west": 1})
-    s = play(g, s, "west loses 1 influence in Mexico")
+    s = play(g, s, "West loses 1 influence in Mexico")
     assert inf(g, s, "west", "mexico") == 1 and vp(g, s)["west"] == 0
 
 
@@ -558,7 +558,7 @@ def test_the_kirchners_open_argentina_and_its_neighbours_to_the_east():
     )
     s = play(g, s, "pass", "influence in Chile")
     s = play(
-        g, s, "us: remove supremacy on Global positioning to discard a personality in play", "discard The Kirchners"
+        g, s, "US: remove supremacy on Global positioning to discard a personality in play", "discard The Kirchners"
     )
     assert g.var(s, "in_play") == () and "the_kirchners" in g.var(s, "removed")  # marked *: removed as it leaves play
     _, offered = ops_labels(g, s, "Julian Assange", "influence")
@@ -580,7 +580,7 @@ def test_the_mother_of_all_wars_is_a_coup_without_vp_loss():
     )
     assert labels(g, s) == ["destabilize Syria", "destabilize Iraq"]
     s = play(g, s, "destabilize Iraq")  # 6 + 2 - 2 x 3 = 2 points
-    s = play(g, s, "remove 1 of russia's", "add 1 influence")
+    s = play(g, s, "remove 1 of Russia's", "add 1 influence")
     assert g.is_over(s)
     assert inf(g, s, "russia", "iraq") == 1 and inf(g, s, "us", "iraq") == 1
     assert vp(g, s)["us"] == 2  # Iraq is conflictive: no VP lost all the same
@@ -637,12 +637,12 @@ def test_vladimir_putin_offers_a_coup_where_the_edge_was_gained_next_to_russia()
     )
     s, offered = ops_labels(g, s, "Iraq war", "influence")
     s = play(g, s, "influence in Ukraine (2)")
-    assert labels(g, s) == ["russia: discard Vladimir Putin for a coup in Ukraine with 3 ops", "pass"]
-    s = play(g, s, "russia: discard Vladimir Putin for a coup in Ukraine with 3 ops")
+    assert labels(g, s) == ["Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops", "pass"]
+    s = play(g, s, "Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops")
     # 5 + 3 - 2 x 2 = 4 points; Ukraine is conflictive: Russia loses 1 VP.
     assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "removed")  # marked *: removed as it leaves play
     assert g.var(s, "in_play") == ()
-    s = play(g, s, "remove 1 of eu's", "add 1 influence", "add 1 influence", "stop")
+    s = play(g, s, "remove 1 of EU's", "add 1 influence", "add 1 influence", "stop")
     assert inf(g, s, "eu", "ukraine") == 0 and inf(g, s, "russia", "ukraine") == 2
     assert g.is_over(s)  # the EU's last point buys nothing
 
@@ -665,7 +665,7 @@ def test_vladimir_putin_uses_the_ops_of_the_card_that_gave_the_edge_and_not_in_c
     # Hu Jintao (4 ops) gives China the edge in the Stan States, next to Russia: a 4-ops coup.
     g, s = scenario(players=4, texts=[("china", "hu_jintao")], clear=True, in_play=["vladimir_putin"])
     s = play(g, s, "influence in Stan States")
-    assert labels(g, s) == ["russia: discard Vladimir Putin for a coup in Stan States with 4 ops", "pass"]
+    assert labels(g, s) == ["Russia: discard Vladimir Putin for a coup in Stan States with 4 ops", "pass"]
     # In China itself: no coup offered.
     g, s = scenario(players=4, texts=[("china", "hu_jintao")], clear=True, in_play=["vladimir_putin"])
     s = play(g, s, "influence in China")
@@ -767,15 +767,15 @@ def test_madrid_bombings_the_eu_chooses_spain_portugal_or_afghanistan():
         promos=True,
     )
     assert g.current_player(s) == "eu"
-    assert labels(g, s) == ["remove 1 West influence in Spain-Portugal", "remove 1 of eu's influence in Afghanistan"]
-    s2 = play(g, s, "remove 1 of eu's influence in Afghanistan")
+    assert labels(g, s) == ["remove 1 West influence in Spain-Portugal", "remove 1 of EU's influence in Afghanistan"]
+    s2 = play(g, s, "remove 1 of EU's influence in Afghanistan")
     assert inf(g, s2, "eu", "afghanistan") == 0 and inf(g, s2, "eu", "spain_portugal") == 2
     s = play(g, s, "remove 1 West influence in Spain-Portugal")
     assert labels(g, s) == [
-        "remove 1 of us's influence in Spain-Portugal",
-        "remove 1 of eu's influence in Spain-Portugal",
+        "remove 1 of US's influence in Spain-Portugal",
+        "remove 1 of EU's influence in Spain-Portugal",
     ]
-    s = play(g, s, "remove 1 of us's influence in Spain-Portugal")
+    s = play(g, s, "remove 1 of US's influence in Spain-Portugal")
     assert inf(g, s, "us", "spain_portugal") == 0 and inf(g, s, "eu", "spain_portugal") == 2
     assert inf(g, s, "eu", "afghanistan") == 1
 
@@ -800,8 +800,8 @@ def test_conspiracy_theory_plays_another_players_card_switching_us_and_russia():
         promos=True,
     )
     # Only hands with a text that can be played: the EU holds a punctuation card only.
-    assert labels(g, s) == ["pick from us's hand"]
-    s = play(g, s, "pick from us's hand")
+    assert labels(g, s) == ["pick from US's hand"]
+    s = play(g, s, "pick from US's hand")
     assert labels(g, s) == ["play Boris Yeltsin switched"]
     s = play(g, s, "play Boris Yeltsin switched")
     # "US gains 1 influence in Russia", switched: Russia gains it (in Russia, the country:
@@ -814,7 +814,7 @@ def test_conspiracy_theory_plays_another_players_card_switching_us_and_russia():
 
 def test_conspiracy_theory_with_two_players_switches_the_blocks():
     g, s = scenario(texts=[("east", "conspiracy_theory")], hands={"west": ["boris_yeltsin"]}, promos=True)
-    s = play(g, s, "pick from west's hand", "play Boris Yeltsin switched")
+    s = play(g, s, "pick from West's hand", "play Boris Yeltsin switched")
     assert inf(g, s, "east", "russia_country") == 2 and inf(g, s, "west", "russia_country") == 0
     # After the switched text, the names mean what they print again.
     g, s = scenario(
@@ -823,5 +823,5 @@ def test_conspiracy_theory_with_two_players_switches_the_blocks():
         vp={"west": 3, "east": 3},
         promos=True,
     )
-    s = play(g, s, "pick from west's hand", "play Boris Yeltsin switched")
+    s = play(g, s, "pick from West's hand", "play Boris Yeltsin switched")
     assert g.var(s, "vp") == {"west": 2, "east": 3}  # Katrina: the US (West) loses 1 VP

@@ -181,7 +181,7 @@ def test_black_monday_takes_the_west_supremacy_off_the_economy_slots_only():
     held = {"financial_markets": "us", "fiscal_paradises": "eu", "sovereign_funds": "china", "mass_media": "eu"}
     g, s = scenario(players=4, variables={"supremacy": held}, texts=[("russia", "black_monday")])
     # The EU may first cancel the economy text with Fiscal paradises; it lets it resolve.
-    assert labels(g, s) == ["eu: cancel the text of Black Monday (Fiscal paradises)", "pass"]
+    assert labels(g, s) == ["EU: cancel the text of Black Monday (Fiscal paradises)", "pass"]
     s = play(g, s, "pass")
     assert g.is_over(s)
     sup = g.var(s, "supremacy")
@@ -236,7 +236,7 @@ def test_chechen_wars_played_by_another_removes_russia_until_it_loses_the_edge()
     assert inf(g, s, "russia", "caucasus_states") == 0 and vp(g, s)["russia"] == 3
     # West takes it from East's hand with IMF intervention: played by West, not by Russia.
     g, s = scenario(hands={"east": ["chechen_wars"]}, vp={"east": 3}, texts=[("west", "imf_intervention")])
-    s = play(g, s, "look at east's hand", "play east's Chechen wars for its text")
+    s = play(g, s, "look at East's hand", "play East's Chechen wars for its text")
     assert inf(g, s, "east", "caucasus_states") == 0 and vp(g, s)["east"] == 3
     assert "chechen_wars" in g.var(s, "discard") and list(g.var(s, "hand")["east"]) == []
 
@@ -326,10 +326,10 @@ def test_economic_crisis_with_four_players_names_whose_influence_moves():
     infl = {"russia": {"iraq": 1}, "china": {"iraq": 1}}
     g, s = scenario(players=4, clear=True, influence=infl, texts=[("russia", "economic_crisis")])
     s = play(g, s, "remove East influence in Iraq")
-    assert labels(g, s) == ["remove 1 of russia's in Iraq", "remove 1 of china's in Iraq"]
-    s = play(g, s, "remove 1 of china's in Iraq")
-    assert labels(g, s) == ["add 1 us influence in Iraq", "add 1 eu influence in Iraq"]
-    s = play(g, s, "add 1 eu influence in Iraq")
+    assert labels(g, s) == ["remove 1 of Russia's in Iraq", "remove 1 of China's in Iraq"]
+    s = play(g, s, "remove 1 of China's in Iraq")
+    assert labels(g, s) == ["add 1 US influence in Iraq", "add 1 EU influence in Iraq"]
+    s = play(g, s, "add 1 EU influence in Iraq")
     assert [inf(g, s, t, "iraq") for t in ("us", "eu", "russia", "china")] == [0, 1, 1, 0]
     # A West player places its own.
     g, s = scenario(players=4, clear=True, influence={"russia": {"iraq": 1}}, texts=[("us", "economic_crisis")])
@@ -380,7 +380,7 @@ def test_el_jefe_keeps_the_us_from_influence_ops_in_cuba_while_in_play():
     assert not any("Cuba" in x for x in labels(g, s)) and "influence in Mexico (2)" in labels(g, s)
     # With four players only the US is kept out; the EU may influence Cuba.
     g, s = round_end(players=4, texts=[("russia", "el_jefe")])
-    assert probes(g, s, "Cuba influence ops") == ["probe Cuba influence ops: eu, russia, china"] * 2
+    assert probes(g, s, "Cuba influence ops") == ["probe Cuba influence ops: EU, Russia, China"] * 2
 
 
 # ---- 11 Embassy asylum ---------------------------------------------------------------------------
@@ -408,8 +408,8 @@ def test_embassy_asylum_personality_can_be_cancelled_by_fsb_creation():
     texts = [("russia", "fsb_creation"), ("china", "embassy_asylum")]
     g, s = scenario(players=4, clear=True, variables={"discard": ["el_jefe"]}, texts=texts)
     s = play(g, s, "play El Jefe for its text")
-    assert labels(g, s) == ["russia: remove FSB creation from the game to cancel the text of El Jefe", "pass"]
-    s = play(g, s, "russia: remove FSB creation from the game to cancel the text of El Jefe")
+    assert labels(g, s) == ["Russia: remove FSB creation from the game to cancel the text of El Jefe", "pass"]
+    s = play(g, s, "Russia: remove FSB creation from the game to cancel the text of El Jefe")
     assert inf(g, s, "china", "cuba") == 0 and "el_jefe" not in g.var(s, "in_play")
     assert "el_jefe" in g.var(s, "discard") and "fsb_creation" in g.var(s, "removed")
 
@@ -423,10 +423,10 @@ def test_empire_of_war_successful_destabilization_allows_a_second_on_a_calm_coun
     assert labels(g, s) == ["destabilize Cuba", "destabilize Angola"]  # conflictive only
     s = play(g, s, "destabilize Angola")  # 1 + 2 - 2 = 1: successful, West loses 1 VP
     assert vp(g, s)["west"] == 2
-    s = play(g, s, "remove 1 of east's")
+    s = play(g, s, "remove 1 of East's")
     assert labels(g, s) == ["destabilize Botswana"]  # non-conflictive only
     s = play(g, s, "destabilize Botswana")  # 6 + 2 - 4 = 4
-    s = play(g, s, "remove 1 of east's", "remove 1 of east's", "add 1 influence", "add 1 influence")
+    s = play(g, s, "remove 1 of East's", "remove 1 of East's", "add 1 influence", "add 1 influence")
     assert g.is_over(s)
     assert (
         inf(g, s, "east", "angola") == 0 and inf(g, s, "east", "botswana") == 0 and inf(g, s, "west", "botswana") == 2
@@ -520,8 +520,8 @@ def test_fall_of_the_berlin_wall_with_four_players():
     g, s = scenario(
         players=4, clear=True, variables={"round": 7}, texts=[("china", "fall_of_the_berlin_wall", "us", "text_use")]
     )
-    assert labels(g, s) == ["add 1 us influence in Germany", "add 1 eu influence in Germany"]
-    s = play(g, s, "add 1 us influence in Germany")
+    assert labels(g, s) == ["add 1 US influence in Germany", "add 1 EU influence in Germany"]
+    s = play(g, s, "add 1 US influence in Germany")
     assert inf(g, s, "us", "germany") == 1 and vp(g, s)["us"] == 1
 
 
@@ -537,8 +537,8 @@ def test_fsb_creation_gives_russia_influence_and_goes_in_play():
 
 def test_fsb_creation_cancels_a_personality_text_and_leaves_the_game():
     g, s = scenario(clear=True, texts=[("east", "fsb_creation"), ("west", "boris_yeltsin")])
-    assert labels(g, s) == ["east: remove FSB creation from the game to cancel the text of Boris Yeltsin", "pass"]
-    s = play(g, s, "east: remove FSB creation from the game to cancel the text of Boris Yeltsin")
+    assert labels(g, s) == ["East: remove FSB creation from the game to cancel the text of Boris Yeltsin", "pass"]
+    s = play(g, s, "East: remove FSB creation from the game to cancel the text of Boris Yeltsin")
     assert inf(g, s, "west", "russia_country") == 0
     assert "fsb_creation" in g.var(s, "removed") and "fsb_creation" not in g.var(s, "in_play")
     # The cancelled text was not triggered: Boris Yeltsin (*) is discarded, not removed.
@@ -558,7 +558,7 @@ def test_fsb_creation_is_russias_to_use_with_four_players_also_on_a_header():
     texts = [("china", "fsb_creation"), ("russia", "el_jefe", "russia", "header_use")]
     g, s = scenario(players=4, clear=True, texts=texts)
     assert g.current_player(s) == "russia"
-    s = play(g, s, "russia: remove FSB creation from the game to cancel the text of El Jefe")
+    s = play(g, s, "Russia: remove FSB creation from the game to cancel the text of El Jefe")
     assert inf(g, s, "china", "cuba") == 0 and "el_jefe" in g.var(s, "discard")
 
 
@@ -603,11 +603,11 @@ def test_g20_header_bonus_needs_four_players_and_the_header():
 def test_imf_intervention_looks_at_a_hand_and_plays_one_of_its_cards():
     hands = {"east": ["katrina", "europe_scoring", "el_jefe"]}
     g, s = scenario(clear=True, hands=hands, vp={"west": 2}, texts=[("west", "imf_intervention")])
-    assert labels(g, s) == ["look at east's hand", "look at no hand"]
-    s = play(g, s, "look at east's hand")
-    assert any("east's hand: Katrina, Europe, El Jefe" == x for x in g.narrate(s, "west"))
-    assert labels(g, s) == ["play east's Katrina for its text", "play east's El Jefe for its text", "play none of them"]
-    s = play(g, s, "play east's El Jefe for its text")
+    assert labels(g, s) == ["look at East's hand", "look at no hand"]
+    s = play(g, s, "look at East's hand")
+    assert any("East's hand: Katrina, Europe, El Jefe" == x for x in g.narrate(s, "west"))
+    assert labels(g, s) == ["play East's Katrina for its text", "play East's El Jefe for its text", "play none of them"]
+    s = play(g, s, "play East's El Jefe for its text")
     assert inf(g, s, "east", "cuba") == 2 and "el_jefe" in g.var(s, "in_play")
     assert list(g.var(s, "hand")["east"]) == ["katrina", "europe_scoring"]
     assert "imf_intervention" in g.var(s, "discard")
@@ -616,11 +616,11 @@ def test_imf_intervention_looks_at_a_hand_and_plays_one_of_its_cards():
 def test_imf_intervention_played_card_goes_where_its_text_sends_it():
     hands = {"russia": ["katrina"], "eu": ["maastrich_treaty"]}
     g, s = scenario(players=4, hands=hands, vp={"us": 2}, texts=[("us", "imf_intervention")])
-    assert labels(g, s) == ["look at eu's hand", "look at russia's hand", "look at no hand"]
-    s = play(g, s, "look at russia's hand", "play russia's Katrina for its text")
+    assert labels(g, s) == ["look at EU's hand", "look at Russia's hand", "look at no hand"]
+    s = play(g, s, "look at Russia's hand", "play Russia's Katrina for its text")
     assert vp(g, s)["us"] == 1 and "katrina" in g.var(s, "removed") and list(g.var(s, "hand")["russia"]) == []
     g, s = scenario(players=4, hands=hands, texts=[("us", "imf_intervention")])
-    s = play(g, s, "look at eu's hand", "play none of them")
+    s = play(g, s, "look at EU's hand", "play none of them")
     assert g.is_over(s) and list(g.var(s, "hand")["eu"]) == ["maastrich_treaty"]
 
 
@@ -632,8 +632,8 @@ def test_immigrants_adds_east_influence_unless_the_edge_holder_pays_2_vp():
     assert labels(g, s)[:2] == ["East influence in United States", "East influence in Canada"]
     assert "East influence in Germany" in labels(g, s) and "East influence in Mexico" not in labels(g, s)
     s = play(g, s, "East influence in United States")
-    assert labels(g, s) == ["west: lose 2 VP to negate Immigrants in United States", "pass"]
-    s2 = play(g, s, "west: lose 2 VP to negate Immigrants in United States")
+    assert labels(g, s) == ["West: lose 2 VP to negate Immigrants in United States", "pass"]
+    s2 = play(g, s, "West: lose 2 VP to negate Immigrants in United States")
     assert vp(g, s2)["west"] == 1 and inf(g, s2, "east", "united_states") == 0
     s3 = play(g, s, "pass")
     assert vp(g, s3)["west"] == 3 and inf(g, s3, "east", "united_states") == 1
@@ -648,8 +648,8 @@ def test_immigrants_on_a_country_without_edge_just_adds():
         players=4, clear=True, influence={"china": {"canada": 1}}, vp={"china": 2}, texts=[("russia", "immigrants")]
     )
     s = play(g, s, "East influence in Canada")
-    assert labels(g, s) == ["china: lose 2 VP to negate Immigrants in Canada", "pass"]
-    s = play(g, s, "china: lose 2 VP to negate Immigrants in Canada")
+    assert labels(g, s) == ["China: lose 2 VP to negate Immigrants in Canada", "pass"]
+    s = play(g, s, "China: lose 2 VP to negate Immigrants in Canada")
     assert vp(g, s)["china"] == 0 and inf(g, s, "russia", "canada") == 0
 
 
@@ -714,8 +714,8 @@ def test_khobar_towers_attack_removes_one_west_influence_in_saudi_arabia():
         influence={"us": {"saudi_arabia": 1}, "eu": {"saudi_arabia": 1}},
         texts=[("russia", "khobar_towers_attack")],
     )
-    assert labels(g, s) == ["remove 1 of us's in Saudi Arabia", "remove 1 of eu's in Saudi Arabia"]
-    s = play(g, s, "remove 1 of eu's in Saudi Arabia")
+    assert labels(g, s) == ["remove 1 of US's in Saudi Arabia", "remove 1 of EU's in Saudi Arabia"]
+    s = play(g, s, "remove 1 of EU's in Saudi Arabia")
     assert (inf(g, s, "us", "saudi_arabia"), inf(g, s, "eu", "saudi_arabia")) == (1, 0)
     g, s = scenario(players=4, clear=True, texts=[("russia", "khobar_towers_attack")])
     assert g.is_over(s)

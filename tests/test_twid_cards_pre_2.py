@@ -144,7 +144,7 @@ def test_gaddafi_forbids_destabilization_on_libya_until_he_leaves_play():
     )
     s = play(g, s, "pass")  # not cancelling the text as it resolves
     s = play(
-        g, s, "west: remove supremacy on Global positioning to discard a personality in play", "discard Muammar Gaddafi"
+        g, s, "West: remove supremacy on Global positioning to discard a personality in play", "discard Muammar Gaddafi"
     )
     assert where(g, s, "muammar_gaddafi") == "removed"  # marked *: out of play, out of the game
     s = play(g, s, "play Yugoslav wars", "Yugoslav wars for operations", "destabilization operation")
@@ -154,8 +154,8 @@ def test_gaddafi_forbids_destabilization_on_libya_until_he_leaves_play():
 # ---- 26 Neocolonialism ----------------------------------------------------------------------------
 def test_neocolonialism_removes_at_most_two_vp_from_the_west_player_then_west_may_add_influence():
     g, s = scenario(texts=[("east", "neocolonialism")], vp={"west": 5, "east": 1}, clear=True)
-    assert labels(g, s) == ["remove 1 VP from west", "stop removing VP"]
-    s = play(g, s, "remove 1 VP from west", "remove 1 VP from west")
+    assert labels(g, s) == ["remove 1 VP from West", "stop removing VP"]
+    s = play(g, s, "remove 1 VP from West", "remove 1 VP from West")
     # No more than 2 VP per player: the West player now places influence.
     assert g.current_player(s) == "west"
     assert "add no influence" in labels(g, s)
@@ -167,9 +167,9 @@ def test_neocolonialism_removes_at_most_two_vp_from_the_west_player_then_west_ma
 
 def test_neocolonialism_with_four_players_spreads_up_to_three_vp_over_us_and_eu():
     g, s = scenario(players=4, texts=[("russia", "neocolonialism")], vp={"us": 1, "eu": 4}, clear=True)
-    s = play(g, s, "remove 1 VP from us")
-    assert labels(g, s) == ["remove 1 VP from eu", "stop removing VP"]  # the US has no VP left
-    s = play(g, s, "remove 1 VP from eu", "remove 1 VP from eu")
+    s = play(g, s, "remove 1 VP from US")
+    assert labels(g, s) == ["remove 1 VP from EU", "stop removing VP"]  # the US has no VP left
+    s = play(g, s, "remove 1 VP from EU", "remove 1 VP from EU")
     assert vp(g, s)["us"] == 0 and vp(g, s)["eu"] == 2
     assert g.current_player(s) == "us"
     s = play(g, s, "add no influence")
@@ -180,7 +180,7 @@ def test_neocolonialism_with_four_players_spreads_up_to_three_vp_over_us_and_eu(
 
 def test_neocolonialism_may_stop_early():
     g, s = scenario(players=4, texts=[("china", "neocolonialism")], vp={"us": 3, "eu": 3}, clear=True)
-    s = play(g, s, "remove 1 VP from eu", "stop removing VP", "add no influence", "add no influence")
+    s = play(g, s, "remove 1 VP from EU", "stop removing VP", "add no influence", "add no influence")
     assert vp(g, s) == {"us": 3, "eu": 2, "russia": 0, "china": 0}
 
 
@@ -311,7 +311,7 @@ def test_oil_thirst_forces_the_us_next_action_to_a_costlier_coup_on_an_oil_count
     assert labels(g, s) == ["destabilize Iraq"]  # Cuba is no oil country
     s = play(g, s, "destabilize Iraq")
     assert vp(g, s)["west"] == 3  # Iraq is conflictive: 1 VP, and 1 more
-    s = play(g, s, "remove 1 of east's", "stop")
+    s = play(g, s, "remove 1 of East's", "stop")
     assert inf(g, s, "east", "iraq") == 0
     # The next action is free again.
     s = play(g, s, "play Northern adhesion")
@@ -419,8 +419,8 @@ def test_osama_bin_laden_played_post_9_11_resolves_at_once_with_four_players():
     g, s = scenario(players=4, texts=texts, influence=influence, vp={"us": 4}, variables={"epoch": "post"}, clear=True)
     assert g.current_player(s) == "us"
     s = play(g, s, "remove influence in Iraq")
-    assert labels(g, s) == ["remove 1 of us's in Iraq", "remove 1 of china's in Iraq"]
-    s = play(g, s, "remove 1 of china's in Iraq")
+    assert labels(g, s) == ["remove 1 of US's in Iraq", "remove 1 of China's in Iraq"]
+    s = play(g, s, "remove 1 of China's in Iraq")
     s = play(g, s, "remove 1 US influence in Iraq")
     assert inf(g, s, "us", "iraq") == 0 and inf(g, s, "china", "iraq") == 0
     assert vp(g, s)["us"] == 3
@@ -530,7 +530,7 @@ def test_russian_oligarchs_russia_takes_an_economy_slot():
 def test_rwandan_genocide_west_loses_a_vp_and_may_pay_another_for_congo():
     g, s = scenario(texts=[("east", "rwandan_genocide")], vp={"west": 3}, clear=True)
     assert vp(g, s)["west"] == 2 and g.current_player(s) == "west"
-    s = play(g, s, "west: lose 1 more VP to add 2 influence in Congo")
+    s = play(g, s, "West: lose 1 more VP to add 2 influence in Congo")
     assert vp(g, s)["west"] == 1 and inf(g, s, "west", "congo") == 2
     assert where(g, s, "rwandan_genocide") == "removed"
 
@@ -538,7 +538,7 @@ def test_rwandan_genocide_west_loses_a_vp_and_may_pay_another_for_congo():
 def test_rwandan_genocide_with_four_players_each_west_player_decides():
     g, s = scenario(players=4, texts=[("russia", "rwandan_genocide")], vp={"us": 2, "eu": 2}, clear=True)
     assert vp(g, s)["us"] == 1 and vp(g, s)["eu"] == 1
-    s = play(g, s, "pass", "eu: lose 1 more VP to add 2 influence in Congo")
+    s = play(g, s, "pass", "EU: lose 1 more VP to add 2 influence in Congo")
     assert vp(g, s) == {"us": 1, "eu": 0, "russia": 0, "china": 0}
     assert inf(g, s, "eu", "congo") == 2 and inf(g, s, "us", "congo") == 0
 
@@ -562,8 +562,8 @@ def test_shock_doctrine_may_instead_remove_supremacy_on_two_slots():
     }
     g, s = scenario(players=4, texts=[("us", "shock_doctrine")], variables=variables)
     s = play(g, s, "remove supremacy on up to two slots instead")
-    assert "remove us's supremacy on Communications" not in labels(g, s)
-    s = play(g, s, "remove russia's supremacy on Financial markets", "remove china's supremacy on Drones")
+    assert "remove US's supremacy on Communications" not in labels(g, s)
+    s = play(g, s, "remove Russia's supremacy on Financial markets", "remove China's supremacy on Drones")
     assert supremacy(g, s) == {"mass_media": "china", "communications": "us"}
 
 
@@ -632,7 +632,7 @@ def test_south_lebanon_conflict_protects_the_us_in_lebanon():
         "destabilize Lebanon",
     )
     # 6 + 2 - 2: the West's influence cannot be removed.
-    assert "remove 1 of west's" not in labels(g, s)
+    assert "remove 1 of West's" not in labels(g, s)
     s = play(g, s, "stop")
     # No other player has the edge: the US pays Lebanon's stability only.
     s = play(g, s, "play Yugoslav wars", "Yugoslav wars for operations", "influence operation")
@@ -654,7 +654,7 @@ def test_south_lebanon_conflict_ends_when_it_leaves_play():
         "destabilization operation",
         "destabilize Lebanon",
     )
-    assert "remove 1 of west's" in labels(g, s)
+    assert "remove 1 of West's" in labels(g, s)
 
 
 def test_south_lebanon_conflict_with_four_players_is_the_us():
@@ -694,8 +694,8 @@ def test_sudan_civil_wars_counts_the_blocks_edges_around_sudan():
 def test_sudan_civil_wars_with_four_players_removes_two_tokens_as_chosen():
     influence = {"us": {"sudan": 1}, "china": {"sudan": 2}, "russia": {"ethiopia": 1}}
     g, s = scenario(players=4, texts=[("russia", "sudan_civil_wars")], influence=influence, clear=True, pins=(3,))
-    assert labels(g, s) == ["remove 1 of us's in Sudan", "remove 1 of china's in Sudan"]
-    s = play(g, s, "remove 1 of us's in Sudan")  # then only China's is left: removed without asking
+    assert labels(g, s) == ["remove 1 of US's in Sudan", "remove 1 of China's in Sudan"]
+    s = play(g, s, "remove 1 of US's in Sudan")  # then only China's is left: removed without asking
     assert g.is_over(s)
     assert [inf(g, s, p, "sudan") for p in ("us", "china", "russia")] == [0, 1, 1]
 
@@ -736,9 +736,9 @@ def test_uncomfortable_democracies_gain_a_vp_and_influence_in_south_america():
 def test_uncomfortable_democracies_or_remove_up_to_two_in_ukraine():
     influence = {"us": {"ukraine": 1}, "eu": {"ukraine": 2}}
     g, s = scenario(players=4, texts=[("china", "uncomfortable_democracies")], influence=influence, clear=True)
-    s = play(g, s, "remove up to 2 influence in Ukraine", "remove 1 of us's in Ukraine")
-    assert labels(g, s) == ["remove 1 of eu's in Ukraine", "stop removing"]
-    s = play(g, s, "remove 1 of eu's in Ukraine")
+    s = play(g, s, "remove up to 2 influence in Ukraine", "remove 1 of US's in Ukraine")
+    assert labels(g, s) == ["remove 1 of EU's in Ukraine", "stop removing"]
+    s = play(g, s, "remove 1 of EU's in Ukraine")
     assert [inf(g, s, p, "ukraine") for p in ("us", "eu")] == [0, 1]
     assert vp(g, s)["china"] == 1
 
@@ -759,8 +759,8 @@ def test_wolfowitz_doctrine_with_four_players_the_us_decides_and_may_stop():
     g, s = scenario(players=4, texts=[("eu", "wolfowitz_doctrine")], influence=influence, vp={"us": 1}, clear=True)
     assert g.current_player(s) == "us"
     s = play(g, s, "remove East influence in Iraq")
-    assert labels(g, s) == ["remove 1 of russia's in Iraq", "remove 1 of china's in Iraq"]
-    s = play(g, s, "remove 1 of china's in Iraq", "stop removing")
+    assert labels(g, s) == ["remove 1 of Russia's in Iraq", "remove 1 of China's in Iraq"]
+    s = play(g, s, "remove 1 of China's in Iraq", "stop removing")
     assert [inf(g, s, p, "iraq") for p in ("eu", "russia", "china")] == [1, 1, 0]
     assert vp(g, s)["us"] == 0
 

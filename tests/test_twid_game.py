@@ -118,12 +118,12 @@ def test_no_hand_or_header_choice_shows_in_another_seats_observation_or_narratio
 def test_gamedef_run_twid_plays_four_players_by_default(capsys):
     assert main(["run", "twid", "--seed", "3", "--quiet"]) == 0
     out = capsys.readouterr().out
-    assert "us, eu, russia, china" in out and "game over" in out
+    assert "US, EU, Russia, China" in out and "game over" in out
 
 
 def test_gamedef_run_twid_with_one_player_plays_a_solo_game(capsys):
     assert main(["run", "twid", "--players", "1", "--seed", "3", "--option", "solo_goal=planet", "--quiet"]) == 0
-    assert "The Wall is Down: solo" in capsys.readouterr().out
+    assert "The Wall is Down: Solo" in capsys.readouterr().out
 
 
 def test_gamedef_cards_lists_cards_as_a_designer_reads_them(capsys):

@@ -52,7 +52,7 @@ def test_two_players_start_with_the_blocks_starting_influence_and_seven_cards():
     assert len(g.var(s, "deck")) == 46 - 14 and len(g.var(s, "post_deck")) == 42
     assert g.var(s, "vp") == {"west": 0, "east": 0}
     assert g.var(s, "round") == 1 and g.var(s, "epoch") == "pre"
-    assert g.prompt(s) == "west: choose your header card"
+    assert g.prompt(s) == "West: choose your header card"
 
 
 def test_four_players_start_with_each_superpowers_influence():
@@ -104,7 +104,7 @@ def test_the_header_ranking_goes_from_the_highest_number_and_punctuation_counts_
     }
     g, s = started(2, hands)
     s = play(g, s, "header: Europe", "header: Congo wars")
-    assert "header ranking: east, west" in g.narrate(s)
+    assert "header ranking: East, West" in g.narrate(s)
     assert g.var(s, "ranking") == ("east", "west")
 
 
@@ -120,8 +120,8 @@ def test_the_us_player_breaks_ties_keeping_the_blocks_alternating():
     s = play(g, s, "header: Boris Yeltsin", "header: Maastrich Treaty", "header: El Jefe")
     s = play(g, s, "header: Anti-globalization movement")
     # Three cards of 3 ops: the US player orders them; all three may go first.
-    assert labels(g, s) == ["us plays next", "eu plays next", "russia plays next"]
-    s = play(g, s, "us plays next")
+    assert labels(g, s) == ["US plays next", "EU plays next", "Russia plays next"]
+    s = play(g, s, "US plays next")
     # After the US (West), only Russia keeps the blocks alternating: no choice is asked.
     assert g.var(s, "ranking") == ("us", "russia", "eu", "china")
 
@@ -195,10 +195,10 @@ def test_destabilization_targets_countries_with_another_sides_influence_but_no_s
 def test_destabilization_rolls_die_plus_ops_minus_twice_the_stability_and_costs_a_vp_if_conflictive():
     g, s = destabilization({"east": {"angola": 2}}, (4,))
     s = play(g, s, "destabilize Angola")
-    assert "west destabilizes Angola: 4 + 2 - 2 x 1 = 4" in g.narrate(s)
+    assert "West destabilizes Angola: 4 + 2 - 2 x 1 = 4" in g.narrate(s)
     assert g.var(s, "vp")["west"] == 2  # Angola is conflictive
-    assert labels(g, s) == ["add 1 influence", "remove 1 of east's", "stop"]
-    s = play(g, s, "remove 1 of east's", "remove 1 of east's", "add 1 influence", "add 1 influence")
+    assert labels(g, s) == ["add 1 influence", "remove 1 of East's", "stop"]
+    s = play(g, s, "remove 1 of East's", "remove 1 of East's", "add 1 influence", "add 1 influence")
     assert inf(g, s, "east", "angola") == 0 and inf(g, s, "west", "angola") == 2
     assert g.is_over(s)
 
@@ -206,7 +206,7 @@ def test_destabilization_rolls_die_plus_ops_minus_twice_the_stability_and_costs_
 def test_a_failed_destabilization_changes_nothing_but_the_vp():
     g, s = destabilization({"east": {"iraq": 2}}, (1,))  # Iraq: stability 3, conflictive
     s = play(g, s, "destabilize Iraq")
-    assert "west destabilizes Iraq: 1 + 2 - 2 x 3 = -3" in g.narrate(s)
+    assert "West destabilizes Iraq: 1 + 2 - 2 x 3 = -3" in g.narrate(s)
     assert inf(g, s, "east", "iraq") == 2 and g.var(s, "vp")["west"] == 2 and g.is_over(s)
 
 
@@ -253,7 +253,7 @@ def test_vp_lost_below_zero_go_to_the_lowest_players_own_block_first():
 def test_ten_vp_at_the_end_of_a_text_wins():
     g, s = scenario(texts=[("west", "europe_scoring")], influence={"west": {"france": 1}}, vp={"west": 8}, clear=True)
     assert g.is_over(s) and g.result(s) == ("west",)
-    assert "west reaches 10 VP" in g.narrate(s)
+    assert "West reaches 10 VP" in g.narrate(s)
 
 
 def test_alternate_goal_records_a_dominant_superpower_and_keeps_the_vp_above_ten():
@@ -267,7 +267,7 @@ def test_alternate_goal_records_a_dominant_superpower_and_keeps_the_vp_above_ten
     # Presence 2, domination 2, Ukraine 1; East, at 0 VP, loses 1 for Ukraine (next to
     # Russia) and hands it to West: 8 + 5 + 1 = 14, of which 10 become the counter.
     assert g.var(s, "dominant")["west"] == 1 and g.var(s, "vp")["west"] == 4
-    assert "west is a dominant superpower in round 0 (4 VP kept)" in g.narrate(s)
+    assert "West is a dominant superpower in round 0 (4 VP kept)" in g.narrate(s)
     assert g.result(s) == ()  # the harness ends without a winner: nobody won
 
 
@@ -331,7 +331,7 @@ def test_mass_media_adds_one_to_influence_ops():
     g, s = influence_turn(
         {"west": {"spain_portugal": 1}}, card="boris_yeltsin", variables={"supremacy": {"mass_media": "west"}}
     )
-    assert "west plays Boris Yeltsin for 4 influence points" in g.narrate(s)
+    assert "West plays Boris Yeltsin for 4 influence points" in g.narrate(s)
 
 
 # ---- 5. Rounds and the deck ------------------------------------------------------------------------
@@ -385,7 +385,7 @@ def test_with_three_or_four_players_a_hand_of_four_punctuation_cards_is_drawn_ag
         return g.with_var(s, "deck", deck)
 
     s = g.start(players=4, seed=2, arrange=arrange)
-    assert any(line.startswith("us shows a hand of 4 punctuation cards") for line in g.narrate(s))
+    assert any(line.startswith("US shows a hand of 4 punctuation cards") for line in g.narrate(s))
     hand = g.var(s, "hand")["us"]
     assert len(hand) == 4 and sum(c in punct for c in hand) < 4
     assert sorted(zones(g, s)) == sorted(set(zones(g, s)))  # no card twice
@@ -409,9 +409,9 @@ def test_an_edge_gained_because_another_sides_influence_is_removed_is_an_edge_ga
         in_play=["vladimir_putin"],
     )
     s = play(g, s, "all Russian influence in Ukraine")
-    assert "us gains the edge in Ukraine" in g.narrate(s)
+    assert "US gains the edge in Ukraine" in g.narrate(s)
     assert labels(g, s) == [
-        "russia: discard Vladimir Putin for a coup in Ukraine with 3 ops",
+        "Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops",
         "pass",
     ]  # Color revolution: 3 ops
 

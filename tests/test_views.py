@@ -138,3 +138,35 @@ def test_the_wall_is_down_shows_its_board_tracks_and_each_players_own_hand():
     assert f"Your hand: {mine}" in us and f"Your hand: {mine}" not in eu
     assert "    us: 4" in us[us.index("Cards in hand:") :]
     assert us[-1] == "Deck: 30 cards; discard pile: 0; removed: 0"
+
+
+def test_a_text_with_when_is_shown_only_when_it_holds_so_a_spectator_sees_no_hand(tmp_path):
+    hand_line = '"Your hand: {if viewer == none then [] else hand[viewer]}"'
+    g = load(tmp_path, VIEW.replace(hand_line, '"Your hand: {hand[viewer]}" when viewer != none'))
+    s = g.start(players=2)
+    assert render(g, s, "north").splitlines()[1] == "Your hand: Red"
+    assert not any(line.startswith("Your hand") for line in render(g, s, None).splitlines())
+    with pytest.raises(GameDefError, match="a view line's `when` must be"):
+        load(tmp_path, VIEW.replace(hand_line, '"Your hand: {hand[viewer]}" when 3'))
+    with pytest.raises(GameDefError, match="the view reads 'deck', which nobody may see"):
+        load(tmp_path, VIEW.replace(hand_line, '"x" when count([d for d in deck if face_up[d]]) > 0'))
+
+
+def test_a_seat_title_is_how_narration_views_and_results_write_the_seat(tmp_path, capsys):
+    from interpreter.cli import main
+
+    text = GAME.replace("seats [north, south]", 'seats [north "The North", south]').replace("VIEW", "")
+    text = text.replace(
+        "    choose x from [1, 2] by north\n",
+        '    log "{north} and {south} look"\n    choose x from [1, 2] by north\n    win [north]\n',
+    )
+    path = tmp_path / "titled.game"
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    g = load_game(path)
+    s = g.start(players=2)
+    assert g.narrate(s) == ["The North and south look"]
+    assert g.seat_title("north") == "The North" and g.seat_title("south") == "south"
+    assert g.labels(s) == ["1", "2"] and s.pending.player == "north"  # moves keep the name
+    assert main(["run", str(path), "--agent", "THE NORTH=first"]) == 0
+    out = capsys.readouterr().out
+    assert "== A view: The North, south; seed 1" in out and "The North wins" in out
