@@ -69,18 +69,64 @@ class HumanAgent:
         board = moves_on_board(game, labels)
         for line in board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
             self.say(line)
+        if len(labels) == 1:
+            self.say("  (the only move: press Enter to take it)")
         hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
             try:
                 answer = self.ask("> ").strip()
             except EOFError:
                 raise UsageError("input ended before the game did") from None
+            word, _, rest = answer.partition(" ")
+            word = word.lower()
+            if not answer and len(labels) == 1:
+                return 0
             if can_undo and answer.lower() == "undo":
                 raise UndoRequest
+            if answer.lower() == "quit":
+                raise QuitRequest
+            if answer in ("?", "help") or answer.lower() == "help":
+                self.say(COMMANDS.format(hint=hint))
+                continue
+            if answer.lower() == "view":
+                self.say(view)
+                continue
+            if word in ("about", "card") and rest.strip():
+                self.say("\n".join(about(game, rest.strip())))
+                continue
             found = match(answer, labels)
             if isinstance(found, int):
                 return found
-            self.say(found or f"'{answer}' is not a legal move here: type {hint}")
+            self.say(found or f"'{answer}' is not a legal move here: type {hint} (help: more)")
+
+
+COMMANDS = """  {hint};
+  view: the position again; about NAME: a card's or component's printed text;
+  undo: back to your previous decision (against AI players); quit: leave the game"""
+
+
+class QuitRequest(Exception):
+    """The person typed `quit`: the game stops where it is."""
+
+
+def about(game: Game, name: str) -> list[str]:
+    """The printed text of the components whose title contains `name` (cards' texts are
+    public: printed on the card, whoever holds it)."""
+    from .cardlist import card_kinds, card_listing
+
+    if not card_kinds(game.compiled):
+        return [f"  {game.header.title} has no printed cards to read"]
+    lines = card_listing(game.compiled, search=name)
+    titled = [line for line in lines if not line.startswith("    ") and name.lower() in line.lower()]
+    if not titled:
+        return [f"  no card's title contains '{name}'"]
+    out, keep = [], False
+    for line in lines:  # each matching card's heading and its text lines
+        if not line.startswith("    "):
+            keep = line in titled
+        if keep:
+            out.append("  " + line)
+    return out
 
 
 def match(answer: str, labels: list[str]) -> int | str:
@@ -95,7 +141,11 @@ def match(answer: str, labels: list[str]) -> int | str:
     exact = [i for i, label in enumerate(labels) if label.lower() == low]
     if exact:
         return exact[0]
-    for test in (lambda x: x.startswith(low) or x.endswith(low), lambda x: low in x):
+    common = len(_common_words(labels))  # `header: ` on every move: 'e' means the part after it
+    tests = [lambda x: x.startswith(low) or x.endswith(low), lambda x: low in x]
+    if common:
+        tests.insert(0, lambda x: x[common:].startswith(low))
+    for test in tests:
         found = [i for i, label in enumerate(labels) if test(label.lower())]
         if len(found) == 1:
             return found[0]
@@ -103,6 +153,20 @@ def match(answer: str, labels: list[str]) -> int | str:
             some = ", ".join(f"{i + 1}. {labels[i]}" for i in found[:6]) + (", ..." if len(found) > 6 else "")
             return f"'{answer}' could be {len(found)} moves: {some}; type more of it, or its number"
     return ""
+
+
+def _common_words(labels: list[str]) -> str:
+    """The words every label starts with (`header: ` in `header: OPEC`, `header: Katrina`)."""
+    if len(labels) < 2:
+        return ""
+    first = labels[0].lower()
+    n = 0
+    for i, ch in enumerate(first):
+        if any(len(x) <= i or x[i].lower() != ch for x in labels[1:]):
+            break
+        if ch == " ":
+            n = i + 1
+    return first[:n]
 
 
 def moves_on_board(game: Game, labels: list[str]) -> list[str] | None:

@@ -92,7 +92,8 @@ def card_listing(
                 value = game.fields.get(f, {}).get(name)
                 if value is None or value is False or value == ():
                     continue
-                props.append(f if value is True else f"{f} {_shown(game, value)}")
+                label = f.replace("_", " ")  # removed_after_text -> removed after text
+                props.append(label if value is True else f"{label} {_shown(game, value)}")
             lines.append(head + (" — " + " · ".join(props) if props else ""))
             wrapped = textwrap.wrap(text, width, initial_indent="    ", subsequent_indent="    ")
             lines.extend(wrapped or ["    (no text)"])

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from . import bundled_games, find_game, load_game
-from .agents import KINDS, HumanAgent, UndoRequest, make_agent
+from .agents import KINDS, HumanAgent, QuitRequest, UndoRequest, make_agent
 from .engine import Game, IllegalMove, Move, State
-from .errors import GameDefError, UsageError
+from .errors import GameDefError, GameRuntimeError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
 from .sources import confined
 from .terminal import emphasised
@@ -48,7 +48,7 @@ def parse_options(items: list[str]) -> dict[str, Any]:
     options = {}
     for item in items or []:
         if "=" not in item:
-            raise UsageError(f"--option needs NAME=VALUE, got '{item}'", "for example --option columns=10")
+            raise UsageError(f"--option needs NAME=VALUE, got '{item}'", "`gamedef info GAME` lists the options")
         name, value = item.split("=", 1)
         options[name.strip()] = _option_value(value.strip())
     return options
@@ -381,6 +381,9 @@ def cmd_play(args) -> int:
         if player == args.seat:
             try:
                 i = human.choose(game, state, can_undo=bool(history))
+            except QuitRequest:
+                print(f"-- you left the game after {state.decisions} decisions")
+                return 0
             except UndoRequest:
                 state, made = history.pop()
                 del moves[made:]
@@ -620,9 +623,14 @@ def build_parser() -> argparse.ArgumentParser:
             p.add_argument("--players", type=int, default=None, help="number of players (default: the game's own)")
             p.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
         p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
-        p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
+        p.add_argument(
+            "--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable; see `gamedef info`)"
+        )
 
-    p = sub.add_parser("run", help="play a whole game with AI players, narrated")
+    def sub_parser(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+
+    p = sub_parser("run", "play a whole game with AI players, narrated")
     game_args(p)
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {', '.join(KINDS)}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
@@ -636,32 +644,32 @@ def build_parser() -> argparse.ArgumentParser:
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_run)
 
-    p = sub.add_parser("play", help="play a game yourself in the terminal against AI seats")
+    p = sub_parser("play", "play a game yourself in the terminal against AI seats")
     game_args(p)
-    p.add_argument("--seat", required=True, help="the seat you play")
-    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for another seat")
+    p.add_argument("--seat", required=True, help="the seat you play (its name or title, any case)")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_play)
 
-    p = sub.add_parser("check", help="check .game files (and each of their variants)")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p = sub_parser("check", "check .game files (and each of their variants)")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".game files or bundled game names")
     p.set_defaults(func=cmd_check)
 
-    p = sub.add_parser("replay", help="re-run a transcript and check every move and the result")
-    p.add_argument("transcript")
+    p = sub_parser("replay", "re-run a transcript and check every move and the result")
+    p.add_argument("transcript", help="a transcript written by --transcript (TOML)")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     p.add_argument("--from-state", metavar="STATE.toml", help="start from this saved state, not the transcript's")
     p.set_defaults(func=cmd_replay)
 
-    p = sub.add_parser("list", help="list the bundled games and their variants")
+    p = sub_parser("list", "list the bundled games: players, variants and options")
     p.set_defaults(func=cmd_list)
 
-    p = sub.add_parser("info", help="one game: players and seats, options, variants, rulebook")
-    p.add_argument("game")
+    p = sub_parser("info", "one game: players and seats, options, variants, rulebook")
+    p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
     p.set_defaults(func=cmd_info)
 
-    p = sub.add_parser("cards", help="list a game's printed cards: number, title, properties, text")
+    p = sub_parser("cards", "list a game's printed cards: number, title, properties, text")
     p.add_argument("game", help="a .game file or a bundled game name")
     p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
     p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option")
@@ -670,18 +678,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--search", metavar="WORDS", help="only cards whose title or text contains these words")
     p.set_defaults(func=cmd_cards)
 
-    p = sub.add_parser("rules", help="list a game's rules with rulebook sections and interpretations")
-    p.add_argument("game")
-    p.add_argument("--variant", action="append", metavar="V")
+    p = sub_parser("rules", "a game's rules in brief, then each rule with its rulebook section and readings")
+    p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
+    p.add_argument("--variant", action="append", metavar="V", help="with this variant's rules (repeatable)")
     p.set_defaults(func=cmd_rules)
 
-    p = sub.add_parser("bench", help="random playouts: games/s and decisions/s")
+    p = sub_parser("bench", "random playouts: games/s, decisions/s and each seat's wins")
     game_args(p)
     p.add_argument("--games", type=_positive, default=20, help="number of games (default 20)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_bench)
 
-    p = sub.add_parser("simulate", help="many games by AI players in parallel: win rates, length, endings")
+    p = sub_parser("simulate", "many games by AI players in parallel: win rates, length, endings")
     game_args(p)
     p.add_argument("--games", type=_positive, required=True, metavar="N", help="number of games (seeds S..S+N-1)")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for a seat (default random)")
@@ -699,6 +707,17 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except GameRuntimeError as err:
+        pinned = getattr(args, "die", None) and "pinned result" in err.diagnostics[0].message
+        if not pinned:
+            print(err.render(), file=sys.stderr)
+            return 2
+        d = err.diagnostics[0]  # a --die value this roll cannot give: the argument's error
+        where, rest = d.message.split(": pinned result ", 1)
+        value, options = rest.split(" is not one of ", 1)
+        print(f"gamedef: error: --die {value}: the roll it pins ({where}) gives {options}", file=sys.stderr)
+        print("    hint: each --die pins the next random result, in order", file=sys.stderr)
+        return 2
     except GameDefError as err:
         print(err.render(), file=sys.stderr)
         return 2

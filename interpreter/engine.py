@@ -154,7 +154,8 @@ class VM:
         if self.pins:
             value, self.pins = self.pins[0], self.pins[1:]
             if value not in options:
-                raise self.rule_error(f"pinned result {value!r} is not one of {list(options)}")
+                shown = ", ".join(map(str, options[:12])) + (", ..." if len(options) > 12 else "")
+                raise self.rule_error(f"pinned result {value!r} is not one of {shown}")
             return value
         self.rng, i = rng.next_below(self.rng, len(options))
         return options[i]

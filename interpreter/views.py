@@ -196,7 +196,7 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
 
     def shown(value) -> str:
         if isinstance(value, str) and value not in g.kind_of and value not in g.rt.titles:
-            return value  # a text, not a name
+            return g.rt.seat_titles.get(value, value)  # a seat, or a text rather than a name
         if isinstance(value, tuple):  # a list reads as in a log line: "a, b, c"
             return ", ".join(shown(v) for v in value) if value else "none"
         seen = value_view(g, vm, value, viewer)

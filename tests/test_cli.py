@@ -176,7 +176,7 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         (
             ["run", "tictactoe", "--option", "nonsense"],
             "--option needs NAME=VALUE, got 'nonsense'",
-            "for example --option",
+            "`gamedef info GAME` lists the options",
         ),
         (
             ["run", "tictactoe", "--agent", "nobody=random"],
@@ -192,6 +192,11 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "--agent x=first"),
         (["run", "berlin_wall", "--agent", "red=genius"], "unknown agent kind 'genius'", "kinds:"),
         (["play", "tictactoe", "--seat", "y"], "--seat y: no seat 'y' in this game", "seats: x, o"),
+        (
+            ["run", "berlin_wall", "--die", "9"],
+            "--die 9: the roll it pins (in roll_for_first) gives 1, 2, 3, 4, 5, 6",
+            "each --die pins the next random result, in order",
+        ),
         (["replay", "TMP/missing.toml"], "no such transcript file", None),
     ],
     ids=[
@@ -204,6 +209,7 @@ def usage_error(tmp_path, capsys, argv) -> list[str]:
         "agent-without-kind",
         "agent-unknown-kind-berlin",
         "play-unknown-seat",
+        "die-the-roll-cannot-give",
         "missing-transcript",
     ],
 )
@@ -611,3 +617,30 @@ def test_play_says_why_an_action_is_not_offered(monkeypatch, capsys):
     code, out, err = cli(capsys, "play", "walls_and_wonders", "--seat", "p1", "--seed", "2", "--max-decisions", "2")
     assert "p1: your action (5 cards in hand, 46 to draw; no card in hand fits an open Wonder slot" in out
     assert "; nothing of another player's to attack yet):\n    1. draw a card\n" in out
+
+
+def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common_words(monkeypatch, capsys):
+    from interpreter.agents import match
+
+    labels = ["header: Muammar Gaddafi", "header: Embassy asylum", "header: EFTA agreement"]
+    assert match("mu", labels) == 0  # the part after `header: `, not the verb
+    assert "could be 2 moves" in match("e", labels) and match("emb", labels) == 1
+    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nabout gaddafi\nabout nothing-like-it\nview\nquit\n"))
+    code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "1")
+    assert code == 0 and out.rstrip().endswith("-- you left the game after 0 decisions")
+    assert "about NAME: a card's or component's printed text" in out
+    assert "25  Muammar Gaddafi — epoch pre 9/11 · ops 2 · block E" in out and "removed after text" in out
+    assert "no card's title contains 'nothing-like-it'" in out
+    assert out.count("Your hand: ") == 2  # the view, then again for `view`
+
+
+def test_play_takes_the_only_move_on_enter(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "one.game"
+    path.write_text(
+        'game one "One move" { players 1..1 seats [p1] }\n'
+        'procedure play() {\n    rule "Play"\n    choose x from [7] by p1 label "take {x}"\n    win [p1]\n}\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    code, out, err = cli(capsys, "play", str(path), "--seat", "p1")
+    assert code == 0 and "(the only move: press Enter to take it)" in out and "p1 wins" in out
