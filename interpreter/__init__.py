@@ -63,13 +63,23 @@ def find_game(name: str) -> Path:
 
 
 def load_game(
-    name: str | Path, variants: list[str] | tuple[str, ...] = (), options: dict[str, Any] | None = None
+    name: str | Path,
+    variants: list[str] | tuple[str, ...] = (),
+    options: dict[str, Any] | None = None,
+    chance: bool = False,
 ) -> Game:
-    """Parse, check and compile a game with its variants; raises GameDefError on a bad file."""
+    """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
+
+    With `chance=True`, every random draw is a decision of the `chance` seat, with its
+    probability (`ChanceGame`, interpreter/chance.py): for game-theory tools."""
     from .checker import check_program
 
     path = find_game(str(name))
     program = load_program(path, tuple(variants))
     check_program(program)
     compiled = CompiledGame(program, options or {})
+    if chance:
+        from .chance import ChanceGame
+
+        return ChanceGame(compiled, program.header.name, tuple(variants), options or {})
     return Game(compiled, program.header.name, tuple(variants), options or {})

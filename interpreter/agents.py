@@ -12,7 +12,7 @@ from typing import Protocol
 
 from .engine import Game, State
 from .errors import UsageError
-from .mcts import MCTSAgent, refuse_hidden
+from .mcts import ISMCTSAgent, MCTSAgent, refuse_hidden
 
 
 class Agent(Protocol):
@@ -212,7 +212,7 @@ def numbered(labels: list[str], width: int) -> list[str]:
     return out
 
 
-KINDS = ("random", "first", "human", "mcts:N")
+KINDS = ("random", "first", "human", "mcts:N", "ismcts:N")
 
 
 def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Agent:
@@ -225,10 +225,12 @@ def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Age
     if kind == "human":
         return HumanAgent(seat)
     name, _, arg = kind.partition(":")
-    if name == "mcts":
-        hint = "mcts:N searches N iterations (N a whole number from 1) per decision: for example mcts:200"
+    if name in ("mcts", "ismcts"):
+        hint = f"{name}:N searches N iterations (N a whole number from 1) per decision: for example {name}:200"
         if not arg.isdigit() or int(arg) < 1:
-            raise UsageError(f"agent '{kind}' for {seat}: mcts needs a positive number of iterations", hint)
+            raise UsageError(f"agent '{kind}' for {seat}: {name} needs a positive number of iterations", hint)
+        if name == "ismcts":
+            return ISMCTSAgent(int(arg), seed)
         if game is not None:
             refuse_hidden(game)
         return MCTSAgent(int(arg), seed)

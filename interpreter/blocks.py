@@ -143,9 +143,11 @@ class BlockCompiler:
                 self.headline_formats.add(len(self.formats) - 1)
             emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
         elif isinstance(s, ast.Roll):
+            self.uses_chance = True
             source = self.stored(s.source, src(s.source))
             emit(f"L[{scope.bind(s.var)}] = vm.random_choice(tuple({source}))")
         elif isinstance(s, ast.Shuffle):
+            self.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)

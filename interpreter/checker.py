@@ -375,6 +375,8 @@ class Checker:
             self.result = None
         elif isinstance(d, ast.Trigger):
             self.trigger(d, None)
+        elif isinstance(d, ast.Payoff):
+            self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
         elif isinstance(d, ast.View):
             from .views import check_view
 

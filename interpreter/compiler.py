@@ -109,6 +109,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
+        self.uses_chance = False  # a `roll` or a `shuffle` somewhere in the rules
         self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration
         self.short_fns: dict[str, list] = {}
         self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
@@ -301,6 +302,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     self._compile_behaviour(d)
                 except LimitExceeded as exc:  # generated code past what Python compiles
                     self.fail(d.span, exc.message, exc.hint)
+        payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
+        self.payoff: tuple[Any, int, int, int | None] | None = None  # (closure of the seat, low, high, sum)
+        if payoffs:
+            p = payoffs[0]
+            self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total)
         views = [d for d in decls if isinstance(d, ast.View)]
         if len(views) > 1:
             self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")

@@ -65,6 +65,7 @@ class State(NamedTuple):
     result: tuple[str, ...] | None = None
     log: tuple[tuple[str | None, int, tuple], ...] = ()  # (audience, format, values)
     decisions: int = 0
+    chance: Any = None  # in chance mode (interpreter/chance.py): the draw pending, the moves so far
 
 
 class VM:
@@ -240,6 +241,7 @@ class VM:
                 self.result,
                 tuple(self.log),
                 decisions,
+                None,
             ),
         )
 
@@ -272,6 +274,7 @@ class Game:
         # (expressions, which roll no dice); `start` runs once per game of a playout.
         self._seats: dict[int, tuple[str, ...]] = {}
         self._initial: dict[tuple[str, ...], tuple] = {}
+        self._actions = None  # the action space, made when first asked for
 
     @property
     def rules_hash(self) -> str:
@@ -311,9 +314,13 @@ class Game:
         (usually through `with_var`), so the first decision is asked of the arranged
         position; setup() must then ask no decision."""
         players = (self.header.default_players or self.header.min_players) if players is None else players
+        return self._started(players, seed, pins, arrange, VM).freeze(0)
+
+    def _started(self, players: int, seed: int, pins: tuple, arrange, make_vm) -> VM:
+        """A working VM run from the start to the first decision (the start of `start`)."""
         seats = self._seats.get(players) or self._seats.setdefault(players, self.seats_for(players))
         g = self.compiled
-        vm = VM(g, _new_tuple(State, (seats, (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0)))
+        vm = make_vm(g, _new_tuple(State, (seats, (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0, None)))
         initial = self._initial.get(seats)
         if initial is not None:
             vm.vars = list(initial)
@@ -330,13 +337,13 @@ class Game:
                 vm.run()
                 if vm.pending is not None or vm.result is not None:
                     raise UsageError("arrange: setup() asks for a decision; there is no position between it and play()")
-            vm, setup = VM(g, arrange(vm.freeze(0))), None
+            vm, setup = make_vm(g, arrange(vm.freeze(0))), None
         vm.frames.append([play, 0, [None] * play.nlocals])
         if setup is not None:
             vm.frames.append([setup, 0, [None] * setup.nlocals])
         vm.switch = False
         vm.run()
-        return vm.freeze(0)
+        return vm
 
     def seat_title(self, seat: str) -> str:
         """A seat as written for players: its title (`seats [us "US"]`), else its name."""
@@ -490,6 +497,44 @@ class Game:
 
             raise UsageError(f"no variable '{name}' in {self.header.title}", did_you_mean(name, self.compiled.vars))
         return self.compiled.vars[name]
+
+    # -- for search agents and game-theory tools (interpreter/theory.py) --
+    def returns(self, state: State) -> dict[str, float]:
+        """Each seat's payoff: the game's `payoff`, else +1 shared by the winners and -1 by the rest."""
+        from . import theory
+
+        return theory.returns(self, state)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        from . import theory
+
+        return theory.utility_bounds(self)
+
+    def metadata(self):
+        """Chance? perfect information? simultaneous? zero-sum? players, maximum length."""
+        from . import theory
+
+        return theory.metadata(self)
+
+    def action_space(self):
+        """Stable action numbers for every move (`ActionSpace`), made once per game."""
+        if self._actions is None:
+            from .theory import ActionSpace
+
+            self._actions = ActionSpace(self)
+        return self._actions
+
+    def information_state(self, state: State, seat: str) -> str:
+        """What `seat` knows, with perfect recall (a game loaded with chance=True)."""
+        from . import theory
+
+        return theory.information_state(self, state, seat)
+
+    def resample(self, state: State, seat: str, rng) -> State:
+        """A position `seat` cannot tell from `state`: what it cannot see, redrawn."""
+        from . import theory
+
+        return theory.resample(self, state, seat, rng)
 
     def observation(self, state: State, player: str | None) -> dict:
         from .observe import observe

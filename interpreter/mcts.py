@@ -15,8 +15,17 @@ Design, kept small because each iteration's cost is mostly the engine's `apply_i
   would play out the real future dice and shuffles; this way a roll or a draw in the tree
   is sampled afresh each time, and its outcomes lead to different nodes (chance handled
   by sampling, with no change to the engine).
-* Payoffs from `result()`: each winner gets 1 / (number of winners), every other seat -1;
-  a game over with no winner, or a rollout longer than `max_rollout` decisions, is 0 for all.
+* Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
+  the others), scaled to -1..1; a rollout longer than `max_rollout` decisions is 0 for all.
+
+`ISMCTSAgent` is the information-set search for games with hidden hands and secret
+choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
+searches one determinisation, `Game.resample` of the real position from the agent's
+seat (the hidden cards dealt again, a fresh random generator), and the tree's nodes are
+what the agent's seat has seen since the root: the moves as it saw them (another seat's
+secret choice as "(secret choice)"). A move is scored only over the iterations in which
+it was legal (availability counts). It never reads what its seat cannot see: its choice
+is the same for any two positions that differ only there (tests/test_theory.py).
 """
 
 from __future__ import annotations
@@ -55,17 +64,18 @@ def refuse_hidden(game: Game, kind: str = "mcts") -> None:
         raise UsageError(
             f"{kind} reads the whole state, so in {game.header.title} it would see hidden information: "
             + "; ".join(found),
-            "a game with hidden information needs an information-set search (IS-MCTS); "
-            "use random, first or human for this game",
+            "a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N",
         )
 
 
-def payoffs(winners: tuple[str, ...] | None, seats: tuple[str, ...]) -> dict[str, float]:
-    """Each seat's payoff for a result: a shared win splits +1, a loss is -1, no winner 0."""
-    if not winners:
-        return dict.fromkeys(seats, 0.0)
-    share = 1.0 / len(winners)
-    return {seat: share if seat in winners else -1.0 for seat in seats}
+def scaled_returns(game: Game, state: State) -> dict[str, float]:
+    """Each seat's return (`Game.returns`: the game's payoff, or +1 shared by the winners
+    and -1 by the others), scaled to -1..1 by the game's bounds so one exploration
+    constant suits every game; a game cut short (no result) is 0 for all."""
+    if state.result is None:
+        return dict.fromkeys(state.players, 0.0)
+    low, high = game.utility_bounds()
+    return {p: 2 * (v - low) / (high - low) - 1 for p, v in game.returns(state).items()}
 
 
 def _key(state: State) -> tuple:
@@ -120,7 +130,6 @@ class MCTSAgent:
         rng = self.rng
         randrange, getrandbits = rng.randrange, rng.getrandbits
         c = self.exploration
-        seats = root.players
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         while True:
@@ -161,7 +170,7 @@ class MCTSAgent:
             while state.result is None and steps < self.max_rollout:
                 state = apply(state, randrange(len(state.pending.values)))
                 steps += 1
-            value = payoffs(state.result, seats)  # no result (the cap): 0 for all
+            value = scaled_returns(game, state)  # no result (the cap): 0 for all
             for node, i, mover in path:
                 node[0] += 1
                 node[1][i] += 1
@@ -171,3 +180,70 @@ class MCTSAgent:
         tries, sums = root_node[1], root_node[2]
         self.last_root = (tries, sums)
         return max(range(len(tries)), key=lambda j: (tries[j], sums[j] / tries[j] if tries[j] else -math.inf, -j))
+
+
+def ucb(stats: list, c: float) -> float:
+    """UCB1 of a move tried `stats[0]` times for a payoff sum `stats[1]`, legal in
+    `stats[2]` of the iterations (the availability count replaces the parent's visits)."""
+    return stats[1] / stats[0] + c * math.sqrt(math.log(stats[2]) / stats[0])
+
+
+class ISMCTSAgent:
+    """Single-observer IS-MCTS (module docstring): `iterations` determinised playouts per
+    decision, reproducible for a seed."""
+
+    def __init__(self, iterations: int = 200, seed: int = 0, exploration: float = 0.7, max_rollout: int = 10_000):
+        if iterations < 1:
+            raise ValueError("ISMCTSAgent needs at least one iteration")
+        self.iterations = iterations
+        self.exploration = exploration
+        self.max_rollout = max_rollout
+        self.rng = random.Random(seed)
+        self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
+
+    def choose(self, game: Game, state: State) -> int:
+        labels = game.labels(state)
+        if len(labels) == 1:
+            return 0
+        seat = state.pending.player
+        rng = self.rng
+        tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
+        c = self.exploration
+        for _ in range(self.iterations):
+            det = game.resample(state, seat, rng)
+            history: tuple = ()
+            path: list[tuple[dict, str, str]] = []
+            expanded = False
+            while det.result is None and not expanded:
+                moves = game.labels(det)
+                node = tree.setdefault(history, {})
+                for m in moves:
+                    stats = node.setdefault(m, [0, 0.0, 0])
+                    stats[2] += 1  # available in this determinisation
+                untried = [m for m in moves if node[m][0] == 0]
+                if untried:
+                    move = untried[rng.randrange(len(untried))]
+                    expanded = True
+                else:
+                    move = max(
+                        moves, key=lambda m: node[m][1] / node[m][0] + c * math.sqrt(math.log(node[m][2]) / node[m][0])
+                    )
+                mover = det.pending.player
+                path.append((node, move, mover))
+                seen = game.move_view(det, move, seat)
+                det = game.apply_index(det, moves.index(move))
+                history += ((mover, seen),)
+            steps = 0
+            while det.result is None and steps < self.max_rollout:
+                det = game.apply_index(det, rng.randrange(len(det.pending.values)))
+                steps += 1
+            value = scaled_returns(game, det)
+            for node, move, mover in path:
+                node[move][0] += 1
+                node[move][1] += value[mover]
+        root = tree[()]
+        self.last_root = root
+        unseen = [0, 0.0, 0]
+        return max(
+            range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)
+        )

@@ -871,6 +871,24 @@ class _Builder(Transformer):
         return ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta)))
 
     @v_args(meta=True)
+    def payoff_decl(self, meta, c):
+        total = next((x[1] for x in c if isinstance(x, tuple)), None)
+        name, low, high, value = [x for x in c if not isinstance(x, tuple)]
+        span = self._s(meta)
+        if low >= high:
+            raise GameDefError([Diagnostic(span, f"a payoff from {low} to {high} is empty", "write the lowest first")])
+        return ast.Payoff(span=span, var=str(name), low=low, high=high, value=value, total=total)
+
+    def payoff_sum(self, c):
+        return ("sum", c[0])
+
+    def bound(self, c):
+        return self._number(c[0])
+
+    def neg_bound(self, c):
+        return -self._number(c[0])
+
+    @v_args(meta=True)
     def view_decl(self, meta, c):
         return ast.View(span=self._s(meta), items=tuple(c))
 

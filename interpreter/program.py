@@ -38,6 +38,7 @@ KEYED = {
     ast.Generate: "generate",
     ast.Table: "table",
     ast.View: "view",
+    ast.Payoff: "payoff",
 }
 
 
@@ -47,8 +48,8 @@ def decl_key(decl) -> tuple[str, str] | None:
         return None
     if kind in ("generate", "table"):
         return (kind, decl.kind)
-    if kind == "view":
-        return (kind, "view")
+    if kind in ("view", "payoff"):
+        return (kind, kind)
     return (kind, decl.name)
 
 

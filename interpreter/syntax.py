@@ -834,3 +834,17 @@ class View:
 
     span: Span
     items: tuple
+
+
+@frozen
+class Payoff:
+    """`payoff p from LO to HI [sum S]: EXPR`: each seat's payoff once the game is over,
+    between LO and HI (the bounds search agents and game-theory tools need); `sum S`
+    declares that the payoffs of every finished game add up to S (0: zero-sum)."""
+
+    span: Span
+    var: str
+    low: int
+    high: int
+    value: Expr
+    total: int | None = None

@@ -14,7 +14,7 @@ from interpreter import load_game
 from interpreter.agents import RandomAgent, make_agent
 from interpreter.cli import main
 from interpreter.errors import UsageError
-from interpreter.mcts import MCTSAgent, hidden_information, payoffs
+from interpreter.mcts import MCTSAgent, hidden_information
 
 
 @pytest.fixture(scope="module")
@@ -104,13 +104,6 @@ def test_a_rollout_past_the_cap_is_a_draw(ttt):
     s = ttt.start(seed=0)
     agent = MCTSAgent(30, seed=0, max_rollout=0)  # every rollout stops at once: 0 for all
     assert 0 <= agent.choose(ttt, s) < 9 and agent.last_iterations == 30
-
-
-def test_payoffs_split_a_shared_win_and_charge_losers():
-    assert payoffs(("a",), ("a", "b", "c")) == {"a": 1.0, "b": -1.0, "c": -1.0}
-    assert payoffs(("a", "b"), ("a", "b", "c")) == {"a": 0.5, "b": 0.5, "c": -1.0}
-    assert payoffs((), ("a", "b")) == {"a": 0.0, "b": 0.0}
-    assert payoffs(None, ("a", "b")) == {"a": 0.0, "b": 0.0}
 
 
 # ---- the agent kind on the command line -----------------------------------------------------
