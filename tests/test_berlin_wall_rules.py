@@ -74,7 +74,7 @@ def test_setup_each_player_places_a_hammer_anywhere_in_seat_order(g):
         s = g.apply(s, f"hammer on {where}")
     assert g.var(s, "hammer") == {"red": "e3", "black": "e3", "green": "a1", "blue": "l4"}
     lines = g.narrate(s)
-    assert lines[0] == "blue places the Arms hammer on l4"
+    assert lines[0] == "blue places the blue hammer on l4"
     assert "red rolls 6 for first player" in lines and "red goes first" in lines
 
 
@@ -82,7 +82,7 @@ def test_first_player_is_the_highest_roll(g):
     """Setup: each player rolls a die; highest number goes first."""
     s = begin(g, ("a1", "b1", "c1"), pins=(2, 6, 4, 5))
     assert g.narrate(s) == [
-        "green places the Crowns hammer on c1",
+        "green places the green hammer on c1",
         "red rolls 2 for first player",
         "black rolls 6 for first player",
         "green rolls 4 for first player",
@@ -164,7 +164,7 @@ def test_only_steps_that_complete_the_walk_are_offered_and_visited_spaces_count_
     s = begin(g, ("c1", "l4"), pins=(6, 1, 3, 2))
     s = put(g, s, "a2", "coin-3-Suns-1", face_up=True)
     s = walk(g, g.apply(s, "move red hammer"), "b1", "b2", "a2")
-    s = g.apply(s, "collect coin-3-Suns-1")
+    s = g.apply(s, "collect CS3")
     assert g.var(s, "visited") == ("c1", "b1", "b2", "a2")
     assert roll_of(g, s) == 2
     s = g.apply(s, "move red hammer")
@@ -178,7 +178,7 @@ def test_a_dead_end_is_offered_when_it_is_the_last_step(g):
     s = begin(g, ("c1", "l4"), pins=(6, 1, 3, 1))
     s = put(g, s, "a2", "coin-3-Suns-1", face_up=True)
     s = walk(g, g.apply(s, "move red hammer"), "b1", "b2", "a2")
-    s = g.apply(g.apply(s, "collect coin-3-Suns-1"), "move red hammer")
+    s = g.apply(g.apply(s, "collect CS3"), "move red hammer")
     assert g.labels(s) == ["step to a1", "step to a3"]
 
 
@@ -188,7 +188,7 @@ def test_a_hammer_is_offered_only_if_it_can_move(g):
     s = begin(g, ("b1", "h3"), pins=(6, 1, 3, 4))
     s = put(g, s, "a1", "tile-3-Suns-1", face_up=True)
     s = walk(g, g.apply(s, "move red hammer"), "b2", "a2", "a1")
-    s = g.apply(s, "collect tile-3-Suns-1")
+    s = g.apply(s, "collect TS3")
     assert s.pending.player == "red" and roll_of(g, s) == 4
     assert g.labels(s) == ["move black hammer"]  # red's hammer at a1: a2 and b1 already entered
 
@@ -198,7 +198,7 @@ def test_when_no_hammer_can_move_the_turn_ends(g):
     s = begin(g, ("b1", "a1"), pins=(6, 1, 3, 4, 5))
     s = put(g, s, "a1", "tile-3-Suns-1", face_up=True)
     s = walk(g, g.apply(s, "move red hammer"), "b2", "a2", "a1")
-    s = g.apply(s, "collect tile-3-Suns-1")
+    s = g.apply(s, "collect TS3")
     assert "no hammer can move 4 spaces; the turn ends" in g.narrate(s)
     assert s.pending.player == "black" and roll_of(g, s) == 5
     assert g.var(s, "collected")["red"] == ("tile-3-Suns-1",)
@@ -235,8 +235,8 @@ def test_own_hammer_on_a_face_down_piece_may_flip_it(g):
     assert g.var(s, "face_up")["tile-5-Arms-1"] is True
     assert g.var(s, "wall")["c1"] == "tile-5-Arms-1"
     assert g.narrate(s)[:2] == [
-        "red flips c1: tile-5-Arms-1",
-        "tile-5-Arms-1 does not match 2; the turn ends",
+        "red flips c1: TA5",
+        "TA5 does not match 2; the turn ends",
     ]
     assert s.pending.player == "black" and roll_of(g, s) == 4
 
@@ -261,8 +261,8 @@ def test_dumb_luck_a_flipped_match_is_collected_with_one_extra_roll(g):
     s = put(g, s, "c1", "tile-2-Arms-1", face_up=False)
     s = walk(g, g.apply(s, "move red hammer"), "b1", "c1")
     s = g.apply(s, "flip c1")
-    assert g.labels(s) == ["collect tile-2-Arms-1", "pass"]
-    s = g.apply(s, "collect tile-2-Arms-1")
+    assert g.labels(s) == ["collect TA2", "pass"]
+    s = g.apply(s, "collect TA2")
     assert g.var(s, "collected")["red"] == ("tile-2-Arms-1",)
     assert s.pending.player == "red" and roll_of(g, s) == 5 and s.pins == ()
 
@@ -273,14 +273,14 @@ def test_a_face_up_matching_piece_may_be_collected_then_roll_again(g):
     s = begin(g, ("a1", "l4"), pins=(6, 1, 3, 6))
     s = put(g, s, "b3", "coin-3-Moons-1", face_up=True)
     s = walk(g, g.apply(s, "move red hammer"), "a2", "a3", "b3")
-    assert g.labels(s) == ["collect coin-3-Moons-1", "pass"]  # face up: no flip offered
-    s = g.apply(s, "collect coin-3-Moons-1")
+    assert g.labels(s) == ["collect CM3", "pass"]  # face up: no flip offered
+    s = g.apply(s, "collect CM3")
     assert g.var(s, "collected") == {"red": ("coin-3-Moons-1",), "black": ()}
     assert g.var(s, "wall")["b3"] is None
     assert g.var(s, "hammer")["red"] == "b3"
     assert g.var(s, "face_up")["coin-3-Moons-1"] is True
     assert "coin-3-Moons-1" not in g.var(s, "wall").values()
-    assert g.narrate(s) == ["red collects coin-3-Moons-1, 1 of 12", "red rolls 6"]
+    assert g.narrate(s) == ["red collects CM3, 1 of 12", "red rolls 6"]
     assert s.pending.player == "red" and roll_of(g, s) == 6
     assert g.prompt(s) == "move whose hammer 6 spaces?"
 
@@ -318,7 +318,7 @@ def test_a_face_up_piece_that_does_not_match_ends_the_turn(g):
     s = walk(g, g.apply(s, "move red hammer"), "a2")
     assert g.narrate(s)[-3:] == [
         "red moves the red hammer to a2",
-        "coin-5-Suns-1 does not match 1; the turn ends",
+        "CS5 does not match 1; the turn ends",
         "black rolls 2",
     ]
     assert s.pending.player == "black"
@@ -349,12 +349,12 @@ def test_the_twelfth_piece_wins_at_once(g):
     s = give(g, s, "red", ["h1", "i1", "j1", "k1", "l1", "h2", "i2", "j2", "k2", "l2", "k3"])
     assert len(g.var(s, "collected")["red"]) == 11
     s = walk(g, g.apply(s, "move red hammer"), "a2", "a3")
-    s = g.apply(s, "collect tile-2-Moons-1")
+    s = g.apply(s, "collect TM2")
     assert g.is_over(s) and g.result(s) == ("red",)
     assert len(g.var(s, "collected")["red"]) == 12
     assert s.pending is None and g.legal_moves(s) == []
     assert s.pins == (6,)  # the extra roll never happens
-    assert g.narrate(s) == ["red collects tile-2-Moons-1, 12 of 12"]
+    assert g.narrate(s) == ["red collects TM2, 12 of 12"]
 
 
 def test_eleven_pieces_do_not_win(g):
@@ -362,7 +362,7 @@ def test_eleven_pieces_do_not_win(g):
     s = begin(g, ("a1", "l4"), pins=(6, 1, 2, 6))
     s = put(g, s, "a3", "tile-2-Moons-1")
     s = give(g, s, "red", ["h1", "i1", "j1", "k1", "l1", "h2", "i2", "j2", "k2", "l2"])
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2", "a3"), "collect tile-2-Moons-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2", "a3"), "collect TM2")
     assert not g.is_over(s) and s.pending.player == "red" and roll_of(g, s) == 6
 
 
@@ -394,3 +394,42 @@ def test_the_game_goes_on_while_someone_can_still_reach_12(g):
     s = end_turn(g, s)
     assert not g.is_over(s) and s.pending.player == "black"
     assert is_step(g, g.apply(s, g.labels(s)[0]))
+
+
+# ---- the view: the wall, its legend, the hammers and the pieces by one name each ---------------
+def test_the_view_keeps_pieces_and_hammers_apart_and_explains_the_notation(g):
+    """Setup / Definitions: a space shows its piece, then after `·` the numbers of the hammers
+    standing there; the legend says so once; a hammer not yet placed says so."""
+    from interpreter.render import render
+
+    s = g.start(players=2, seed=1)
+    s = g.apply(s, "hammer on a1")
+    lines = render(g, s, "black").splitlines()
+    assert "    1: the red hammer, on a1" in lines
+    assert "    2: the black hammer, not placed yet" in lines
+    assert any(line.startswith("A space: its piece, then after · the numbers of the hammers") for line in lines)
+    assert any(line.startswith("A piece: T tile or C coin") for line in lines)
+    s = g.apply(s, "hammer on a1")
+    s = put(g, s, "a1", "coin-4-Moons-1", face_up=True)
+    s = clear(g, s, "b1")
+    s = g.with_var(s, "hammer", {"black": "b1"})
+    row1 = next(line for line in render(g, s, "red").splitlines() if line.startswith("  1 "))
+    assert row1.split()[1:3] == ["CM4·1", ".2"]
+    assert all(c.endswith("·") for c in row1.split()[3:])  # pieces without a hammer
+
+
+def test_the_narration_names_pieces_and_hammers_as_the_view_does(g):
+    """Game Play: the narration names a piece by its code on the wall (TA5) and a hammer by its
+    owner's colour (the red hammer), as the view and the moves (`move red hammer`) do."""
+    s = begin(g, ("a1", "l4"), pins=(6, 1, 2, 4))
+    s = put(g, s, "c1", "tile-2-Arms-1", face_up=True)
+    s = walk(g, g.apply(s, "move red hammer"), "b1", "c1")
+    assert g.labels(s) == ["collect TA2", "pass"]
+    s = g.apply(s, "collect TA2")
+    lines = g.narrate(s)
+    assert "black places the black hammer on l4" in g.narrate(begin(g, ("a1", "l4"), pins=(6, 1, 2)))
+    assert "red collects TA2, 1 of 12" in lines
+    assert not any("tile-" in line or "coin-" in line for line in lines)
+    from interpreter.render import render
+
+    assert "    red: 1 of 12: TA2" in render(g, s, None).splitlines()

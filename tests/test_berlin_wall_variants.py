@@ -95,7 +95,7 @@ def test_crazy_8s_rolling_again_keeps_the_drawn_die(crazy):
     s = begin(crazy, ("a1", "l4"), pins=(6, 1, "moons", 1, 4))
     s = put(crazy, s, "a2", "coin-1-Suns-1")
     s = walk(crazy, crazy.apply(s, "move red hammer"), "a2")
-    s = crazy.apply(s, "collect coin-1-Suns-1")
+    s = crazy.apply(s, "collect CS1")
     assert crazy.narrate(s)[-1] == "red rolls 4"
     assert crazy.var(s, "die_suit") == "moons" and s.pins == ()
 
@@ -108,8 +108,8 @@ def test_crazy_8s_a_piece_of_the_dies_colour_may_be_collected_even_face_down(cra
     s = walk(crazy, crazy.apply(s, "move red hammer"), "b1", "c1")
     assert crazy.labels(s) == ["flip c1", "pass"]
     s = crazy.apply(s, "pass")
-    assert crazy.labels(s) == ["collect tile-5-Moons-1", "pass"]
-    s = crazy.apply(s, "collect tile-5-Moons-1")
+    assert crazy.labels(s) == ["collect TM5", "pass"]
+    s = crazy.apply(s, "collect TM5")
     assert crazy.var(s, "collected")["red"] == ("tile-5-Moons-1",)
     assert crazy.var(s, "wall")["c1"] is None and crazy.var(s, "hammer")["red"] == "c1"
     assert s.pending.player == "red" and roll_of(crazy, s) == 6  # still receives the extra roll
@@ -131,8 +131,8 @@ def test_crazy_8s_the_number_rule_still_works(crazy):
     s = begin(crazy, ("a1", "l4"), pins=(6, 1, "moons", 2, 5))
     s = put(crazy, s, "c1", "tile-2-Arms-1", face_up=True)
     s = walk(crazy, crazy.apply(s, "move red hammer"), "b1", "c1")
-    assert crazy.labels(s) == ["collect tile-2-Arms-1", "pass"]
-    s = crazy.apply(s, "collect tile-2-Arms-1")
+    assert crazy.labels(s) == ["collect TA2", "pass"]
+    s = crazy.apply(s, "collect TA2")
     assert crazy.var(s, "collected")["red"] == ("tile-2-Arms-1",)
     assert s.pending.player == "red" and roll_of(crazy, s) == 5
 
@@ -142,7 +142,7 @@ def test_crazy_8s_no_bonus_if_number_and_colour_both_match(crazy):
     s = begin(crazy, ("a1", "l4"), pins=(6, 1, "moons", 2, 5))
     s = put(crazy, s, "c1", "tile-2-Moons-1", face_up=True)
     s = walk(crazy, crazy.apply(s, "move red hammer"), "b1", "c1")
-    s = crazy.apply(s, "collect tile-2-Moons-1")
+    s = crazy.apply(s, "collect TM2")
     assert crazy.var(s, "collected")["red"] == ("tile-2-Moons-1",)
     assert s.pending.player == "red" and roll_of(crazy, s) == 5 and s.pins == ()
     assert crazy.prompt(s) == "move whose hammer 5 spaces?"
@@ -171,7 +171,7 @@ def _collect_c2_then_move_black_to_c1(g, more=(1,)):
     s = begin(g, ("c4", "f1"), pins=(6, 1, 2, 3) + tuple(more))
     s = put(g, s, "c2", "coin-2-Suns-1")
     s = walk(g, g.apply(s, "move red hammer"), "c3", "c2")
-    s = g.apply(s, "collect coin-2-Suns-1")
+    s = g.apply(s, "collect CS2")
     before = s
     s = walk(g, g.apply(s, "move black hammer"), "e1", "d1", "c1")
     return before, s, g.var(before, "wall")
@@ -240,7 +240,7 @@ def test_gravity_gaps_on_the_edge_are_left():
     s = begin(g, ("c2", "l4"), pins=(6, 1, 2, 3))
     s = put(g, s, "a2", "coin-2-Suns-1")
     wall0 = g.var(s, "wall")
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "b2", "a2"), "collect coin-2-Suns-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "b2", "a2"), "collect CS2")
     s = end_turn(g, s)
     wall = g.var(s, "wall")
     assert wall["a2"] is None
@@ -301,8 +301,8 @@ def test_nullo_gravity_fills_every_hole_one_by_one():
     s = begin(g, ("c4", "l4"), pins=(6, 1, 2, 3, 1))
     s = put(g, s, "c2", "coin-2-Suns-1")
     s = put(g, s, "e3", "tile-3-Suns-1")
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "c3", "c2"), "collect coin-2-Suns-1")
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "d2", "e2", "e3"), "collect tile-3-Suns-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "c3", "c2"), "collect CS2")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "d2", "e2", "e3"), "collect TS3")
     s = walk(g, g.apply(s, "move black hammer"), "l3")
     assert g.prompt(s) == "fill the hole at c2 from which side?"
     s = g.apply(s, "shift up into c2")
@@ -335,7 +335,7 @@ def test_wall_of_china_default_is_a_2_by_12_wall():
     assert len(g.var(s, "box")) == 24
 
 
-@pytest.mark.parametrize("columns, rows", [(6, 3), (1, 12), (20, 2), (8, 6)])
+@pytest.mark.parametrize("columns, rows", [(6, 4), (2, 12), (20, 2), (8, 6)])
 def test_wall_of_china_any_rectangle(columns, rows):
     """Variant 4: ... or any other array of your choice; the pattern must be a rectangle."""
     g = game("wall_of_china", columns=columns, rows=rows, stacks=8 if columns * rows > 48 else 4)
@@ -359,7 +359,7 @@ def test_wall_of_china_more_stacks_more_pieces_and_players():
     for i, seat in enumerate(s.players):
         assert s.pending.player == seat
         s = g.apply(s, f"hammer on {all_cells(12, 6)[i]}")
-    assert "black 2 places the Moons hammer on f1" in g.narrate(s)
+    assert "black 2 places the black 2 hammer on f1" in g.narrate(s)
 
 
 def test_wall_of_china_five_players_need_five_stacks():
@@ -411,14 +411,47 @@ def test_wall_of_china_options_are_closed_without_the_variant():
             game(**{name: value})
 
 
-def test_wall_of_china_a_wall_too_small_for_12_pieces_ends_after_a_turn():
+def test_wall_of_china_when_nobody_can_reach_12_the_most_pieces_win():
     """Object (interpretation: when nobody can reach 12 pieces the most pieces win, ties share)
-    on a 3 by 3 wall of China."""
-    g = game("wall_of_china", columns=3, rows=3)
-    s = begin(g, ("a1", "c3"), pins=(6, 1, 2))
+    on the 2 by 12 wall of China, four players holding 5, 5, 5 and 4 of its 24 pieces."""
+    g = game("wall_of_china")
+    s = begin(g, ("a1", "a2", "b1", "b2"), pins=(6, 1, 1, 1, 2))
+    for seat, cells in [("red", "cdefg"), ("black", "hijkl"), ("green", "cdefg"), ("blue", "hijk")]:
+        s = give(g, s, seat, [f"{c}{1 if seat in ('red', 'black') else 2}" for c in cells])
     s = end_turn(g, s)
-    assert g.result(s) == ("red", "black")
+    assert g.result(s) == ("red", "black", "green")
     assert "nobody can collect 12 pieces any more" in g.narrate(s)
+
+
+def test_wall_of_china_the_wall_grows_with_the_stacks():
+    """Variant 4: each stack added to the wall to include more players adds its 12 pieces
+    (interpretation: rows 0, the default, sizes the wall: 24 pieces for 4 stacks, 12 more a stack)."""
+    for stacks, rows in [(4, 2), (5, 3), (6, 4), (7, 5), (8, 6)]:
+        g = game("wall_of_china", stacks=stacks)
+        s = g.start(players=stacks, seed=1)
+        wall = g.var(s, "wall")
+        assert list(wall) == all_cells(12, rows) and None not in wall.values()
+        assert len(g.var(s, "box")) == 24
+    for options, columns, rows in [({"columns": 6}, 6, 4), ({"columns": 10, "stacks": 5}, 10, 4)]:
+        g = game("wall_of_china", **options)  # 24 pieces in rows of 6; 36 in rows of 10, the last filled up
+        assert list(g.var(g.start(players=2, seed=1), "wall")) == all_cells(columns, rows)
+
+
+@pytest.mark.parametrize(
+    "options, players, message",
+    [
+        ({"columns": 6, "rows": 2}, 2, "a wall of 12 pieces (6 by 2, 0 holes) is too small for 2 players, who need 24"),
+        ({"stacks": 8, "rows": 2}, 8, "a wall of 24 pieces (12 by 2, 0 holes) is too small for 8 players, who need 48"),
+        ({"rows": 4, "holes": 30}, 2, "a wall of 18 pieces (12 by 4, 30 holes) is too small for 2 players"),
+    ],
+)
+def test_wall_of_china_a_wall_too_small_to_win_is_refused(options, players, message):
+    """Object (interpretation): a wall smaller than the rulebook's 2 by 12 (24 pieces, 6 a player)
+    is refused at setup, naming the options to set."""
+    with pytest.raises(GameRuntimeError) as err:
+        game("wall_of_china", **options).start(players=players, seed=1)
+    assert message in str(err.value)
+    assert "set option rows (0 sizes the wall from the stacks), columns or holes" in str(err.value)
 
 
 # ---- Variant 5: Wall of Jericho ------------------------------------------------------------------
@@ -433,7 +466,7 @@ def _seventh_piece(g, extra_pins=()):
     s = put(g, s, "a2", "coin-1-Suns-1")
     s = put(g, s, "c3", "tile-4-Arms-1", face_up=False)
     s = give(g, s, "red", ["h1", "i1", "j1", "k1", "l1", "h2"])
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2"), "collect coin-1-Suns-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2"), "collect CS1")
     return s
 
 
@@ -455,7 +488,7 @@ def test_jericho_the_turn_after_the_seventh_piece_offers_a_flip_before_rolling(j
     assert g.labels(s) == [f"flip {c}" for c in hidden]
     s = g.apply(s, "flip c3")
     assert g.var(s, "face_up")["tile-4-Arms-1"] is True
-    assert g.narrate(s)[:2] == ["red flips c3: tile-4-Arms-1", "red rolls 4"]
+    assert g.narrate(s)[:2] == ["red flips c3: TA4", "red rolls 4"]
     # it matches the 4 now rolled, but it is not collected
     assert g.var(s, "wall")["c3"] == "tile-4-Arms-1" and len(g.var(s, "collected")["red"]) == 7
     assert g.prompt(s) == "move whose hammer 4 spaces?"
@@ -491,7 +524,7 @@ def test_jericho_is_not_offered_before_the_seventh_piece(jericho):
     s = begin(g, ("a1", "l4"), pins=(6, 1, 1, 2, 3))
     s = put(g, s, "a2", "coin-1-Suns-1")
     s = give(g, s, "red", ["h1", "i1", "j1", "k1", "l1"])
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2"), "collect coin-1-Suns-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2"), "collect CS1")
     s = end_turn(g, end_turn(g, s))
     assert len(g.var(s, "collected")["red"]) == 6
     assert s.pending.player == "red" and g.prompt(s).startswith("move whose hammer")
@@ -534,10 +567,10 @@ def test_fast_forward_face_up_pieces_are_seen_by_all():
 
 def test_fast_forward_with_holes_shows_only_laid_pieces():
     """Variant 6 with Variant 4: only pieces in the wall can be face up."""
-    g = game("fast_forward", "wall_of_china", rows=4, holes=40, face_up_start=20)
+    g = game("fast_forward", "wall_of_china", rows=4, holes=24, face_up_start=30)
     s = g.start(players=2, seed=1)
     laid = [p for p in g.var(s, "wall").values() if p]
-    assert len(laid) == 8 and all(g.var(s, "face_up")[p] for p in laid)
+    assert len(laid) == 24 and all(g.var(s, "face_up")[p] for p in laid)
     assert not any(g.var(s, "face_up")[p] for p in g.var(s, "box"))
 
 
@@ -589,7 +622,7 @@ def test_on_off_every_move_of_your_own_hammer_in_the_turn_is_bound(onoff):
     s = g.apply(walk(g, g.apply(s, "move red hammer"), "a2"), "pass")  # ends on a coin
     s = end_turn(g, s, own=True)
     s = put(g, s, "b4", "tile-3-Suns-1")
-    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a3", "a4", "b4"), "collect tile-3-Suns-1")
+    s = g.apply(walk(g, g.apply(s, "move red hammer"), "a3", "a4", "b4"), "collect TS3")
     assert roll_of(g, s) == 1
     assert g.labels(s) == ["move black hammer"]  # one step from b4 reaches coins only
 
@@ -636,8 +669,8 @@ def test_pair_a_dice_one_die_moves_the_other_names_the_piece(pair):
     assert g.prompt(s) == "move whose hammer 2 spaces?"
     s = put(g, s, "c1", "tile-5-Crowns-1")  # matches the other die, not the move
     s = walk(g, g.apply(s, "move red hammer"), "b1", "c1")
-    assert g.labels(s) == ["collect tile-5-Crowns-1", "pass"]
-    s = g.apply(s, "collect tile-5-Crowns-1")
+    assert g.labels(s) == ["collect TC5", "pass"]
+    s = g.apply(s, "collect TC5")
     assert g.var(s, "collected")["red"] == ("tile-5-Crowns-1",)
     # rolling again rolls both dice; doubles need no choice
     assert g.narrate(s)[-1] == "red rolls 4 and 4"
@@ -698,8 +731,8 @@ def test_house_rule_lucky_nulls_turns_over_a_piece_after_a_null():
     s = begin(house, ("a1", "l4"), pins=(6, 1, 6))  # red first, then red rolls a 6
     s = put(house, s, "b2", "coin-6-Suns-1", face_up=True)
     s = walk(house, house.apply(s, "move red hammer"), "a2", "a3", "a4", "b4", "b3", "b2")
-    assert house.labels(s) == ["collect coin-6-Suns-1", "pass"]
-    s = house.apply(s, "collect coin-6-Suns-1")
+    assert house.labels(s) == ["collect CS6", "pass"]
+    s = house.apply(s, "collect CS6")
     assert house.prompt(s) == "turn over one face-down piece"
     target = house.labels(s)[0]
     cell = target.split()[-1]
@@ -718,7 +751,7 @@ def test_house_rule_short_game_is_won_with_the_eighth_piece():
         s = give(g, s, "red", [f"{col}4" for col in "bcdefghijkl"[:pieces]])
         s = put(g, s, "a2", "coin-1-Suns-1", face_up=True)
         s = walk(g, g.apply(s, "move red hammer"), "a2")
-        s = g.apply(s, "collect coin-1-Suns-1")
+        s = g.apply(s, "collect CS1")
         assert g.is_over(s) is over, (variants, pieces)
         if over:
             assert g.result(s) == ("red",)

@@ -29,7 +29,7 @@ F1, F2 = "French 4(2) 1", "French 4(2) 2"
 FR32 = "French 3(2) 1"
 B32a, B32b = "British 3(2) 1", "British 3(2) 2"
 A1 = "Austro-Hungarian 3(1) 7"
-T1 = "Ottoman Empire 3(1) 1"
+T1 = "Turkish 3(1) 1"
 TURKEY = dict(owner={T1: "AH"}, joined={"Ottoman": True}, dormant={T1: False})
 ITALY_FB = {z: "FB" for z in ("venice", "asiago", "milan", "turin", "rome")}
 
@@ -378,7 +378,7 @@ def test_movement_four_zones_enemy_zones_cost_two():
     from Lodz, A-H Krakow (an ally's zone) costs 1."""
     g, s = scenario(["GE"], at={G1: "posen"})
     s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
-    assert "2 movement left" in g.prompt(s)
+    assert "2 movement points left" in g.prompt(s)
     assert {"to Warsaw (cost 2)", "to Krakow (cost 1)", "to Posen (cost 1)"} <= set(labels(g, s))
     s = play(g, s, "to Warsaw (cost 2)")
     assert v(g, s, "at")[G1] == "warsaw"
@@ -480,13 +480,13 @@ def test_control_changes_for_zones_crossed_and_trenches_left_to_the_enemy_are_re
 # 8. Recruitment and 16. Army counts
 # ================================================================================================
 COUNTER_MIX = {  # §16 (combat factor in the name); §1: 75 army counters
-    "German 5(2)": 17, "Austro-Hungarian 3(1)": 10, "Ottoman Empire 3(1)": 5, "Bulgarian 3(1)": 1,
+    "German 5(2)": 17, "Austro-Hungarian 3(1)": 10, "Turkish 3(1)": 5, "Bulgarian 3(1)": 1,
     "British 4(2)": 5, "British 3(2)": 3, "French 4(2)": 9, "French 3(2)": 2, "Russian 3(1)": 14,
     "Italian 3(1)": 5, "Serbian 3(1)": 1, "Romanian 3(1)": 1, "American 5(2)": 2,
 }  # fmt: skip
 # the Power each nation's armies belong to (§4, §12); German armies may be lent to the A-H (§14)
 NATION_POWER = {
-    "German 5(2)": {"GE", "AH"}, "Austro-Hungarian 3(1)": {"AH"}, "Ottoman Empire 3(1)": {"AH"},
+    "German 5(2)": {"GE", "AH"}, "Austro-Hungarian 3(1)": {"AH"}, "Turkish 3(1)": {"AH"},
     "Bulgarian 3(1)": {"AH"}, "British 4(2)": {"FB"}, "British 3(2)": {"FB"}, "French 4(2)": {"FB"},
     "French 3(2)": {"FB"}, "Italian 3(1)": {"FB"}, "Serbian 3(1)": {"FB"}, "American 5(2)": {"FB"},
     "Russian 3(1)": {"RU"}, "Romanian 3(1)": {"RU"},

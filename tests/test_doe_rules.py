@@ -31,7 +31,11 @@ def test_example_4_seven_against_four_rolls_three_and_four_ten_against_eight():
     g, s = example_4((3, 4))
     # 5 + 2 support = 7 (equal technology levels: no +1); 3 + 1 trench = 4; rolls 3 and 4
     assert var(g, s, "last_combat") == (7, 4, 3, 4, 10, 8)
-    assert any("7 + 3 = 10 against 4 + 4 = 8" in line for line in g.narrate(s))
+    # the narration names the parts of each score as 9.2 does
+    lines = g.narrate(s)
+    assert f"{G1} attacks {R1} in Minsk, supported by {G2}" in lines
+    assert "attacker 10 = combat factor 5 + support 2 + die 3" in lines
+    assert "defender 8 = combat factor 3 + trench 1 + die 4" in lines and "the attacker wins" in lines
     # the Russian takes two losses: the army is reduced and the trench removed
     assert set(labels(g, s)) == {f"{R1} takes the loss", "the trench takes the loss"}
     s = play(g, s, f"{R1} takes the loss", "the trench takes the loss")
@@ -82,6 +86,35 @@ def test_example_2_an_enemy_zone_costs_two_and_an_army_that_moved_two_zones_cann
     assert labels(g, s) == [f"{G1} attacks"]
 
 
+# ---- 9.2: one attack meets the duty of a zone entered where only enemies stood -------------------
+def test_one_attack_meets_the_duty_of_a_zone_entered_where_only_enemies_stood():
+    """§9.2: "If moving to a zone with enemy armies and without friendly armies then at least one
+    of the activated armies must move and attack." Two German armies enter Verdun, held by two
+    French armies: the first attack is obligatory, a second one is not."""
+    f1, f2 = "French 4(2) 1", "French 4(2) 2"
+    g, s = scenario(
+        ["GE"],
+        at={G1: "metz", G2: "metz", f1: "verdun", f2: "verdun"},
+        reduced={f2: True},
+        trench={"verdun": 0},
+        pins=(6, 1),
+    )
+    s = play(g, s, "activation", f"activate {G1} in Metz", "move", "to Verdun (cost 2)")
+    s = play(g, s, f"activate {G2} in Metz", "move", "to Verdun (cost 2)", "done activating")
+    # one attack is due (the full army first): "no more attacks" is not offered yet
+    assert labels(g, s) == [f"attack {f1} in Verdun"]
+    s = play(g, s, f"attack {f1} in Verdun", f"{G1} attacks")
+    assert var(g, s, "last_combat")[4:] == (11, 5)  # doubled: two losses for the French, none for G1
+    s = play(g, s, f"{f1} takes the loss", f"{f1} takes the loss")
+    assert var(g, s, "at")[f1] is None
+    # the duty is met: the second German army may attack the reduced French army, or not
+    assert set(labels(g, s)) == {f"attack {f2} in Verdun", "no more attacks"}
+    s = play(g, s, "no more attacks")
+    s = finish(g, s)
+    assert var(g, s, "at")[G2] == "verdun" and var(g, s, "at")[f2] == "verdun"
+    assert not var(g, s, "reduced")[G2]
+
+
 # ---- 15.3 Example 3: support needs armies in excess of the enemy's ---------------------------------
 def test_example_3_one_austrian_in_excess_supports_one_attack():
     a1, a2, a3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
@@ -129,7 +162,7 @@ def test_example_5_a_ceded_german_army_eliminated_goes_back_to_the_german_pool()
 
 # ---- 15.6 Example 6: by sea to Cairo -----------------------------------------------------------------
 def test_example_6_the_second_loss_falls_on_the_turkish_army_not_attacked():
-    b, t1, t2 = "British 3(2) 2", "Ottoman Empire 3(1) 4", "Ottoman Empire 3(1) 5"
+    b, t1, t2 = "British 3(2) 2", "Turkish 3(1) 4", "Turkish 3(1) 5"
     g, s = scenario(
         ["FB"],
         at={b: "london", t1: "cairo", t2: "cairo"},
@@ -229,9 +262,9 @@ def test_research_box_1_then_box_2_used_next_turn_and_aviation_gives_two_mission
 
 def test_diplomacy_turkey_joins_after_three_pushes():
     g, s = scenario(["GE", "AH", "GE", "AH"], turn=2, box={"turkey": 2})
-    s = play(g, s, "diplomacy", "turkey (2 of 6)", "end the turn", "diplomacy", "turkey (4 of 6)")
+    s = play(g, s, "diplomacy", "Turkey (box 2 of 6)", "end the turn", "diplomacy", "Turkey (box 4 of 6)")
     assert var(g, s, "joined")["Ottoman"] and var(g, s, "control")["constantinople"] == "AH"
-    assert var(g, s, "dormant")["Ottoman Empire 3(1) 1"] is False
+    assert var(g, s, "dormant")["Turkish 3(1) 1"] is False
 
 
 def test_missions_go_up_four_to_at_most_six():
@@ -243,7 +276,7 @@ def test_missions_go_up_four_to_at_most_six():
 # ---- 5. Victory points ----------------------------------------------------------------------------
 def test_starting_victory_points_with_bulgaria_and_romania_out():
     g, s = scenario([], clear=False, script_final=True)
-    assert g.narrate(s)[-4:] == ["German: -4 VP", "Franco-British: 3 VP", "Russian: 4 VP", "Austro-Hungarian: -1 VP"]
+    assert g.narrate(s)[-4:] == ["Germans: -4 VP", "Franco-British: 3 VP", "Russians: 4 VP", "Austro-Hungarians: -1 VP"]
 
 
 def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_germany():
@@ -257,7 +290,7 @@ def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_
     # GE: -3 + Paris + A-H's balance (-1 Vienna; Warsaw goes to GE) + Warsaw + Bulgaria = -1
     # A-H: 0 - Vienna + Bulgaria = 0; F-B: 4 - Paris + Russia's (Vienna - Warsaw) + Romania = 4;
     # Russia: 5 + Vienna - Warsaw + Romania = 6
-    assert g.narrate(s)[-4:] == ["German: -1 VP", "Franco-British: 4 VP", "Russian: 6 VP", "Austro-Hungarian: 0 VP"]
+    assert g.narrate(s)[-4:] == ["Germans: -1 VP", "Franco-British: 4 VP", "Russians: 6 VP", "Austro-Hungarians: 0 VP"]
 
 
 # ---- 2. and 10. Secret technology tiles ---------------------------------------------------------
@@ -267,11 +300,11 @@ def test_starting_tiles_are_secret_from_the_other_seats():
 
     g = load_game("downfall_of_empires")
     s = g.start(players=4, seed=1)
-    label = "German starts researching Manoeuvre"
+    label = "start researching Manoeuvre"
     assert g.move_view(s, label, "franco_british") == "(secret choice)"
     assert g.move_view(s, label, "german") == label
     s = g.apply(s, label)
-    assert g.narrate(s, player="german") == ["the German place Manoeuvre in box 1"]
+    assert g.narrate(s, player="german") == ["the Germans put Manoeuvre in box 1"]
     for other in ("franco_british", "russian", "austro_hungarian"):
         assert g.narrate(s, player=other) == []
         seen = g.observation(s, other)
@@ -287,7 +320,7 @@ def test_starting_tiles_in_two_players_stay_within_the_coalition_seat():
 
     g = load_game("downfall_of_empires")
     s = g.start(players=2, seed=1)
-    for label in ("German starts researching Attack 1", "German starts researching Defense 1"):
+    for label in ("start researching Attack 1", "start researching Defense 1"):
         s = g.apply(s, label)
     assert g.observation(s, "entente")["vars"]["tiles"]["central"] == {"hidden": 4}
     assert g.var(s, "tiles")["central"]["GE"]["attack_1"] == 1
@@ -296,13 +329,12 @@ def test_starting_tiles_in_two_players_stay_within_the_coalition_seat():
 def test_a_research_action_is_secret_but_seen_to_happen():
     g, s = scenario(["FB"])
     s = play(g, s, "research")
+    # everyone reads that research is done; only the seat reads which tile
+    assert g.narrate(s, player="german") == ["the Franco-British research a technology"]
     assert g.move_view(s, "Aviation to box 1", "german") == "(secret choice)"
     s = play(g, s, "Aviation to box 1")
-    assert g.narrate(s, player="german") == ["the Franco-British research a technology"]
-    assert g.narrate(s, player="franco_british") == [
-        "the Franco-British put Aviation in box 1",
-        "the Franco-British research a technology",
-    ]
+    assert g.narrate(s, player="german") == []
+    assert g.narrate(s, player="franco_british") == ["the Franco-British put Aviation in box 1"]
     assert g.observation(s, "russian")["vars"]["tiles"]["franco_british"] == {"hidden": 4}
     assert var(g, s, "shown")["FB"]["aviation"] is False
 
@@ -313,7 +345,7 @@ def test_tiles_are_revealed_when_used_in_combat():
     assert shown["GE"]["attack_1"] and shown["GE"]["attack_2"] and not shown["GE"]["attack_3"]
     assert shown["RU"]["defense_1"] and shown["RU"]["defense_2"]
     assert not shown["GE"]["defense_1"] and not shown["RU"]["attack_1"]
-    assert "the German reveal Attack 2" in g.narrate(s, player="russian")
+    assert "the Germans reveal Attack 2" in g.narrate(s, player="russian")
 
 
 def test_manoeuvre_is_revealed_by_the_fourth_activated_army():
@@ -487,7 +519,7 @@ def test_a_cut_off_home_zone_of_the_ally_returns_to_its_home_power():
 
 
 def test_no_entente_air_support_at_gallipoli_but_the_central_powers_may_fly_there():
-    T1 = "Ottoman Empire 3(1) 1"
+    T1 = "Turkish 3(1) 1"
     common = dict(
         at={B32: "gallipoli", T1: "gallipoli"},
         control={"gallipoli": "AH"},
@@ -534,7 +566,7 @@ def test_a_zone_with_only_enemies_is_entered_only_as_the_first_step_of_a_move():
 
 
 def test_a_british_army_in_an_enemy_port_is_supplied_by_sea():
-    t1 = "Ottoman Empire 3(1) 1"
+    t1 = "Turkish 3(1) 1"
     g, s = scenario(
         ["FB"],
         at={B32: "gallipoli", t1: "gallipoli"},

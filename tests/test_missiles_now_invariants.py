@@ -143,7 +143,7 @@ def test_nobody_has_more_than_seven_complete_items_at_the_end_of_a_turn(players)
             s = states[n]
             new_turn = (
                 labels[n - 1].player != s.pending.player
-                and g.prompt(s).startswith(f"{g.seat_title(s.pending.player)} rolls")
+                and g.prompt(s).startswith(f"{g.seat_title(s.pending.player)}: you roll")
                 and not labels[n - 1].label.startswith("cancel ")
             )
             if new_turn:

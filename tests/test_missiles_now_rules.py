@@ -108,7 +108,10 @@ def test_preparation_marks_the_first_missile_and_two_collections_each_in_seat_or
     g = game()
     s = g.start(players=2, seed=1, pins=(1, 1, 4, 5, 1, 1, 2, 2, 3, 6, 6, 2, 1, 2, 3))
     assert s.pending.player == "usa"
-    assert g.prompt(s) == "USA rolls 1, 1 and 4: which die marks the parts?"
+    assert g.prompt(s) == (
+        "USA: you roll 1, 1 and 4; which die marks the parts? The pair left gives the item: "
+        "1+4 = 5 Berlin Wall, 1+1 = 2 Missile"
+    )  # the seat once, and the item each pair selects, in the order of the moves
     assert g.labels(s) == ["parts 1, item 1+4", "parts 4, item 1+1"]
     assert g.var(s, "complete")["usa"]["missile"] == 1 and g.var(s, "complete")["ussr"]["missile"] == 1
     s = g.apply(s, "parts 4, item 1+1")
@@ -120,7 +123,7 @@ def test_preparation_marks_the_first_missile_and_two_collections_each_in_seat_or
     assert g.labels(s) == ["parts 6, item 6+2", "parts 2, item 6+6"]
     s = g.apply(s, "parts 2, item 6+6")
     assert s.pending.player == "usa"  # the first turn
-    assert g.prompt(s) == "USA rolls 1, 2 and 3: which die marks the parts?"
+    assert g.prompt(s).startswith("USA: you roll 1, 2 and 3;")
     assert at(g, s, "complete", "usa") == {"missile": 2}
     assert at(g, s, "parts", "usa") == {"missile": 4}
     assert at(g, s, "complete", "ussr") == {"missile": 1}
@@ -181,9 +184,9 @@ def test_a_pair_summing_to_seven_is_rerolled_until_it_does_not():
     s = sheet(g, s)
     s = g.apply(s, "parts 5, item 3+4")
     assert g.narrate(s) == [
-        "USA rolls 3, 4 and 5: 5 for the parts, 3 + 4 for the item",
-        "USA re-rolls the pair: 2 and 5",
-        "USA re-rolls the pair: 6 and 6",
+        "USA rolls 3, 4 and 5: 5 for the parts, item 3 + 4 = 7, re-rolled",
+        "USA re-rolls the pair: item 2 + 5 = 7, re-rolled",
+        "USA re-rolls the pair: item 6 + 6 = 12, Doomsday Clock",
         "USA marks 5 parts of Doomsday Clock",
         "USA completes Doomsday Clock (1 of 1)",
     ]
@@ -197,7 +200,7 @@ def test_a_six_on_the_parts_die_is_rerolled():
     s = sheet(g, s)
     s = g.apply(s, "parts 6, item 1+2")
     assert g.narrate(s) == [
-        "USA rolls 6, 1 and 2: 6 for the parts, 1 + 2 for the item",
+        "USA rolls 6, 1 and 2: 6 for the parts, item 1 + 2 = 3, Missile Crisis",
         "USA re-rolls the parts die: 6",
         "USA re-rolls the parts die: 3",
         "USA marks 3 parts of Missile Crisis",
@@ -264,10 +267,10 @@ def test_search_is_a_second_collection_then_the_turn_ends():
     """Turn phases b) Search: a second collection; then the next player's turn."""
     g, s = start(pins=(1, 2, 3, 2, 4, 4, 5, 5, 5))
     s = g.apply(s, "search")
-    assert s.pending.player == "usa" and g.prompt(s) == "USA rolls 2, 4 and 4: which die marks the parts?"
+    assert s.pending.player == "usa" and g.prompt(s).startswith("USA: you roll 2, 4 and 4;")
     s = g.apply(s, "parts 2, item 4+4")
     assert at(g, s, "parts", "usa") == {"berlin_wall": 1, "espionage": 2}
-    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 5, 5 and 5: which die marks the parts?"
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll 5, 5 and 5;")
 
 
 def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
@@ -277,7 +280,7 @@ def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
     g, s = start(pins=(1, 2, 3, 1, 2, 3, 4, 4, 4), complete={"usa": usa})
     s = g.apply(s, "search")
     s = g.apply(s, "parts 1, item 2+3")
-    assert s.pending.player == "usa" and g.prompt(s) == "USA has 9 complete items: keep 7"
+    assert s.pending.player == "usa" and g.prompt(s) == "USA: you have 9 complete items; keep 7"
     assert g.labels(s) == [
         "erase a complete Missile",
         "erase a complete Space Race",
@@ -285,7 +288,7 @@ def test_end_of_turn_keeps_seven_complete_items_chosen_by_the_player():
         "erase a complete Red Telephone",
     ]
     s = g.apply(s, "erase a complete Espionage")
-    assert g.prompt(s) == "USA has 8 complete items: keep 7"
+    assert g.prompt(s) == "USA: you have 8 complete items; keep 7"
     s = g.apply(s, "erase a complete Red Telephone")
     assert at(g, s, "complete", "usa") == {"missile": 2, "space_race": 3, "espionage": 2}
     assert s.pending.player == "ussr"
@@ -484,7 +487,7 @@ def test_propaganda_exchanges_two_items_chosen_by_each_side():
     s = g.apply(s, "give Espionage")
     assert at(g, s, "complete", "usa") == {"missile": 1, "espionage": 2}
     assert at(g, s, "complete", "ussr") == {"missile": 1, "space_race": 1, "berlin_wall": 1, "red_telephone": 1}
-    assert s.pending.player == "ussr" and "rolls" in g.prompt(s)  # no Counterintelligence: next turn
+    assert s.pending.player == "ussr" and "you roll" in g.prompt(s)  # no Counterintelligence: next turn
 
 
 def test_propaganda_offers_only_exchanges_that_fit_both_sheets():
@@ -615,12 +618,12 @@ def test_counterintelligence_cancels_espionage_then_its_player_rolls_for_collect
     assert s.pending.player == "ussr"
     assert g.labels(s) == ["cancel USA's Espionage with Counterintelligence", "pass"]
     s = g.apply(s, "cancel USA's Espionage with Counterintelligence")
-    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 3, 4 and 4: which die marks the parts?"
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll 3, 4 and 4;")
     s = g.apply(s, "parts 3, item 4+4")
     assert at(g, s, "complete", "usa") == {"berlin_wall": 1}  # the Espionage is spent, nothing exchanged
     assert at(g, s, "complete", "ussr") == {"missile": 1}
     assert at(g, s, "parts", "ussr") == {"espionage": 3}
-    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR rolls")  # ussr's own turn
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll")  # ussr's own turn
 
 
 def test_counterintelligence_passed_lets_the_espionage_resolve():
@@ -687,10 +690,10 @@ def test_the_seven_item_limit_applies_to_the_reacting_player_at_the_end_of_the_t
     )
     s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
     s = play(g, s, "cancel USA's Espionage with Counterintelligence", "parts 1, item 6+6")
-    assert s.pending.player == "ussr" and g.prompt(s) == "USSR has 8 complete items: keep 7"
+    assert s.pending.player == "ussr" and g.prompt(s) == "USSR: you have 8 complete items; keep 7"
     s = g.apply(s, "erase a complete Space Race")
     assert at(g, s, "complete", "ussr") == {"missile": 2, "space_race": 2, "espionage": 2, "doomsday_clock": 1}
-    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR rolls")
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll")
 
 
 # ---- Red Telephone ----------------------------------------------------------------------------------------
@@ -809,7 +812,7 @@ def test_doomsday_clock_first_option_activates_three_boxes_once():
     assert at(g, s, "active", "usa") == {"doomsday_clock": 3}
     s = play(g, s, "parts 1, item 2+3", "search", "parts 1, item 2+3")  # ussr's turn
     # usa's next turn: one box goes before the collection, and the turn goes on
-    assert s.pending.player == "usa" and g.prompt(s).startswith("USA rolls")
+    assert s.pending.player == "usa" and g.prompt(s).startswith("USA: you roll")
     assert "USA's Doomsday Clock: 2 active boxes left" in g.narrate(s)
     assert at(g, s, "active", "usa") == {"doomsday_clock": 2}
     s = g.with_var(s, "complete", {"usa": {"doomsday_clock": 1}})
@@ -898,6 +901,26 @@ def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
     Missile costs the turn; no collection is made)."""
     g, s = _countdown(0)
     assert not g.is_over(s)
-    assert s.pending.player == "ussr" and g.prompt(s) == "USSR rolls 5, 5 and 5: which die marks the parts?"
+    assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll 5, 5 and 5;")
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
     assert "USA's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s)
+
+
+# ---- the view --------------------------------------------------------------------------------------
+def test_the_sheet_shows_each_items_cost_first_as_the_printed_sheet_does():
+    """Components (the player sheet): each line starts with the item's cost, the sum the pair
+    of dice must show: 2, 3, 4, 5, 6, 8, 9, 10, 11, 12."""
+    from interpreter.render import render
+
+    g = game()
+    s = g.start(players=2, seed=1)
+    lines = render(g, s, "usa").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("Sheets: cost"))
+    rows = [line.split()[:2] for line in lines[at + 2 : at + 12]]
+    assert [int(cost) for cost, _ in rows] == [2, 3, 4, 5, 6, 8, 9, 10, 11, 12]
+    assert [name for _, name in rows] == ["Missile", "Missile", "Space", "Berlin", "Propaganda", "Espionage"] + [
+        "Counterintelligence",
+        "Red",
+        "Russian",
+        "Doomsday",
+    ]

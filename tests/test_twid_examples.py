@@ -39,11 +39,11 @@ def test_velvet_revolution_as_a_header_clears_russia_from_czechoslovakia_and_giv
     s = g.apply(s, "header: Velvet Revolution")
     s = g.apply(s, "header: Europe")
     lines = g.narrate(s)
-    i = lines.index("East loses 2 influence in Czech Republic-Slovakia (0)")
+    i = lines.index("East loses 2 influence in Czech Republic-Slovakia (now 0)")
     assert lines[i + 1 : i + 4] == [
-        "West adds 1 influence in Czech Republic-Slovakia (1)",
+        "West adds 1 influence in Czech Republic-Slovakia (now 1)",
         "West gains the edge in Czech Republic-Slovakia",
-        "West gains 1 VP (1)",
+        "West gains 1 VP (now 1)",
     ]
     assert g.var(s, "removed") == ("velvet_revolution",)  # marked *: removed once its text resolved
 

@@ -11,6 +11,7 @@ import pytest
 import tomli_w
 
 from interpreter.cli import main
+from interpreter.render import render
 from interpreter.saving import state_from_dict, state_to_dict
 from tests.twid_helpers import game
 
@@ -130,7 +131,7 @@ def test_gamedef_cards_lists_cards_as_a_designer_reads_them(capsys):
     assert main(["cards", "twid", "--where", "block=W", "--where", "ops=4"]) == 0
     out = capsys.readouterr()
     lines = out.out.splitlines()
-    head = "14  Fall of the Berlin Wall — epoch pre 9/11 · ops 4 · block W · types Political · removed_after_text"
+    head = "14  Fall of the Berlin Wall — epoch pre 9/11 · ops 4 · block W · types Political · removed after text"
     assert lines[0] == head
     assert lines[1].startswith("    Remove 1 Russian influence on Germany, add 1 West influence on Germany.")
     titles = [line.split("  ", 1)[1].split(" — ")[0] for line in lines if not line.startswith(" ")]
@@ -164,3 +165,147 @@ def test_options_that_do_not_compose_are_refused_with_the_fix(capsys):
     assert "drop --option alternate_goal" in capsys.readouterr().err
     both = ["--option", "promos=true", "--option", "alternate_goal=true"]
     assert main(["run", "twid", "--players", "4", *both, "--quiet"]) == 0
+
+
+# ---- what a player sees: the view and the narration ---------------------------------------
+def card_face(g, card: str) -> str:
+    """A card as its face reads, from its fields: `Embassy asylum [3 E] Political`."""
+    f, display = g.compiled.fields, g.compiled.rt.display
+    star = "*" if f["removed_after_text"][card] else ""
+    corner = "P" if f["ops"][card] is None else f"{f['ops'][card]} {display(f['block'][card])}"
+    types = ", ".join(display(t) for t in f["types"][card])
+    subtype = f" - {display(f['subtype'][card])}" if f["subtype"][card] else ""
+    return f"{display(card)}{star} [{corner}] {types}{subtype}"
+
+
+def test_the_view_shows_the_map_markers_the_nwo_tokens_and_ones_own_hand_as_the_cards_read():
+    g = game()
+    s = g.start(players=4, seed=2)
+    us = render(g, s, "us").splitlines()
+    # No header ranking before the first header phase ranks the headers.
+    assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
+    assert us[us.index("Victory points:") + 1] == "    US: 0 VP"
+    table = us[us.index("Influence (* the edge; [stability, C conflictive, oil]):") :]
+    assert table[1].split() == ["US", "EU", "Russia", "China"]
+    rows = {line.split(" [")[0].strip(): line.split() for line in table if " [" in line}
+    assert rows["Germany"][-3:] == ["[4]", "1", "2*"]  # stability 4; the EU has the edge
+    assert rows["Ukraine"][1:3] == ["[2", "C]"] and rows["United States"][2:4] == ["[5", "oil]"]
+    # The NWO track with the veto and ahead tokens of the setup (nwo.tsv).
+    assert "    Financial markets (Economy): -; ahead West" in us
+    assert "    State propaganda (Public opinion): -; veto EU" in us
+    assert "    Sovereign funds (Economy, post 9/11): -; ahead East" in us
+    # One's own hand, each card with its number, block, * mark and types.
+    hand = g.var(s, "hand")["us"]
+    i = us.index("Your hand: 4 cards ([number block], [P] punctuation, * removed after its text)")
+    assert us[i + 1 : i + 5] == [f"    {card_face(g, c)}" for c in hand]
+    assert "    Europe [P] Punctuation" in us and "    Fall of the Berlin Wall* [4 W] Political" in us
+    eu = render(g, s, "eu").splitlines()
+    assert not any(card_face(g, c) in line for c in hand for line in eu)
+    assert not any(line.startswith("Your hand") for line in render(g, s, None).splitlines())
+
+
+def test_the_view_shows_the_ranking_once_the_headers_are_ranked_and_a_taken_slot_loses_its_token():
+    g = game()
+    s = g.start(players=4, seed=2)
+    while g.var(s, "action_phase") == 0:
+        s = g.apply_index(s, 0)
+    ranking = ", ".join(g.seat_title(p) for p in g.var(s, "ranking"))
+    assert render(g, s, "us").splitlines()[0] == f"Round 1 of 8, pre 9/11; header ranking: {ranking}"
+    s = g.with_var(s, "claimed", ["financial_markets"])
+    s = g.with_var(s, "supremacy", {"financial_markets": "eu"})
+    assert "    Financial markets (Economy): EU" in render(g, s, "us").splitlines()
+
+
+def test_the_alternate_goal_shows_the_dominant_superpower_counters_and_what_they_are_worth():
+    g = game(alternate_goal=True)
+    s = g.start(players=4, seed=2)
+    s = g.with_var(g.with_var(s, "dominant", {"us": 1, "russia": 2}), "vp", {"us": 3})
+    lines = render(g, s, None).splitlines()
+    i = lines.index("Victory points:")
+    assert lines[i + 1 : i + 4] == [
+        "    US: 3 VP + 1 dominant-superpower counter × 10 = 13 VP",
+        "    EU: 0 VP + 0 dominant-superpower counters × 10 = 0 VP",
+        "    Russia: 0 VP + 2 dominant-superpower counters × 10 = 20 VP",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("goal", "line"),
+    [
+        ("elite", "Solo goal (The Elite): every superpower under 10 VP; score (the lowest VP): 0"),
+        ("planet", "Solo goal (The Planet): every superpower at 1-9 VP; score (10 − the highest VP): 2"),
+    ],
+)
+def test_a_solo_view_has_no_nwo_track_and_shows_the_goal_and_the_open_hands(goal, line):
+    g = game(solo_goal=goal)
+    s = g.start(players=1, seed=2)
+    lines = render(g, s, "solo").splitlines()
+    assert line in lines
+    assert not any(x.startswith("NWO track") or "Financial markets" in x for x in lines)
+    assert not any(x.startswith("Your hand") for x in lines)  # the four hands are open
+    i = lines.index("Open hands:")
+    assert lines[i + 1] == "  US:" and lines[i + 2] == f"      {card_face(g, g.var(s, 'hand')['us'][0])}"
+    s = g.with_var(s, "vp", {"us": 10 if goal == "elite" else 0, "eu": 5})
+    assert f"{line.split(';')[0]}; lost: US has {10 if goal == 'elite' else 0} VP" in render(g, s, None).splitlines()
+
+
+@pytest.mark.parametrize("players", [1, 2, 4])
+def test_prompts_do_not_end_in_a_question_mark_and_count_in_words(players):
+    g = game()
+    rnd = random.Random(players)
+    s = g.start(players=players, seed=players)
+    while not g.is_over(s):
+        prompt = g.prompt(s)
+        assert not prompt.endswith("?"), prompt  # the menu adds ":"
+        assert not any(f"1 {word}s" in prompt for word in ("action", "point")), prompt
+        s = g.apply_index(s, rnd.randrange(len(g.legal_moves(s))))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_key_events_say_why_a_coup_happens_and_leave_out_scores_that_change_nothing(seed):
+    g = game()
+    rnd = random.Random(seed)
+    s = g.start(players=4, seed=seed)
+    lines = []
+    while not g.is_over(s):
+        s = g.apply_index(s, rnd.randrange(len(g.legal_moves(s))))
+        lines += g.narrate(s, headlines=True)
+    causes = (" for operations", " resolves the text of ", " for its text", "Vladimir Putin", " (IMF intervention)")
+    for i, line in enumerate(lines):
+        if " destabilizes " in line:
+            assert " roll " in line and " ops − 2 × stability " in line, line
+            cause = next(x for x in reversed(lines[:i]) if " destabilizes " not in x)
+            assert any(c in cause for c in causes) or "from the discard pile" in cause, (cause, line)
+        assert "+0 VP" not in line and "−0 VP" not in line, line
+        assert not line.startswith("OPEC") or " 0 oil " not in line, line
+    assert any(" header " in line and " resolves the text of " in line for line in lines)
+
+
+def test_a_two_player_view_names_the_blocks_and_the_tokens_by_side():
+    g = game()
+    s = g.start(players=2, seed=2)
+    while g.var(s, "action_phase") == 0:
+        s = g.apply_index(s, 0)
+    s = g.with_var(s, "supremacy", {"communications": "east"})
+    lines = render(g, s, "west").splitlines()
+    ranking = ", ".join(g.seat_title(p) for p in g.var(s, "ranking"))
+    assert lines[0] == f"Round 1 of 8, pre 9/11; header ranking: {ranking}" and "W" not in ranking.split(", ")
+    assert "    Communications (Technology): East" in lines  # the side, not the block's letter
+    assert "    Mass media (Public opinion): -; ahead West" in lines  # the US's token is West's
+    i = lines.index("Cards in hand:")
+    assert lines[i + 1].startswith("    West: ") and lines[i + 2].startswith("    East: ")
+
+
+def test_a_vp_loss_below_zero_says_what_is_lost_and_where_the_rest_goes():
+    from tests.twid_helpers import scenario
+
+    # The rulebook's example: the US has 1 VP and loses 3; EU and China have 0, Russia 2.
+    g, s = scenario(players=4, losses=[("us", 3)], vp={"us": 1, "russia": 2})
+    assert g.narrate(s) == [
+        "US loses 1 VP (now 0)",
+        "US has no VP left for the other 2: each goes to another player with the fewest VP",
+        "EU gains 1 VP from US (now 1)",
+        "China gains 1 VP from US (now 1)",
+    ]
+    g, s = scenario(players=4, losses=[("us", 1)], vp={"russia": 2})
+    assert g.narrate(s)[0] == "US has no VP to lose: it goes to another player with the fewest VP"

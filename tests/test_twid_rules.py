@@ -195,7 +195,7 @@ def test_destabilization_targets_countries_with_another_sides_influence_but_no_s
 def test_destabilization_rolls_die_plus_ops_minus_twice_the_stability_and_costs_a_vp_if_conflictive():
     g, s = destabilization({"east": {"angola": 2}}, (4,))
     s = play(g, s, "destabilize Angola")
-    assert "West destabilizes Angola: 4 + 2 - 2 x 1 = 4" in g.narrate(s)
+    assert "West destabilizes Angola: roll 4 + 2 ops − 2 × stability 1 = 4" in g.narrate(s)
     assert g.var(s, "vp")["west"] == 2  # Angola is conflictive
     assert labels(g, s) == ["add 1 influence", "remove 1 of East's", "stop"]
     s = play(g, s, "remove 1 of East's", "remove 1 of East's", "add 1 influence", "add 1 influence")
@@ -206,7 +206,7 @@ def test_destabilization_rolls_die_plus_ops_minus_twice_the_stability_and_costs_
 def test_a_failed_destabilization_changes_nothing_but_the_vp():
     g, s = destabilization({"east": {"iraq": 2}}, (1,))  # Iraq: stability 3, conflictive
     s = play(g, s, "destabilize Iraq")
-    assert "West destabilizes Iraq: 1 + 2 - 2 x 3 = -3" in g.narrate(s)
+    assert "West destabilizes Iraq: roll 1 + 2 ops − 2 × stability 3 = -3" in g.narrate(s)
     assert inf(g, s, "east", "iraq") == 2 and g.var(s, "vp")["west"] == 2 and g.is_over(s)
 
 

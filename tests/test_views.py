@@ -129,13 +129,15 @@ def test_the_wall_is_down_shows_its_board_tracks_and_each_players_own_hand():
     s = g.start(players=4, seed=2)
     us = render(g, s, "us").splitlines()
     eu = render(g, s, "eu").splitlines()
-    assert us[0] == "Round 1 of 8, pre 9/11; header ranking: US, EU, Russia, China"
-    table = us[us.index("Influence (* the edge):") :]
+    assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
+    table = us[us.index("Influence (* the edge; [stability, C conflictive, oil]):") :]
     assert table[1].split() == ["US", "EU", "Russia", "China"]
     germany = next(line for line in table if line.strip().startswith("Germany"))
-    assert germany.split() == ["Germany", "1", "2*"]  # the EU has the edge
-    mine = ", ".join(g.compiled.rt.display(c) for c in g.var(s, "hand")["us"])
-    assert f"Your hand: {mine}" in us and f"Your hand: {mine}" not in eu
+    assert germany.split() == ["Germany", "[4]", "1", "2*"]  # stability 4; the EU has the edge
+    first = g.compiled.rt.display(g.var(s, "hand")["us"][0])
+    assert any(line.startswith(f"    {first}") for line in us) and not any(
+        line.startswith(f"    {first}") for line in eu
+    )
     assert "    US: 4" in us[us.index("Cards in hand:") :]
     assert us[-1] == "Deck: 30 cards; discard pile: 0; removed: 0"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from waw_helpers import VARIANTS, cards_of, deck, game
@@ -19,6 +20,7 @@ from interpreter import Move
 
 CONFIGS = [((), n) for n in (2, 3, 4, 5, 6, 8)] + [((v,), n) for v in VARIANTS for n in (2, 3, 4)]
 IDS = [f"{'+'.join(v) or 'base'}-{n}p" for v, n in CONFIGS]
+CARD_NAME = re.compile(r"\b(?:[2-9]|10|jack|queen|king|ace) of (?:clubs|diamonds|hearts|spades)\b")
 
 
 def playout(g, players: int, seed: int):
@@ -101,6 +103,11 @@ def test_no_observation_or_readable_log_line_names_a_card_its_viewer_may_not_see
                 for line in g.narrate(s, viewer):
                     leaked = [c for c in secret if c in line]
                     assert not leaked, f"{viewer} reads {leaked} in {line!r}"
+                    # the narration names a card without its owner ("the 9 of spades") where the
+                    # sentence says whose it is: such a name leaks if every card of it is secret
+                    for name in CARD_NAME.findall(line):
+                        known = [c for p in s.players for c in deck(p) if c.startswith(f"{name} (")]
+                        assert not all(c in secret for c in known), f"{viewer} reads {name} in {line!r}"
             if n % 23:
                 continue
             obs = g.observation(s, viewer)

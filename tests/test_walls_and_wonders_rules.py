@@ -219,8 +219,8 @@ def test_an_exposed_base_card_falls_the_attacker_discarding_an_uncovered_wonder_
     )
     s = play(g, s, ATTACK, "attack p2 at slot 3", "with the 2 of clubs (p1)")
     # the card on level 2 covers base slots 1 and 2: only it and base slot 3 are uncovered
-    assert g.labels(s) == ["discard p2's 10 of hearts (p2)", "discard p2's queen of spades (p2)"]
-    s = g.apply(s, "discard p2's queen of spades (p2)")
+    assert g.labels(s) == ["discard p2's 10 of hearts", "discard p2's queen of spades"]
+    s = g.apply(s, "discard p2's queen of spades")
     assert g.var(s, "wonder")[slot("p2", 2, 1)] is None
     assert g.var(s, "discard")["p2"][-1] == card("Qs", "p2")
     assert g.var(s, "discard")["p1"][-1] == card("2c", "p1")  # the attacker's card, in every case
@@ -233,8 +233,8 @@ def test_a_lower_wall_card_is_discarded_and_an_emptied_stack_lets_the_attack_thr
     s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs (p1)")
     assert g.var(s, "wall")[slot("p2", 1, 4)] == ()
     assert card("7d", "p2") in g.var(s, "discard")["p2"]
-    assert g.labels(s) == ["discard p2's king of spades (p2)"]
-    s = g.apply(s, "discard p2's king of spades (p2)")
+    assert g.labels(s) == ["discard p2's king of spades"]
+    s = g.apply(s, "discard p2's king of spades")
     assert wonder_of(g, s, "p2") == {}
 
 
@@ -278,15 +278,15 @@ def test_attacks_on_several_locations_of_several_opponents_resolve_independently
     s = play(g, s, "attack p3 at slot 3", "with the queen of clubs (p1)")
     s = play(g, s, "attack p3 at slot 4", "with the 3 of clubs (p1)")  # the hand is empty: resolve
     # p2 slot 1: 5 < K breaks the only wall card: success; the attacker picks a Wonder card of p2
-    assert g.labels(s) == ["discard p2's 10 of spades (p2)", "discard p2's 10 of hearts (p2)"]
-    s = g.apply(s, "discard p2's 10 of hearts (p2)")
+    assert g.labels(s) == ["discard p2's 10 of spades", "discard p2's 10 of hearts"]
+    s = g.apply(s, "discard p2's 10 of hearts")
     # p2 slot 2: the ace holds against the 2; p3 slot 3 is exposed: success
     assert g.var(s, "wall")[slot("p2", 1, 2)] == (card("Ad", "p2"),)
-    assert g.labels(s) == ["discard p3's jack of spades (p3)", "discard p3's jack of hearts (p3)"]
-    s = g.apply(s, "discard p3's jack of spades (p3)")
+    assert g.labels(s) == ["discard p3's jack of spades", "discard p3's jack of hearts"]
+    s = g.apply(s, "discard p3's jack of spades")
     # p3 slot 4 exposed: a second success against p3
-    assert g.labels(s) == ["discard p3's jack of hearts (p3)"]
-    s = g.apply(s, "discard p3's jack of hearts (p3)")
+    assert g.labels(s) == ["discard p3's jack of hearts"]
+    s = g.apply(s, "discard p3's jack of hearts")
     assert wonder_of(g, s, "p3") == {}
     assert wonder_of(g, s, "p2") == {slot("p2", 1, 1): card("10s", "p2")}
     assert sorted(g.var(s, "discard")["p1"][-4:]) == sorted(card(c, "p1") for c in ["Kc", "Qc", "2c", "3c"])
@@ -298,7 +298,7 @@ def test_a_location_emptied_earlier_in_the_same_attack_has_nothing_left_to_hit()
     s = start(g, p1=dict(hand=["2c", "3c"]), p2=dict(wonder={(1, 1): "10s", (1, 2): "10h"}), first="p1")
     s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs (p1)")
     s = play(g, s, "attack p2 at slot 2", "with the 3 of clubs (p1)")
-    s = g.apply(s, "discard p2's 10 of hearts (p2)")  # the first success takes slot 2's card
+    s = g.apply(s, "discard p2's 10 of hearts")  # the first success takes slot 2's card
     # slot 1 still stands; slot 2 was emptied: the second attack finds nothing there
     assert wonder_of(g, s, "p2") == {slot("p2", 1, 1): card("10s", "p2")}
     assert s.pending.player == "p2"
@@ -323,7 +323,7 @@ def test_the_game_ends_when_every_hand_and_draw_pile_is_empty():
         first="p1",
     )
     s = play(g, s, ATTACK, "attack p2 at slot 2", "with the king of clubs (p1)")
-    s = g.apply(s, "discard p2's 10 of spades (p2)")
+    s = g.apply(s, "discard p2's 10 of spades")
     # p1 and p2 both have one card in play: the economic victory needs strictly more
     assert g.is_over(s) and g.result(s) == ()
 
@@ -367,7 +367,7 @@ def _attrition_case(p2_layout, players=2, p3_layout=None, discard="jack of spade
         layouts["p3"] = p3_layout
     s = start(g, players=players, **layouts)
     s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs (p1)", "resolve the attack")
-    return g, g.apply(s, f"discard p2's {discard} (p2)")
+    return g, g.apply(s, f"discard p2's {discard}")
 
 
 # p2's Wonder: a full base, 10 10 10 10 J; the 10 slots above need 10 cards J+, 6 Q+, 3 K+, 1 A.
@@ -433,3 +433,69 @@ def test_construction_precludes_attrition_and_a_wonder_ends_the_game():
     assert "attrition" not in log
     # p1 has 15 cards in play against 1, and fewer Wonder cards discarded: p1 wins, p2 does not
     assert g.result(s) == ("p1",)
+
+
+# ---- what the players see: discard piles, victory conditions, hidden victory cards ---------------
+
+
+def _view(g, s, viewer):
+    from interpreter.render import render
+
+    return render(g, s, viewer).splitlines()
+
+
+def test_discard_piles_are_face_up_and_shown_with_their_wonder_cards():
+    """The Game Landscape / Starting the Game: the discard pile is face up (the starting cards
+    are discarded face up); the military victory counts its 10, J, Q, K and A."""
+    g = game(victory="military")
+    s = start(g, p1=dict(hand=["2c"], discard=["Kh", "3d"]), p2=dict(discard=["5s"]), first="p1")
+    lines = _view(g, s, "p2")
+    at = lines.index("Discard piles (face up, top card last):")
+    assert lines[at + 1 : at + 3] == [
+        "    p1: KH, 3D (1 Wonder cards, 10 to A)",
+        "    p2: 5S (0 Wonder cards, 10 to A)",
+    ]
+    assert "    p1: military (clubs)" in lines and "Your victory condition: military (clubs)" in lines
+
+
+def test_a_successful_attack_names_the_defender_once():
+    """Resolving attacks: the attacker discards one top card of the defender's Wonder; the move
+    and the narration say whose card it is once."""
+    g = game()
+    s = start(g, p1=dict(hand=["Kc"]), p2=dict(wonder={(1, 1): "10s"}), first="p1")
+    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the king of clubs (p1)")
+    assert g.labels(s) == ["discard p2's 10 of spades"]
+    s = g.apply(s, "discard p2's 10 of spades")
+    assert "p1 discards p2's 10 of spades from level 1 of the Wonder" in g.narrate(s)
+    assert not any("(p2)" in line for line in g.narrate(s))
+
+
+_TIERS = {1: ["10s", "10d", "10c", "Jd", "Jc"], 2: ["Js", "Qd", "Qc", "Kd"], 3: ["Qs", "Kc", "Ks"], 4: ["Ac", "As"]}
+FULL_WONDER_BUT_TOP = {(lv, i + 1): c for lv in range(1, 5) for i, c in enumerate(_TIERS[lv])}
+
+
+def test_hidden_victory_your_own_condition_is_in_your_view_only_and_every_card_is_revealed_at_the_end():
+    """Winning the game: a second, hidden card determines each player's victory condition
+    (interpretation: seen by its owner only, revealed to everyone at the end)."""
+    g = game("hidden_victory")
+    s = start(g, p1=dict(hand=["Ah"], wonder=FULL_WONDER_BUT_TOP), p2=dict(wonder={(1, 1): "10s"}), first="p1")
+    suit_of = {"construction": "spades", "attrition": "hearts", "economic": "diamonds", "military": "clubs"}
+    goals = {p: f"{goal} ({suit_of[goal]})" for p, goal in g.var(s, "goal").items()}
+    cards = g.var(s, "victory_card")
+    for viewer in ("p1", "p2"):
+        lines = _view(g, s, viewer)
+        assert [line for line in lines if line.startswith("Your victory")] == [
+            f"Your victory condition: {goals[viewer]}"
+        ]
+        assert "    p1: a hidden victory card, revealed at the end" in lines
+    spectator = _view(g, s, None)
+    assert not any(line.startswith("Your victory condition") for line in spectator)
+    s = play(g, s, BUILD, "build with the ace of hearts (p1)", "on level 5 slot 1")
+    assert g.is_over(s)
+    narration = g.narrate(s, None)
+    spectator = _view(g, s, None)
+    for p in ("p1", "p2"):
+        name = cards[p].rsplit(" (", 1)[0]
+        assert f"{p} reveals the hidden victory card: the {name}, {goals[p]}" in narration
+        assert f"    {p}: {goals[p]}, by the {name}" in spectator
+        assert g.var(s, "face_up")[cards[p]]
