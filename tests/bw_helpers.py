@@ -1,7 +1,8 @@
 """Helpers for Berlin Wall scenario tests: build a position, walk a hammer, read the wall.
 
 Cells are named column letter + row digit (a1 is the top-left corner, row 1 on top);
-`column("c2") == 3`, `row("c2") == 2`. Piece names are "kind-value-Suit-set".
+`column("c2") == 3`, `row("c2") == 2`. Piece names are "kind-value-Suit-set"; the moves,
+the narration and the view show a piece by its code instead ("TS4": tile, Suns, 4).
 """
 
 from __future__ import annotations
