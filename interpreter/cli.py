@@ -545,16 +545,24 @@ def cmd_bench(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    """Many games by AI players, in parallel: win rates with intervals, length, endings."""
+    """Many games by AI players, in parallel: win rates with intervals, length, endings, cards."""
     from . import simulate as sim
     from .terminal import progress
 
+    if args.ray is not None:
+        sim.import_ray()  # Ray is an optional extra: say how to install it before loading anything
     game = _load(args)
     jobs = sim.default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(
             f"--jobs {jobs}: at least one job is needed",
             f"--jobs 1 plays in this process; this machine lets {sim.default_jobs()} run at once",
+        )
+    cards = sim.card_catalogue(game)
+    if args.csv == "cards" and not cards:
+        raise UsageError(
+            f"--csv cards: {game.header.title} has no cards (components with a printed text)",
+            "`gamedef cards GAME` lists a game's cards; --csv alone gives one row per game",
         )
     first = game.start(players=args.players, seed=args.seed)  # checks --players before any worker starts
     seats = first.players
@@ -576,7 +584,8 @@ def cmd_simulate(args) -> int:
         sim.plot_folder(Path(args.plot))
     jobs = min(jobs, args.games)
     start = time.perf_counter()
-    records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=lambda n: progress(n, "games"))
+    watch = lambda n: progress(n, "games")
+    records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=watch, ray_address=args.ray)
     elapsed = time.perf_counter() - start
     header = {
         "game": game.name,
@@ -588,15 +597,21 @@ def cmd_simulate(args) -> int:
         "variants": list(args.variant or []),
         "options": setup.options,
     }
-    doc = sim.document(header, records, seats)
+    doc = sim.document(header, records, seats, cards)
     if args.json:
         print(json.dumps(doc, indent=1))
+    elif args.csv == "cards":
+        sim.write_cards_csv(doc, sys.stdout)
     elif args.csv:
         sim.write_csv(records, sys.stdout)
     else:
-        for line in sim.text_report(doc):
+        for line in sim.text_report(doc, top_cards=args.cards):
             print(line)
-        print(f"\n({len(records)} games in {elapsed:.1f}s with {jobs} job{'s' if jobs != 1 else ''})")
+        if args.ray is None:
+            where = f"with {jobs} job{'s' if jobs != 1 else ''}"
+        else:
+            where = f"on a local Ray instance of {jobs} CPUs" if args.ray == sim.LOCAL_RAY else f"on Ray at {args.ray}"
+        print(f"\n({len(records)} games in {elapsed:.1f}s {where})")
     if args.plot:
         for path in sim.plot(doc, records, Path(args.plot)):
             print(f"chart written to {path}", file=sys.stderr if args.json or args.csv else sys.stdout)
@@ -689,14 +704,36 @@ def build_parser() -> argparse.ArgumentParser:
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_bench)
 
-    p = sub_parser("simulate", "many games by AI players in parallel: win rates, length, endings")
+    from .simulate import LOCAL_RAY, TOP_CARDS, cards_shown  # stdlib and the engine only: cheap to import
+
+    p = sub_parser("simulate", "many games by AI players in parallel: win rates, length, endings, cards")
     game_args(p)
     p.add_argument("--games", type=_positive, required=True, metavar="N", help="number of games (seeds S..S+N-1)")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help="agent for a seat (default random)")
     p.add_argument("--jobs", type=int, default=None, metavar="J", help="worker processes (default: every core)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_RAY,
+        metavar="ADDRESS",
+        help="play on Ray: a new local instance of J CPUs, or the cluster at ADDRESS (pip install '.[ray]')",
+    )
+    p.add_argument(
+        "--cards",
+        type=cards_shown,
+        default=TOP_CARDS,
+        metavar="N|all",
+        help=f"cards shown in the text report, the largest win-rate differences first (default {TOP_CARDS})",
+    )
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="one JSON document: the figures and every game")
-    fmt.add_argument("--csv", action="store_true", help="one CSV row per game")
+    fmt.add_argument(
+        "--csv",
+        nargs="?",
+        const="games",
+        choices=["games", "cards"],
+        help="CSV: one row per game, or with `cards` one row per card",
+    )
     p.add_argument("--plot", metavar="DIR", help="write PNG charts: win rates, game lengths")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_simulate)

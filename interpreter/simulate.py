@@ -11,6 +11,15 @@ Nothing here knows a game: win rates are read from `result()`, the length from t
 decision count and from a variable named `round` when a game has one, and the endings from
 the last key-event line (`log headline`) each game narrates, with seat names and numbers
 written as SEAT and N so that "west reaches 10 VP" and "east reaches 12 VP" group together.
+
+Cards are read the same way, from the language and not from a game's log: a card is a
+component with a printed text (`interpreter/cardlist.py`), and a seat plays a card, for
+these figures, when it chooses that card in a decision (the value of the option it picks
+is the card). A `.game` file is free to move cards between lists and to narrate what it
+likes, but every card a player plays, discards or picks reaches the rules as a choice.
+
+The games may also be played on a Ray cluster (`--ray`, an optional extra): the same
+chunks of seeds, sent as Ray tasks instead of to local processes, and the same records.
 """
 
 from __future__ import annotations
@@ -21,19 +30,22 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from .engine import Game
+from .engine import Game, State
 from .errors import GameDefError, UsageError
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 ROUND_VAR = "round"  # a game's round counter, if it has one by this name
 TOP_ENDINGS = 10  # endings listed in the text table (JSON has them all)
+TOP_CARDS = 15  # cards listed in the text table unless --cards says otherwise (JSON has them all)
+LOCAL_RAY = "local"  # `--ray` without an address: Ray's own name for "start a new local instance"
 
 
 # ---- what a worker needs, and what it sends back ---------------------------------------------------
@@ -65,6 +77,8 @@ class Record:
     rounds: int | None  # the final value of the game's `round` variable, if it has one
     headline: str  # the last key-event line of the game, as narrated ('' if none)
     ending: str  # that line with seats and numbers normalised: the ending's group
+    # (seat, card, times the seat chose it), in the order first chosen; empty for a game without cards
+    cards: tuple[tuple[str, str, int], ...] = ()
 
 
 class _Failure(Exception):
@@ -120,12 +134,39 @@ def _spread(values: Sequence[float]) -> dict[str, float] | None:
     }
 
 
+# ---- cards --------------------------------------------------------------------------------------------
+def card_catalogue(game: Game) -> dict[str, tuple[str, str]]:
+    """Each card of the game, by name: its kind and its title, in declaration order.
+
+    A card is what `gamedef cards` lists, a component with a printed text: the language's
+    own notion, so no game has to declare anything for its cards to be counted. Empty for
+    a game without cards (tic-tac-toe, or Kuhn poker, whose cards carry only a rank)."""
+    from .cardlist import card_kinds
+
+    compiled = game.compiled
+    out: dict[str, tuple[str, str]] = {}
+    for kind in card_kinds(compiled):
+        for name in compiled.types[kind]:
+            out.setdefault(name, (kind, compiled.rt.display(name)))
+    return out
+
+
+def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
+    """The card the pending decision's option `index` is, if it is one: the value the seat
+    picks, not its label, so that a card counts however the game words the option."""
+    value = state.pending.values[index]
+    return value if isinstance(value, str) and value in cards else None
+
+
 # ---- playing ------------------------------------------------------------------------------------------
 def play_game(game: Game, setup: Setup, seed: int) -> Record:
     """Play the game of one seed to its end, as `gamedef run --seed SEED` with the same
-    agents would, keeping only what the summary needs (no labels, no transcript)."""
+    agents would, keeping only what the summary needs (no labels, no transcript): the
+    winners, the length, the ending, and which seat chose which card how often."""
     from .cli import parse_agents
 
+    cards = frozenset(card_catalogue(game))
+    chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
     # The key events when the game marks them; otherwise its last narrated line of all.
@@ -141,7 +182,12 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
                 f"the game of seed {seed} has not ended after {setup.max_decisions:,} decisions",
                 "raise --max-decisions N, or check the rules for a game that cannot end",
             )
-        state = game.apply_index(state, agents[state.pending.player].choose(game, state))
+        seat = state.pending.player
+        index = agents[seat].choose(game, state)
+        card = chosen_card(state, index, cards) if cards else None
+        if card is not None:
+            chosen[seat, card] = chosen.get((seat, card), 0) + 1
+        state = game.apply_index(state, index)
         if state.log:
             lines = game.narrate(state, headlines=headlines)
             if lines:
@@ -159,6 +205,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         rounds,
         last,
         normalise(last, state.players + tuple(map(game.seat_title, state.players))),
+        tuple((seat, card, times) for (seat, card), times in chosen.items()),
     )
 
 
@@ -202,6 +249,13 @@ def _play_chunk(seeds: list[int]) -> list[Record] | _Failure:
         return failure
 
 
+def _ray_chunk(setup: Setup, seeds: list[int]) -> list[Record] | _Failure:
+    """A Ray task: a chunk of seeds in a Ray worker, which loads the game on its first task
+    and keeps it for the next ones (a worker process runs many tasks)."""
+    _init_worker(setup)
+    return _play_chunk(seeds)
+
+
 def _chunks(seeds: list[int], jobs: int) -> list[list[int]]:
     """About 16 chunks per worker: small enough for a progress bar that moves and for the
     workers to finish together, large enough that sending them costs nothing."""
@@ -223,6 +277,97 @@ def _context():
     return None
 
 
+def import_ray() -> Any:
+    """The `ray` module, or the UsageError that says how to install it: Ray is an optional
+    extra (a large install most designers never need), so it is imported only for --ray."""
+    try:
+        import ray
+    except ImportError:
+        raise UsageError(
+            "--ray needs Ray, which is not installed", 'pip install ".[ray]" (or pip install "ray>=2.9")'
+        ) from None
+    return ray
+
+
+def _unreachable(address: str) -> str | None:
+    """Why a `HOST:PORT` address cannot be reached, or None (and None for the forms Ray
+    resolves itself, `auto` and `ray://...`): Ray's own connection retries for minutes,
+    where a refused connection is known at once."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if "://" in address or not sep or not host or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            return None
+    except OSError as err:
+        return err.strerror or str(err) or type(err).__name__
+
+
+def _start_ray(address: str, jobs: int) -> int:
+    """Start a local Ray instance of `jobs` CPUs, or connect to the cluster at `address`;
+    returns the CPUs the games may use (to size the chunks).
+
+    The local instance is started quiet and lean (no dashboard, the workers' output not
+    copied here, Ray's own messages only when they are errors): it is a pool of workers for
+    one command, torn down at its end."""
+    import logging
+
+    ray = import_ray()
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    hint = "start one with `ray start --head` and give its address, or give --ray alone for a local instance"
+    if address == LOCAL_RAY:
+        ray.init(address=LOCAL_RAY, num_cpus=jobs, **quiet)
+        return jobs
+    why = _unreachable(address)
+    if why is not None:
+        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint)
+    try:
+        ray.init(address=address, **quiet)
+    except (ConnectionError, ValueError, RuntimeError) as err:
+        why = (str(err).splitlines() or [type(err).__name__])[0].strip("'\"")
+        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint) from None
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _simulate_ray(
+    setup: Setup,
+    seeds: list[int],
+    jobs: int,
+    address: str,
+    watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
+) -> list[Record]:
+    """The seeds' records, played as Ray tasks: the same chunks and the same worker code as
+    local processes, so the same records (a game depends only on its seed)."""
+    ray = import_ray()
+    cpus = _start_ray(address, jobs)
+    try:
+        task = ray.remote(_ray_chunk)
+        setup_ref = ray.put(setup)  # sent to the object store once, not with every chunk
+        pending = {task.remote(setup_ref, chunk): chunk[0] for chunk in _chunks(seeds, cpus)}
+        done: dict[int, list[Record]] = {}
+        try:
+            with watch(len(seeds)) as advance:
+                while pending:
+                    ready, _ = ray.wait(list(pending), num_returns=1)
+                    for ref in ready:
+                        first = pending.pop(ref)
+                        got = ray.get(ref)
+                        if isinstance(got, _Failure):
+                            raise got
+                        done[first] = got
+                        for _ in got:
+                            advance()
+        except BaseException:  # a failed game or Ctrl-C: the chunks not yet played are dropped
+            for ref in pending:
+                ray.cancel(ref)
+            raise
+        return [r for first in sorted(done) for r in done[first]]
+    finally:
+        ray.shutdown()
+
+
 def simulate(
     setup: Setup,
     games: int,
@@ -230,17 +375,21 @@ def simulate(
     jobs: int,
     game: Game | None = None,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]] = _quiet,
+    ray_address: str | None = None,
 ) -> list[Record]:
     """Play seeds seed..seed+games-1 and return their records in seed order.
 
     With `jobs` 1 the games are played here (with `game`, if already loaded); otherwise in
-    `jobs` worker processes, each given the game once. `watch(games)` is entered once the
-    work is under way (a progress bar: entered after the workers are forked, so no thread
-    of its own is copied into them) and yields a function called once per game finished.
-    Raises UsageError for a game that cannot be finished."""
+    `jobs` worker processes, each given the game once. With `ray_address` (an address, or
+    `LOCAL_RAY` for a new local instance of `jobs` CPUs) they are Ray tasks instead.
+    `watch(games)` is entered once the work is under way (a progress bar: entered after the
+    workers are forked, so no thread of its own is copied into them) and yields a function
+    called once per game finished. Raises UsageError for a game that cannot be finished."""
     global _worker
     seeds = list(range(seed, seed + games))
     try:
+        if ray_address is not None:
+            return _simulate_ray(setup, seeds, jobs, ray_address, watch)
         if jobs <= 1:
             game = game or setup.load()
             records = []
@@ -278,11 +427,81 @@ def simulate(
 
 
 # ---- the summary ----------------------------------------------------------------------------------
-def summarise(records: Sequence[Record], seats: Sequence[str]) -> dict[str, Any]:
+def _share(wins: float, n: int) -> dict[str, Any]:
+    """A win rate over `n` seat-games with its interval; no rate (None) when there are none."""
+    low, high = wilson(wins, n)
+    return {"seat_games": n, "wins": wins, "rate": wins / n if n else None, "low": low, "high": high}
+
+
+def card_summary(
+    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Each card's figures, every card of `cards` (name -> kind, title) in its order.
+
+    The unit is a seat in a game (a seat-game): the seats that chose the card at least once
+    in a game, against all the other seat-games of the simulation (the same seat in games
+    where it did not choose it, and the other seats). Each side's win rate counts a shared
+    win as a share, as the seats' win rates do, so the two sides' seat-games add up to
+    games × seats and their wins to all the wins. `difference` is the first rate minus the
+    second (None when a side is empty): a card whose choosers win more than the others.
+
+    Where the seats are unequal, a card one side plays more often takes on that side's win
+    rate; `by_seat` sets each seat against itself (its games with the card, its games
+    without), which that does not bias."""
+    share = [{w: 1 / len(r.winners) for w in r.winners} for r in records]
+    total_wins = sum(sum(won.values()) for won in share)
+    seat_wins = {s: sum(won.get(s, 0.0) for won in share) for s in seats}
+    n, total = len(records), len(records) * len(seats)
+    games: Counter[str] = Counter()  # games in which some seat chose the card
+    times: Counter[str] = Counter()  # decisions in which a seat chose it
+    seat_games: dict[str, Counter[str]] = {card: Counter() for card in cards}  # per seat: games it chose it in
+    wins: dict[str, Counter[str]] = {card: Counter() for card in cards}  # per seat: its wins (shares) in those
+    for r, won in zip(records, share):
+        for seat, card, k in r.cards:  # one entry per (seat, card) of the game
+            times[card] += k
+            seat_games.setdefault(card, Counter())[seat] += 1  # (setdefault: a card missing from `cards`)
+            wins.setdefault(card, Counter())[seat] += won.get(seat, 0.0)
+        games.update({card for _, card, _ in r.cards})
+    out = []
+    for card, by_seat in seat_games.items():
+        kind, title = cards.get(card, ("", card))
+        n1, w1 = sum(by_seat.values()), sum(wins[card].values())
+        chose, others = _share(w1, n1), _share(total_wins - w1, total - n1)
+        difference = None if chose["rate"] is None or others["rate"] is None else chose["rate"] - others["rate"]
+        per_seat = {
+            s: {
+                "chose_it": _share(wins[card][s], by_seat[s]),
+                "did_not": _share(seat_wins[s] - wins[card][s], n - by_seat[s]),
+            }
+            for s in seats
+        }
+        out.append(
+            {
+                "card": card,
+                "title": title,
+                "kind": kind,
+                "games": games[card],
+                "times": times[card],
+                "chosen_by": {s: by_seat[s] for s in seats if by_seat[s]},
+                "chose_it": chose,
+                "others": others,
+                "difference": difference,
+                "by_seat": per_seat,
+            }
+        )
+    return out
+
+
+def summarise(
+    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]] | None = None
+) -> dict[str, Any]:
     """The figures a designer reads, as plain data (the JSON document without its header).
 
     A win shared by k seats counts 1/k to each of them, so the seats' win rates and the
-    no-winner share add up to 100%; the Wilson interval is computed from that share."""
+    no-winner share add up to 100%; the Wilson interval is computed from that share.
+    `cards` (from `card_catalogue`) adds each card's figures; without it (or for a game
+    without cards, whose catalogue is empty) `cards` is None, as `rounds` is for a game
+    without a round counter, so that a tool can tell "no cards" from "no card chosen"."""
     n = len(records)
     wins = {s: 0.0 for s in seats}
     for r in records:
@@ -320,17 +539,28 @@ def summarise(records: Sequence[Record], seats: Sequence[str]) -> dict[str, Any]
             }
             for e, c in sorted(endings.items(), key=lambda item: (-item[1], item[0]))
         ],
+        "cards": card_summary(records, seats, cards) if cards else None,
     }
 
 
-def document(header: dict[str, Any], records: Sequence[Record], seats: Sequence[str]) -> dict[str, Any]:
+def document(
+    header: dict[str, Any],
+    records: Sequence[Record],
+    seats: Sequence[str],
+    cards: Mapping[str, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
     """The `--json` document: what was simulated, the summary, and every game's record."""
-    return {**header, **summarise(records, seats), "records": [_record_dict(r) for r in records]}
+    return {**header, **summarise(records, seats, cards), "records": [_record_dict(r) for r in records]}
 
 
 def _record_dict(r: Record) -> dict[str, Any]:
+    """A record for JSON: its cards as {seat: {card: times}}, which reads better than triples."""
     d = asdict(r)
     d["winners"] = list(r.winners)
+    chosen: dict[str, dict[str, int]] = {}
+    for seat, card, times in r.cards:
+        chosen.setdefault(seat, {})[card] = times
+    d["cards"] = chosen
     return d
 
 
@@ -343,6 +573,28 @@ def write_csv(records: Sequence[Record], out: IO[str]) -> None:
         writer.writerow(
             [r.seed, " ".join(r.winners), r.decisions, "" if r.rounds is None else r.rounds, r.ending, r.headline]
         )
+
+
+CARD_COLUMNS = [
+    "card", "title", "kind", "games", "times", "chosen_by",
+    "seat_games", "wins", "rate", "low", "high",
+    "others_seat_games", "others_wins", "others_rate", "others_low", "others_high", "difference",
+]  # fmt: skip
+
+
+def write_cards_csv(doc: dict[str, Any], out: IO[str]) -> None:
+    """One row per card (`--csv cards`), in the game's order: the columns of the JSON's
+    `cards`, flattened; `chosen_by` as `seat:N` items space-separated; a rate with no
+    seat-games behind it (a card nobody chose) is empty."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CARD_COLUMNS)
+    for c in doc["cards"] or ():
+        by = " ".join(f"{s}:{n}" for s, n in c["chosen_by"].items())
+        sides = [
+            c[side][key] for side in ("chose_it", "others") for key in ("seat_games", "wins", "rate", "low", "high")
+        ]
+        cells = [c["card"], c["title"], c["kind"], c["games"], c["times"], by, *sides, c["difference"]]
+        writer.writerow(["" if v is None else v for v in cells])
 
 
 def _pct(x: float) -> str:
@@ -362,8 +614,9 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
     return out
 
 
-def text_report(doc: dict[str, Any]) -> list[str]:
-    """The summary as text tables: win rates, length, endings."""
+def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[str]:
+    """The summary as text tables: win rates, length, endings, and cards for a game that has
+    them (the `top_cards` with the largest difference either way, or all for None)."""
     n = doc["games"]
     agents = " ".join(f"{s}={k}" for s, k in doc["agents"].items())
     last = doc["first_seed"] + n - 1
@@ -398,6 +651,63 @@ def text_report(doc: dict[str, Any]) -> list[str]:
     rest = doc["endings"][TOP_ENDINGS:]
     if rest:
         lines.append(f"  ... and {len(rest)} other endings in {sum(e['games'] for e in rest)} games (--json lists all)")
+    if doc.get("cards") is not None:
+        lines += ["", *_card_lines(doc["cards"], top_cards)]
+    return lines
+
+
+def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
+    """The cards' table: the cards chosen at least once, the largest differences first.
+
+    Sorted by the size of the difference whichever its sign, so that the cards that help
+    and those that hurt come up together; the intervals say which of them are more than
+    the noise of a few games."""
+    lines = [
+        "cards (a card counts as played by a seat when the seat chose it in a decision): the games it was",
+        "chosen in, the times, the seats that chose it (once a game), and their win rate against the",
+        "other seats' (95% Wilson intervals):",
+    ]
+    chosen = [c for c in cards if c["times"]]
+    never = [c for c in cards if not c["times"]]
+    if not chosen:
+        return [*lines, "  no card was chosen in a decision"]
+    order = sorted(
+        range(len(chosen)),
+        key=lambda i: (chosen[i]["difference"] is None, -abs(chosen[i]["difference"] or 0), -chosen[i]["games"], i),
+    )
+    shown = [chosen[i] for i in order[:top]] if top is not None else [chosen[i] for i in order]
+    kinds = len({c["kind"] for c in cards}) > 1  # the kind column only when it tells cards apart
+    head = ["card", *(["kind"] if kinds else []), "games", "times", "seats"]
+    rows = [[*head, "chose it", "95% interval", "others", "95% interval", "difference"]]
+    for c in shown:
+        me, others = c["chose_it"], c["others"]
+        rows.append(
+            [
+                c["title"],
+                *([c["kind"]] if kinds else []),
+                str(c["games"]),
+                str(c["times"]),
+                str(me["seat_games"]),
+                _pct(me["rate"]),
+                f"{_pct(me['low'])} - {_pct(me['high'])}",
+                "-" if others["rate"] is None else _pct(others["rate"]),
+                f"{_pct(others['low'])} - {_pct(others['high'])}",
+                "-" if c["difference"] is None else f"{100 * c['difference']:+.1f} pts",
+            ]
+        )
+    first = len(head) - 3
+    lines += _table(rows, set(range(first, len(rows[0]))))
+    notes = []
+    if len(shown) < len(chosen):
+        notes.append(
+            f"the {len(shown)} of the {len(chosen)} cards chosen with the largest differences either way;"
+            " --cards all lists them all"
+        )
+    if never:
+        names = ": " + ", ".join(c["title"] for c in never) if top is None else ""
+        notes.append(f"{len(never)} of {len(cards)} cards never chosen{names}")
+    for note in notes:
+        lines += textwrap.wrap(f"({note})", 100, initial_indent="  ", subsequent_indent="   ")
     return lines
 
 
@@ -475,6 +785,21 @@ def plot(doc: dict[str, Any], records: Sequence[Record], folder: Path) -> list[P
     plt.close(fig)
     written.append(path)
     return written
+
+
+def cards_shown(text: str) -> int | None:
+    """`--cards N|all`: how many cards the text report lists (None: all of them)."""
+    import argparse
+
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards or 'all', not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 or 'all', not {value}")
+    return value
 
 
 def default_jobs() -> int:

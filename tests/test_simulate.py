@@ -1,6 +1,7 @@
-"""`gamedef simulate`: many games by agents, the same whatever the number of jobs, summed up
-right (Wilson intervals, shared wins as shares, endings grouped), as text, JSON, CSV and
-PNG charts; and every user mistake exits 2 with a hint.
+"""`gamedef simulate`: many games by agents, the same whatever the number of jobs (or on Ray),
+summed up right (Wilson intervals, shared wins as shares, endings grouped, each card's
+choosers against the other seats), as text, JSON, CSV and PNG charts; and every user
+mistake exits 2 with a hint.
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ import csv
 import io
 import json
 import re
+import sys
+from contextlib import redirect_stdout
 
 import pytest
 
+from interpreter import load_game
 from interpreter.cli import main
-from interpreter.simulate import Record, normalise, summarise, wilson
+from interpreter.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -138,6 +142,7 @@ def test_text_report_shows_rates_intervals_length_and_endings(capsys):
     assert re.search(r"^  decisions +\d+\.\d +\d+ +5 +9$", out, re.M), out  # 5 to 9 marks in 100 random games
     assert "rounds" not in out  # tic-tac-toe has no `round` variable
     assert "SEAT has three in a row" in out and "the board is full: a draw" in out
+    assert "cards" not in out  # no card section for a game without cards
 
 
 def test_json_document_shape(capsys):
@@ -150,7 +155,8 @@ def test_json_document_shape(capsys):
     assert set(doc["decisions"]) == {"mean", "median", "min", "max"} and doc["rounds"] is None
     assert sum(e["games"] for e in doc["endings"]) == 30
     assert len(doc["records"]) == 30
-    assert set(doc["records"][0]) == {"seed", "winners", "decisions", "rounds", "headline", "ending"}
+    assert set(doc["records"][0]) == {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards"}
+    assert doc["cards"] is None and all(r["cards"] == {} for r in doc["records"])  # tic-tac-toe has no cards
 
 
 def test_csv_has_one_row_per_game(capsys):
@@ -186,8 +192,19 @@ def test_plot_writes_two_png_charts(tmp_path, capsys):
         (["--max-decisions", "3", "--jobs", "2"], "has not ended after 3 decisions", "raise --max-decisions"),
         (["--max-decisions", "3", "--jobs", "1"], "has not ended after 3 decisions", "raise --max-decisions"),
         (["--plot", "TMP/file.txt"], "a file of that name exists", "give a folder name"),
+        (["--csv", "cards"], "--csv cards: Tic-tac-toe has no cards", "`gamedef cards GAME` lists"),
     ],
-    ids=["jobs-0", "unknown-seat", "unknown-kind", "human", "players", "endless-jobs-2", "endless-jobs-1", "plot-file"],
+    ids=[
+        "jobs-0",
+        "unknown-seat",
+        "unknown-kind",
+        "human",
+        "players",
+        "endless-jobs-2",
+        "endless-jobs-1",
+        "plot-file",
+        "csv-cards-without-cards",
+    ],
 )
 def test_mistakes_exit_2_with_a_hint(tmp_path, capsys, argv, message, hint):
     (tmp_path / "file.txt").write_text("not a folder")
@@ -218,3 +235,150 @@ def test_workers_that_load_the_game_themselves_give_the_same_results(monkeypatch
     here = sim.simulate(setup, 40, 5, jobs=1)
     monkeypatch.setattr(sim, "_context", lambda: multiprocessing.get_context("spawn"))
     assert sim.simulate(setup, 40, 5, jobs=2) == here
+
+
+# ---- cards: a seat plays a card when it chooses it in a decision ---------------------------------
+def test_card_summary_of_a_known_sample():
+    """Seat-games that chose a card against all the others, shared wins as shares."""
+    cards = {"ace": ("Card", "Ace"), "king": ("Card", "King"), "queen": ("Card", "Queen")}
+    records = [
+        Record(1, ("west",), 10, None, "", "", (("west", "ace", 2), ("east", "king", 1))),
+        Record(2, ("east",), 10, None, "", "", (("west", "ace", 1), ("east", "ace", 1))),
+        Record(3, ("west", "east"), 10, None, "", "", (("east", "king", 3),)),
+        Record(4, (), 10, None, "", "", ()),
+    ]
+    s = summarise(records, ("west", "east"), cards)
+    ace, king, queen = s["cards"]
+    assert (ace["card"], ace["title"], ace["kind"]) == ("ace", "Ace", "Card")
+    assert (ace["games"], ace["times"], ace["chosen_by"]) == (2, 4, {"west": 2, "east": 1})
+    # Ace's choosers: west in 1 (won), west in 2 (lost), east in 2 (won): 2 of 3; the other
+    # five seat-games hold the rest of the 3 wins (game 3's shared win, halves): 1 of 5.
+    low, high = wilson(2, 3)
+    assert ace["chose_it"] == {"seat_games": 3, "wins": 2.0, "rate": 2 / 3, "low": low, "high": high}
+    assert ace["others"]["seat_games"] == 5 and ace["others"]["wins"] == pytest.approx(1.0)
+    assert ace["difference"] == pytest.approx(2 / 3 - 1 / 5)
+    assert (king["games"], king["times"], king["chosen_by"]) == (2, 4, {"east": 2})
+    assert king["chose_it"]["wins"] == 0.5 and king["chose_it"]["rate"] == 0.25  # lost game 1, half of game 3
+    # Each seat against itself: west chose the ace in games 1 and 2 (won 1) and not in 3 and 4 (won half).
+    west = ace["by_seat"]["west"]
+    assert (west["chose_it"]["seat_games"], west["chose_it"]["wins"]) == (2, 1.0)
+    assert (west["did_not"]["seat_games"], west["did_not"]["wins"]) == (2, 0.5)
+    assert king["by_seat"]["west"]["chose_it"]["rate"] is None and king["by_seat"]["west"]["did_not"]["rate"] == 0.375
+    # Never chosen: no rate on its side, an empty difference, and every seat-game on the other.
+    assert (queen["games"], queen["times"], queen["chosen_by"]) == (0, 0, {})
+    assert queen["chose_it"]["rate"] is None and queen["difference"] is None
+    assert queen["others"]["seat_games"] == 8 and queen["others"]["rate"] == pytest.approx(3 / 8)
+    assert summarise(records, ("west", "east"))["cards"] is None  # no catalogue: no card figures
+
+
+def _main_json(*argv: str) -> dict:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main([*argv, "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
+TWID = ("twid", "--players", "2", "--games", "8", "--seed", "1", "--jobs", "2")
+
+
+@pytest.fixture(scope="module")
+def twid_doc() -> dict:
+    """Eight two-player games of The Wall is Down, played once for the card tests."""
+    return _main_json("simulate", *TWID)
+
+
+def test_card_counts_are_consistent_with_the_games(twid_doc):
+    doc = twid_doc
+    n, seats, records = doc["games"], doc["seats"], doc["records"]
+    catalogue = card_catalogue(load_game("twid"))
+    assert [c["card"] for c in doc["cards"]] == list(catalogue)  # every card, once, in the game's order
+    assert {c["kind"] for c in doc["cards"]} == {"TwidCard", "NwoSlot"}
+    total_wins = sum(w["wins"] for w in doc["win_rates"])
+    chosen_anywhere = 0
+    for c in doc["cards"]:
+        name = c["card"]
+        by_record = [{s for s, chosen in r["cards"].items() if name in chosen} for r in records]
+        assert c["games"] == sum(1 for who in by_record if who) <= n  # never in more games than were played
+        assert c["chosen_by"] == {s: k for s in seats if (k := sum(s in who for who in by_record))}
+        assert c["times"] == sum(chosen.get(name, 0) for r in records for chosen in r["cards"].values())
+        me, others = c["chose_it"], c["others"]
+        assert me["seat_games"] == sum(c["chosen_by"].values())
+        assert c["games"] <= me["seat_games"] <= min(c["times"], len(seats) * c["games"])
+        assert me["seat_games"] + others["seat_games"] == n * len(seats)  # every seat-game on one side
+        assert me["wins"] + others["wins"] == pytest.approx(total_wins)  # and every win
+        for side in (me, others):
+            if side["seat_games"]:
+                assert side["rate"] == pytest.approx(side["wins"] / side["seat_games"])
+                assert side["low"] <= side["rate"] <= side["high"]
+        if c["difference"] is not None:
+            assert c["difference"] == pytest.approx(me["rate"] - others["rate"])
+        for seat, w in zip(seats, doc["win_rates"]):  # each seat against itself: its games, its wins
+            mine = c["by_seat"][seat]
+            assert mine["chose_it"]["seat_games"] == c["chosen_by"].get(seat, 0)
+            assert mine["chose_it"]["seat_games"] + mine["did_not"]["seat_games"] == n
+            assert mine["chose_it"]["wins"] + mine["did_not"]["wins"] == pytest.approx(w["wins"])
+        chosen_anywhere += c["times"]
+    # The totals add up: every card choice of every game is in one card's count.
+    assert chosen_anywhere == sum(k for r in records for chosen in r["cards"].values() for k in chosen.values()) > 0
+    assert all(card in catalogue for r in records for chosen in r["cards"].values() for card in chosen)
+
+
+def test_text_report_shows_the_card_table(capsys, twid_doc):
+    code, out, _ = cli(capsys, "simulate", *TWID, "--cards", "4")
+    assert code == 0
+    assert "a card counts as played by a seat when the seat chose it in a decision" in out
+    header = re.search(r"^  card +kind +games +times +seats +chose it +95% interval +others", out, re.M)
+    assert header, out
+    rows = out[header.end() :].split("\n")[1:5]
+    chosen = [c for c in twid_doc["cards"] if c["times"]]
+    top = sorted(chosen, key=lambda c: -abs(c["difference"] or 0))[:4]  # the largest differences, either way
+    for row, c in zip(rows, top):
+        assert re.fullmatch(r"  .+ +(TwidCard|NwoSlot) +\d+ +\d+ +\d+ +\d+\.\d% +.* [+-]\d+\.\d pts", row), row
+        assert abs(float(row.split()[-2])) == pytest.approx(100 * abs(c["difference"]), abs=0.05)
+    assert f"(the 4 of the {len(chosen)} cards chosen with the largest differences either way; --cards all" in out
+    never = len(twid_doc["cards"]) - len(chosen)
+    assert (f"({never} of {len(twid_doc['cards'])} cards never chosen)" in out) == bool(never)
+    # --cards all: a row for every card chosen, and no "largest differences" note.
+    everything = "\n".join(text_report(twid_doc, top_cards=None))
+    assert all(f"  {c['title']} " in everything for c in chosen)
+    assert "--cards all lists them all" not in everything
+
+
+def test_csv_cards_has_one_row_per_card(capsys, twid_doc):
+    code, out, _ = cli(capsys, "simulate", *TWID, "--csv", "cards")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out)))
+    assert rows[0] == CARD_COLUMNS
+    assert [r[0] for r in rows[1:]] == [c["card"] for c in twid_doc["cards"]]
+    for row, c in zip(rows[1:], twid_doc["cards"]):
+        assert (int(row[3]), int(row[4]), int(row[6])) == (c["games"], c["times"], c["chose_it"]["seat_games"])
+        assert row[5] == " ".join(f"{s}:{k}" for s, k in c["chosen_by"].items())
+        assert row[8] == ("" if c["chose_it"]["rate"] is None else str(c["chose_it"]["rate"]))
+
+
+# ---- Ray ------------------------------------------------------------------------------------------
+def test_ray_gives_the_records_of_one_job(capsys):
+    """A local Ray instance plays the same games: each depends only on its seed. (Twid, for
+    its cards; about 10 s, most of it Ray starting.)"""
+    pytest.importorskip("ray")
+    argv = ("twid", "--players", "2", "--games", "6", "--seed", "11")
+    here = simulate_json(capsys, *argv, "--jobs", "1")
+    on_ray = simulate_json(capsys, *argv, "--jobs", "2", "--ray")
+    assert on_ray == here
+    assert [r["seed"] for r in on_ray["records"]] == list(range(11, 17))
+    assert any(r["cards"] for r in on_ray["records"])
+
+
+def test_ray_not_installed_is_exit_2_with_the_extra_to_install(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    code, _, err = cli(capsys, "simulate", "tictactoe", "--games", "2", "--ray")
+    assert code == 2
+    assert "gamedef: error: --ray needs Ray, which is not installed" in err
+    assert 'hint: pip install ".[ray]"' in err
+
+
+def test_ray_address_that_does_not_answer_is_exit_2_at_once(capsys):
+    pytest.importorskip("ray")
+    code, _, err = cli(capsys, "simulate", "tictactoe", "--games", "2", "--ray", "127.0.0.1:1")
+    assert code == 2
+    assert "--ray 127.0.0.1:1: cannot reach a Ray cluster there" in err and "ray start --head" in err
