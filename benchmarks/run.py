@@ -38,6 +38,22 @@ def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int]
     return playout
 
 
+def public_api_playouts(name: str, players: int) -> Callable[[int], int]:
+    """Random playouts through the calls a user or an agent makes first: `legal_moves`,
+    then `apply(state, move)` with one of them (labels written, a move found by label)."""
+    game = load_game(name)
+
+    def playout(seed: int) -> int:
+        rng = random.Random(seed)
+        state = game.start(players=players, seed=seed)
+        while state.result is None:
+            moves = game.legal_moves(state)
+            state = game.apply(state, moves[rng.randrange(len(moves))])
+        return state.decisions
+
+    return playout
+
+
 def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
     """Run playouts with successive seeds for about `seconds`: (games, decisions, time)."""
     games = decisions = 0
@@ -123,6 +139,18 @@ def main(argv: list[str] | None = None) -> None:
             f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
             f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}"
         )
+    print()
+    print(f"{'public API':<24} {'legal_moves+apply':>18} {'apply_index':>19} {'ratio':>6}")
+    for label, name, players in (("Tic-tac-toe", "tictactoe", 2), ("Berlin Wall, 2 players", "berlin_wall", 2)):
+        api, fast = public_api_playouts(name, players), interpreter_playouts(name, players)
+        runs1, runs2 = [], []
+        for _ in range(args.rounds):
+            runs1.append(measure(api, args.seconds / args.rounds))
+            runs2.append(measure(fast, args.seconds / args.rounds))
+        _, d1, t1 = max(runs1, key=lambda r: r[1] / r[2])
+        _, d2, t2 = max(runs2, key=lambda r: r[1] / r[2])
+        print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
+    print()
     try:
         from .baselines import openspiel_tictactoe
 

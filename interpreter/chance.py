@@ -154,10 +154,10 @@ class ChanceGame(Game):
     def _chance_label(self, kind: str, value) -> str:
         return f"{kind} {self.compiled.rt.display(value)}"
 
-    def labels(self, state: State) -> list[str]:
+    def _write_labels(self, state: State) -> list[str]:
         node = state.chance.node if state.chance is not None else None
         if node is None:
-            return super().labels(state)
+            return super()._write_labels(state)
         return [self._chance_label(node.kind, v) for v in state.pending.values]
 
     def prompt(self, state: State) -> str:

@@ -107,7 +107,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.handlers: dict[str, list[Handler]] = {}
         self.event_decls: dict[str, ast.Event] = {}
         self.slots: dict[tuple[str, str], Code] = {}
-        self.choices: list[tuple] = []  # (labels fn, prompt fn) of each decision point
+        self.choices: list[tuple] = []  # (labels fn or None: the values as displayed, prompt fn, secret, code)
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
         self.uses_chance = False  # a `roll` or a `shuffle` somewhere in the rules
         self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration

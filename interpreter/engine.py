@@ -11,8 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-import attrs
-
 from . import rng
 from .compiler import CompiledGame
 from .errors import Diagnostic, GameRuntimeError, UsageError, explain
@@ -21,9 +19,9 @@ from .limits import MAX_DEPTH, STEP_LIMIT
 _new_tuple = tuple.__new__
 
 
-@attrs.frozen
-class Move:
-    """A decision by one seat, named by a stable human-readable label."""
+class Move(NamedTuple):
+    """A decision by one seat, named by a stable human-readable label. (A named tuple:
+    `legal_moves` makes one per option, so it must be cheap.)"""
 
     player: str
     label: str
@@ -275,6 +273,7 @@ class Game:
         self._seats: dict[int, tuple[str, ...]] = {}
         self._initial: dict[tuple[str, ...], tuple] = {}
         self._actions = None  # the action space, made when first asked for
+        self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
 
     @property
     def rules_hash(self) -> str:
@@ -360,13 +359,31 @@ class Game:
         return state.pending.player if state.pending else None
 
     def labels(self, state: State) -> list[str]:
-        """The labels of the pending decision's options, unique, in option order."""
+        """The labels of the pending decision's options, unique, in option order.
+
+        The last state's labels are kept: `legal_moves(state)` then `apply(state, move)`,
+        the public API's loop, writes them once (states are immutable: the same object
+        always has the same labels)."""
+        return list(self._shared_labels(state))
+
+    def _shared_labels(self, state: State) -> list[str]:
+        """The labels, kept for the next call with the same state (not to be changed)."""
+        cached = self._labelled
+        if cached[0] is state:
+            return cached[1]
+        labels = self._write_labels(state)
+        self._labelled = (state, labels)
+        return labels
+
+    def _write_labels(self, state: State) -> list[str]:
         p = state.pending
         if p is None:
             return []
-        vm = VM(self.compiled, state)
         labels_fn = self.compiled.choices[p.choice][0]
-        labels = [str(x) for x in labels_fn(vm, list(state.frames[-1][2]), p.values)]
+        if labels_fn is None:  # each option shown as its value
+            labels = list(map(self.compiled.rt.display, p.values))
+        else:
+            labels = [str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)]
         if len(set(labels)) != len(labels):
             taken: set[str] = set()
             for i, text in enumerate(labels):
@@ -397,7 +414,8 @@ class Game:
         p = state.pending
         if p is None:
             return []
-        return [Move(p.player, label) for label in self.labels(state)]
+        player = p.player
+        return [_new_tuple(Move, (player, label)) for label in self._shared_labels(state)]
 
     def narrate(
         self, state: State, player: str | None = None, omniscient: bool | None = None, headlines: bool = False
@@ -428,7 +446,7 @@ class Game:
         label = move.label if isinstance(move, Move) else move
         if isinstance(move, Move) and move.player != p.player:
             raise IllegalMove(str(move), f"it is {p.player}'s decision, not {move.player}'s")
-        labels = self.labels(state)
+        labels = self._shared_labels(state)  # written once by legal_moves(state) just before, usually
         try:
             i = labels.index(label)
         except ValueError:

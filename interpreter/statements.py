@@ -315,22 +315,26 @@ class StatementCompiler:
         options = self.stored_expr(s.options, scope)
         player = self.expr(s.player, scope)
         slot = scope.bind(s.var)
-        display = self.rt.display
         label = self.expr(s.label, scope) if s.label is not None else None
+        if (
+            isinstance(s.label, ast.Str)
+            and len(s.label.parts) == 1
+            and s.label.parts[0] == ast.Name(span=s.label.parts[0].span, id=s.var)
+        ):
+            label = None  # `label "{c}"` is the value as displayed: no expression to run per option
         prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
         nxt = self._here() + 1
         optional = s.optional
 
         def labels(vm, L, values):
-            if label is None:
-                return [display(v) for v in values]
             out = []
             for v in values:
                 L[slot] = v
                 out.append(label(vm, L))
             return out
 
-        choice = self._choice(labels, prompt, s.secret)
+        # None: each option is labelled by its value as displayed (the engine needs no VM)
+        choice = self._choice(labels if label is not None else None, prompt, s.secret)
 
         def op(vm, L):
             values = tuple(options(vm, L))
