@@ -212,12 +212,28 @@ def numbered(labels: list[str], width: int) -> list[str]:
     return out
 
 
-KINDS = ("random", "first", "human", "mcts:N", "ismcts:N")
+KINDS = ("random", "first", "human", "mcts:N", "mcts:Ts", "ismcts:N", "ismcts:Ts")
+
+
+def _budget(arg: str) -> tuple[int | None, float | None]:
+    """`200` -> (200 iterations, None); `0.5s` -> (None, 0.5 seconds); else (None, None)."""
+    if arg.isdigit() and int(arg) >= 1:
+        return int(arg), None
+    if arg.endswith("s"):
+        try:
+            seconds = float(arg[:-1])
+        except ValueError:
+            return None, None
+        if 0 < seconds <= 3600:
+            return None, seconds
+    return None, None
 
 
 def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Agent:
-    """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision;
-    given the game, it is refused here for hidden information (else at its first decision)."""
+    """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision,
+    `mcts:Ts` as many as fit in T seconds (not reproducible: the machine's speed decides);
+    `ismcts` likewise. Given the game, `mcts` is refused here for hidden information (else
+    at its first decision)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
@@ -226,14 +242,18 @@ def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Age
         return HumanAgent(seat)
     name, _, arg = kind.partition(":")
     if name in ("mcts", "ismcts"):
-        hint = f"{name}:N searches N iterations (N a whole number from 1) per decision: for example {name}:200"
-        if not arg.isdigit() or int(arg) < 1:
-            raise UsageError(f"agent '{kind}' for {seat}: {name} needs a positive number of iterations", hint)
+        hint = (
+            f"{name}:N searches N iterations (a whole number from 1) per decision, {name}:Ts for T seconds: "
+            f"for example {name}:200 or {name}:0.5s"
+        )
+        iterations, seconds = _budget(arg)
+        if iterations is None and seconds is None:
+            raise UsageError(f"agent '{kind}' for {seat}: {name} needs a number of iterations or of seconds", hint)
         if name == "ismcts":
-            return ISMCTSAgent(int(arg), seed)
+            return ISMCTSAgent(iterations or 0, seed, seconds=seconds)
         if game is not None:
             refuse_hidden(game)
-        return MCTSAgent(int(arg), seed)
+        return MCTSAgent(iterations or 0, seed, seconds=seconds)
     from .errors import did_you_mean
 
     raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")

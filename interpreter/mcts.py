@@ -190,12 +190,20 @@ def ucb(stats: list, c: float) -> float:
 
 class ISMCTSAgent:
     """Single-observer IS-MCTS (module docstring): `iterations` determinised playouts per
-    decision, reproducible for a seed."""
+    decision, reproducible for a seed, or as many as fit in `seconds`."""
 
-    def __init__(self, iterations: int = 200, seed: int = 0, exploration: float = 0.7, max_rollout: int = 10_000):
-        if iterations < 1:
-            raise ValueError("ISMCTSAgent needs at least one iteration")
+    def __init__(
+        self,
+        iterations: int = 200,
+        seed: int = 0,
+        exploration: float = 0.7,
+        max_rollout: int = 10_000,
+        seconds: float | None = None,
+    ):
+        if iterations < 1 and seconds is None:
+            raise ValueError("ISMCTSAgent needs at least one iteration or a time budget")
         self.iterations = iterations
+        self.seconds = seconds
         self.exploration = exploration
         self.max_rollout = max_rollout
         self.rng = random.Random(seed)
@@ -209,7 +217,10 @@ class ISMCTSAgent:
         rng = self.rng
         tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
         c = self.exploration
-        for _ in range(self.iterations):
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
+            done += 1
             det = game.resample(state, seat, rng)
             history: tuple = ()
             path: list[tuple[dict, str, str]] = []

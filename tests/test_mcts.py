@@ -122,12 +122,25 @@ def test_play_against_an_mcts_agent(monkeypatch, capsys):
     assert "== game over after" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("spec", ["mcts:abc", "mcts:0", "mcts:-3", "mcts", "mcts:"])
+@pytest.mark.parametrize("spec", ["mcts:abc", "mcts:0", "mcts:-3", "mcts", "mcts:", "mcts:0s", "mcts:xs", "mcts:9999s"])
 def test_a_bad_mcts_spec_is_a_usage_error(capsys, spec):
     assert main(["run", "tictactoe", "--agent", f"x={spec}"]) == 2
     err = capsys.readouterr().err
-    assert f"agent '{spec}' for x: mcts needs a positive number of iterations" in err
-    assert "hint: mcts:N searches N iterations" in err and "mcts:200" in err
+    assert f"agent '{spec}' for x: mcts needs a number of iterations or of seconds" in err
+    assert "hint: mcts:N searches N iterations" in err and "mcts:200 or mcts:0.5s" in err
+
+
+def test_a_search_may_be_given_seconds_instead_of_iterations():
+    from interpreter.mcts import ISMCTSAgent
+
+    agent = make_agent("mcts:0.05s", "x", 1)
+    assert isinstance(agent, MCTSAgent) and agent.seconds == 0.05
+    g = load_game("tictactoe")
+    assert 0 <= agent.choose(g, g.start()) < 9 and agent.last_iterations > 1
+    kuhn = load_game("kuhn_poker")
+    agent = make_agent("ismcts:0.05s", "p1", 1, kuhn)
+    assert isinstance(agent, ISMCTSAgent) and agent.seconds == 0.05
+    assert agent.choose(kuhn, kuhn.start()) in (0, 1) and sum(stats[0] for stats in agent.last_root.values()) > 1
 
 
 def test_mcts_is_listed_among_the_kinds(capsys):
