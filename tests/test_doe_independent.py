@@ -203,10 +203,16 @@ def test_combat_tanks_1_cancel_a_level_1_trench_but_not_a_level_2():
             pins=(3, 3),
         )
         s = attack_in_place(g, s, F1, "Metz", G1)
+        # first the secret air-support question (Aviation is a Franco-British tile): no Aviation in use
+        assert labels(g, s) == ["pass"]
+        s = play(g, s, "pass")
         offered = "spend a mission on tanks against the trench in Metz" in labels(g, s)
         assert offered is (level == 1)
         if offered:
             s = play(g, s, "spend a mission on tanks against the trench in Metz")
+        else:  # still asked (secretly), so that the question gives nothing away: only "pass"
+            assert labels(g, s) == ["pass"]
+            s = play(g, s, "pass")
         assert v(g, s, "last_combat")[:2] == expected, level
         assert v(g, s, "missions")["FB"] == (2 if level == 1 else 3)
 
@@ -396,13 +402,17 @@ def test_strategic_movement_counts_as_two_armies_and_only_through_controlled_zon
     assert "to Lodz" not in labels(g, s) and "to Warsaw" not in labels(g, s)
     s = play(g, s, "to Metz")
     assert v(g, s, "at")[G1] == "metz"
-    assert "1 of 3 left" in g.prompt(s)
+    assert "1 of 3 left, one more with Manoeuvre" in g.prompt(s)
     s = play(g, s, f"activate {G2} in Posen")
     assert "strategic movement" not in labels(g, s)
 
     g, s = scenario(["GE"], at={G1: "posen", G2: "posen"}, tech={"GE": ["manoeuvre"]})
     s = play(g, s, "activation", f"activate {G1} in Posen", "strategic movement", "to Metz")
-    assert "2 of 4 left" in g.prompt(s)
+    # the prompt tells nothing secret (10.): the holder reads the public count, and may still
+    # move strategically with the two slots left to it
+    assert "1 of 3 left, one more with Manoeuvre" in g.prompt(s)
+    s = play(g, s, f"activate {G2} in Posen")
+    assert "strategic movement" in labels(g, s)
 
 
 def test_strategic_movement_never_by_sea():

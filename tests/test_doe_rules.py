@@ -613,3 +613,172 @@ def test_the_32_trench_counters_count_zones_not_levels():
     )
     s = play(g, s, "entrench")
     assert labels(g, s) == ["entrench in Lodz (level 1)"]
+
+
+# ---- Options for the open questions of the data README (§L) -----------------------------------------
+def test_option_surrender_cities_once_held_lets_the_push_go_on_after_the_cities_are_lost():
+    # §12: "in 1918 the Central Powers can move it forwards if they own two zones in Russia with
+    # cities". Spring 1918: the Central Powers held two Russian cities earlier in 1918, hold none now.
+    for once_held in (False, True):
+        opts = (("surrender_cities_once_held", once_held),)
+        g, s = scenario(["GE"], turn=16, cp_held_two_in_1918=True, options=opts)
+        if not once_held:  # the default (§L11): the two cities must be held when the action is taken
+            assert "diplomacy" not in labels(g, s)
+            continue
+        s = play(g, s, "diplomacy", "Surrender of Russia (box 0 of 6)")
+        assert var(g, s, "box")["russian_surrender"] == 2
+
+
+def test_two_russian_cities_held_in_1918_are_noted_at_the_start_of_a_turn():
+    # §12: the Central Powers hold Warsaw and Vilna at the start of the German turn
+    held = {"warsaw": "GE", "vilna": "AH"}
+    g, s = scenario(["GE"], turn=15, control=held, options=(("surrender_cities_once_held", True),))
+    assert var(g, s, "cp_held_two_in_1918") and "diplomacy" in labels(g, s)
+    g, s = scenario(["GE"], turn=14, control=held, options=(("surrender_cities_once_held", True),))
+    assert not var(g, s, "cp_held_two_in_1918")  # 1917 does not count
+
+
+def test_option_bef_in_london_sets_the_bef_in_london_at_setup():
+    # §2: "Place armies ... as marked on the map"; data README §L13: London instead of Lille
+    from interpreter import load_game
+
+    for in_london, zone in ((False, "lille"), (True, "london")):
+        g = load_game("downfall_of_empires", options={"bef_in_london": in_london})
+        s = g.start(players=4, seed=1)
+        at = g.var(s, "at")
+        assert at["British 4(2) 1"] == zone
+        assert [a for a, z in at.items() if z == "lille"] == (
+            ["French 4(2) 1"] if in_london else ["French 4(2) 1", "British 4(2) 1"]
+        )
+
+
+def test_option_three_factor_support_two_in_example_3():
+    # §9.2 and §15.3 (Example 3) with data README §L3's other reading: the Austrian supporter adds 2
+    a1, a2, a3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
+    i1, i2 = "Italian 3(1) 1", "Italian 3(1) 2"
+    for support in (1, 2):
+        g, s = scenario(
+            ["AH"],
+            at={a1: "venice", a2: "trieste", a3: "trieste", i1: "venice", i2: "venice"},
+            reduced={i2: True},
+            control={"venice": "FB"},
+            joined={"Italy": True},
+            dormant={i1: False, i2: False},
+            owner={i1: "FB", i2: "FB"},
+            pins=(1, 1),
+            options=(("three_factor_support", support),),
+        )
+        s = play(g, s, "activation", f"activate {a2} in Trieste", "move", "to Venice (cost 2)")
+        s = play(g, s, f"activate {a3} in Trieste", "move", "to Venice (cost 2)", "done activating")
+        s = play(g, s, f"attack {i1} in Venice", f"{a2} attacks", f"{a3} supports")
+        assert var(g, s, "last_combat")[0] == 3 + support
+        assert f"attacker {4 + support} = combat factor 3 + support {support} + die 1" in g.narrate(s)
+
+
+def test_option_tanks_count_box_1_opens_tanks_with_four_tiles_in_box_1():
+    # §10.5: "The Tanks technology cannot be researched until a Power has four other technologies
+    # researched"; data README §L5: box 2 (default) or placed in box 1
+    boxes = {"franco_british": {"FB": dict.fromkeys(["attack_1", "defense_1", "manoeuvre", "aviation"], 1)}}
+    for box_1 in (False, True):
+        g, s = scenario(["FB"], tiles=boxes, options=(("tanks_count_box_1", box_1),))
+        s = play(g, s, "research")
+        assert ("Tanks 1 to box 1" in labels(g, s)) is box_1
+        assert "Tanks 2 to box 1" not in labels(g, s)  # the second level still needs the first
+
+
+def test_option_offensive_attack_in_turn_frees_the_extra_activation_after_an_attack():
+    # §10.3: "one extra Activation action per year, if at least one attack is made". The French
+    # army attacks the only German army in a normal activation; no attack is left to make.
+    F2 = "French 4(2) 2"
+    for in_turn in (False, True):
+        g, s = scenario(
+            ["FB"],
+            at={F1: "verdun", G1: "verdun", F2: "paris"},
+            control={"verdun": "FB"},
+            tech={"FB": ["offensive"]},
+            pins=(6, 1),
+            options=(("offensive_attack_in_turn", in_turn),),
+        )
+        s = play(g, s, "activation", f"activate {F1} in Verdun", "stay in Verdun", "done activating")
+        s = play(g, s, f"attack {G1} in Verdun", f"{F1} attacks")
+        s = play(g, s, f"{G1} takes the loss", f"{G1} takes the loss", f"{F1} takes the loss")
+        s = play(g, s, "missions", "research", "Attack 1 to box 1")
+        # default: the extra activation must attack itself, and no German army is left to attack
+        assert ("offensive activation" in labels(g, s)) is in_turn
+        if in_turn:
+            s = play(g, s, "offensive activation")
+            assert labels(g, s) == [f"activate {F2} in Paris", "done activating"]  # no attack owed
+            s = play(g, s, "done activating")
+            assert var(g, s, "shown")["FB"]["offensive"] and var(g, s, "offensive_year")["FB"] == 1915
+            assert "offensive activation" not in labels(g, s)  # once a year
+
+
+# ---- 10. Secret tiles: the questions asked about a tile tell nobody who holds it -----------------------
+def quiet_choice(legal):
+    """The same answer in both positions: decline every tile, stop every list."""
+    for label in ("pass", "done activating", "no more support", "no more attacks", "end the turn"):
+        if label in legal:
+            return label
+    return legal[0]
+
+
+def as_seen_by(g, s, observer, script):
+    """Play `script` (then quiet choices to the end) and return what `observer` sees of each
+    decision: whose it is, the move as shown to the observer, the narration it may read, and for
+    its own decisions the prompt and the moves."""
+    seen, script = [], list(script)
+    while not g.is_over(s):
+        player = g.legal_moves(s)[0].player
+        legal = labels(g, s)
+        label = script.pop(0) if script else quiet_choice(legal)
+        mine = (g.prompt(s), legal) if player == observer else None
+        shown = g.move_view(s, label, observer)
+        s = play(g, s, label)
+        seen.append((player, mine, shown, g.narrate(s, observer)))
+    return seen
+
+
+def test_whether_an_enemy_holds_tanks_aviation_or_manoeuvre_is_not_told_by_the_questions():
+    # §10: "Technologies are selected in secret and are not revealed until they are used". The
+    # Franco-British attack a German trench with missions to spend and a fourth army to spare, once
+    # holding Tanks 1, Aviation, Manoeuvre and Offensive, once none: they use none of them.
+    F2, F3, F4 = "French 4(2) 2", "French 4(2) 3", "French 4(2) 4"
+    script = ["activation", f"activate {F1} in Metz", "stay in Metz"]
+    script += [f"activate {F2} in Verdun", "stay in Verdun", f"activate {F3} in Verdun", "stay in Verdun"]
+    script += ["done activating", f"attack {G1} in Metz", f"{F1} attacks"]
+    views = []
+    for tiles in (["tanks_1", "aviation", "manoeuvre", "offensive"], []):
+        g, s = scenario(
+            ["FB"],
+            at={F1: "metz", G1: "metz", F2: "verdun", F3: "verdun", F4: "paris"},
+            trench={"metz": 1},
+            trench_owner={"metz": "GE"},
+            missions={"FB": 3},
+            tech={"FB": tiles} if tiles else None,
+            pins=(3, 3),
+        )
+        views.append(as_seen_by(g, s, "german", script))
+    holder, other = views
+    assert holder == other
+    # the fourth-army, air-support and tanks questions were asked in both, secretly
+    secret = [(player, shown) for player, _, shown, _ in holder if shown == "(secret choice)"]
+    assert secret == [("franco_british", "(secret choice)")] * 3
+
+
+def test_whether_a_defender_holds_aviation_is_not_told_by_the_question_to_cancel():
+    # §10.4: "If the defender has air support he can cancel the attacker's by spending a mission";
+    # the Germans fly, the Franco-British (with or without Aviation) let the air support stand.
+    script = ["activation", f"activate {G1} in Lille", "stay in Lille", "done activating"]
+    script += [f"attack {F1} in Lille", f"{G1} attacks", "spend a mission on air support (2 left)"]
+    views = []
+    for tiles in (["aviation"], []):
+        g, s = scenario(
+            ["GE"],
+            at={G1: "lille", F1: "lille"},
+            missions={"GE": 2, "FB": 2},
+            tech={"GE": ["aviation"], "FB": tiles},
+            pins=(3, 3),
+        )
+        views.append(as_seen_by(g, s, "german", script))
+    assert views[0] == views[1]
+    assert ("franco_british", None, "(secret choice)") in [x[:3] for x in views[0]]
