@@ -65,12 +65,13 @@ class HumanAgent:
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
         title = game.seat_title(self.seat)
         named = question.split(":")[0].strip().casefold() in (self.seat.casefold(), title.casefold())
-        self.say(f"\n{question}:" if named else f"\n{title}, {question}:")
+        menu = [f"\n{question}:" if named else f"\n{title}, {question}:"]
         board = moves_on_board(game, labels)
-        for line in board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
-            self.say(line)
+        menu.extend(board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns))
         if len(labels) == 1:
-            self.say("  (the only move: press Enter to take it)")
+            menu.append("  (the only move: press Enter to take it)")
+        for line in menu:
+            self.say(line)
         hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
             try:
@@ -88,8 +89,9 @@ class HumanAgent:
             if answer in ("?", "help") or answer.lower() == "help":
                 self.say(COMMANDS.format(hint=hint))
                 continue
-            if answer.lower() == "view":
-                self.say(view)
+            if answer.lower() == "view":  # the position, then the question again (it scrolled off)
+                for line in [view, *menu]:
+                    self.say(line)
                 continue
             if word in ("about", "card") and rest.strip():
                 self.say("\n".join(about(game, rest.strip())))

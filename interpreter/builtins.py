@@ -58,6 +58,14 @@ def _best(xs, key):
     return tuple(x for x, s in zip(xs, scores) if s == top)
 
 
+class Text(str):
+    """A text the rules wrote (a string literal, an interpolated `"... {x} ..."`), not a
+    name: shown as written, even when it spells a component's or enum member's name
+    ("West" the seat's title beside `West`, a member of `Block` titled "W")."""
+
+    __slots__ = ()
+
+
 def always_true(_value: object) -> bool:
     """The function of a lambda whose body is `true`: searches given it test nothing."""
     return True

@@ -596,6 +596,7 @@ def cmd_simulate(args) -> int:
         "agents": kinds,
         "variants": list(args.variant or []),
         "options": setup.options,
+        "seat_titles": {seat: game.seat_title(seat) for seat in seats},
     }
     doc = sim.document(header, records, seats, cards)
     if args.json:

@@ -15,7 +15,7 @@ import attrs
 
 from . import syntax as ast
 from .blocks import BlockCompiler
-from .builtins import DELTA, DIRECTIONS
+from .builtins import DELTA, DIRECTIONS, Text
 from .errors import Diagnostic, GameDefError, Span, did_you_mean, explain
 from .expressions import Closure, ExpressionCompiler, Scope
 from .limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
@@ -57,6 +57,8 @@ class Runtime:
         return self.links.get(node, ())
 
     def display(self, value) -> str:
+        if value.__class__ is Text:
+            return value
         if value is None:
             return "none"
         if value is True:
@@ -203,10 +205,12 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 if not isinstance(allowed, tuple):
                     self.fail(d.choices.span, "an option's choices must be a list or a range")
                 if value not in allowed:
+                    opening = self._variant_allowing(name, value)
                     self.fail(
                         _argument("option", name, value) if name in given else d.span,
                         f"option '{name}' = {value!r} is not allowed",
-                        f"choose from {self.rt.display(tuple(allowed))}",
+                        f"choose from {self.rt.display(tuple(allowed))}"
+                        + (f", or add --variant {opening}, which allows it" if opening else ""),
                     )
             self.options[name] = value
         for d in decls:
@@ -575,6 +579,23 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     added.setdefault(x, []).append(y)
         for x, ys in added.items():
             self.rt.links[x] = self.rt.links.get(x, ()) + tuple(ys)
+
+    def _variant_allowing(self, name: str, value) -> str | None:
+        """A variant not in play that redeclares option `name` with `value` among its choices
+        (Wall of China's stacks 4 to 8): where an option error can point."""
+        chosen = {v.name for v in self.program.variants}
+        for v in self.program.all_variants.values():
+            if v.name in chosen:
+                continue
+            for x in v.decls:
+                d = x.decl if isinstance(x, ast.Replace) else x
+                if isinstance(d, ast.Option) and d.name == name and d.choices is not None:
+                    try:
+                        if value in self._const(d.choices):
+                            return v.name
+                    except GameDefError:
+                        continue
+        return None
 
     def _domain(self, t: ast.TypeExpr) -> tuple:
         if isinstance(t, ast.NamedType) and t.name in self.types:

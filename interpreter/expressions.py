@@ -19,7 +19,7 @@ from typing import Any
 import attrs
 
 from . import syntax as ast
-from .builtins import BUILTINS, always_true
+from .builtins import BUILTINS, Text, always_true
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .limits import LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
 from .links import DYNAMIC
@@ -125,6 +125,7 @@ class ExpressionCompiler:
     def _init_expressions(self) -> None:
         self.ns: dict[str, Any] = {
             "_disp": self.rt.display,
+            "_T": Text,
             "_charge": charge,
             "_range": checked_range,
             "_cap": capped,
@@ -209,8 +210,8 @@ class ExpressionCompiler:
     def _g_Str(self, e: ast.Str, scope, py):
         parts = [repr(p) if isinstance(p, str) else f"_disp({self.src(p, scope, py)})" for p in e.parts]
         if not parts:
-            return "''"
-        return "(" + " + ".join(parts) + ")" if len(parts) > 1 else parts[0]
+            return "_T('')"
+        return "_T(" + " + ".join(parts) + ")"  # a Text: shown as written, never read as a name
 
     def _g_Name(self, e: ast.Name, scope, py):
         n = e.id

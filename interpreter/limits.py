@@ -93,7 +93,7 @@ def capped(value):
     if t is int:
         if -MAX_INT <= value <= MAX_INT:
             return value
-    elif t is not tuple and t is not str:
+    elif t is not tuple and not isinstance(value, str):  # a str or a Text (builtins.Text)
         return value
     elif len(value) <= MAX_LIST:
         return value
@@ -110,7 +110,7 @@ def capped_deep(value):
             f"a number grew past the limit of {MAX_INT:,}",
             "a rule multiplies or adds without bound (in a loop?)",
         )
-    if t is tuple or t is str:
+    if t is tuple or isinstance(value, str):
         if len(value) > MAX_LIST:
             raise LimitExceeded(
                 f"a {'list' if t is tuple else 'text'} grew to {len(value):,} items; the limit is {MAX_LIST:,}",

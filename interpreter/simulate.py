@@ -627,9 +627,11 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
         "",
         "win rates (95% Wilson interval):",
     ]
+    titles = doc.get("seat_titles") or {}  # seats as the game writes them ("West", not "west")
     rows = [["seat", "wins", "rate", "95% interval"]]
     for w in doc["win_rates"]:
-        rows.append([w["seat"], _num(w["wins"]), _pct(w["rate"]), f"{_pct(w['low'])} - {_pct(w['high'])}"])
+        seat = titles.get(w["seat"], w["seat"])
+        rows.append([seat, _num(w["wins"]), _pct(w["rate"]), f"{_pct(w['low'])} - {_pct(w['high'])}"])
     nw = doc["no_winner"]
     rows.append(["no winner", str(nw["games"]), _pct(nw["rate"]), f"{_pct(nw['low'])} - {_pct(nw['high'])}"])
     lines += _table(rows, {1, 2, 3})
@@ -637,7 +639,7 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
         lines.append(f"  ({doc['shared_wins']} shared wins: a win shared by k seats counts 1/k to each)")
     lines += ["", "game length:"]
     rows = [["", "mean", "median", "min", "max"]]
-    for name, key in (("decisions", "decisions"), (f"rounds (`{ROUND_VAR}`)", "rounds")):
+    for name, key in (("decisions", "decisions"), ("rounds", "rounds")):
         s = doc[key]
         if s:
             rows.append([name, f"{s['mean']:.1f}", _num(s["median"]), _num(s["min"]), _num(s["max"])])
@@ -645,7 +647,8 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
     lines += ["", "how games ended (each game's last key-event line; seats as SEAT, numbers as N):"]
     rows = [["games", "share", "ending", "won by", "for example"]]
     for e in doc["endings"][:TOP_ENDINGS]:
-        by = ", ".join(f"{s} {_num(w)}" for s, w in sorted(e["won_by"].items(), key=lambda item: -item[1]))
+        won = sorted(e["won_by"].items(), key=lambda item: -item[1])
+        by = ", ".join(f"{titles.get(seat, seat)} {_num(w)}" for seat, w in won)
         rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by or "-", e["example"]])
     lines += _table(rows, {0, 1})
     rest = doc["endings"][TOP_ENDINGS:]
@@ -654,6 +657,11 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
     if doc.get("cards") is not None:
         lines += ["", *_card_lines(doc["cards"], top_cards)]
     return lines
+
+
+def _words(kind: str) -> str:
+    """An entity kind's name as words: `TwidCard` -> "twid card", `NwoSlot` -> "nwo slot"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).lower()
 
 
 def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
@@ -684,7 +692,7 @@ def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
         rows.append(
             [
                 c["title"],
-                *([c["kind"]] if kinds else []),
+                *([_words(c["kind"])] if kinds else []),
                 str(c["games"]),
                 str(c["times"]),
                 str(me["seat_games"]),

@@ -316,11 +316,8 @@ class StatementCompiler:
         player = self.expr(s.player, scope)
         slot = scope.bind(s.var)
         label = self.expr(s.label, scope) if s.label is not None else None
-        if (
-            isinstance(s.label, ast.Str)
-            and len(s.label.parts) == 1
-            and s.label.parts[0] == ast.Name(span=s.label.parts[0].span, id=s.var)
-        ):
+        only = s.label.parts[0] if isinstance(s.label, ast.Str) and len(s.label.parts) == 1 else None
+        if isinstance(only, ast.Name) and only.id == s.var:
             label = None  # `label "{c}"` is the value as displayed: no expression to run per option
         prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
         nxt = self._here() + 1

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -64,9 +65,12 @@ def counter(what: str) -> Iterator:
         yield lambda n: None
         return
     with console.status(f"0 {what}") as status:
+        shown = [0.0]
 
-        def tick(n: int) -> None:
-            if n % 100 == 0:
+        def tick(n: int) -> None:  # every 100, or sooner when each one is slow (a search agent)
+            now = time.monotonic()
+            if n % 100 == 0 or now - shown[0] > 0.5:
+                shown[0] = now
                 status.update(f"{n:,} {what}")
 
         yield tick

@@ -644,3 +644,9 @@ def test_play_takes_the_only_move_on_enter(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
     code, out, err = cli(capsys, "play", str(path), "--seat", "p1")
     assert code == 0 and "(the only move: press Enter to take it)" in out and "p1 wins" in out
+
+
+def test_an_option_value_a_variant_allows_names_the_variant(capsys):
+    code, out, err = cli(capsys, "run", "berlin_wall", "--option", "stacks=8")
+    assert code == 2 and "--option stacks=8: error: option 'stacks' = 8 is not allowed" in err
+    assert "hint: choose from 4, or add --variant wall_of_china, which allows it" in err

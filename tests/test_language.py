@@ -1488,3 +1488,55 @@ def test_a_may_inside_a_may_asks_both_and_survives_save_and_load(tmp_path, answe
         state = game.apply(copy, answer)
     assert game.is_over(state)
     assert game.var(state, "trace") == tuple(trace)
+
+
+def test_a_text_the_rules_write_is_shown_as_written_even_when_it_spells_a_name(tmp_path):
+    """`Block.West` is titled "W"; the text "West" (a literal, or one built by
+    interpolation) is a text, not the member's name, and reads "West" everywhere."""
+    path = tmp_path / "texts.game"
+    path.write_text(
+        textwrap.dedent(
+            """\
+            game texts "Texts" { players 1..1 seats [p1] }
+            enum Block { West "W", East "E" }
+            var side: Block = West
+            var word: str = "none yet"
+            view {
+                text "side {side}, word {word}"
+            }
+            procedure play() {
+                rule "Play"
+                let t = "West"
+                word = "{t}"
+                log "side {side}; the word {t}; built {word}"
+                choose x from [t, "East"] by p1
+                game over []
+            }
+            """
+        ),
+        encoding="utf-8",
+    )
+    from interpreter.render import render
+
+    g = load_game(path)
+    s = g.start()
+    assert g.narrate(s) == ["side W; the word West; built West"]
+    assert g.labels(s) == ["West", "East"]
+    assert render(g, s, "p1").splitlines()[0] == "side W, word West"
+    assert g.compiled.rt.display("West") == "W"  # the member's name still reads as its title
+
+
+def test_a_label_of_literal_text_alone_or_of_the_chosen_value_alone(tmp_path):
+    path = tmp_path / "labels.game"
+    path.write_text(
+        'game labels "Labels" { players 1..1 seats [p1] }\n'
+        'procedure play() {\n    rule "Play"\n'
+        '    choose c from [1, 2] by p1 label "nothing"\n'
+        '    choose d from [none, true, 3] by p1 label "{d}"\n'
+        "    game over []\n}\n",
+        encoding="utf-8",
+    )
+    g = load_game(path)
+    s = g.start()
+    assert g.labels(s) == ["nothing", "nothing (2)"]
+    assert g.labels(g.apply_index(s, 0)) == ["none", "yes", "3"]

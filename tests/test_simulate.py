@@ -326,6 +326,8 @@ def test_card_counts_are_consistent_with_the_games(twid_doc):
 def test_text_report_shows_the_card_table(capsys, twid_doc):
     code, out, _ = cli(capsys, "simulate", *TWID, "--cards", "4")
     assert code == 0
+    assert re.search(r"^  West +\d", out, re.M) and re.search(r"^  East +\d", out, re.M)  # seats by title
+    assert "  rounds " in out and "`round`" not in out
     assert "a card counts as played by a seat when the seat chose it in a decision" in out
     header = re.search(r"^  card +kind +games +times +seats +chose it +95% interval +others", out, re.M)
     assert header, out
@@ -333,7 +335,7 @@ def test_text_report_shows_the_card_table(capsys, twid_doc):
     chosen = [c for c in twid_doc["cards"] if c["times"]]
     top = sorted(chosen, key=lambda c: -abs(c["difference"] or 0))[:4]  # the largest differences, either way
     for row, c in zip(rows, top):
-        assert re.fullmatch(r"  .+ +(TwidCard|NwoSlot) +\d+ +\d+ +\d+ +\d+\.\d% +.* [+-]\d+\.\d pts", row), row
+        assert re.fullmatch(r"  .+ +(twid card|nwo slot) +\d+ +\d+ +\d+ +\d+\.\d% +.* [+-]\d+\.\d pts", row), row
         assert abs(float(row.split()[-2])) == pytest.approx(100 * abs(c["difference"]), abs=0.05)
     assert f"(the 4 of the {len(chosen)} cards chosen with the largest differences either way; --cards all" in out
     never = len(twid_doc["cards"]) - len(chosen)
