@@ -12,7 +12,7 @@ from typing import Protocol
 
 from .engine import Game, State
 from .errors import UsageError
-from .mcts import ISMCTSAgent, MCTSAgent, refuse_hidden
+from .mcts import ISMCTSAgent, MCTSAgent, refuse_hidden, refuse_unresampled
 
 
 class Agent(Protocol):
@@ -252,6 +252,8 @@ def make_agent(kind: str, seat: str, seed: int, game: Game | None = None) -> Age
         if iterations is None and seconds is None:
             raise UsageError(f"agent '{kind}' for {seat}: {name} needs a number of iterations or of seconds", hint)
         if name == "ismcts":
+            if game is not None:
+                refuse_unresampled(game)
             return ISMCTSAgent(iterations or 0, seed, seconds=seconds)
         if game is not None:
             refuse_hidden(game)

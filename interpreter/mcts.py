@@ -68,6 +68,18 @@ def refuse_hidden(game: Game, kind: str = "mcts") -> None:
         )
 
 
+def refuse_unresampled(game: Game) -> None:
+    """Raise a UsageError if some hidden value cannot be redrawn (IS-MCTS would read it)."""
+    from .theory import unresampled
+
+    found = unresampled(game)
+    if found:
+        raise UsageError(
+            f"ismcts would read hidden values it cannot redraw in {game.header.title}: " + ", ".join(found),
+            "resampling redraws hidden components (cards, pieces); use random, first or human for this game",
+        )
+
+
 def scaled_returns(game: Game, state: State) -> dict[str, float]:
     """Each seat's return (`Game.returns`: the game's payoff, or +1 shared by the winners
     and -1 by the others), scaled to -1..1 by the game's bounds so one exploration
@@ -208,8 +220,12 @@ class ISMCTSAgent:
         self.max_rollout = max_rollout
         self.rng = random.Random(seed)
         self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
+        self._checked: object = None  # the compiled game last found fit for resampling
 
     def choose(self, game: Game, state: State) -> int:
+        if self._checked is not game.compiled:
+            refuse_unresampled(game)
+            self._checked = game.compiled
         labels = game.labels(state)
         if len(labels) == 1:
             return 0

@@ -151,6 +151,29 @@ def information_state(game: Game, state: State, seat: str) -> str:
     return "\n".join(parts)
 
 
+def unresampled(game: Game) -> list[str]:
+    """The hidden variables whose values `resample` cannot redraw: values other than
+    components (a number, a text), which a search would then read as they really are."""
+    from . import syntax as ast
+
+    g = game.compiled
+    out = []
+    for info in g.var_order:
+        if info.seen_by == "all":
+            continue
+        t = info.decl.type
+        while isinstance(t, ast.MapType):
+            t = t.value
+        while isinstance(t, ast.ListType | ast.OptionalType):
+            t = t.element if isinstance(t, ast.ListType) else t.inner
+        if not (isinstance(t, ast.NamedType) and t.name in g.entity_decls):
+            out.append(info.name)
+    for kind, ent in g.entity_decls.items():  # a face-down piece: its fields hidden, its name not
+        if any(f.visible is not None for f in ent.fields):
+            out.append(f"the face-down fields of {kind}")
+    return out
+
+
 def resample(game: Game, state: State, seat: str, rng: random.Random) -> State:
     """A position `seat` cannot tell from `state` (module docstring)."""
     g = game.compiled

@@ -225,3 +225,17 @@ def test_ismcts_wins_chips_from_a_random_kuhn_player():
 
 def test_every_bundled_game_is_listed_here():
     assert set(GAMES) <= set(bundled_games())
+
+
+def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
+    from interpreter.cli import main
+    from interpreter.theory import unresampled
+
+    assert unresampled(plain("kuhn_poker")) == [] and unresampled(plain("twid")) == []
+    assert unresampled(plain("downfall_of_empires")) == ["tiles", "tile_ready"]
+    assert unresampled(plain("berlin_wall")) == ["the face-down fields of Piece"]
+    assert main(["run", "downfall_of_empires", "--agent", "germany=ismcts:5"]) == 2
+    err = capsys.readouterr().err
+    assert "ismcts would read hidden values it cannot redraw in Downfall of Empires: tiles, tile_ready" in err
+    with pytest.raises(Exception, match="face-down fields of PlayingCard"):
+        ISMCTSAgent(5).choose(plain("walls_and_wonders"), plain("walls_and_wonders").start(players=2))
