@@ -116,19 +116,29 @@ def test_one_attack_meets_the_duty_of_a_zone_entered_where_only_enemies_stood():
 
 
 # ---- 15.3 Example 3: support needs armies in excess of the enemy's ---------------------------------
-def test_example_3_one_austrian_in_excess_supports_one_attack():
-    a1, a2, a3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
-    i1, i2 = "Italian 3(1) 1", "Italian 3(1) 2"
-    g, s = scenario(
+A1, A2, A3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
+I1, I2 = "Italian 3(1) 1", "Italian 3(1) 2"
+
+
+def example_3(options=()):
+    """Example 3's position: one Austrian in Venice with the two Italians (one reduced), two
+    more next door in Trieste; dice pinned to 1 and 1."""
+    return scenario(
         ["AH"],
-        at={a1: "venice", a2: "trieste", a3: "trieste", i1: "venice", i2: "venice"},
-        reduced={i2: True},
+        at={A1: "venice", A2: "trieste", A3: "trieste", I1: "venice", I2: "venice"},
+        reduced={I2: True},
         control={"venice": "FB"},
         joined={"Italy": True},
-        dormant={i1: False, i2: False},
-        owner={i1: "FB", i2: "FB"},
+        dormant={I1: False, I2: False},
+        owner={I1: "FB", I2: "FB"},
         pins=(1, 1),
+        options=options,
     )
+
+
+def test_example_3_one_austrian_in_excess_supports_one_attack():
+    a2, a3, i1 = A2, A3, I1
+    g, s = example_3()
     s = play(g, s, "activation", f"activate {a2} in Trieste", "move", "to Venice (cost 2)")
     s = play(g, s, f"activate {a3} in Trieste", "move", "to Venice (cost 2)", "done activating")
     # the full Italian army must be attacked first
@@ -654,20 +664,9 @@ def test_option_bef_in_london_sets_the_bef_in_london_at_setup():
 
 def test_option_three_factor_support_two_in_example_3():
     # §9.2 and §15.3 (Example 3) with data README §L3's other reading: the Austrian supporter adds 2
-    a1, a2, a3 = "Austro-Hungarian 3(1) 7", "Austro-Hungarian 3(1) 8", "Austro-Hungarian 3(1) 9"
-    i1, i2 = "Italian 3(1) 1", "Italian 3(1) 2"
+    a2, a3, i1 = A2, A3, I1
     for support in (1, 2):
-        g, s = scenario(
-            ["AH"],
-            at={a1: "venice", a2: "trieste", a3: "trieste", i1: "venice", i2: "venice"},
-            reduced={i2: True},
-            control={"venice": "FB"},
-            joined={"Italy": True},
-            dormant={i1: False, i2: False},
-            owner={i1: "FB", i2: "FB"},
-            pins=(1, 1),
-            options=(("three_factor_support", support),),
-        )
+        g, s = example_3(options=(("three_factor_support", support),))
         s = play(g, s, "activation", f"activate {a2} in Trieste", "move", "to Venice (cost 2)")
         s = play(g, s, f"activate {a3} in Trieste", "move", "to Venice (cost 2)", "done activating")
         s = play(g, s, f"attack {i1} in Venice", f"{a2} attacks", f"{a3} supports")
