@@ -66,6 +66,17 @@ def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, fl
             return games, decisions, elapsed
 
 
+def side_by_side(first, second, seconds: float, rounds: int) -> tuple[tuple, tuple]:
+    """Each playout's best round of (games, decisions, time), the two alternating: the
+    machine's other load slows both, and the best round is the least disturbed."""
+    runs1, runs2 = [], []
+    for _ in range(rounds):
+        runs1.append(measure(first, seconds / rounds))
+        runs2.append(measure(second, seconds / rounds))
+    best = lambda runs: max(runs, key=lambda r: r[1] / r[2])  # noqa: E731
+    return best(runs1), best(runs2)
+
+
 def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float]:
     path = find_game(name)
     program = load_program(path)
@@ -127,14 +138,7 @@ def main(argv: list[str] | None = None) -> None:
     ]
     print(f"{'game':<24} {'interpreter dec/s':>18} {'hand-written dec/s':>19} {'ratio':>6}   games/s (interp / hand)")
     for label, ours, theirs in rows:
-        # Alternate the two, a few rounds each, and keep each one's best round: the
-        # machine's other load slows both, and the best round is the least disturbed.
-        runs1, runs2 = [], []
-        for _ in range(args.rounds):
-            runs1.append(measure(ours, args.seconds / args.rounds))
-            runs2.append(measure(theirs, args.seconds / args.rounds))
-        g1, d1, t1 = max(runs1, key=lambda r: r[1] / r[2])
-        g2, d2, t2 = max(runs2, key=lambda r: r[1] / r[2])
+        (g1, d1, t1), (g2, d2, t2) = side_by_side(ours, theirs, args.seconds, args.rounds)
         print(
             f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
             f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}"
@@ -143,12 +147,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"{'public API':<24} {'legal_moves+apply':>18} {'apply_index':>19} {'ratio':>6}")
     for label, name, players in (("Tic-tac-toe", "tictactoe", 2), ("Berlin Wall, 2 players", "berlin_wall", 2)):
         api, fast = public_api_playouts(name, players), interpreter_playouts(name, players)
-        runs1, runs2 = [], []
-        for _ in range(args.rounds):
-            runs1.append(measure(api, args.seconds / args.rounds))
-            runs2.append(measure(fast, args.seconds / args.rounds))
-        _, d1, t1 = max(runs1, key=lambda r: r[1] / r[2])
-        _, d2, t2 = max(runs2, key=lambda r: r[1] / r[2])
+        (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, args.seconds, args.rounds)
         print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
     print()
     try:

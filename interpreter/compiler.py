@@ -307,10 +307,10 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 except LimitExceeded as exc:  # generated code past what Python compiles
                     self.fail(d.span, exc.message, exc.hint)
         payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
-        self.payoff: tuple[Any, int, int, int | None] | None = None  # (closure of the seat, low, high, sum)
+        self.payoff: tuple | None = None  # (closure of the seat, low, high, sum, span)
         if payoffs:
             p = payoffs[0]
-            self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total)
+            self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
         views = [d for d in decls if isinstance(d, ast.View)]
         if len(views) > 1:
             self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")

@@ -38,9 +38,18 @@ def returns(game: Game, state: State) -> dict[str, float]:
     if payoff is not None:
         from .engine import VM
 
-        fn = payoff[0]
+        fn, low, high, _, span = payoff
         vm = VM(game.compiled, state)
-        return {p: float(fn(vm, [p])) for p in seats}
+        values = {p: float(fn(vm, [p])) for p in seats}
+        outside = [p for p, v in values.items() if not low <= v <= high]
+        if outside:  # agents scale by the bounds, game-theory tools trust them
+            from .errors import Diagnostic, GameRuntimeError
+
+            p = outside[0]
+            raise GameRuntimeError(
+                [Diagnostic(span, f"the payoff of {p} is {values[p]:g}, outside {low} to {high}", "widen the bounds")]
+            )
+        return values
     winners = [p for p in seats if p in state.result]
     losers = [p for p in seats if p not in state.result]
     if not winners or not losers:

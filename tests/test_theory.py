@@ -239,3 +239,17 @@ def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
     assert "ismcts would read hidden values it cannot redraw in Downfall of Empires: tiles, tile_ready" in err
     with pytest.raises(Exception, match="face-down fields of PlayingCard"):
         ISMCTSAgent(5).choose(plain("walls_and_wonders"), plain("walls_and_wonders").start(players=2))
+
+
+def test_a_payoff_outside_its_bounds_is_a_rule_error(tmp_path):
+    from interpreter import GameRuntimeError
+
+    path = tmp_path / "wide.game"
+    path.write_text(
+        'game wide "Wide" { players 2..2 seats [p1, p2] }\npayoff p from -1 to 1: 5\n'
+        'procedure play() {\n    rule "Play"\n    win [p1]\n}\n',
+        encoding="utf-8",
+    )
+    g = load_game(path)
+    with pytest.raises(GameRuntimeError, match="the payoff of p1 is 5, outside -1 to 1"):
+        g.returns(g.start())
