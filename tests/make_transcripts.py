@@ -2,6 +2,7 @@
 
     python tests/make_transcripts.py            # write the missing ones
     python tests/make_transcripts.py --force    # rewrite all (after a deliberate rules change)
+    python tests/make_transcripts.py --force missiles waw   # rewrite those whose names start so
 
 Run once; the files are committed and `tests/test_transcripts.py` replays them.
 """
@@ -21,8 +22,11 @@ from interpreter.saving import write_transcript  # noqa: E402
 
 def main(argv: list[str]) -> int:
     force = "--force" in argv
+    prefixes = [arg for arg in argv if not arg.startswith("-")]
     TRANSCRIPTS.mkdir(exist_ok=True)
     for name in CANONICAL:
+        if prefixes and not name.startswith(tuple(prefixes)):
+            continue
         path = TRANSCRIPTS / f"{name}.toml"
         if path.exists() and not force:
             print(f"{path}: exists (use --force to rewrite)")
