@@ -906,10 +906,14 @@ class _Builder(Transformer):
     def view_as(self, c):
         return ("as", c[0])
 
+    def view_when(self, c):
+        return ("when", c[0])
+
     @v_args(meta=True)
     def view_table(self, meta, c):
         group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
         label = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "as"), None)
+        when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
         rest = [x for x in c if not isinstance(x, tuple)]
         title, row, rows, column, columns, cell = rest
         return ast.ViewTable(
@@ -922,14 +926,22 @@ class _Builder(Transformer):
             column=str(column),
             columns=columns,
             cell=cell,
+            when=when,
         )
 
     @v_args(meta=True)
     def view_lines(self, meta, c):
-        group = next((x[1] for x in c if isinstance(x, tuple)), None)
+        group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
         title, var, items, text = [x for x in c if not isinstance(x, tuple)]
         return ast.ViewLines(
-            span=self._s(meta), title=self.plain(title), var=str(var), items=items, group=group, text=text
+            span=self._s(meta),
+            title=self.plain(title),
+            var=str(var),
+            items=items,
+            group=group,
+            text=text,
+            when=when,
         )
 
     def str_lit(self, c):

@@ -803,7 +803,7 @@ class ViewBoard:
 
 @frozen
 class ViewTable:
-    """`table "Title" for r in ROWS [by GROUP] for c in COLS: CELL`."""
+    """`table "Title" for r in ROWS [by GROUP] for c in COLS: CELL [when COND]`."""
 
     span: Span
     title: str
@@ -814,11 +814,12 @@ class ViewTable:
     columns: Expr
     cell: Expr
     label: Expr | None = None  # `as TEXT`: how a row is named (its value, without it)
+    when: Expr | None = None  # shown only when this holds
 
 
 @frozen
 class ViewLines:
-    """`list "Title" for x in ITEMS [by GROUP]: TEXT`: one line per item, grouped."""
+    """`list "Title" for x in ITEMS [by GROUP]: TEXT [when COND]`: one line per item, grouped."""
 
     span: Span
     title: str
@@ -826,6 +827,7 @@ class ViewLines:
     items: Expr
     group: Expr | None
     text: Expr
+    when: Expr | None = None  # shown only when this holds
 
 
 @frozen

@@ -53,11 +53,11 @@ def check_view(checker, view: ast.View, decls) -> None:
         return t
 
     for item in view.items:
+        if getattr(item, "when", None) is not None:
+            expr(item.when, base)  # its secrets, then its type
+            checker.cond(item.when, base, "a view item's `when`")
         if isinstance(item, ast.ViewLine):
             expr(item.text, base)
-            if item.when is not None:
-                expr(item.when, base)  # its secrets, then its type
-                checker.cond(item.when, base, "a view line's `when`")
         elif isinstance(item, ast.ViewBoard):
             if item.var not in checker.vars:
                 checker.error(item.span, f"unknown variable '{item.var}'", "`grid VAR` draws a map keyed by grid cells")
@@ -129,7 +129,7 @@ class Item:
     kind: str  # text, grid, table, list
     title: str = ""
     text: tuple = ()  # literal strings and closures, shown in turn
-    when: Any = None  # a text shown only when this holds
+    when: Any = None  # an item shown only when this holds
     rows: Any = None
     group: Any = None
     columns: Any = None
@@ -153,6 +153,7 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
             items.append(
                 Item(
                     "table",
+                    when=compiler.expr(item.when, scope) if item.when is not None else None,
                     title=item.title,
                     rows=compiler.expr(item.rows, scope),
                     group=compiler.expr(item.group, scope) if item.group is not None else None,
@@ -167,6 +168,7 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
             items.append(
                 Item(
                     "list",
+                    when=compiler.expr(item.when, scope) if item.when is not None else None,
                     title=item.title,
                     rows=compiler.expr(item.items, scope),
                     group=compiler.expr(item.group, scope) if item.group is not None else None,
@@ -211,9 +213,10 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
     for item in g.view:
         frame = [None] * max(3, item.frame)
         frame[0] = viewer
+        if item.when is not None and not item.when(vm, frame):
+            continue
         if item.kind == "text":
-            if item.when is None or item.when(vm, frame):
-                lines.append(text(item.text, frame))
+            lines.append(text(item.text, frame))
         elif item.kind == "grid":
             lines.extend(draw_grid(item.var))
         elif item.kind == "list":

@@ -110,6 +110,20 @@ def test_a_view_that_would_show_a_secret_or_names_nothing_is_refused(tmp_path, v
     assert message in text and "shown.game:" in text, text
 
 
+def test_a_list_or_table_with_when_is_shown_only_when_it_holds(tmp_path):
+    view = """view {
+    list "Pieces" for x in [p1, p2]: "{x}" when viewer != none
+    table "Troops" for t in members(Town) for p in players: troops[p][t] when viewer == none
+}"""
+    g = load(tmp_path, view)
+    s = g.start(players=2)
+    seated, spectator = render(g, s, "north").splitlines(), render(g, s, None).splitlines()
+    assert "Pieces:" in seated and "Troops:" not in seated
+    assert "Troops:" in spectator and "Pieces:" not in spectator
+    with pytest.raises(GameDefError, match="the view reads 'deck'"):
+        load(tmp_path, 'view {\n    list "L" for x in [p1]: "{x}" when count(deck) > 0 and deck[0] == p1\n}')
+
+
 def test_a_game_has_one_view(tmp_path):
     with pytest.raises(GameDefError, match="a game has one view"):
         load(tmp_path, 'view {\n    text "a"\n}\nview {\n    text "b"\n}')
@@ -148,7 +162,7 @@ def test_a_text_with_when_is_shown_only_when_it_holds_so_a_spectator_sees_no_han
     s = g.start(players=2)
     assert render(g, s, "north").splitlines()[1] == "Your hand: Red"
     assert not any(line.startswith("Your hand") for line in render(g, s, None).splitlines())
-    with pytest.raises(GameDefError, match="a view line's `when` must be"):
+    with pytest.raises(GameDefError, match="a view item's `when` must be"):
         load(tmp_path, VIEW.replace(hand_line, '"Your hand: {hand[viewer]}" when 3'))
     with pytest.raises(GameDefError, match="the view reads 'deck', which nobody may see"):
         load(tmp_path, VIEW.replace(hand_line, '"x" when count([d for d in deck if face_up[d]]) > 0'))
