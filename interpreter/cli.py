@@ -21,7 +21,7 @@ from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, GameRuntimeError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
 from .sources import confined
-from .terminal import emphasised
+from .terminal import emphasised, say
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
 
@@ -95,7 +95,7 @@ def play_out(
     game: Game,
     state: State,
     agents: dict,
-    out=print,
+    out=say,
     narrate: bool = True,
     show_moves: bool = False,
     record: bool = True,
@@ -372,7 +372,7 @@ def cmd_play(args) -> int:
     names = ", ".join(map(game.seat_title, state.players))
     print(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
     for line in game.narrate(state, args.seat):
-        print(line)
+        say(line)
     moves: list[str] = []
     history: list[tuple[State, int]] = []  # the positions of your decisions, and the moves made before each
     while not game.is_over(state):
@@ -399,9 +399,9 @@ def cmd_play(args) -> int:
         state = game.apply_index(state, i)
         lines = game.narrate(state, args.seat)
         if player != args.seat and (not lines or lines[0] != shown):
-            print(f"  > {shown}")
+            say(f"  > {shown}")
         for line in lines:
-            print(line)
+            say(line)
     print()
     print(render(game, state, args.seat))
     emphasised(result_line(game, state))

@@ -8,7 +8,9 @@ rich's, which leaves it out when the output is not a terminal or `NO_COLOR` is s
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +47,21 @@ def progress(total: int, what: str) -> Iterator:
             print(f"  {done}/{total} {what}", file=sys.stderr)
 
     yield advance
+
+
+def say(line: str) -> None:
+    """A line of narration. On a terminal a long one wraps at the width, its continuation
+    indented under its start, so words are never cut; piped or redirected (a tool, a log
+    file, a test) each line stays one line."""
+    if not sys.stdout.isatty():
+        print(line)
+        return
+    width = shutil.get_terminal_size((80, 24)).columns - 1
+    if len(line) <= width:
+        print(line)
+        return
+    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+    print(textwrap.fill(line, width=max(20, width), subsequent_indent=indent, break_on_hyphens=False))
 
 
 def emphasised(line: str) -> None:

@@ -650,3 +650,27 @@ def test_an_option_value_a_variant_allows_names_the_variant(capsys):
     code, out, err = cli(capsys, "run", "berlin_wall", "--option", "stacks=8")
     assert code == 2 and "--option stacks=8: error: option 'stacks' = 8 is not allowed" in err
     assert "hint: choose from 4, or add --variant wall_of_china, which allows it" in err
+
+
+def test_narration_wraps_at_the_terminal_width_and_stays_whole_when_piped(monkeypatch, capsys):
+    import io
+    import os
+
+    from interpreter import terminal
+
+    line = "  USA plays Counterintelligence: USSR's Propaganda is cancelled before it takes effect"
+    terminal.say(line)  # captured output is not a terminal: one line, as written
+    assert capsys.readouterr().out == line + "\n"
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Tty()
+    monkeypatch.setattr(sys, "stdout", screen)
+    monkeypatch.setattr(terminal.shutil, "get_terminal_size", lambda fallback: os.terminal_size((41, 24)))
+    terminal.say(line)
+    rows = screen.getvalue().splitlines()
+    assert len(rows) == 3 and all(len(r) <= 40 for r in rows)
+    assert rows[0].startswith("  USA plays") and all(r.startswith("      ") for r in rows[1:])
+    assert " ".join(r.strip() for r in rows) == line.strip()  # no word cut or lost
