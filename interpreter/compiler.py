@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from . import codecache
 from . import syntax as ast
 from .blocks import BlockCompiler
 from .builtins import DELTA, DIRECTIONS, Text
@@ -127,7 +128,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.cancel_slot: int | None = None
         self.leave_hooks: dict[str, dict[str, Code]] = {}  # list var -> card -> its `when self leaves` code
         self._init_expressions()
-        self._build(options or {})
+        with codecache.loading(f"{program.rules_hash} {sorted((options or {}).items())!r}"):
+            self._build(options or {})
 
     # ---- errors -------------------------------------------------------------
     def fail(self, span: Span, message: str, hint: str | None = None):

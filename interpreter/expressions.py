@@ -18,6 +18,7 @@ from typing import Any
 
 import attrs
 
+from . import codecache
 from . import syntax as ast
 from .builtins import BUILTINS, Text, always_true
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
@@ -791,7 +792,7 @@ def compile_source(text: str, name: str):
     """Python's compile() of generated code; code nested past what Python's parser
     takes (deep expressions, long inlined chains) is a LimitExceeded, not a crash."""
     try:
-        return compile(text, name, "exec")
+        return codecache.compiled(text, name)
     except (SyntaxError, RecursionError, MemoryError):
         raise LimitExceeded(
             "a rule is nested too deeply to compile",
