@@ -259,6 +259,20 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
     return found  # the innermost block line: a statement's own error is more precise
 
 
+def _unique(labels: list[str]) -> list[str]:
+    """Labels made unique in place: a repeated one gets " (2)", " (3)"..."""
+    if len(set(labels)) != len(labels):
+        taken: set[str] = set()
+        for i, text in enumerate(labels):
+            k, unique = 1, text
+            while unique in taken:
+                k += 1
+                unique = f"{text} ({k})"
+            labels[i] = unique
+            taken.add(unique)
+    return labels
+
+
 class Game:
     """A loaded game: the public API of DESIGN.md (start, legal_moves, apply, ...)."""
 
@@ -274,6 +288,7 @@ class Game:
         self._initial: dict[tuple[str, ...], tuple] = {}
         self._actions = None  # the action space, made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
+        self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
 
     @property
     def rules_hash(self) -> str:
@@ -380,19 +395,23 @@ class Game:
         if p is None:
             return []
         labels_fn = self.compiled.choices[p.choice][0]
-        if labels_fn is None:  # each option shown as its value
-            labels = list(map(self.compiled.rt.display, p.values))
+        if labels_fn is None:  # each option shown as its value: the same values, the same labels
+            key: Any = p.values
+        elif getattr(labels_fn, "by_value", False):  # labels that read only their option
+            key = (p.choice, p.values)
         else:
-            labels = [str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)]
-        if len(set(labels)) != len(labels):
-            taken: set[str] = set()
-            for i, text in enumerate(labels):
-                k, unique = 1, text
-                while unique in taken:
-                    k += 1
-                    unique = f"{text} ({k})"
-                labels[i] = unique
-                taken.add(unique)
+            return _unique([str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)])
+        labels = self._value_labels.get(key)
+        if labels is None:
+            if labels_fn is None:
+                labels = _unique(list(map(self.compiled.rt.display, p.values)))
+            else:
+                labels = _unique(
+                    [str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)]
+                )
+            if len(self._value_labels) >= 4096:
+                self._value_labels.clear()
+            self._value_labels[key] = labels
         return labels
 
     def prompt(self, state: State) -> str:

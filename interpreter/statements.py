@@ -330,6 +330,10 @@ class StatementCompiler:
                 out.append(label(vm, L))
             return out
 
+        # A label that reads nothing but its option ("hammer on {c}") is the same for the
+        # same options: the engine keeps it rather than writing it at every decision.
+        labels.by_value = label is not None and self.is_static(s.label, scope, {s.var})
+
         # None: each option is labelled by its value as displayed (the engine needs no VM)
         choice = self._choice(labels if label is not None else None, prompt, s.secret)
 

@@ -1,0 +1,49 @@
+"""Labels of moves: written once for options that read nothing but themselves, written
+again at every decision when they read the position."""
+
+from __future__ import annotations
+
+import textwrap
+
+from interpreter import load_game
+
+GAME = """
+game labels "Labels" {
+    players 1..1
+    seats [p1]
+}
+var score: int = 0
+procedure play() {
+    rule "Play: three picks"
+    for round in 1..3 {
+        choose n from [1, 2] by p1 label "take {n}"
+        choose m from [1, 2] by p1 label "add {m} to {score}"
+        score += n + m
+    }
+    game over [p1]
+}
+"""
+
+
+def test_labels_that_read_the_position_follow_it_and_others_are_kept(tmp_path):
+    path = tmp_path / "labels.game"
+    path.write_text(textwrap.dedent(GAME), encoding="utf-8")
+    game = load_game(path)
+    state = game.start(players=1, seed=1)
+    seen = []
+    firsts = []
+    while state.result is None:
+        labels = game.labels(state)
+        seen.append(labels)
+        if labels[0].startswith("take"):
+            firsts.append(game._shared_labels(state))
+        state = game.apply(state, labels[-1])
+    assert seen == [
+        ["take 1", "take 2"],
+        ["add 1 to 0", "add 2 to 0"],
+        ["take 1", "take 2"],
+        ["add 1 to 4", "add 2 to 4"],  # the score read anew
+        ["take 1", "take 2"],
+        ["add 1 to 8", "add 2 to 8"],
+    ]
+    assert firsts[0] is firsts[1] is firsts[2]  # "take {n}" reads only n: written once
