@@ -12,11 +12,13 @@ OpenSpiel's pure-Python tic-tac-toe when `open-spiel` is installed (the `bench` 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import tempfile
 import time
 from collections.abc import Callable
 
-from interpreter import find_game, load_game
+from interpreter import codecache, find_game, load_game
 from interpreter.checker import check_program
 from interpreter.compiler import CompiledGame
 from interpreter.parser import parse_text
@@ -77,7 +79,9 @@ def side_by_side(first, second, seconds: float, rounds: int) -> tuple[tuple, tup
     return best(runs1), best(runs2)
 
 
-def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float]:
+def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float, float]:
+    """Parse, check, compile with no cached code, and compile as a new process does when
+    an earlier run left its compiled code in the cache (interpreter/codecache.py)."""
     path = find_game(name)
     program = load_program(path)
     games = {p: text for p, text in program.sources.items() if p.endswith(".game")}
@@ -90,11 +94,28 @@ def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float
     for _ in range(repeat):
         check_program(program)
     check = (time.perf_counter() - t0) / repeat
-    t0 = time.perf_counter()
-    for _ in range(repeat):
-        CompiledGame(program)
-    compile_ = (time.perf_counter() - t0) / repeat
-    return parse, check, compile_
+    setting = os.environ.get("GAMEDEF_CACHE")
+
+    def compile_time(cache: str) -> float:
+        os.environ["GAMEDEF_CACHE"] = cache
+        CompiledGame(program)  # writes the cache file, when there is one
+        total = 0.0
+        for _ in range(repeat):
+            codecache._codes.clear()  # as in a new process
+            t0 = time.perf_counter()
+            CompiledGame(program)
+            total += time.perf_counter() - t0
+        return total / repeat
+
+    try:
+        with tempfile.TemporaryDirectory() as where:
+            cold, cached = compile_time("off"), compile_time(where)
+    finally:
+        if setting is None:
+            os.environ.pop("GAMEDEF_CACHE", None)
+        else:
+            os.environ["GAMEDEF_CACHE"] = setting
+    return parse, check, cold, cached
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -166,7 +187,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)"
         )
     print()
-    print(f"{'game (all its files)':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11}")
+    print(f"{'game (all its files)':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11} {'cached ms':>10}")
     for name in (
         "berlin_wall",
         "walls_and_wonders",
@@ -176,8 +197,8 @@ def main(argv: list[str] | None = None) -> None:
         "tictactoe",
         "kuhn_poker",
     ):
-        p, c, k = parse_check_compile(name)
-        print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f}")
+        p, c, k, kc = parse_check_compile(name)
+        print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f} {kc * 1000:>10.1f}")
 
 
 if __name__ == "__main__":
