@@ -130,7 +130,7 @@ def test_a_move_is_exactly_the_roll_in_orthogonal_steps_never_twice_on_a_space(g
     """Game Play: move a hammer exactly the number on the die in orthogonal steps; you may not
     pass through or land on a space twice in one turn (including the start and the finish)."""
     s = begin(g, (start, "l4" if start != "l4" else "a1"), pins=(6, 1, n))
-    assert g.prompt(s) == f"move whose hammer {n} spaces?"
+    assert g.prompt(s) == ("move whose hammer 1 space?" if n == 1 else f"move whose hammer {n} spaces?")
     s = g.apply(s, "move red hammer")
     every = walks(g, s)
     assert every, "some walk must be open"
@@ -433,3 +433,61 @@ def test_the_narration_names_pieces_and_hammers_as_the_view_does(g):
     from interpreter.render import render
 
     assert "    red: 1 of 12: TA2" in render(g, s, None).splitlines()
+
+
+# ---- what a player is asked during a walk ------------------------------------------------------
+def step_prompts(g, s) -> list[str]:
+    """The question asked at each step of the walk now being chosen (taking the first step)."""
+    asked = []
+    while is_step(g, s):
+        asked.append(g.prompt(s))
+        s = g.apply_index(s, 0)
+    return asked
+
+
+def test_each_step_of_a_walk_names_the_hammer_the_roll_and_the_steps_left(g):
+    """Game Play: a player rolls his die and moves his hammer or someone else's that exact
+    number of spaces, one orthogonal step at a time: each step's question says which hammer
+    walks (its number on the wall), what the die rolled, and how many steps are left."""
+    s = begin(g, ("a1", "l4"), pins=(6, 1, 4))
+    assert g.prompt(s) == "move whose hammer 4 spaces?"
+    assert step_prompts(g, g.apply(s, "move black hammer")) == [
+        "hammer 2 (the black hammer, rolled 4): step 1 of 4, 3 more after this",
+        "hammer 2 (the black hammer, rolled 4): step 2 of 4, 2 more after this",
+        "hammer 2 (the black hammer, rolled 4): step 3 of 4, 1 more after this",
+        "hammer 2 (the black hammer, rolled 4): step 4 of 4, the last",
+    ]
+    assert step_prompts(g, g.apply(s, "move red hammer")) == [
+        "hammer 1 (your hammer, rolled 4): step 1 of 4, 3 more after this",
+        "hammer 1 (your hammer, rolled 4): step 2 of 4, 2 more after this",
+        "hammer 1 (your hammer, rolled 4): step 3 of 4, 1 more after this",
+        "hammer 1 (your hammer, rolled 4): step 4 of 4, the last",
+    ]
+
+
+def test_a_roll_of_one_is_one_space_and_its_only_step(g):
+    """Game Play: the exact number on the die; a 1 moves one space, in a single step."""
+    s = begin(g, ("a1", "l4"), pins=(6, 1, 1))
+    assert g.prompt(s) == "move whose hammer 1 space?"
+    assert step_prompts(g, g.apply(s, "move red hammer")) == [
+        "hammer 1 (your hammer, rolled 1): step 1 of 1, the only one"
+    ]
+
+
+def test_a_human_player_sees_the_step_question_addressed_to_their_seat(g):
+    """Game Play, as `gamedef play` asks it: the seat choosing, then the hammer, the roll and
+    the step, then the spaces the step may enter."""
+    from interpreter.agents import HumanAgent
+
+    s = begin(g, ("e2", "l4"), pins=(1, 6, 3))  # black goes first
+    s = g.apply(s, "move red hammer")
+    said: list[str] = []
+    HumanAgent("black", ask=lambda _: "1", say=said.append).choose(g, s)
+    menu = "\n".join(said).split("\n")
+    at = menu.index("black, hammer 1 (the red hammer, rolled 3): step 1 of 3, 2 more after this:")
+    assert sorted(line.split(". ", 1)[1] for line in menu[at + 1 :]) == [
+        "step to d2",
+        "step to e1",
+        "step to e3",
+        "step to f2",
+    ]

@@ -755,3 +755,52 @@ def test_house_rule_short_game_is_won_with_the_eighth_piece():
         assert g.is_over(s) is over, (variants, pieces)
         if over:
             assert g.result(s) == ("red",)
+
+
+# ---- what a player is asked during a walk, in each variant ----------------------------------------
+def step_prompts(g, s) -> list[str]:
+    """The question asked at each step of the walk now being chosen (taking the first step)."""
+    asked = []
+    while s.pending is not None and all(x.startswith("step to") for x in g.labels(s)):
+        asked.append(g.prompt(s))
+        s = g.apply_index(s, 0)
+    return asked
+
+
+def test_crazy_8s_step_prompts_name_the_colour_of_the_die_drawn(crazy):
+    """Variant 1: the die is drawn at random and its colour (the ace symbol) also picks up a
+    piece, so each step's question names the die as well as its roll."""
+    s = begin(crazy, ("a1", "l4"), pins=(6, 1, "crowns", 3))
+    assert crazy.prompt(s) == "move whose hammer 3 spaces?"
+    assert step_prompts(crazy, crazy.apply(s, "move black hammer")) == [
+        "hammer 2 (the black hammer, the Crowns die rolled 3): step 1 of 3, 2 more after this",
+        "hammer 2 (the black hammer, the Crowns die rolled 3): step 2 of 3, 1 more after this",
+        "hammer 2 (the black hammer, the Crowns die rolled 3): step 3 of 3, the last",
+    ]
+
+
+def test_pair_a_dice_step_prompts_name_the_moving_die_and_the_pick_up_die(pair):
+    """Variant 8: one die for movement, the other for the number of the piece that may be picked
+    up: each step's question says both, the walk's length being the moving die's."""
+    g = pair
+    s = begin(g, ("a1", "l4"), pins=(6, 1, 2, 5))
+    s = g.apply(s, "move 5, match 2")
+    assert g.prompt(s) == "move whose hammer 5 spaces?"
+    asked = step_prompts(g, g.apply(s, "move red hammer"))
+    assert asked[0] == "hammer 1 (your hammer, rolled 5 to move, 2 to pick up): step 1 of 5, 4 more after this"
+    assert asked[-1] == "hammer 1 (your hammer, rolled 5 to move, 2 to pick up): step 5 of 5, the last"
+    assert len(asked) == 5
+
+
+@pytest.mark.parametrize(
+    "variant", ["gravity", "nullo_gravity", "wall_of_china", "wall_of_jericho", "fast_forward", "on_again_off_again"]
+)
+def test_variants_that_roll_as_the_main_game_ask_each_step_as_it_does(variant):
+    """Variants 2 to 7 roll one die as the main game does: each step's question names the
+    hammer, the roll and the steps left in the main game's words."""
+    g = game(variant)
+    s = begin(g, ("a1", "l2"), pins=(6, 1, 2))
+    assert step_prompts(g, g.apply(s, "move black hammer")) == [
+        "hammer 2 (the black hammer, rolled 2): step 1 of 2, 1 more after this",
+        "hammer 2 (the black hammer, rolled 2): step 2 of 2, the last",
+    ]

@@ -186,3 +186,15 @@ def test_a_seat_title_is_how_narration_views_and_results_write_the_seat(tmp_path
     assert main(["run", str(path), "--agent", "THE NORTH=first"]) == 0
     out = capsys.readouterr().out
     assert "== A view: The North, south; seed 1" in out and "The North wins" in out
+
+
+def test_a_list_line_keeps_the_leading_spaces_a_def_gives_it_so_rows_can_be_offset(tmp_path):
+    """A list's lines are written as their text says, leading spaces included: a game draws
+    rows offset from one another (Walls and Wonders' Wonder pyramid) with a def that pads them."""
+    view = """def pad(k: int) = ["", "  ", "    "][k - 1]
+view {
+    list "Stack" for k in [3, 2, 1]: "row {k} {pad(k)}{troops[north][york]}"
+}"""
+    g = load(tmp_path, view)
+    lines = render(g, g.start(players=2), None).splitlines()
+    assert lines == ["Stack:", "    row 3     2", "    row 2   2", "    row 1 2"]

@@ -499,3 +499,67 @@ def test_hidden_victory_your_own_condition_is_in_your_view_only_and_every_card_i
         assert f"{p} reveals the hidden victory card: the {name}, {goals[p]}" in narration
         assert f"    {p}: {goals[p]}, by the {name}" in spectator
         assert g.var(s, "face_up")[cards[p]]
+
+
+# ---- the Wonder drawn as a pyramid, hidden cards never shown as "none" ------------------------------
+
+
+def _wonder_lines(lines, owner):
+    """The five lines of `owner`'s Wonder in the view, level 5 first."""
+    at = lines.index(f"  {owner}:", lines.index("Wonders (slot 1 on the left; each card rests on the two below it):"))
+    return lines[at + 1 : at + 6]
+
+
+def test_each_wonder_is_drawn_as_a_pyramid_each_card_centred_over_the_two_below_it():
+    """Wonders: 'a pyramid of cards', each card above the base 'on top of two supporting cards
+    from the previous level' (viewed edge on): each level is drawn centred over the one below,
+    a card half over each of the two it rests on, not left-aligned in columns."""
+    g = game()
+    wonder = dict(FULL_WONDER_BUT_TOP)
+    del wonder[(4, 1)], wonder[(3, 2)]
+    s = start(g, p1=dict(hand=["Ah"], wonder=wonder), p2=dict(wonder={(1, 2): "10h", (1, 3): "Ad", (2, 2): "Kh"}))
+    lines = _view(g, s, None)
+    assert _wonder_lines(lines, "p1") == [
+        "      level 5                 .",
+        "      level 4              .    AS",
+        "      level 3          QS     .    KS",
+        "      level 2       JS    QD    QC    KD",
+        "      level 1   10S   10D   10C    JD    JC",
+    ]
+    assert _wonder_lines(lines, "p2") == [
+        "      level 5                 .",
+        "      level 4              .     .",
+        "      level 3           .     .     .",
+        "      level 2        .    KH     .     .",
+        "      level 1     .   10H    AD     .     .",
+    ]
+    # the geometry, whatever the cards: slot k of a level ends midway between the ends of
+    # slots k and k + 1 below it (the cards it rests on)
+    for owner in ("p1", "p2"):
+        rows = _wonder_lines(lines, owner)
+        ends = {}
+        for level, line in zip(range(5, 0, -1), rows, strict=True):
+            cells = line[len("      level 5") :]
+            ends[level] = [
+                i + 1 for i in range(len(cells)) if cells[i] != " " and (i + 1 == len(cells) or cells[i + 1] == " ")
+            ]
+            assert len(ends[level]) == 6 - level
+        for level in range(2, 6):
+            for k in range(6 - level):
+                assert 2 * ends[level][k] == ends[level - 1][k] + ends[level - 1][k + 1], (owner, level, k)
+
+
+def test_face_down_wall_cards_and_hidden_hands_are_shown_as_such_never_as_none():
+    """Placing a wall card: face down; the hand and draw pile are hidden. A zone that holds
+    hidden cards reads as its face-down cards or their number, never 'none'."""
+    g = game()
+    s = start(g, p1=dict(hand=["2c", "3c"], wonder={(1, 1): "10s"}, wall={1: ["9d", "4h"]}), first="p1")
+    for viewer in (None, "p2"):
+        lines = _view(g, s, viewer)
+        assert "Walls (top card last):" in lines
+        at = lines.index("Walls (top card last):")
+        assert lines[at + 1 : at + 3] == ["  p1:", "      before base slot 1: ??, ??"]
+        assert "    p1: 2 in hand, 47 to draw, 0 discarded" in lines
+    own = _view(g, s, "p1")
+    assert "      before base slot 1: 9D, 4H" in own
+    assert "Your hand: 2C, 3C" in own
