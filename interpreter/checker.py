@@ -533,6 +533,8 @@ class Checker:
         elif isinstance(s, ast.May):
             self.expect(s.player, scope, PLAYER, "the player who may")
             self.expr(s.text, scope)
+            if s.prompt is not None:
+                self.expr(s.prompt, scope)
             self.block(s.body, scope, loops)
             if s.otherwise is not None:
                 self.block(s.otherwise, scope, loops)

@@ -686,6 +686,8 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def may_stmt(self, meta, c):
+        prompt = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "may prompt"), None)
+        c = [x for x in c if not (isinstance(x, tuple) and x and x[0] == "may prompt")]
         otherwise = c[3][1] if len(c) > 3 else None
         return ast.May(
             span=self._s(meta),
@@ -693,7 +695,11 @@ class _Builder(Transformer):
             text=self.string(c[1]),
             body=c[2],
             otherwise=otherwise,
+            prompt=prompt,
         )
+
+    def may_prompt(self, c):
+        return ("may prompt", self.string(c[0]))
 
     @v_args(meta=True)
     def roll_stmt(self, meta, c):

@@ -361,9 +361,14 @@ class StatementCompiler:
     def _s_May(self, s: ast.May, scope):
         player = self.expr(s.player, scope)
         text = self.expr(s.text, scope)
+        asked = self.expr(s.prompt, scope) if s.prompt is not None else None
         slot = scope.fresh()
         nxt = self._here() + 1
-        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], lambda vm, L: "", False)
+
+        def prompt(vm, L):
+            return asked(vm, L) if asked is not None else f"you may {text(vm, L)}"
+
+        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], prompt, False)
 
         def ask(vm, L):
             vm.suspend(player(vm, L), (True, False), slot, choice)

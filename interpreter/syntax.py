@@ -242,13 +242,15 @@ class Choose:
 
 @frozen
 class May:
-    """A yes/no decision: run `body` if `player` takes the option called `text`."""
+    """A yes/no decision: run `body` if `player` takes the option called `text`. Its
+    question is `prompt`, or "you may TEXT" without one."""
 
     span: Span
     player: Expr
     text: Str
     body: tuple[Stmt, ...]
     otherwise: tuple[Stmt, ...] | None
+    prompt: Str | None = None
 
 
 @frozen

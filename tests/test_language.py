@@ -1540,3 +1540,34 @@ def test_a_label_of_literal_text_alone_or_of_the_chosen_value_alone(tmp_path):
     s = g.start()
     assert g.labels(s) == ["nothing", "nothing (2)"]
     assert g.labels(g.apply_index(s, 0)) == ["none", "yes", "3"]
+
+
+def test_a_may_asks_its_prompt_or_you_may_and_its_text(tmp_path):
+    path = tmp_path / "may.game"
+    path.write_text(
+        textwrap.dedent(
+            """
+            game asking "Asking" {
+                players 1..1
+                seats [p1]
+            }
+            var score: int = 0
+            procedure play() {
+                rule "Play: two offers"
+                may p1 "take {score + 1} point" {
+                    score += 1
+                }
+                may p1 "take {score + 2} points" prompt "double or nothing with {score}?" {
+                    score += 2
+                }
+                game over [p1]
+            }
+            """
+        ),
+        encoding="utf-8",
+    )
+    game = load_game(path)
+    state = game.start(players=1, seed=1)
+    assert (game.prompt(state), game.labels(state)) == ("you may take 1 point", ["take 1 point", "pass"])
+    state = game.apply(state, "take 1 point")
+    assert (game.prompt(state), game.labels(state)) == ("double or nothing with 1?", ["take 3 points", "pass"])
