@@ -107,6 +107,12 @@ def _secrets(e, seen: dict, bodies: dict, memo: dict, via: str | None = None) ->
             return []
         if isinstance(arg, ast.Index) and isinstance(arg.obj, ast.Name) and arg.obj.id in seen:
             return _secrets(arg.key, seen, bodies, memo, via)
+    if isinstance(e, ast.BinOp) and e.op in ("==", "!=") and isinstance(e.right, ast.NoneLit):
+        arg = e.left  # whether a hidden slot holds something (a card face down) is public, as its size
+        if isinstance(arg, ast.Name) and arg.id in seen:
+            return []
+        if isinstance(arg, ast.Index) and isinstance(arg.obj, ast.Name) and arg.obj.id in seen:
+            return _secrets(arg.key, seen, bodies, memo, via)
     if isinstance(e, ast.Name) and seen.get(e.id) in ("owner", "none"):
         return [(e.id, e.span, via)]
     if isinstance(e, ast.Call) and e.func in bodies:

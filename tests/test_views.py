@@ -124,6 +124,19 @@ def test_a_list_or_table_with_when_is_shown_only_when_it_holds(tmp_path):
         load(tmp_path, 'view {\n    list "L" for x in [p1]: "{x}" when count(deck) > 0 and deck[0] == p1\n}')
 
 
+def test_a_view_may_tell_whether_a_hidden_slot_holds_a_card_but_not_which(tmp_path):
+    extra = "var chosen: player -> Piece? = none seen by owner\n"
+    view = 'view {\n    list "Chosen" for p in players: "{p}: {if chosen[p] != none then 1 else 0} face down"\n}'
+    g = load(tmp_path, extra + view)
+    assert render(g, g.start(players=2), None).splitlines() == [
+        "Chosen:",
+        "    north: 0 face down",
+        "    south: 0 face down",
+    ]
+    with pytest.raises(GameDefError, match="the view reads 'chosen'"):
+        load(tmp_path, extra + 'view {\n    text "{chosen[north] == p1}"\n}')
+
+
 def test_a_game_has_one_view(tmp_path):
     with pytest.raises(GameDefError, match="a game has one view"):
         load(tmp_path, 'view {\n    text "a"\n}\nview {\n    text "b"\n}')
