@@ -525,7 +525,7 @@ def test_climate_change_two_players():
         vp=FIVE_2P,
         variables={"supremacy": {"sovereign_funds": "east", "fiscal_paradises": "east"}},
     )
-    s = play(g, s, "pass")  # East could cancel this economy text with Fiscal paradises
+    s = play(g, s, "don't use Fiscal paradises")  # East could cancel this economy text
     assert vp(g, s) == {"west": 4, "east": 2}
 
 
@@ -603,7 +603,7 @@ def test_economic_rescue_up_to_two_west_influence_in_a_single_listed_country():
 
 def test_economic_rescue_one_or_none_two_players():
     g, s = scenario(texts=[("west", "economic_rescue")])
-    s = play(g, s, "influence in Chile", "pass")
+    s = play(g, s, "influence in Chile", "no second influence")
     assert inf(g, s, "west", "chile") == 1
     g, s = scenario(texts=[("west", "economic_rescue")])
     s = play(g, s, "no influence")
@@ -708,8 +708,11 @@ def test_globalization_three_and_two_players():
 def test_guantanamo_us_loses_one_and_can_remove_it_to_cancel_a_personality_text():
     g, s = scenario(texts=[("west", "guantanamo"), ("east", "julian_assange"), ("east", "abu_grahib")], vp=FIVE_2P)
     assert g.var(s, "in_play") == ("guantanamo",)
-    assert labels(g, s) == ["West: remove Guantanamo from the game to cancel the text of Julian Assange", "pass"]
-    s = play(g, s, "West: remove Guantanamo from the game to cancel the text of Julian Assange")
+    assert labels(g, s) == [
+        "remove Guantanamo from the game: cancel the text of Julian Assange",
+        "don't use Guantanamo",
+    ]
+    s = play(g, s, "remove Guantanamo from the game: cancel the text of Julian Assange")
     # cancelled: not triggered, so discarded rather than removed; Abu Grahib (not a
     # Personality) then resolves without an offer
     assert g.is_over(s)
@@ -722,7 +725,7 @@ def test_guantanamo_passing_keeps_it_in_play_four_players_the_us_decides():
     g, s = scenario(players=4, texts=[("eu", "guantanamo"), ("russia", "julian_assange")], vp=FIVE_4P)
     assert vp(g, s)["us"] == 4 and vp(g, s)["eu"] == 5
     assert g.current_player(s) == "us"
-    s = play(g, s, "pass")
+    s = play(g, s, "don't use Guantanamo")
     assert "guantanamo" in g.var(s, "in_play")
     assert g.is_over(s) and "julian_assange" in g.var(s, "removed")  # its text resolved
 

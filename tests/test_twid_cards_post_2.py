@@ -103,9 +103,9 @@ def test_hugo_chavez_out_of_play_lets_the_us_back_into_venezuela():
         hands={"us": ["iraq_war"]},
         variables={"supremacy": {"global_positioning": "us"}},
     )
-    s = play(g, s, "pass")  # Global positioning does not cancel the text
+    s = play(g, s, "don't use Global positioning")  # the text is not cancelled
     assert g.var(s, "in_play") == ("hugo_chavez",)
-    s = play(g, s, "US: remove supremacy on Global positioning to discard a personality in play", "discard Hugo Chávez")
+    s = play(g, s, "remove supremacy on Global positioning: discard a personality in play", "discard Hugo Chávez")
     assert g.var(s, "in_play") == ()
     s, offered = ops_labels(g, s, "Iraq war", "influence")
     assert "influence in Venezuela (3)" in offered
@@ -558,10 +558,8 @@ def test_the_kirchners_open_argentina_and_its_neighbours_to_the_east():
         hands={"russia": ["julian_assange"]},
         variables={"supremacy": {"global_positioning": "us"}},
     )
-    s = play(g, s, "pass", "influence in Chile")
-    s = play(
-        g, s, "US: remove supremacy on Global positioning to discard a personality in play", "discard The Kirchners"
-    )
+    s = play(g, s, "don't use Global positioning", "influence in Chile")
+    s = play(g, s, "remove supremacy on Global positioning: discard a personality in play", "discard The Kirchners")
     assert g.var(s, "in_play") == () and "the_kirchners" in g.var(s, "removed")  # marked *: removed as it leaves play
     _, offered = ops_labels(g, s, "Julian Assange", "influence")
     assert "influence in Poland (3)" in offered and "influence in Argentina (2)" in offered  # next to Chile now
@@ -619,7 +617,7 @@ def test_vladimir_putin_adds_one_influence_in_russia_or_two_with_fsb():
     g, s = scenario(players=4, texts=[("russia", "vladimir_putin")], clear=True)
     assert inf(g, s, "russia", "russia_country") == 1 and g.var(s, "in_play") == ("vladimir_putin",)
     g, s = scenario(players=4, texts=[("russia", "vladimir_putin")], clear=True, in_play=["fsb_creation"])
-    s = play(g, s, "pass")  # FSB creation does not cancel the personality's text
+    s = play(g, s, "don't use FSB creation")  # the personality's text is not cancelled
     assert inf(g, s, "russia", "russia_country") == 2
     assert g.var(s, "in_play") == ("fsb_creation", "vladimir_putin")
 
@@ -639,8 +637,8 @@ def test_vladimir_putin_offers_a_coup_where_the_edge_was_gained_next_to_russia()
     )
     s, offered = ops_labels(g, s, "Iraq war", "influence")
     s = play(g, s, "influence in Ukraine (2)")
-    assert labels(g, s) == ["Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops", "pass"]
-    s = play(g, s, "Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops")
+    assert labels(g, s) == ["discard Vladimir Putin: a coup in Ukraine with 3 ops", "don't use Vladimir Putin"]
+    s = play(g, s, "discard Vladimir Putin: a coup in Ukraine with 3 ops")
     # 5 + 3 - 2 x 2 = 4 points; Ukraine is conflictive: Russia loses 1 VP.
     assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "removed")  # marked *: removed as it leaves play
     assert g.var(s, "in_play") == ()
@@ -659,7 +657,7 @@ def test_vladimir_putin_may_be_kept_in_play():
         hands={"eu": ["iraq_war"]},
     )
     s, _ = ops_labels(g, s, "Iraq war", "influence")
-    s = play(g, s, "influence in Ukraine (2)", "pass")
+    s = play(g, s, "influence in Ukraine (2)", "don't use Vladimir Putin")
     assert g.var(s, "in_play") == ("vladimir_putin",) and inf(g, s, "eu", "ukraine") == 1
 
 
@@ -667,7 +665,7 @@ def test_vladimir_putin_uses_the_ops_of_the_card_that_gave_the_edge_and_not_in_c
     # Hu Jintao (4 ops) gives China the edge in the Stan States, next to Russia: a 4-ops coup.
     g, s = scenario(players=4, texts=[("china", "hu_jintao")], clear=True, in_play=["vladimir_putin"])
     s = play(g, s, "influence in Stan States")
-    assert labels(g, s) == ["Russia: discard Vladimir Putin for a coup in Stan States with 4 ops", "pass"]
+    assert labels(g, s) == ["discard Vladimir Putin: a coup in Stan States with 4 ops", "don't use Vladimir Putin"]
     # In China itself: no coup offered.
     g, s = scenario(players=4, texts=[("china", "hu_jintao")], clear=True, in_play=["vladimir_putin"])
     s = play(g, s, "influence in China")

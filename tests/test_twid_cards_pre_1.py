@@ -181,8 +181,8 @@ def test_black_monday_takes_the_west_supremacy_off_the_economy_slots_only():
     held = {"financial_markets": "us", "fiscal_paradises": "eu", "sovereign_funds": "china", "mass_media": "eu"}
     g, s = scenario(players=4, variables={"supremacy": held}, texts=[("russia", "black_monday")])
     # The EU may first cancel the economy text with Fiscal paradises; it lets it resolve.
-    assert labels(g, s) == ["EU: cancel the text of Black Monday (Fiscal paradises)", "pass"]
-    s = play(g, s, "pass")
+    assert labels(g, s) == ["cancel the text of Black Monday with Fiscal paradises", "don't use Fiscal paradises"]
+    s = play(g, s, "don't use Fiscal paradises")
     assert g.is_over(s)
     sup = g.var(s, "supremacy")
     assert (sup["financial_markets"], sup["fiscal_paradises"]) == (None, None)
@@ -408,8 +408,8 @@ def test_embassy_asylum_personality_can_be_cancelled_by_fsb_creation():
     texts = [("russia", "fsb_creation"), ("china", "embassy_asylum")]
     g, s = scenario(players=4, clear=True, variables={"discard": ["el_jefe"]}, texts=texts)
     s = play(g, s, "play El Jefe for its text")
-    assert labels(g, s) == ["Russia: remove FSB creation from the game to cancel the text of El Jefe", "pass"]
-    s = play(g, s, "Russia: remove FSB creation from the game to cancel the text of El Jefe")
+    assert labels(g, s) == ["remove FSB creation from the game: cancel the text of El Jefe", "don't use FSB creation"]
+    s = play(g, s, "remove FSB creation from the game: cancel the text of El Jefe")
     assert inf(g, s, "china", "cuba") == 0 and "el_jefe" not in g.var(s, "in_play")
     assert "el_jefe" in g.var(s, "discard") and "fsb_creation" in g.var(s, "removed")
 
@@ -537,8 +537,11 @@ def test_fsb_creation_gives_russia_influence_and_goes_in_play():
 
 def test_fsb_creation_cancels_a_personality_text_and_leaves_the_game():
     g, s = scenario(clear=True, texts=[("east", "fsb_creation"), ("west", "boris_yeltsin")])
-    assert labels(g, s) == ["East: remove FSB creation from the game to cancel the text of Boris Yeltsin", "pass"]
-    s = play(g, s, "East: remove FSB creation from the game to cancel the text of Boris Yeltsin")
+    assert labels(g, s) == [
+        "remove FSB creation from the game: cancel the text of Boris Yeltsin",
+        "don't use FSB creation",
+    ]
+    s = play(g, s, "remove FSB creation from the game: cancel the text of Boris Yeltsin")
     assert inf(g, s, "west", "russia_country") == 0
     assert "fsb_creation" in g.var(s, "removed") and "fsb_creation" not in g.var(s, "in_play")
     # The cancelled text was not triggered: Boris Yeltsin (*) is discarded, not removed.
@@ -547,7 +550,7 @@ def test_fsb_creation_cancels_a_personality_text_and_leaves_the_game():
 
 def test_fsb_creation_may_let_the_text_resolve_and_ignores_other_cards():
     g, s = scenario(clear=True, texts=[("east", "fsb_creation"), ("west", "boris_yeltsin")])
-    s = play(g, s, "pass")
+    s = play(g, s, "don't use FSB creation")
     assert inf(g, s, "west", "russia_country") == 1 and "fsb_creation" in g.var(s, "in_play")
     assert "boris_yeltsin" in g.var(s, "removed")
     g, s = scenario(clear=True, texts=[("east", "fsb_creation"), ("east", "katrina")])
@@ -558,7 +561,7 @@ def test_fsb_creation_is_russias_to_use_with_four_players_also_on_a_header():
     texts = [("china", "fsb_creation"), ("russia", "el_jefe", "russia", "header_use")]
     g, s = scenario(players=4, clear=True, texts=texts)
     assert g.current_player(s) == "russia"
-    s = play(g, s, "Russia: remove FSB creation from the game to cancel the text of El Jefe")
+    s = play(g, s, "remove FSB creation from the game: cancel the text of El Jefe")
     assert inf(g, s, "china", "cuba") == 0 and "el_jefe" in g.var(s, "discard")
 
 
@@ -632,10 +635,13 @@ def test_immigrants_adds_east_influence_unless_the_edge_holder_pays_2_vp():
     assert labels(g, s)[:2] == ["East influence in United States", "East influence in Canada"]
     assert "East influence in Germany" in labels(g, s) and "East influence in Mexico" not in labels(g, s)
     s = play(g, s, "East influence in United States")
-    assert labels(g, s) == ["West: lose 2 VP to negate Immigrants in United States", "pass"]
-    s2 = play(g, s, "West: lose 2 VP to negate Immigrants in United States")
+    assert labels(g, s) == [
+        "lose 2 VP to negate Immigrants in United States",
+        "don't negate Immigrants: East adds 1 influence in United States",
+    ]
+    s2 = play(g, s, "lose 2 VP to negate Immigrants in United States")
     assert vp(g, s2)["west"] == 1 and inf(g, s2, "east", "united_states") == 0
-    s3 = play(g, s, "pass")
+    s3 = play(g, s, "don't negate Immigrants: East adds 1 influence in United States")
     assert vp(g, s3)["west"] == 3 and inf(g, s3, "east", "united_states") == 1
 
 
@@ -648,8 +654,11 @@ def test_immigrants_on_a_country_without_edge_just_adds():
         players=4, clear=True, influence={"china": {"canada": 1}}, vp={"china": 2}, texts=[("russia", "immigrants")]
     )
     s = play(g, s, "East influence in Canada")
-    assert labels(g, s) == ["China: lose 2 VP to negate Immigrants in Canada", "pass"]
-    s = play(g, s, "China: lose 2 VP to negate Immigrants in Canada")
+    assert labels(g, s) == [
+        "lose 2 VP to negate Immigrants in Canada",
+        "don't negate Immigrants: Russia adds 1 influence in Canada",
+    ]
+    s = play(g, s, "lose 2 VP to negate Immigrants in Canada")
     assert vp(g, s)["china"] == 0 and inf(g, s, "russia", "canada") == 0
 
 

@@ -142,10 +142,8 @@ def test_gaddafi_forbids_destabilization_on_libya_until_he_leaves_play():
         variables=variables,
         clear=True,
     )
-    s = play(g, s, "pass")  # not cancelling the text as it resolves
-    s = play(
-        g, s, "West: remove supremacy on Global positioning to discard a personality in play", "discard Muammar Gaddafi"
-    )
+    s = play(g, s, "don't use Global positioning")  # not cancelling the text as it resolves
+    s = play(g, s, "remove supremacy on Global positioning: discard a personality in play", "discard Muammar Gaddafi")
     assert where(g, s, "muammar_gaddafi") == "removed"  # marked *: out of play, out of the game
     s = play(g, s, "play Yugoslav wars", "Yugoslav wars for operations", "destabilization operation")
     assert "destabilize Libya" in labels(g, s)
@@ -457,7 +455,7 @@ def test_party_congress_trades_china_influence_for_three_regions():
 def test_petrodollars_gains_or_removes_supremacy_on_the_two_economy_slots():
     variables = {"supremacy": {"fiscal_paradises": "east"}}
     g, s = scenario(texts=[("west", "petrodollars")], variables=variables, clear=True)
-    s = play(g, s, "pass")  # the East, holding Fiscal paradises, does not cancel this economy text
+    s = play(g, s, "don't use Fiscal paradises")  # the East, holding it, does not cancel this economy text
     # Sovereign funds is post-9/11 with an East ahead: both ignored.
     assert supremacy(g, s) == {"sovereign_funds": "west"}
     g, s = scenario(
@@ -530,7 +528,7 @@ def test_russian_oligarchs_russia_takes_an_economy_slot():
 def test_rwandan_genocide_west_loses_a_vp_and_may_pay_another_for_congo():
     g, s = scenario(texts=[("east", "rwandan_genocide")], vp={"west": 3}, clear=True)
     assert vp(g, s)["west"] == 2 and g.current_player(s) == "west"
-    s = play(g, s, "West: lose 1 more VP to add 2 influence in Congo")
+    s = play(g, s, "lose 1 more VP to add 2 influence in Congo")
     assert vp(g, s)["west"] == 1 and inf(g, s, "west", "congo") == 2
     assert where(g, s, "rwandan_genocide") == "removed"
 
@@ -538,7 +536,7 @@ def test_rwandan_genocide_west_loses_a_vp_and_may_pay_another_for_congo():
 def test_rwandan_genocide_with_four_players_each_west_player_decides():
     g, s = scenario(players=4, texts=[("russia", "rwandan_genocide")], vp={"us": 2, "eu": 2}, clear=True)
     assert vp(g, s)["us"] == 1 and vp(g, s)["eu"] == 1
-    s = play(g, s, "pass", "EU: lose 1 more VP to add 2 influence in Congo")
+    s = play(g, s, "don't add influence in Congo", "lose 1 more VP to add 2 influence in Congo")
     assert vp(g, s) == {"us": 1, "eu": 0, "russia": 0, "china": 0}
     assert inf(g, s, "eu", "congo") == 2 and inf(g, s, "us", "congo") == 0
 

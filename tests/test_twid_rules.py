@@ -411,8 +411,8 @@ def test_an_edge_gained_because_another_sides_influence_is_removed_is_an_edge_ga
     s = play(g, s, "all Russian influence in Ukraine")
     assert "US gains the edge in Ukraine" in g.narrate(s)
     assert labels(g, s) == [
-        "Russia: discard Vladimir Putin for a coup in Ukraine with 3 ops",
-        "pass",
+        "discard Vladimir Putin: a coup in Ukraine with 3 ops",
+        "don't use Vladimir Putin",
     ]  # Color revolution: 3 ops
 
 
