@@ -174,3 +174,22 @@ def test_the_superpower_nobody_plays_gains_and_loses_no_vp_and_the_narration_say
     # Three players: the EU is static. Yugoslav wars: "EU loses 1VP".
     g, s = scenario(players=3, clear=True, texts=[("russia", "yugoslav_wars")])
     assert "EU loses no VP: nobody plays it" in g.narrate(s)
+
+
+# ---- the header phase: a header chosen lies face down, and the view says so ------------------
+def test_a_header_chosen_face_down_is_shown_as_chosen_never_by_name():
+    from interpreter.render import render
+
+    g = game()
+    s = g.start(players=4, seed=3)
+    assert g.current_player(s) == "us"
+    while g.current_player(s) != "china":  # US, EU and Russia choose their headers
+        s = play(g, s, labels(g, s)[0])
+    lines = render(g, s, "china").splitlines()
+    at = lines.index("Header cards:")
+    assert lines[at + 1 : at + 4] == [
+        "    US: chosen, face down",
+        "    EU: chosen, face down",
+        "    Russia: chosen, face down",
+    ]
+    assert lines[at + 4] == "Cards in hand:"  # China has not chosen
