@@ -308,6 +308,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     self._compile_behaviour(d)
                 except LimitExceeded as exc:  # generated code past what Python compiles
                     self.fail(d.span, exc.message, exc.hint)
+        self._specialise_queries()
         payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
         self.payoff: tuple | None = None  # (closure of the seat, low, high, sum, span)
         if payoffs:

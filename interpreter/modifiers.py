@@ -71,6 +71,45 @@ class QueryFunction:
         return _combine(vm, value, found)
 
 
+def specialised(q: QueryFunction):
+    """`q` as one closure over its modifiers, once they are all known: what the generated
+    code calls (`_q_NAME`). A query no modifier touches is its base alone; the others test
+    only the kinds of modifiers they have, with no attribute read per call."""
+    base, stated, slot = q.base, frozenset(q.stated), q.grants_slot
+    statics = tuple((m, m.active, m.where, m.owner) for m in q.statics)
+    mods = q.mods
+    if not statics and not stated:
+        return lambda vm, args: base(vm, list(args))
+
+    # The modifiers in force on this query, kept for the last list of them seen: that list
+    # is an immutable tuple, the same object from state to state until a modifier comes or
+    # goes, so most calls look at none of the others (a game with many `forever` cards).
+    seen: list = [None, ()]
+
+    def call(vm, args):
+        value = base(vm, list(args))
+        found = None
+        for m, active, where, owner in statics:
+            if active(vm, [owner]) and (where is None or where(vm, [owner, *args])):
+                if found is None:
+                    found = []
+                found.append((m, [owner, *args]))
+        if stated:
+            grants = vm.vars[slot]
+            if grants is not seen[0]:
+                seen[1] = tuple((mods[mid], captured) for mid, captured, _until, _once in grants if mid in stated)
+                seen[0] = grants
+            for m, captured in seen[1]:
+                L = [*args, *captured]
+                if m.where is None or m.where(vm, L):
+                    if found is None:
+                        found = []
+                    found.append((m, L))
+        return value if found is None else _combine(vm, value, found)
+
+    return call
+
+
 def _combine(vm, value, found: list):
     adds = 0
     allowed = forbidden = False
@@ -137,6 +176,11 @@ class ModifierCompiler:
         self.grants_slot = self.vars[GRANTS].slot
         for q in self.queries.values():
             q.grants_slot = self.grants_slot
+
+    def _specialise_queries(self) -> None:
+        """Once every modifier is compiled, the generated code calls each query's closure."""
+        for name, q in self.queries.items():
+            self.ns[f"_q_{name}"] = specialised(q)
 
     def _compile_query(self, d: ast.Query) -> None:
         self.queries[d.name].base = self.expr(d.base, Scope([p.name for p in d.params]))
