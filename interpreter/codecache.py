@@ -1,4 +1,5 @@
-"""The Python code compiled from games, kept between runs as Python keeps `.pyc` files.
+"""The Python code compiled from games, and their parsed files, kept between runs as
+Python keeps `.pyc` files.
 
 Loading a big game compiles thousands of small generated functions (expressions.py,
 blocks.py); Python's `compile()` is about half of that time. The code object of a text
@@ -13,17 +14,24 @@ a file owned by someone else or writable by others is ignored, `marshal` builds 
 code objects but runs nothing, and a file too big, truncated or of the wrong shape is
 ignored. Nothing here raises: a cache that can't be read or written is no cache.
 
+A parsed file (its syntax tree) is kept likewise, by the digest of its path, its text and
+the parser's own files (grammar, parser, syntax tree classes), as a pickle read by an
+unpickler that builds only the syntax tree's classes: anything else in the file makes it
+a miss, never a call.
+
 `GAMEDEF_CACHE=DIR` puts the cache in DIR; `GAMEDEF_CACHE=off` turns it off.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import marshal
 import os
+import pickle
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
@@ -101,8 +109,14 @@ def _read(path: Path) -> dict[tuple[str, str], CodeType]:
 
 def _write(path: Path, codes: dict[tuple[str, str], CodeType]) -> None:
     try:
+        _write_bytes(path, marshal.dumps(codes))
+    except ValueError:
+        return
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        data = marshal.dumps(codes)
         if len(data) > MAX_FILE_BYTES:
             return
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
@@ -115,9 +129,65 @@ def _write(path: Path, codes: dict[tuple[str, str], CodeType]) -> None:
 
 
 def _prune(where: Path) -> None:
-    files = sorted(where.glob("*.codes"), key=lambda p: p.stat().st_mtime)
-    for old in files[:-MAX_FILES]:
-        old.unlink(missing_ok=True)
+    for kind in ("*.codes", "*.tree"):
+        files = sorted(where.glob(kind), key=lambda p: p.stat().st_mtime)
+        for old in files[:-MAX_FILES]:
+            old.unlink(missing_ok=True)
+
+
+class _TreeUnpickler(pickle.Unpickler):
+    """Builds the syntax tree's classes and nothing else."""
+
+    def find_class(self, module: str, name: str):
+        from . import errors, syntax
+
+        if module == "copyreg" and name == "__newobj__":
+            import copyreg
+
+            return copyreg.__newobj__
+        allowed = {"interpreter.syntax": syntax, "interpreter.errors": errors}.get(module)
+        cls = getattr(allowed, name, None) if allowed is not None else None
+        if isinstance(cls, type) and cls.__module__ == module and hasattr(cls, "__attrs_attrs__"):
+            return cls
+        raise pickle.UnpicklingError(f"not a syntax tree class: {module}.{name}")
+
+
+_parser_digest: list[str] = []
+
+
+def _parser_files_digest() -> str:
+    """The digest of what a syntax tree depends on besides its file: the grammar, the
+    parser and the tree's classes (a new version of any of them is a new tree)."""
+    if not _parser_digest:
+        here = Path(__file__).resolve().parent
+        digest = hashlib.sha256()
+        for f in (here.parent / "grammar" / "gamedef.lark", here / "parser.py", here / "syntax.py", here / "errors.py"):
+            try:
+                digest.update(f.read_bytes())
+            except OSError:
+                digest.update(os.urandom(16))  # unknown: never the same key twice
+        _parser_digest.append(digest.hexdigest())
+    return _parser_digest[0]
+
+
+def tree(path: str, text: str, parse: Callable[[], object]) -> object:
+    """The syntax tree of `text` (the file at `path`), from the cache or `parse()`."""
+    where = directory()
+    if where is None:
+        return parse()
+    key = hashlib.sha256("\0".join((_parser_files_digest(), path, text)).encode("utf-8", "surrogatepass"))
+    file = where / f"{key.hexdigest()[:32]}.{sys.implementation.cache_tag}.tree"
+    if file.is_file() and _trusted(file):
+        try:
+            return _TreeUnpickler(io.BytesIO(file.read_bytes())).load()
+        except Exception:  # a damaged or foreign file is a miss, whatever it raises
+            pass
+    result = parse()
+    try:
+        _write_bytes(file, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass
+    return result
 
 
 @contextmanager

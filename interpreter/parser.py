@@ -16,6 +16,7 @@ from stat import S_ISREG
 import lark
 from lark import Token, Transformer, v_args
 
+from . import codecache
 from . import syntax as ast
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
 from .limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING
@@ -1135,7 +1136,8 @@ def parse_text(text: str, path: str = "<string>") -> ast.Module:
 
 @functools.lru_cache(maxsize=64)
 def _parse_cached(path: str, mtime: float, size: int) -> ast.Module:
-    return parse_text(read_source(Path(path)), path)
+    text = read_source(Path(path))
+    return codecache.tree(path, text, lambda: parse_text(text, path))
 
 
 def parse_file(path: str | Path, span: Span | None = None) -> ast.Module:

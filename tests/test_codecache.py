@@ -64,7 +64,7 @@ def compiles(monkeypatch) -> list[str]:
 def test_a_second_load_in_a_new_process_compiles_nothing(tmp_path, cache, monkeypatch):
     path = write(tmp_path)
     assert play_all_threes(load_game(path)) == 12
-    assert [f.suffix for f in cache.iterdir()] == [".codes"]
+    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".tree"]
     assert oct(cache.stat().st_mode & 0o777) == "0o700"  # the user's alone
     monkeypatch.setattr(codecache, "_codes", {})
     made = compiles(monkeypatch)
@@ -84,7 +84,7 @@ def test_a_changed_game_is_compiled_from_its_new_text(tmp_path, cache, monkeypat
 def test_a_damaged_or_foreign_cache_file_is_ignored(tmp_path, cache, monkeypatch, damage):
     path = write(tmp_path)
     load_game(path)
-    (file,) = cache.iterdir()
+    (file,) = cache.glob("*.codes")
     data = file.read_bytes()
     if damage == "truncated":
         file.write_bytes(data[: len(data) // 2])
@@ -108,3 +108,28 @@ def test_turned_off_it_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.setattr(codecache, "_codes", {})
     assert play_all_threes(load_game(write(tmp_path))) == 12
     assert not (tmp_path / "xdg").exists()
+
+
+def test_a_parsed_file_is_read_back_and_a_pickle_of_anything_else_is_never_run(tmp_path, cache, monkeypatch):
+    import pickle
+
+    from interpreter import parser
+
+    path = write(tmp_path)
+    load_game(path)
+    (tree,) = cache.glob("*.tree")
+    parser._parse_cached.cache_clear()
+    parsed: list[str] = []
+    real = parser.parse_text
+    monkeypatch.setattr(parser, "parse_text", lambda text, p: parsed.append(p) or real(text, p))
+    assert play_all_threes(load_game(path)) == 12
+    assert parsed == []  # the tree came from the cache
+
+    class Boom:
+        def __reduce__(self):
+            return (os.system, ("echo hacked > " + str(tmp_path / "hacked"),))
+
+    tree.write_bytes(pickle.dumps(Boom()))
+    parser._parse_cached.cache_clear()
+    assert play_all_threes(load_game(path)) == 12
+    assert parsed == [str(path)] and not (tmp_path / "hacked").exists()
