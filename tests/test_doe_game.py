@@ -128,3 +128,89 @@ def test_gamedef_run_plays_a_whole_game_and_shows_the_view(capsys):
     out = capsys.readouterr().out
     assert "Central Powers, Franco-British, Russia" in out and "game over" in out
     assert "Victory points" in out and "Diplomacy" in out
+
+
+FACE_DOWN = "Technology tiles face down (how many, not which):"
+
+
+def test_gamedef_play_shows_the_others_face_down_tile_counts_and_the_seats_own_tiles(monkeypatch, capsys):
+    import io
+    import sys
+
+    # the Russians choose their first starting tile, then leave; the Germans and Franco-British
+    # (AI seats) have laid their three tiles before
+    monkeypatch.setattr(sys, "stdin", io.StringIO("start researching Attack 1\nquit\n"))
+    assert main(["play", "downfall_of_empires", "--seat", "russian", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    views = out.split(FACE_DOWN)[1:]
+    assert len(views) == 2  # before each of the seat's two decisions
+    for view in views:
+        assert view.splitlines()[1:4] == [
+            "    Germans: 3 tiles",
+            "    Franco-British: 3 tiles",
+            "    Austro-Hungarians: 0 tiles",
+        ]
+    assert "    Russians, box 1: Attack 1" in views[1]
+    # no tile of another Power is named: these are not Russian tiles
+    for hidden in ("Manoeuvre", "Aviation", "Poison gas", "Assault troopers", "Tanks"):
+        assert hidden not in out
+
+
+def test_gamedef_run_ends_with_every_powers_face_down_tile_count(capsys):
+    assert main(["run", "downfall_of_empires", "--players", "4", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    lines = out.split(FACE_DOWN)[1].splitlines()[1:5]
+    powers = ["Germans", "Franco-British", "Russians", "Austro-Hungarians"]
+    assert [line.split(":")[0].strip() for line in lines] == powers
+    assert all(line.endswith((" tile", " tiles")) for line in lines)
+
+
+POWER_OF_SEAT = {
+    "german": "Germans",
+    "franco_british": "Franco-British",
+    "russian": "Russians",
+    "austro_hungarian": "Austro-Hungarians",
+}
+
+
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_tile_question_is_asked_only_of_a_power_that_may_hold_the_tile_for_all_others_know(seed):
+    """§10: the tiles are secret until used; a tile works from the turn after research put it in box
+    2, and completing Aviation or Tanks raises the mission marker by two (§13). Reading only the
+    narration another seat reads, a Power that has taken no research action in an earlier turn
+    cannot have a tile in use, nor can one whose marker has not risen by two in an earlier turn
+    have Aviation or Tanks: such a Power is never asked about them (its only answer would be
+    "pass"). Whole random games of 4 players, where the questions do come up."""
+    g = game()
+    rnd = random.Random(seed)
+    s = g.start(players=4, seed=seed)
+    turn, researched, gained = 0, Counter(), Counter()
+    research_now, gained_now = Counter(), Counter()
+    asked = Counter()
+    while not g.is_over(s):
+        player = g.legal_moves(s)[0].player
+        power, prompt = POWER_OF_SEAT[player], g.prompt(s)
+        earlier_research, earlier_rises = researched[power], gained[power]
+        if prompt.endswith(("air support?", "cancel it?")):
+            assert earlier_rises >= 1, (turn, power, prompt)
+            asked["aviation"] += 1
+        elif prompt.endswith("tanks against the trench?"):
+            assert earlier_rises >= 1 and earlier_research >= 5, (turn, power, prompt)
+            asked["tanks"] += 1
+        elif "fourth army (Manoeuvre)" in prompt:
+            assert earlier_research >= 1, (turn, power, prompt)
+            asked["manoeuvre"] += 1
+        s = g.apply(s, rnd.choice([m.label for m in g.legal_moves(s)]))
+        observer = "russian" if power != "Russians" else "german"
+        for line in g.narrate(s, observer):
+            if line.startswith("== Turn "):
+                turn += 1
+                researched.update(research_now)
+                gained.update(gained_now)
+                research_now, gained_now = Counter(), Counter()
+            for w in POWER_OF_SEAT.values():
+                if line == f"the {w} research a technology":
+                    research_now[w] += 1
+                elif line == f"the {w} gain two missions":
+                    gained_now[w] += 1
+    assert turn == 18 and asked["aviation"] > 0 and asked["manoeuvre"] > 0

@@ -781,3 +781,198 @@ def test_whether_a_defender_holds_aviation_is_not_told_by_the_question_to_cancel
         views.append(as_seen_by(g, s, "german", script))
     assert views[0] == views[1]
     assert ("franco_british", None, "(secret choice)") in [x[:3] for x in views[0]]
+
+
+# ---- 10. A question about a tile is not asked of a Power that cannot hold the tile ---------------------
+# A Power with Aviation, Tanks or Manoeuvre among its tiles could be asked about them at every chance, as
+# a secret choice, so that being asked tells nothing (the tests above). Whether a Power can hold a tile
+# in use at all is public: a tile works from the turn after a research action put it in box 2, and
+# Aviation and Tanks raise the mission marker by two when completed (13.). Where all can tell that it
+# cannot, the only answer would be "pass": the question is not asked, and nobody learns anything.
+# `script_record` makes the scenario's public record of research the one arranged here.
+def record(researched=(), gained=(), power="GE"):
+    """What all have seen of a Power's research: the turns of its research actions and of its mission
+    marker's rises of two (Aviation or Tanks completed)."""
+    return dict(
+        script_record=True,
+        researched_in={power: list(researched)},
+        missions_gained_in={power: list(gained)},
+    )
+
+
+def tile_questions(g, s, observer):
+    """Answer every tile question with "pass" up to the first loss of the combat; return each
+    question as (seat asked, prompt, the move as `observer` sees it)."""
+    asked = []
+    while "pass" in labels(g, s):
+        player = g.legal_moves(s)[0].player
+        asked.append((player, g.prompt(s), g.move_view(s, "pass", observer)))
+        s = play(g, s, "pass")
+    assert any(label.endswith("takes the loss") for label in labels(g, s)), labels(g, s)
+    return asked
+
+
+def german_attack_in_lille(**more):
+    g, s = scenario(["GE"], at={G1: "lille", F1: "lille"}, missions={"GE": 2, "FB": 2}, pins=(3, 3), **more)
+    s = play(g, s, "activation", f"activate {G1} in Lille", "stay in Lille", "done activating")
+    return g, play(g, s, f"attack {F1} in Lille", f"{G1} attacks")
+
+
+def test_no_air_support_question_before_the_power_can_have_aviation_in_use():
+    # turn 5: no research yet, or Aviation completed in this very turn (used from the next): not asked
+    for researched, gained in (((), ()), ((3,), ()), ((5,), (5,))):
+        g, s = german_attack_in_lille(**record(researched, gained))
+        assert tile_questions(g, s, "franco_british") == []
+        assert labels(g, s) == [f"{F1} takes the loss"]  # the next decision is the combat's loss
+    # Aviation possibly completed in an earlier turn: the question is asked, secretly, whether or not
+    # the Germans hold it
+    g, s = german_attack_in_lille(**record((3,), (4,)))
+    prompt = f"the Germans attack {F1} in Lille: air support?"
+    assert tile_questions(g, s, "franco_british") == [("german", prompt, "(secret choice)")]
+    g, s = german_attack_in_lille(tech={"GE": ["aviation"]}, **record((3,), (4,)))
+    assert labels(g, s) == ["spend a mission on air support (2 left)", "pass"]
+
+
+def test_no_question_to_cancel_air_support_for_a_defender_that_cannot_have_aviation():
+    fly = "spend a mission on air support (2 left)"
+    g, s = german_attack_in_lille(tech={"GE": ["aviation"]}, **record((3,), (4,)))
+    s = play(g, s, fly)
+    assert tile_questions(g, s, "german") == []  # the Franco-British have no record: not asked
+    more = dict(script_record=True, researched_in={"GE": [3], "FB": [2]}, missions_gained_in={"GE": [4], "FB": [2]})
+    g, s = german_attack_in_lille(tech={"GE": ["aviation"]}, **more)
+    s = play(g, s, fly)
+    prompt = "the Germans fly air support over Lille: cancel it?"
+    assert tile_questions(g, s, "german") == [("franco_british", prompt, "(secret choice)")]
+
+
+def french_attack_on_metz(level, researched, gained, options=()):
+    """The Franco-British attack a German trench of `level` in Metz with missions to spend; their
+    record: `researched` research actions and `gained` rises of the mission marker, in turn 4."""
+    g, s = scenario(
+        ["FB"],
+        at={F1: "metz", G1: "metz"},
+        trench={"metz": level},
+        trench_owner={"metz": "GE"},
+        missions={"FB": 3},
+        pins=(3, 3),
+        options=options,
+        **record([4] * researched, [4] * gained, power="FB"),
+    )
+    s = play(g, s, "activation", f"activate {F1} in Metz", "stay in Metz", "done activating")
+    s = play(g, s, f"attack {G1} in Metz", f"{F1} attacks")
+    return [prompt for _, prompt, _ in tile_questions(g, s, "german")]
+
+
+def test_no_tanks_question_before_the_power_can_have_tanks_of_the_trench_level():
+    air = f"the Franco-British attack {G1} in Metz: air support?"
+    tanks = f"the Franco-British attack {G1} in Metz: tanks against the trench?"
+    # Tanks 1 needs four other tiles researched first (four research actions) and one of its own
+    assert french_attack_on_metz(1, 4, 1) == [air]
+    assert french_attack_on_metz(1, 5, 1) == [air, tanks]
+    # a level-2 trench needs Tanks 2: one more research action and a second rise of the marker
+    assert french_attack_on_metz(2, 5, 1) == [air]
+    assert french_attack_on_metz(2, 6, 1) == [air]
+    assert french_attack_on_metz(2, 6, 2) == [air, tanks]
+    # with tanks_count_box_1 the four other tiles count in box 1, where the three starting ones lie
+    box_1 = (("tanks_count_box_1", True),)
+    assert french_attack_on_metz(1, 1, 1, box_1) == [air]
+    assert french_attack_on_metz(1, 2, 1, box_1) == [air, tanks]
+
+
+def test_no_fourth_army_question_before_the_power_can_have_manoeuvre_in_use():
+    armies = [G1, G2, G3, "German 5(2) 12"]
+    fourth = "the Germans may activate a fourth army (Manoeuvre)"
+    for researched, asked in (((), False), ((5,), False), ((4,), True)):
+        g, s = scenario(["GE"], at=dict.fromkeys(armies, "cologne"), **record(researched))
+        s = play(g, s, "activation")
+        for a in armies[:3]:
+            s = play(g, s, f"activate {a} in Cologne", "stay in Cologne")
+        assert (g.prompt(s) == fourth) is asked, researched
+        if asked:  # without Manoeuvre in use, its only answer, told to the others as a secret choice
+            assert labels(g, s) == ["done activating"]
+            assert g.move_view(s, "done activating", "russian") == "(secret choice)"
+        else:  # the activation is over: the Germans choose their next action
+            assert "have taken 1 of 3 actions" in g.prompt(s) and "end the turn" in labels(g, s)
+
+
+def test_skipping_a_question_the_public_record_answers_tells_the_others_nothing():
+    # The Germans hold Aviation in box 1 or not at all, and have not researched: all can tell they
+    # cannot fly, so neither is asked, and the Franco-British see the same game.
+    views = []
+    for tiles in ({"aviation": 1}, {"attack_1": 1}):
+        g, s = german_attack_in_lille(tiles={"german": {"GE": tiles}}, **record())
+        seen = []
+        while not g.is_over(s):
+            label = labels(g, s)[0] if "end the turn" not in labels(g, s) else "end the turn"
+            seen.append((g.legal_moves(s)[0].player, g.move_view(s, label, "franco_british")))
+            s = play(g, s, label)
+            seen.append(tuple(g.narrate(s, "franco_british")))
+        views.append(seen)
+    assert views[0] == views[1]
+    assert not any(x == (p, "(secret choice)") for x in views[0] for p in ("german", "franco_british"))
+
+
+# ---- 10. The view: how many tiles each other Power holds face down, never which ------------------------
+FACE_DOWN = "Technology tiles face down (how many, not which):"
+
+
+def face_down_lines(text):
+    """The lines of the view's face-down count, without their indent."""
+    lines = text.splitlines()
+    start = lines.index(FACE_DOWN) + 1
+    out = []
+    for line in lines[start:]:
+        if not line.startswith("    "):
+            break
+        out.append(line.strip())
+    return out
+
+
+def test_the_view_counts_the_other_powers_face_down_tiles_and_names_none():
+    from interpreter import load_game
+    from interpreter.render import render
+
+    g = load_game("downfall_of_empires")
+    s = g.start(players=4, seed=1)
+    starting = {
+        "GE": ["Manoeuvre", "Poison gas", "Assault troopers"],
+        "FB": ["Manoeuvre", "Offensive", "Aviation"],
+        "RU": ["Attack 1", "Defense 1", "Offensive"],
+        "AH": ["Attack 1", "Defense 1", "Aviation"],
+    }
+    for tiles in starting.values():
+        s = play(g, s, *[f"start researching {t}" for t in tiles])
+    # the Germans lay a fourth tile: everyone sees one more face down, nobody but them which
+    s = play(g, s, "research", "Offensive to box 1")
+    seen = render(g, s, "austro_hungarian")
+    assert face_down_lines(seen) == ["Germans: 4 tiles", "Franco-British: 3 tiles", "Russians: 3 tiles"]
+    assert "Austro-Hungarians, box 1: Attack 1, Defense 1, Aviation" in seen  # its own, by box
+    for hidden in ("Manoeuvre", "Poison gas", "Assault troopers", "Offensive"):
+        assert hidden not in seen
+    assert face_down_lines(render(g, s, "german")) == [
+        "Franco-British: 3 tiles",
+        "Russians: 3 tiles",
+        "Austro-Hungarians: 3 tiles",
+    ]
+    # a spectator reads every Power's count and no tile
+    spectator = render(g, s, None)
+    assert face_down_lines(spectator)[0] == "Germans: 4 tiles" and len(face_down_lines(spectator)) == 4
+    assert "Manoeuvre" not in spectator and "Aviation" not in spectator
+    # two players: the Central Powers' seat reads the two Entente Powers' counts
+    g2 = load_game("downfall_of_empires")
+    s2 = g2.start(players=2, seed=1)
+    for tiles in starting.values():
+        s2 = play(g2, s2, *[f"start researching {t}" for t in tiles])
+    assert face_down_lines(render(g2, s2, "central")) == ["Franco-British: 3 tiles", "Russians: 3 tiles"]
+
+
+def test_a_tile_revealed_in_combat_leaves_the_face_down_count():
+    from interpreter.render import render
+
+    g, s = scenario(["GE"], at={G1: "lodz", R1: "lodz"}, tech={"GE": ["attack_1", "manoeuvre"]}, pins=(3, 3))
+    assert face_down_lines(render(g, s, "russian"))[0] == "Germans: 2 tiles"
+    s = play(g, s, "activation", f"activate {G1} in Lodz", "stay in Lodz", "done activating")
+    s = play(g, s, f"attack {R1} in Lodz", f"{G1} attacks")
+    seen = render(g, s, "russian")
+    assert face_down_lines(seen)[0] == "Germans: 1 tile"  # Attack 1 is shown; Manoeuvre stays face down
+    assert "Germans: Attack 1" in seen and "Manoeuvre" not in seen
