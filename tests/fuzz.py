@@ -1239,6 +1239,7 @@ class _Watch:
     busy = False
     allowed: tuple[str, ...] = ()
     lark_cache = ""
+    code_cache = ""  # the interpreter's own cache of parsed files and compiled code (codecache.py)
     outside: list[str] = []
 
 
@@ -1267,6 +1268,8 @@ def _audit(event: str, args: tuple) -> None:
             return
         if os.path.basename(real).startswith(".lark_cache") and os.path.dirname(real) == _Watch.lark_cache:
             return
+        if _Watch.code_cache and _inside(real, (_Watch.code_cache,)):
+            return  # the engine's own cache, named by digests: no game file chooses what is read there
         note = f"{event}: {name!r}" + (f" -> {real}" if real != name else "") + f" @ {_package_frame()}"
         if len(_Watch.outside) < 20:
             _Watch.outside.append(note)
@@ -1401,6 +1404,10 @@ def worker_main(time_limit: float, memory_limit: int) -> None:
     roots.add(os.path.dirname(lark.__file__ or ""))
     base_allowed = tuple(sorted({os.path.realpath(r) for r in roots if r}))
     _Watch.lark_cache = os.path.realpath(tempfile.gettempdir())
+    from interpreter import codecache
+
+    cache = codecache.directory()
+    _Watch.code_cache = os.path.realpath(cache) if cache is not None else ""
     sys.addaudithook(_audit)
     for line in requests:
         reply = _run_one(json.loads(line), base_allowed, time_limit)
