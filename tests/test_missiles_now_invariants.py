@@ -2,18 +2,21 @@
 
 Every random game ends (2 to 6 players) with one winner who meets a win condition; replaying
 the move labels reproduces the same states; after every move every sheet stays within the
-bounds of the printed sheet; at the end of each turn nobody has more than 7 complete boxes.
+bounds of the printed sheet; at the end of each turn nobody has more than 7 complete boxes;
+the short narration of `gamedef run` stays a readable summary, dated by rounds (issue 10).
 """
 
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from pathlib import Path
 
 import pytest
 
 from interpreter import Move, load_game
+from interpreter.cli import main
 
 GAME = Path(__file__).resolve().parent.parent / "gamedefs" / "missiles_now.game"
 LINES = {
@@ -151,3 +154,48 @@ def test_nobody_has_more_than_seven_complete_items_at_the_end_of_a_turn(players)
                 assert max(totals.values()) <= 7, (seed, n, totals)
                 checked += 1
     assert checked > 20
+
+
+# A key event dated by its round (or the preparation), or the round marker with the standings.
+DATED = re.compile(
+    r"^(== Round (\d+): complete Missiles .*; complete items in all .*|Round (\d+): .*|Preparation: .*)$"
+)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_short_narration_is_dated_by_round_and_leaves_out_the_routine(players):
+    """Issue 10 (a readable summary): every line of the short narration (`log headline`) is dated
+    by the round it happens in, the rounds only go forward, the standings come every ten rounds,
+    and routine events (rolls, items played or completed, exchanges) are left to `--verbose`."""
+    g = game()
+    for seed in range(3):
+        states, _ = recorded(players, seed)
+        last, standings = 0, []
+        for s in states:
+            for line in g.narrate(s, headlines=True):
+                m = DATED.match(line)
+                assert m, (seed, line)
+                n = int(m.group(2) or m.group(3) or 0)
+                assert last <= n <= g.var(s, "round"), (seed, line)
+                last = n
+                if m.group(2):
+                    standings.append(n)
+                assert " plays " not in line and " rolls " not in line and " exchange" not in line, line
+                assert not re.search(r"completes .* \(\d of \d\)", line), line
+        assert standings == list(range(1, g.var(states[-1], "round") + 1, 10)), (seed, standings)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_gamedef_run_tells_a_game_in_at_most_80_lines(players, capsys):
+    """Issue 10: `gamedef run missiles_now` (the short narration, then the final sheets and the
+    result) is a summary of a few dozen lines, not one line per roll: at most 80 lines for
+    seeds 1 to 10 (before: 126 to 831 lines), starting with the standings of round 1."""
+    counts = []
+    for seed in range(1, 11):
+        assert main(["run", str(GAME), "--players", str(players), "--seed", str(seed)]) == 0
+        out = capsys.readouterr().out.splitlines()
+        assert out[1].startswith("== Round 1: complete Missiles "), out[:3]
+        assert out[-1].startswith("== game over after ")
+        counts.append(len(out))
+    assert max(counts) <= 80, counts
+    assert sum(counts) / len(counts) <= 50, counts

@@ -8,6 +8,7 @@ every assertion is about the marks, complete boxes, active boxes and winner the 
 
 from __future__ import annotations
 
+import random
 from functools import cache
 from pathlib import Path
 
@@ -120,7 +121,7 @@ def test_preparation_marks_the_first_missile_and_two_collections_each_in_seat_or
     s = g.apply(s, "parts 5, item 1+1")  # 4 + 5 parts: the second line completes, 4 parts on the third
     assert s.pending.player == "ussr"
     s = play(g, s, "parts 3, item 2+2")
-    assert g.labels(s) == ["parts 6, item 6+2", "parts 2, item 6+6"]
+    assert g.labels(s) == ["parts 6 (re-rolled to 1-5), item 6+2", "parts 2, item 6+6"]
     s = g.apply(s, "parts 2, item 6+6")
     assert s.pending.player == "usa"  # the first turn
     assert g.prompt(s).startswith("USA: you roll 1, 2 and 3;")
@@ -195,12 +196,21 @@ def test_a_pair_summing_to_seven_is_rerolled_until_it_does_not():
 
 
 def test_a_six_on_the_parts_die_is_rerolled():
-    """Turn phases, Important: a parts die showing 6 is rolled again until it does not."""
+    """Turn phases, Important: a parts die showing 6 is rolled again until it does not. The
+    prompt, the move and the narration say so: a 6 offered for the parts is no ordinary choice
+    of six parts but the way to keep the other pair for the item (issue 10)."""
     g, s = begin(2, (6, 1, 2, 6, 3))
     s = sheet(g, s)
-    s = g.apply(s, "parts 6, item 1+2")
+    assert g.prompt(s) == (
+        "USA: you roll 6, 1 and 2; which die marks the parts? The pair left gives the item: "
+        "1+2 = 3 Missile Crisis, 6+2 = 8 Espionage, 6+1 = 7 (re-rolled). A 6 never marks parts: "
+        "choose the 6 for the parts to keep the other two dice for the item; the 6 is then "
+        "re-rolled until it shows 1 to 5"
+    )
+    assert g.labels(s) == ["parts 6 (re-rolled to 1-5), item 1+2", "parts 1, item 6+2", "parts 2, item 6+1"]
+    s = g.apply(s, "parts 6 (re-rolled to 1-5), item 1+2")
     assert g.narrate(s) == [
-        "USA rolls 6, 1 and 2: 6 for the parts, item 1 + 2 = 3, Missile Crisis",
+        "USA rolls 6, 1 and 2: 6 for the parts (a 6 never marks parts: re-rolled), item 1 + 2 = 3, Missile Crisis",
         "USA re-rolls the parts die: 6",
         "USA re-rolls the parts die: 3",
         "USA marks 3 parts of Missile Crisis",
@@ -860,7 +870,7 @@ def test_doomsday_clock_second_option_moves_one_box_of_any_active_clock():
     s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "USSR's Doomsday Clock", "activate a box")
     lines = g.narrate(s)
     # 3 boxes, then ussr's own countdown takes one at the start of ussr's turn
-    assert lines.index("USSR's Doomsday Clock has 3 active boxes") < lines.index(
+    assert lines.index("Round 1: USA activates a box of USSR's Doomsday Clock: 3 active boxes") < lines.index(
         "USSR's Doomsday Clock: 2 active boxes left"
     )
     assert g.var(s, "active")["ussr"]["doomsday_clock"] == 2 and s.pending.player == "ussr"
@@ -893,7 +903,7 @@ def test_doomsday_clock_last_box_with_a_missile_wins():
     g, s = _countdown(1)
     assert g.is_over(s) and g.result(s) == ("usa",)
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
-    assert g.narrate(s)[-1] == "USA's Doomsday Clock strikes midnight"
+    assert g.narrate(s)[-1] == "Round 1: USA's Doomsday Clock strikes midnight"
 
 
 def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
@@ -903,7 +913,7 @@ def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
     assert not g.is_over(s)
     assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll 5, 5 and 5;")
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
-    assert "USA's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s)
+    assert "Round 1: USA's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s, headlines=True)
 
 
 # ---- the view --------------------------------------------------------------------------------------
@@ -924,3 +934,90 @@ def test_the_sheet_shows_each_items_cost_first_as_the_printed_sheet_does():
         "Russian",
         "Doomsday",
     ]
+
+
+# ---- the narration: the key events of `gamedef run` (issue 10) -------------------------------------------
+SECOND_MISSILE = "Round 1: USA has two complete Missiles, one short of winning"
+
+
+def test_a_second_missile_is_a_key_event_dated_by_its_round_however_it_comes():
+    """Winning the game 1: two complete Missiles are one short of the win, so a sheet reaching two
+    is told in the short narration (`log headline`), dated by its round, whether the Missile comes
+    from a collection, from Missile Crisis or from an exchange; completing other items, or a first
+    Missile, is told only in the whole narration."""
+    g, s = start(
+        pins=(4, 1, 1), first="parts 4, item 1+1", complete={"usa": {"missile": 1}}, parts={"usa": {"missile": 3}}
+    )
+    assert g.narrate(s, headlines=True) == [SECOND_MISSILE]
+    assert "USA completes Missile (2 of 3)" in g.narrate(s)
+    # Missile Crisis completes the Missile
+    usa = {"missile_crisis": 1, "berlin_wall": 1, "red_telephone": 1, "missile": 1}
+    g, s = start(pins=(1, 2, 3), complete={"usa": usa})
+    s = g.apply(s, "play Missile Crisis")
+    assert g.narrate(s) == ["USA plays Missile Crisis"] and g.narrate(s, headlines=True) == []  # no key event
+    s = play(g, s, "delete a complete Berlin Wall", "delete a complete Red Telephone")
+    assert at(g, s, "complete", "usa") == {"missile": 2}
+    assert g.narrate(s, headlines=True) == [SECOND_MISSILE]
+    # Espionage takes the Missile from an opponent
+    g, s = start(
+        pins=(1, 2, 3),
+        complete={"usa": {"espionage": 1, "missile": 1, "berlin_wall": 1}, "ussr": {"missile": 1, "red_telephone": 1}},
+    )
+    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Berlin Wall", "take USSR's Missile")
+    assert at(g, s, "complete", "usa") == {"missile": 2}
+    assert g.narrate(s, headlines=True) == [SECOND_MISSILE]
+    # a first Missile, or another item completed, is no key event
+    g, s = start(pins=(4, 1, 1), first="parts 4, item 1+1", parts={"usa": {"missile": 3}})
+    assert at(g, s, "complete", "usa") == {"missile": 1}
+    assert "USA completes Missile (1 of 3)" in g.narrate(s)
+    assert g.narrate(s, headlines=True) == []
+    g, s = start(pins=(5, 4, 4), first="parts 5, item 4+4")
+    assert "USA completes Espionage (1 of 3)" in g.narrate(s)
+    assert g.narrate(s, headlines=True) == []
+
+
+def test_the_doomsday_clock_events_are_key_events_dated_by_their_round():
+    """Doomsday Clock and Red Telephone: a clock started, moved, switched off or running out is
+    told in the short narration, with its round and who did it."""
+    g, s = start(pins=(1, 2, 3), complete={"usa": {"doomsday_clock": 1}})
+    s = g.apply(s, "play Doomsday Clock")
+    assert g.narrate(s) == ["USA plays Doomsday Clock"] and g.narrate(s, headlines=True) == []
+    s = g.apply(s, CLOCK_START)
+    assert g.narrate(s, headlines=True) == ["Round 1: USA's Doomsday Clock is ticking (3 boxes)"]
+    g, s = begin(2, (1, 2, 3))
+    s = sheet(g, s, complete={"usa": {"doomsday_clock": 1}}, active={"ussr": {"doomsday_clock": 2}})
+    s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "USSR's Doomsday Clock")
+    s = g.apply(s, "deactivate a box")
+    assert g.narrate(s, headlines=True)[0] == "Round 1: USA deactivates a box of USSR's Doomsday Clock: 1 active box"
+    g, s = begin(2, (1, 2, 3))
+    s = sheet(g, s, complete={"usa": {"red_telephone": 1}}, active={"ussr": {"doomsday_clock": 2}})
+    s = play(g, s, "parts 1, item 2+3", "play Red Telephone", PHONE_CLOCK, "USSR's Doomsday Clock")
+    assert g.narrate(s, headlines=True) == ["Round 1: USA switches off USSR's Doomsday Clock with the Red Telephone"]
+
+
+def test_every_round_is_marked_and_every_tenth_round_gives_the_standings():
+    """How to play (turns passing from the Superpower): the whole narration marks each round
+    (`== Round N`); the short narration gives the standings (complete Missiles, all complete
+    items) when the first round begins, after the preparation, and then every ten rounds."""
+    g, s = begin(2)
+    assert g.narrate(s, headlines=True) == [
+        "== Round 1: complete Missiles USA 1, USSR 1; complete items in all USA 1, USSR 1"
+    ]
+    assert g.var(s, "round") == 1
+    rng = random.Random(4)
+    marks, standings = [], []
+    while not g.is_over(s) and g.var(s, "round") < 22:
+        s = g.apply_index(s, rng.randrange(len(s.pending.values)))
+        marks += [line for line in g.narrate(s) if line.startswith("== Round")]
+        for line in g.narrate(s, headlines=True):
+            if line.startswith("== Round"):
+                complete = g.var(s, "complete")  # the new round's first collection is pending
+                expected = "complete Missiles {}; complete items in all {}".format(
+                    ", ".join(f"{g.seat_title(p)} {complete[p]['missile']}" for p in s.players),
+                    ", ".join(f"{g.seat_title(p)} {sum(complete[p].values())}" for p in s.players),
+                )
+                standings.append(line)
+                assert line.endswith(expected), (line, expected)
+    assert g.var(s, "round") == 22, "the game should last 22 rounds with this seed"
+    assert [m.split(":")[0] for m in marks] == [f"== Round {n}" for n in range(2, 23)]
+    assert [m.split(":")[0] for m in standings] == ["== Round 11", "== Round 21"]
