@@ -364,7 +364,7 @@ def cmd_play(args) -> int:
     from .render import render
 
     game = _load(args)
-    state = game.start(players=args.players, seed=args.seed)
+    state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
     args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
     kinds[args.seat] = "human"
@@ -665,6 +665,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seat", required=True, help="the seat you play (its name or title, any case)")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
+    p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_play)
 

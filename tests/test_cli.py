@@ -674,3 +674,10 @@ def test_narration_wraps_at_the_terminal_width_and_stays_whole_when_piped(monkey
     assert len(rows) == 3 and all(len(r) <= 40 for r in rows)
     assert rows[0].startswith("  USA plays") and all(r.startswith("      ") for r in rows[1:])
     assert " ".join(r.strip() for r in rows) == line.strip()  # no word cut or lost
+
+
+def test_play_pins_dice_with_die_as_run_does(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    code, out, _ = cli(capsys, "play", "missiles_now", "--seat", "usa", "--die", "6", "--die", "1", "--die", "5")
+    assert code == 0
+    assert "USA: you roll 6, 1 and 5; which die marks the parts?" in out
