@@ -538,7 +538,7 @@ def cmd_bench(args) -> int:
         f"{games / elapsed:.1f} games/s, {decisions / elapsed:.0f} decisions/s, "
         f"{decisions / games:.0f} decisions per game"
     )
-    shares = ", ".join(f"{p} {100 * wins.get(p, 0) / games:.1f}%" for p in seats)
+    shares = ", ".join(f"{game.seat_title(p)} {100 * wins.get(p, 0) / games:.1f}%" for p in seats)
     nobody = games - sum(wins.values())
     print(f"wins: {shares}" + (f", nobody {100 * nobody / games:.1f}%" if nobody > 0.5 else ""))
     return 0

@@ -681,3 +681,9 @@ def test_play_pins_dice_with_die_as_run_does(monkeypatch, capsys):
     code, out, _ = cli(capsys, "play", "missiles_now", "--seat", "usa", "--die", "6", "--die", "1", "--die", "5")
     assert code == 0
     assert "USA: you roll 6, 1 and 5; which die marks the parts?" in out
+
+
+def test_bench_names_the_seats_by_their_titles(capsys):
+    code, out, _ = cli(capsys, "bench", "twid", "--games", "1", "--players", "2")
+    assert code == 0
+    assert re.search(r"wins: West [\d.]+%, East [\d.]+%", out), out
