@@ -46,33 +46,42 @@ class HumanAgent:
     label, or by a part of a label that names one move only, in any case (`d3` for
     `hammer on d3`). `undo` takes back their previous decision, where the game allows."""
 
-    def __init__(self, seat: str, ask=None, say=print, width: int | None = None):
-        self.seat, self.say = seat, say
+    def __init__(self, seat: str, ask=None, say=None, width: int | None = None):
+        self.seat, self.say = seat, say or _say_wrapped
         self.ask = ask or (lambda prompt: input(prompt))  # looked up at each call
         self.width = width
         self.last_view: str | None = None
+        self.asked_at: int | None = None  # the decision count when this seat was last asked
 
     def choose(self, game: Game, state: State, can_undo: bool = False) -> int:
         from .render import render
 
         view = render(game, state, self.seat)
-        if view != self.last_view:
+        # The position is shown again when it changed since it was last shown, unless this
+        # seat made the very last decision (the steps of one walk, one turn's several moves):
+        # the question says what goes on, `view` shows the position, and what the other seats
+        # just did does not scroll off.
+        again = self.asked_at is not None and state.decisions == self.asked_at + 1
+        if view != self.last_view and (self.last_view is None or not again):
             self.say(view)
             self.last_view = view
+        self.asked_at = state.decisions
         labels = game.labels(state)
         prompt = game.prompt(state)
         question = prompt or "your move"
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
         title = game.seat_title(self.seat)
         named = question.split(":")[0].strip().casefold() in (self.seat.casefold(), title.casefold())
-        menu = [f"\n{question}:" if named else f"\n{title}, {question}:"]
+        colon = "" if question.endswith(("?", ":")) else ":"  # "move whose hammer 3 spaces?", not "?:"
+        menu = [f"\n{question}{colon}" if named else f"\n{title}, {question}{colon}"]
         board = moves_on_board(game, labels)
         menu.extend(board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns))
         if len(labels) == 1:
             menu.append("  (the only move: press Enter to take it)")
         for line in menu:
             self.say(line)
-        hint = f"a number from 1 to {len(labels)}, a move, or a part of one" + (", or undo" if can_undo else "")
+        numbers = "1 or Enter" if len(labels) == 1 else f"a number from 1 to {len(labels)}"
+        hint = f"{numbers}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
             try:
                 answer = self.ask("> ").strip()
@@ -103,8 +112,16 @@ class HumanAgent:
 
 
 COMMANDS = """  {hint};
-  view: the position again; about NAME: a card's or component's printed text;
+  view: the position again; about NAME: a card's printed text (in a game with cards);
   undo: back to your previous decision (against AI players); quit: leave the game"""
+
+
+def _say_wrapped(text: str) -> None:
+    """Each line at the terminal's width, never cut inside a word (terminal.say)."""
+    from .terminal import say
+
+    for line in text.split("\n"):
+        say(line)
 
 
 class QuitRequest(Exception):
@@ -136,13 +153,20 @@ def match(answer: str, labels: list[str]) -> int | str:
     starts or ends with it, or else contains it; otherwise why not (a message)."""
     if answer.isdigit():
         n = int(answer)
-        return n - 1 if 1 <= n <= len(labels) else f"there are moves 1 to {len(labels)}, not {n}"
+        if 1 <= n <= len(labels):
+            return n - 1
+        return f"there is one move, 1, not {n}" if len(labels) == 1 else f"there are moves 1 to {len(labels)}, not {n}"
     if not answer:
         return "type a move"
     low = answer.lower()
     exact = [i for i, label in enumerate(labels) if label.lower() == low]
     if exact:
         return exact[0]
+    # A whole name typed in full names the move that ends with it, even when it starts a
+    # longer one: 'missile' for '1 part on Missile', not '1 part on Missile Crisis'.
+    whole = [i for i, label in enumerate(labels) if label.lower().endswith(" " + low)]
+    if len(whole) == 1 and not any(label.lower().startswith(low) for label in labels):
+        return whole[0]
     common = len(_common_words(labels))  # `header: ` on every move: 'e' means the part after it
     tests = [lambda x: x.startswith(low) or x.endswith(low), lambda x: low in x]
     if common:

@@ -628,7 +628,7 @@ def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common
     monkeypatch.setattr(sys, "stdin", io.StringIO("help\nabout gaddafi\nabout nothing-like-it\nview\nquit\n"))
     code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "1")
     assert code == 0 and out.rstrip().endswith("-- you left the game after 0 decisions")
-    assert "about NAME: a card's or component's printed text" in out
+    assert "about NAME: a card's printed text (in a game with cards)" in out
     assert "25  Muammar Gaddafi — epoch pre 9/11 · ops 2 · block E" in out and "removed after text" in out
     assert "no card's title contains 'nothing-like-it'" in out
     assert out.count("Your hand: ") == 2  # the view, then again for `view`
@@ -687,3 +687,52 @@ def test_bench_names_the_seats_by_their_titles(capsys):
     code, out, _ = cli(capsys, "bench", "twid", "--games", "1", "--players", "2")
     assert code == 0
     assert re.search(r"wins: West [\d.]+%, East [\d.]+%", out), out
+
+
+def test_the_play_menu_reads_as_a_person_expects(tmp_path):
+    import textwrap
+
+    from interpreter import load_game
+    from interpreter.agents import HumanAgent, match
+
+    # A whole name typed in full takes the move ending with it, even where it starts another.
+    assert match("missile", ["1 part on Missile", "1 part on Missile Crisis"]) == 0
+    assert match("9", ["take it"]) == "there is one move, 1, not 9"
+    path = tmp_path / "turns.game"
+    path.write_text(
+        textwrap.dedent(
+            """
+            game turns "Turns" {
+                players 2..2
+                seats [north, south]
+            }
+            var total: int = 0
+            view {
+                text "Total: {total}"
+            }
+            procedure play() {
+                rule "Play: north adds twice, then south once"
+                for k in 1..2 {
+                    choose n from [1, 2] by north prompt "add how much?" label "add {n}"
+                    total += n
+                }
+                choose n from [1, 2] by south prompt "add how much?" label "add {n}"
+                total += n
+                choose n from [1, 2] by north label "add {n}"
+                total += n
+                game over [north]
+            }
+            """
+        ),
+        encoding="utf-8",
+    )
+    game = load_game(path)
+    said: list[str] = []
+    human = HumanAgent("north", ask=lambda _: "add 2", say=said.append)
+    state = game.start(players=2, seed=1)
+    for _ in range(2):  # north's two decisions in a row: the position is shown once
+        state = game.apply_index(state, human.choose(game, state))
+    state = game.apply(state, "add 1")  # south
+    state = game.apply_index(state, human.choose(game, state))
+    assert [line for line in said if line.startswith("Total")] == ["Total: 0", "Total: 5"]
+    assert "\nnorth, add how much?" in said  # no "?:"

@@ -139,11 +139,11 @@ def test_gamedef_play_shows_the_others_face_down_tile_counts_and_the_seats_own_t
 
     # the Russians choose their first starting tile, then leave; the Germans and Franco-British
     # (AI seats) have laid their three tiles before
-    monkeypatch.setattr(sys, "stdin", io.StringIO("start researching Attack 1\nquit\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("start researching Attack 1\nview\nquit\n"))
     assert main(["play", "downfall_of_empires", "--seat", "russian", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     views = out.split(FACE_DOWN)[1:]
-    assert len(views) == 2  # before each of the seat's two decisions
+    assert len(views) == 2  # before the seat's first decision, and asked for (`view`) at its second
     for view in views:
         assert view.splitlines()[1:4] == [
             "    Germans: 3 tiles",
