@@ -209,12 +209,28 @@ def _run_json(args, game: Game, state: State, agents: dict) -> int:
     return 0
 
 
+def _start(game: Game, args, pins: tuple = ()) -> State:
+    """`game.start` with the command line's players, seed and dice. A `require` of the
+    game's setup that refuses them (`superpower` naming a seat not in play) is an error of
+    the arguments, said as the game words it, with the rule's place as a hint."""
+    try:
+        return game.start(players=args.players, seed=args.seed, pins=pins)
+    except GameRuntimeError as err:
+        d = err.diagnostics[0]
+        text = game.compiled.program.sources.get(d.span.path, "").splitlines()
+        line = text[d.span.line - 1] if 0 < d.span.line <= len(text) else ""
+        if not line.lstrip().startswith("require"):
+            raise
+        message = d.message.split(": ", 1)[1] if d.message.startswith("in ") and ": " in d.message else d.message
+        raise UsageError(message, f"the game's setup refuses these arguments ({d.span})") from None
+
+
 def cmd_run(args) -> int:
     game = _load(args)
     if args.from_state:
         state = load_state(game, args.from_state)
     else:
-        state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
+        state = _start(game, args, tuple(args.die or ()))
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
     if args.json:
         return _run_json(args, game, state, agents)
@@ -364,7 +380,7 @@ def cmd_play(args) -> int:
     from .render import render
 
     game = _load(args)
-    state = game.start(players=args.players, seed=args.seed, pins=tuple(args.die or ()))
+    state = _start(game, args, tuple(args.die or ()))
     args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
     kinds[args.seat] = "human"
@@ -513,6 +529,7 @@ def cmd_bench(args) -> int:
     decisions = 0
     wins: dict[str, float] = {}
     seats: tuple[str, ...] = ()
+    _start(game, args)  # the arguments checked once, as the other commands do
     start = time.perf_counter()
     with progress(args.games, "games") as advance:
         for seed in range(args.seed, args.seed + args.games):
@@ -564,7 +581,7 @@ def cmd_simulate(args) -> int:
             f"--csv cards: {game.header.title} has no cards (components with a printed text)",
             "`gamedef cards GAME` lists a game's cards; --csv alone gives one row per game",
         )
-    first = game.start(players=args.players, seed=args.seed)  # checks --players before any worker starts
+    first = _start(game, args)  # checks --players and the options before any worker starts
     seats = first.players
     _, kinds = parse_agents(args.agent, game, seats, args.seed)  # unknown seats and kinds, here and once
     if "human" in kinds.values():

@@ -736,3 +736,20 @@ def test_the_play_menu_reads_as_a_person_expects(tmp_path):
     state = game.apply_index(state, human.choose(game, state))
     assert [line for line in said if line.startswith("Total")] == ["Total: 0", "Total: 5"]
     assert "\nnorth, add how much?" in said  # no "?:"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["run", "missiles_now", "--option", "superpower=cuba"], "the Superpower Cuba does not play"),
+        (["play", "twid", "--seat", "us", "--option", "solo_goal=planet"], "--option solo_goal is for a solo game"),
+        (["bench", "missiles_now", "--option", "superpower=cuba"], "the Superpower Cuba does not play"),
+    ],
+)
+def test_a_setup_that_refuses_the_arguments_says_so_as_an_argument_error(capsys, argv, message):
+    code, out, err = cli(capsys, *argv)
+    assert code == 2 and out == ""
+    first, hint = err.splitlines()[:2]
+    assert first.startswith(f"gamedef: error: {message}")
+    assert hint.startswith("    hint: the game's setup refuses these arguments (") and ".game:" in hint
+    assert "require" not in err  # not the rule's source line
