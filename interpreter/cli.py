@@ -439,10 +439,28 @@ def _option_lines(game: Game, names, indent: str) -> list[str]:
         d = g.option_decls[name]
         choices = ""
         if d.choices is not None:
-            choices = " (choices: " + ", ".join(typed(c) for c in g._const(d.choices)) + ")"
-        left = f"--option {name}={typed(g.options[name])}"
-        out.append(f"{indent}{left:<34} {d.description}{choices}".rstrip())
+            values = list(g._const(d.choices))
+            run = (
+                len(values) > 5
+                and all(type(v) is int for v in values)
+                and values == list(range(values[0], values[-1] + 1))
+            )
+            shown = f"{values[0]} to {values[-1]}" if run else ", ".join(typed(c) for c in values)
+            choices = f" (choices: {shown})" if len(values) > 1 else f" (only {shown} unless a variant allows more)"
+        out.extend(_entry(indent, f"--option {name}={typed(g.options[name])}", f"{d.description}{choices}"))
     return out
+
+
+DESCRIPTIONS = 42  # the column where descriptions start in `list` and `info`
+
+
+def _entry(indent: str, left: str, text: str) -> list[str]:
+    """An option or variant and its description, the description at one column for all;
+    a name too long for it puts the description on the next line."""
+    head = indent + left
+    if len(head) <= DESCRIPTIONS - 2:
+        return [f"{head:<{DESCRIPTIONS}}{text}".rstrip()]
+    return [head, f"{'':<{DESCRIPTIONS}}{text}".rstrip()]
 
 
 def cmd_list(args) -> int:
@@ -454,11 +472,11 @@ def cmd_list(args) -> int:
         program = load_program(path)
         h = program.header
         count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players}-{h.max_players}"
-        print(f"{name:<20} {h.title} ({count} players)")
+        print(f"{name:<24} {h.title} ({count} players)")
         base = load_game(str(path))
         print("\n".join(_option_lines(base, base.compiled.option_decls, "    ")))
         for v in program.all_variants.values():
-            print(f"    --variant {v.name:<22} {v.title}")
+            print("\n".join(_entry("    ", f"--variant {v.name}", v.title)))
             game = load_game(str(path), variants=[v.name])
             added = [n for n in game.compiled.option_decls if n not in base.compiled.option_decls]
             for line in _option_lines(game, added, "        "):
@@ -489,7 +507,7 @@ def cmd_info(args) -> int:
     print("variants:" + ("" if program.all_variants else " none"))
     for v in program.all_variants.values():
         excludes = f" (not with {', '.join(v.excludes)})" if v.excludes else ""
-        print(f"    --variant {v.name:<22} {v.title}{excludes}")
+        print("\n".join(_entry("    ", f"--variant {v.name}", f"{v.title}{excludes}")))
         with_v = load_game(str(path), variants=[v.name])
         added = [n for n in with_v.compiled.option_decls if n not in game.compiled.option_decls]
         for line in _option_lines(with_v, added, "        "):

@@ -753,3 +753,15 @@ def test_a_setup_that_refuses_the_arguments_says_so_as_an_argument_error(capsys,
     assert first.startswith(f"gamedef: error: {message}")
     assert hint.startswith("    hint: the game's setup refuses these arguments (") and ".game:" in hint
     assert "require" not in err  # not the rule's source line
+
+
+def test_list_writes_every_description_at_one_column(capsys):
+    code, out, _ = cli(capsys, "list")
+    assert code == 0
+    entries = [line for line in out.splitlines() if line.lstrip().startswith(("--option", "--variant"))]
+    assert len(entries) > 20
+    for line in entries:
+        indent = len(line) - len(line.lstrip())
+        head = " " * indent + line.lstrip().split("  ")[0]
+        if len(head) <= 40:  # a short name: its description at column 42
+            assert line[42:43].strip() and not line[41:42].strip(), line
