@@ -57,11 +57,19 @@ def _first(default: tuple):
     return default[0] if default else None
 
 
+def _cell(text: str, markers: list[str]) -> str:
+    """A cell of a drawn grid: its piece, then the seat markers on it after a `·`
+    (`CM4·6`); an empty cell's markers follow its dot (`.25`)."""
+    if not markers:
+        return text
+    return text + ("" if text.endswith(".") else "·") + "".join(markers)
+
+
 def _grid(g, vm, info, view: dict, markers: dict) -> list[str]:
     cells = info.keys
     cols = max(g.rt.coords[c][0] for c in cells)
     rows = max(g.rt.coords[c][1] for c in cells)
-    texts = {c: short_text(g, vm, view[c]) + "".join(markers.get(c, [])) for c in cells}
+    texts = {c: _cell(short_text(g, vm, view[c]), markers.get(c, [])) for c in cells}
     width = max(len(t) for t in texts.values()) + 1
     lines = [f"{info.name}:", "    " + "".join(c[:-1].rjust(width) for c in cells[:cols])]
     for y in range(1, rows + 1):
