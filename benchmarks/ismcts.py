@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         f"{mean:+.3f} chips a hand (95% interval {low:+.3f} to {high:+.3f}), {took:.1f} s"
     )
     print(f"\n{'game':<24} {'players':>7} {'iterations/s':>13}")
-    for name, players in (("kuhn_poker", 2), ("twid", 2), ("twid", 4)):  # the others are refused
+    for name, players in (("kuhn_poker", 2), ("twid", 2), ("twid", 4)):  # the games with hidden hands
         print(f"{name:<24} {players:>7} {iterations_per_second(name, players, args.seconds):>13,.1f}")
 
 

@@ -569,9 +569,9 @@ class Game:
 
     def resample(self, state: State, seat: str, rng) -> State:
         """A position `seat` cannot tell from `state`: what it cannot see, redrawn."""
-        from . import theory
+        from .resample import resample
 
-        return theory.resample(self, state, seat, rng)
+        return resample(self, state, seat, rng)
 
     def observation(self, state: State, player: str | None) -> dict:
         from .observe import observe

@@ -21,7 +21,7 @@ Design, kept small because each iteration's cost is mostly the engine's `apply_i
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
 choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
 searches one determinisation, `Game.resample` of the real position from the agent's
-seat (the hidden cards dealt again, a fresh random generator), and the tree's nodes are
+seat (what it cannot see redrawn: interpreter/resample.py), and the tree's nodes are
 what the agent's seat has seen since the root: the moves as it saw them (another seat's
 secret choice as "(secret choice)"). A move is scored only over the iterations in which
 it was legal (availability counts). It never reads what its seat cannot see: its choice
@@ -68,15 +68,18 @@ def refuse_hidden(game: Game, kind: str = "mcts") -> None:
         )
 
 
-def refuse_unresampled(game: Game) -> None:
-    """Raise a UsageError if some hidden value cannot be redrawn (IS-MCTS would read it)."""
+def refuse_unresampled(game: Game, state: State | None = None) -> None:
+    """Raise a UsageError if some hidden value cannot be redrawn in `state`, or in a position
+    of ordinary play without one (IS-MCTS would read it): hidden numbers are redrawn by
+    replaying the record of the moves, which only chance mode keeps."""
     from .theory import unresampled
 
-    found = unresampled(game)
+    found = unresampled(game, state)
     if found:
         raise UsageError(
             f"ismcts would read hidden values it cannot redraw in {game.header.title}: " + ", ".join(found),
-            "resampling redraws hidden components (cards, pieces); use random, first or human for this game",
+            "they are redrawn by replaying the record of the moves, which ordinary play does not keep "
+            "(a game loaded with chance=True does); use random, first or human for this game",
         )
 
 
@@ -224,7 +227,7 @@ class ISMCTSAgent:
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
-            refuse_unresampled(game)
+            refuse_unresampled(game, state)
             self._checked = game.compiled
         labels = game.labels(state)
         if len(labels) == 1:

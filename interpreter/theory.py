@@ -11,16 +11,13 @@
 * `information_state`: what a seat knows, with perfect recall: every move it saw (a
   secret one as "(secret choice)"), every line logged to it, and its observation now.
   It reads the trail that chance mode keeps (`load_game(..., chance=True)`).
-* `resample`: a position the seat cannot tell from this one, its hidden components
-  redrawn: the cards in the places it cannot see (opponents' hands, the deck) dealt
-  again among those places, and a fresh random generator (the real one would tell what
-  comes next). IS-MCTS searches such positions (`interpreter/mcts.py`).
+* `resample`, `unresampled`: a position the seat cannot tell from this one
+  (interpreter/resample.py).
 """
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any, NamedTuple
 
 from .engine import Game, State
@@ -160,64 +157,4 @@ def information_state(game: Game, state: State, seat: str) -> str:
     return "\n".join(parts)
 
 
-def unresampled(game: Game) -> list[str]:
-    """The hidden variables whose values `resample` cannot redraw: values other than
-    components (a number, a text), which a search would then read as they really are."""
-    from . import syntax as ast
-
-    g = game.compiled
-    out = []
-    for info in g.var_order:
-        if info.seen_by == "all":
-            continue
-        t = info.decl.type
-        while isinstance(t, ast.MapType):
-            t = t.value
-        while isinstance(t, ast.ListType | ast.OptionalType):
-            t = t.element if isinstance(t, ast.ListType) else t.inner
-        if not (isinstance(t, ast.NamedType) and t.name in g.entity_decls):
-            out.append(info.name)
-    for kind, ent in g.entity_decls.items():  # a face-down piece: its fields hidden, its name not
-        if any(f.visible is not None for f in ent.fields):
-            out.append(f"the face-down fields of {kind}")
-    return out
-
-
-def resample(game: Game, state: State, seat: str, rng: random.Random) -> State:
-    """A position `seat` cannot tell from `state` (module docstring)."""
-    g = game.compiled
-    places: list[tuple[int, tuple, bool]] = []  # (variable slot, path of indices, a list?)
-    pool: list[str] = []
-    for info in g.var_order:
-        if info.seen_by == "all":
-            continue
-        raw = state.vars[info.slot]
-        if info.keys is None:
-            entries = [((), raw)]
-        else:
-            entries = [((i,), raw[i]) for i, k in enumerate(info.keys) if info.seen_by == "none" or k != seat]
-        for path, value in entries:
-            if isinstance(value, tuple) and all(isinstance(v, str) and v in g.kind_of for v in value):
-                places.append((info.slot, path, True))
-                pool.extend(value)
-            elif isinstance(value, str) and value in g.kind_of:
-                places.append((info.slot, path, False))
-                pool.append(value)
-    pool.sort()  # the same pool in the same order whatever the hidden places held
-    rng.shuffle(pool)
-    by_kind: dict[str, list[str]] = {}
-    for c in pool:
-        by_kind.setdefault(g.kind_of[c], []).append(c)
-    values = list(state.vars)
-    for slot, path, is_list in places:
-        old = values[slot] if not path else values[slot][path[0]]
-        new = tuple(by_kind[g.kind_of[c]].pop() for c in old) if is_list else by_kind[g.kind_of[old]].pop()
-        if not path:
-            values[slot] = new
-        else:
-            entries = list(values[slot])
-            entries[path[0]] = new
-            values[slot] = tuple(entries)
-    from . import rng as game_rng
-
-    return state._replace(vars=tuple(values), rng=game_rng.seed_state(rng.randrange(1 << 62)), pins=())
+from .resample import resample, unresampled  # noqa: E402,F401  (part of this API)

@@ -227,18 +227,245 @@ def test_every_bundled_game_is_listed_here():
     assert set(GAMES) <= set(bundled_games())
 
 
-def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
+# ---- resampling face-down components and hidden numbers ---------------------------------------------
+def _position(g, players, seed, moves):
+    """A position of a random game (in chance mode the draws at random too) after at least
+    `moves` moves of the seats, waiting for a seat's decision between several options."""
+    rng = random.Random(seed)
+    s = g.start(players=players, seed=seed)
+    n = 0
+    while n < moves or g.current_player(s) == CHANCE or len(g.labels(s)) < 2:
+        n += g.current_player(s) != CHANCE
+        s = g.apply_index(s, rng.randrange(len(s.pending.values)))
+    assert not g.is_over(s)
+    return s
+
+
+def _play_on(g, s, seed):
+    """Random moves from `s` to the end of the game: the rules never fail on the position."""
+    rng = random.Random(seed)
+    while not g.is_over(s):
+        s = g.apply_index(s, rng.randrange(len(s.pending.values)))
+    return s
+
+
+def test_resample_deals_berlin_walls_face_down_pieces_again_among_those_alike():
+    """A face-down tile shows nothing, a face-down coin its suit and stack: the permutation
+    keeps what each space shows, the seat's information state, and every face-up piece."""
+    g = chance_game("berlin_wall")
+    s = _position(g, 2, seed=5, moves=30)
+    seat, fields = g.current_player(s), g.compiled.fields
+    wall, up = g.var(s, "wall"), g.var(s, "face_up")
+    down = [c for c, x in wall.items() if x is not None and not up[x]]
+    assert any(up.values()) and len(down) > 20
+    known = g.information_state(s, seat)
+    rng, walls = random.Random(1), set()
+    for k in range(10):
+        r = g.resample(s, seat, rng)
+        assert g.information_state(r, seat) == known
+        again, r_up = g.var(r, "wall"), g.var(r, "face_up")
+        for c, x in wall.items():
+            if x is None or up[x]:
+                assert again[c] == x  # face up (or a gap): the same piece
+            else:
+                y = again[c]
+                assert not r_up[y] and fields["kind"][y] == fields["kind"][x]
+                if fields["kind"][x] == "coin":  # a coin's back shows its suit and stack
+                    assert (fields["suit"][y], fields["stack"][y]) == (fields["suit"][x], fields["stack"][x])
+        walls.add(tuple(again[c] for c in down))
+        if k < 3:
+            assert g.is_over(_play_on(plain("berlin_wall"), r, k))
+    assert len(walls) == 10 and tuple(wall[c] for c in down) not in walls  # a fresh arrangement each time
+
+
+def test_resample_deals_walls_and_wonders_cards_again_within_each_deck():
+    """A card's back shows whose deck it is from: the others' hands, draw piles and face-down
+    wall cards are dealt again within each deck; the seat's own cards and face-up ones stay."""
+    g = chance_game("walls_and_wonders")
+    s = _position(g, 3, seed=2, moves=60)
+    seat, owner = g.current_player(s), g.compiled.fields["owner"]
+    others = [p for p in s.players if p != seat]
+    known = g.information_state(s, seat)
+    rng, hands = random.Random(1), set()
+    for k in range(10):
+        r = g.resample(s, seat, rng)
+        assert g.information_state(r, seat) == known
+        assert g.var(r, "hand")[seat] == g.var(s, "hand")[seat]
+        for name in ("hand", "draw_pile", "discard"):
+            for p, cards in g.var(r, name).items():
+                assert all(owner[c] == p for c in cards), (name, p)
+        up = g.var(r, "face_up")
+        for place, cards in g.var(r, "wall").items():
+            before = g.var(s, "wall")[place]
+            assert [owner[c] for c in cards] == [owner[c] for c in before]
+            assert [c for c in cards if up[c]] == [c for c in before if up[c]]
+        hands.add(tuple(g.var(r, "hand")[p] for p in others))
+        if k < 3:
+            assert g.is_over(_play_on(plain("walls_and_wonders"), r, k))
+    assert len(hands) == 10 and tuple(g.var(s, "hand")[p] for p in others) not in hands
+
+
+def _boxes(g, s, power):
+    """A Power's technology tiles by box, read from the entry of the seat playing it."""
+    seat = g.var(s, "seat")[power]
+    return {t: b for t, b in g.var(s, "tiles")[seat][power].items() if b}
+
+
+def test_resample_replays_downfall_of_empires_with_the_others_secret_research_redrawn():
+    """The hidden boxes are redrawn by replaying the record: every world shows the seat the
+    same moves, lines and position, keeps its own boxes, and is a game the rules played
+    (a tile shown to all is researched, a second level has its first: play goes on)."""
+    g = chance_game("downfall_of_empires")
+    s = _position(g, 4, seed=3, moves=150)
+    seat = g.current_player(s)
+    mine = [w for w, q in g.var(s, "seat").items() if q == seat]
+    theirs = [w for w, q in g.var(s, "seat").items() if q != seat]
+    known = g.information_state(s, seat)
+    truth = {w: _boxes(g, s, w) for w in theirs}
+    rng, seen = random.Random(1), set()
+    for k in range(12):
+        r = plain("downfall_of_empires").resample(s, seat, rng)
+        assert g.information_state(r, seat) == known
+        assert all(_boxes(g, r, w) == _boxes(g, s, w) for w in mine)
+        boxes = {w: _boxes(g, r, w) for w in theirs}
+        seen.add(repr(boxes))
+        shown = g.var(r, "shown")
+        for w in theirs:
+            assert all(boxes[w].get(t) == 2 for t, on in shown[w].items() if on), w
+            for higher, lower in (("attack_2", "attack_1"), ("defense_2", "defense_1"), ("attack_3", "attack_2")):
+                assert boxes[w].get(higher, 0) == 0 or boxes[w].get(lower) == 2
+        if k < 2:
+            assert g.is_over(_play_on(plain("downfall_of_empires"), r, k))
+    assert len(seen) > 2 and any(repr(truth) != b for b in seen)
+
+
+def _swap(g, s, name, a, b):
+    """`s` with the components `a` and `b` exchanged in the variable `name` (a map of lists
+    or of single components)."""
+
+    def swapped(value):
+        if isinstance(value, tuple):
+            return tuple(swapped(v) for v in value)
+        return b if value == a else a if value == b else value
+
+    return g.with_var(s, name, {k: swapped(v) for k, v in g.var(s, name).items()})
+
+
+def test_ismcts_chooses_the_same_whatever_berlin_walls_face_down_pieces_are():
+    g = plain("berlin_wall")
+    s = _position(g, 2, seed=4, moves=24)
+    wall, up, kind = g.var(s, "wall"), g.var(s, "face_up"), g.compiled.fields["kind"]
+    tiles = [x for x in wall.values() if x is not None and not up[x] and kind[x] == "tile"]
+    other = _swap(g, s, "wall", tiles[0], tiles[-1])
+    seat = g.current_player(s)
+    assert g.var(other, "wall") != wall and g.observation(other, seat) == g.observation(s, seat)
+    a, b = ISMCTSAgent(40, seed=3), ISMCTSAgent(40, seed=3)
+    assert a.choose(g, s) == b.choose(g, other) and a.last_root == b.last_root
+
+
+def test_ismcts_chooses_the_same_whatever_the_others_face_down_cards_are():
+    """Walls and Wonders: another player's card on its wall face down and one in its hand
+    exchanged: the same search, move by move."""
+    g = plain("walls_and_wonders")
+    for seed in range(40):
+        s = _position(g, 2, seed=seed, moves=30)
+        seat = g.current_player(s)
+        rival = next(p for p in s.players if p != seat)
+        up = g.var(s, "face_up")
+        walled = [c for place, cards in g.var(s, "wall").items() if place.startswith(rival) for c in cards if not up[c]]
+        if walled and g.var(s, "hand")[rival]:
+            break
+    hand = g.var(s, "hand")[rival]
+    other = _swap(g, _swap(g, s, "wall", walled[0], hand[0]), "hand", walled[0], hand[0])
+    assert g.var(other, "hand")[rival] != hand and g.observation(other, seat) == g.observation(s, seat)
+    a, b = ISMCTSAgent(40, seed=3), ISMCTSAgent(40, seed=3)
+    assert a.choose(g, s) == b.choose(g, other) and a.last_root == b.last_root
+
+
+def test_ismcts_chooses_the_same_whatever_the_others_researched_in_secret():
+    """Downfall of Empires in chance mode: two records alike for Germany but for the tile
+    the Franco-British started researching in secret. The search (of the ordinary game, given the
+    position with its record) is the same."""
+    g = chance_game("downfall_of_empires")
+
+    def record(last):
+        """Every move the first option, but the Franco-British starting tiles the last ones with `last`."""
+        s, picks = g.start(players=4), 0
+        while g.current_player(s) != "german" or len(g.labels(s)) < 2 or picks < 3:
+            labels, i = g.labels(s), 0
+            if g.current_player(s) == "franco_british" and labels[0].startswith("start researching"):
+                i, picks = len(labels) - 1 if last else 0, picks + 1
+            s = g.apply_index(s, i)
+        return s
+
+    s, other = record(False), record(True)
+    assert _boxes(g, s, "FB") != _boxes(g, other, "FB")
+    assert g.information_state(s, "german") == g.information_state(other, "german")
+    a, b = ISMCTSAgent(8, seed=2), ISMCTSAgent(8, seed=2)
+    doe = plain("downfall_of_empires")
+    assert a.choose(doe, s) == b.choose(doe, other) and a.last_root == b.last_root
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_whole_games_of_walls_and_wonders_with_ismcts(players, capsys):
     from interpreter.cli import main
+
+    assert main(["run", "walls_and_wonders", "--players", str(players), "--agent", "p1=ismcts:5", "--seed", "1"]) == 0
+    assert "game over after" in capsys.readouterr().out
+
+
+def _whole_game(g, players: int, search: str, agent, seed: int, game=None):
+    """A whole game, the seat `search` choosing by `agent` (given `game`: the ordinary
+    game), every other seat and every draw at random."""
+    rng, s = random.Random(seed), g.start(players=players, seed=seed)
+    while not g.is_over(s):
+        mine = g.current_player(s) == search
+        s = g.apply_index(s, agent.choose(game or g, s) if mine else rng.randrange(len(s.pending.values)))
+    return s
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_whole_games_of_berlin_wall_with_ismcts(seed):
+    """Short playouts (20 moves, then a draw for all) keep a whole game quick: every search
+    iteration still redraws the face-down pieces and plays on from them."""
+    g = plain("berlin_wall")
+    s = _whole_game(g, 2, "red", ISMCTSAgent(5, seed=seed, max_rollout=20), seed)
+    assert g.result(s) and max(len(c) for c in g.var(s, "collected").values()) >= 12
+
+
+@pytest.mark.parametrize("players, search", [(2, "entente"), (4, "russian")])
+def test_whole_games_of_downfall_of_empires_with_ismcts_given_the_record(players, search):
+    """Chance mode keeps the record; the search plays the ordinary game from its positions,
+    each iteration in a world replayed from the record (short playouts keep it quick)."""
+    from interpreter import resample
+
+    g, fallbacks = chance_game("downfall_of_empires"), resample.stats["fallbacks"]
+    agent = ISMCTSAgent(5, seed=1, max_rollout=5)
+    s = _whole_game(g, players, search, agent, 1, plain("downfall_of_empires"))
+    assert g.result(s) is not None and resample.stats["fallbacks"] == fallbacks  # every world replayed
+
+
+def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
+    """Face-down components are always redrawn; hidden numbers (Downfall of Empires' secret
+    research) only from the record of the moves, which ordinary play does not keep."""
+    from interpreter.cli import main
+    from interpreter.errors import UsageError
     from interpreter.theory import unresampled
 
-    assert unresampled(plain("kuhn_poker")) == [] and unresampled(plain("twid")) == []
-    assert unresampled(plain("downfall_of_empires")) == ["tiles", "tile_ready"]
-    assert unresampled(plain("berlin_wall")) == ["the face-down fields of Piece"]
-    assert main(["run", "downfall_of_empires", "--agent", "germany=ismcts:5"]) == 2
+    for name in ("kuhn_poker", "twid", "berlin_wall", "walls_and_wonders"):
+        assert unresampled(plain(name)) == [], name
+    doe = plain("downfall_of_empires")
+    assert unresampled(doe) == ["tiles", "tile_ready"] == unresampled(doe, doe.start())
+    assert unresampled(doe, chance_game("downfall_of_empires").start()) == []
+    assert main(["run", "downfall_of_empires", "--agent", "german=ismcts:5"]) == 2
     err = capsys.readouterr().err
     assert "ismcts would read hidden values it cannot redraw in Downfall of Empires: tiles, tile_ready" in err
-    with pytest.raises(Exception, match="face-down fields of PlayingCard"):
-        ISMCTSAgent(5).choose(plain("walls_and_wonders"), plain("walls_and_wonders").start(players=2))
+    assert "replaying the record of the moves" in err and "chance=True" in err
+    with pytest.raises(UsageError, match="tiles, tile_ready"):
+        ISMCTSAgent(5).choose(doe, doe.start())
+    with pytest.raises(UsageError, match="no record") as caught:
+        doe.resample(doe.start(), "russian", random.Random(0))
+    assert "chance=True" in caught.value.hint
 
 
 def test_a_payoff_outside_its_bounds_is_a_rule_error(tmp_path):
