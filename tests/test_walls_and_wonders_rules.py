@@ -103,8 +103,8 @@ def test_the_base_takes_only_ten_or_higher():
     g = game()
     s = start(g, p1=dict(hand=["9s", "10s", "Ah"]), first="p1")
     s = g.apply(s, BUILD)
-    assert g.labels(s) == ["build with the 10 of spades (p1)", "build with the ace of hearts (p1)"]
-    s = g.apply(s, "build with the 10 of spades (p1)")
+    assert g.labels(s) == ["build with the 10 of spades", "build with the ace of hearts"]
+    s = g.apply(s, "build with the 10 of spades")
     assert g.labels(s) == [f"on level 1 slot {k}" for k in range(1, 6)]
     s = g.apply(s, "on level 1 slot 2")
     assert wonder_of(g, s, "p1") == {slot("p1", 1, 2): card("10s", "p1")}
@@ -131,14 +131,14 @@ def test_each_level_has_its_minimum_card(short, level, ok):
     if not ok:
         assert BUILD not in g.labels(s)
         return
-    s = play(g, s, BUILD, f"build with the {card(short, 'p1')}")
+    s = play(g, s, BUILD, f"build with the {card(short, 'p1').rsplit(' (', 1)[0]}")
     assert f"on level {level} slot 1" in g.labels(s)
 
 
 def test_an_upper_card_needs_two_adjacent_supporting_cards():
     g = game()
     s = start(g, p1=dict(hand=["Qs"], wonder={(1, 1): "10s", (1, 3): "10h", (1, 4): "Jh"}), first="p1")
-    s = play(g, s, BUILD, "build with the queen of spades (p1)")
+    s = play(g, s, BUILD, "build with the queen of spades")
     # slot 1 of level 2 rests on base slots 1 and 2 (2 empty); slot 3 rests on 3 and 4
     assert g.labels(s) == ["on level 1 slot 2", "on level 1 slot 5", "on level 2 slot 3"]
 
@@ -148,7 +148,7 @@ def test_the_single_ace_on_top_ends_the_game_with_a_construction_victory():
     tiers = {1: ["10s", "10d", "10c", "Jd", "Jc"], 2: ["Js", "Qd", "Qc", "Kd"], 3: ["Qs", "Kc", "Ks"], 4: ["Ac", "As"]}
     wonder = {(lv, i + 1): c for lv in range(1, 5) for i, c in enumerate(tiers[lv])}
     s = start(g, p1=dict(hand=["Ah"], wonder=wonder), first="p1")
-    s = play(g, s, BUILD, "build with the ace of hearts (p1)", "on level 5 slot 1")
+    s = play(g, s, BUILD, "build with the ace of hearts", "on level 5 slot 1")
     assert g.result(s) == ("p1",)
     assert g.var(s, "wonder")[slot("p1", 5, 1)] == card("Ah", "p1")
 
@@ -160,7 +160,7 @@ def test_a_wall_card_goes_face_down_in_front_of_a_base_card_and_its_choice_is_se
     g = game()
     s = start(g, p1=dict(hand=["9s", "2c"], wonder={(1, 2): "10s"}), first="p1")
     s = play(g, s, WALL)
-    s2 = g.apply(s, "wall with the 9 of spades (p1)")
+    s2 = g.apply(s, "wall with the 9 of spades")
     assert g.move_view(s, g.legal_moves(s)[0], "p2") == "(secret choice)"
     assert g.labels(s2) == ["wall in front of slot 2 (0 cards)"]
     s2 = g.apply(s2, "wall in front of slot 2 (0 cards)")
@@ -176,9 +176,9 @@ def test_wall_cards_stack_on_a_wall_and_need_a_base_card_or_a_stack():
     g = game()
     # slot 1: base card; slot 3: a stack whose base card is gone; slot 5: nothing
     s = start(g, p1=dict(hand=["2c"], wonder={(1, 1): "10s"}, wall={3: ["4c"]}), first="p1")
-    s = play(g, s, WALL, "wall with the 2 of clubs (p1)")
-    assert g.labels(s) == ["wall in front of slot 1 (0 cards)", "wall in front of slot 3 (1 cards)"]
-    s = g.apply(s, "wall in front of slot 3 (1 cards)")
+    s = play(g, s, WALL, "wall with the 2 of clubs")
+    assert g.labels(s) == ["wall in front of slot 1 (0 cards)", "wall in front of slot 3 (1 card)"]
+    s = g.apply(s, "wall in front of slot 3 (1 card)")
     assert g.var(s, "wall")[slot("p1", 1, 3)] == (card("4c", "p1"), card("2c", "p1"))
 
 
@@ -203,9 +203,9 @@ def test_only_opponent_locations_with_a_wall_or_base_card_can_be_attacked_once_e
     )
     s = g.apply(s, ATTACK)
     assert g.labels(s) == ["attack p2 at slot 2", "attack p2 at slot 4", "attack p3 at slot 5"]
-    s = play(g, s, "attack p2 at slot 4", "with the 5 of clubs (p1)")
+    s = play(g, s, "attack p2 at slot 4", "with the 5 of clubs")
     assert g.labels(s) == ["attack p2 at slot 2", "attack p3 at slot 5", "resolve the attack"]
-    s = play(g, s, "attack p3 at slot 5", "with the 6 of clubs (p1)")
+    s = play(g, s, "attack p3 at slot 5", "with the 6 of clubs")
     assert g.labels(s) == ["attack p2 at slot 2", "resolve the attack"]
 
 
@@ -217,7 +217,7 @@ def test_an_exposed_base_card_falls_the_attacker_discarding_an_uncovered_wonder_
         p2=dict(wonder={(1, 1): "10s", (1, 2): "Jh", (1, 3): "10h", (2, 1): "Qs"}, wall={1: ["9c"], 2: ["9d"]}),
         first="p1",
     )
-    s = play(g, s, ATTACK, "attack p2 at slot 3", "with the 2 of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 3", "with the 2 of clubs")
     # the card on level 2 covers base slots 1 and 2: only it and base slot 3 are uncovered
     assert g.labels(s) == ["discard p2's 10 of hearts", "discard p2's queen of spades"]
     s = g.apply(s, "discard p2's queen of spades")
@@ -230,7 +230,7 @@ def test_an_exposed_base_card_falls_the_attacker_discarding_an_uncovered_wonder_
 def test_a_lower_wall_card_is_discarded_and_an_emptied_stack_lets_the_attack_through():
     g = game()
     s = start(g, p1=dict(hand=["8c"]), p2=dict(wonder={(1, 4): "Ks"}, wall={4: ["7d"]}), first="p1")
-    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs")
     assert g.var(s, "wall")[slot("p2", 1, 4)] == ()
     assert card("7d", "p2") in g.var(s, "discard")["p2"]
     assert g.labels(s) == ["discard p2's king of spades"]
@@ -241,7 +241,7 @@ def test_a_lower_wall_card_is_discarded_and_an_emptied_stack_lets_the_attack_thr
 def test_a_lower_wall_card_over_another_is_discarded_but_the_wall_still_stands():
     g = game()
     s = start(g, p1=dict(hand=["8c"]), p2=dict(wonder={(1, 4): "Ks"}, wall={4: ["Ad", "7d"]}), first="p1")
-    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs")
     assert g.var(s, "wall")[slot("p2", 1, 4)] == (card("Ad", "p2"),)
     assert not g.var(s, "face_up")[card("Ad", "p2")]  # only the top card was turned over
     assert wonder_of(g, s, "p2") == {slot("p2", 1, 4): card("Ks", "p2")}
@@ -252,13 +252,13 @@ def test_a_lower_wall_card_over_another_is_discarded_but_the_wall_still_stands()
 def test_an_equal_or_higher_wall_card_holds_and_stays_known(wall_card):
     g = game()
     s = start(g, p1=dict(hand=["8c"]), p2=dict(hand=["2c"], wonder={(1, 4): "Ks"}, wall={4: [wall_card]}), first="p1")
-    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 4", "with the 8 of clubs")
     top = card(wall_card, "p2")
     assert g.var(s, "wall")[slot("p2", 1, 4)] == (top,)
     assert g.var(s, "face_up")[top]
     assert g.var(s, "discard")["p1"][-1] == card("8c", "p1")
     # once turned over it stays known to everyone, also under a card added later
-    s = play(g, s, WALL, "wall with the 2 of clubs (p2)", "wall in front of slot 4 (1 cards)")
+    s = play(g, s, WALL, "wall with the 2 of clubs", "wall in front of slot 4 (1 card)")
     seen = g.observation(s, "p1")["vars"]["wall"][slot("p2", 1, 4)]
     assert seen[0] == top and seen[1] == {"of": "PlayingCard", "owner": "p2"}
 
@@ -273,10 +273,10 @@ def test_attacks_on_several_locations_of_several_opponents_resolve_independently
         p3=dict(wonder={(1, 3): "Js", (1, 4): "Jh"}),
         first="p1",
     )
-    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the king of clubs (p1)")
-    s = play(g, s, "attack p2 at slot 2", "with the 2 of clubs (p1)")
-    s = play(g, s, "attack p3 at slot 3", "with the queen of clubs (p1)")
-    s = play(g, s, "attack p3 at slot 4", "with the 3 of clubs (p1)")  # the hand is empty: resolve
+    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the king of clubs")
+    s = play(g, s, "attack p2 at slot 2", "with the 2 of clubs")
+    s = play(g, s, "attack p3 at slot 3", "with the queen of clubs")
+    s = play(g, s, "attack p3 at slot 4", "with the 3 of clubs")  # the hand is empty: resolve
     # p2 slot 1: 5 < K breaks the only wall card: success; the attacker picks a Wonder card of p2
     assert g.labels(s) == ["discard p2's 10 of spades", "discard p2's 10 of hearts"]
     s = g.apply(s, "discard p2's 10 of hearts")
@@ -296,8 +296,8 @@ def test_attacks_on_several_locations_of_several_opponents_resolve_independently
 def test_a_location_emptied_earlier_in_the_same_attack_has_nothing_left_to_hit():
     g = game()
     s = start(g, p1=dict(hand=["2c", "3c"]), p2=dict(wonder={(1, 1): "10s", (1, 2): "10h"}), first="p1")
-    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs (p1)")
-    s = play(g, s, "attack p2 at slot 2", "with the 3 of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs")
+    s = play(g, s, "attack p2 at slot 2", "with the 3 of clubs")
     s = g.apply(s, "discard p2's 10 of hearts")  # the first success takes slot 2's card
     # slot 1 still stands; slot 2 was emptied: the second attack finds nothing there
     assert wonder_of(g, s, "p2") == {slot("p2", 1, 1): card("10s", "p2")}
@@ -322,7 +322,7 @@ def test_the_game_ends_when_every_hand_and_draw_pile_is_empty():
         p2=dict(wonder={(1, 1): "10s", (1, 2): "10h"}, rest="discard"),
         first="p1",
     )
-    s = play(g, s, ATTACK, "attack p2 at slot 2", "with the king of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 2", "with the king of clubs")
     s = g.apply(s, "discard p2's 10 of spades")
     # p1 and p2 both have one card in play: the economic victory needs strictly more
     assert g.is_over(s) and g.result(s) == ()
@@ -355,7 +355,7 @@ def test_economic_victory_counts_wall_and_wonder_cards_in_play():
         p2=dict(wonder={(1, 1): "10s", (1, 2): "10h", (1, 3): "10d"}, rest="discard"),
         first="p1",
     )
-    s = play(g, s, WALL, "wall with the 2 of clubs (p1)", "wall in front of slot 1 (2 cards)")
+    s = play(g, s, WALL, "wall with the 2 of clubs", "wall in front of slot 1 (2 cards)")
     assert g.result(s) == ("p1",)  # 4 cards in play against 3
 
 
@@ -366,7 +366,7 @@ def _attrition_case(p2_layout, players=2, p3_layout=None, discard="jack of spade
     if p3_layout is not None:
         layouts["p3"] = p3_layout
     s = start(g, players=players, **layouts)
-    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs (p1)", "resolve the attack")
+    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the 2 of clubs", "resolve the attack")
     return g, g.apply(s, f"discard p2's {discard}")
 
 
@@ -427,9 +427,9 @@ def test_construction_precludes_attrition_and_a_wonder_ends_the_game():
     tiers = {1: ["10s", "10d", "10c", "Jd", "Jc"], 2: ["Js", "Qd", "Qc", "Kd"], 3: ["Qs", "Kc", "Ks"], 4: ["Ac", "As"]}
     wonder = {(lv, i + 1): c for lv in range(1, 5) for i, c in enumerate(tiers[lv])}
     s = start(g, p1=dict(hand=["Ah"], wonder=wonder), p2=dict(wonder={(1, 1): "10s"}), first="p1")
-    s = play(g, s, BUILD, "build with the ace of hearts (p1)", "on level 5 slot 1")
+    s = play(g, s, BUILD, "build with the ace of hearts", "on level 5 slot 1")
     log = "\n".join(g.narrate(s))
-    assert "p1 meets the construction (spades) condition" in log
+    assert "p1 meets the construction condition" in log
     assert "attrition" not in log
     # p1 has 15 cards in play against 1, and fewer Wonder cards discarded: p1 wins, p2 does not
     assert g.result(s) == ("p1",)
@@ -452,10 +452,11 @@ def test_discard_piles_are_face_up_and_shown_with_their_wonder_cards():
     lines = _view(g, s, "p2")
     at = lines.index("Discard piles (face up, top card last):")
     assert lines[at + 1 : at + 3] == [
-        "    p1: KH, 3D (1 Wonder cards, 10 to A)",
-        "    p2: 5S (0 Wonder cards, 10 to A)",
+        "    p1: KH, 3D (1 card of 10 to A)",
+        "    p2: 5S (0 cards of 10 to A)",
     ]
-    assert "    p1: military (clubs)" in lines and "Your victory condition: military (clubs)" in lines
+    # one condition agreed for all, no suit involved: the view names no suit
+    assert "    p1: military" in lines and "Your victory condition: military" in lines
 
 
 def test_a_successful_attack_names_the_defender_once():
@@ -463,7 +464,7 @@ def test_a_successful_attack_names_the_defender_once():
     and the narration say whose card it is once."""
     g = game()
     s = start(g, p1=dict(hand=["Kc"]), p2=dict(wonder={(1, 1): "10s"}), first="p1")
-    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the king of clubs (p1)")
+    s = play(g, s, ATTACK, "attack p2 at slot 1", "with the king of clubs")
     assert g.labels(s) == ["discard p2's 10 of spades"]
     s = g.apply(s, "discard p2's 10 of spades")
     assert "p1 discards p2's 10 of spades from level 1 of the Wonder" in g.narrate(s)
@@ -490,7 +491,7 @@ def test_hidden_victory_your_own_condition_is_in_your_view_only_and_every_card_i
         assert "    p1: a hidden victory card, revealed at the end" in lines
     spectator = _view(g, s, None)
     assert not any(line.startswith("Your victory condition") for line in spectator)
-    s = play(g, s, BUILD, "build with the ace of hearts (p1)", "on level 5 slot 1")
+    s = play(g, s, BUILD, "build with the ace of hearts", "on level 5 slot 1")
     assert g.is_over(s)
     narration = g.narrate(s, None)
     spectator = _view(g, s, None)
@@ -563,3 +564,61 @@ def test_face_down_wall_cards_and_hidden_hands_are_shown_as_such_never_as_none()
     own = _view(g, s, "p1")
     assert "      before base slot 1: 9D, 4H" in own
     assert "Your hand: 2C, 3C" in own
+
+
+# ---- wording: counts, card names in choices, the victory conditions reported ----------------------
+
+
+def test_counts_of_one_card_are_singular_in_prompts_labels_narration_and_view():
+    g = game(victory="military")
+    s = start(g, p1=dict(hand=["2c"], wonder={(1, 1): "10s"}, discard=["Kh"]), first="p1")
+    assert g.prompt(s).startswith("p1: your action (1 card in hand,")
+    s = play(g, s, WALL, "wall with the 2 of clubs")
+    assert g.labels(s) == ["wall in front of slot 1 (0 cards)"]
+    s = g.apply(s, "wall in front of slot 1 (0 cards)")
+    assert "p1 adds a face-down card to the wall in front of slot 1 (1 card)" in g.narrate(s)
+    lines = _view(g, s, "p2")
+    assert any(line.startswith("    p1: ") and line.endswith("(1 card of 10 to A)") for line in lines)
+
+
+def test_a_players_own_cards_are_named_without_their_owner_in_labels_and_prompts():
+    """Each player has their own deck: a player's options are their own cards, so the move
+    and its prompt name the card alone."""
+    g = game()
+    s = start(g, p1=dict(hand=["Js", "2c"]), first="p1")
+    s = g.apply(s, BUILD)
+    assert g.labels(s) == ["build with the jack of spades"]
+    s = g.apply(s, "build with the jack of spades")
+    assert g.prompt(s) == "where does the jack of spades go?"
+    s = g.apply(s, "on level 1 slot 1")
+    s = g.apply(s, DRAW)  # p2
+    s = g.apply(s, WALL)
+    assert g.labels(s) == ["wall with the 2 of clubs"]
+
+
+def test_with_one_condition_for_all_only_that_condition_is_reported_and_no_suit_is_named():
+    """Winning the game: players could agree beforehand what constitutes victory; only that
+    condition decides, so the end reports no other (p2, with no 10 to A discarded, would meet military)."""
+    g = game()
+    s = start(
+        g,
+        p1=dict(hand=["Ah"], wonder=FULL_WONDER_BUT_TOP, discard=["Kh", "Qh"]),
+        p2=dict(wonder={(1, 1): "10s"}, wall={1: ["2c", "3c", "4c", "5c", "6c", "7c", "8c", "9c"]}),
+        first="p1",
+    )
+    s = play(g, s, BUILD, "build with the ace of hearts", "on level 5 slot 1")
+    log = g.narrate(s)
+    assert "p1 meets the construction condition" in log
+    assert not any(line.startswith("p2 meets") for line in log)
+    assert g.result(s) == ("p1",)
+    lines = _view(g, s, "p1")
+    assert "    p1: construction" in lines and "Your victory condition: construction" in lines
+
+
+def test_the_suit_variants_name_the_suit_beside_the_condition():
+    g = game("suit_victory")
+    s = start(g, p1=dict(hand=["2c"]), first="p1")
+    goal = g.var(s, "goal")["p1"]
+    suit = {"construction": "spades", "attrition": "hearts", "economic": "diamonds", "military": "clubs"}[goal]
+    lines = _view(g, s, "p2")
+    assert f"    p1: {goal} ({suit})" in lines
