@@ -262,23 +262,38 @@ def test_prompts_do_not_end_in_a_question_mark_and_count_in_words(players):
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_key_events_say_why_a_coup_happens_and_leave_out_scores_that_change_nothing(seed):
+def test_the_short_story_is_a_line_per_round_and_per_scoring_and_the_long_one_says_why_a_coup_happens(seed):
     g = game()
     rnd = random.Random(seed)
     s = g.start(players=4, seed=seed)
-    lines = []
+    short, full = [], []
     while not g.is_over(s):
         s = g.apply_index(s, rnd.randrange(len(g.legal_moves(s))))
-        lines += g.narrate(s, headlines=True)
+        short += g.narrate(s, headlines=True)
+        full += g.narrate(s)
+    titles = [g.seat_title(p) for p in g.seats_for(4)]
+    rounds = [line for line in short if " headers, in ranking order: " in line]
+    assert [line.split(" headers")[0] for line in rounds] == [f"Round {r}" for r in range(1, len(rounds) + 1)]
+    for line in rounds:  # every seat's header, each once
+        entries = line.split("in ranking order: ")[1].split(", ")
+        assert sorted(e.split(": ")[0] for e in entries) == sorted(titles), line
+    others = [line for line in short if line not in rounds and not line.startswith("after round ")]
+    assert [x for x in others if " scored: " not in x and "9/11" not in x and " VP" not in x and "final scoring" not in x] == []
+    assert len(short) <= 8 * 6  # a few lines a round, not every card
+    for line in others:  # signed numbers with a minus sign; no change of 0 named
+        assert " +0" not in line and " −0" not in line and " -" not in line, line
     causes = (" for operations", " resolves the text of ", " for its text", "Vladimir Putin", " (IMF intervention)")
-    for i, line in enumerate(lines):
+    causes += (" from the discard pile",)
+    for i, line in enumerate(full):
         if " destabilizes " in line:
             assert " roll " in line and " ops − 2 × stability " in line, line
-            cause = next(x for x in reversed(lines[:i]) if " destabilizes " not in x)
-            assert any(c in cause for c in causes) or "from the discard pile" in cause, (cause, line)
+            # the nearest card played or text resolved before it, in the same round
+            cause = next(x for x in reversed(full[:i]) if x.startswith("Round ") or any(c in x for c in causes))
+            assert not cause.startswith("Round "), line
         assert "+0 VP" not in line and "−0 VP" not in line, line
         assert not line.startswith("OPEC") or " 0 oil " not in line, line
-    assert any(" header " in line and " resolves the text of " in line for line in lines)
+        assert "= -" not in line, line  # a minus sign, not a hyphen
+    assert any(" header " in line and " resolves the text of " in line for line in full)
 
 
 def test_a_two_player_view_names_the_blocks_and_the_tokens_by_side():

@@ -206,7 +206,7 @@ def test_destabilization_rolls_die_plus_ops_minus_twice_the_stability_and_costs_
 def test_a_failed_destabilization_changes_nothing_but_the_vp():
     g, s = destabilization({"east": {"iraq": 2}}, (1,))  # Iraq: stability 3, conflictive
     s = play(g, s, "destabilize Iraq")
-    assert "West destabilizes Iraq: roll 1 + 2 ops − 2 × stability 3 = -3" in g.narrate(s)
+    assert "West destabilizes Iraq: roll 1 + 2 ops − 2 × stability 3 = −3" in g.narrate(s)  # a minus sign
     assert inf(g, s, "east", "iraq") == 2 and g.var(s, "vp")["west"] == 2 and g.is_over(s)
 
 
@@ -229,6 +229,23 @@ def test_region_scoring_presence_domination_control_conflictive_and_neighbours_l
     assert g.var(s, "vp")["west"] == 9
     # East loses 1: Ukraine, edged by West, is next to Russia.
     assert g.var(s, "vp")["east"] == 2
+    lines = g.narrate(s)
+    assert "Europe: West edges 3 (2 conflictive): +9 VP" in lines
+    assert "Europe: East −1 VP (1 country at or next to its home edged by others)" in lines
+
+
+def test_a_scoring_card_leaves_one_key_event_with_each_net_change_and_the_vp():
+    g, s = scenario(
+        turns=["west"],
+        hands={"west": ["europe_scoring", "boris_yeltsin"]},
+        influence={"west": {"ukraine": 1, "balkan_states": 1, "france": 1}},
+        vp={"east": 0},
+        clear=True,
+    )
+    s = play(g, s, "play Europe", "score Europe")
+    # West +9; East loses 1 below 0, and the point goes to West: West +10 in all, East
+    # unchanged, so East is not named.
+    assert g.narrate(s, headlines=True)[-2:] == ["Europe scored: West +10; VP now West 10, East 0", "West reaches 10 VP"]
 
 
 def test_domination_needs_more_countries_than_any_other_player():
@@ -331,7 +348,7 @@ def test_mass_media_adds_one_to_influence_ops():
     g, s = influence_turn(
         {"west": {"spain_portugal": 1}}, card="boris_yeltsin", variables={"supremacy": {"mass_media": "west"}}
     )
-    assert "West plays Boris Yeltsin for 4 influence points" in g.narrate(s)
+    assert "West places 4 points of influence with Boris Yeltsin" in g.narrate(s)
 
 
 # ---- 5. Rounds and the deck ------------------------------------------------------------------------
