@@ -278,7 +278,8 @@ def test_the_short_story_is_a_line_per_round_and_per_scoring_and_the_long_one_sa
         entries = line.split("in ranking order: ")[1].split(", ")
         assert sorted(e.split(": ")[0] for e in entries) == sorted(titles), line
     others = [line for line in short if line not in rounds and not line.startswith("after round ")]
-    assert [x for x in others if " scored: " not in x and "9/11" not in x and " VP" not in x and "final scoring" not in x] == []
+    kinds = (" scored: ", "9/11", " VP", "final scoring")
+    assert [x for x in others if not any(k in x for k in kinds)] == []
     assert len(short) <= 8 * 6  # a few lines a round, not every card
     for line in others:  # signed numbers with a minus sign; no change of 0 named
         assert " +0" not in line and " −0" not in line and " -" not in line, line

@@ -245,7 +245,8 @@ def test_a_scoring_card_leaves_one_key_event_with_each_net_change_and_the_vp():
     s = play(g, s, "play Europe", "score Europe")
     # West +9; East loses 1 below 0, and the point goes to West: West +10 in all, East
     # unchanged, so East is not named.
-    assert g.narrate(s, headlines=True)[-2:] == ["Europe scored: West +10; VP now West 10, East 0", "West reaches 10 VP"]
+    short = ["Europe scored: West +10; VP now West 10, East 0", "West reaches 10 VP"]
+    assert g.narrate(s, headlines=True)[-2:] == short
 
 
 def test_domination_needs_more_countries_than_any_other_player():
