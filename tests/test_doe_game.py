@@ -130,6 +130,32 @@ def test_gamedef_run_plays_a_whole_game_and_shows_the_view(capsys):
     assert "Victory points" in out and "Diplomacy" in out
 
 
+def test_a_question_names_the_power_only_when_the_seat_plays_more_than_one(monkeypatch, capsys):
+    import io
+    import sys
+
+    # four players: Russia plays the Russians alone, so the question does not name them again
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "downfall_of_empires", "--seat", "russian", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Russia, choose starting technology 1 of 3 (box 1):" in out
+    assert "Russians" not in out.split("Russia, choose")[1]
+    # two players: the Entente plays the Franco-British and the Russians, and is told which
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["play", "downfall_of_empires", "--players", "2", "--seat", "entente", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Entente, the Franco-British: choose starting technology 1 of 3 (box 1):" in out
+
+
+def test_the_final_view_gives_the_vp_at_the_end_of_the_war_with_minus_signs(capsys):
+    assert main(["run", "downfall_of_empires", "--players", "4", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    final = out.split("== game over")[0].rsplit("Turn 18 of 18", 1)[1]
+    assert "Victory points at the end of the war, and missions:" in final and "if the game ended now" not in final
+    assert " -" not in final.split("Map (")[0]  # −2 VP, with a minus sign
+    assert "armies by counter, combat(support) factors, then their numbers" in final
+
+
 FACE_DOWN = "Technology tiles face down (how many, not which):"
 
 
@@ -191,13 +217,13 @@ def test_a_tile_question_is_asked_only_of_a_power_that_may_hold_the_tile_for_all
         player = g.legal_moves(s)[0].player
         power, prompt = POWER_OF_SEAT[player], g.prompt(s)
         earlier_research, earlier_rises = researched[power], gained[power]
-        if prompt.endswith(("air support?", "cancel it?")):
+        if prompt.startswith("air support for ") or prompt.endswith("cancel it?"):
             assert earlier_rises >= 1, (turn, power, prompt)
             asked["aviation"] += 1
-        elif prompt.endswith("tanks against the trench?"):
+        elif prompt.startswith("tanks against the trench for "):
             assert earlier_rises >= 1 and earlier_research >= 5, (turn, power, prompt)
             asked["tanks"] += 1
-        elif "fourth army (Manoeuvre)" in prompt:
+        elif "fourth army? (Manoeuvre)" in prompt:
             assert earlier_research >= 1, (turn, power, prompt)
             asked["manoeuvre"] += 1
         s = g.apply(s, rnd.choice([m.label for m in g.legal_moves(s)]))

@@ -286,7 +286,7 @@ def test_missions_go_up_four_to_at_most_six():
 # ---- 5. Victory points ----------------------------------------------------------------------------
 def test_starting_victory_points_with_bulgaria_and_romania_out():
     g, s = scenario([], clear=False, script_final=True)
-    assert g.narrate(s)[-4:] == ["Germans: -4 VP", "Franco-British: 3 VP", "Russians: 4 VP", "Austro-Hungarians: -1 VP"]
+    assert g.narrate(s)[-4:] == ["Germans: −4 VP", "Franco-British: 3 VP", "Russians: 4 VP", "Austro-Hungarians: −1 VP"]
 
 
 def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_germany():
@@ -300,7 +300,7 @@ def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_
     # GE: -3 + Paris + A-H's balance (-1 Vienna; Warsaw goes to GE) + Warsaw + Bulgaria = -1
     # A-H: 0 - Vienna + Bulgaria = 0; F-B: 4 - Paris + Russia's (Vienna - Warsaw) + Romania = 4;
     # Russia: 5 + Vienna - Warsaw + Romania = 6
-    assert g.narrate(s)[-4:] == ["Germans: -1 VP", "Franco-British: 4 VP", "Russians: 6 VP", "Austro-Hungarians: 0 VP"]
+    assert g.narrate(s)[-4:] == ["Germans: −1 VP", "Franco-British: 4 VP", "Russians: 6 VP", "Austro-Hungarians: 0 VP"]
 
 
 # ---- 2. and 10. Secret technology tiles ---------------------------------------------------------
@@ -827,7 +827,7 @@ def test_no_air_support_question_before_the_power_can_have_aviation_in_use():
     # Aviation possibly completed in an earlier turn: the question is asked, secretly, whether or not
     # the Germans hold it
     g, s = german_attack_in_lille(**record((3,), (4,)))
-    prompt = f"the Germans attack {F1} in Lille: air support?"
+    prompt = f"air support for the attack on {F1} in Lille?"
     assert tile_questions(g, s, "franco_british") == [("german", prompt, "(secret choice)")]
     g, s = german_attack_in_lille(tech={"GE": ["aviation"]}, **record((3,), (4,)))
     assert labels(g, s) == ["spend a mission on air support (2 left)", "pass"]
@@ -864,8 +864,8 @@ def french_attack_on_metz(level, researched, gained, options=()):
 
 
 def test_no_tanks_question_before_the_power_can_have_tanks_of_the_trench_level():
-    air = f"the Franco-British attack {G1} in Metz: air support?"
-    tanks = f"the Franco-British attack {G1} in Metz: tanks against the trench?"
+    air = f"air support for the attack on {G1} in Metz?"
+    tanks = f"tanks against the trench for the attack on {G1} in Metz?"
     # Tanks 1 needs four other tiles researched first (four research actions) and one of its own
     assert french_attack_on_metz(1, 4, 1) == [air]
     assert french_attack_on_metz(1, 5, 1) == [air, tanks]
@@ -881,7 +881,7 @@ def test_no_tanks_question_before_the_power_can_have_tanks_of_the_trench_level()
 
 def test_no_fourth_army_question_before_the_power_can_have_manoeuvre_in_use():
     armies = [G1, G2, G3, "German 5(2) 12"]
-    fourth = "the Germans may activate a fourth army (Manoeuvre)"
+    fourth = "activate a fourth army? (Manoeuvre)"
     for researched, asked in (((), False), ((5,), False), ((4,), True)):
         g, s = scenario(["GE"], at=dict.fromkeys(armies, "cologne"), **record(researched))
         s = play(g, s, "activation")
@@ -892,7 +892,7 @@ def test_no_fourth_army_question_before_the_power_can_have_manoeuvre_in_use():
             assert labels(g, s) == ["done activating"]
             assert g.move_view(s, "done activating", "russian") == "(secret choice)"
         else:  # the activation is over: the Germans choose their next action
-            assert "have taken 1 of 3 actions" in g.prompt(s) and "end the turn" in labels(g, s)
+            assert g.prompt(s).endswith(", action 2 of 3") and "end the turn" in labels(g, s)
 
 
 def test_skipping_a_question_the_public_record_answers_tells_the_others_nothing():
@@ -976,3 +976,11 @@ def test_a_tile_revealed_in_combat_leaves_the_face_down_count():
     seen = render(g, s, "russian")
     assert face_down_lines(seen)[0] == "Germans: 1 tile"  # Attack 1 is shown; Manoeuvre stays face down
     assert "Germans: Attack 1" in seen and "Manoeuvre" not in seen
+
+
+def test_a_move_never_returns_to_a_zone_it_passed_and_the_points_left_are_counted_in_words():
+    g, s = scenario(["GE"], at={G1: "posen"})
+    s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)", "to Krakow (cost 1)")
+    assert g.prompt(s) == f"{G1} in Krakow: 1 movement point left"
+    assert not any(label.startswith(("to Lodz", "to Posen")) for label in labels(g, s))  # passed already
+    assert "to Breslau (cost 1)" in labels(g, s)
