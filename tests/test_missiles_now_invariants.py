@@ -67,7 +67,7 @@ def win_reason(g, s) -> str:
         return "missiles"
     if last.endswith("completes a Missile with Russian Roulette"):
         return "roulette"
-    if last.endswith("Doomsday Clock strikes midnight"):
+    if last.endswith("strikes midnight") and "Doomsday Clock" in last:
         return "clock"
     return last
 

@@ -577,6 +577,29 @@ def test_espionage_first_option_swaps_the_parts_of_two_items_of_an_opponent():
     s = g.apply(s, "with the parts of USSR's Doomsday Clock")
     assert at(g, s, "parts", "ussr") == {"missile": 1, "berlin_wall": 2, "doomsday_clock": 4}
     assert at(g, s, "complete", "usa") == {}
+    assert g.narrate(s)[-2:] == [
+        "USA spies on USSR, to exchange the parts of Missile (4 parts) and Doomsday Clock (1 part)",
+        "USSR now has 1 part on Missile and 4 on Doomsday Clock",
+    ]
+
+
+def test_espionage_never_exchanges_what_would_change_nothing():
+    """Espionage: exchanging two items with as many parts, or an item for a box of the same item,
+    changes nothing; neither is offered (our reading), so an Espionage with nothing else to do is
+    not offered at all."""
+    g, s = start(pins=(1, 2, 3), complete={"usa": {"espionage": 1}}, parts={"ussr": {"missile": 2, "berlin_wall": 2}})
+    assert "play Espionage" not in g.labels(s)
+    g, s = start(
+        pins=(1, 2, 3),
+        complete={"usa": {"espionage": 1}},
+        parts={"ussr": {"missile": 2, "berlin_wall": 2, "doomsday_clock": 3}},
+    )
+    s = play(g, s, "play Espionage", SPY_PARTS, "spy on USSR")
+    assert len(g.labels(s)) == 3  # each has a partner with other parts: the Doomsday Clock
+    s = g.apply(s, "exchange the parts of USSR's Missile")
+    assert g.labels(s) == ["with the parts of USSR's Doomsday Clock"]  # not the Berlin Wall, also 2
+    g, s = start(pins=(1, 2, 3), complete={"usa": {"espionage": 2}, "ussr": {"espionage": 1}})
+    assert "play Espionage" not in g.labels(s)  # only Espionage for Espionage
 
 
 def test_espionage_second_option_exchanges_one_complete_item_each_chosen_by_the_spy():
@@ -589,14 +612,10 @@ def test_espionage_second_option_exchanges_one_complete_item_each_chosen_by_the_
     s = g.apply(s, "play Espionage")
     assert g.labels(s) == [SPY_SWAP]
     s = play(g, s, SPY_SWAP, "spy on USSR")
-    assert g.labels(s) == ["give Berlin Wall", "give Espionage"]
-    s = g.apply(s, "give Berlin Wall")
-    assert g.labels(s) == ["take USSR's Berlin Wall"]  # ussr has no room for a second Berlin Wall
-    g, s = start(
-        pins=(1, 2, 3),
-        complete={"usa": {"espionage": 2, "berlin_wall": 1}, "ussr": {"berlin_wall": 1, "doomsday_clock": 1}},
-    )
-    s = play(g, s, "play Espionage", SPY_SWAP, "spy on USSR", "give Espionage")
+    # the Berlin Wall could only go for USSR's Berlin Wall (USSR has no room for a second one),
+    # an exchange that changes nothing: it is not offered
+    assert g.labels(s) == ["give Espionage"]
+    s = g.apply(s, "give Espionage")
     assert g.labels(s) == ["take USSR's Doomsday Clock"]  # usa has no room for a second Berlin Wall
     s = g.apply(s, "take USSR's Doomsday Clock")
     assert at(g, s, "complete", "usa") == {"berlin_wall": 1, "doomsday_clock": 1}
@@ -913,7 +932,8 @@ def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
     assert not g.is_over(s)
     assert s.pending.player == "ussr" and g.prompt(s).startswith("USSR: you roll 5, 5 and 5;")
     assert g.var(s, "active")["usa"]["doomsday_clock"] == 0
-    assert "Round 1: USA's Doomsday Clock stops without a Missile: the turn ends" in g.narrate(s, headlines=True)
+    ran_out = "Round 1: USA's Doomsday Clock runs out with no Missile to fire: USA's turn ends"
+    assert ran_out in g.narrate(s, headlines=True)
 
 
 # ---- the view --------------------------------------------------------------------------------------
@@ -933,6 +953,23 @@ def test_the_sheet_shows_each_items_cost_first_as_the_printed_sheet_does():
         "Red",
         "Russian",
         "Doomsday",
+    ]
+
+
+def test_the_view_says_which_berlin_walls_and_doomsday_clocks_are_active_in_words():
+    """Berlin Wall and Doomsday Clock: their active boxes, told as what they mean (until when the
+    wall stands, how many boxes the clock has left), and "none" when nothing is active."""
+    from interpreter.render import render
+
+    g = game()
+    s = g.start(players=2, seed=1)
+    assert "Berlin Walls and Doomsday Clocks active: none" in render(g, s, "usa").splitlines()
+    s = sheet(g, s, active={"usa": {"berlin_wall": 1, "doomsday_clock": 2}, "ussr": {"doomsday_clock": 3}})
+    lines = render(g, s, "usa").splitlines()
+    at = lines.index("Berlin Walls and Doomsday Clocks active:")
+    assert lines[at + 1 : at + 3] == [
+        "    USA: Berlin Wall (until USA's next turn), Doomsday Clock with 2 of 3 boxes left",
+        "    USSR: Doomsday Clock with 3 of 3 boxes left",
     ]
 
 
@@ -977,22 +1014,37 @@ def test_a_second_missile_is_a_key_event_dated_by_its_round_however_it_comes():
 
 
 def test_the_doomsday_clock_events_are_key_events_dated_by_their_round():
-    """Doomsday Clock and Red Telephone: a clock started, moved, switched off or running out is
-    told in the short narration, with its round and who did it."""
+    """Doomsday Clock and Red Telephone: a clock switched off or running out is told in the short
+    narration, with its round, the round it was set in, and who did it; starting or moving it is
+    told in the whole narration."""
     g, s = start(pins=(1, 2, 3), complete={"usa": {"doomsday_clock": 1}})
     s = g.apply(s, "play Doomsday Clock")
     assert g.narrate(s) == ["USA plays Doomsday Clock"] and g.narrate(s, headlines=True) == []
     s = g.apply(s, CLOCK_START)
-    assert g.narrate(s, headlines=True) == ["Round 1: USA's Doomsday Clock is ticking (3 boxes)"]
+    # a clock is told once in the short narration, when it ends, with the round it was set in
+    assert g.narrate(s) == ["Round 1: USA's Doomsday Clock is ticking (3 boxes)"] and g.narrate(s, headlines=True) == []
     g, s = begin(2, (1, 2, 3))
-    s = sheet(g, s, complete={"usa": {"doomsday_clock": 1}}, active={"ussr": {"doomsday_clock": 2}})
+    s = sheet(g, s, complete={"usa": {"doomsday_clock": 1}}, active={"ussr": {"doomsday_clock": 3}})
+    s = g.with_var(s, "clock_set", {"ussr": 5})
     s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "USSR's Doomsday Clock")
     s = g.apply(s, "deactivate a box")
-    assert g.narrate(s, headlines=True)[0] == "Round 1: USA deactivates a box of USSR's Doomsday Clock: 1 active box"
+    assert g.narrate(s)[0] == "Round 1: USA deactivates a box of USSR's Doomsday Clock: 2 active boxes"
+    assert g.narrate(s, headlines=True) == []  # the clock still runs (1 box left once USSR's turn begins)
+    g, s = begin(2, (1, 2, 3))
+    s = sheet(g, s, complete={"usa": {"doomsday_clock": 1}}, active={"ussr": {"doomsday_clock": 1}})
+    s = g.with_var(s, "clock_set", {"ussr": 5})
+    s = play(g, s, "parts 1, item 2+3", "play Doomsday Clock", CLOCK_ADJUST, "USSR's Doomsday Clock")
+    s = g.apply(s, "deactivate a box")
+    assert g.narrate(s, headlines=True) == [
+        "Round 1: USA switches off USSR's Doomsday Clock (set in round 5) by deactivating its last box"
+    ]
     g, s = begin(2, (1, 2, 3))
     s = sheet(g, s, complete={"usa": {"red_telephone": 1}}, active={"ussr": {"doomsday_clock": 2}})
+    s = g.with_var(s, "clock_set", {"ussr": 5})
     s = play(g, s, "parts 1, item 2+3", "play Red Telephone", PHONE_CLOCK, "USSR's Doomsday Clock")
-    assert g.narrate(s, headlines=True) == ["Round 1: USA switches off USSR's Doomsday Clock with the Red Telephone"]
+    assert g.narrate(s, headlines=True) == [
+        "Round 1: USA switches off USSR's Doomsday Clock (set in round 5) with the Red Telephone"
+    ]
 
 
 def test_every_round_is_marked_and_every_tenth_round_gives_the_standings():
