@@ -112,7 +112,7 @@ class HumanAgent:
 
 
 COMMANDS = """  {hint};
-  view: the position again; about NAME: a card's printed text (in a game with cards);
+  view: the position again; about NAME: a card's printed text, or what a component is;
   undo: back to your previous decision (against AI players); quit: leave the game"""
 
 
@@ -129,16 +129,20 @@ class QuitRequest(Exception):
 
 
 def about(game: Game, name: str) -> list[str]:
-    """The printed text of the components whose title contains `name` (cards' texts are
-    public: printed on the card, whoever holds it)."""
-    from .cardlist import card_kinds, card_listing
+    """The printed text of the cards whose title contains `name` (cards' texts are public:
+    printed on the card, whoever holds it); failing a card, the other components so named
+    (a country, a zone, an item) with their public properties."""
+    from .cardlist import card_kinds, card_listing, components_named
 
-    if not card_kinds(game.compiled):
-        return [f"  {game.header.title} has no printed cards to read"]
-    lines = card_listing(game.compiled, search=name)
+    lines = card_listing(game.compiled, search=name) if card_kinds(game.compiled) else []
     titled = [line for line in lines if not line.startswith("    ") and name.lower() in line.lower()]
     if not titled:
-        return [f"  no card's title contains '{name}'"]
+        others = components_named(game.compiled, name)
+        if others:
+            return ["  " + line for line in others[:MAX_ABOUT]] + (
+                [f"  ... and {len(others) - MAX_ABOUT} more: type more of the name"] if len(others) > MAX_ABOUT else []
+            )
+        return [f"  nothing in {game.header.title} is called '{name}'"]
     out, keep = [], False
     for line in lines:  # each matching card's heading and its text lines
         if not line.startswith("    "):
@@ -146,6 +150,9 @@ def about(game: Game, name: str) -> list[str]:
         if keep:
             out.append("  " + line)
     return out
+
+
+MAX_ABOUT = 12  # components listed for one `about`: more means the name was too short
 
 
 def match(answer: str, labels: list[str]) -> int | str:

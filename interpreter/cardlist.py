@@ -50,6 +50,44 @@ def _matches(game: CompiledGame, name: str, field: str, wanted: str) -> bool:
     return False
 
 
+def public_fields(game: CompiledGame, kind: str) -> list[str]:
+    """The properties of a kind that every seat may read: no `hidden`, no `visible when`
+    (those depend on the position and the reader), and not the title or text."""
+    fields = game.entity_decls[kind].fields
+    return [f.name for f in fields if f.name not in HIDDEN and not f.hidden and f.visible is None]
+
+
+def heading(game: CompiledGame, name: str, fields: list[str]) -> str:
+    """A component's line: its number and title, then its set properties
+    ("Norway — stability 4 · region Europe · oil")."""
+    title = game.rt.display(name)
+    number = game.fields.get("number", {}).get(name)
+    head = f"{number}  {title}" if number is not None else title
+    props = []
+    for f in fields:
+        if f == "number":
+            continue
+        value = game.fields.get(f, {}).get(name)
+        if value is None or value is False or value == ():
+            continue
+        label = f.replace("_", " ")  # removed_after_text -> removed after text
+        props.append(label if value is True else f"{label} {_shown(game, value)}")
+    return head + (" — " + " · ".join(props) if props else "")
+
+
+def components_named(game: CompiledGame, search: str) -> list[str]:
+    """`about NAME` for the components without a printed text (a country, a zone, an item):
+    each one whose title contains `search`, with its kind and its public properties."""
+    low = search.strip().lower()
+    lines = []
+    for kind in game.entity_decls:
+        fields = public_fields(game, kind)
+        for name in game.types.get(kind, ()):
+            if low in game.rt.display(name).lower():
+                lines.append(f"{heading(game, name, fields)}  ({kind.replace('_', ' ')})")
+    return lines
+
+
 def card_listing(
     game: CompiledGame, kind: str | None = None, where: list[str] = (), search: str | None = None, width: int = 88
 ) -> list[str]:
@@ -83,18 +121,7 @@ def card_listing(
                 continue
             if search and search.lower() not in f"{title}\n{text}".lower():
                 continue
-            number = game.fields.get("number", {}).get(name)
-            head = f"{number}  {title}" if number is not None else title
-            props = []
-            for f in fields:
-                if f == "number":
-                    continue
-                value = game.fields.get(f, {}).get(name)
-                if value is None or value is False or value == ():
-                    continue
-                label = f.replace("_", " ")  # removed_after_text -> removed after text
-                props.append(label if value is True else f"{label} {_shown(game, value)}")
-            lines.append(head + (" — " + " · ".join(props) if props else ""))
+            lines.append(heading(game, name, fields))
             wrapped = textwrap.wrap(text, width, initial_indent="    ", subsequent_indent="    ")
             lines.extend(wrapped or ["    (no text)"])
     return lines

@@ -625,13 +625,31 @@ def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common
     labels = ["header: Muammar Gaddafi", "header: Embassy asylum", "header: EFTA agreement"]
     assert match("mu", labels) == 0  # the part after `header: `, not the verb
     assert "could be 2 moves" in match("e", labels) and match("emb", labels) == 1
-    monkeypatch.setattr(sys, "stdin", io.StringIO("help\nabout gaddafi\nabout nothing-like-it\nview\nquit\n"))
+    answers = "help\nabout gaddafi\nabout nothing-like-it\nabout norway\nview\nquit\n"
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
     code, out, err = cli(capsys, "play", "twid", "--seat", "us", "--seed", "1")
     assert code == 0 and out.rstrip().endswith("-- you left the game after 0 decisions")
-    assert "about NAME: a card's printed text (in a game with cards)" in out
+    assert "about NAME: a card's printed text, or what a component is" in out
     assert "25  Muammar Gaddafi — epoch pre 9/11 · ops 2 · block E" in out and "removed after text" in out
-    assert "no card's title contains 'nothing-like-it'" in out
+    assert "nothing in The Wall is Down is called 'nothing-like-it'" in out
+    assert "  Norway — region Europe · stability 4  (Country)" in out  # a component without a text
     assert out.count("Your hand: ") == 2  # the view, then again for `view`
+
+
+def test_about_names_any_component_with_its_public_properties_and_never_a_hidden_one():
+    from interpreter import load_game
+    from interpreter.agents import about
+
+    doe = load_game("downfall_of_empires")
+    assert about(doe, "verdun")[0].startswith("  Verdun — country France · home power Franco-British · terrain plain")
+    red = "  Red Telephone — cost 10 · lines 1 · active boxes 0  (Item)"
+    assert about(load_game("missiles_now"), "red tel")[0] == red
+    # a playing card's rank and suit are seen only face up (`visible when`): never told by `about`
+    waw = load_game("walls_and_wonders")
+    lines = about(waw, "of clubs")
+    assert len(lines) == 13 and lines[-1].endswith(" more: type more of the name")  # 12 shown, then a count
+    assert not any(" rank " in line or " value " in line for line in lines)
+    assert about(waw, "zzz") == ["  nothing in Walls and Wonders is called 'zzz'"]
 
 
 def test_play_takes_the_only_move_on_enter(tmp_path, monkeypatch, capsys):
