@@ -13,6 +13,7 @@ from typing import Protocol
 from .engine import Game, State
 from .errors import UsageError
 from .mcts import ISMCTSAgent, MCTSAgent, refuse_hidden, refuse_unresampled
+from .terminal import show_view
 
 
 class Agent(Protocol):
@@ -53,6 +54,16 @@ class HumanAgent:
         self.last_view: str | None = None
         self.asked_at: int | None = None  # the decision count when this seat was last asked
 
+    def _show(self, text: str, style: str | None = None, view: bool = False) -> None:
+        """Text for the person: styled on a terminal (the view's headings, the question in
+        bold), as it is when another `say` was given (a test's list)."""
+        if self.say is not _say_wrapped:
+            self.say(text)
+        elif view:
+            show_view(text)
+        else:
+            _say_wrapped(text, style)
+
     def choose(self, game: Game, state: State, can_undo: bool = False) -> int:
         from .render import render
 
@@ -63,7 +74,7 @@ class HumanAgent:
         # just did does not scroll off.
         again = self.asked_at is not None and state.decisions == self.asked_at + 1
         if view != self.last_view and (self.last_view is None or not again):
-            self.say(view)
+            self._show(view, view=True)
             self.last_view = view
         self.asked_at = state.decisions
         labels = game.labels(state)
@@ -78,8 +89,8 @@ class HumanAgent:
         menu.extend(board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns))
         if len(labels) == 1:
             menu.append("  (the only move: press Enter to take it)")
-        for line in menu:
-            self.say(line)
+        for k, line in enumerate(menu):
+            self._show(line, style="bold" if k == 0 else "")
         numbers = "1 or Enter" if len(labels) == 1 else f"a number from 1 to {len(labels)}"
         hint = f"{numbers}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
@@ -99,8 +110,9 @@ class HumanAgent:
                 self.say(COMMANDS.format(hint=hint))
                 continue
             if answer.lower() == "view":  # the position, then the question again (it scrolled off)
-                for line in [view, *menu]:
-                    self.say(line)
+                self._show(view, view=True)
+                for k, line in enumerate(menu):
+                    self._show(line, style="bold" if k == 0 else "")
                 continue
             if word in ("about", "card") and rest.strip():
                 self.say("\n".join(about(game, rest.strip())))
@@ -108,7 +120,7 @@ class HumanAgent:
             found = match(answer, labels)
             if isinstance(found, int):
                 return found
-            self.say(found or f"'{answer}' is not a legal move here: type {hint} (help: more)")
+            self._show(found or f"'{answer}' is not a legal move here: type {hint} (help: more)", style="yellow")
 
 
 COMMANDS = """  {hint};
@@ -116,12 +128,12 @@ COMMANDS = """  {hint};
   undo: back to your previous decision (against AI players); quit: leave the game"""
 
 
-def _say_wrapped(text: str) -> None:
+def _say_wrapped(text: str, style: str | None = None) -> None:
     """Each line at the terminal's width, never cut inside a word (terminal.say)."""
     from .terminal import say
 
     for line in text.split("\n"):
-        say(line)
+        say(line, style)
 
 
 class QuitRequest(Exception):

@@ -21,7 +21,7 @@ from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, GameRuntimeError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
 from .sources import confined
-from .terminal import emphasised, say
+from .terminal import emphasised, error, say, show_view
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
 
@@ -234,7 +234,7 @@ def cmd_run(args) -> int:
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
     if args.json:
         return _run_json(args, game, state, agents)
-    print(
+    say(
         f"== {game.header.title}"
         + (f" ({', '.join(args.variant)})" if args.variant else "")
         + f": {', '.join(map(game.seat_title, state.players))}; seed {args.seed}"
@@ -259,9 +259,9 @@ def cmd_run(args) -> int:
 
     if not args.quiet:
         print()
-        print(render(game, state, None))
+        show_view(render(game, state, None))
     if short and not args.quiet:
-        print("(the key events only: --verbose for the whole story, --moves for every move)")
+        say("(the key events only: --verbose for the whole story, --moves for every move)", "dim")
     emphasised(result_line(game, state))
     if args.transcript:
         write_run_transcript(args, game, state, moves, kinds)
@@ -386,7 +386,7 @@ def cmd_play(args) -> int:
     kinds[args.seat] = "human"
     human = HumanAgent(args.seat)
     names = ", ".join(map(game.seat_title, state.players))
-    print(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
+    say(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
     for line in game.narrate(state, args.seat):
         say(line)
     moves: list[str] = []
@@ -398,13 +398,13 @@ def cmd_play(args) -> int:
             try:
                 i = human.choose(game, state, can_undo=bool(history))
             except QuitRequest:
-                print(f"-- you left the game after {state.decisions} decisions")
+                say(f"-- you left the game after {state.decisions} decisions")
                 return 0
             except UndoRequest:
                 state, made = history.pop()
                 del moves[made:]
                 human.last_view = None
-                print("-- back to your previous decision")
+                say("-- back to your previous decision")
                 continue
             history.append((state, len(moves)))
         else:
@@ -419,7 +419,7 @@ def cmd_play(args) -> int:
         for line in lines:
             say(line)
     print()
-    print(render(game, state, args.seat))
+    show_view(render(game, state, args.seat))
     emphasised(result_line(game, state))
     if args.transcript:
         write_run_transcript(args, game, state, moves, kinds)
@@ -789,16 +789,14 @@ def main(argv: list[str] | None = None) -> int:
         d = err.diagnostics[0]  # a --die value this roll cannot give: the argument's error
         where, rest = d.message.split(": pinned result ", 1)
         value, options = rest.split(" is not one of ", 1)
-        print(f"gamedef: error: --die {value}: the roll it pins ({where}) gives {options}", file=sys.stderr)
-        print("    hint: each --die pins the next random result, in order", file=sys.stderr)
+        hint = "each --die pins the next random result, in order"
+        error(f"--die {value}: the roll it pins ({where}) gives {options}", hint)
         return 2
     except GameDefError as err:
         print(err.render(), file=sys.stderr)
         return 2
     except UsageError as err:
-        print(f"gamedef: error: {err.message}", file=sys.stderr)
-        if err.hint:
-            print(f"    hint: {err.hint}", file=sys.stderr)
+        error(err.message, err.hint)
         return 2
     except KeyboardInterrupt:
         return 130

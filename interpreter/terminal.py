@@ -1,8 +1,10 @@
-"""The terminal: progress on long work, emphasis where the terminal shows it (rich).
+"""The terminal: progress on long work, styles where the terminal shows them (rich).
 
 Progress goes to standard error, as a live bar only when that is a terminal; piped or
-redirected (a test, a log file) it is a plain line every tenth of the work. Emphasis is
-rich's, which leaves it out when the output is not a terminal or `NO_COLOR` is set.
+redirected (a test, a log file) it is a plain line every tenth of the work. Styles mark
+the structure a reader scans for: the headings of the story (`== Round 3`) and of the view
+(its unindented lines), the question a person must answer, the result, an error. They are
+left out when the output is not a terminal, when `NO_COLOR` is set, or on a dumb terminal.
 """
 
 from __future__ import annotations
@@ -27,6 +29,26 @@ def _out() -> Console:
     return Console(file=sys.stdout, highlight=False, soft_wrap=True)
 
 
+def colours(stream=None) -> bool:
+    """Whether styles are shown on `stream` (standard output by default)."""
+    stream = stream or sys.stdout
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    return hasattr(stream, "isatty") and stream.isatty()
+
+
+# The story's own marks: a heading (`== Round 3`), a move shown (`  > USA: ...`), a note of
+# the program's (`-- back to your previous decision`).
+MARKS = (("== ", "bold cyan"), ("  > ", "dim"), ("-- ", "yellow"))
+
+
+def _styled(text: str, style: str | None) -> None:
+    if style and colours():
+        _out().print(text, style=style, markup=False, highlight=False)
+    else:
+        print(text)
+
+
 @contextmanager
 def progress(total: int, what: str) -> Iterator:
     """`with progress(n, "games") as advance: ... advance()` once per unit of work done."""
@@ -49,28 +71,43 @@ def progress(total: int, what: str) -> Iterator:
     yield advance
 
 
-def say(line: str) -> None:
+def say(line: str, style: str | None = None) -> None:
     """A line of narration. On a terminal a long one wraps at the width, its continuation
     indented under its start, so words are never cut; piped or redirected (a tool, a log
-    file, a test) each line stays one line."""
+    file, a test) each line stays one line. Without a `style`, the story's marks choose one."""
+    if style is None:
+        style = next((s for mark, s in MARKS if line.startswith(mark)), None)
     if not sys.stdout.isatty():
         print(line)
         return
     width = shutil.get_terminal_size((80, 24)).columns - 1
-    if len(line) <= width:
-        print(line)
-        return
-    indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
-    print(textwrap.fill(line, width=max(20, width), subsequent_indent=indent, break_on_hyphens=False))
+    if len(line) > width:
+        indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
+        line = textwrap.fill(line, width=max(20, width), subsequent_indent=indent, break_on_hyphens=False)
+    _styled(line, style)
+
+
+def show_view(text: str) -> None:
+    """A rendered view, its section headings (an unindented line ending in a colon, over
+    the indented lines of its section: "Victory points:", "Hammers:") in bold."""
+    for line in text.split("\n"):
+        say(line, "bold" if line[:1] not in ("", " ") and line.endswith(":") else "")
+
+
+def error(message: str, hint: str | None = None) -> None:
+    """`gamedef: error: ...` and its hint on standard error, the first in red on a terminal."""
+    head = f"gamedef: error: {message}"
+    if colours(sys.stderr):
+        _err().print(head, style="bold red", markup=False, highlight=False)
+    else:
+        print(head, file=sys.stderr)
+    if hint:
+        print(f"    hint: {hint}", file=sys.stderr)
 
 
 def emphasised(line: str) -> None:
     """A line that ends something (a game's result), in bold where the terminal shows it."""
-    console = _out()
-    if console.is_terminal and not os.environ.get("NO_COLOR"):  # NO_COLOR: no styles at all, bold too
-        console.print(line, style="bold", markup=False)
-    else:
-        print(line)
+    _styled(line, "bold")
 
 
 @contextmanager

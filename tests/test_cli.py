@@ -694,6 +694,21 @@ def test_narration_wraps_at_the_terminal_width_and_stays_whole_when_piped(monkey
     assert " ".join(r.strip() for r in rows) == line.strip()  # no word cut or lost
 
 
+def test_a_terminal_shows_the_headings_the_result_and_errors_in_styles_and_no_color_none(monkeypatch):
+    text = on_a_terminal("run", "tictactoe", "--seed", "1")
+    assert "\x1b[1;36m== Tic-tac-toe" in text  # the story's heading, bold cyan
+    assert re.search(r"\x1b\[1m[^\x1b]*game over after \d+ decisions", text)  # the result, bold
+    assert "\x1b[2m(the key events only" not in text  # tic-tac-toe marks no key events: the whole story
+    board = on_a_terminal("run", "berlin_wall", "--seed", "1", "--players", "2")
+    assert "\x1b[1mHammers:\x1b[0m" in board and "\x1b[1mCollected:\x1b[0m" in board  # the view's headings
+    assert "\x1b[1mA space:" not in board  # a legend line is not a heading
+    err = on_a_terminal("run", "berlin_wall", "--players", "9")
+    assert "\x1b[1;31mgamedef: error:" in err  # an error, bold red
+    monkeypatch.setenv("NO_COLOR", "1")
+    plain = on_a_terminal("run", "tictactoe", "--seed", "1")
+    assert "\x1b[1" not in plain and "== Tic-tac-toe" in plain and "game over after" in plain
+
+
 def test_play_pins_dice_with_die_as_run_does(monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
     code, out, _ = cli(capsys, "play", "missiles_now", "--seat", "usa", "--die", "6", "--die", "1", "--die", "5")
