@@ -30,6 +30,18 @@ class RandomAgent:
         return self.rng.randrange(len(state.pending.values))
 
 
+class ChanceAgent:
+    """The `chance` seat of a game played in chance mode (interpreter/chance.py): draws each
+    pending result with its probability, from a seeded generator, so a game is reproducible."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, state: State) -> int:
+        weights = [p for _, p in game.chance_outcomes(state)]
+        return self.rng.choices(range(len(weights)), weights=weights)[0]
+
+
 class FirstAgent:
     """Always takes the first legal move: a deterministic, dull opponent."""
 

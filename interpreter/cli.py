@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from . import bundled_games, find_game, load_game
-from .agents import KINDS, HumanAgent, QuitRequest, UndoRequest, make_agent
+from .agents import KINDS, ChanceAgent, HumanAgent, QuitRequest, UndoRequest, make_agent
+from .chance import CHANCE, ChanceGame
 from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, GameRuntimeError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
@@ -75,11 +76,43 @@ def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int
             raise UsageError(f"--agent needs SEAT=KIND, got '{item}'", f"for example --agent {seats[0]}=first")
         seat, kind = item.split("=", 1)
         kinds[resolve_seat(game, seat, seats, "--agent")] = kind
-    return {seat: make_agent(kind, seat, seed * 1000 + i, game) for i, (seat, kind) in enumerate(kinds.items())}, kinds
+    agents = {seat: make_agent(kind, seat, seed * 1000 + i, game) for i, (seat, kind) in enumerate(kinds.items())}
+    if isinstance(game, ChanceGame):  # chance mode: the random results are drawn by the chance seat
+        agents[CHANCE] = ChanceAgent(seed * 1000 + len(kinds))
+    return agents, kinds
 
 
-def _load(args) -> Game:
-    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
+def _load(args, chance: bool = False) -> Game:
+    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), chance=chance)
+
+
+def needs_chance(game: Game, agents: list[str] | None) -> bool:
+    """Whether an `ismcts` agent must see this game in chance mode: it redraws hidden numbers
+    (Downfall of Empires' secret research) by replaying the record of the moves, which only
+    chance mode keeps (interpreter/resample.py)."""
+    from .resample import unresampled
+
+    wanted = any(item.partition("=")[2].strip().startswith("ismcts") for item in agents or [])
+    return wanted and bool(unresampled(game))
+
+
+def _chance_if_needed(args, game: Game) -> Game:
+    """The game loaded again in chance mode when `needs_chance`, saying so (the game differs
+    from the one `--seed` gives without it: the chance seat draws every random result)."""
+    if not needs_chance(game, args.agent):
+        return game
+    for flag, given in (("--die", getattr(args, "die", None)), ("--from-state", getattr(args, "from_state", None))):
+        if given:
+            raise UsageError(
+                f"{flag} cannot be used with ismcts in {game.header.title}",
+                "ismcts plays this game in chance mode, where the chance seat draws every random result from the seed",
+            )
+    print(
+        f"note: ismcts redraws what it cannot see in {game.header.title} by replaying the moves, so the game is "
+        "played in chance mode: the chance seat draws every random result from the seed",
+        file=sys.stderr,
+    )
+    return _load(args, chance=True)
 
 
 def check_cap(state: State, max_decisions: int) -> None:
@@ -174,6 +207,7 @@ def write_run_transcript(args, game: Game, state: State, moves: list[str], kinds
             dice=list(getattr(args, "die", None) or []),
             start=_relative_to(from_state, args.transcript),
             result=list(game.result(state) or ()),
+            chance=isinstance(game, ChanceGame),
         ),
         args.transcript,
     )
@@ -226,7 +260,7 @@ def _start(game: Game, args, pins: tuple = ()) -> State:
 
 
 def cmd_run(args) -> int:
-    game = _load(args)
+    game = _chance_if_needed(args, _load(args))
     if args.from_state:
         state = load_state(game, args.from_state)
     else:
@@ -290,7 +324,7 @@ def replay(t: Transcript, base: Path, start: str | None = None) -> tuple[Game, S
     name = t.game
     if name.endswith(".game"):
         name = str(_beside(base, name, "game"))
-    game = load_game(name, variants=t.variants, options=t.options)
+    game = load_game(name, variants=t.variants, options=t.options, chance=t.chance)
     if start:
         state = load_state(game, start)
     elif t.start:
@@ -379,7 +413,7 @@ def cmd_play(args) -> int:
     the final view and the result; `--transcript` writes the game."""
     from .render import render
 
-    game = _load(args)
+    game = _chance_if_needed(args, _load(args))
     state = _start(game, args, tuple(args.die or ()))
     args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed)
@@ -587,6 +621,9 @@ def cmd_simulate(args) -> int:
     if args.ray is not None:
         sim.import_ray()  # Ray is an optional extra: say how to install it before loading anything
     game = _load(args)
+    chance = needs_chance(game, args.agent)
+    if chance:
+        game = _load(args, chance=True)
     jobs = sim.default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(
@@ -614,6 +651,7 @@ def cmd_simulate(args) -> int:
         players=len(seats),
         agents=tuple(args.agent or ()),
         max_decisions=args.max_decisions,
+        chance=chance,
     )
     if args.plot:
         sim.plot_folder(Path(args.plot))

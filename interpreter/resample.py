@@ -55,11 +55,14 @@ def _hidden_numbers(g) -> list:
 
 def unresampled(game: Game, state: State | None = None) -> list[str]:
     """The hidden variables whose values `resample` cannot redraw in `state` (without a state:
-    in a position of ordinary play). Components are always redrawn, hidden or face down;
-    hidden numbers (values other than components, such as secret research boxes) only by
-    replaying the record of the moves, which a state of chance mode carries
-    (`load_game(..., chance=True)`) and a state of ordinary play does not."""
-    if state is not None and state.chance is not None:
+    in a position of ordinary play, or none for a game loaded in chance mode). Components
+    are always redrawn, hidden or face down; hidden numbers (values other than components,
+    such as secret research boxes) only by replaying the record of the moves, which a state
+    of chance mode carries (`load_game(..., chance=True)`) and a state of ordinary play
+    does not."""
+    from .chance import ChanceGame
+
+    if state is not None and state.chance is not None or isinstance(game, ChanceGame):
         return []
     return [info.name for info in _hidden_numbers(game.compiled)]
 

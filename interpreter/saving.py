@@ -463,6 +463,7 @@ class Transcript:
     dice: list[int] = attrs.Factory(list)
     start: str = ""
     result: list[str] | None = None
+    chance: bool = False  # played in chance mode: every random result is a `chance: ...` move
 
 
 _converter = cattrs.Converter(forbid_extra_keys=True)
@@ -485,7 +486,7 @@ def write_transcript(t: Transcript, path: str | Path) -> None:
     data = {
         k: v
         for k, v in _converter.unstructure(t).items()
-        if v not in (None, "", [], {}) or (k == "result" and v is not None)
+        if (v not in (None, "", [], {}) or (k == "result" and v is not None)) and not (k == "chance" and v is False)
     }
     data.setdefault("moves", [])
     Path(path).write_text(tomli_w.dumps(data, multiline_strings=False, indent=2), encoding="utf-8")

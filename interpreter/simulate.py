@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from .chance import CHANCE
 from .engine import Game, State
 from .errors import GameDefError, UsageError
 
@@ -60,11 +61,12 @@ class Setup:
     players: int | None = None
     agents: tuple[str, ...] = ()  # the --agent SEAT=KIND items as typed
     max_decisions: int = 100_000
+    chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (cli.needs_chance)
 
     def load(self) -> Game:
         from . import load_game
 
-        return load_game(self.game, variants=list(self.variants), options=dict(self.options))
+        return load_game(self.game, variants=list(self.variants), options=dict(self.options), chance=self.chance)
 
 
 @dataclass(frozen=True)
@@ -184,7 +186,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
             )
         seat = state.pending.player
         index = agents[seat].choose(game, state)
-        card = chosen_card(state, index, cards) if cards else None
+        card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
             chosen[seat, card] = chosen.get((seat, card), 0) + 1
         state = game.apply_index(state, index)

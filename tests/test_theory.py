@@ -457,15 +457,86 @@ def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
     doe = plain("downfall_of_empires")
     assert unresampled(doe) == ["tiles", "tile_ready"] == unresampled(doe, doe.start())
     assert unresampled(doe, chance_game("downfall_of_empires").start()) == []
-    assert main(["run", "downfall_of_empires", "--agent", "german=ismcts:5"]) == 2
+    assert unresampled(chance_game("downfall_of_empires")) == []  # a game loaded in chance mode keeps the record
+    # the command line plays such a game in chance mode instead (test_ismcts_on_the_command_line_...)
+    assert main(["run", "downfall_of_empires", "--agent", "german=ismcts:5", "--die", "3"]) == 2
     err = capsys.readouterr().err
-    assert "ismcts would read hidden values it cannot redraw in Downfall of Empires: tiles, tile_ready" in err
-    assert "replaying the record of the moves" in err and "chance=True" in err
+    assert "--die cannot be used with ismcts in Downfall of Empires" in err and "chance mode" in err
     with pytest.raises(UsageError, match="tiles, tile_ready"):
         ISMCTSAgent(5).choose(doe, doe.start())
     with pytest.raises(UsageError, match="no record") as caught:
         doe.resample(doe.start(), "russian", random.Random(0))
     assert "chance=True" in caught.value.hint
+
+
+SECRET_BID = """
+game secret_bid "Secret bid" {
+    players 2..2
+    seats [p1, p2]
+}
+var bid: player -> int = 0 seen by owner
+var total: player -> int = 0
+procedure play() {
+    rule "Secret bid: each player bids 1 to 3 in secret, adds a die, and the higher total wins"
+    interpretation "a tie is won by nobody"
+    for p in players {
+        choose b from [1, 2, 3] by p prompt "your bid" label "bid {b}" secret
+        bid[p] = b
+    }
+    for p in players {
+        roll d from 1..6
+        total[p] = bid[p] + d
+        log "{p} bids {bid[p]} and rolls {d}: {total[p]}"
+    }
+    let top = best(players, p => total[p])
+    if count(top) == 1 {
+        win first(top)
+    } else {
+        game over []
+    }
+}
+"""
+
+
+def test_ismcts_on_the_command_line_plays_a_game_with_hidden_numbers_in_chance_mode(tmp_path, capsys):
+    """A secret number (a bid `seen by owner`) is redrawn only by replaying the record, which
+    chance mode keeps: `run`, `play` and `simulate` with an ismcts agent load such a game in
+    chance mode, the chance seat drawing every result from the seed. The transcript says so,
+    holds the draws as `chance: ...` moves, and replays; the same seed gives the same game."""
+    import tomllib
+
+    from interpreter.cli import main, needs_chance
+
+    path = tmp_path / "secret_bid.game"
+    path.write_text(SECRET_BID, encoding="utf-8")
+    g = load_game(path)
+    assert needs_chance(g, ["p1=ismcts:4"]) and not needs_chance(g, ["p1=random"])
+    assert not needs_chance(plain("kuhn_poker"), ["p1=ismcts:4"])  # its hidden hands are components
+    texts = []
+    for run in (1, 2):
+        out = tmp_path / f"t{run}.toml"
+        args = ["run", str(path), "--agent", "p1=ismcts:4", "--seed", "5", "--moves", "--transcript", str(out)]
+        assert main(args) == 0
+        text = capsys.readouterr()
+        assert "the game is played in chance mode" in text.err
+        texts.append(out.read_text(encoding="utf-8"))
+    assert texts[0] == texts[1]  # reproducible from the seed
+    t = tomllib.loads(texts[0])
+    assert t["chance"] is True and t["agents"]["p1"] == "ismcts:4"
+    assert [m for m in t["moves"] if m.startswith("chance: ")] and all(
+        m.split(": ")[1].startswith(("bid ", "roll ")) for m in t["moves"]
+    )
+    assert main(["replay", str(tmp_path / "t1.toml")]) == 0
+    assert "moves replayed" in capsys.readouterr().out
+    # simulate: the chance seat draws, and is not a seat of the table
+    assert main(["simulate", str(path), "--games", "4", "--agent", "p1=ismcts:3", "--jobs", "1", "--json"]) == 0
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert report["games"] == 4 and CHANCE not in report["seats"]
+    # a plain run of the same game keeps ordinary play: no chance moves
+    assert main(["run", str(path), "--seed", "5", "--transcript", str(tmp_path / "plain.toml")]) == 0
+    assert "chance" not in (tmp_path / "plain.toml").read_text(encoding="utf-8")
 
 
 def test_a_payoff_outside_its_bounds_is_a_rule_error(tmp_path):
