@@ -741,6 +741,7 @@ def test_red_telephone_first_option_marks_one_part_on_three_different_incomplete
     everything_but_the_wall = [f"1 part on {TITLE[i]}" for i in ITEMS if i != "berlin_wall"]
     assert g.labels(s) == everything_but_the_wall  # Red Telephone itself is incomplete again
     s = g.apply(s, "1 part on Missile")
+    assert g.narrate(s) == ["USA marks 1 part of Missile (Red Telephone)", "USA completes Missile (1 of 3)"]
     assert g.labels(s) == [x for x in everything_but_the_wall if x != "1 part on Missile"]
     s = play(g, s, "1 part on Red Telephone", "1 part on Doomsday Clock")
     assert at(g, s, "complete", "usa") == {"missile": 1, "berlin_wall": 1}
@@ -1051,6 +1052,8 @@ def test_every_round_is_marked_and_every_tenth_round_gives_the_standings():
     """How to play (turns passing from the Superpower): the whole narration marks each round
     (`== Round N`); the short narration gives the standings (complete Missiles, all complete
     items) when the first round begins, after the preparation, and then every ten rounds."""
+    first = game().start(players=2, seed=1)
+    assert game().narrate(first) == ["== Preparation: each player has one complete Missile and makes two collections"]
     g, s = begin(2)
     assert g.narrate(s, headlines=True) == [
         "== Round 1: complete Missiles USA 1, USSR 1; complete items in all USA 1, USSR 1"
