@@ -452,8 +452,8 @@ def test_discard_piles_are_face_up_and_shown_with_their_wonder_cards():
     lines = _view(g, s, "p2")
     at = lines.index("Discard piles (face up, top card last):")
     assert lines[at + 1 : at + 3] == [
-        "    p1: KH, 3D (1 card of 10 to A)",
-        "    p2: 5S (0 cards of 10 to A)",
+        "    p1: KH, 3D (Wonder cards among them, 10 to A: 1)",
+        "    p2: 5S (Wonder cards among them, 10 to A: 0)",
     ]
     # one condition agreed for all, no suit involved: the view names no suit
     assert "    p1: military" in lines and "Your victory condition: military" in lines
@@ -578,7 +578,7 @@ def test_counts_of_one_card_are_singular_in_prompts_labels_narration_and_view():
     s = g.apply(s, "wall in front of slot 1 (0 cards)")
     assert "p1 adds a face-down card to the wall in front of slot 1 (1 card)" in g.narrate(s)
     lines = _view(g, s, "p2")
-    assert any(line.startswith("    p1: ") and line.endswith("(1 card of 10 to A)") for line in lines)
+    assert any(line.startswith("    p1: ") and line.endswith("(Wonder cards among them, 10 to A: 1)") for line in lines)
 
 
 def test_a_players_own_cards_are_named_without_their_owner_in_labels_and_prompts():
