@@ -77,14 +77,17 @@ def heading(game: CompiledGame, name: str, fields: list[str]) -> str:
 
 def components_named(game: CompiledGame, search: str) -> list[str]:
     """`about NAME` for the components without a printed text (a country, a zone, an item):
-    each one whose title contains `search`, with its kind and its public properties."""
+    each one whose title contains `search`, with its public properties, the components a
+    map links it to, and its kind."""
     low = search.strip().lower()
     lines = []
     for kind in game.entity_decls:
         fields = public_fields(game, kind)
         for name in game.types.get(kind, ()):
             if low in game.rt.display(name).lower():
-                lines.append(f"{heading(game, name, fields)}  ({kind.replace('_', ' ')})")
+                links = game.rt.links.get(name, ())  # a map's node: the nodes it is linked to
+                near = f" · linked to {', '.join(game.rt.display(x) for x in links)}" if links else ""
+                lines.append(f"{heading(game, name, fields)}{near}  ({kind.replace('_', ' ')})")
     return lines
 
 

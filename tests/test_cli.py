@@ -632,7 +632,7 @@ def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common
     assert "about NAME: a card's printed text, or what a component is" in out
     assert "25  Muammar Gaddafi — epoch pre 9/11 · ops 2 · block E" in out and "removed after text" in out
     assert "nothing in The Wall is Down is called 'nothing-like-it'" in out
-    assert "  Norway — region Europe · stability 4  (Country)" in out  # a component without a text
+    assert "  Norway — region Europe · stability 4 · linked to " in out  # a component without a text
     assert out.count("Your hand: ") == 2  # the view, then again for `view`
 
 
@@ -642,6 +642,7 @@ def test_about_names_any_component_with_its_public_properties_and_never_a_hidden
 
     doe = load_game("downfall_of_empires")
     assert about(doe, "verdun")[0].startswith("  Verdun — country France · home power Franco-British · terrain plain")
+    assert about(doe, "nancy")[0].endswith(" · linked to Verdun, Metz, Strasbourg, Belfort, Orleans  (Zone)")  # the map
     red = "  Red Telephone — cost 10 · lines 1 · active boxes 0  (Item)"
     assert about(load_game("missiles_now"), "red tel")[0] == red
     # a playing card's rank and suit are seen only face up (`visible when`): never told by `about`
