@@ -324,6 +324,12 @@ def replay(t: Transcript, base: Path, start: str | None = None) -> tuple[Game, S
     name = t.game
     if name.endswith(".game"):
         name = str(_beside(base, name, "game"))
+    if t.chance and (start or t.start or t.dice):
+        given = "--from-state" if start else "start" if t.start else "dice"
+        raise UsageError(
+            f"a transcript played in chance mode (chance = true) cannot name {given}",
+            "in chance mode every random result is a `chance: ...` move from the first position",
+        )
     game = load_game(name, variants=t.variants, options=t.options, chance=t.chance)
     if start:
         state = load_state(game, start)

@@ -534,6 +534,11 @@ def test_ismcts_on_the_command_line_plays_a_game_with_hidden_numbers_in_chance_m
 
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 4 and CHANCE not in report["seats"]
+    # a crafted transcript cannot mix chance mode with a start state or pinned dice
+    bad = tmp_path / "bad.toml"
+    bad.write_text(texts[0] + "dice = [3]\n", encoding="utf-8")
+    assert main(["replay", str(bad)]) == 2
+    assert "a transcript played in chance mode (chance = true) cannot name dice" in capsys.readouterr().err
     # a plain run of the same game keeps ordinary play: no chance moves
     assert main(["run", str(path), "--seed", "5", "--transcript", str(tmp_path / "plain.toml")]) == 0
     assert "chance" not in (tmp_path / "plain.toml").read_text(encoding="utf-8")
