@@ -536,7 +536,7 @@ def test_ismcts_on_the_command_line_plays_a_game_with_hidden_numbers_in_chance_m
     assert report["games"] == 4 and CHANCE not in report["seats"]
     # a crafted transcript cannot mix chance mode with a start state or pinned dice
     bad = tmp_path / "bad.toml"
-    bad.write_text(texts[0] + "dice = [3]\n", encoding="utf-8")
+    bad.write_text("dice = [3]\n" + texts[0], encoding="utf-8")  # a top-level key, before the tables
     assert main(["replay", str(bad)]) == 2
     assert "a transcript played in chance mode (chance = true) cannot name dice" in capsys.readouterr().err
     # a plain run of the same game keeps ordinary play: no chance moves
