@@ -243,6 +243,16 @@ def test_recruit_only_first_and_three_german_steps():
     assert "recruit" not in labels(g, s)
 
 
+def test_the_recruit_question_counts_its_steps_in_words():
+    g, s = scenario(["GE"], clear=False)
+    s = play(g, s, "recruit")
+    assert g.prompt(s) == "recruit (3 steps left)"
+    s = play(g, s, labels(g, s)[0])
+    while not g.prompt(s).startswith("recruit ("):  # where, and at what strength
+        s = play(g, s, "full (2 steps)" if "full (2 steps)" in labels(g, s) else labels(g, s)[0])
+    assert g.prompt(s) == "recruit (1 step left)"
+
+
 def test_brussels_gives_germany_four_steps_in_winter():
     g, s = scenario(["GE"], clear=False, turn=3, control={"brussels": "GE"})
     s = play(g, s, "recruit")
