@@ -297,6 +297,15 @@ def test_the_short_story_is_a_line_per_round_and_per_scoring_and_the_long_one_sa
     assert any(" header " in line and " resolves the text of " in line for line in full)
 
 
+def test_the_cards_in_play_say_what_their_star_and_corner_mean():
+    g = game()
+    s = g.start(players=4, seed=1)
+    s = g.with_var(s, "in_play", ["efta_agreement"])
+    lines = render(g, s, None).splitlines()
+    at = lines.index("In play ([number block], * removed from the game after its text):")
+    assert lines[at + 1] == "    EFTA agreement* [3 W]"
+
+
 def test_a_two_player_view_names_the_blocks_and_the_tokens_by_side():
     g = game()
     s = g.start(players=2, seed=2)
