@@ -40,6 +40,18 @@ def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int]
     return playout
 
 
+# Every bundled game through `legal_moves` + `apply` against `apply_index` (issue: at 0.7 or more).
+PUBLIC_API_GAMES = (
+    ("Tic-tac-toe", "tictactoe", 2),
+    ("Kuhn poker", "kuhn_poker", 2),
+    ("Berlin Wall, 2 players", "berlin_wall", 2),
+    ("Walls and Wonders, 2", "walls_and_wonders", 2),
+    ("Missiles, Now!, 2", "missiles_now", 2),
+    ("The Wall is Down, 2", "twid", 2),
+    ("Downfall of Empires, 4", "downfall_of_empires", 4),
+)
+
+
 def public_api_playouts(name: str, players: int) -> Callable[[int], int]:
     """Random playouts through the calls a user or an agent makes first: `legal_moves`,
     then `apply(state, move)` with one of them (labels written, a move found by label)."""
@@ -166,7 +178,7 @@ def main(argv: list[str] | None = None) -> None:
         )
     print()
     print(f"{'public API':<24} {'legal_moves+apply':>18} {'apply_index':>19} {'ratio':>6}")
-    for label, name, players in (("Tic-tac-toe", "tictactoe", 2), ("Berlin Wall, 2 players", "berlin_wall", 2)):
+    for label, name, players in PUBLIC_API_GAMES:
         api, fast = public_api_playouts(name, players), interpreter_playouts(name, players)
         (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, args.seconds, args.rounds)
         print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
