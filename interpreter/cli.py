@@ -18,6 +18,7 @@ from typing import Any
 from . import bundled_games, find_game, load_game
 from .agents import KINDS, ChanceAgent, HumanAgent, QuitRequest, UndoRequest, make_agent
 from .chance import CHANCE, ChanceGame
+from .compiler import CompiledGame
 from .engine import Game, IllegalMove, Move, State
 from .errors import GameDefError, GameRuntimeError, UsageError
 from .saving import Transcript, load_state, read_transcript, save_state, write_transcript
@@ -466,10 +467,16 @@ def cmd_play(args) -> int:
     return 0
 
 
-def _option_lines(game: Game, names, indent: str) -> list[str]:
+def _options_of(path, variants=()) -> CompiledGame:
+    """A game's options with these variants, compiled as far as the options only."""
+    from .program import load_program
+
+    return CompiledGame(load_program(path, tuple(variants)), {}, options_only=True)
+
+
+def _option_lines(g: CompiledGame, names, indent: str) -> list[str]:
     """`--option NAME=DEFAULT  description (choices: ...)` for the options named, each
     value written as it is typed on the command line."""
-    g = game.compiled
 
     def typed(v) -> str:
         return str(v).lower() if isinstance(v, bool) else str(v)
@@ -513,12 +520,12 @@ def cmd_list(args) -> int:
         h = program.header
         count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players}-{h.max_players}"
         print(f"{name:<24} {h.title} ({count} players)")
-        base = load_game(str(path))
-        print("\n".join(_option_lines(base, base.compiled.option_decls, "    ")))
+        base = _options_of(path)
+        print("\n".join(_option_lines(base, base.option_decls, "    ")))
         for v in program.all_variants.values():
             print("\n".join(_entry("    ", f"--variant {v.name}", v.title)))
-            game = load_game(str(path), variants=[v.name])
-            added = [n for n in game.compiled.option_decls if n not in base.compiled.option_decls]
+            game = _options_of(path, [v.name])
+            added = [n for n in game.option_decls if n not in base.option_decls]
             for line in _option_lines(game, added, "        "):
                 print(line)
     return 0
@@ -540,7 +547,7 @@ def cmd_info(args) -> int:
     for n in range(h.min_players, h.max_players + 1):
         print(f"    {n} player{'' if n == 1 else 's'}: {', '.join(game.seats_for(n))}")
     print(f"rulebook: {h.rulebook or '(none named)'}")
-    lines = _option_lines(game, game.compiled.option_decls, "    ")
+    lines = _option_lines(game.compiled, game.compiled.option_decls, "    ")
     print("options:" + ("" if lines else " none"))
     for line in lines:
         print(line)
@@ -548,8 +555,8 @@ def cmd_info(args) -> int:
     for v in program.all_variants.values():
         excludes = f" (not with {', '.join(v.excludes)})" if v.excludes else ""
         print("\n".join(_entry("    ", f"--variant {v.name}", f"{v.title}{excludes}")))
-        with_v = load_game(str(path), variants=[v.name])
-        added = [n for n in with_v.compiled.option_decls if n not in game.compiled.option_decls]
+        with_v = _options_of(path, [v.name])
+        added = [n for n in with_v.option_decls if n not in game.compiled.option_decls]
         for line in _option_lines(with_v, added, "        "):
             print(line)
     cited = rules_listing(path, []).count("\n")

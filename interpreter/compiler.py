@@ -89,7 +89,10 @@ def _cell_name(x: int, y: int) -> str:
 class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
     """Everything the engine needs, built once from a program and its options."""
 
-    def __init__(self, program: Program, options: dict[str, Any] | None = None):
+    def __init__(self, program: Program, options: dict[str, Any] | None = None, options_only: bool = False):
+        """`options_only`: stop once the options are known (their values, choices and
+        descriptions), for `gamedef list` and `info`, which show them for every variant
+        and need nothing else: a whole compile of each would take seconds."""
         self.program = program
         self.header = program.header
         self.rt = Runtime()
@@ -129,7 +132,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.leave_hooks: dict[str, dict[str, Code]] = {}  # list var -> card -> its `when self leaves` code
         self._init_expressions()
         with codecache.loading(f"{program.rules_hash} {sorted((options or {}).items())!r}"):
-            self._build(options or {})
+            self._build(options or {}, options_only)
 
     # ---- errors -------------------------------------------------------------
     def fail(self, span: Span, message: str, hint: str | None = None):
@@ -156,7 +159,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             self.fail(span, f"cannot compute this at load: {message}", hint)
 
     # ---- tables -------------------------------------------------------------
-    def _build(self, given: dict[str, Any]) -> None:
+    def _build(self, given: dict[str, Any], options_only: bool = False) -> None:
         decls = self.program.decls
         self.types["player"] = self.seats
         for seat in self.seats:
@@ -215,6 +218,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                         + (f", or add --variant {opening}, which allows it" if opening else ""),
                     )
             self.options[name] = value
+        if options_only:
+            return
         for d in decls:
             if isinstance(d, ast.Grid):
                 self._grid(d)

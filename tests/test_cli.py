@@ -789,6 +789,19 @@ def test_a_setup_that_refuses_the_arguments_says_so_as_an_argument_error(capsys,
     assert "require" not in err  # not the rule's source line
 
 
+def test_list_and_info_compile_each_variant_only_as_far_as_its_options():
+    """`gamedef list` shows the options of every game and every variant: a whole compile of
+    each took 4.6 s; the options alone are the same values, choices and descriptions."""
+    from interpreter import find_game, load_game
+    from interpreter.cli import _options_of
+
+    path = find_game("berlin_wall")
+    only = _options_of(path, ["wall_of_china"])
+    whole = load_game("berlin_wall", variants=["wall_of_china"]).compiled
+    assert only.options == whole.options and list(only.option_decls) == list(whole.option_decls)
+    assert only.procs == {} and whole.procs  # nothing past the options was compiled
+
+
 def test_list_writes_every_description_at_one_column(capsys):
     code, out, _ = cli(capsys, "list")
     assert code == 0
