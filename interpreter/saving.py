@@ -469,6 +469,22 @@ class Transcript:
 _converter = cattrs.Converter(forbid_extra_keys=True)
 
 
+def _exactly(kind: type):
+    """A structure hook that takes a value of `kind` as written, never converted: cattrs
+    would read `chance = "no"` as True (bool("no")) and `seed = 1.5` as 1."""
+
+    def hook(value, _):
+        if type(value) is not kind:
+            raise TypeError(f"expected {'true or false' if kind is bool else kind.__name__}, got {value!r}")
+        return value
+
+    return hook
+
+
+for _kind in (bool, int, str):
+    _converter.register_structure_hook(_kind, _exactly(_kind))
+
+
 def read_transcript(path: str | Path) -> Transcript:
     data = read_toml(path, "transcript")
     try:

@@ -258,6 +258,15 @@ def test_a_transcript_nested_deeply_or_with_a_huge_number_is_refused(tmp_path, c
     assert code == 2 and "a value can't be read" in err
 
 
+def test_a_transcript_value_of_the_wrong_type_is_refused_not_converted(tmp_path, capsys):
+    path = tmp_path / "t.toml"
+    for field, value, expected in (("chance", '"no"', "bool"), ("seed", "1.5", "int"), ("players", '"2"', "int")):
+        fields = {"game": '"tictactoe"', "players": "2", "seed": "1", "moves": "[]", field: value}
+        path.write_text("".join(f"{k} = {v}\n" for k, v in fields.items()))
+        code, err = run_cli(capsys, "replay", str(path))
+        assert code == 2 and f"not a transcript: invalid value for type, expected {expected} @ $.{field}" in err, err
+
+
 def test_a_transcript_game_that_is_a_folder_or_device_is_refused(tmp_path, capsys):
     (tmp_path / "dir.game").mkdir()
     code, err = run_cli(capsys, "replay", str(transcript(tmp_path, game="dir.game")))
