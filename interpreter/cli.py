@@ -83,8 +83,8 @@ def parse_agents(items: list[str], game: Game, seats: tuple[str, ...], seed: int
     return agents, kinds
 
 
-def _load(args, chance: bool = False) -> Game:
-    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), chance=chance)
+def _load(args) -> Game:
+    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
 
 
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
@@ -113,7 +113,7 @@ def _chance_if_needed(args, game: Game) -> Game:
         "played in chance mode: the chance seat draws every random result from the seed",
         file=sys.stderr,
     )
-    return _load(args, chance=True)
+    return ChanceGame(game.compiled, game.name, game.variants, game.options)  # the same rules, compiled once
 
 
 def check_cap(state: State, max_decisions: int) -> None:
@@ -636,7 +636,7 @@ def cmd_simulate(args) -> int:
     game = _load(args)
     chance = needs_chance(game, args.agent)
     if chance:
-        game = _load(args, chance=True)
+        game = ChanceGame(game.compiled, game.name, game.variants, game.options)
     jobs = sim.default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(

@@ -3,7 +3,7 @@
 Progress goes to standard error, as a live bar only when that is a terminal; piped or
 redirected (a test, a log file) it is a plain line every tenth of the work. Styles mark
 the structure a reader scans for: the headings of the story (`== Round 3`) and of the view
-(its unindented lines), the question a person must answer, the result, an error. They are
+(an unindented line ending in a colon), the question a person must answer, the result, an error. They are
 left out when the output is not a terminal, when `NO_COLOR` is set, or on a dumb terminal.
 """
 
