@@ -637,6 +637,11 @@ def cmd_simulate(args) -> int:
     chance = needs_chance(game, args.agent)
     if chance:
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
+        print(
+            f"note: ismcts redraws what it cannot see in {game.header.title} by replaying the moves, so the games "
+            "are played in chance mode: the chance seat draws every random result from each game's seed",
+            file=sys.stderr,
+        )
     jobs = sim.default_jobs() if args.jobs is None else args.jobs
     if jobs < 1:
         raise UsageError(

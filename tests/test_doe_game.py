@@ -75,7 +75,12 @@ def test_random_games_keep_the_counts_and_stacking_and_end_after_turn_18(players
     result = g.result(s)
     assert result and set(result) <= set(g.seats_for(players))
     lines = g.narrate(s)
-    assert sum(line.endswith(" VP") for line in lines[-4:]) == 4
+    assert sum(line.endswith(" VP") for line in lines[-5:-1]) == 4
+    vps = {line.split(": ")[0]: int(line.split(": ")[1].split()[0].replace("−", "-")) for line in lines[-5:-1]}
+    top = max(vps.values())
+    best = ", ".join(w for w, v in vps.items() if v == top)
+    shown = str(top).replace("-", "−")
+    assert lines[-1] == f"== the most VP: the {best} ({shown} VP)"  # the war's ending, for `simulate`
 
 
 def test_supply_is_recomputed_after_every_turn():
