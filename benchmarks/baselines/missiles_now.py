@@ -142,7 +142,15 @@ def _opponents(st: State, p: int) -> list[int]:
 
 
 def _swap1_ok(st: State, p: int, q: int, m: int, a: int, b: int) -> bool:
-    return a == b or (_cnt(st, p, b, m) < LINES[b] and st.complete[q][a] < LINES[a])
+    # an item for the same item would change nothing: not offered (the .game's reading)
+    return a != b and _cnt(st, p, b, m) < LINES[b] and st.complete[q][a] < LINES[a]
+
+
+def _parts_partners(st: State, q: int, x: int) -> list[int]:
+    """Items with parts whose count differs from another's (or from `x`'s, x >= 0)."""
+    row = st.parts[q]
+    items = _with_parts(st, q)
+    return [y for y in items if any(row[z] != row[y] for z in items if x < 0 or z == x)]
 
 
 def _swap1_any(st: State, p: int, q: int, m: int) -> bool:
@@ -200,7 +208,7 @@ def _propaganda_targets(st: State, p: int, m: int) -> list[int]:
 
 
 def _spy_parts_targets(st: State, p: int) -> list[int]:
-    return [q for q in _opponents(st, p) if len(_with_parts(st, q)) >= 2]
+    return [q for q in _opponents(st, p) if _parts_partners(st, q, -1)]
 
 
 def _spy_swap_targets(st: State, p: int, m: int) -> list[int]:
@@ -392,9 +400,9 @@ def _propaganda(st: State, p: int):
 def _spy_parts(st: State, p: int):
     targets = _spy_parts_targets(st, p)
     q = yield p, [f"spy on {SEATS[x]}" for x in targets], targets
-    items = _with_parts(st, q)
+    items = _parts_partners(st, q, -1)
     x = yield p, [f"exchange the parts of {SEATS[q]}'s {TITLES[i]}" for i in items], items
-    items = [i for i in items if i != x]
+    items = _parts_partners(st, q, x)
     y = yield p, [f"with the parts of {SEATS[q]}'s {TITLES[i]}" for i in items], items
     if (yield from _counter(st, p, ESPIONAGE)):
         return
