@@ -100,8 +100,8 @@ def probes(g, s, what):
 def influence_points(g, s, title):
     """Play a card of the player's own block for an influence operation: (state, points)."""
     s = play(g, s, f"play {title}", f"{title} for operations", "influence operation")
-    line = [x for x in g.narrate(s) if x.endswith(f" of influence with {title}")][-1]
-    points = int(line.split(" places ")[1].split()[0])
+    line = [x for x in g.narrate(s) if x.endswith(f" of influence to place with {title}")][-1]
+    points = int(line.split(" has ")[1].split()[0])
     if "stop placing influence" in labels(g, s):
         s = play(g, s, "stop placing influence")
     return s, points

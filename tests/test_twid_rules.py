@@ -349,7 +349,7 @@ def test_mass_media_adds_one_to_influence_ops():
     g, s = influence_turn(
         {"west": {"spain_portugal": 1}}, card="boris_yeltsin", variables={"supremacy": {"mass_media": "west"}}
     )
-    assert "West places 4 points of influence with Boris Yeltsin" in g.narrate(s)
+    assert "West has 4 points of influence to place with Boris Yeltsin" in g.narrate(s)
 
 
 # ---- 5. Rounds and the deck ------------------------------------------------------------------------
