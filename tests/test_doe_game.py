@@ -159,6 +159,9 @@ def test_the_final_view_gives_the_vp_at_the_end_of_the_war_with_minus_signs(caps
     assert "Victory points at the end of the war, and missions:" in final and "if the game ended now" not in final
     assert " -" not in final.split("Map (")[0]  # −2 VP, with a minus sign
     assert "armies by counter, combat(support) factors, then their numbers" in final
+    # the short story names the winning Powers once; the VP of each are the final view's
+    story = out.split("== game over")[0].rsplit("Turn 18 of 18", 1)[0]
+    assert "== the most VP: the " in story and "Germans: " not in story.split("Autumn 1918")[-1]
 
 
 FACE_DOWN = "Technology tiles face down (how many, not which):"
