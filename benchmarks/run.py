@@ -2,11 +2,12 @@
 
     python -m benchmarks.run [--seconds 3]
 
-For each game: random playouts through the interpreter (`Game.apply_index`, the
-agents' fast path) and through the plain Python baseline in `benchmarks/baselines/`,
-in the same process, alternating, each for about the same time; then the ratio of
-decisions per second. Also the time to parse, check and compile each game file, and
-OpenSpiel's pure-Python tic-tac-toe when `open-spiel` is installed (the `bench` extra).
+For each game: random playouts through the interpreter (`Game.playout`, the searches'
+and `gamedef bench`'s path, and `Game.apply_index`, a frozen state per decision) and
+through the plain Python baseline in `benchmarks/baselines/`, in the same process, taking
+turns, each for about the same time; then the ratios of decisions per second. Also the
+time to parse, check and compile each game file, and OpenSpiel's pure-Python tic-tac-toe
+when `open-spiel` is installed (the `bench` extra).
 """
 
 from __future__ import annotations
@@ -28,6 +29,19 @@ from .baselines import berlin_wall, kuhn_poker, missiles_now, tictactoe, walls_a
 
 
 def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
+    """Random playouts as searches and `gamedef bench` run them: `Game.playout`, one
+    working copy for the whole game, as the hand-written versions mutate their state."""
+    game = load_game(name, variants=variants)
+
+    def playout(seed: int) -> int:
+        state = game.start(players=players, seed=seed)
+        return game.playout(state, random.Random(seed).randrange).decisions
+
+    return playout
+
+
+def immutable_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
+    """The same playouts a state at a time (`Game.apply_index`): every position frozen."""
     game = load_game(name, variants=variants)
 
     def playout(seed: int) -> int:
@@ -80,15 +94,14 @@ def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, fl
             return games, decisions, elapsed
 
 
-def side_by_side(first, second, seconds: float, rounds: int) -> tuple[tuple, tuple]:
-    """Each playout's best round of (games, decisions, time), the two alternating: the
-    machine's other load slows both, and the best round is the least disturbed."""
-    runs1, runs2 = [], []
+def side_by_side(*playouts, seconds: float, rounds: int) -> list[tuple]:
+    """Each playout's best round of (games, decisions, time), taking turns: the machine's
+    other load slows them all, and the best round is the least disturbed."""
+    runs: list[list] = [[] for _ in playouts]
     for _ in range(rounds):
-        runs1.append(measure(first, seconds / rounds))
-        runs2.append(measure(second, seconds / rounds))
-    best = lambda runs: max(runs, key=lambda r: r[1] / r[2])  # noqa: E731
-    return best(runs1), best(runs2)
+        for playout, kept in zip(playouts, runs):
+            kept.append(measure(playout, seconds / rounds))
+    return [max(kept, key=lambda r: r[1] / r[2]) for kept in runs]
 
 
 def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float, float]:
@@ -135,52 +148,39 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=6.0, help="time per game and side (default 6)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     args = parser.parse_args(argv)
-    rows = [
-        (
-            "Berlin Wall, 2 players",
-            interpreter_playouts("berlin_wall", 2),
-            lambda s: berlin_wall.random_playout(2, s),
-        ),
-        (
-            "Berlin Wall, 4 players",
-            interpreter_playouts("berlin_wall", 4),
-            lambda s: berlin_wall.random_playout(4, s),
-        ),
-        (
-            "Walls and Wonders, 2p",
-            interpreter_playouts("walls_and_wonders", 2),
-            lambda s: walls_and_wonders.random_playout(2, s),
-        ),
-        (
-            "Walls and Wonders, 4p",
-            interpreter_playouts("walls_and_wonders", 4),
-            lambda s: walls_and_wonders.random_playout(4, s),
-        ),
-        (
-            "Missiles, Now!, 2p",
-            interpreter_playouts("missiles_now", 2),
-            lambda s: missiles_now.random_playout(2, s),
-        ),
-        (
-            "Missiles, Now!, 4p",
-            interpreter_playouts("missiles_now", 4),
-            lambda s: missiles_now.random_playout(4, s),
-        ),
-        ("Tic-tac-toe", interpreter_playouts("tictactoe", 2), lambda s: tictactoe.random_playout(2, s)),
-        ("Kuhn poker", interpreter_playouts("kuhn_poker", 2), lambda s: kuhn_poker.random_playout(2, s)),
+    rows = [  # (label, game, players, its hand-written version)
+        ("Berlin Wall, 2 players", "berlin_wall", 2, berlin_wall),
+        ("Berlin Wall, 4 players", "berlin_wall", 4, berlin_wall),
+        ("Walls and Wonders, 2p", "walls_and_wonders", 2, walls_and_wonders),
+        ("Walls and Wonders, 4p", "walls_and_wonders", 4, walls_and_wonders),
+        ("Missiles, Now!, 2p", "missiles_now", 2, missiles_now),
+        ("Missiles, Now!, 4p", "missiles_now", 4, missiles_now),
+        ("Tic-tac-toe", "tictactoe", 2, tictactoe),
+        ("Kuhn poker", "kuhn_poker", 2, kuhn_poker),
     ]
-    print(f"{'game':<24} {'interpreter dec/s':>18} {'hand-written dec/s':>19} {'ratio':>6}   games/s (interp / hand)")
-    for label, ours, theirs in rows:
-        (g1, d1, t1), (g2, d2, t2) = side_by_side(ours, theirs, args.seconds, args.rounds)
+    print(
+        f"{'game':<24} {'playout dec/s':>14} {'apply_index':>12} {'hand-written':>13} {'ratio':>6}"
+        f" {'(apply_index)':>14}   games/s (playout / hand)"
+    )
+    for label, name, players, baseline in rows:
+        hand = lambda s, baseline=baseline, players=players: baseline.random_playout(players, s)  # noqa: E731
+        (g1, d1, t1), (_, d2, t2), (g3, d3, t3) = side_by_side(
+            interpreter_playouts(name, players),
+            immutable_playouts(name, players),
+            hand,
+            seconds=args.seconds,
+            rounds=args.rounds,
+        )
+        theirs = d3 / t3
         print(
-            f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}"
-            f"   {g1 / t1:,.1f} / {g2 / t2:,.1f}"
+            f"{label:<24} {d1 / t1:>14,.0f} {d2 / t2:>12,.0f} {theirs:>13,.0f} {(d1 / t1) / theirs:>6.2f}"
+            f" {(d2 / t2) / theirs:>14.2f}   {g1 / t1:,.1f} / {g3 / t3:,.1f}"
         )
     print()
     print(f"{'public API':<24} {'legal_moves+apply':>18} {'apply_index':>19} {'ratio':>6}")
     for label, name, players in PUBLIC_API_GAMES:
-        api, fast = public_api_playouts(name, players), interpreter_playouts(name, players)
-        (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, args.seconds, args.rounds)
+        api, fast = public_api_playouts(name, players), immutable_playouts(name, players)
+        (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, seconds=args.seconds, rounds=args.rounds)
         print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
     print()
     try:

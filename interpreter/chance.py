@@ -151,6 +151,15 @@ class ChanceGame(Game):
         nxt = self._resume(state, i, len(state.players), (), record.trail + ((p.player, label, secret, ()),))
         return nxt
 
+    def playout(self, state: State, pick, limit: int | None = None) -> State:
+        """As `Game.playout`, a move at a time: a draw is a node of its own here, and a
+        move is run again from its base state with the results drawn so far."""
+        done = 0
+        while state.pending is not None and (limit is None or done < limit):
+            state = self.apply_index(state, pick(len(state.pending.values)))
+            done += 1
+        return state
+
     def _chance_label(self, kind: str, value) -> str:
         return f"{kind} {self.compiled.rt.display(value)}"
 

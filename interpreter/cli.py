@@ -600,15 +600,14 @@ def cmd_bench(args) -> int:
         for seed in range(args.seed, args.seed + args.games):
             state = game.start(players=args.players, seed=seed)
             seats = state.players
-            agent = RandomAgent(seed)
-            while state.result is None:
-                if state.decisions >= args.max_decisions:
-                    n = seed - args.seed + 1
-                    raise UsageError(
-                        f"game {n} (seed {seed}) has not ended after {args.max_decisions:,} decisions",
-                        "raise --max-decisions N, or check the rules for a game that cannot end",
-                    )
-                state = game.apply_index(state, agent.choose(game, state))
+            agent = RandomAgent(seed)  # its choices, in one working copy (`Game.playout`)
+            state = game.playout(state, agent.rng.randrange, args.max_decisions - state.decisions)
+            if state.result is None:
+                n = seed - args.seed + 1
+                raise UsageError(
+                    f"game {n} (seed {seed}) has not ended after {args.max_decisions:,} decisions",
+                    "raise --max-decisions N, or check the rules for a game that cannot end",
+                )
             decisions += state.decisions
             for w in state.result:  # a shared win counts as a share for each winner
                 wins[w] = wins.get(w, 0) + 1 / len(state.result)

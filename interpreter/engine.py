@@ -484,6 +484,33 @@ class Game:
         vm.run()
         return vm.freeze(state.decisions + 1)
 
+    def playout(self, state: State, pick: Callable[[int], int], limit: int | None = None) -> State:
+        """Play on from `state` to the end, or for at most `limit` decisions: each decision
+        takes option `pick(n)` of its n. The end state, exactly what `apply_index` move by
+        move would give.
+
+        A search's rollouts and random playouts need no position between their decisions,
+        so one working copy plays them all: nothing is frozen, copied or thawed between
+        decisions (as a hand-written game mutates its one state), which is about a fifth
+        of a small game's time. `pick` is usually a generator's `randrange`."""
+        p = state.pending
+        if p is None or limit is not None and limit <= 0:
+            return state
+        vm = VM(self.compiled, state)
+        decisions = state.decisions
+        end = -1 if limit is None else decisions + limit
+        while True:
+            vm.thaw_top()[2][p.slot] = p.values[pick(len(p.values))]
+            vm.run()
+            decisions += 1
+            p = vm.pending
+            if p is None or decisions == end:
+                return vm.freeze(decisions)
+            # Ready for the next decision: the run stopped at it, and a state's log is its last move's.
+            vm.pending = None
+            vm.stop = vm.switch = False
+            del vm.log[:]
+
     def var(self, state: State, name: str) -> Any:
         """A variable's value; a map variable as a dict (of dicts), for tests and tools."""
         info = self._var_info(name)

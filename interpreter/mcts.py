@@ -4,7 +4,8 @@ The search reads the whole state, so it is fair only where every seat may see al
 `hidden_information` says why a game is not such a game, and the agent refuses to play
 one (an information-set search, IS-MCTS, is what hidden hands and secret choices need).
 
-Design, kept small because each iteration's cost is mostly the engine's `apply_index`:
+Design, kept small because each iteration's cost is mostly the engine's (`apply_index` down
+the tree, `Game.playout` for the rollout, in one working copy):
 
 * The tree is a dict from a position to its node. A node holds, per legal move, how often
   it was tried and the payoff it brought to the seat that chose it (the mover of that
@@ -181,10 +182,7 @@ class MCTSAgent:
                 path.append((node, i, mover))
                 state = apply(state, i)
             # Roll out uniformly at random to the end, or to the cap (a draw).
-            steps = 0
-            while state.result is None and steps < self.max_rollout:
-                state = apply(state, randrange(len(state.pending.values)))
-                steps += 1
+            state = game.playout(state, randrange, self.max_rollout)
             value = scaled_returns(game, state)  # no result (the cap): 0 for all
             for node, i, mover in path:
                 node[0] += 1
@@ -263,10 +261,7 @@ class ISMCTSAgent:
                 seen = game.move_view(det, move, seat)
                 det = game.apply_index(det, moves.index(move))
                 history += ((mover, seen),)
-            steps = 0
-            while det.result is None and steps < self.max_rollout:
-                det = game.apply_index(det, rng.randrange(len(det.pending.values)))
-                steps += 1
+            det = game.playout(det, rng.randrange, self.max_rollout)
             value = scaled_returns(game, det)
             for node, move, mover in path:
                 node[move][0] += 1
