@@ -2,7 +2,7 @@
 
     python -m benchmarks.growth [--seconds 2]
 
-Random playouts (`apply_index`, as in `benchmarks.run`) on walls from 12 by 2 to 24 by 4
+Random playouts (`Game.playout`, as in `benchmarks.run`) on walls from 12 by 2 to 24 by 4
 and 12 by 8 (the eight stacks' 96 pieces), with 2 players, then on one wall with 2 to 8
 players. Decisions per second should stay roughly flat: a decision's work is a hammer's
 walk over its neighbours, which does not grow with the wall. A fall that follows the
@@ -28,11 +28,8 @@ def playouts(columns: int, rows: int, stacks: int, players: int):
     )
 
     def playout(seed: int) -> int:
-        rng = random.Random(seed)
         state = game.start(players=players, seed=seed)
-        while state.result is None and state.decisions < 50_000:
-            state = game.apply_index(state, rng.randrange(len(state.pending.values)))
-        return state.decisions
+        return game.playout(state, random.Random(seed).randrange, 50_000).decisions
 
     return playout
 

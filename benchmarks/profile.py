@@ -3,7 +3,7 @@
     python -m benchmarks.profile [GAME ...] [--games N] [--players K]
 
 Runs random playouts under cProfile and sums each function's own time into a few parts:
-the engine (thawing a state, running steps, freezing the next state), the game's rules
+the engine (running steps from one decision to the next), the game's rules
 as compiled (expressions, native blocks, steps, inlined procedures), the built-in
 functions they call (searches such as `path_steps`, list helpers), the random draws, and
 the rest. The shares are what `benchmarks/README.md` reports per game.
@@ -49,23 +49,20 @@ def profile(name: str, players: int, games: int) -> tuple[float, dict[str, float
     game = load_game(name)
 
     def playouts() -> None:
-        for seed in range(games):
-            rng = random.Random(seed)
-            state = game.start(players=players, seed=seed)
-            while state.result is None:
-                state = game.apply_index(state, rng.randrange(len(state.pending.values)))
+        for seed in range(games):  # as `benchmarks.run` plays them: `Game.playout`
+            game.playout(game.start(players=players, seed=seed), random.Random(seed).randrange)
 
     profiler = cProfile.Profile()
     profiler.runcall(playouts)
     stats = pstats.Stats(profiler).stats  # type: ignore[attr-defined]
     parts: dict[str, float] = {}
-    top = []
+    top: list[tuple[float, str]] = []
     for (filename, _, function), (_, _, own, _, _) in stats.items():
         where = part(filename, function)
         parts[where] = parts.get(where, 0.0) + own
         top.append((own, f"{filename.rsplit('/', 1)[-1]}:{function}"))
     total = sum(parts.values())
-    return total, parts, sorted(top, reverse=True)[:6]
+    return total, parts, sorted(top, reverse=True)[:12]
 
 
 def main(argv: list[str] | None = None) -> None:

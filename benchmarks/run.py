@@ -7,7 +7,8 @@ and `gamedef bench`'s path, and `Game.apply_index`, a frozen state per decision)
 through the plain Python baseline in `benchmarks/baselines/`, in the same process, taking
 turns, each for about the same time; then the ratios of decisions per second. Also the
 time to parse, check and compile each game file, and OpenSpiel's pure-Python tic-tac-toe
-when `open-spiel` is installed (the `bench` extra).
+when `open-spiel` is installed (the `bench` extra), and a new process's import and
+`load_game` once the compiled game is cached (interpreter/gamecache.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -143,6 +146,30 @@ def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float
     return parse, check, cold, cached
 
 
+_NEW_PROCESS = """
+import sys, time
+t0 = time.perf_counter()
+import interpreter
+t1 = time.perf_counter()
+interpreter.load_game(sys.argv[1])
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1)
+"""
+
+
+def new_process_load(name: str, cache: str, repeat: int = 3) -> tuple[float, float]:
+    """(import, load) seconds in a new Python process, best of `repeat`, once an earlier
+    process has left the compiled game in the cache directory `cache` (interpreter/gamecache.py)."""
+    env = dict(os.environ, GAMEDEF_CACHE=cache)
+    command = [sys.executable, "-c", _NEW_PROCESS, name]
+    subprocess.run(command, env=env, check=True, capture_output=True)  # fills the cache
+    runs = []
+    for _ in range(repeat):
+        out = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout.split()
+        runs.append((float(out[0]), float(out[1])))
+    return min(r[0] for r in runs), min(r[1] for r in runs)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="time per game and side (default 6)")
@@ -199,18 +226,26 @@ def main(argv: list[str] | None = None) -> None:
             f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)"
         )
     print()
-    print(f"{'game (all its files)':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11} {'cached ms':>10}")
-    for name in (
-        "berlin_wall",
-        "walls_and_wonders",
-        "missiles_now",
-        "twid",
-        "downfall_of_empires",
-        "tictactoe",
-        "kuhn_poker",
-    ):
-        p, c, k, kc = parse_check_compile(name)
-        print(f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f} {kc * 1000:>10.1f}")
+    print(
+        f"{'game (all its files)':<24} {'parse ms':>9} {'check ms':>9} {'compile ms':>11} {'cached ms':>10}"
+        f" {'new process: import ms':>23} {'load ms':>8}"
+    )
+    with tempfile.TemporaryDirectory() as cache:
+        for name in (
+            "berlin_wall",
+            "walls_and_wonders",
+            "missiles_now",
+            "twid",
+            "downfall_of_empires",
+            "tictactoe",
+            "kuhn_poker",
+        ):
+            p, c, k, kc = parse_check_compile(name)
+            imported, loaded = new_process_load(name, cache)
+            print(
+                f"{name:<24} {p * 1000:>9.1f} {c * 1000:>9.1f} {k * 1000:>11.1f} {kc * 1000:>10.1f}"
+                f" {imported * 1000:>23.1f} {loaded * 1000:>8.1f}"
+            )
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from . import gamecache
 from .compiler import CompiledGame
 from .engine import Game, IllegalMove, Move, State
 from .errors import Diagnostic, GameDefError, GameRuntimeError, UsageError, did_you_mean
-from .program import load_program
+from .program import BUNDLED, BUNDLED_CARDS, load_program
 
 __all__ = [
     "Diagnostic",
@@ -74,12 +75,16 @@ def load_game(
     probability (`ChanceGame`, interpreter/chance.py): for game-theory tools."""
     from .checker import check_program
 
-    path = find_game(str(name))
-    program = load_program(path, tuple(variants))
-    check_program(program)
-    compiled = CompiledGame(program, options or {})
+    path = find_game(str(name)).resolve()
+    variants, options = tuple(variants), dict(options or {})
+    compiled = gamecache.load(path, variants, options, (path.parent, BUNDLED, BUNDLED_CARDS))
+    if compiled is None:  # not compiled before, or its files have changed since
+        program = load_program(path, variants)
+        check_program(program)
+        compiled = CompiledGame(program, options)
+        gamecache.store(path, variants, options, compiled)
     if chance:
         from .chance import ChanceGame
 
-        return ChanceGame(compiled, program.header.name, tuple(variants), options or {})
-    return Game(compiled, program.header.name, tuple(variants), options or {})
+        return ChanceGame(compiled, compiled.program.header.name, variants, options)
+    return Game(compiled, compiled.program.header.name, variants, options)

@@ -19,6 +19,9 @@ the parser's own files (grammar, parser, syntax tree classes), as a pickle read 
 unpickler that builds only the syntax tree's classes: anything else in the file makes it
 a miss, never a call.
 
+Whole compiled games are kept in the same directory (gamecache.py); this module's two
+caches serve the loads that one misses (a changed file, a new interpreter).
+
 `GAMEDEF_CACHE=DIR` puts the cache in DIR; `GAMEDEF_CACHE=off` turns it off.
 """
 
@@ -38,6 +41,7 @@ from types import CodeType
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a cache file larger than this is not read
 MAX_FILES = 100  # the oldest files beyond this many are removed
+MAX_GAMES = 24  # whole compiled games (gamecache.py) kept, up to a few MB each
 MAX_MEMORY = 50_000  # code objects kept in the process at most
 
 _codes: dict[tuple[str, str], CodeType] = {}
@@ -77,7 +81,7 @@ def _file(key: str) -> Path | None:
     return where / f"{digest}.{sys.implementation.cache_tag}.codes"
 
 
-def _trusted(path: Path) -> bool:
+def trusted(path: Path) -> bool:
     """A file this user owns that nobody else may write (and its directory likewise)."""
     try:
         for p in (path.parent, path):
@@ -92,7 +96,7 @@ def _trusted(path: Path) -> bool:
 
 
 def _read(path: Path) -> dict[tuple[str, str], CodeType]:
-    if not path.is_file() or not _trusted(path):
+    if not path.is_file() or not trusted(path):
         return {}
     try:
         data = marshal.loads(path.read_bytes())
@@ -109,12 +113,12 @@ def _read(path: Path) -> dict[tuple[str, str], CodeType]:
 
 def _write(path: Path, codes: dict[tuple[str, str], CodeType]) -> None:
     try:
-        _write_bytes(path, marshal.dumps(codes))
+        write_bytes(path, marshal.dumps(codes))
     except ValueError:
         return
 
 
-def _write_bytes(path: Path, data: bytes) -> None:
+def write_bytes(path: Path, data: bytes) -> None:
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
         if len(data) > MAX_FILE_BYTES:
@@ -129,9 +133,15 @@ def _write_bytes(path: Path, data: bytes) -> None:
 
 
 def _prune(where: Path) -> None:
-    for kind in ("*.codes", "*.tree"):
-        files = sorted(where.glob(kind), key=lambda p: p.stat().st_mtime)
-        for old in files[:-MAX_FILES]:
+    """Remove the files of each kind used least recently beyond its number."""
+    for kind, keep in (("*.codes", MAX_FILES), ("*.tree", MAX_FILES), ("*.game", MAX_GAMES)):
+        files = []
+        for p in where.glob(kind):
+            try:
+                files.append((p.stat().st_mtime, p))
+            except OSError:  # removed meanwhile by another process
+                continue
+        for _, old in sorted(files)[:-keep]:
             old.unlink(missing_ok=True)
 
 
@@ -177,14 +187,14 @@ def tree(path: str, text: str, parse: Callable[[], object]) -> object:
         return parse()
     key = hashlib.sha256("\0".join((_parser_files_digest(), path, text)).encode("utf-8", "surrogatepass"))
     file = where / f"{key.hexdigest()[:32]}.{sys.implementation.cache_tag}.tree"
-    if file.is_file() and _trusted(file):
+    if file.is_file() and trusted(file):
         try:
             return _TreeUnpickler(io.BytesIO(file.read_bytes())).load()
         except Exception:  # a damaged or foreign file is a miss, whatever it raises
             pass
     result = parse()
     try:
-        _write_bytes(file, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+        write_bytes(file, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
     return result

@@ -497,10 +497,14 @@ class Game:
         if p is None or limit is not None and limit <= 0:
             return state
         vm = VM(self.compiled, state)
+        frames = vm.frames
         decisions = state.decisions
         end = -1 if limit is None else decisions + limit
         while True:
-            vm.thaw_top()[2][p.slot] = p.values[pick(len(p.values))]
+            frame = frames[-1]  # the frame waiting for the answer: thawed already, unless this is the first
+            if frame.__class__ is tuple:
+                frame = vm.thaw_top()
+            frame[2][p.slot] = p.values[pick(len(p.values))]
             vm.run()
             decisions += 1
             p = vm.pending

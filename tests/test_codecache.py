@@ -1,5 +1,8 @@
 """The cache of compiled code (interpreter/codecache.py): a later load compiles nothing it
-has compiled before, and a cache file that is damaged, foreign or turned off changes nothing."""
+has compiled before, and a cache file that is damaged, foreign or turned off changes nothing.
+
+These are the loads the whole-game cache (interpreter/gamecache.py, tests/test_gamecache.py)
+misses: a game's files changed, or a new interpreter. Its entries are not read here."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ import textwrap
 
 import pytest
 
-from interpreter import codecache, load_game
+from interpreter import codecache, gamecache, load_game
 
 GAME = """
 game counter "Counter" {
@@ -32,6 +35,7 @@ def cache(tmp_path, monkeypatch):
     where = tmp_path / "cache"
     monkeypatch.setenv("GAMEDEF_CACHE", str(where))
     monkeypatch.setattr(codecache, "_codes", {})  # as a new process
+    monkeypatch.setattr(gamecache, "load", lambda *args: None)  # a miss of the whole-game cache
     return where
 
 
@@ -64,7 +68,7 @@ def compiles(monkeypatch) -> list[str]:
 def test_a_second_load_in_a_new_process_compiles_nothing(tmp_path, cache, monkeypatch):
     path = write(tmp_path)
     assert play_all_threes(load_game(path)) == 12
-    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".tree"]
+    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".game", ".tree"]
     assert oct(cache.stat().st_mode & 0o777) == "0o700"  # the user's alone
     monkeypatch.setattr(codecache, "_codes", {})
     made = compiles(monkeypatch)

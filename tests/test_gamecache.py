@@ -1,0 +1,220 @@
+"""The whole-game cache (interpreter/gamecache.py): a second load of the same files reads
+the compiled game back and plays exactly as the compiled one; a changed file, another
+variant or option, a damaged or foreign entry, or a file moved out of the game's folder
+is a miss, never a wrong game and never a call the entry names."""
+
+from __future__ import annotations
+
+import io
+import marshal
+import os
+import pickle
+import random
+import textwrap
+
+import pytest
+
+import interpreter
+from interpreter import gamecache, load_game
+
+MAIN = """
+game counter "Counter" {
+    players 1..1
+    seats [p1]
+}
+include "rules.game"
+option goal: int = 10 choices [10, 20] "the total to reach"
+var total: int = 0
+procedure play() {
+    rule "Play: add until the goal"
+    while total < goal {
+        choose n from [1, 2, 3] by p1 label "add {n}"
+        total += n * step()
+    }
+    game over [p1]
+}
+variant doubled "Doubled" {
+    replace def step() = 2
+}
+"""
+RULES = "def step() = {step}\n"
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    where = tmp_path / "cache"
+    monkeypatch.setenv("GAMEDEF_CACHE", str(where))
+    return where
+
+
+@pytest.fixture
+def compiles(monkeypatch) -> list[str]:
+    """The games parsed and compiled from their files from now on (the misses)."""
+    made: list[str] = []
+    real = interpreter.load_program
+    monkeypatch.setattr(
+        interpreter, "load_program", lambda path, variants: made.append(path.name) or real(path, variants)
+    )
+    return made
+
+
+def write(tmp_path, step: int = 1):
+    folder = tmp_path / "game"
+    folder.mkdir(exist_ok=True)
+    (folder / "counter.game").write_text(textwrap.dedent(MAIN), encoding="utf-8")
+    (folder / "rules.game").write_text(RULES.format(step=step), encoding="utf-8")
+    return folder / "counter.game"
+
+
+def turns(game) -> int:
+    """Decisions to reach the goal adding 3 each time."""
+    state = game.start(players=1, seed=1)
+    while state.result is None:
+        state = game.apply(state, "add 3")
+    return state.decisions
+
+
+def test_a_second_load_reads_the_compiled_game_back(tmp_path, cache, compiles):
+    path = write(tmp_path)
+    assert turns(load_game(path)) == 4
+    assert compiles == ["counter.game"]
+    assert [f.suffix for f in cache.glob("*.game")] == [".game"]
+    assert oct(next(cache.glob("*.game")).stat().st_mode & 0o777) == "0o600"
+    game = load_game(path)
+    assert compiles == ["counter.game"]  # read back: nothing parsed or compiled
+    assert turns(game) == 4
+    assert game.compiled.program.header.title == "Counter"  # the whole game, its syntax tree too
+
+
+@pytest.mark.parametrize(("name", "players"), [("berlin_wall", 3), ("walls_and_wonders", 4), ("missiles_now", 4)])
+def test_a_bundled_game_read_back_plays_exactly_as_compiled(cache, compiles, name, players):
+    first = load_game(name)
+    again = load_game(name)
+    assert len(compiles) == 1
+    assert again.compiled is not first.compiled
+    for seed in (1, 2):
+        a = first.playout(first.start(players=players, seed=seed), random.Random(seed).randrange)
+        b = again.playout(again.start(players=players, seed=seed), random.Random(seed).randrange)
+        assert a == b and a.result is not None
+        assert first.narrate(a) == again.narrate(b)
+
+
+def test_a_changed_included_file_is_a_miss(tmp_path, cache, compiles):
+    path = write(tmp_path, step=1)
+    assert turns(load_game(path)) == 4
+    write(tmp_path, step=2)
+    assert turns(load_game(path)) == 2  # 6, then 12: the new rule, not the kept one
+    assert compiles == ["counter.game", "counter.game"]
+    assert turns(load_game(path)) == 2 and len(compiles) == 2  # and kept in turn
+
+
+def test_variants_and_options_are_kept_apart(tmp_path, cache, compiles):
+    path = write(tmp_path)
+    assert turns(load_game(path, variants=["doubled"])) == 2
+    assert turns(load_game(path, options={"goal": 20})) == 7
+    assert turns(load_game(path)) == 4
+    assert len(compiles) == 3
+    assert turns(load_game(path, variants=["doubled"])) == 2
+    assert turns(load_game(path, options={"goal": 20})) == 7
+    assert len(compiles) == 3 and len(list(cache.glob("*.game"))) == 3
+
+
+@pytest.mark.parametrize("damage", ["truncated", "not marshal", "wrong shape", "writable by others"])
+def test_a_damaged_entry_is_a_miss(tmp_path, cache, compiles, damage):
+    path = write(tmp_path)
+    load_game(path)
+    (entry,) = cache.glob("*.game")
+    data = entry.read_bytes()
+    if damage == "truncated":
+        entry.write_bytes(data[: len(data) // 2])
+    elif damage == "not marshal":
+        entry.write_bytes(b"\x00not an entry" * 10)
+    elif damage == "wrong shape":
+        entry.write_bytes(marshal.dumps((gamecache.FORMAT, (), [], b"not a pickle")))
+    else:
+        os.chmod(entry, 0o666)
+    assert turns(load_game(path)) == 4
+    assert len(compiles) == 2
+
+
+def test_an_entry_naming_anything_else_is_never_run(tmp_path, cache, compiles):
+    path = write(tmp_path)
+    load_game(path)
+    (entry,) = cache.glob("*.game")
+    files = marshal.loads(entry.read_bytes())[1]  # the files' digests still match
+
+    class Boom:
+        def __reduce__(self):
+            return (os.system, ("echo hacked > " + str(tmp_path / "hacked"),))
+
+    entry.write_bytes(marshal.dumps((gamecache.FORMAT, files, [], pickle.dumps(Boom()))))
+    assert turns(load_game(path)) == 4
+    assert len(compiles) == 2 and not (tmp_path / "hacked").exists()
+
+
+@pytest.mark.parametrize(
+    "blob",
+    [
+        b"cinterpreter.sources\nos\n.",  # a module the interpreter imports, not one of its own
+        # getattr(getattr(Game, "apply"), "__globals__"): a function's globals
+        b"cbuiltins\ngetattr\n(cbuiltins\ngetattr\n(cinterpreter.engine\nGame\nS'apply'\ntRS'__globals__'\ntR.",
+        b"cbuiltins\neval\n(S'1'\ntR.",
+    ],
+    ids=["an imported module", "a function's globals", "eval"],
+)
+def test_an_entry_reaching_past_the_interpreters_objects_is_a_miss(tmp_path, cache, compiles, blob):
+    path = write(tmp_path)
+    load_game(path)
+    (entry,) = cache.glob("*.game")
+    files = marshal.loads(entry.read_bytes())[1]
+    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+        gamecache._Unpickler(io.BytesIO(blob), []).load()
+    entry.write_bytes(marshal.dumps((gamecache.FORMAT, files, [], blob)))
+    assert turns(load_game(path)) == 4
+    assert len(compiles) == 2
+
+
+def test_an_included_file_now_linking_out_of_the_folder_is_a_miss(tmp_path, cache, compiles):
+    path = write(tmp_path)
+    load_game(path)
+    outside = tmp_path / "elsewhere.game"
+    outside.write_text(RULES.format(step=1), encoding="utf-8")  # the same text, outside the game's folder
+    rules = path.parent / "rules.game"
+    rules.unlink()
+    rules.symlink_to(outside)
+    with pytest.raises(interpreter.GameDefError, match="leaves the game's folder"):
+        load_game(path)
+    assert len(compiles) == 2  # not read back from the entry: loaded, and refused
+
+
+def test_turned_off_it_writes_nothing(tmp_path, monkeypatch, compiles):
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    path = write(tmp_path)
+    assert turns(load_game(path)) == 4 and turns(load_game(path)) == 4
+    assert len(compiles) == 2 and not (tmp_path / "xdg").exists()
+
+
+def test_functions_that_share_a_closure_cell_share_it_after_a_load():
+    source = """
+def counter():
+    count = 0
+
+    def add():
+        nonlocal count
+        count += 1
+        return count
+
+    def read():
+        return count
+
+    return add, read
+"""
+    namespace: dict = {}  # as a game's generated code: globals of plain data
+    exec(source, namespace)  # noqa: S102
+    buffer = io.BytesIO()
+    pickler = gamecache._Pickler(buffer)
+    pickler.dump(namespace["counter"]())
+    add, read = gamecache._Unpickler(io.BytesIO(buffer.getvalue()), pickler.codes).load()
+    assert add() == 1 and add() == 2
+    assert read() == 2  # one cell, as before
