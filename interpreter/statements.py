@@ -65,6 +65,58 @@ def _size(stmts) -> int:
     return n
 
 
+def _jump(target: int | list):
+    """A step that only continues at `target` (or at `target[0]`, known later: the end of
+    an inlined procedure). `_thread_jumps` puts the step found there in its place."""
+
+    def op(vm, L):
+        return target if target.__class__ is int else target[0]
+
+    op.jump = target
+    return op
+
+
+def _back_edge(head: int):
+    """The jump back to a loop's head: the one place a rule can loop forever, so it
+    spends the run's step budget."""
+
+    def op(vm, L):
+        vm.budget -= 1
+        if vm.budget < 0:
+            vm.out_of_steps()
+        return head
+
+    op.back = head
+    return op
+
+
+def _thread_jumps(code: Code) -> None:
+    """Each step that only jumps is replaced by the step it leads to (its span and
+    procedure name too, for errors), and a loop's back edge leads past a head that only
+    jumps: a run then makes one call where it made two or three. Every step index keeps
+    its meaning, so a saved state's step is still the same place."""
+    ops = code.ops
+
+    def target(i: int) -> int | None:
+        t = getattr(ops[i], "jump", None) if i < len(ops) else None
+        return None if t is None else (t if t.__class__ is int else t[0])
+
+    def landing(i: int) -> int:
+        seen = set()
+        while (t := target(i)) is not None and i not in seen:
+            seen.add(i)
+            i = t
+        return i
+
+    for j in range(len(ops)):
+        if target(j) is not None:
+            k = landing(j)
+            if k < len(ops) and target(k) is None:
+                ops[j], code.spans[j], code.names[j] = ops[k], code.spans[k], code.names[k]
+        elif (head := getattr(ops[j], "back", None)) is not None and landing(head) != head:
+            ops[j] = _back_edge(landing(head))
+
+
 class StatementCompiler:
     """Mixed into the compiler: turns statement lists into step tables."""
 
@@ -94,6 +146,7 @@ class StatementCompiler:
         self._inline_stack: list[str] = [code.name]
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
+        _thread_jumps(code)
         return scope
 
     def _emit(self, op, span: Span) -> int:
@@ -179,18 +232,21 @@ class StatementCompiler:
             self._block(s.otherwise, scope)
         end = self._here()
         for j in end_jumps:
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
+            self._code.ops[j] = _jump(end)
 
     def _s_While(self, s: ast.While, scope):
         cond = self.src(s.condition, scope, {})
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
-        self._emit(self._back_edge(head), s.span)
+        self._emit(_back_edge(head), s.span)
         end = self._here()
-        self._code.ops[head] = self._function(f"({head + 1} if {cond} else {end})")
+        # `while true`: the head only continues into the body
+        self._code.ops[head] = (
+            _jump(head + 1) if cond == "True" else self._function(f"({head + 1} if {cond} else {end})")
+        )
         for j in self._loops.pop():
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
+            self._code.ops[j] = _jump(end)
 
     def _s_For(self, s: ast.For, scope):
         items = self.stored_expr(s.iterable, scope)
@@ -211,7 +267,7 @@ class StatementCompiler:
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
-        self._emit((lambda h: lambda vm, L: h)(head), s.span)  # finite: no step budget
+        self._emit(_jump(head), s.span)  # finite: no step budget
         end = self._here()
 
         def step(vm, L, body=head + 1, end=end):
@@ -226,20 +282,7 @@ class StatementCompiler:
 
         self._code.ops[head] = step
         for j in self._loops.pop():
-            self._code.ops[j] = (lambda e: lambda vm, L: e)(end)
-
-    @staticmethod
-    def _back_edge(head: int):
-        """The jump back to a loop's head: the one place a rule can loop forever, so it
-        spends the run's step budget."""
-
-        def op(vm, L):
-            vm.budget -= 1
-            if vm.budget < 0:
-                vm.out_of_steps()
-            return head
-
-        return op
+            self._code.ops[j] = _jump(end)
 
     def _s_Break(self, s, scope):
         if not self._loops:
@@ -257,7 +300,7 @@ class StatementCompiler:
             ends, dest, has_result = self._returns[-1]
             ends.append(target)
             if value is None:  # with a result, the end of its body: the checker proves it unreachable
-                op = self._no_result() if has_result else (lambda vm, L: target[0])
+                op = self._no_result() if has_result else _jump(target)
             elif dest is None:  # a value the caller ignores: computed all the same, as in a frame
 
                 def op(vm, L):

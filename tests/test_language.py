@@ -479,6 +479,57 @@ def test_choose_with_no_options_is_a_runtime_error(tmp_path):
         game.start(players=2)
 
 
+def test_an_error_after_an_if_points_at_its_own_statement(tmp_path):
+    """The branch's jump to the statement after the `if` is replaced by that statement's
+    step (interpreter/statements.py, `_thread_jumps`): the error still names its line."""
+    game = build(
+        tmp_path,
+        program(
+            """
+        if total > 5 {
+            total = 2
+        } else {
+            total = 3
+        }
+        choose x from [y for y in 1..3 if y > 5] by a
+    """,
+            decls="var total: int = 6",
+        ),
+    )
+    with pytest.raises(GameRuntimeError, match="no options") as info:
+        game.start(players=2)
+    (d,) = info.value.diagnostics
+    assert d.span.line == 10, d  # the `choose`, not the `if` (line 4)
+
+
+def test_steps_that_only_jump_are_replaced_by_where_they_lead(tmp_path):
+    game = build(
+        tmp_path,
+        program(
+            """
+        while true {
+            for i in 1..3 {
+                if i == 2 {
+                    total += i
+                } else {
+                    total -= 1
+                }
+            }
+            choose x from [1, 2] by a
+            if x == 2 {
+                break
+            }
+        }
+    """,
+            decls="var total: int = 0",
+        ),
+    )
+    play = game.compiled.procs["play"]
+    assert not [op for op in play.ops if hasattr(op, "jump")]
+    state = game.apply_index(game.apply_index(game.start(players=2), 0), 1)
+    assert game.var(state, "total") == 0 and state.result == ()
+
+
 def test_may_offers_the_text_and_pass(tmp_path):
     game = build(
         tmp_path,
