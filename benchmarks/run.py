@@ -219,8 +219,7 @@ def main(argv: list[str] | None = None) -> None:
     if m is None:
         print("OpenSpiel python_tic_tac_toe: not installed (pip install '.[bench]')")
     else:
-        ttt = next(row for row in rows if row[0] == "Tic-tac-toe")
-        g1, d1, t1 = measure(ttt[1], args.seconds)
+        g1, d1, t1 = measure(interpreter_playouts("tictactoe", 2), args.seconds)
         print(
             f"{'OpenSpiel python ttt':<24} {'':>18} {m.decisions_per_s:>19,.0f} "
             f"{(d1 / t1) / m.decisions_per_s:>6.2f}   (ratio = gamedef tic-tac-toe / OpenSpiel's)"
