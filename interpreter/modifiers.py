@@ -76,10 +76,11 @@ def specialised(q: QueryFunction):
     code calls (`_q_NAME`). A query no modifier touches is its base alone; the others test
     only the kinds of modifiers they have, with no attribute read per call."""
     base, stated, slot = q.base, frozenset(q.stated), q.grants_slot
-    statics = tuple((m, m.active, m.where, m.owner) for m in q.statics)
+    # An expression only reads its frame, so the arguments' tuple serves as one as it is.
+    statics = tuple((m, m.active, m.where, m.owner, (m.owner,)) for m in q.statics)
     mods = q.mods
     if not statics and not stated:
-        return lambda vm, args: base(vm, list(args))
+        return base
 
     # The modifiers in force on this query, kept for the last list of them seen: that list
     # is an immutable tuple, the same object from state to state until a modifier comes or
@@ -87,10 +88,10 @@ def specialised(q: QueryFunction):
     seen: list = [None, ()]
 
     def call(vm, args):
-        value = base(vm, list(args))
+        value = base(vm, args)
         found = None
-        for m, active, where, owner in statics:
-            if active(vm, [owner]) and (where is None or where(vm, [owner, *args])):
+        for m, active, where, owner, frame in statics:
+            if active(vm, frame) and (where is None or where(vm, (owner, *args))):
                 if found is None:
                     found = []
                 found.append((m, [owner, *args]))
