@@ -45,39 +45,11 @@ from .sources import SourceError, confined, read_bytes_checked
 FORMAT = 1  # the layout of an entry
 _HERE = Path(__file__).resolve().parent
 _digest: list[str] = []
-# Built-ins an entry may name: the types of plain data, and what pickle's own reductions use.
-_BUILTINS = {
-    "tuple",
-    "list",
-    "dict",
-    "set",
-    "frozenset",
-    "object",
-    "int",
-    "str",
-    "float",
-    "bool",
-    "bytes",
-    "range",
-    "slice",
-    "len",
-    "any",
-    "all",
-    "sum",
-    "min",
-    "max",
-    "sorted",
-    "abs",
-    "isinstance",
-    "enumerate",
-    "zip",
-    "map",
-    "filter",
-    "reversed",
-    "type",
-}
+# Built-ins an entry may name: those the rules' library hands out (builtins.py), and the
+# plain types pickle's own reductions use. Nothing that builds classes, code or calls.
+_BUILTINS = {"abs", "all", "any", "len", "tuple", "list", "dict", "set", "frozenset", "object", "int", "str", "float"}
+_BUILTINS |= {"bool", "bytes", "range", "slice"}
 _SPECIAL = {"__getitem__", "__contains__", "__len__"}  # the special methods a bound method may be
-_TYPES = {"CellType", "FunctionType", "CodeType", "MappingProxyType", "SimpleNamespace"}
 _MODULES = ("interpreter", "builtins")  # module namespaces an entry may refer to by name
 
 
@@ -241,8 +213,6 @@ class _Unpickler(pickle.Unpickler):
             return getattr(copyreg, name)
         if module == "itertools" and name == "count":
             return itertools.count
-        if module == "types" and name in _TYPES:
-            return getattr(types, name)
         raise pickle.UnpicklingError(f"not allowed in a compiled game: {module}.{name}")
 
 
@@ -290,6 +260,6 @@ def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compil
         pickler = _Pickler(buffer)
         pickler.dump(compiled)
         data = marshal.dumps((FORMAT, files, pickler.codes, buffer.getvalue()))
-    except (pickle.PicklingError, TypeError, AttributeError, ValueError, RecursionError):
-        return  # something in this game is not plain data: it is compiled at every load
+    except Exception:  # something in this game is not plain data (or too deep): compiled at every load
+        return
     codecache.write_bytes(entry, data)
