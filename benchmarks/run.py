@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from interpreter import codecache, find_game, load_game
 from interpreter.checker import check_program
@@ -28,7 +29,11 @@ from interpreter.compiler import CompiledGame
 from interpreter.parser import parse_text
 from interpreter.program import load_program
 
-from .baselines import berlin_wall, kuhn_poker, missiles_now, tictactoe, walls_and_wonders
+from .baselines import berlin_wall, kuhn_poker, missiles_now, tictactoe, twid_influence, walls_and_wonders
+
+# The Wall is Down's representative part: its influence operations alone (rule 6.2.1), as
+# the scenario variant plays them and baselines/twid_influence.py writes them by hand.
+TWID_INFLUENCE = str(Path(__file__).resolve().parent / "scenarios" / "twid_influence.game")
 
 
 def interpreter_playouts(name: str, players: int, variants=()) -> Callable[[int], int]:
@@ -175,25 +180,27 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=6.0, help="time per game and side (default 6)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
     args = parser.parse_args(argv)
-    rows = [  # (label, game, players, its hand-written version)
-        ("Berlin Wall, 2 players", "berlin_wall", 2, berlin_wall),
-        ("Berlin Wall, 4 players", "berlin_wall", 4, berlin_wall),
-        ("Walls and Wonders, 2p", "walls_and_wonders", 2, walls_and_wonders),
-        ("Walls and Wonders, 4p", "walls_and_wonders", 4, walls_and_wonders),
-        ("Missiles, Now!, 2p", "missiles_now", 2, missiles_now),
-        ("Missiles, Now!, 4p", "missiles_now", 4, missiles_now),
-        ("Tic-tac-toe", "tictactoe", 2, tictactoe),
-        ("Kuhn poker", "kuhn_poker", 2, kuhn_poker),
+    rows = [  # (label, game, players, its hand-written version, variants)
+        ("Berlin Wall, 2 players", "berlin_wall", 2, berlin_wall, ()),
+        ("Berlin Wall, 4 players", "berlin_wall", 4, berlin_wall, ()),
+        ("Walls and Wonders, 2p", "walls_and_wonders", 2, walls_and_wonders, ()),
+        ("Walls and Wonders, 4p", "walls_and_wonders", 4, walls_and_wonders, ()),
+        ("Missiles, Now!, 2p", "missiles_now", 2, missiles_now, ()),
+        ("Missiles, Now!, 4p", "missiles_now", 4, missiles_now, ()),
+        ("Tic-tac-toe", "tictactoe", 2, tictactoe, ()),
+        ("Kuhn poker", "kuhn_poker", 2, kuhn_poker, ()),
+        ("TWID influence ops, 2p", TWID_INFLUENCE, 2, twid_influence, ("influence_only",)),
+        ("TWID influence ops, 4p", TWID_INFLUENCE, 4, twid_influence, ("influence_only",)),
     ]
     print(
         f"{'game':<24} {'playout dec/s':>14} {'apply_index':>12} {'hand-written':>13} {'ratio':>6}"
         f" {'(apply_index)':>14}   games/s (playout / hand)"
     )
-    for label, name, players, baseline in rows:
+    for label, name, players, baseline, variants in rows:
         hand = lambda s, baseline=baseline, players=players: baseline.random_playout(players, s)  # noqa: E731
         (g1, d1, t1), (_, d2, t2), (g3, d3, t3) = side_by_side(
-            interpreter_playouts(name, players),
-            immutable_playouts(name, players),
+            interpreter_playouts(name, players, variants),
+            immutable_playouts(name, players, variants),
             hand,
             seconds=args.seconds,
             rounds=args.rounds,

@@ -83,6 +83,8 @@ class VM:
         "stop",
         "switch",
         "budget",
+        "pick",
+        "left",
     )
 
     def __init__(self, game: CompiledGame, state: State):
@@ -100,9 +102,22 @@ class VM:
         self.switch = False  # the running frame changed (call, return) or the run stops
         self.setup_only = False
         self.budget = STEP_LIMIT
+        # In a playout (`Game.playout`), decisions are answered where they are asked:
+        # option `pick(n)` goes into the slot, for `left` more decisions (-1: no limit).
+        self.pick: Callable[[int], int] | None = None
+        self.left = 0
 
     # -- called by compiled ops --
-    def suspend(self, player, values, slot, choice) -> None:
+    def suspend(self, player, values, slot, choice, L: list) -> None:
+        """Wait for `player`'s answer (one of `values`, into slot `slot` of frame locals
+        `L`); in a playout, answer it at once and run on, as if the run had stopped here
+        and a new one begun: the step budget is renewed and the log is the new move's."""
+        if self.left:
+            self.left -= 1
+            L[slot] = values[self.pick(len(values))]
+            self.budget = STEP_LIMIT
+            del self.log[:]
+            return
         self.pending = _new_tuple(Pending, (player, values, slot, choice))
         self.stop = self.switch = True
 
@@ -497,23 +512,14 @@ class Game:
         if p is None or limit is not None and limit <= 0:
             return state
         vm = VM(self.compiled, state)
-        frames = vm.frames
-        decisions = state.decisions
-        end = -1 if limit is None else decisions + limit
-        while True:
-            frame = frames[-1]  # the frame waiting for the answer: thawed already, unless this is the first
-            if frame.__class__ is tuple:
-                frame = vm.thaw_top()
-            frame[2][p.slot] = p.values[pick(len(p.values))]
-            vm.run()
-            decisions += 1
-            p = vm.pending
-            if p is None or decisions == end:
-                return vm.freeze(decisions)
-            # Ready for the next decision: the run stopped at it, and a state's log is its last move's.
-            vm.pending = None
-            vm.stop = vm.switch = False
-            del vm.log[:]
+        vm.thaw_top()[2][p.slot] = p.values[pick(len(p.values))]
+        # The decisions after this one are answered in place (`VM.suspend`): one run
+        # plays to the end, or stops at the decision past the limit.
+        vm.pick = pick
+        vm.left = -1 if limit is None else limit - 1
+        vm.run()
+        taken = 1 + (limit - 1 - vm.left if limit is not None else -1 - vm.left)
+        return vm.freeze(state.decisions + taken)
 
     def var(self, state: State, name: str) -> Any:
         """A variable's value; a map variable as a dict (of dicts), for tests and tools."""

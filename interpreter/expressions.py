@@ -45,6 +45,11 @@ _INLINE = {
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
 _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
+# In generated source: a string literal (as repr writes it), a comprehension variable,
+# and the places that bind one.
+_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_VARIABLE = re.compile(r"\b_v[0-9]+\b")
+_BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
 _ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
 # Expressions whose value is never none (so `max(a, b)` means the larger of the two).
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
@@ -151,6 +156,7 @@ class ExpressionCompiler:
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
         self._short_vars: set[str] = set()  # comprehension variables bound to the short lists of a constant
         self._fields_final = False  # set once every component and its fields are known
+        self._loops_made: dict[str, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -410,7 +416,8 @@ class ExpressionCompiler:
                 return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
             found = _ITEMS_OF.fullmatch(arg)  # [x for x in ...]: its items, no value computed
             if found is not None and _closing(arg, 5) == len(arg) - 1 and _closing(arg, 6) == len(arg) - 2:
-                exists = f"any(True for {found.group(1)} in {found.group(2)})"
+                parts = _clause_parts(f"{found.group(1)} in {found.group(2)}")
+                exists = self._loop("any", parts, "True")
                 return exists if (e.op, e.right.value) in _NONEMPTY else f"(not {exists})"
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
 
@@ -488,9 +495,7 @@ class ExpressionCompiler:
             return counted
         if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
-            if f == "count":
-                return f"sum([1 {' '.join(parts)}])"
-            return f"{f}({elem} {' '.join(parts)})"
+            return self._loop(f, parts, elem)
         b = BUILTINS[f]
         args = [self.src(a, scope, py) for a in e.args]
         if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
@@ -517,6 +522,72 @@ class ExpressionCompiler:
         if b.takes_vm:
             args.insert(0, "vm")
         return f"_b_{f}({', '.join(args)})"
+
+    def _loop(self, f: str, parts: list[str], elem: str) -> str:
+        """`any`, `all` or `count` of a comprehension as a call of a generated function
+        whose loops return as soon as the answer is known. A generator expression
+        (`any(x for ...)`) costs a generator object and a resumption per item, which in
+        short lists (a line of three squares) is most of the work; plain loops in one
+        call are about twice as fast. An element that is itself such a loop over one
+        list (`any(all(... for x in line) for line in lines)`) is written in place, and
+        a list's steps are spent inline as `charge` spends them. The function takes the
+        frame and the comprehension variables of the expression around it it reads."""
+        lines: list[str] = []
+        pad = self._loop_head(parts, "    ", lines)
+        elem = self._loop_element(elem, pad, lines)
+        if f == "any":
+            lines.append(f"{pad}if {elem}: return True")
+            first, last = [], "    return False"
+        elif f == "all":
+            lines.append(f"{pad}if not {elem}: return False")
+            first, last = [], "    return True"
+        else:  # count: the element is never computed
+            lines.append(f"{pad}__n += 1")
+            first, last = ["    __n = 0"], "    return __n"
+        body = "\n".join(first + lines + [last])
+        code = _STRINGS.sub("''", body)
+        free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)), key=lambda v: int(v[2:]))
+        params = ", ".join(["vm", "L", *free])
+        name = f"_{f}{next(self._names)}"
+        text = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "") + body + "\n"
+        exec(compile_source(text, "<gamedef loop>"), self.ns)  # noqa: S102
+        call = f"{name}({params})"
+        self._loops_made[call] = (f, parts, elem)
+        return call
+
+    def _loop_head(self, parts: list[str], pad: str, lines: list[str]) -> str:
+        """The `for` and `if` lines of a loop's clauses; the indentation of its body."""
+        for part in parts:
+            head, _, source = part.partition(" in ")
+            if part.startswith("for ") and source.startswith("_charge(vm, ") and _whole_call(source, ("_charge(",)):
+                items = f"__i{next(self._names)}"
+                lines.append(f"{pad}{items} = {source[len('_charge(vm, ') : -1]}")
+                lines.append(f"{pad}if {items}.__class__ is tuple:")
+                lines.append(f"{pad}    vm.budget -= len({items})")
+                lines.append(f"{pad}    if vm.budget < 0: vm.out_of_steps()")
+                part = f"{head} in {items}"
+            lines.append(f"{pad}{part}:")
+            pad += "    "
+        return pad
+
+    def _loop_element(self, elem: str, pad: str, lines: list[str]) -> str:
+        """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
+        its loop (written here) leaves its answer in."""
+        made = self._loops_made.get(elem)
+        if made is None or sum(p.startswith("for ") for p in made[1]) != 1:
+            return elem
+        f, parts, inner = made
+        result = f"__r{next(self._names)}"
+        lines.append(f"{pad}{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}")
+        body = self._loop_head(parts, pad, lines)
+        inner = self._loop_element(inner, body, lines)
+        if f == "any":
+            lines.extend([f"{body}if {inner}:", f"{body}    {result} = True", f"{body}    break"])
+        elif f == "all":
+            lines.extend([f"{body}if not {inner}:", f"{body}    {result} = False", f"{body}    break"])
+        else:
+            lines.append(f"{body}{result} += 1")
+        return result
 
     def _count_equal(self, e: ast.Call, scope, py) -> str | None:
         """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
@@ -746,6 +817,30 @@ def _count_eq_charged(vm, items, value) -> int:
             vm.out_of_steps()
         return items.count(value)
     return sum([1 for y in items if y == value])
+
+
+def _clause_parts(text: str) -> list[str]:
+    """The clauses of a comprehension's source after its first `for`
+    ("v in xs if c for w in ys"), as `_clauses` gives them: ["for v in xs", "if c",
+    "for w in ys"]. Split where " for " or " if " stands outside every bracket: generated
+    code writes a conditional expression in parentheses (the source holds no quotes)."""
+    parts, depth, start, i = [], 0, 0, 0
+    word = "for "
+    while i < len(text):
+        ch = text[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif depth == 0 and text.startswith((" for ", " if "), i):
+            parts.append(word + text[start:i])
+            word = "for " if text.startswith(" for ", i) else "if "
+            i += len(word) + 1
+            start = i
+            continue
+        i += 1
+    parts.append(word + text[start:])
+    return parts
 
 
 def _closing(source: str, start: int) -> int | None:

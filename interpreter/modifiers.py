@@ -19,10 +19,13 @@ card removes all of this with it: nothing outside the card mentions it.
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
 from . import syntax as ast
-from .expressions import Closure, Scope
+from .builtins import BUILTINS
+from .expressions import _STRINGS, Closure, Scope
 from .limits import capped
 from .syntax import names_in
 
@@ -38,6 +41,10 @@ class CompiledModifier:
     active: Closure | None = None  # a static modifier's `while` condition
     owner: str | None = None  # the card a static modifier belongs to (`self`)
     captured: int = 0  # how many locals a stated modifier captured
+    # The variables' slots a static modifier's condition reads, if it reads nothing else
+    # (no query, no call that may read more, no players): its truth is then the same
+    # while those variables hold the same values. None: it may read anything.
+    reads: tuple[int, ...] | None = None
 
 
 class QueryFunction:
@@ -81,6 +88,7 @@ def specialised(q: QueryFunction):
     mods = q.mods
     if not statics and not stated:
         return base
+    in_force, watch, memo = _in_force(statics)
 
     # The modifiers in force on this query, kept for the last list of them seen: that list
     # is an immutable tuple, the same object from state to state until a modifier comes or
@@ -90,8 +98,10 @@ def specialised(q: QueryFunction):
     def call(vm, args):
         value = base(vm, args)
         found = None
-        for m, active, where, owner, frame in statics:
-            if active(vm, frame) and (where is None or where(vm, (owner, *args))):
+        # (the one variable the conditions read still holds the value last seen: no call)
+        now = memo[1] if watch is not None and vm.vars[watch] is memo[0] else in_force(vm)
+        for m, where, owner in now:
+            if where is None or where(vm, (owner, *args)):
                 if found is None:
                     found = []
                 found.append((m, [owner, *args]))
@@ -109,6 +119,74 @@ def specialised(q: QueryFunction):
         return value if found is None else _combine(vm, value, found)
 
     return call
+
+
+def _in_force(statics: tuple) -> tuple:
+    """(a function giving the static modifiers whose condition holds, in declaration
+    order, as (modifier, where, owner); the one variable's slot they all read, or None;
+    the [value, modifiers] last seen there).
+
+    When every condition reads only variables (a card's `while self in in_play`), their
+    answers are kept for the values last seen: values are immutable, so the same objects
+    in those slots mean the same answers, and most calls compare one reference instead
+    of testing every card that could modify the query. Else each call tests them all."""
+    reads = [m.reads for m, *_ in statics]
+    memo: list = [object(), ()]  # the value(s) seen, the modifiers then in force
+
+    def test(vm) -> tuple:
+        return tuple((m, where, owner) for m, active, where, owner, frame in statics if active(vm, frame))
+
+    if not statics:
+        return (lambda vm: ()), None, memo
+    if any(r is None for r in reads):
+        return test, None, memo
+    slots = tuple(sorted({i for r in reads for i in r}))
+    if not slots:  # conditions of constants only
+
+        def fixed(vm) -> tuple:
+            if memo[0].__class__ is object:
+                memo[0], memo[1] = (), test(vm)
+            return memo[1]
+
+        return fixed, None, memo
+    if len(slots) == 1:
+        (slot,) = slots
+
+        def one(vm) -> tuple:
+            memo[1] = test(vm)
+            memo[0] = vm.vars[slot]
+            return memo[1]
+
+        return one, slot, memo
+
+    def many(vm) -> tuple:
+        values = vm.vars
+        if memo[0].__class__ is object or any(values[i] is not v for i, v in zip(slots, memo[0])):
+            memo[1] = test(vm)
+            memo[0] = tuple([values[j] for j in slots])
+        return memo[1]
+
+    return many, None, memo
+
+
+def _reads(source: str, builtins: dict) -> tuple[int, ...] | None:
+    """The variables' slots a compiled condition reads, if it reads nothing but
+    variables, its card (`L[0]`), constants, fixed tables and pure built-ins; else None."""
+    code = _STRINGS.sub("''", source)
+    if re.search(r"L\[(?!0\])", code):
+        return None
+    for name in set(_NAME.findall(code)):
+        if name in _PLAIN or _FIXED.fullmatch(name):
+            continue
+        b = builtins.get(name[3:]) if name.startswith("_b_") else None
+        if b is None or b.takes_vm:
+            return None
+    return tuple(sorted({int(i) for i in re.findall(r"\bV\[([0-9]+)\]", code)}))
+
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_PLAIN = frozenset("V L None True False in not and or is if else".split())
+_FIXED = re.compile(r"_k[0-9]+|_i[0-9]+_[0-9]+|_[ft]_[A-Za-z0-9_]+")
 
 
 def _combine(vm, value, found: list):
@@ -196,6 +274,7 @@ class ModifierCompiler:
             where=self.expr(mod.where, scope) if mod.where is not None else None,
             active=self.expr(m.condition, Scope(["self"])),
             owner=owner,
+            reads=_reads(self.src(m.condition, Scope(["self"]), {}), BUILTINS),
         )
         self.queries[mod.query].statics.append(entry)
 

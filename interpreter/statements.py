@@ -389,7 +389,7 @@ class StatementCompiler:
                     L[slot] = None
                     return nxt
                 raise vm.rule_error("a choice has no options; mark it `optional` or test first")
-            vm.suspend(player(vm, L), values, slot, choice)
+            vm.suspend(player(vm, L), values, slot, choice, L)
             return nxt
 
         self._emit(op, s.span)
@@ -414,7 +414,7 @@ class StatementCompiler:
         choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], prompt, False)
 
         def ask(vm, L):
-            vm.suspend(player(vm, L), (True, False), slot, choice)
+            vm.suspend(player(vm, L), (True, False), slot, choice, L)
             return nxt
 
         self._emit(ask, s.span)

@@ -15,7 +15,7 @@ import tomli_w
 
 import interpreter.engine
 from interpreter import GameDefError, GameRuntimeError, load_game
-from interpreter.expressions import Scope
+from interpreter.expressions import Scope, _clause_parts
 from interpreter.parser import parse_expression
 from interpreter.saving import load_state, save_state, state_from_dict, state_to_dict
 
@@ -1022,6 +1022,64 @@ def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them
         def big(xs: list int, n: int) = [x for x in xs if x > n]
         """,
     ) == ["yes no no yes", "yes no yes yes", "1 no yes no"]
+
+
+def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
+    """`any`, `all` and `count` of a comprehension become plain loops (a function of
+    their own, an inner one over one list written in place); the answers are Python's."""
+    texts = logged(
+        tmp_path,
+        """
+        let g = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+        log "{any([all([x > 3 for x in row]) for row in g])} {all([any([x == 5 for x in row]) for row in g])}"
+        log "{count([x for r in g for x in r if x % 2 == 0])} {count([r for r in g if any([x > 7 for x in r])])}"
+        log "{[r for r in 1..3 if any([x == r + 3 for x in g[r - 1]])]} {any([true for x in []])}"
+        log "{all([false for x in []])}"
+        let name = "v"
+        log "{[k for k in 1..3 if count([x for x in g[k - 1] if x > k * 2]) > 0]} {has(g, name)}"
+        """,
+        decls="""
+        def has(g: list list int, name: str) = any([all([x > 0 and name != "_v1 in" for x in row]) for row in g])
+        """,
+    )
+    assert texts == ["yes no", "4 1", "2 no", "yes", "1, 2, 3 yes"]
+
+
+def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
+    """The list of a loop written for `any` spends a step per item where it starts, as
+    `charge` does: 100 turns of a search over 60 x 60 items are past 5,000 steps."""
+    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    source = """
+        var n: int = 0
+        var size: int = SIZE
+        procedure play() {
+            rule "Play"
+            let l = 1..size
+            let i = 0
+            while i < 100 {
+                if any([all([y != x * 1000 for y in l]) and x < 0 for x in l]) {
+                    n += 1
+                }
+                i += 1
+            }
+            game over []
+        }
+        """
+    game = build(tmp_path, HEADER + source.replace("SIZE", "60"))
+    with pytest.raises(GameRuntimeError, match="in play: more than 5,000 steps without a decision"):
+        game.start(players=2)
+    game = build(tmp_path, HEADER + source.replace("SIZE", "5"))
+    assert game.var(game.start(players=2), "n") == 0
+
+
+def test_clauses_of_a_comprehension_source_are_split_outside_brackets():
+    assert _clause_parts("_v1 in _charge(vm, X[(a if b else c)]) if (x in y) for _v2 in Z if q(1, 2)") == [
+        "for _v1 in _charge(vm, X[(a if b else c)])",
+        "if (x in y)",
+        "for _v2 in Z",
+        "if q(1, 2)",
+    ]
+    assert _clause_parts("_v1 in X") == ["for _v1 in X"]
 
 
 def test_whether_path_steps_finds_a_step_is_the_same_answer_as_counting_them(tmp_path):

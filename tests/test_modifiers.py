@@ -152,6 +152,54 @@ def test_el_jefe_forbids_us_influence_in_cuba_while_in_play_only(tmp_path):
     assert game.narrate(state) == ["yes no, yes, yes yes"]
 
 
+def test_a_static_modifiers_condition_is_tested_again_whenever_what_it_reads_changes(tmp_path):
+    """A condition reading only variables has its answer kept for the values last seen
+    (interpreter/modifiers.py, `_in_force`): each change of `in_play`, even to an equal
+    new list, and a second game played in between, still give the rulebook's answer."""
+    body = """
+        perform el_jefe.effect()
+        let a = can_influence(us, cuba)
+        in_play = without(in_play, el_jefe)
+        let b = can_influence(us, cuba)
+        in_play = append(in_play, el_jefe)
+        let c = can_influence(us, cuba)
+        in_play = [x for x in in_play]
+        let d = can_influence(us, cuba)
+        in_play = []
+        log "{a} {b} {c} {d} {can_influence(us, cuba)} {is_oil(libya)} {can_destabilize(russia, libya)}"
+        """
+    game, state = game_with(tmp_path, body)
+    assert game.narrate(state) == ["no yes no no yes no yes"]
+    query = game.compiled.queries["can_influence"]
+    assert [m.reads for m in query.statics] == [(game.compiled.vars["in_play"].slot,)]
+    assert game.narrate(game.start(players=2)) == ["no yes no no yes no yes"]
+
+
+def test_a_condition_reading_more_than_variables_is_tested_at_every_call(tmp_path):
+    cards = (
+        CARDS
+        + """
+card detector "Detector" : TwidCard { ops 1  types [Military]
+    while count(answers) > 0 and can_influence(russia, cuba): forbid can_destabilize(p, x) where x == cuba
+}
+"""
+    )
+    game, state = game_with(
+        tmp_path,
+        """
+        let a = can_destabilize(us, cuba)
+        answers = [1]
+        let b = can_destabilize(us, cuba)
+        perform el_jefe.effect()
+        let c = can_destabilize(us, cuba)
+        log "{a} {b} {c}"
+        """,
+        cards,
+    )
+    assert game.narrate(state) == ["yes no no"]
+    assert [m.reads for m in game.compiled.queries["can_destabilize"].statics][-1] is None
+
+
 def test_gaddafi_makes_libya_oil_and_undestabilizable_until_libyan_civil_war_removes_him(tmp_path):
     game, state = game_with(
         tmp_path,
