@@ -87,6 +87,7 @@ class BlockCompiler:
         text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
         # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
         local: dict = {}
+        self.link_loops(text)
         exec(compile_source(text, name), self.ns, local)  # noqa: S102
         return local["_blk"]
 

@@ -48,6 +48,7 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 # In generated source: a string literal (as repr writes it), a comprehension variable,
 # and the places that bind one.
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_LOOP_CALL = re.compile(r"\b(_(?:any|all|count)[0-9]+)\(")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
 _BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
 _ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
@@ -154,8 +155,11 @@ class ExpressionCompiler:
         # id of a list expression -> (it, "paid" | "short" | ""), as last compiled: see `_note`
         self._list_notes: dict[int, tuple[Any, str]] = {}
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
-        self._short_vars: set[str] = set()  # comprehension variables bound to the short lists of a constant
+        # Sources of short lists: comprehension variables bound to the short lists of a constant
+        # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
+        self._short_vars: set[str] = set()
         self._fields_final = False  # set once every component and its fields are known
+        self._pending_loops: dict[str, str] = {}  # loop functions made, not yet compiled: their source
         self._loops_made: dict[str, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
 
     # ---- entry points --------------------------------------------------------
@@ -170,6 +174,7 @@ class ExpressionCompiler:
     def _function(self, source: str) -> Closure:
         uses_vars = "V[" in source
         text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if uses_vars else "") + f"    return {source}\n"
+        self.link_loops(text)
         local: dict[str, Any] = {}
         exec(compile_source(text, "<gamedef expression>"), self.ns, local)  # noqa: S102
         return local["_f"]
@@ -319,6 +324,22 @@ class ExpressionCompiler:
             return False
         return all(short_lists(v) for v in self.ns[table].values())
 
+    def _makes_short_lists(self, e, seen: frozenset = frozenset()) -> bool:
+        """Is every item of the list `e` a list of at most FREE_ITEMS items by how `e` is
+        written: a comprehension whose element is a list written in the rule
+        (`[[x, y] for x in xs for y in ys]`), a list of such lists, or a call of a def
+        whose body is one? A variable running over it then holds a short list."""
+        t = type(e)
+        if t is ast.Comprehension:
+            return type(e.element) is ast.ListLit and len(e.element.items) <= FREE_ITEMS
+        if t is ast.ListLit:
+            return all(type(i) is ast.ListLit and len(i.items) <= FREE_ITEMS for i in e.items)
+        if t is ast.IfExpr:
+            return self._makes_short_lists(e.then, seen) and self._makes_short_lists(e.otherwise, seen)
+        if t is ast.Call and e.func in self.def_decls and e.func not in self.queries and e.func not in seen:
+            return self._makes_short_lists(self.def_decls[e.func].body, seen | {e.func})
+        return False
+
     def _paid(self, e, source: str) -> bool:
         """Did making the list `e` already spend at least a step per item it has? A range
         (`_range` spends its size), a comprehension whose last `for` spent its items, a
@@ -382,8 +403,10 @@ class ExpressionCompiler:
             # one `for` over a short list: as short
             short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
-            if self._items_short(_unwrapped(self.src(clause.iterable, scope, py))):
-                self._short_vars.add(v)  # each item is a short list fixed at load
+            if self._items_short(_unwrapped(self.src(clause.iterable, scope, py))) or self._makes_short_lists(
+                clause.iterable
+            ):
+                self._short_vars.add(v)  # each item is a short list fixed at load, or by the rule's text
             parts.append(f"for {v} in {source}")
             if clause.condition is not None:
                 parts.append(f"if {self.src(clause.condition, scope, py)}")
@@ -550,10 +573,21 @@ class ExpressionCompiler:
         params = ", ".join(["vm", "L", *free])
         name = f"_{f}{next(self._names)}"
         text = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "") + body + "\n"
-        exec(compile_source(text, "<gamedef loop>"), self.ns)  # noqa: S102
+        self._pending_loops[name] = text  # compiled once a compiled source calls it (`link_loops`)
         call = f"{name}({params})"
         self._loops_made[call] = (f, parts, elem)
         return call
+
+    def link_loops(self, text: str) -> None:
+        """Compile the loop functions (`_loop`) that the source `text`, about to be
+        compiled, calls, and those they call. One written in place in another's loop
+        (`_loop_element`) is never called, and never compiled: compiling is most of a
+        load's time."""
+        for name in _LOOP_CALL.findall(text):
+            pending = self._pending_loops.pop(name, None)
+            if pending is not None:
+                self.link_loops(pending)
+                exec(compile_source(pending, "<gamedef loop>"), self.ns)  # noqa: S102
 
     def _loop_head(self, parts: list[str], pad: str, lines: list[str]) -> str:
         """The `for` and `if` lines of a loop's clauses; the indentation of its body."""
@@ -602,6 +636,8 @@ class ExpressionCompiler:
         for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
             if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
                 items = self.src(clause.iterable, scope, py)
+                if _unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
+                    return f"{items}.count({self.src(other, scope, py)})"
                 counter = "_count_eq_charged(vm, " if self._needs_charge(clause.iterable, items) else "_count_eq("
                 return f"{counter}{items}, {self.src(other, scope, py)})"
         return None
@@ -640,6 +676,9 @@ class ExpressionCompiler:
             root = scope.root if scope.root is not None else scope
             static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set(), frozenset(py))}
             env = {p.name: a for p, a in zip(decl.params, args)}
+            for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
+                if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
+                    self._short_vars.add(_unwrapped(source))
             self._inlining.append(e.func)
             try:
                 # The body sees only its parameters, bound to the caller's argument sources.
