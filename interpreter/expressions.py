@@ -48,7 +48,7 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 # In generated source: a string literal (as repr writes it), a comprehension variable,
 # and the places that bind one.
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LOOP_CALL = re.compile(r"\b(_(?:any|all|count)[0-9]+)\(")
+_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first)[0-9]+)\(")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
 _BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
 _ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
@@ -452,7 +452,15 @@ class ExpressionCompiler:
 
     def _g_IfExpr(self, e, scope, py):
         c, t, f = (self.src(x, scope, py) for x in (e.condition, e.then, e.otherwise))
+        if all(self._short_constant(x) for x in (t, f)):  # one of two short lists fixed at load
+            self._note(e, "short")
         return f"({t} if {c} else {f})"
+
+    def _short_constant(self, source: str) -> bool:
+        """Is `source` a constant list of at most FREE_ITEMS items (made at load)?"""
+        core = _unwrapped(source)
+        value = self.ns.get(core) if _CONSTANT.fullmatch(core) else None
+        return isinstance(value, tuple) and len(value) <= FREE_ITEMS
 
     def _g_Member(self, e: ast.Member, scope, py):
         if e.name not in self.fields and e.name not in ("title", "text"):
@@ -494,6 +502,13 @@ class ExpressionCompiler:
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func
+        if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
+            # the map's own links, read in place; links added in play, when there are any
+            node = self.src(e.args[0], scope, py)
+            self.ns["_links"] = self.rt.links
+            if not self.dynamic_links:
+                return f"_links.get({node}, ())"
+            return f"(_links.get({node}, ()) if not V[{self.links_slot}] else _dl_neighbours(vm, {node}))"
         if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
             return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
         if f in self.queries:  # a query asks the modifiers in force: never folded or inlined
@@ -516,7 +531,7 @@ class ExpressionCompiler:
         counted = self._count_equal(e, scope, py) if f == "count" else None
         if counted is not None:
             return counted
-        if f in ("any", "all", "count") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
+        if f in ("any", "all", "count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             return self._loop(f, parts, elem)
         b = BUILTINS[f]
@@ -547,8 +562,8 @@ class ExpressionCompiler:
         return f"_b_{f}({', '.join(args)})"
 
     def _loop(self, f: str, parts: list[str], elem: str) -> str:
-        """`any`, `all` or `count` of a comprehension as a call of a generated function
-        whose loops return as soon as the answer is known. A generator expression
+        """`any`, `all`, `count` or `first` of a comprehension as a call of a generated
+        function whose loops return as soon as the answer is known. A generator expression
         (`any(x for ...)`) costs a generator object and a resumption per item, which in
         short lists (a line of three squares) is most of the work; plain loops in one
         call are about twice as fast. An element that is itself such a loop over one
@@ -564,6 +579,9 @@ class ExpressionCompiler:
         elif f == "all":
             lines.append(f"{pad}if not {elem}: return False")
             first, last = [], "    return True"
+        elif f == "first":  # the first item: the later ones are never computed
+            lines.append(f"{pad}return {elem}")
+            first, last = [], "    return None"
         else:  # count: the element is never computed
             lines.append(f"{pad}__n += 1")
             first, last = ["    __n = 0"], "    return __n"
@@ -608,7 +626,7 @@ class ExpressionCompiler:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
         made = self._loops_made.get(elem)
-        if made is None or sum(p.startswith("for ") for p in made[1]) != 1:
+        if made is None or made[0] == "first" or sum(p.startswith("for ") for p in made[1]) != 1:
             return elem
         f, parts, inner = made
         result = f"__r{next(self._names)}"

@@ -1045,6 +1045,19 @@ def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
     assert texts == ["yes no", "4 1", "2 no", "yes", "1, 2, 3 yes"]
 
 
+def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(tmp_path):
+    """docs/language.md §7: the items after the answer are never computed; here the
+    next item would divide by zero."""
+    assert logged(
+        tmp_path,
+        """
+        let xs = [1, 0, 2]
+        log "{first([x for x in xs if 10 / x > 1])} {first([x for x in xs if x > 5])} {first([x * 3 for x in xs])}"
+        log "{any([10 / x > 1 for x in xs])} {all([10 / x > 20 for x in xs])}"
+        """,
+    ) == ["1 none 3", "yes no"]
+
+
 def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
     """The list of a loop written for `any` spends a step per item where it starts, as
     `charge` does: 100 turns of a search over 60 x 60 items are past 5,000 steps."""
