@@ -45,16 +45,20 @@ class CompiledModifier:
     # (no query, no call that may read more, no players): its truth is then the same
     # while those variables hold the same values. None: it may read anything.
     reads: tuple[int, ...] | None = None
+    # Its `where` and value read nothing but their frame (the query's arguments, its card,
+    # the values it captured), constants and pure built-ins: see `_memoised`.
+    pure: bool = False
 
 
 class QueryFunction:
     """A compiled query: base value, then the modifiers in force, in the documented order."""
 
-    __slots__ = ("name", "base", "statics", "stated", "grants_slot", "mods")
+    __slots__ = ("name", "base", "statics", "stated", "grants_slot", "mods", "pure")
 
     def __init__(self, name: str, base: Closure):
         self.name = name
         self.base = base
+        self.pure = False  # the base reads nothing but the arguments, constants and pure built-ins
         self.statics: list[CompiledModifier] = []
         self.stated: set[int] = set()  # ids of statement modifiers on this query
         self.grants_slot: int | None = None
@@ -118,7 +122,44 @@ def specialised(q: QueryFunction):
                     found.append((m, L))
         return value if found is None else _combine(vm, value, found)
 
+    mine = [m for mid, m in enumerate(mods) if mid in stated]
+    if q.pure and all(m.pure for m in q.statics) and all(m.pure for m in mine) and (watch is not None or not statics):
+        return _memoised(call, watch, slot)
     return call
+
+
+def _memoised(call, watch: int | None, slot: int | None):
+    """`call` with its answers kept, when the answer is a function of the arguments alone
+    as long as the same modifiers are in force: the base and every modifier's value and
+    `where` read only their arguments (`pure`), and whether a static one is in force
+    depends on one variable (`watch`). Answers are kept per pair of values (that
+    variable's, the stated modifiers' list): values are immutable, so the same objects
+    mean the same modifiers. A query asked for every country at every decision (`is_eu`
+    in The Wall is Down) is then a lookup. The pair and its answers are one tuple, read
+    once per call, so two games sharing a compiled game never mix answers."""
+    memo: list = [(object(), object(), {})]
+
+    def kept(vm, args):
+        values = vm.vars
+        w = values[watch] if watch is not None else None
+        g = values[slot] if slot is not None else None
+        seen = memo[0]
+        if seen[0] is not w or seen[1] is not g:
+            seen = (w, g, {})
+            memo[0] = seen
+        answers = seen[2]
+        value = answers.get(args, _MISSING)
+        if value is _MISSING:
+            if len(answers) >= MAX_KEPT:
+                answers.clear()
+            value = answers[args] = call(vm, args)
+        return value
+
+    return kept
+
+
+_MISSING = object()
+MAX_KEPT = 4096  # answers kept for one set of modifiers in force
 
 
 def _in_force(statics: tuple) -> tuple:
@@ -184,6 +225,24 @@ def _reads(source: str, builtins: dict) -> tuple[int, ...] | None:
     return tuple(sorted({int(i) for i in re.findall(r"\bV\[([0-9]+)\]", code)}))
 
 
+def _pure(source: str, builtins: dict) -> bool:
+    """Does a compiled expression read nothing but its frame `L` (any slot), constants,
+    fixed tables, its comprehensions' variables and built-ins that read only their
+    arguments: no variable, no query, no players, no step budget (`vm`)?"""
+    code = _STRINGS.sub("''", source)
+    for name in set(_NAME.findall(code)):
+        if name == "V":
+            return False
+        if name in _PLAIN or name in _PURE_PYTHON or _FIXED.fullmatch(name) or _COMPREHENDED.fullmatch(name):
+            continue
+        b = builtins.get(name[3:]) if name.startswith("_b_") else None
+        if b is None or b.takes_vm:
+            return False
+    return True
+
+
+_PURE_PYTHON = frozenset("L for lambda tuple len sum any all max min sorted abs _cap _cap_deep _T _disp".split())
+_COMPREHENDED = re.compile(r"_v[0-9]+")
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _PLAIN = frozenset("V L None True False in not and or is if else".split())
 _FIXED = re.compile(r"_k[0-9]+|_i[0-9]+_[0-9]+|_[ft]_[A-Za-z0-9_]+")
@@ -234,6 +293,7 @@ class ModifierCompiler:
                         self.claim(f.name, "a changeable property", f.span)
                         table = self.fields.setdefault(f.name, {})
                         q = QueryFunction(f.name, lambda vm, L, table=table: table[L[0]])
+                        q.pure = True  # a component's own value: fixed at load
                         self.queries[f.name] = q
                         self.ns[f"_q_{f.name}"] = q
                         self.changeable.add(f.name)
@@ -262,7 +322,13 @@ class ModifierCompiler:
             self.ns[f"_q_{name}"] = specialised(q)
 
     def _compile_query(self, d: ast.Query) -> None:
-        self.queries[d.name].base = self.expr(d.base, Scope([p.name for p in d.params]))
+        q = self.queries[d.name]
+        q.base = self.expr(d.base, Scope([p.name for p in d.params]))
+        q.pure = _pure(self.src(d.base, Scope([p.name for p in d.params]), {}), BUILTINS)
+
+    def _pure_modifier(self, mod: ast.Modifier, names: list[str]) -> bool:
+        """Do a modifier's value and `where` read nothing but their frame (`names`)?"""
+        return all(_pure(self.src(e, Scope(names), {}), BUILTINS) for e in (mod.value, mod.where) if e is not None)
 
     def _static_modifier(self, m: ast.StaticModifier, owner: str | None) -> None:
         mod = m.modifier
@@ -275,6 +341,7 @@ class ModifierCompiler:
             active=self.expr(m.condition, Scope(["self"])),
             owner=owner,
             reads=_reads(self.src(m.condition, Scope(["self"]), {}), BUILTINS),
+            pure=self._pure_modifier(mod, ["self", *mod.names]),
         )
         self.queries[mod.query].statics.append(entry)
 
@@ -293,6 +360,7 @@ class ModifierCompiler:
             value=self.expr(mod.value, inner) if mod.value is not None else None,
             where=self.expr(mod.where, inner) if mod.where is not None else None,
             captured=len(captured),
+            pure=self._pure_modifier(mod, [*mod.names, *captured]),
         )
         mid = len(self.modifier_list)
         self.modifier_list.append(entry)

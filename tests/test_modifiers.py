@@ -200,6 +200,34 @@ card detector "Detector" : TwidCard { ops 1  types [Military]
     assert [m.reads for m in game.compiled.queries["can_destabilize"].statics][-1] is None
 
 
+def test_a_pure_querys_answers_are_kept_for_the_modifiers_in_force_and_no_longer(tmp_path):
+    """`is_eu` and `stability` read only their arguments, and so do their modifiers: their
+    answers are kept per set of modifiers in force (interpreter/modifiers.py,
+    `_memoised`). A modifier put in force, and two games of one compiled game asked in
+    turn, each with its own modifiers, still get the rulebook's answers."""
+    game, state = game_with(
+        tmp_path,
+        """
+        let before = [is_eu(austria), stability(nigeria)]
+        choose adhere from [true, false] by us prompt "adhere?"
+        if adhere {
+            perform northern_adhesion.effect()
+            perform democracy_in_nigeria.effect()
+        }
+        log "{before} {is_eu(austria)} {is_eu(cuba)} {stability(nigeria)}"
+        choose again from [1, 2] by us prompt "again?"
+        log "{is_eu(austria)} {is_eu(finland)} {stability(nigeria)}"
+        """,
+    )
+    assert game.compiled.queries["is_eu"].pure and game.compiled.queries["stability"].pure
+    adhered, stayed = game.apply_index(state, 0), game.apply_index(state, 1)
+    assert game.narrate(adhered) == ["no, 1 yes no 2"]
+    assert game.narrate(stayed) == ["no, 1 no no 1"]
+    assert game.narrate(game.apply_index(adhered, 0)) == ["yes yes 2"]
+    assert game.narrate(game.apply_index(stayed, 0)) == ["no no 1"]
+    assert game.narrate(game.apply_index(adhered, 1)) == ["yes yes 2"]
+
+
 def test_gaddafi_makes_libya_oil_and_undestabilizable_until_libyan_civil_war_removes_him(tmp_path):
     game, state = game_with(
         tmp_path,
