@@ -48,7 +48,9 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 # In generated source: a string literal (as repr writes it), a comprehension variable,
 # and the places that bind one.
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first)[0-9]+)\(")
+_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|in)[0-9]+)\(")
+# A source that computes (calls a function, makes a list), rather than reading a value.
+_COMPUTES = re.compile(r"\w\(|\bfor\b")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
 _BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
 _ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
@@ -697,6 +699,13 @@ class ExpressionCompiler:
             for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
                 if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
                     self._short_vars.add(_unwrapped(source))
+            bound = []  # (the variable a parameter becomes, its argument's source)
+            for p, source in zip(decl.params, args):
+                if _COMPUTES.search(_STRINGS.sub("''", source)) and _reads_again(decl.body, p.name):
+                    env[p.name] = f"_v{next(self._names)}"
+                    bound.append((env[p.name], source))
+                    if _unwrapped(source) in self._short_vars:
+                        self._short_vars.add(env[p.name])
             self._inlining.append(e.func)
             try:
                 # The body sees only its parameters, bound to the caller's argument sources.
@@ -705,11 +714,25 @@ class ExpressionCompiler:
                 self._inlining.pop()
             if len(body) <= INLINE_LIMIT:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
-                return body
+                return self._with_arguments(body, bound) if bound else body
         self._compile_def(decl)
         name = f"_d_{e.func}"
         self.ns[name] = _DefCaller(self.defs[e.func])
         return f"{name}(vm, [{', '.join(args)}])"
+
+    def _with_arguments(self, body: str, bound: list[tuple[str, str]]) -> str:
+        """An inlined def's `body` as a call of a generated function whose parameters are
+        the arguments `bound`: a computed argument that the body reads more than once (or
+        in a loop) is computed once, as a def's arguments are, not once per reading."""
+        code = _STRINGS.sub("''", body)
+        names = [v for v, _ in bound]
+        free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)) - set(names), key=lambda v: int(v[2:]))
+        name = f"_in{next(self._names)}"
+        uses_vars = "V[" in code
+        text = f"def {name}({', '.join(['vm', 'L', *free, *names])}):\n"
+        text += ("    V = vm.vars\n" if uses_vars else "") + f"    return {body}\n"
+        self._pending_loops[name] = text  # compiled once a compiled source calls it
+        return f"{name}({', '.join(['vm', 'L', *free, *(source for _, source in bound)])})"
 
     def _compile_def(self, d: ast.Def) -> None:
         holder = self.defs[d.name]
@@ -874,6 +897,18 @@ def _count_eq_charged(vm, items, value) -> int:
             vm.out_of_steps()
         return items.count(value)
     return sum([1 for y in items if y == value])
+
+
+def _reads_again(body, name: str) -> bool:
+    """Does an expression read the name more than once, or in a comprehension or a
+    function (`x => ...`), where it may be read once per item?"""
+    n = 0
+    for node in ast.walk(body):
+        if isinstance(node, ast.Comprehension | ast.Lambda) and name in ast.names_in(node):
+            return True
+        if isinstance(node, ast.Name) and node.id == name:
+            n += 1
+    return n > 1
 
 
 def _clause_parts(text: str) -> list[str]:
