@@ -87,10 +87,11 @@ class VM:
         "left",
     )
 
-    def __init__(self, game: CompiledGame, state: State):
+    def __init__(self, game: CompiledGame, state: State, reading: bool = False):
         self.game = game
         self.players = state.players
-        self.vars = list(state.vars)
+        # Reading only (labels, prompts: expressions never write): the state's own tuples.
+        self.vars = state.vars if reading else list(state.vars)
         # Frames stay frozen tuples (code index, step, locals) until the run reaches them.
         self.frames: list = list(state.frames)
         self.rng = state.rng
@@ -274,6 +275,10 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
     return found  # the innermost block line: a statement's own error is more precise
 
 
+class _KeptLabels(list):
+    """Labels kept for their options' values (`Game._write_labels`), never changed."""
+
+
 def _unique(labels: list[str]) -> list[str]:
     """Labels made unique in place: a repeated one gets " (2)", " (3)"..."""
     if len(set(labels)) != len(labels):
@@ -304,6 +309,7 @@ class Game:
         self._actions = None  # the action space, made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
+        self._moves: dict[tuple, tuple] = {}  # (player, id of a labels list) -> (that list, its moves)
 
     @property
     def rules_hash(self) -> str:
@@ -415,15 +421,18 @@ class Game:
         elif getattr(labels_fn, "by_value", False):  # labels that read only their option
             key = (p.choice, p.values)
         else:
-            return _unique([str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)])
+            return _unique(
+                [str(x) for x in labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values)]
+            )
         labels = self._value_labels.get(key)
         if labels is None:
             if labels_fn is None:
                 labels = _unique(list(map(self.compiled.rt.display, p.values)))
             else:
                 labels = _unique(
-                    [str(x) for x in labels_fn(VM(self.compiled, state), list(state.frames[-1][2]), p.values)]
+                    [str(x) for x in labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values)]
                 )
+            labels = _KeptLabels(labels)
             if len(self._value_labels) >= 4096:
                 self._value_labels.clear()
             self._value_labels[key] = labels
@@ -434,7 +443,7 @@ class Game:
         p = state.pending
         if p is None:
             return ""
-        vm = VM(self.compiled, state)
+        vm = VM(self.compiled, state, True)
         return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
 
     def move_view(self, state: State, label: str, viewer: str | None) -> str:
@@ -449,7 +458,17 @@ class Game:
         if p is None:
             return []
         player = p.player
-        return [_new_tuple(Move, (player, label)) for label in self._shared_labels(state)]
+        labels = self._shared_labels(state)
+        if labels.__class__ is not _KeptLabels:
+            return [_new_tuple(Move, (player, x)) for x in labels]
+        # Labels kept for their options' values: the same labels for the same player are
+        # the same moves, made once.
+        kept = self._moves.get((player, id(labels)))
+        if kept is None or kept[0] is not labels:
+            if len(self._moves) >= 4096:
+                self._moves.clear()
+            kept = self._moves[(player, id(labels))] = (labels, [_new_tuple(Move, (player, x)) for x in labels])
+        return list(kept[1])
 
     def narrate(
         self, state: State, player: str | None = None, omniscient: bool | None = None, headlines: bool = False

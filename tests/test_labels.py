@@ -47,3 +47,17 @@ def test_labels_that_read_the_position_follow_it_and_others_are_kept(tmp_path):
         ["add 1 to 8", "add 2 to 8"],
     ]
     assert firsts[0] is firsts[1] is firsts[2]  # "take {n}" reads only n: written once
+
+
+def test_the_same_labels_for_another_player_are_that_players_moves():
+    """Kuhn poker asks both players "check or bet" with the same options: the labels are
+    kept once for those values, and each player's moves name that player, in a new list
+    each time (a caller may change it)."""
+    game = load_game("kuhn_poker")
+    first = game.start(players=2, seed=3)
+    moves = game.legal_moves(first)
+    assert [(m.player, m.label) for m in moves] == [("p1", "check"), ("p1", "bet")]
+    moves.clear()
+    second = game.apply(first, "check")
+    assert [(m.player, m.label) for m in game.legal_moves(second)] == [("p2", "check"), ("p2", "bet")]
+    assert [(m.player, m.label) for m in game.legal_moves(first)] == [("p1", "check"), ("p1", "bet")]
