@@ -102,13 +102,27 @@ def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, fl
             return games, decisions, elapsed
 
 
+def measure_games(playout: Callable[[int], int], games: int) -> tuple[int, int, float]:
+    """Play the games of seeds 0 to games - 1: (games, decisions, time)."""
+    decisions = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        decisions += playout(seed)
+    return games, decisions, time.perf_counter() - start
+
+
 def side_by_side(*playouts, seconds: float, rounds: int) -> list[tuple]:
     """Each playout's best round of (games, decisions, time), taking turns: the machine's
-    other load slows them all, and the best round is the least disturbed."""
+    other load slows them all, and the best round is the least disturbed. In a round the
+    first plays for its share of the time, and the others play the same seeds, so all
+    sides are measured on the same games (games differ in length and in the cost of
+    their decisions: different games would weigh their decisions differently)."""
     runs: list[list] = [[] for _ in playouts]
     for _ in range(rounds):
-        for playout, kept in zip(playouts, runs):
-            kept.append(measure(playout, seconds / rounds))
+        first = measure(playouts[0], seconds / rounds)
+        runs[0].append(first)
+        for playout, kept in zip(playouts[1:], runs[1:]):
+            kept.append(measure_games(playout, first[0]))
     return [max(kept, key=lambda r: r[1] / r[2]) for kept in runs]
 
 

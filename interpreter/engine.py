@@ -275,8 +275,9 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
     return found  # the innermost block line: a statement's own error is more precise
 
 
-class _KeptLabels(list):
-    """Labels kept for their options' values (`Game._write_labels`), never changed."""
+# Label lists (and their moves) kept for the options' values: a game with hands of cards
+# offers many different ones, and a search asks them again and again.
+KEPT_LABELS = 16384
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -309,7 +310,7 @@ class Game:
         self._actions = None  # the action space, made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
-        self._moves: dict[tuple, tuple] = {}  # (player, id of a labels list) -> (that list, its moves)
+        self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
 
     @property
     def rules_hash(self) -> str:
@@ -432,8 +433,7 @@ class Game:
                 labels = _unique(
                     [str(x) for x in labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values)]
                 )
-            labels = _KeptLabels(labels)
-            if len(self._value_labels) >= 4096:
+            if len(self._value_labels) >= KEPT_LABELS:
                 self._value_labels.clear()
             self._value_labels[key] = labels
         return labels
@@ -458,17 +458,14 @@ class Game:
         if p is None:
             return []
         player = p.player
-        labels = self._shared_labels(state)
-        if labels.__class__ is not _KeptLabels:
-            return [_new_tuple(Move, (player, x)) for x in labels]
-        # Labels kept for their options' values: the same labels for the same player are
-        # the same moves, made once.
-        kept = self._moves.get((player, id(labels)))
-        if kept is None or kept[0] is not labels:
-            if len(self._moves) >= 4096:
+        # The same labels for the same player are the same moves: made once, kept.
+        key = (player, tuple(self._shared_labels(state)))
+        moves = self._moves.get(key)
+        if moves is None:
+            if len(self._moves) >= KEPT_LABELS:
                 self._moves.clear()
-            kept = self._moves[(player, id(labels))] = (labels, [_new_tuple(Move, (player, x)) for x in labels])
-        return list(kept[1])
+            moves = self._moves[key] = [_new_tuple(Move, (player, x)) for x in key[1]]
+        return list(moves)
 
     def narrate(
         self, state: State, player: str | None = None, omniscient: bool | None = None, headlines: bool = False
