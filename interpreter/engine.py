@@ -521,9 +521,10 @@ class Game:
         move would give.
 
         A search's rollouts and random playouts need no position between their decisions,
-        so one working copy plays them all: nothing is frozen, copied or thawed between
-        decisions (as a hand-written game mutates its one state), which is about a fifth
-        of a small game's time. `pick` is usually a generator's `randrange`."""
+        so one working copy plays them all, each decision answered where the rules ask it
+        (`VM.suspend`), in one run: nothing is frozen, copied or thawed between decisions,
+        as a hand-written game mutates its one state. `pick` is usually a generator's
+        `randrange`."""
         p = state.pending
         if p is None or limit is not None and limit <= 0:
             return state
