@@ -276,6 +276,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._var(d)
         self._grants_var()
         self._links_var()
+        self._query_guards(decls)
         if self.cancel_events or ast.contains(self.program.decls, ast.Cancel):
             # effects about to resolve, innermost last: True once cancelled
             span = self.header.span

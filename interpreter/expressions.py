@@ -469,11 +469,18 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))]
             )
-        if e.name in self.changeable:  # its current value: the query of the same name
-            return f"_q_{e.name}(vm, ({self.src(e.obj, scope, py)},))"
         table = f"_f_{e.name}"
         self.ns[table] = self.fields.setdefault(e.name, {})
-        return f"{table}[{self.src(e.obj, scope, py)}]"
+        obj = self.src(e.obj, scope, py)
+        if e.name in self.changeable:  # its current value: the query of the same name
+            call = f"_q_{e.name}(vm, ({obj},))"
+            guard = getattr(self, "query_guards", {}).get(e.name)
+            if guard is None or _COMPUTES.search(_STRINGS.sub("''", obj)):
+                return call
+            # the component's own value while no modifier of it is in force (`_call_query`)
+            test = " and ".join(f"V[{slot}] is _qi_{e.name}[{i}]" for i, slot in enumerate(guard))
+            return f"({table}[{obj}] if ({test}) else {call})" if guard else f"{table}[{obj}]"
+        return f"{table}[{obj}]"
 
     def _g_Index(self, e: ast.Index, scope, py):
         keys = [e.key]
@@ -513,8 +520,8 @@ class ExpressionCompiler:
             return f"(_links.get({node}, ()) if not V[{self.links_slot}] else _dl_neighbours(vm, {node}))"
         if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
             return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
-        if f in self.queries:  # a query asks the modifiers in force: never folded or inlined
-            return f"_q_{f}(vm, ({''.join(self.src(a, scope, py) + ', ' for a in e.args)}))"
+        if f in self.queries:  # a query asks the modifiers in force: never folded
+            return self._call_query(e, scope, py)
         if f in self.defs:
             return self._call_def(e, scope, py)
         if f == "members":
@@ -592,7 +599,7 @@ class ExpressionCompiler:
         free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)), key=lambda v: int(v[2:]))
         params = ", ".join(["vm", "L", *free])
         name = f"_{f}{next(self._names)}"
-        text = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "") + body + "\n"
+        text = _with_hoisted(name, params, body, set(_BINDER.findall(code)))
         self._pending_loops[name] = text  # compiled once a compiled source calls it (`link_loops`)
         call = f"{name}({params})"
         self._loops_made[call] = (f, parts, elem)
@@ -692,6 +699,35 @@ class ExpressionCompiler:
             self.ns[name] = table
             key = args[0] if len(args) == 1 else "(" + ", ".join(args) + ",)"
             return f"{name}[{key}]"
+        inlined = self._inlined(decl, e, args, scope, py)
+        if inlined is not None:
+            return inlined
+        self._compile_def(decl)
+        return f"_d_{e.func}(vm, [{', '.join(args)}])"
+
+    def _call_query(self, e: ast.Call, scope, py) -> str:
+        """A query's call: its base written in place, as a def's body is, while the
+        variables that decide whether a modifier of it is in force hold the values last
+        seen with none (`_qi_NAME`, see modifiers.py); else, or if it can't be written in
+        place, a call that applies the modifiers in force."""
+        f = e.func
+        args = [self.src(a, scope, py) for a in e.args]
+        call = f"_q_{f}(vm, ({''.join(a + ', ' for a in args)}))"
+        guard = getattr(self, "query_guards", {}).get(f)
+        q = self.query_decls.get(f)
+        if guard is None or q is None or any(_COMPUTES.search(_STRINGS.sub("''", a)) for a in args):
+            return call  # (an argument that computes would be written twice)
+        base = self._inlined(ast.Def(span=q.span, name=f, params=q.params, body=q.base), e, args, scope, py)
+        if base is None:
+            return call
+        if not guard:  # no modifier of it anywhere in the game
+            return base
+        test = " and ".join(f"V[{slot}] is _qi_{f}[{i}]" for i, slot in enumerate(guard))
+        return f"({base} if ({test}) else {call})"
+
+    def _inlined(self, decl: ast.Def, e: ast.Call, args: list[str], scope, py) -> str | None:
+        """The body of `decl` written in place of the call `e` (argument sources `args`),
+        or None if it calls itself, nests too deep or is too long."""
         if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
             root = scope.root if scope.root is not None else scope
             static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set(), frozenset(py))}
@@ -715,10 +751,7 @@ class ExpressionCompiler:
             if len(body) <= INLINE_LIMIT:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return self._with_arguments(body, bound) if bound else body
-        self._compile_def(decl)
-        name = f"_d_{e.func}"
-        self.ns[name] = _DefCaller(self.defs[e.func])
-        return f"{name}(vm, [{', '.join(args)}])"
+        return None
 
     def _with_arguments(self, body: str, bound: list[tuple[str, str]]) -> str:
         """An inlined def's `body` as a call of a generated function whose parameters are
@@ -740,15 +773,22 @@ class ExpressionCompiler:
             return
         scope = Scope([p.name for p in d.params])
         holder[0] = _PENDING
-        body = self._function(self.src(d.body, scope, {}))
-        width = scope.count
-
-        def call(vm, args):
-            L = list(args)
-            L.extend([None] * (width - len(L)))
-            return body(vm, L)
-
-        holder[0] = call
+        source = self.src(d.body, scope, {})
+        # One generated function taking the list of arguments the call site makes as its
+        # frame (widened for the slots of what it inlines). Only such a call can recurse,
+        # so each spends a step of the budget and its result is held to the value limits:
+        # `f(n - 1) * f(n - 1)` stops instead of running on.
+        name = f"_d_{d.name}"
+        extra = scope.count - len(d.params)
+        text = (
+            f"def {name}(vm, L):\n    vm.budget -= 1\n    if vm.budget < 0: vm.out_of_steps()\n"
+            + (f"    L += {(None,) * extra!r}\n" if extra > 0 else "")
+            + ("    V = vm.vars\n" if "V[" in source else "")
+            + f"    return _cap_deep({source})\n"
+        )
+        self.link_loops(text)
+        exec(compile_source(text, "<gamedef function>"), self.ns)  # noqa: S102
+        holder[0] = self.ns[name]
 
     def _table(self, decl: ast.Def) -> dict | None:
         """Tabulate a function whose parameters all range over finite types and whose body
@@ -847,24 +887,6 @@ class ExpressionCompiler:
         return False
 
 
-class _DefCaller:
-    """Calls a compiled function that could not be inlined (recursion, size).
-
-    Only such calls can recurse, so each spends a step of the budget and its result
-    is held to the value limits: `f(n - 1) * f(n - 1)` stops instead of running on."""
-
-    __slots__ = ("holder",)
-
-    def __init__(self, holder: list):
-        self.holder = holder
-
-    def __call__(self, vm, args):
-        vm.budget -= 1
-        if vm.budget < 0:
-            vm.out_of_steps()
-        return capped_deep(self.holder[0](vm, args))
-
-
 def _table_read(core: str) -> str | None:
     """The name of the field or function table `core` reads, if it is one read
     `_f_name[...]` or `_t_name[...]` as a whole (no quotes, to read brackets safely)."""
@@ -909,6 +931,63 @@ def _reads_again(body, name: str) -> bool:
         if isinstance(node, ast.Name) and node.id == name:
             n += 1
     return n > 1
+
+
+# A key that reads the same value on every turn of a loop function: the frame's slots,
+# the function's parameters, constants, variables and their keys' positions, nothing
+# that calls (a call may spend steps or take time, so it is never moved).
+_INVARIANT_KEY = re.compile(r"(?:[()\s,\]]|L\[[0-9]+\]|V\[[0-9]+\]|_[vk][0-9]+|[0-9]+|_i[0-9]+_[0-9]+\[)*")
+_READ = re.compile(r"V\[[0-9]+\]|_i[0-9]+_[0-9]+\[")
+
+
+def _hoistable(code: str, bound: set[str]) -> list[str]:
+    """The reads in a loop function's `code` (without strings) that give the same value
+    on every turn: a variable's entry at keys that don't depend on the loop
+    (`influence[s]` while the loop runs over countries), or a key's position
+    (`_i18_1[x]` for an x fixed in the loop). Longest first."""
+    found: set[str] = set()
+
+    def invariant(key: str) -> bool:
+        return _INVARIANT_KEY.fullmatch(key) is not None and not set(_VARIABLE.findall(key)) & bound
+
+    for m in _READ.finditer(code):
+        if m.group().startswith("V"):
+            end, best = m.end(), None
+            while end < len(code) and code[end] == "[":
+                close = _closing(code, end)
+                if close is None or not invariant(code[end + 1 : close]):
+                    break
+                end, best = close + 1, code[m.start() : close + 1]
+            if best is not None:
+                found.add(best)
+        else:
+            close = _closing(code, m.end() - 1)
+            if close is not None and invariant(code[m.end() : close]):
+                found.add(code[m.start() : close + 1])
+    return sorted(found, key=len, reverse=True)
+
+
+def _with_hoisted(name: str, params: str, body: str, bound: set[str]) -> str:
+    """The text of loop function `name`: reads that give the same value on every turn
+    (`_hoistable`) are made once, before its loops, into locals. Reading them early
+    spends no step and writes nothing (expressions never write), but may fail where
+    the loop would never have read them (an empty list, a condition false first): then
+    the function runs as written, a second function without the locals, and any error
+    is raised where the rule reads it."""
+    code = _STRINGS.sub("''", body)
+    head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "")
+    reads = _hoistable(code, bound) if code == body else []  # (no quotes: replace as text)
+    if not reads:
+        return head + body + "\n"
+    made = {}
+    for read in reads:  # longest first: a shorter read is replaced where it stands alone
+        if read in body:
+            made[read] = f"__h{len(made)}"
+            body = body.replace(read, made[read])
+    lines = [head + "    try:", *(f"        {local} = {read}" for read, local in made.items())]
+    lines += ["    except Exception:", f"        return {name}_as_written({params})"]
+    plain = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "") + code
+    return "\n".join(lines) + "\n" + body + "\n" + plain + "\n"
 
 
 def _clause_parts(text: str) -> list[str]:

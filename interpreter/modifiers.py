@@ -82,10 +82,14 @@ class QueryFunction:
         return _combine(vm, value, found)
 
 
-def specialised(q: QueryFunction):
+def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ...] | None = None):
     """`q` as one closure over its modifiers, once they are all known: what the generated
     code calls (`_q_NAME`). A query no modifier touches is its base alone; the others test
-    only the kinds of modifiers they have, with no attribute read per call."""
+    only the kinds of modifiers they have, with no attribute read per call.
+
+    `idle`, if the generated code guards the base written in place with it (see
+    `_query_guards`), is kept as the values of the `guard` variables last seen with no
+    modifier of `q` in force; else it holds values no variable ever holds."""
     base, stated, slot = q.base, frozenset(q.stated), q.grants_slot
     # An expression only reads its frame, so the arguments' tuple serves as one as it is.
     statics = tuple((m, m.active, m.where, m.owner, (m.owner,)) for m in q.statics)
@@ -93,6 +97,9 @@ def specialised(q: QueryFunction):
     if not statics and not stated:
         return base
     in_force, watch, memo = _in_force(statics)
+    reads = {i for m in q.statics for i in (m.reads or (-1,))}
+    if idle is not None and not (reads <= set(guard) and (not stated or slot in guard)):
+        idle = None  # (not what the guard reads: the generated code always calls)
 
     # The modifiers in force on this query, kept for the last list of them seen: that list
     # is an immutable tuple, the same object from state to state until a modifier comes or
@@ -124,8 +131,23 @@ def specialised(q: QueryFunction):
 
     mine = [m for mid, m in enumerate(mods) if mid in stated]
     if q.pure and all(m.pure for m in q.statics) and all(m.pure for m in mine) and (watch is not None or not statics):
-        return _memoised(call, watch, slot)
-    return call
+        call = _memoised(call, watch, slot)
+    if idle is None:
+        return call
+
+    def refreshed(vm, args):
+        """A call that found the guard's values changed: whether any modifier is in force
+        for them is known again (both lists are kept for those values), then answered."""
+        values = vm.vars
+        grants = values[slot] if stated else ()
+        if grants is not seen[0]:
+            seen[1] = tuple((mods[mid], captured) for mid, captured, _until, _once in grants if mid in stated)
+            seen[0] = grants
+        now = memo[1] if watch is not None and values[watch] is memo[0] else in_force(vm)
+        idle[:] = [values[i] for i in guard] if not now and not seen[1] else [_NEVER] * len(guard)
+        return call(vm, args)
+
+    return refreshed
 
 
 def _memoised(call, watch: int | None, slot: int | None):
@@ -159,6 +181,7 @@ def _memoised(call, watch: int | None, slot: int | None):
 
 
 _MISSING = object()
+_NEVER = object()  # what no variable holds: a guard compared with it never passes
 MAX_KEPT = 4096  # answers kept for one set of modifiers in force
 
 
@@ -281,8 +304,10 @@ class ModifierCompiler:
         self.expiring: set[str] = set()  # events named by an `until`: their emit ends modifiers
         self.grants_slot: int | None = None
         self.changeable: set[str] = set()
+        self.query_decls: dict[str, ast.Query] = {}
         for d in decls:
             if isinstance(d, ast.Query):
+                self.query_decls[d.name] = d
                 self.claim(d.name, "a query", d.span)
                 q = QueryFunction(d.name, _unset)
                 self.queries[d.name] = q
@@ -319,7 +344,35 @@ class ModifierCompiler:
     def _specialise_queries(self) -> None:
         """Once every modifier is compiled, the generated code calls each query's closure."""
         for name, q in self.queries.items():
-            self.ns[f"_q_{name}"] = specialised(q)
+            self.ns[f"_q_{name}"] = specialised(q, self.ns.get(f"_qi_{name}"), self.query_guards.get(name))
+
+    def _query_guards(self, decls) -> None:
+        """For each query, the variables whose values alone decide whether any modifier
+        of it is in force: those its static modifiers' conditions read (if they read
+        nothing else) and the list of stated modifiers. A call of the query compiles to
+        its base, written in place, guarded by those values being the ones last seen
+        with no modifier in force (`_qi_NAME`, kept by `specialised`): most calls,
+        with no card changing the rule at the time, are then no call at all."""
+        slots: dict[str, set[int] | None] = {name: set() for name in self.queries}
+        for d in decls:
+            statics = [d] if isinstance(d, ast.StaticModifier) else list(d.statics) if isinstance(d, ast.Card) else []
+            for m in statics:
+                q = m.modifier.query
+                if slots.get(q) is not None:
+                    reads = _reads(self.src(m.condition, Scope(["self"]), {}), BUILTINS)
+                    slots[q] = None if reads is None else slots[q] | set(reads)
+        for g in ast.find_all(decls, ast.Grant):
+            q = g.modifier.query
+            if slots.get(q) is not None and self.grants_slot is not None:
+                slots[q].add(self.grants_slot)
+        for d in decls:  # a static modifier whose condition reads no variable: always called
+            statics = [d] if isinstance(d, ast.StaticModifier) else list(d.statics) if isinstance(d, ast.Card) else []
+            for m in statics:
+                if slots.get(m.modifier.query) == set():
+                    slots[m.modifier.query] = None
+        self.query_guards = {q: tuple(sorted(v)) for q, v in slots.items() if v is not None}
+        for q, guard in self.query_guards.items():
+            self.ns[f"_qi_{q}"] = [_NEVER] * len(guard)
 
     def _compile_query(self, d: ast.Query) -> None:
         q = self.queries[d.name]

@@ -1060,6 +1060,29 @@ def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(
     ) == ["1 none 3", "yes no"]
 
 
+def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads_it(tmp_path):
+    """A loop's reads that don't depend on its item (`chips[who]`) are made once, before
+    it (interpreter/expressions.py, `_with_hoisted`); one that fails there (who is none)
+    fails only if the loop reaches it, and then where the rule reads it."""
+    decls = """
+        enum Suit { red, blue, green }
+        var chips: player -> Suit -> int = 1
+        def held(who: player?, xs: list Suit) = any([chips[who][x] > 1 for x in xs])
+        def guarded(who: player?, xs: list Suit) = any([who != none and chips[who][x] > 0 for x in xs])
+        """
+    body = """
+        chips[b][green] = 3
+        let nobody = if count(players) > 5 then a else none
+        log "{held(a, members(Suit))} {held(b, members(Suit))} {held(nobody, [])}"
+        log "{guarded(nobody, members(Suit))} {guarded(b, [blue])}"
+        """
+    assert logged(tmp_path, body, decls) == ["no yes no", "no yes"]
+    game = build(tmp_path, program(body + 'log "{held(nobody, [red])}"', decls))
+    with pytest.raises(GameRuntimeError, match="a value is none where a component") as err:
+        game.start(players=2)
+    assert err.value.diagnostics[0].span.line == 12  # the third log of `play`
+
+
 def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
     """The list of a loop written for `any` spends a step per item where it starts, as
     `charge` does: 100 turns of a search over 60 x 60 items are past 5,000 steps."""

@@ -175,6 +175,43 @@ def test_a_static_modifiers_condition_is_tested_again_whenever_what_it_reads_cha
     assert game.narrate(game.start(players=2)) == ["no yes no no yes no yes"]
 
 
+def test_a_query_with_no_modifier_in_force_is_answered_in_place_and_asked_again_once_one_is(tmp_path):
+    """A query's call is its base written in place while the variables deciding whether
+    a modifier of it is in force (here `in_play`, and the stated modifiers' list) hold
+    the values last seen with none in force (interpreter/modifiers.py, `_query_guards`):
+    the query's closure is called once, then not until `in_play` changes, and at every
+    call while El Jefe forbids; two games of one compiled game asked in turn each get
+    their own answers."""
+    body = """
+        let a = [can_influence(us, cuba), can_influence(us, cuba), can_influence(us, cuba)]
+        choose jefe from [true, false] by us prompt "El Jefe?"
+        if jefe {
+            perform el_jefe.effect()
+        }
+        let b = [can_influence(us, cuba), can_influence(us, cuba), can_influence(russia, cuba)]
+        choose again from [1, 2] by us prompt "again?"
+        log "{a} {b} {can_influence(us, cuba)}"
+        """
+    game, state = game_with(tmp_path, body)
+    ns = game.compiled.ns
+    asked = []
+    closure = ns["_q_can_influence"]
+    ns["_q_can_influence"] = lambda vm, args: asked.append(args) or closure(vm, args)
+    # The first game's `a` is answered in place (`game_with` already asked with the same
+    # empty `in_play`); with El Jefe in play, every call is a call.
+    with_jefe = game.apply_index(game.start(players=2), 0)
+    assert asked == [("us", "cuba"), ("us", "cuba"), ("russia", "cuba")]
+    asked.clear()
+    # The second game's first call finds the guard left by El Jefe's game: one call, then in place.
+    without = game.apply_index(game.start(players=2), 1)
+    assert asked == [("us", "cuba")]
+    asked.clear()
+    assert game.narrate(game.apply_index(without, 0)) == ["yes, yes, yes yes, yes, yes yes"]
+    assert game.narrate(game.apply_index(with_jefe, 0)) == ["yes, yes, yes no, no, yes no"]
+    assert game.narrate(game.apply_index(without, 1)) == ["yes, yes, yes yes, yes, yes yes"]
+    assert asked == [("us", "cuba"), ("us", "cuba")]  # El Jefe's game, then the other's first
+
+
 def test_a_condition_reading_more_than_variables_is_tested_at_every_call(tmp_path):
     cards = (
         CARDS
