@@ -85,6 +85,7 @@ class VM:
         "budget",
         "pick",
         "left",
+        "step_limit",
     )
 
     def __init__(self, game: CompiledGame, state: State, reading: bool = False):
@@ -102,7 +103,7 @@ class VM:
         self.stop = False  # a decision is pending or the game is over
         self.switch = False  # the running frame changed (call, return) or the run stops
         self.setup_only = False
-        self.budget = STEP_LIMIT
+        self.budget = self.step_limit = STEP_LIMIT
         # In a playout (`Game.playout`), decisions are answered where they are asked:
         # option `pick(n)` goes into the slot, for `left` more decisions (-1: no limit).
         self.pick: Callable[[int], int] | None = None
@@ -116,7 +117,7 @@ class VM:
         if self.left:
             self.left -= 1
             L[slot] = values[self.pick(len(values))]
-            self.budget = STEP_LIMIT
+            self.budget = self.step_limit
             del self.log[:]
             return
         self.pending = _new_tuple(Pending, (player, values, slot, choice))
@@ -275,6 +276,8 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
     return found  # the innermost block line: a statement's own error is more precise
 
 
+_NOTHING_KEPT = (None, None)
+
 # Label lists (and their moves) kept for the options' values: a game with hands of cards
 # offers many different ones, and a search asks them again and again.
 KEPT_LABELS = 16384
@@ -311,6 +314,7 @@ class Game:
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
         self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
+        self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_kept`)
 
     @property
     def rules_hash(self) -> str:
@@ -350,7 +354,30 @@ class Game:
         (usually through `with_var`), so the first decision is asked of the arranged
         position; setup() must then ask no decision."""
         players = (self.header.default_players or self.header.min_players) if players is None else players
-        return self._started(players, seed, pins, arrange, VM).freeze(0)
+        return self._kept(self._started(players, seed, pins, arrange, VM), 0)
+
+    def _kept(self, vm: VM, decisions: int) -> State:
+        """`vm` frozen into a state; the working copy is kept with it, so that the next
+        `apply_index` or `playout` from that very state (a game played on, the usual
+        case) runs on from it instead of thawing the state again (`_working`)."""
+        state = vm.freeze(decisions)
+        self._last = (state, vm)
+        return state
+
+    def _working(self, state: State) -> VM:
+        """A working copy of `state`: the one kept with it if it is the state last made
+        (taken once: a state played on twice is thawed the second time), else a new one.
+        A kept copy is what thawing the state would give: the same variables, the
+        same frames (some already thawed), the random state, no log and nothing pending."""
+        last = self._last
+        if last[0] is state:
+            self._last = _NOTHING_KEPT
+            vm = last[1]
+            vm.pending = None
+            vm.stop = vm.switch = False
+            vm.log = []
+            return vm
+        return VM(self.compiled, state)
 
     def _started(self, players: int, seed: int, pins: tuple, arrange, make_vm) -> VM:
         """A working VM run from the start to the first decision (the start of `start`)."""
@@ -510,10 +537,10 @@ class Game:
     def apply_index(self, state: State, i: int) -> State:
         """Apply the i-th legal move (the fast path for agents)."""
         p = state.pending
-        vm = VM(self.compiled, state)
+        vm = self._working(state)
         vm.thaw_top()[2][p.slot] = p.values[i]
         vm.run()
-        return vm.freeze(state.decisions + 1)
+        return self._kept(vm, state.decisions + 1)
 
     def playout(self, state: State, pick: Callable[[int], int], limit: int | None = None) -> State:
         """Play on from `state` to the end, or for at most `limit` decisions: each decision
@@ -528,7 +555,7 @@ class Game:
         p = state.pending
         if p is None or limit is not None and limit <= 0:
             return state
-        vm = VM(self.compiled, state)
+        vm = self._working(state)
         vm.thaw_top()[2][p.slot] = p.values[pick(len(p.values))]
         # The decisions after this one are answered in place (`VM.suspend`): one run
         # plays to the end, or stops at the decision past the limit.
@@ -536,7 +563,7 @@ class Game:
         vm.left = -1 if limit is None else limit - 1
         vm.run()
         taken = 1 + (limit - 1 - vm.left if limit is not None else -1 - vm.left)
-        return vm.freeze(state.decisions + taken)
+        return self._kept(vm, state.decisions + taken)
 
     def var(self, state: State, name: str) -> Any:
         """A variable's value; a map variable as a dict (of dicts), for tests and tools."""

@@ -936,15 +936,18 @@ def _reads_again(body, name: str) -> bool:
 # A key that reads the same value on every turn of a loop function: the frame's slots,
 # the function's parameters, constants, variables and their keys' positions, nothing
 # that calls (a call may spend steps or take time, so it is never moved).
-_INVARIANT_KEY = re.compile(r"(?:[()\s,\]]|L\[[0-9]+\]|V\[[0-9]+\]|_[vk][0-9]+|[0-9]+|_i[0-9]+_[0-9]+\[)*")
-_READ = re.compile(r"V\[[0-9]+\]|_i[0-9]+_[0-9]+\[")
+_INVARIANT_KEY = re.compile(
+    r"(?:[()\s,\]]|L\[[0-9]+\]|V\[[0-9]+\]|_[vk][0-9]+|[0-9]+|_i[0-9]+_[0-9]+\[|_[ft]_[A-Za-z0-9_]+\[)*"
+)
+_READ = re.compile(r"V\[[0-9]+\]|_i[0-9]+_[0-9]+\[|_[ft]_[A-Za-z0-9_]+\[")
 
 
 def _hoistable(code: str, bound: set[str]) -> list[str]:
     """The reads in a loop function's `code` (without strings) that give the same value
     on every turn: a variable's entry at keys that don't depend on the loop
-    (`influence[s]` while the loop runs over countries), or a key's position
-    (`_i18_1[x]` for an x fixed in the loop). Longest first."""
+    (`influence[s]` while the loop runs over countries), a key's position (`_i18_1[x]`
+    for an x fixed in the loop), or a component's field or a tabulated function at such
+    a key (`_f_value[c]`: both are fixed at load). Longest first."""
     found: set[str] = set()
 
     def invariant(key: str) -> bool:

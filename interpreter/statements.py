@@ -14,7 +14,7 @@ import attrs
 from . import syntax as ast
 from .blocks import BindParams
 from .errors import Span
-from .expressions import Closure, Scope
+from .expressions import Closure, Scope, compile_source
 from .limits import MAX_CHOICES
 
 
@@ -355,8 +355,6 @@ class StatementCompiler:
         self._block((attrs.evolve(s, value=ast.Name(span=s.value.span, id=temp)),), scope)
 
     def _s_Choose(self, s: ast.Choose, scope):
-        options = self.stored_expr(s.options, scope)
-        player = self.expr(s.player, scope)
         slot = scope.bind(s.var)
         label = self.expr(s.label, scope) if s.label is not None else None
         only = s.label.parts[0] if isinstance(s.label, ast.Str) and len(s.label.parts) == 1 else None
@@ -380,19 +378,47 @@ class StatementCompiler:
         # None: each option is labelled by its value as displayed (the engine needs no VM)
         choice = self._choice(labels if label is not None else None, prompt, s.secret)
 
-        def op(vm, L):
-            values = tuple(options(vm, L))
+        def unusual(vm, L, values):
+            """No option (or too many): the step that follows, or the rule's error."""
             if len(values) > MAX_CHOICES:
                 raise vm.rule_error(f"a decision with {len(values):,} options; the limit is {MAX_CHOICES:,}")
-            if not values:
-                if optional:
-                    L[slot] = None
-                    return nxt
-                raise vm.rule_error("a choice has no options; mark it `optional` or test first")
-            vm.suspend(player(vm, L), values, slot, choice, L)
-            return nxt
+            if optional:
+                L[slot] = None
+                return nxt
+            raise vm.rule_error("a choice has no options; mark it `optional` or test first")
 
-        self._emit(op, s.span)
+        self._emit(self._choose_step(s, scope, slot, choice, nxt, unusual), s.span)
+
+    def _choose_step(self, s: ast.Choose, scope, slot: int, choice: int, nxt: int, unusual) -> Closure:
+        """The step asking a decision, as one generated function: its options and its
+        player computed in place, and in a playout (`VM.suspend`) the answer taken at
+        once, with no call: a random game's every decision runs through it."""
+        options = self.src(s.options, scope, {})
+        if self.may_grow(s.options):
+            options = f"{'_cap_deep' if self.makes_items(s.options) else '_cap'}({options})"
+        player = self.src(s.player, scope, {})
+        code = f"{options} {player}"
+        name = f"_choose{next(self._names)}"
+        self.ns[f"{name}_unusual"] = unusual
+        text = (
+            f"def {name}(vm, L):\n"
+            + ("    V = vm.vars\n" if "V[" in code else "")
+            + f"    values = tuple({options})\n"
+            + f"    if not values or len(values) > {MAX_CHOICES}:\n"
+            + f"        return {name}_unusual(vm, L, values)\n"
+            + f"    who = {player}\n"
+            + "    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)\n"
+            + "        vm.left -= 1\n"
+            + f"        L[{slot}] = values[vm.pick(len(values))]\n"
+            + "        vm.budget = vm.step_limit\n"
+            + "        del vm.log[:]\n"
+            + f"        return {nxt}\n"
+            + f"    vm.suspend(who, values, {slot}, {choice}, L)\n"
+            + f"    return {nxt}\n"
+        )
+        self.link_loops(text)
+        exec(compile_source(text, "<gamedef decision>"), self.ns)  # noqa: S102
+        return self.ns.pop(name)
 
     def _choice(self, labels, prompt, secret: bool = False) -> int:
         """Register how a decision's labels and prompt are written; built only when asked.
