@@ -36,7 +36,20 @@ _PICKING_BUILTINS = frozenset(
     "max min abs members without rotate sort sort_by best path_steps reachable".split()
 )
 
-SIMPLE = (ast.Let, ast.Assign, ast.Log, ast.Roll, ast.Shuffle, ast.Require, ast.Cite, ast.Note, BindParams)
+# (`win` and `game over` end the run: the block returns at once, with the run stopped.)
+SIMPLE = (
+    ast.Let,
+    ast.Assign,
+    ast.Log,
+    ast.Roll,
+    ast.Shuffle,
+    ast.Require,
+    ast.Cite,
+    ast.Note,
+    BindParams,
+    ast.Win,
+    ast.GameOver,
+)
 
 
 class BlockCompiler:
@@ -158,6 +171,10 @@ class BlockCompiler:
             where = f"_span{next(self._names)}"
             self.ns[where] = s.span
             emit(f"if not {src(s.condition)}: raise vm.rule_error({src(s.message)}, {where})")
+        elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
+            emit(f"__w = {src(s.winners)}")
+            emit("vm.finish((__w,) if isinstance(__w, str) else tuple(__w))")
+            emit("return 0")
         else:  # pragma: no cover - native_ok admits only the kinds above
             raise AssertionError(type(s).__name__)
 

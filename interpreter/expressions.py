@@ -29,6 +29,7 @@ Closure = Callable[[Any, list], Any]
 TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
+SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a call to hoist its reads
 _CONSTANT = re.compile(r"_k[0-9]+")
 _TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
 # Built-ins whose whole body is one Python expression (builtins.py): written in place of
@@ -41,6 +42,8 @@ _INLINE = {
     "any": "any({0})",
     "all": "all({0})",
     "sort": "tuple(sorted({0}))",
+    "first": "(({0}) or (None,))[0]",
+    "last": "(({0}) or (None,))[-1]",
 }
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
@@ -48,7 +51,7 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 # In generated source: a string literal (as repr writes it), a comprehension variable,
 # and the places that bind one.
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|in)[0-9]+)\(")
+_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|sum|in|list)[0-9]+)\(")
 # A source that computes (calls a function, makes a list), rather than reading a value.
 _COMPUTES = re.compile(r"\w\(|\bfor\b")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
@@ -154,6 +157,7 @@ class ExpressionCompiler:
         self._self_fields: set[str] = set()
         self._short_mode = False
         self._folding = False
+        self._plain_lists = False  # comprehensions written as they are, never as `_hoisted_list` calls
         # id of a list expression -> (it, "paid" | "short" | ""), as last compiled: see `_note`
         self._list_notes: dict[int, tuple[Any, str]] = {}
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
@@ -420,7 +424,29 @@ class ExpressionCompiler:
         parts, elem = self._clauses(e, scope, py)
         if len(parts) == 1 and parts[0].startswith(f"for {elem} in "):  # [x for x in xs]: the items
             return f"tuple({parts[0][len(f'for {elem} in ') :]})"
-        return f"tuple([{elem} {' '.join(parts)}])"
+        source = f"tuple([{elem} {' '.join(parts)}])"
+        return source if self._plain_lists else self._hoisted_list(source, parts[0])
+
+    def _hoisted_list(self, source: str, first: str) -> str:
+        """A comprehension whose items read the same entry at every turn (`influence[s]`
+        while it runs over countries) as a call of a generated function reading it once,
+        before the comprehension, as a loop function does (`_with_hoisted`). Only where
+        that saves more than the call costs: not over the seats or a short constant."""
+        code = _STRINGS.sub("''", source)
+        bound = set(_BINDER.findall(code))
+        if code != source or not any(r.startswith("V") for r in _hoistable(code, bound)):
+            return source
+        items = _unwrapped(first.split(" in ", 1)[1])
+        if _whole_call(items, ("_charge(",)):
+            items = _unwrapped(items[len("_charge(vm, ") : -1])
+        value = self.ns.get(items) if _CONSTANT.fullmatch(items) else None
+        if items == "vm.players" or isinstance(value, tuple) and len(value) < SHORT_LOOP:
+            return source
+        free = sorted(set(_VARIABLE.findall(code)) - bound, key=lambda v: int(v[2:]))
+        params = ", ".join(["vm", "L", *free])
+        name = f"_list{next(self._names)}"
+        self._pending_loops[name] = _with_hoisted(name, params, f"    return {source}", bound)
+        return f"{name}({params})"
 
     def _g_Range(self, e, scope, py):
         return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
@@ -436,7 +462,11 @@ class ExpressionCompiler:
             and "count" not in self.defs
             and "count" not in self.queries
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
-            arg = _unwrapped(self.src(left.args[0], scope, py))
+            self._plain_lists = True  # (as written: its clauses are read here)
+            try:
+                arg = _unwrapped(self.src(left.args[0], scope, py))
+            finally:
+                self._plain_lists = False
             if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
                 return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
             found = _ITEMS_OF.fullmatch(arg)  # [x for x in ...]: its items, no value computed
@@ -540,7 +570,11 @@ class ExpressionCompiler:
         counted = self._count_equal(e, scope, py) if f == "count" else None
         if counted is not None:
             return counted
-        if f in ("any", "all", "count", "first") and len(e.args) == 1 and isinstance(e.args[0], ast.Comprehension):
+        if (
+            f in ("any", "all", "count", "first", "sum")
+            and len(e.args) == 1
+            and isinstance(e.args[0], ast.Comprehension)
+        ):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             return self._loop(f, parts, elem)
         b = BUILTINS[f]
@@ -564,14 +598,14 @@ class ExpressionCompiler:
             args = [f"_charge(vm, {a})" if c else a for a, c in zip(args, charged)]
             if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
                 return f"{f}({args[0]}, {args[1]})"  # Python's own: no `b is None` test, no call between
-            if f in _INLINE and _INLINE[f].count("{") == len(args) and not b.takes_vm:
-                return "(" + _INLINE[f].format(*(f"({a})" for a in args)) + ")"  # its body, in place
+        if f in _INLINE and _INLINE[f].count("{") == len(args) and not b.takes_vm:
+            return "(" + _INLINE[f].format(*(f"({a})" for a in args)) + ")"  # its body, in place
         if b.takes_vm:
             args.insert(0, "vm")
         return f"_b_{f}({', '.join(args)})"
 
     def _loop(self, f: str, parts: list[str], elem: str) -> str:
-        """`any`, `all`, `count` or `first` of a comprehension as a call of a generated
+        """`any`, `all`, `count`, `first` or `sum` of a comprehension as a call of a generated
         function whose loops return as soon as the answer is known. A generator expression
         (`any(x for ...)`) costs a generator object and a resumption per item, which in
         short lists (a line of three squares) is most of the work; plain loops in one
@@ -591,6 +625,9 @@ class ExpressionCompiler:
         elif f == "first":  # the first item: the later ones are never computed
             lines.append(f"{pad}return {elem}")
             first, last = [], "    return None"
+        elif f == "sum":
+            lines.append(f"{pad}__n += {elem}")
+            first, last = ["    __n = 0"], "    return __n"
         else:  # count: the element is never computed
             lines.append(f"{pad}__n += 1")
             first, last = ["    __n = 0"], "    return __n"
@@ -635,7 +672,7 @@ class ExpressionCompiler:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
         made = self._loops_made.get(elem)
-        if made is None or made[0] == "first" or sum(p.startswith("for ") for p in made[1]) != 1:
+        if made is None or made[0] in ("first", "sum") or sum(p.startswith("for ") for p in made[1]) != 1:
             return elem
         f, parts, inner = made
         result = f"__r{next(self._names)}"
@@ -776,15 +813,20 @@ class ExpressionCompiler:
         source = self.src(d.body, scope, {})
         # One generated function taking the list of arguments the call site makes as its
         # frame (widened for the slots of what it inlines). Only such a call can recurse,
-        # so each spends a step of the budget and its result is held to the value limits:
-        # `f(n - 1) * f(n - 1)` stops instead of running on.
+        # so each spends a step of the budget and its result, if it may be larger than what
+        # it reads (`may_grow`), is held to the value limits: `f(n - 1) * f(n - 1)` stops
+        # instead of running on.
         name = f"_d_{d.name}"
         extra = scope.count - len(d.params)
         text = (
             f"def {name}(vm, L):\n    vm.budget -= 1\n    if vm.budget < 0: vm.out_of_steps()\n"
             + (f"    L += {(None,) * extra!r}\n" if extra > 0 else "")
             + ("    V = vm.vars\n" if "V[" in source else "")
-            + f"    return _cap_deep({source})\n"
+            + (
+                f"    return _cap_deep({source})\n"
+                if self.may_grow(d.body, frozenset({d.name}))
+                else f"    return {source}\n"
+            )
         )
         self.link_loops(text)
         exec(compile_source(text, "<gamedef function>"), self.ns)  # noqa: S102

@@ -775,6 +775,37 @@ def test_log_to_a_player_is_seen_only_by_that_player(tmp_path):
     assert game.observation(state, "a")["log"] == ["everyone sees this", "only a sees 2"]
 
 
+def test_a_win_inside_a_loop_ends_the_game_there(tmp_path):
+    """`win` in a loop of simple statements (one native step, interpreter/blocks.py)
+    ends the run at once: nothing after it runs, in the loop or after it."""
+    game, state = run(
+        tmp_path,
+        """
+        for p in players {
+            log "{p} checks"
+            if p == b {
+                win p
+            }
+            log "{p} goes on"
+        }
+        log "never"
+        """,
+    )
+    assert game.result(state) == ("b",)
+    assert game.narrate(state) == ["a checks", "a goes on", "b checks"]
+
+
+def test_first_and_last_of_a_list_or_nothing(tmp_path):
+    assert logged(
+        tmp_path,
+        """
+        let xs = [3, 1, 2]
+        let none_yet = [x for x in xs if x > 5]
+        log "{first(xs)} {last(xs)} {first(none_yet)} {last(none_yet)} {first([[1, 2]])} {last([0])}"
+        """,
+    ) == ["3 2 none none 1, 2 0"]
+
+
 @pytest.mark.parametrize(
     ("ending", "result"),
     [
@@ -1036,7 +1067,7 @@ def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
         log "{any([all([x > 3 for x in row]) for row in g])} {all([any([x == 5 for x in row]) for row in g])}"
         log "{count([x for r in g for x in r if x % 2 == 0])} {count([r for r in g if any([x > 7 for x in r])])}"
         log "{[r for r in 1..3 if any([x == r + 3 for x in g[r - 1]])]} {any([true for x in []])}"
-        log "{all([false for x in []])}"
+        log "{all([false for x in []])} {sum([x * 2 for r in g for x in r if x > 4])} {sum([x for x in []])}"
         let name = "v"
         log "{[k for k in 1..3 if count([x for x in g[k - 1] if x > k * 2]) > 0]} {has(g, name)}"
         """,
@@ -1044,7 +1075,7 @@ def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
         def has(g: list list int, name: str) = any([all([x > 0 and name != "_v1 in" for x in row]) for row in g])
         """,
     )
-    assert texts == ["yes no", "4 1", "2 no", "yes", "1, 2, 3 yes"]
+    assert texts == ["yes no", "4 1", "2 no", "yes 70 0", "1, 2, 3 yes"]
 
 
 def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(tmp_path):
@@ -1065,22 +1096,24 @@ def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads
     it (interpreter/expressions.py, `_with_hoisted`); one that fails there (who is none)
     fails only if the loop reaches it, and then where the rule reads it."""
     decls = """
-        enum Suit { red, blue, green }
+        enum Suit { red, blue, green, white, black, gold, silver, grey }
         var chips: player -> Suit -> int = 1
         def held(who: player?, xs: list Suit) = any([chips[who][x] > 1 for x in xs])
         def guarded(who: player?, xs: list Suit) = any([who != none and chips[who][x] > 0 for x in xs])
+        def rich(who: player?) = [x for x in members(Suit) if who != none and chips[who][x] > 1]
         """
     body = """
         chips[b][green] = 3
         let nobody = if count(players) > 5 then a else none
         log "{held(a, members(Suit))} {held(b, members(Suit))} {held(nobody, [])}"
-        log "{guarded(nobody, members(Suit))} {guarded(b, [blue])}"
+        log "{guarded(nobody, members(Suit))} {guarded(b, [blue])} {rich(a)} {rich(b)} {rich(nobody)}"
         """
-    assert logged(tmp_path, body, decls) == ["no yes no", "no yes"]
+    assert logged(tmp_path, body, decls) == ["no yes no", "no yes nothing green nothing"]
     game = build(tmp_path, program(body + 'log "{held(nobody, [red])}"', decls))
     with pytest.raises(GameRuntimeError, match="a value is none where a component") as err:
         game.start(players=2)
-    assert err.value.diagnostics[0].span.line == 12  # the third log of `play`
+    assert err.value.diagnostics[0].span.line == 13  # the third log of `play`
+    assert "_list" in repr(game.compiled.ns.keys())  # `rich`, a function reading chips[who] once
 
 
 def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
