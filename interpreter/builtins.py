@@ -55,7 +55,7 @@ def _best(xs, key):
         return ()
     scores = [key(x) for x in xs]
     top = max(scores)
-    return tuple(x for x, s in zip(xs, scores) if s == top)
+    return tuple([x for x, s in zip(xs, scores) if s == top])
 
 
 class Text(str):

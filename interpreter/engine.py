@@ -180,11 +180,8 @@ class VM:
         self.budget -= len(items)  # a shuffle's work, like any list read whole
         if self.budget < 0:
             self.out_of_steps()
-        items = list(items)
-        for i in range(len(items) - 1, 0, -1):
-            self.rng, j = rng.next_below(self.rng, i + 1)
-            items[i], items[j] = items[j], items[i]
-        return tuple(items)
+        self.rng, items = rng.shuffled(self.rng, items)
+        return items
 
     def thaw_top(self) -> list:
         """The running frame as a mutable [code, step, locals], thawed on first use."""
@@ -242,7 +239,11 @@ class VM:
             raise self.rule_error(explain(exc), *_block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
-        frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in self.frames])
+        frames = self.frames
+        if frames:
+            frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in frames])
+        else:
+            frames = ()  # a game over
         # tuple.__new__ skips the named tuple's keyword handling: this runs at every decision.
         return _new_tuple(
             State,
@@ -314,7 +315,7 @@ class Game:
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
         self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
-        self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_kept`)
+        self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_working`)
 
     @property
     def rules_hash(self) -> str:
@@ -354,19 +355,16 @@ class Game:
         (usually through `with_var`), so the first decision is asked of the arranged
         position; setup() must then ask no decision."""
         players = (self.header.default_players or self.header.min_players) if players is None else players
-        return self._kept(self._started(players, seed, pins, arrange, VM), 0)
-
-    def _kept(self, vm: VM, decisions: int) -> State:
-        """`vm` frozen into a state; the working copy is kept with it, so that the next
-        `apply_index` or `playout` from that very state (a game played on, the usual
-        case) runs on from it instead of thawing the state again (`_working`)."""
-        state = vm.freeze(decisions)
-        self._last = (state, vm)
+        vm = self._started(players, seed, pins, arrange, VM)
+        state = vm.freeze(0)
+        self._last = (state, vm)  # kept for the next move from it (`_working`)
         return state
 
     def _working(self, state: State) -> VM:
         """A working copy of `state`: the one kept with it if it is the state last made
-        (taken once: a state played on twice is thawed the second time), else a new one.
+        by `start`, `apply_index` or `playout` (taken once: a state played on twice is
+        thawed the second time), else a new one. A game played on move by move, the
+        usual case, then never thaws a state it has just frozen.
         A kept copy is what thawing the state would give: the same variables, the
         same frames (some already thawed), the random state, no log and nothing pending."""
         last = self._last
@@ -383,11 +381,11 @@ class Game:
         """A working VM run from the start to the first decision (the start of `start`)."""
         seats = self._seats.get(players) or self._seats.setdefault(players, self.seats_for(players))
         g = self.compiled
-        vm = make_vm(g, _new_tuple(State, (seats, (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0, None)))
         initial = self._initial.get(seats)
-        if initial is not None:
-            vm.vars = list(initial)
-        else:
+        vm = make_vm(
+            g, _new_tuple(State, (seats, initial or (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0, None))
+        )
+        if initial is None:
             vm.vars = [None] * len(g.var_order)
             for info in g.var_order:
                 vm.vars[info.slot] = info.default(vm, [])
@@ -540,7 +538,9 @@ class Game:
         vm = self._working(state)
         vm.thaw_top()[2][p.slot] = p.values[i]
         vm.run()
-        return self._kept(vm, state.decisions + 1)
+        state = vm.freeze(state.decisions + 1)
+        self._last = (state, vm)
+        return state
 
     def playout(self, state: State, pick: Callable[[int], int], limit: int | None = None) -> State:
         """Play on from `state` to the end, or for at most `limit` decisions: each decision
@@ -563,7 +563,9 @@ class Game:
         vm.left = -1 if limit is None else limit - 1
         vm.run()
         taken = 1 + (limit - 1 - vm.left if limit is not None else -1 - vm.left)
-        return self._kept(vm, state.decisions + taken)
+        state = vm.freeze(state.decisions + taken)
+        self._last = (state, vm)
+        return state
 
     def var(self, state: State, name: str) -> Any:
         """A variable's value; a map variable as a dict (of dicts), for tests and tools."""

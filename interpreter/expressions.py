@@ -474,6 +474,8 @@ class ExpressionCompiler:
                 parts = _clause_parts(f"{found.group(1)} in {found.group(2)}")
                 exists = self._loop("any", parts, "True")
                 return exists if (e.op, e.right.value) in _NONEMPTY else f"(not {exists})"
+            if not isinstance(left.args[0], ast.Comprehension):  # a list as it is: empty or not, no call
+                return f"(not not {arg})" if (e.op, e.right.value) in _NONEMPTY else f"(not {arg})"
         return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
 
     def _g_Not(self, e, scope, py):
@@ -1021,7 +1023,8 @@ def _with_hoisted(name: str, params: str, body: str, bound: set[str]) -> str:
     is raised where the rule reads it."""
     code = _STRINGS.sub("''", body)
     head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "")
-    reads = _hoistable(code, bound) if code == body else []  # (no quotes: replace as text)
+    turns = code.find(" for ")  # only a read made at every turn is worth a local
+    reads = _hoistable(code[turns:], bound) if code == body and turns >= 0 else []  # (no quotes: as text)
     if not reads:
         return head + body + "\n"
     made = {}

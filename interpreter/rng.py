@@ -23,3 +23,17 @@ def next_below(state: int, n: int) -> tuple[int, int]:
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
     z ^= z >> 31
     return state, z % n
+
+
+def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
+    """Return (new state, `items` shuffled): Fisher-Yates drawing `next_below(i + 1)` for
+    i from the last position down, the same draws written out in one loop (a deck is
+    shuffled at the start of every game: a call per card is most of the work)."""
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        state = (state + 0x9E3779B97F4A7C15) & MASK
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        j = (z ^ (z >> 31)) % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return state, tuple(out)

@@ -76,6 +76,17 @@ def _jump(target: int | list):
     return op
 
 
+def _return(vm, L) -> int:
+    """The end of a procedure without a result: back to its caller (`VM.return_`, which
+    also handles the last frame), with no call when there is a caller."""
+    frames = vm.frames
+    if len(frames) > 1:
+        frames.pop()
+        vm.switch = True
+        return 0
+    return vm.return_()
+
+
 def _back_edge(head: int):
     """The jump back to a loop's head: the one place a rule can loop forever, so it
     spends the run's step budget."""
@@ -317,7 +328,7 @@ class StatementCompiler:
             return
         slot = self._code.result_slot
         if slot is None:
-            self._emit(lambda vm, L: vm.return_(), s.span)
+            self._emit(_return, s.span)
         elif value is None:  # the end of a procedure's body, which the checker proves unreachable
             self._emit(self._no_result(), s.span)
         else:

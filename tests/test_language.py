@@ -585,6 +585,19 @@ def test_roll_takes_pinned_results(tmp_path):
         game.start(players=2, pins=(7,))
 
 
+def test_a_shuffle_is_one_draw_per_position_from_the_last():
+    """`rng.shuffled` is Fisher-Yates with `next_below(i + 1)` for each position i from
+    the last down, written out in one loop: the same draws, so the same orders."""
+    from interpreter import rng
+
+    for seed in range(50):
+        state, items = rng.seed_state(seed), list(range(seed % 13))
+        for i in range(len(items) - 1, 0, -1):
+            state, j = rng.next_below(state, i + 1)
+            items[i], items[j] = items[j], items[i]
+        assert rng.shuffled(rng.seed_state(seed), tuple(range(seed % 13))) == (state, tuple(items))
+
+
 def test_shuffle_is_determined_by_the_seed(tmp_path):
     game = build(
         tmp_path,
