@@ -13,7 +13,7 @@ import attrs
 
 from . import syntax as ast
 from .errors import Span
-from .expressions import Scope, compile_source
+from .expressions import _CONSTANT, Scope, compile_source
 from .limits import MAX_LIST, capped, capped_deep
 
 
@@ -29,6 +29,7 @@ class BindParams:
 
 _NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
 _GROWING_OPS = ("+", "-", "*")
+_COMPARING_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 # Built-ins whose result is a truth, a position, one of their arguments' items, or a
 # list no longer than an argument: they never make a value larger than they read.
 _PICKING_BUILTINS = frozenset(
@@ -159,7 +160,9 @@ class BlockCompiler:
         elif isinstance(s, ast.Roll):
             self.uses_chance = True
             source = self.stored(s.source, src(s.source))
-            emit(f"L[{scope.bind(s.var)}] = vm.random_choice(tuple({source}))")
+            if not (_CONSTANT.fullmatch(source) and isinstance(self.ns.get(source), tuple)):
+                source = f"tuple({source})"  # (a die's faces, a constant, are a tuple already)
+            emit(f"L[{scope.bind(s.var)}] = vm.random_choice({source})")
         elif isinstance(s, ast.Shuffle):
             self.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
@@ -230,6 +233,8 @@ class BlockCompiler:
         if t is ast.ListLit:  # as many items as the rule writes, each a value already held
             return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
         if t is ast.BinOp:
+            if e.op in _COMPARING_OPS:  # a truth, whatever it compares
+                return False
             return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
         if t is ast.IfExpr:
             return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)

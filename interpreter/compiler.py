@@ -58,7 +58,13 @@ class Runtime:
         return self.links.get(node, ())
 
     def display(self, value) -> str:
-        if value.__class__ is Text:
+        t = value.__class__
+        if t is str:  # a component, member or seat: its title (the commonest, first)
+            title = self.titles.get(value)
+            return title if title is not None else self.seat_titles.get(value, value)
+        if t is int:
+            return str(value)
+        if t is Text:
             return value
         if value is None:
             return "none"
@@ -67,7 +73,7 @@ class Runtime:
         if value is False:
             return "no"
         if isinstance(value, tuple):
-            return ", ".join(self.display(v) for v in value) if value else "nothing"
+            return ", ".join([self.display(v) for v in value]) if value else "nothing"
         if isinstance(value, str):
             title = self.titles.get(value)
             return title if title is not None else self.seat_titles.get(value, value)

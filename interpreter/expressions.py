@@ -158,6 +158,7 @@ class ExpressionCompiler:
         self._short_mode = False
         self._folding = False
         self._plain_lists = False  # comprehensions written as they are, never as `_hoisted_list` calls
+        self._shallow_at: int | None = None  # inlining depth past which defs are called, not inlined
         # id of a list expression -> (it, "paid" | "short" | ""), as last compiled: see `_note`
         self._list_notes: dict[int, tuple[Any, str]] = {}
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
@@ -766,7 +767,13 @@ class ExpressionCompiler:
 
     def _inlined(self, decl: ast.Def, e: ast.Call, args: list[str], scope, py) -> str | None:
         """The body of `decl` written in place of the call `e` (argument sources `args`),
-        or None if it calls itself, nests too deep or is too long."""
+        or None if it calls itself, nests too deep or is too long.
+
+        A body too long with every def it calls written in place too is written again
+        with those calls left as calls: the call's own tests (`complete[p][i] > 0 and
+        ...`) then run in place, and the defs behind them only when reached."""
+        if self._shallow_at is not None and len(self._inlining) > self._shallow_at:
+            return None  # (inside a body written with its calls left as calls)
         if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
             root = scope.root if scope.root is not None else scope
             static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set(), frozenset(py))}
@@ -785,6 +792,12 @@ class ExpressionCompiler:
             try:
                 # The body sees only its parameters, bound to the caller's argument sources.
                 body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                if len(body) > INLINE_LIMIT and self._shallow_at is None:
+                    self._shallow_at = len(self._inlining)
+                    try:
+                        body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                    finally:
+                        self._shallow_at = None
             finally:
                 self._inlining.pop()
             if len(body) <= INLINE_LIMIT:
