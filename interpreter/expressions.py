@@ -811,6 +811,16 @@ class ExpressionCompiler:
         in a loop) is computed once, as a def's arguments are, not once per reading."""
         code = _STRINGS.sub("''", body)
         names = [v for v, _ in bound]
+        call = _LOOP_CALL.match(code)
+        if call is not None and _closing(code, call.end() - 1) == len(code) - 1:
+            # The body is one call of a loop function, which takes each variable read in its
+            # loop as a parameter: an argument it reads once, in its own arguments, is
+            # computed once there.
+            args = code[call.end() : -1]
+            if all(len(re.findall(rf"\b{v}\b", code)) == 1 and re.search(rf"(?:^|, ){v}(?:,|$)", args) for v in names):
+                for v, source in bound:
+                    body = re.sub(rf"\b{v}\b", lambda _m, s=source: f"({s})", body)
+                return body
         free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)) - set(names), key=lambda v: int(v[2:]))
         name = f"_in{next(self._names)}"
         uses_vars = "V[" in code
@@ -1054,19 +1064,20 @@ def _with_hoisted(name: str, params: str, body: str, bound: set[str]) -> str:
 def _clause_parts(text: str) -> list[str]:
     """The clauses of a comprehension's source after its first `for`
     ("v in xs if c for w in ys"), as `_clauses` gives them: ["for v in xs", "if c",
-    "for w in ys"]. Split where " for " or " if " stands outside every bracket: generated
-    code writes a conditional expression in parentheses (the source holds no quotes)."""
+    "for w in ys"]. Split where " for " or " if " stands outside every bracket and every
+    text: generated code writes a conditional expression in parentheses."""
     parts, depth, start, i = [], 0, 0, 0
     word = "for "
+    code = _blank(text)
     while i < len(text):
-        ch = text[i]
+        ch = code[i]
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        elif depth == 0 and text.startswith((" for ", " if "), i):
+        elif depth == 0 and code.startswith((" for ", " if "), i):
             parts.append(word + text[start:i])
-            word = "for " if text.startswith(" for ", i) else "if "
+            word = "for " if code.startswith(" for ", i) else "if "
             i += len(word) + 1
             start = i
             continue
@@ -1075,11 +1086,18 @@ def _clause_parts(text: str) -> list[str]:
     return parts
 
 
+def _blank(source: str) -> str:
+    """`source` with each text literal in it written over by as many underscores: the
+    same positions, and no bracket or word inside a text left to misread."""
+    if "'" not in source and '"' not in source:
+        return source
+    return _STRINGS.sub(lambda m: "_" * len(m.group()), source)
+
+
 def _closing(source: str, start: int) -> int | None:
     """Where the bracket opened at `source[start]` closes (generated code: brackets of
-    all kinds nest properly), or None if the source holds quotes (unsafe to read)."""
-    if "'" in source or '"' in source:
-        return None
+    all kinds nest properly, texts aside), or None if it does not."""
+    source = _blank(source)
     depth = 0
     for i in range(start, len(source)):
         if source[i] in "([":

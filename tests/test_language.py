@@ -1083,12 +1083,16 @@ def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
         log "{all([false for x in []])} {sum([x * 2 for r in g for x in r if x > 4])} {sum([x for x in []])}"
         let name = "v"
         log "{[k for k in 1..3 if count([x for x in g[k - 1] if x > k * 2]) > 0]} {has(g, name)}"
+        let w1 = ["a if b", "x"]
+        let w2 = ["x", "for ]) y"]
+        log "{count(odd_words(w1)) > 0} {count(odd_words(w2)) > 0} {count(odd_words([])) > 0}"
         """,
         decls="""
         def has(g: list list int, name: str) = any([all([x > 0 and name != "_v1 in" for x in row]) for row in g])
+        def odd_words(ws: list str) = [w for w in ws if w != "x" and w != " if ])" and w != "y for x in"]
         """,
     )
-    assert texts == ["yes no", "4 1", "2 no", "yes 70 0", "1, 2, 3 yes"]
+    assert texts == ["yes no", "4 1", "2 no", "yes 70 0", "1, 2, 3 yes", "yes yes no"]
 
 
 def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(tmp_path):
