@@ -316,6 +316,7 @@ class Game:
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
         self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
         self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_working`)
+        self._offered: tuple = _NOTHING_KEPT  # the state `legal_moves` last answered, and its moves
 
     @property
     def rules_hash(self) -> str:
@@ -447,17 +448,13 @@ class Game:
         elif getattr(labels_fn, "by_value", False):  # labels that read only their option
             key = (p.choice, p.values)
         else:
-            return _unique(
-                [str(x) for x in labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values)]
-            )
+            return _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
         labels = self._value_labels.get(key)
         if labels is None:
             if labels_fn is None:
                 labels = _unique(list(map(self.compiled.rt.display, p.values)))
             else:
-                labels = _unique(
-                    [str(x) for x in labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values)]
-                )
+                labels = _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
             if len(self._value_labels) >= KEPT_LABELS:
                 self._value_labels.clear()
             self._value_labels[key] = labels
@@ -490,6 +487,7 @@ class Game:
             if len(self._moves) >= KEPT_LABELS:
                 self._moves.clear()
             moves = self._moves[key] = [_new_tuple(Move, (player, x)) for x in key[1]]
+        self._offered = (state, moves)  # `apply(state, move)` next, usually: found by identity
         return list(moves)
 
     def narrate(
@@ -518,6 +516,10 @@ class Game:
         p = state.pending
         if p is None:
             raise IllegalMove(str(move), "the game is over")
+        offered = self._offered
+        if offered[0] is state and move.__class__ is Move and move in offered[1]:
+            # one of the moves `legal_moves(state)` just gave: the same objects, compared first
+            return self.apply_index(state, offered[1].index(move))
         label = move.label if isinstance(move, Move) else move
         if isinstance(move, Move) and move.player != p.player:
             raise IllegalMove(str(move), f"it is {p.player}'s decision, not {move.player}'s")

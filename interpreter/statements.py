@@ -367,27 +367,16 @@ class StatementCompiler:
 
     def _s_Choose(self, s: ast.Choose, scope):
         slot = scope.bind(s.var)
-        label = self.expr(s.label, scope) if s.label is not None else None
+        labels = self._labels(s, scope, slot) if s.label is not None else None
         only = s.label.parts[0] if isinstance(s.label, ast.Str) and len(s.label.parts) == 1 else None
         if isinstance(only, ast.Name) and only.id == s.var:
-            label = None  # `label "{c}"` is the value as displayed: no expression to run per option
+            labels = None  # `label "{c}"` is the value as displayed: no expression to run per option
         prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
         nxt = self._here() + 1
         optional = s.optional
 
-        def labels(vm, L, values):
-            out = []
-            for v in values:
-                L[slot] = v
-                out.append(label(vm, L))
-            return out
-
-        # A label that reads nothing but its option ("hammer on {c}") is the same for the
-        # same options: the engine keeps it rather than writing it at every decision.
-        labels.by_value = label is not None and self.is_static(s.label, scope, {s.var})
-
         # None: each option is labelled by its value as displayed (the engine needs no VM)
-        choice = self._choice(labels if label is not None else None, prompt, s.secret)
+        choice = self._choice(labels, prompt, s.secret)
 
         def unusual(vm, L, values):
             """No option (or too many): the step that follows, or the rule's error."""
@@ -399,6 +388,29 @@ class StatementCompiler:
             raise vm.rule_error("a choice has no options; mark it `optional` or test first")
 
         self._emit(self._choose_step(s, scope, slot, choice, nxt, unusual), s.span)
+
+    def _labels(self, s: ast.Choose, scope, slot: int):
+        """The function writing a decision's labels, one per option (`label` computed with
+        the option in its slot), as generated source: one call per decision, not one per
+        option. A label that reads nothing but its option ("hammer on {c}") is the same
+        for the same options: the engine keeps it (`by_value`) rather than writing it at
+        every decision."""
+        label = self.src(s.label, scope, {})
+        name = f"_labels{next(self._names)}"
+        text = (
+            f"def {name}(vm, L, values):\n"
+            + ("    V = vm.vars\n" if "V[" in label else "")
+            + "    out = []\n"
+            + "    for v in values:\n"
+            + f"        L[{slot}] = v\n"
+            + f"        out.append(str({label}))\n"
+            + "    return out\n"
+        )
+        self.link_loops(text)
+        exec(compile_source(text, "<gamedef labels>"), self.ns)  # noqa: S102
+        labels = self.ns.pop(name)
+        labels.by_value = self.is_static(s.label, scope, {s.var})
+        return labels
 
     def _choose_step(self, s: ast.Choose, scope, slot: int, choice: int, nxt: int, unusual) -> Closure:
         """The step asking a decision, as one generated function: its options and its
@@ -448,7 +460,7 @@ class StatementCompiler:
         def prompt(vm, L):
             return asked(vm, L) if asked is not None else f"you may {text(vm, L)}"
 
-        choice = self._choice(lambda vm, L, values: [text(vm, L), "pass"], prompt, False)
+        choice = self._choice(lambda vm, L, values: [str(text(vm, L)), "pass"], prompt, False)
 
         def ask(vm, L):
             vm.suspend(player(vm, L), (True, False), slot, choice, L)

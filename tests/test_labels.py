@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import textwrap
 
-from interpreter import load_game
+import pytest
+
+from interpreter import IllegalMove, Move, load_game
 
 GAME = """
 game labels "Labels" {
@@ -61,3 +63,23 @@ def test_the_same_labels_for_another_player_are_that_players_moves():
     second = game.apply(first, "check")
     assert [(m.player, m.label) for m in game.legal_moves(second)] == [("p2", "check"), ("p2", "bet")]
     assert [(m.player, m.label) for m in game.legal_moves(first)] == [("p1", "check"), ("p1", "bet")]
+
+
+def test_a_move_just_offered_is_applied_and_any_other_is_found_by_its_label_or_refused():
+    """`apply(state, move)` with a move `legal_moves(state)` just gave finds it among them
+    (interpreter/engine.py, `_offered`); a label, an equal move made anew, or a move of
+    another state all give the same positions, and another player's move is refused."""
+    game = load_game("kuhn_poker")
+    first = game.start(players=2, seed=3)
+    moves = game.legal_moves(first)
+    by_move = game.apply(first, moves[1])
+    assert by_move.vars == game.apply_index(first, 1).vars
+    assert game.apply(first, "bet").vars == by_move.vars
+    assert game.apply(first, Move("p1", "bet")).vars == by_move.vars
+    game.legal_moves(by_move)  # another state's moves offered last
+    assert game.apply(first, moves[0]).vars == game.apply_index(first, 0).vars
+    game.legal_moves(first)
+    with pytest.raises(IllegalMove, match="it is p1's decision, not p2's"):
+        game.apply(first, Move("p2", "bet"))
+    with pytest.raises(IllegalMove):
+        game.apply(first, Move("p1", "fold"))
