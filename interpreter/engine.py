@@ -375,6 +375,7 @@ class Game:
             vm.pending = None
             vm.stop = vm.switch = False
             vm.log = []
+            vm.left = 0  # (a playout's answers end with it)
             return vm
         return VM(self.compiled, state)
 

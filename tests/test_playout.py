@@ -93,3 +93,22 @@ def test_a_chance_game_plays_out_its_draws_as_decisions(loaded):
     got = game.playout(start, random.Random(3).randrange)
     assert got == step_by_step(game, start, random.Random(3), None)
     assert got.result is not None
+
+
+@pytest.mark.parametrize("config", GAMES[:6], ids=IDS[:6])
+def test_the_next_move_from_the_state_just_made_is_the_move_from_it_thawed(loaded, config):
+    """`start`, `apply_index` and `playout` keep their working copy with the state they
+    return (interpreter/engine.py, `_working`): the next move from that very state runs
+    on it. Whether run on it or on the state thawed anew, every next state is the same."""
+    name, variants, players, _ = config
+    game = get(loaded, name, variants)
+    start = game.start(players=players, seed=7)
+    on_kept = [game.apply_index(start, 0)]
+    part = game.playout(on_kept[0], random.Random(7).randrange, 2)
+    if part.pending is not None:
+        on_kept.append(game.apply_index(part, 0))
+    thawed = [game.apply_index(start, 0)]  # `start` is no longer the state last made
+    game.start(players=players, seed=8)
+    if part.pending is not None:
+        thawed.append(game.apply_index(part, 0))
+    assert on_kept == thawed
