@@ -811,7 +811,7 @@ class ExpressionCompiler:
         in a loop) is computed once, as a def's arguments are, not once per reading."""
         code = _STRINGS.sub("''", body)
         names = [v for v, _ in bound]
-        call = _LOOP_CALL.match(code)
+        call = _LOOP_CALL.match(code) if code == body else None  # (no texts: replaced as text)
         if call is not None and _closing(code, call.end() - 1) == len(code) - 1:
             # The body is one call of a loop function, which takes each variable read in its
             # loop as a parameter: an argument it reads once, in its own arguments, is
