@@ -106,6 +106,13 @@ def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ..
     # goes, so most calls look at none of the others (a game with many `forever` cards).
     seen: list = [None, ()]
 
+    def mine_in_force(grants: tuple) -> tuple:
+        """The stated modifiers of this query in `grants`, as (modifier, captured)."""
+        if grants is not seen[0]:
+            seen[1] = tuple((mods[mid], captured) for mid, captured, _until, _once in grants if mid in stated)
+            seen[0] = grants
+        return seen[1]
+
     def call(vm, args):
         value = base(vm, args)
         found = None
@@ -117,11 +124,7 @@ def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ..
                     found = []
                 found.append((m, [owner, *args]))
         if stated:
-            grants = vm.vars[slot]
-            if grants is not seen[0]:
-                seen[1] = tuple((mods[mid], captured) for mid, captured, _until, _once in grants if mid in stated)
-                seen[0] = grants
-            for m, captured in seen[1]:
+            for m, captured in mine_in_force(vm.vars[slot]):
                 L = [*args, *captured]
                 if m.where is None or m.where(vm, L):
                     if found is None:
@@ -139,12 +142,9 @@ def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ..
         """A call that found the guard's values changed: whether any modifier is in force
         for them is known again (both lists are kept for those values), then answered."""
         values = vm.vars
-        grants = values[slot] if stated else ()
-        if grants is not seen[0]:
-            seen[1] = tuple((mods[mid], captured) for mid, captured, _until, _once in grants if mid in stated)
-            seen[0] = grants
+        stated_now = mine_in_force(values[slot]) if stated else ()
         now = memo[1] if watch is not None and values[watch] is memo[0] else in_force(vm)
-        idle[:] = [values[i] for i in guard] if not now and not seen[1] else [_NEVER] * len(guard)
+        idle[:] = [values[i] for i in guard] if not now and not stated_now else [_NEVER] * len(guard)
         return call(vm, args)
 
     return refreshed
