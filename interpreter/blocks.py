@@ -13,7 +13,7 @@ import attrs
 
 from . import syntax as ast
 from .errors import Span
-from .expressions import _CONSTANT, Scope, compile_source
+from .expressions import _CONSTANT, Scope, _whole_call, compile_source
 from .limits import MAX_LIST, capped, capped_deep
 
 
@@ -51,6 +51,26 @@ SIMPLE = (
     ast.Win,
     ast.GameOver,
 )
+
+
+def _capped_into(target: str, value: str, emit) -> None:
+    """`target = value`, held to the value limits (`capped`): a number or a list within
+    them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
+    than in a call."""
+    emit(f"__c = {value}")
+    emit(
+        "if not (__c.__class__ is int and -_MAX_INT <= __c <= _MAX_INT"
+        " or __c.__class__ is tuple and len(__c) <= _MAX_LIST): __c = _cap(__c)"
+    )
+    emit(f"{target} = __c")
+
+
+def _store(target: str, value: str, emit) -> None:
+    """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
+    if _whole_call(value, ("_cap(",)):
+        _capped_into(target, value[len("_cap(") : -1], emit)
+    else:
+        emit(f"{target} = {value}")
 
 
 class BlockCompiler:
@@ -119,7 +139,7 @@ class BlockCompiler:
             emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
         elif isinstance(s, ast.Let):
             value = self.stored(s.value, src(s.value))
-            emit(f"L[{scope.bind(s.name)}] = {value}")
+            _store(f"L[{scope.bind(s.name)}]", value, emit)
         elif isinstance(s, ast.Assign):
             self._assign_lines(s, scope, emit, src)
         elif isinstance(s, ast.If):
@@ -264,9 +284,12 @@ class BlockCompiler:
             if watched:
                 emit(f"__old = {base}")
             if grows:
-                emit(f"{base} = _cap({base} {s.op} {value})")
+                _capped_into(base, f"{base} {s.op} {value}", emit)
             else:
-                emit(f"{base} = {value}" if s.op == "=" else f"{base} {s.op}= {value}")
+                if s.op == "=":
+                    _store(base, value, emit)
+                else:
+                    emit(f"{base} {s.op}= {value}")
             if watched:  # cards that left this list run their `when self leaves` hooks next
                 emit(f"_left_{s.name}(vm, __old, {base})")
             return
@@ -282,9 +305,12 @@ class BlockCompiler:
         last = len(s.keys) - 1
         # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
         if grows:
-            emit(f"__t{last}[__k{last}] = _cap(__t{last}[__k{last}] {s.op} {value})")
+            _capped_into(f"__t{last}[__k{last}]", f"__t{last}[__k{last}] {s.op} {value}", emit)
         else:
-            emit(f"__t{last}[__k{last}] = {value}" if s.op == "=" else f"__t{last}[__k{last}] {s.op}= {value}")
+            if s.op == "=":
+                _store(f"__t{last}[__k{last}]", value, emit)
+            else:
+                emit(f"__t{last}[__k{last}] {s.op}= {value}")
         for depth in range(last, 0, -1):
             emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
         emit(f"{base} = tuple(__t0)")

@@ -22,7 +22,7 @@ from . import codecache
 from . import syntax as ast
 from .builtins import BUILTINS, Text, always_true
 from .errors import Diagnostic, GameDefError, Span, did_you_mean
-from .limits import LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
+from .limits import MAX_INT, MAX_LIST, LimitExceeded, LoadBudget, capped, capped_deep, charge, checked_range
 from .links import DYNAMIC
 
 Closure = Callable[[Any, list], Any]
@@ -45,13 +45,18 @@ _INLINE = {
     "first": "(({0}) or (None,))[0]",
     "last": "(({0}) or (None,))[-1]",
 }
+# Built-ins written out in the function that spends their lists' steps (`_charging`),
+# whose parameters are a0, a1, ...: one call instead of two where they are hot.
+_IN_CHARGING = {
+    "without": ("if a1 in a0:", "    i = a0.index(a1)", "    return a0[:i] + a0[i + 1 :]", "return a0"),
+}
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
 _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 # In generated source: a string literal (as repr writes it), a comprehension variable,
 # and the places that bind one.
 _STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|sum|in|list)[0-9]+)\(")
+_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|sum|best|in|list)[0-9]+)\(")
 # A source that computes (calls a function, makes a list), rather than reading a value.
 _COMPUTES = re.compile(r"\w\(|\bfor\b")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
@@ -141,6 +146,8 @@ class ExpressionCompiler:
             "_charge": charge,
             "_range": checked_range,
             "_cap": capped,
+            "_MAX_INT": MAX_INT,
+            "_MAX_LIST": MAX_LIST,
             "_cap_deep": capped_deep,
             "_count_eq": _count_eq,
             "_count_eq_charged": _count_eq_charged,
@@ -580,6 +587,17 @@ class ExpressionCompiler:
         ):
             parts, elem = self._clauses(e.args[0], scope, py)  # stop as soon as the answer is known
             return self._loop(f, parts, elem)
+        if f == "best" and len(e.args) == 2 and isinstance(e.args[1], ast.Lambda):
+            # the score written in the loop, not a function called per item
+            lam = e.args[1]
+            scored = ast.Comprehension(
+                span=e.span,
+                element=lam.body,
+                clauses=(ast.ForClause(span=lam.span, var=lam.param, iterable=e.args[0], condition=None),),
+            )
+            parts, elem = self._clauses(scored, scope, py)
+            self._note(e, self._noted(scored))  # no more items than its list
+            return self._loop(f, parts, elem)
         b = BUILTINS[f]
         args = [self.src(a, scope, py) for a in e.args]
         if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
@@ -608,7 +626,8 @@ class ExpressionCompiler:
         return f"_b_{f}({', '.join(args)})"
 
     def _loop(self, f: str, parts: list[str], elem: str) -> str:
-        """`any`, `all`, `count`, `first` or `sum` of a comprehension as a call of a generated
+        """`any`, `all`, `count`, `first` or `sum` of a comprehension (or `best` of a list by a
+        score written as a lambda) as a call of a generated
         function whose loops return as soon as the answer is known. A generator expression
         (`any(x for ...)`) costs a generator object and a resumption per item, which in
         short lists (a line of three squares) is most of the work; plain loops in one
@@ -631,6 +650,12 @@ class ExpressionCompiler:
         elif f == "sum":
             lines.append(f"{pad}__n += {elem}")
             first, last = ["    __n = 0"], "    return __n"
+        elif f == "best":  # the items of the highest score, in their order
+            item = parts[0].split()[1]
+            lines.append(f"{pad}__s = {elem}")
+            lines.append(f"{pad}if __out is None or __s > __top: __top, __out = __s, [{item}]")
+            lines.append(f"{pad}elif __s == __top: __out.append({item})")
+            first, last = ["    __top = __out = None"], "    return () if __out is None else tuple(__out)"
         else:  # count: the element is never computed
             lines.append(f"{pad}__n += 1")
             first, last = ["    __n = 0"], "    return __n"
@@ -675,7 +700,7 @@ class ExpressionCompiler:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
         made = self._loops_made.get(elem)
-        if made is None or made[0] in ("first", "sum") or sum(p.startswith("for ") for p in made[1]) != 1:
+        if made is None or made[0] in ("first", "sum", "best") or sum(p.startswith("for ") for p in made[1]) != 1:
             return elem
         f, parts, inner = made
         result = f"__r{next(self._names)}"
@@ -722,7 +747,9 @@ class ExpressionCompiler:
                     lines.append(f"    if {p}.__class__ is tuple:")
                     lines.append(f"        vm.budget -= len({p})")
                     lines.append("        if vm.budget < 0: vm.out_of_steps()")
-            if f in _INLINE and _INLINE[f].count("{") == len(params):
+            if f in _IN_CHARGING and len(params) == 2:
+                lines.extend("    " + line for line in _IN_CHARGING[f])
+            elif f in _INLINE and _INLINE[f].count("{") == len(params):
                 lines.append(f"    return {_INLINE[f].format(*params)}")
             else:
                 lines.append(f"    return _b_{f}({', '.join(params)})")

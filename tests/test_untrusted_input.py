@@ -168,6 +168,7 @@ def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
     [
         ("", "let n = 2\nwhile true { n = n * n }", "a number grew past the limit"),
         ("var n: int = 1", "while true { n += n }", "a number grew past the limit"),
+        ("var m: player -> int = 1", "while true { m[north] += m[north] }", "a number grew past the limit"),
         ("", "let l = [1]\nwhile true { l = l + l }", "a list grew to 131,072 items; the limit is 100,000"),
         ("", "let l = [2, 3]\nwhile true { l = [x * x for x in l] }", "a number grew past the limit"),
         ("", "let l = [2]\nwhile true { l = append(l, last(l) * last(l)) }", "a number grew past the limit"),
@@ -186,6 +187,7 @@ def test_a_global_name_has_one_meaning(tmp_path, capsys, decls, message):
         ("grid Cell 26 by 8", 'log "{path_steps(b2, 207)}"', "more than 1,000,000 steps without a decision"),
         ("grid Cell 26 by 8", "while true {\n    let s = path_steps(b2, 12)\n}", "more than 1,000,000 steps"),
         ("", "let l = 1..90000\nwhile true {\n    let s = sum(l)\n}", "more than 1,000,000 steps"),
+        ("", "let l = 1..90000\nwhile true {\n    let b = best(l, x => x % 7)\n}", "more than 1,000,000 steps"),
         ("", 'choose c from 1..99999 by north label "{c}"', "a decision with 99,999 options; the limit is 10,000"),
         # Short constant lists are read free only by a comprehension with no work inside its
         # items: nested through functions, 100 x 100 x 100 x 100 items would run uncounted.
