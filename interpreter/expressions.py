@@ -61,7 +61,7 @@ _LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|sum|best|in|list)[0-9]+)\("
 _COMPUTES = re.compile(r"\w\(|\bfor\b")
 _VARIABLE = re.compile(r"\b_v[0-9]+\b")
 _BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
-_ITEMS_OF = re.compile(r"tuple\(\[(_v[0-9]+) for \1 in (.*)\]\)", re.DOTALL)
+_ITEMS_OF = re.compile(r"tuple\(\[_v[0-9]+ for (_v[0-9]+) in (.*)\]\)", re.DOTALL)
 # Expressions whose value is never none (so `max(a, b)` means the larger of the two).
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
@@ -477,7 +477,7 @@ class ExpressionCompiler:
                 self._plain_lists = False
             if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
                 return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
-            found = _ITEMS_OF.fullmatch(arg)  # [x for x in ...]: its items, no value computed
+            found = _ITEMS_OF.fullmatch(arg)  # [x for ... in ...]: its items, no value computed
             if found is not None and _closing(arg, 5) == len(arg) - 1 and _closing(arg, 6) == len(arg) - 2:
                 parts = _clause_parts(f"{found.group(1)} in {found.group(2)}")
                 exists = self._loop("any", parts, "True")

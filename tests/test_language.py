@@ -1054,7 +1054,8 @@ def test_counting_the_items_equal_to_a_value(tmp_path):
 
 
 def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them(tmp_path):
-    """`count(evens(l)) > 0`, its function a comprehension of the items, stops at the first."""
+    """`count(evens(l)) > 0`, its function a comprehension of the items (from one list or
+    several), stops at the first."""
     assert logged(
         tmp_path,
         """
@@ -1062,12 +1063,17 @@ def test_whether_a_filtered_list_has_an_item_is_the_same_answer_as_counting_them
         log "{count(evens(l)) > 0} {count(evens([1, 3])) > 0} {count(evens(l)) == 0} {count(evens([])) == 0}"
         log "{count(evens(l)) >= 1} {count(evens(l)) < 1} {count(evens([5])) <= 0} {count(evens(l)) != 0}"
         log "{count(evens(l))} {count(evens(l)) > 1} {count(big(l, 3)) > 0} {count(big(l, 5)) > 0}"
+        let g = [[1, 3], [4, 0], [5]]
+        log "{count(tenths(g, 3)) > 0} {count(tenths([[1], [2]], 3)) == 0} {count(tenths(g, 99)) > 0}"
         """,
         decls="""
         def evens(xs: list int) = [x for x in xs if x % 2 == 0]
         def big(xs: list int, n: int) = [x for x in xs if x > n]
+        # Items from two lists: the answer is known at 4, before 10 / 0 is computed;
+        # asking past it would divide by zero.
+        def tenths(g: list list int, n: int) = [y for r in g for y in r if 10 / y < n]
         """,
-    ) == ["yes no no yes", "yes no yes yes", "1 no yes no"]
+    ) == ["yes no no yes", "yes no yes yes", "1 no yes no", "yes yes yes"]
 
 
 def test_any_all_and_count_of_comprehensions_run_as_loops(tmp_path):
