@@ -284,6 +284,22 @@ _NOTHING_KEPT = (None, None)
 KEPT_LABELS = 16384
 
 
+def _label_key(state: State, labels_fn) -> Any:
+    """What the pending decision's labels depend on, or None if they read the position:
+    its options, if each is shown as its value; else the decision, its options and the
+    locals its labels read (`key_slots`, statements.py)."""
+    p = state.pending
+    if labels_fn is None:
+        return p.values
+    slots = getattr(labels_fn, "key_slots", None)
+    if slots is None:
+        return None
+    if not slots:
+        return (p.choice, p.values)
+    frame = state.frames[-1][2]
+    return (p.choice, p.values, tuple([frame[i] for i in slots]))
+
+
 def _unique(labels: list[str]) -> list[str]:
     """Labels made unique in place: a repeated one gets " (2)", " (3)"..."""
     if len(set(labels)) != len(labels):
@@ -315,6 +331,7 @@ class Game:
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
         self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
+        self._moves_by_key: dict[tuple, list] = {}  # (player, `_label_key`) -> its moves
         self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_working`)
         self._offered: tuple = _NOTHING_KEPT  # the state `legal_moves` last answered, and its moves
 
@@ -444,11 +461,8 @@ class Game:
         if p is None:
             return []
         labels_fn = self.compiled.choices[p.choice][0]
-        if labels_fn is None:  # each option shown as its value: the same values, the same labels
-            key: Any = p.values
-        elif getattr(labels_fn, "by_value", False):  # labels that read only their option
-            key = (p.choice, p.values)
-        else:
+        key = _label_key(state, labels_fn)
+        if key is None:
             return _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
         labels = self._value_labels.get(key)
         if labels is None:
@@ -481,13 +495,22 @@ class Game:
         if p is None:
             return []
         player = p.player
-        # The same labels for the same player are the same moves: made once, kept.
-        key = (player, tuple(self._shared_labels(state)))
-        moves = self._moves.get(key)
+        # Labels that are the same for the same options (and locals) give the same moves:
+        # found by those, with no label written.
+        key = _label_key(state, self.compiled.choices[p.choice][0])
+        moves = None if key is None else self._moves_by_key.get((player, key))
         if moves is None:
-            if len(self._moves) >= KEPT_LABELS:
-                self._moves.clear()
-            moves = self._moves[key] = [_new_tuple(Move, (player, x)) for x in key[1]]
+            # The same labels for the same player are the same moves: made once, kept.
+            labelled = (player, tuple(self._shared_labels(state)))
+            moves = self._moves.get(labelled)
+            if moves is None:
+                if len(self._moves) >= KEPT_LABELS:
+                    self._moves.clear()
+                moves = self._moves[labelled] = [_new_tuple(Move, (player, x)) for x in labelled[1]]
+            if key is not None:
+                if len(self._moves_by_key) >= KEPT_LABELS:
+                    self._moves_by_key.clear()
+                self._moves_by_key[(player, key)] = moves
         self._offered = (state, moves)  # `apply(state, move)` next, usually: found by identity
         return list(moves)
 

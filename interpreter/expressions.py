@@ -978,6 +978,8 @@ class ExpressionCompiler:
             return all(self.is_static(x, scope, bound, dynamic) for x in (e.condition, e.then, e.otherwise))
         if t is ast.Member:
             return e.name not in self.changeable and self.is_static(e.obj, scope, bound, dynamic)
+        if t is ast.Index:  # an item of a list or a table the rule wrote (a variable's entry is not)
+            return self.is_static(e.obj, scope, bound, dynamic) and self.is_static(e.key, scope, bound, dynamic)
         return False
 
 

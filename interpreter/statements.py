@@ -392,9 +392,10 @@ class StatementCompiler:
     def _labels(self, s: ast.Choose, scope, slot: int):
         """The function writing a decision's labels, one per option (`label` computed with
         the option in its slot), as generated source: one call per decision, not one per
-        option. A label that reads nothing but its option ("hammer on {c}") is the same
-        for the same options: the engine keeps it (`by_value`) rather than writing it at
-        every decision."""
+        option. A label that reads nothing but its option and the procedure's locals
+        ("hammer on {c}", "parts {dice[k]}") is the same for the same options and the same
+        values of those locals: the engine keeps it by them (`key_slots`, the locals'
+        slots) rather than writing it at every decision."""
         label = self.src(s.label, scope, {})
         name = f"_labels{next(self._names)}"
         text = (
@@ -409,7 +410,9 @@ class StatementCompiler:
         self.link_loops(text)
         exec(compile_source(text, "<gamedef labels>"), self.ns)  # noqa: S102
         labels = self.ns.pop(name)
-        labels.by_value = self.is_static(s.label, scope, {s.var})
+        read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
+        if self.is_static(s.label, scope, {s.var, *read}):
+            labels.key_slots = tuple(scope.slots[n] for n in read)
         return labels
 
     def _choose_step(self, s: ast.Choose, scope, slot: int, choice: int, nxt: int, unusual) -> Closure:

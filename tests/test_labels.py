@@ -51,6 +51,46 @@ def test_labels_that_read_the_position_follow_it_and_others_are_kept(tmp_path):
     assert firsts[0] is firsts[1] is firsts[2]  # "take {n}" reads only n: written once
 
 
+LOCALS = """
+game locals "Labels of locals" {
+    players 1..1
+    seats [p1]
+}
+var score: int = 0
+procedure play() {
+    rule "Play: a pick per round, its labels reading the round's locals"
+    for round in 1..2 {
+        let bonus = [10, 20][round - 1]
+        choose k from [1, 2] by p1 label "{k} + {bonus} in round {round}"
+        score += k + bonus
+    }
+    game over [p1]
+}
+"""
+
+
+def test_labels_that_read_locals_are_kept_by_their_values(tmp_path):
+    """A label reading its option and the procedure's locals (and lists the rule wrote)
+    is the same for the same values of them: written once, in any game, and the moves
+    with it; a local with another value gives other labels."""
+    path = tmp_path / "locals.game"
+    path.write_text(textwrap.dedent(LOCALS), encoding="utf-8")
+    game = load_game(path)
+    kept, moves = [], []
+    for seed in (1, 2):
+        state = game.start(players=1, seed=seed)
+        labels = []
+        while state.result is None:
+            labels.append(game.labels(state))
+            kept.append(game._shared_labels(state))
+            moves.append(game.legal_moves(state))
+            state = game.apply(state, moves[-1][0])
+        assert labels == [["1 + 10 in round 1", "2 + 10 in round 1"], ["1 + 20 in round 2", "2 + 20 in round 2"]]
+        assert game.var(state, "score") == 1 + 10 + 1 + 20
+    assert kept[0] is kept[2] and kept[1] is kept[3] and kept[0] is not kept[1]
+    assert moves[0][0] is moves[2][0] and moves[1][1] is moves[3][1]
+
+
 def test_the_same_labels_for_another_player_are_that_players_moves():
     """Kuhn poker asks both players "check or bet" with the same options: the labels are
     kept once for those values, and each player's moves name that player, in a new list
