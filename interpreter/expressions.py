@@ -760,6 +760,10 @@ class ExpressionCompiler:
         decl = self.def_decls[e.func]
         args = [self.src(a, scope, py) for a in e.args]
         self._note(e, "")
+        if isinstance(decl.body, ast.Bool | ast.Int | ast.NoneLit):
+            # a constant, whatever its arguments (a rule a variant may change): as an inlined
+            # body whose parameters it never reads
+            return self.src(decl.body, scope, py)
         table = self._table(decl)
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"

@@ -14,7 +14,7 @@ import attrs
 from . import syntax as ast
 from .blocks import BindParams
 from .errors import Span
-from .expressions import Closure, Scope, compile_source
+from .expressions import Closure, Scope, _whole_call, compile_source
 from .limits import MAX_CHOICES
 
 
@@ -429,7 +429,7 @@ class StatementCompiler:
         text = (
             f"def {name}(vm, L):\n"
             + ("    V = vm.vars\n" if "V[" in code else "")
-            + f"    values = tuple({options})\n"
+            + f"    values = {options if _whole_call(options, ('tuple(',)) else f'tuple({options})'}\n"
             + f"    if not values or len(values) > {MAX_CHOICES}:\n"
             + f"        return {name}_unusual(vm, L, values)\n"
             + f"    who = {player}\n"

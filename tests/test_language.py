@@ -337,6 +337,25 @@ def test_lambdas_with_best(tmp_path):
     assert game.var(state, "tied") == ("a", "b")
 
 
+def test_a_def_whose_body_is_a_constant_gives_it_for_any_arguments(tmp_path):
+    """A rule hook a variant may replace (`def end_ok(c: Cell) = true`): the constant,
+    whatever it is asked of, in a test of a search's walk ends too."""
+    assert logged(
+        tmp_path,
+        """
+        log "{flag(a, 5)} {zero(b)} {count([q for q in players if flag(q, 1)])} {nothing(a)}"
+        log "{path_steps(a1, 2, [], c => end_ok(c))} {path_steps(a1, 2, [], c => not end_ok(c))}"
+        """,
+        decls="""
+        grid Cell 3 by 1
+        def flag(p: player, n: int) = true
+        def zero(p: player) = 0
+        def nothing(p: player) = none
+        def end_ok(c: Cell) = true
+        """,
+    ) == ["yes 0 2 none", "b1 nothing"]
+
+
 def test_string_interpolation(tmp_path):
     lines = logged(
         tmp_path,
