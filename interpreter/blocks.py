@@ -105,7 +105,8 @@ class BlockCompiler:
         self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
     ):
         """One step running `lines`, then continuing at step `nxt`, or ending with the
-        step `last` (which returns where to continue); None if it does nothing."""
+        step `last` (which returns where to continue: a decision's step is written out
+        in it, others called); None if it does nothing."""
         if not lines:
             return None
         # Each block keeps its lines' spans and procedure names, to place a runtime error.
@@ -114,6 +115,9 @@ class BlockCompiler:
         name = f"<gamedef block {len(self.blocks) - 1}>"
         if last is None:
             ending = f"    return {nxt}"
+        elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
+            ending = "\n".join(last.body)
+            spans.extend([last_span] * len(last.body))
         else:
             ending = f"    return _end{len(self.blocks) - 1}(vm, L)"
             self.ns[f"_end{len(self.blocks) - 1}"] = last

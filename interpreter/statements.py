@@ -444,7 +444,10 @@ class StatementCompiler:
         )
         self.link_loops(text)
         exec(compile_source(text, "<gamedef decision>"), self.ns)  # noqa: S102
-        return self.ns.pop(name)
+        step = self.ns.pop(name)
+        # a run of simple statements before it writes it out in its own step (`native_block`)
+        step.body = [line for line in text.splitlines()[1:] if line != "    V = vm.vars"]
+        return step
 
     def _choice(self, labels, prompt, secret: bool = False) -> int:
         """Register how a decision's labels and prompt are written; built only when asked.

@@ -1161,6 +1161,8 @@ RUNTIME_CASES = [
         id="choice-without-options",
     ),
     pytest.param('require y > 1 else "y is {y}"', (), "y is 1", id="require"),
+    # a decision's step written out in the run of statements before it
+    pytest.param("choose c from [xs[5]] by a", (), "out of range", id="choice-options-out-of-range"),
 ]
 
 
