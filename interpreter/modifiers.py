@@ -144,7 +144,10 @@ def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ..
         values = vm.vars
         stated_now = mine_in_force(values[slot]) if stated else ()
         now = memo[1] if watch is not None and values[watch] is memo[0] else in_force(vm)
-        idle[:] = [values[i] for i in guard] if not now and not stated_now else [_NEVER] * len(guard)
+        if not now and not stated_now:
+            idle[:] = [values[i] for i in guard]
+        elif idle and idle[0] is not _NEVER:  # (while a modifier is in force, every call comes here)
+            idle[:] = [_NEVER] * len(guard)
         return call(vm, args)
 
     return refreshed
