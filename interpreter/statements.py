@@ -158,6 +158,8 @@ class StatementCompiler:
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
         _thread_jumps(code)
+        for op in code.ops:  # (a decision's lines served the blocks before it: not kept on disk)
+            getattr(op, "__dict__", {}).pop("body", None)
         return scope
 
     def _emit(self, op, span: Span) -> int:
