@@ -138,16 +138,25 @@ def specialised(q: QueryFunction, idle: list | None = None, guard: tuple[int, ..
     if idle is None:
         return call
 
+    # A guard of one variable: its value last seen with a modifier in force (while one is,
+    # the guard fails at every call and the call comes here: then it is made at once).
+    busy: list = [_NEVER]
+    alone = guard[0] if len(guard) == 1 else None
+
     def refreshed(vm, args):
         """A call that found the guard's values changed: whether any modifier is in force
-        for them is known again (both lists are kept for those values), then answered."""
+        for them is known again (both lists are kept for those values), then answered.
+        The guard keeps the values last seen with none in force: the same values always
+        mean the same modifiers in force, so they stay right while other values pass."""
         values = vm.vars
+        if alone is not None and values[alone] is busy[0]:
+            return call(vm, args)
         stated_now = mine_in_force(values[slot]) if stated else ()
         now = memo[1] if watch is not None and values[watch] is memo[0] else in_force(vm)
         if not now and not stated_now:
             idle[:] = [values[i] for i in guard]
-        elif idle and idle[0] is not _NEVER:  # (while a modifier is in force, every call comes here)
-            idle[:] = [_NEVER] * len(guard)
+        elif alone is not None:
+            busy[0] = values[alone]
         return call(vm, args)
 
     return refreshed

@@ -181,7 +181,7 @@ def test_a_query_with_no_modifier_in_force_is_answered_in_place_and_asked_again_
     the values last seen with none in force (interpreter/modifiers.py, `_query_guards`):
     the query's closure is called once, then not until `in_play` changes, and at every
     call while El Jefe forbids; two games of one compiled game asked in turn each get
-    their own answers."""
+    their own answers, the guard keeping the values last seen with no modifier in force."""
     body = """
         let a = [can_influence(us, cuba), can_influence(us, cuba), can_influence(us, cuba)]
         choose jefe from [true, false] by us prompt "El Jefe?"
@@ -202,14 +202,38 @@ def test_a_query_with_no_modifier_in_force_is_answered_in_place_and_asked_again_
     with_jefe = game.apply_index(game.start(players=2), 0)
     assert asked == [("us", "cuba"), ("us", "cuba"), ("russia", "cuba")]
     asked.clear()
-    # The second game's first call finds the guard left by El Jefe's game: one call, then in place.
+    # The second game's calls find the guard holding the values last seen with no modifier
+    # in force (the empty `in_play` before El Jefe came): all in place.
     without = game.apply_index(game.start(players=2), 1)
-    assert asked == [("us", "cuba")]
-    asked.clear()
+    assert asked == []
     assert game.narrate(game.apply_index(without, 0)) == ["yes, yes, yes yes, yes, yes yes"]
     assert game.narrate(game.apply_index(with_jefe, 0)) == ["yes, yes, yes no, no, yes no"]
     assert game.narrate(game.apply_index(without, 1)) == ["yes, yes, yes yes, yes, yes yes"]
-    assert asked == [("us", "cuba"), ("us", "cuba")]  # El Jefe's game, then the other's first
+    # El Jefe's game only: the guard still holds the values the other game's position has
+    assert asked == [("us", "cuba")]
+
+
+def test_a_stated_modifier_in_force_in_one_game_and_not_in_another_gives_each_its_answers(tmp_path):
+    """`is_eu`'s guard is the stated modifiers' list alone. While Northern adhesion's
+    modifier is in force the guard fails at every call and the closure answers at once
+    for the list last seen with it in force; two games asked in turn, one with the card
+    played and one without, each get their own answers."""
+    body = """
+        choose adhere from [true, false] by us prompt "Northern adhesion?"
+        if adhere {
+            perform northern_adhesion.effect()
+        }
+        let a = [is_eu(austria), is_eu(austria), is_eu(cuba)]
+        choose again from [1, 2] by us prompt "again?"
+        log "{a} {is_eu(austria)} {is_eu(finland)} {is_eu(cuba)}"
+        """
+    game, state = game_with(tmp_path, body)
+    assert len(game.compiled.ns["_qi_is_eu"]) == 1
+    adhered, not_adhered = game.apply_index(state, 0), game.apply_index(state, 1)
+    assert game.narrate(game.apply_index(adhered, 0)) == ["yes, yes, no yes yes no"]
+    assert game.narrate(game.apply_index(not_adhered, 0)) == ["no, no, no no no no"]
+    assert game.narrate(game.apply_index(adhered, 1)) == ["yes, yes, no yes yes no"]
+    assert game.narrate(game.apply_index(not_adhered, 1)) == ["no, no, no no no no"]
 
 
 def test_a_condition_reading_more_than_variables_is_tested_at_every_call(tmp_path):
