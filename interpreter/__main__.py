@@ -1,0 +1,7 @@
+"""`python -m interpreter ARGS` runs the `gamedef` command line (the same as the console script)."""
+
+import sys
+
+from interpreter.cli import main
+
+sys.exit(main())
