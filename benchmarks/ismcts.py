@@ -16,7 +16,7 @@ import random
 import time
 
 from interpreter import load_game
-from interpreter.mcts import ISMCTSAgent
+from interpreter.play.mcts import ISMCTSAgent
 
 
 def kuhn_strength(hands: int, iterations: int) -> tuple[float, float, float]:

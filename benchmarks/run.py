@@ -24,10 +24,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from interpreter import codecache, find_game, load_game
-from interpreter.checker import check_program
-from interpreter.compiler import CompiledGame
-from interpreter.parser import parse_text
-from interpreter.program import load_program
+from interpreter.check.checker import check_program
+from interpreter.compile.compiler import CompiledGame
+from interpreter.language.parser import parse_text
+from interpreter.language.program import load_program
 
 from .baselines import berlin_wall, kuhn_poker, missiles_now, tictactoe, twid_influence, walls_and_wonders
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from interpreter.cli import main
+from interpreter.cli.commands import main
 
 sys.exit(main())

@@ -11,9 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter import load_game
-from interpreter.agents import RandomAgent
-from interpreter.cli import play_out
-from interpreter.saving import Transcript, state_to_dict
+from interpreter.cli.commands import play_out
+from interpreter.play.agents import RandomAgent
+from interpreter.runtime.saving import Transcript, state_to_dict
 
 TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
@@ -88,7 +88,7 @@ def transcript(name: str, game, state, moves) -> Transcript:
 
 def summary(game, state, lines) -> dict:
     """What a snapshot holds: the narration, the result, the final board and variables."""
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     return {
         "narration": lines,

@@ -93,7 +93,7 @@ STATE_SPECS: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = (
 
 
 def _game_bases(notes: list[str]) -> list[Base]:
-    from interpreter.program import load_program
+    from interpreter.language.program import load_program
 
     files = sorted(ROOT.glob("gamedefs/*.game")) + sorted(ROOT.glob("gamedefs/*/*.game"))
     files += sorted(ROOT.glob("examples/*.game"))
@@ -144,7 +144,7 @@ def _transcript_bases() -> list[Base]:
 def _state_bases(folder: Path, notes: list[str]) -> list[Base]:
     """Saved states made by playing a few random moves; made once per campaign, deterministically."""
     from interpreter import load_game
-    from interpreter.saving import save_state
+    from interpreter.runtime.saving import save_state
 
     folder.mkdir(parents=True, exist_ok=True)
     out = []
@@ -217,7 +217,7 @@ NUMBERS += ("99999", "100001", "19999", "20001", str(2**63 - 1), str(2**63))  # 
 NEST_DEPTHS = (50, 300, 1000, 5000, 50000)
 TOML_DEPTHS = (10, 100, 1000, 10000)
 try:
-    from interpreter.parser import KEYWORDS
+    from interpreter.language.parser import KEYWORDS
 except Exception:  # the keywords only make token mutations likelier to parse; any list will do
     KEYWORDS = ["game", "var", "def", "procedure", "if", "while", "for", "choose", "let", "in", "by", "none"]
 
@@ -1306,7 +1306,7 @@ def _innermost(tb_frames: list[traceback.FrameSummary]) -> tuple[str, str]:
 
 
 def _run_one(request: dict, base_allowed: tuple[str, ...], time_limit: float) -> dict:
-    from interpreter import cli
+    from interpreter.cli import commands as cli
 
     cwd = request["cwd"]
     os.chdir(cwd)
@@ -1385,13 +1385,13 @@ def worker_main(time_limit: float, memory_limit: int) -> None:
     os.dup2(null, 0)  # nothing the interpreter does can read or corrupt the protocol
     os.dup2(null, 1)
     # Import and warm up everything first, so lazy imports and lark's cache are not read during a case.
-    import interpreter.agents
-    import interpreter.checker
-    import interpreter.cli
-    import interpreter.render
-    import interpreter.rules_index
-    import interpreter.saving  # noqa: F401
-    from interpreter import parser
+    import interpreter.check.checker
+    import interpreter.check.rules_index
+    import interpreter.cli.commands
+    import interpreter.play.agents
+    import interpreter.runtime.render
+    import interpreter.runtime.saving  # noqa: F401
+    from interpreter.language import parser
 
     if hasattr(parser, "_lark"):
         parser._lark()
@@ -1404,7 +1404,7 @@ def worker_main(time_limit: float, memory_limit: int) -> None:
     roots.add(os.path.dirname(lark.__file__ or ""))
     base_allowed = tuple(sorted({os.path.realpath(r) for r in roots if r}))
     _Watch.lark_cache = os.path.realpath(tempfile.gettempdir())
-    from interpreter import codecache
+    from interpreter.compile import codecache
 
     cache = codecache.directory()
     _Watch.code_cache = os.path.realpath(cache) if cache is not None else ""

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from canonical_games import CANONICAL, TRANSCRIPTS, play, transcript  # noqa: E402
 
-from interpreter.saving import write_transcript  # noqa: E402
+from interpreter.runtime.saving import write_transcript  # noqa: E402
 
 
 def main(argv: list[str]) -> int:

@@ -21,7 +21,7 @@ from interpreter import bundled_games, load_game
 def sa() -> ModuleType:
     """The OpenSpiel adapter, or a skip without open_spiel."""
     pytest.importorskip("pyspiel")
-    from interpreter import spiel_adapter
+    from interpreter.adapters import spiel_adapter
 
     return spiel_adapter
 
@@ -43,6 +43,7 @@ SIMULATIONS = {
 }
 
 
+@pytest.mark.slow  # whole games: `pytest -m slow`
 @pytest.mark.parametrize("name", list(bundled_games()))
 def test_openspiel_random_simulation_test_passes_on_every_bundled_game(sa, name):
     import pyspiel
@@ -175,7 +176,7 @@ def test_players_and_length_are_game_parameters_and_variants_get_their_own_name(
 def za() -> ModuleType:
     """The PettingZoo adapter, or a skip without pettingzoo."""
     pytest.importorskip("pettingzoo")
-    from interpreter import zoo_adapter
+    from interpreter.adapters import zoo_adapter
 
     return zoo_adapter
 

@@ -400,7 +400,7 @@ def test_the_game_goes_on_while_someone_can_still_reach_12(g):
 def test_the_view_keeps_pieces_and_hammers_apart_and_explains_the_notation(g):
     """Setup / Definitions: a space shows its piece, then after `·` the numbers of the hammers
     standing there; the legend says so once; a hammer not yet placed says so."""
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     s = g.start(players=2, seed=1)
     s = g.apply(s, "hammer on a1")
@@ -430,7 +430,7 @@ def test_the_narration_names_pieces_and_hammers_as_the_view_does(g):
     assert "black places the black hammer on l4" in g.narrate(begin(g, ("a1", "l4"), pins=(6, 1, 2)))
     assert "red collects TA2, 1 of 12" in lines
     assert not any("tile-" in line or "coin-" in line for line in lines)
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     assert "    red: 1 of 12: TA2" in render(g, s, None).splitlines()
 
@@ -477,7 +477,7 @@ def test_a_roll_of_one_is_one_space_and_its_only_step(g):
 def test_a_human_player_sees_the_step_question_addressed_to_their_seat(g):
     """Game Play, as `gamedef play` asks it: the seat choosing, then the hammer, the roll and
     the step, then the spaces the step may enter."""
-    from interpreter.agents import HumanAgent
+    from interpreter.cli.human import HumanAgent
 
     s = begin(g, ("e2", "l4"), pins=(1, 6, 3))  # black goes first
     s = g.apply(s, "move red hammer")

@@ -181,7 +181,7 @@ def test_kuhn_wrong_labels(kuhn):
 
 
 def test_kuhn_hands_are_hidden_until_the_showdown(kuhn):
-    pytest.importorskip("interpreter.observe")
+    pytest.importorskip("interpreter.runtime.observe")
     s = deal(kuhn, "Q", "K")
     seen = kuhn.observation(s, "p1")["vars"]
     assert seen["hand"]["p1"] == ["Q"] and seen["hand"]["p2"] != ["K"]

@@ -19,7 +19,7 @@ import pytest
 import tomli_w
 from bw_helpers import VARIANTS
 
-from interpreter.cli import main
+from interpreter.cli.commands import main
 
 RESULT_LINE = re.compile(r"^== game over after (\d+) decisions: (no winner|.+ wins?)$")
 
@@ -353,7 +353,7 @@ def test_play_takes_a_unique_part_of_a_move_in_any_case_and_can_undo(monkeypatch
     assert code == 0
     assert "x marks b2" in out and "-- back to your previous decision" in out and "x marks c3" in out
     assert f"transcript written to {out_file}" in out
-    from interpreter.saving import read_transcript
+    from interpreter.runtime.saving import read_transcript
 
     moves = read_transcript(out_file).moves
     assert moves[0] == "x: c3" and "x: b2" not in moves  # the undone move is not in the game
@@ -361,7 +361,7 @@ def test_play_takes_a_unique_part_of_a_move_in_any_case_and_can_undo(monkeypatch
 
 
 def test_play_says_which_moves_an_ambiguous_answer_could_be():
-    from interpreter.agents import match, numbered
+    from interpreter.cli.human import match, numbered
 
     labels = ["hammer on a1", "hammer on b1", "hammer on d3", "move red hammer"]
     assert match("d3", labels) == 2 and match("MOVE", labels) == 3 and match("4", labels) == 3
@@ -391,7 +391,7 @@ def test_play_with_patched_builtin_input(monkeypatch, capsys):
 def test_a_transcript_names_its_game_file_and_start_state_relative_to_itself(tmp_path, monkeypatch, capsys):
     """Transcripts: a transcript that starts from a saved state replays from any folder."""
     from interpreter import load_game
-    from interpreter.saving import save_state
+    from interpreter.runtime.saving import save_state
 
     game_file = tmp_path / "games" / "ttt.game"
     game_file.parent.mkdir()
@@ -414,7 +414,7 @@ def test_a_transcript_reads_only_files_in_its_own_folder(tmp_path, capsys):
     """Untrusted input: a transcript naming a file outside its folder is refused; a
     state outside it can still be given on the command line."""
     from interpreter import load_game
-    from interpreter.saving import save_state
+    from interpreter.runtime.saving import save_state
 
     game = load_game("tictactoe")
     save_state(game, game.apply(game.start(players=2), "b2"), tmp_path / "mid.toml")
@@ -535,7 +535,7 @@ def on_a_terminal(*argv: str) -> str:
 
     pid, fd = pty.fork()
     if pid == 0:  # the child: gamedef on a terminal
-        os.execvp(sys.executable, [sys.executable, "-m", "interpreter.cli", *argv])
+        os.execvp(sys.executable, [sys.executable, "-m", "interpreter", *argv])
     out = b""
     while True:
         try:
@@ -597,7 +597,7 @@ def test_play_does_not_name_the_seat_twice(monkeypatch, capsys):
 
 def test_play_draws_a_choice_of_many_cells_as_the_board():
     from interpreter import load_game
-    from interpreter.agents import moves_on_board
+    from interpreter.cli.human import moves_on_board
 
     g = load_game("berlin_wall")
     s = g.start(players=2, seed=1)
@@ -620,7 +620,7 @@ def test_play_says_why_an_action_is_not_offered(monkeypatch, capsys):
 
 
 def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common_words(monkeypatch, capsys):
-    from interpreter.agents import match
+    from interpreter.cli.human import match
 
     labels = ["header: Muammar Gaddafi", "header: Embassy asylum", "header: EFTA agreement"]
     assert match("mu", labels) == 0  # the part after `header: `, not the verb
@@ -638,7 +638,7 @@ def test_play_answers_help_about_view_and_quit_and_matches_the_part_after_common
 
 def test_about_names_any_component_with_its_public_properties_and_never_a_hidden_one():
     from interpreter import load_game
-    from interpreter.agents import about
+    from interpreter.cli.human import about
 
     doe = load_game("downfall_of_empires")
     assert about(doe, "verdun")[0].startswith("  Verdun — country France · home power Franco-British · terrain plain")
@@ -675,7 +675,7 @@ def test_narration_wraps_at_the_terminal_width_and_stays_whole_when_piped(monkey
     import io
     import os
 
-    from interpreter import terminal
+    from interpreter.cli import terminal
 
     line = "  USA plays Counterintelligence: USSR's Propaganda is cancelled before it takes effect"
     terminal.say(line)  # captured output is not a terminal: one line, as written
@@ -727,7 +727,7 @@ def test_the_play_menu_reads_as_a_person_expects(tmp_path):
     import textwrap
 
     from interpreter import load_game
-    from interpreter.agents import HumanAgent, match
+    from interpreter.cli.human import HumanAgent, match
 
     # A whole name typed in full takes the move ending with it, even where it starts another.
     assert match("missile", ["1 part on Missile", "1 part on Missile Crisis"]) == 0
@@ -793,7 +793,7 @@ def test_list_and_info_compile_each_variant_only_as_far_as_its_options():
     """`gamedef list` shows the options of every game and every variant: a whole compile of
     each took 4.6 s; the options alone are the same values, choices and descriptions."""
     from interpreter import find_game, load_game
-    from interpreter.cli import _options_of
+    from interpreter.cli.commands import _options_of
 
     path = find_game("berlin_wall")
     only = _options_of(path, ["wall_of_china"])

@@ -11,7 +11,8 @@ import textwrap
 
 import pytest
 
-from interpreter import codecache, gamecache, load_game
+from interpreter import load_game
+from interpreter.compile import codecache, gamecache
 
 GAME = """
 game counter "Counter" {
@@ -117,7 +118,7 @@ def test_turned_off_it_writes_nothing(tmp_path, monkeypatch):
 def test_a_parsed_file_is_read_back_and_a_pickle_of_anything_else_is_never_run(tmp_path, cache, monkeypatch):
     import pickle
 
-    from interpreter import parser
+    from interpreter.language import parser
 
     path = write(tmp_path)
     load_game(path)

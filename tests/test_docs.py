@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from interpreter.builtins import BUILTINS
-from interpreter.errors import GameDefError
-from interpreter.parser import parse_text
+from interpreter.core.builtins import BUILTINS
+from interpreter.core.errors import GameDefError
+from interpreter.language.parser import parse_text
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "language.md"
@@ -259,7 +259,7 @@ def test_combat_example_reproduces_rulebook_example_4(tmp_path):
 def test_duel_example_returns_winners_after_choices_and_a_replayed_tie(tmp_path):
     """5.15: `attack_roll` returns the die kept after a choice; `duel` calls itself on a
     tie (a frame of its own), and its value survives a save and load in the middle."""
-    from interpreter.saving import load_state, save_state
+    from interpreter.runtime.saving import load_state, save_state
 
     path = tmp_path / "duel.game"
     path.write_text(_program('game dice_duel "Dice duel"'), encoding="utf-8")
@@ -310,7 +310,7 @@ def test_header_choice_is_secret_to_the_others(tmp_path):
 
 
 def _bodies(decls):
-    from interpreter import syntax as ast
+    from interpreter.language import syntax as ast
 
     for d in decls:
         if isinstance(d, ast.Replace):
@@ -326,7 +326,7 @@ def _bodies(decls):
 @pytest.mark.parametrize("block", GAME_BLOCKS, ids=_id)
 def test_every_example_procedure_cites_the_rulebook(block):
     """Fragments too: an excerpt should read like the programs the checker accepts."""
-    from interpreter import syntax as ast
+    from interpreter.language import syntax as ast
 
     n, text = block
     module = parse_text(text, f"docs/language.md#block{n}")

@@ -13,8 +13,8 @@ import pytest
 import tomli_w
 
 from interpreter import load_game
-from interpreter.cli import main
-from interpreter.saving import state_from_dict, state_to_dict
+from interpreter.cli.commands import main
+from interpreter.runtime.saving import state_from_dict, state_to_dict
 
 
 @cache

@@ -319,7 +319,7 @@ def test_cities_taken_count_for_the_coalition_leader_and_a_h_russian_cities_for_
 # ---- 2. and 10. Secret technology tiles ---------------------------------------------------------
 def test_starting_tiles_are_secret_from_the_other_seats():
     from interpreter import load_game
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = load_game("downfall_of_empires")
     s = g.start(players=4, seed=1)
@@ -943,7 +943,7 @@ def face_down_lines(text):
 
 def test_the_view_counts_the_other_powers_face_down_tiles_and_names_none():
     from interpreter import load_game
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = load_game("downfall_of_empires")
     s = g.start(players=4, seed=1)
@@ -980,7 +980,7 @@ def test_the_view_counts_the_other_powers_face_down_tiles_and_names_none():
 
 
 def test_a_tile_revealed_in_combat_leaves_the_face_down_count():
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g, s = scenario(["GE"], at={G1: "lodz", R1: "lodz"}, tech={"GE": ["attack_1", "manoeuvre"]}, pins=(3, 3))
     assert face_down_lines(render(g, s, "russian"))[0] == "Germans: 2 tiles"

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from interpreter import GameDefError, GameRuntimeError, load_game
-from interpreter.checker import check_program
-from interpreter.cli import main
-from interpreter.program import load_program
+from interpreter.check.checker import check_program
+from interpreter.cli.commands import main
+from interpreter.language.program import load_program
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 POSITION = re.compile(r"^<file>:(\d+):(\d+): (error|warning): ")

@@ -1,4 +1,5 @@
-"""A fixed-seed sample of the mutation fuzzer in tests/fuzz.py, run on every test run.
+"""A fixed-seed sample of the mutation fuzzer in tests/fuzz.py, run with the slow suites
+(`pytest -m slow`; CI runs them).
 
 Why: a .game file, transcript or saved state may come from anyone, and the README promises
 that each error such a file causes is a message (exit 2), never a traceback; nor may a file
@@ -10,12 +11,14 @@ are `python -m tests.fuzz --cases 2000 --seed 1 --report /tmp/fuzz_report.txt`.
 from __future__ import annotations
 
 import fuzz
+import pytest
 
 SEED = 1
 CASES = 600  # measured on this 2-core machine: 36 s wall when idle, 76 s while shared; each hang adds TIME_LIMIT
 TIME_LIMIT = 10.0  # a healthy case takes well under a second
 
 
+@pytest.mark.slow  # whole games: `pytest -m slow`
 def test_fuzz_sample_has_no_findings() -> None:
     campaign = fuzz.run_campaign(SEED, range(CASES), time_limit=TIME_LIMIT)
     found = fuzz.findings(campaign)

@@ -15,7 +15,9 @@ import textwrap
 import pytest
 
 import interpreter
-from interpreter import gamecache, load_game
+from interpreter import load_game
+from interpreter.compile import gamecache
+from interpreter.runtime import load
 
 MAIN = """
 game counter "Counter" {
@@ -51,10 +53,8 @@ def cache(tmp_path, monkeypatch):
 def compiles(monkeypatch) -> list[str]:
     """The games parsed and compiled from their files from now on (the misses)."""
     made: list[str] = []
-    real = interpreter.load_program
-    monkeypatch.setattr(
-        interpreter, "load_program", lambda path, variants: made.append(path.name) or real(path, variants)
-    )
+    real = load.load_program
+    monkeypatch.setattr(load, "load_program", lambda path, variants: made.append(path.name) or real(path, variants))
     return made
 
 
@@ -157,7 +157,7 @@ def test_an_entry_naming_anything_else_is_never_run(tmp_path, cache, compiles):
     [
         b"cinterpreter.sources\nos\n.",  # a module the interpreter imports, not one of its own
         # getattr(getattr(Game, "apply"), "__globals__"): a function's globals
-        b"cbuiltins\ngetattr\n(cbuiltins\ngetattr\n(cinterpreter.engine\nGame\nS'apply'\ntRS'__globals__'\ntR.",
+        b"cbuiltins\ngetattr\n(cbuiltins\ngetattr\n(cinterpreter.runtime.engine\nGame\nS'apply'\ntRS'__globals__'\ntR.",
         b"cbuiltins\neval\n(S'1'\ntR.",
     ],
     ids=["an imported module", "a function's globals", "eval"],

@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import Move, load_game
-from interpreter.saving import state_from_dict, state_to_dict
+from interpreter.runtime.saving import state_from_dict, state_to_dict
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

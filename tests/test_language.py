@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-import interpreter.engine
-import interpreter.expressions
+import interpreter.compile.expressions
+import interpreter.runtime.engine
 from interpreter import GameDefError, GameRuntimeError, load_game
-from interpreter.expressions import Scope, _clause_parts
-from interpreter.parser import parse_expression
-from interpreter.saving import load_state, save_state, state_from_dict, state_to_dict
+from interpreter.compile.expressions import Scope, _clause_parts
+from interpreter.language.parser import parse_expression
+from interpreter.runtime.saving import load_state, save_state, state_from_dict, state_to_dict
 
 HEADER = "game t { players 2..2 seats [a, b] }\n"
 
@@ -173,7 +173,7 @@ def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_p
 def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
     """The inner clause's list is charged once per item of the outer one: 60 x 60 items
     are past a budget of 5,000 steps, 20 x 20 are not."""
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
     source = """
         var n: int = 0
         var size: int = SIZE
@@ -205,7 +205,7 @@ def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
 def test_lists_made_from_long_lists_still_spend_the_step_budget(tmp_path, monkeypatch, body):
     """A list whose making spent a step per item is not charged again where it is read,
     and a short list fixed by the rule is free, but a loop over them still runs out."""
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
     source = f"""
         var n: int = 0
         var size: int = 60
@@ -607,7 +607,7 @@ def test_roll_takes_pinned_results(tmp_path):
 def test_a_shuffle_is_one_draw_per_position_from_the_last():
     """`rng.shuffled` is Fisher-Yates with `next_below(i + 1)` for each position i from
     the last down, written out in one loop: the same draws, so the same orders."""
-    from interpreter import rng
+    from interpreter.core import rng
 
     for seed in range(50):
         state, items = rng.seed_state(seed), list(range(seed % 13))
@@ -1161,7 +1161,7 @@ def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads
 def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
     """The list of a loop written for `any` spends a step per item where it starts, as
     `charge` does: 100 turns of a search over 60 x 60 items are past 5,000 steps."""
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
     source = """
         var n: int = 0
         var size: int = SIZE
@@ -1189,7 +1189,7 @@ def test_a_computed_argument_a_def_reads_again_is_computed_once(tmp_path, monkey
     """An inlined def reading its parameter three times gets a computed argument once (as
     a def's arguments are), not once per reading: ten calls over a list of 40 made from a
     range fit in 1,800 steps only so."""
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 1800)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 1800)
     source = """
         var size: int = 40
         var n: int = 0
@@ -1206,7 +1206,7 @@ def test_a_computed_argument_a_def_reads_again_is_computed_once(tmp_path, monkey
         """
     game = build(tmp_path, HEADER + source)
     assert game.var(game.start(players=2), "n") == 10 * (40 + 80 + 2)
-    monkeypatch.setattr(interpreter.expressions, "_COMPUTES", re.compile(r"(?!)"))  # each reading computes it
+    monkeypatch.setattr(interpreter.compile.expressions, "_COMPUTES", re.compile(r"(?!)"))  # each reading computes it
     game = build(tmp_path, HEADER + source, name="again.game")
     with pytest.raises(GameRuntimeError, match="more than 1,800 steps"):
         game.start(players=2)
@@ -1373,7 +1373,7 @@ def test_fully_visible_entities_are_shown_by_name(tmp_path):
 
 # ---- the engine ------------------------------------------------------------------------------------
 def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 2000)
     game = build(
         tmp_path,
         program("""
@@ -1392,7 +1392,7 @@ def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
 
 
 def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 2000)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 2000)
     game = build(
         tmp_path,
         program("""
@@ -1409,7 +1409,7 @@ def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
 
 
 def test_step_limit_counts_between_decisions_only(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.engine, "STEP_LIMIT", 50)
+    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 50)
     game = build(
         tmp_path,
         program(
@@ -1765,7 +1765,7 @@ def test_a_text_the_rules_write_is_shown_as_written_even_when_it_spells_a_name(t
         ),
         encoding="utf-8",
     )
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = load_game(path)
     s = g.start()

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 
 from interpreter import load_game
-from interpreter.agents import RandomAgent, make_agent
-from interpreter.cli import main
-from interpreter.errors import UsageError
-from interpreter.mcts import MCTSAgent, hidden_information
+from interpreter.cli.commands import main
+from interpreter.core.errors import UsageError
+from interpreter.play.agents import RandomAgent, make_agent
+from interpreter.play.mcts import MCTSAgent, hidden_information
 
 
 @pytest.fixture(scope="module")
@@ -131,7 +131,7 @@ def test_a_bad_mcts_spec_is_a_usage_error(capsys, spec):
 
 
 def test_a_search_may_be_given_seconds_instead_of_iterations():
-    from interpreter.mcts import ISMCTSAgent
+    from interpreter.play.mcts import ISMCTSAgent
 
     agent = make_agent("mcts:0.05s", "x", 1)
     assert isinstance(agent, MCTSAgent) and agent.seconds == 0.05

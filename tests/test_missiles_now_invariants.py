@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import Move, load_game
-from interpreter.cli import main
+from interpreter.cli.commands import main
 
 GAME = Path(__file__).resolve().parent.parent / "gamedefs" / "missiles_now.game"
 LINES = {

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from interpreter.errors import GameRuntimeError
+from interpreter.core.errors import GameRuntimeError
 
 GAME = Path(__file__).resolve().parent.parent / "gamedefs" / "missiles_now.game"
 
@@ -941,7 +941,7 @@ def test_doomsday_clock_last_box_without_a_missile_ends_the_turn():
 def test_the_sheet_shows_each_items_cost_first_as_the_printed_sheet_does():
     """Components (the player sheet): each line starts with the item's cost, the sum the pair
     of dice must show: 2, 3, 4, 5, 6, 8, 9, 10, 11, 12."""
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = game()
     s = g.start(players=2, seed=1)
@@ -960,7 +960,7 @@ def test_the_sheet_shows_each_items_cost_first_as_the_printed_sheet_does():
 def test_the_view_says_which_berlin_walls_and_doomsday_clocks_are_active_in_words():
     """Berlin Wall and Doomsday Clock: their active boxes, told as what they mean (until when the
     wall stands, how many boxes the clock has left), and "none" when nothing is active."""
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = game()
     s = g.start(players=2, seed=1)

@@ -14,7 +14,7 @@ import pytest
 import tomli_w
 
 from interpreter import GameDefError, load_game
-from interpreter.saving import state_from_dict, state_to_dict
+from interpreter.runtime.saving import state_from_dict, state_to_dict
 
 CORE = """
 game twid_core "Cards that own their rules" {
@@ -485,7 +485,7 @@ def test_somali_civil_war_links_somalia_to_saudi_arabia_for_every_rule_that_foll
     [[[99, [], {}, False]], [[0, [], "no_such_event", False]], [[0, ["x"], {}, False]], [[0, [], {}, "yes"]], [7]],
 )
 def test_a_saved_modifier_in_force_that_does_not_fit_the_game_is_refused(tmp_path, bad):
-    from interpreter.errors import UsageError
+    from interpreter.core.errors import UsageError
 
     game, state = game_with(tmp_path, 'perform anti_globalization.effect()\nmay us "go" {\n}')
     data = state_to_dict(game, state)

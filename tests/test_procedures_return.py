@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from interpreter.saving import load_state, save_state, state_from_dict, state_to_dict
+from interpreter.runtime.saving import load_state, save_state, state_from_dict, state_to_dict
 
 HEADER = "game t { players 2..2 seats [a, b] }\n"
 

@@ -16,8 +16,8 @@ from contextlib import redirect_stdout
 import pytest
 
 from interpreter import load_game
-from interpreter.cli import main
-from interpreter.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
+from interpreter.cli.commands import main
+from interpreter.play.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
@@ -229,7 +229,7 @@ def test_workers_that_load_the_game_themselves_give_the_same_results(monkeypatch
     """Where there is no fork (macOS, Windows), each worker loads the game: the same records."""
     import multiprocessing
 
-    from interpreter import simulate as sim
+    from interpreter.play import simulate as sim
 
     setup = sim.Setup(game="kuhn_poker", players=2)
     here = sim.simulate(setup, 40, 5, jobs=1)

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from interpreter import GameDefError, load_game
-from interpreter.cli import main
-from interpreter.sheets import column_key, read_sheet, slug
+from interpreter.cli.commands import main
+from interpreter.language.sheets import column_key, read_sheet, slug
 
 TWID = Path(__file__).resolve().parent.parent / "cards" / "twid"  # the designer's tables, shipped
 needs_twid = pytest.mark.skipif(not TWID.is_dir(), reason=f"the TWID tables are missing ({TWID})")

@@ -12,8 +12,8 @@ from functools import cache
 import pytest
 
 from interpreter import bundled_games, load_game
-from interpreter.chance import CHANCE
-from interpreter.mcts import ISMCTSAgent
+from interpreter.play.mcts import ISMCTSAgent
+from interpreter.runtime.chance import CHANCE
 
 GAMES = ["tictactoe", "kuhn_poker", "berlin_wall", "walls_and_wonders", "missiles_now", "twid", "downfall_of_empires"]
 
@@ -408,7 +408,7 @@ def test_ismcts_chooses_the_same_whatever_the_others_researched_in_secret():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_whole_games_of_walls_and_wonders_with_ismcts(players, capsys):
-    from interpreter.cli import main
+    from interpreter.cli.commands import main
 
     assert main(["run", "walls_and_wonders", "--players", str(players), "--agent", "p1=ismcts:5", "--seed", "1"]) == 0
     assert "game over after" in capsys.readouterr().out
@@ -433,11 +433,12 @@ def test_whole_games_of_berlin_wall_with_ismcts(seed):
     assert g.result(s) and max(len(c) for c in g.var(s, "collected").values()) >= 12
 
 
+@pytest.mark.slow  # whole games: `pytest -m slow`
 @pytest.mark.parametrize("players, search", [(2, "entente"), (4, "russian")])
 def test_whole_games_of_downfall_of_empires_with_ismcts_given_the_record(players, search):
     """Chance mode keeps the record; the search plays the ordinary game from its positions,
     each iteration in a world replayed from the record (short playouts keep it quick)."""
-    from interpreter import resample
+    from interpreter.runtime import resample
 
     g, fallbacks = chance_game("downfall_of_empires"), resample.stats["fallbacks"]
     agent = ISMCTSAgent(5, seed=1, max_rollout=5)
@@ -448,9 +449,9 @@ def test_whole_games_of_downfall_of_empires_with_ismcts_given_the_record(players
 def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
     """Face-down components are always redrawn; hidden numbers (Downfall of Empires' secret
     research) only from the record of the moves, which ordinary play does not keep."""
-    from interpreter.cli import main
-    from interpreter.errors import UsageError
-    from interpreter.theory import unresampled
+    from interpreter.cli.commands import main
+    from interpreter.core.errors import UsageError
+    from interpreter.runtime.theory import unresampled
 
     for name in ("kuhn_poker", "twid", "berlin_wall", "walls_and_wonders"):
         assert unresampled(plain(name)) == [], name
@@ -505,7 +506,7 @@ def test_ismcts_on_the_command_line_plays_a_game_with_hidden_numbers_in_chance_m
     holds the draws as `chance: ...` moves, and replays; the same seed gives the same game."""
     import tomllib
 
-    from interpreter.cli import main, needs_chance
+    from interpreter.cli.commands import main, needs_chance
 
     path = tmp_path / "secret_bid.game"
     path.write_text(SECRET_BID, encoding="utf-8")

@@ -17,8 +17,8 @@ import pytest
 from canonical_games import CANONICAL, TRANSCRIPTS, play
 from syrupy.extensions.json import JSONSnapshotExtension
 
-from interpreter.cli import main
-from interpreter.saving import read_transcript, write_transcript
+from interpreter.cli.commands import main
+from interpreter.runtime.saving import read_transcript, write_transcript
 
 NAMES = list(CANONICAL)
 

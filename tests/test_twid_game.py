@@ -10,9 +10,9 @@ import tomllib
 import pytest
 import tomli_w
 
-from interpreter.cli import main
-from interpreter.render import render
-from interpreter.saving import state_from_dict, state_to_dict
+from interpreter.cli.commands import main
+from interpreter.runtime.render import render
+from interpreter.runtime.saving import state_from_dict, state_to_dict
 from tests.twid_helpers import game
 
 SEEDS = range(1, 5)

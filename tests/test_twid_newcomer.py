@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from interpreter.agents import HumanAgent
+from interpreter.cli.human import HumanAgent
 from tests.twid_helpers import game, inf, labels, play, scenario
 
 STATE_PROPAGANDA = (
@@ -178,7 +178,7 @@ def test_the_superpower_nobody_plays_gains_and_loses_no_vp_and_the_narration_say
 
 # ---- the header phase: a header chosen lies face down, and the view says so ------------------
 def test_a_header_chosen_face_down_is_shown_as_chosen_never_by_name():
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     g = game()
     s = g.start(players=4, seed=3)

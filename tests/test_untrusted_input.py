@@ -18,9 +18,9 @@ import pytest
 import tomli_w
 
 from interpreter import load_game
-from interpreter.cli import main
-from interpreter.limits import MAX_FILE_BYTES
-from interpreter.saving import state_to_dict
+from interpreter.cli.commands import main
+from interpreter.core.limits import MAX_FILE_BYTES
+from interpreter.runtime.saving import state_to_dict
 
 HEADER = "game t { players 2..2 seats [north, south] }\n"
 

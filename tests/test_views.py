@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from interpreter import GameDefError, load_game
-from interpreter.render import render
+from interpreter.runtime.render import render
 from tests.twid_helpers import game as twid
 
 GAME = """
@@ -182,7 +182,7 @@ def test_a_text_with_when_is_shown_only_when_it_holds_so_a_spectator_sees_no_han
 
 
 def test_a_seat_title_is_how_narration_views_and_results_write_the_seat(tmp_path, capsys):
-    from interpreter.cli import main
+    from interpreter.cli.commands import main
 
     text = GAME.replace("seats [north, south]", 'seats [north "The North", south]').replace("VIEW", "")
     text = text.replace(

@@ -439,7 +439,7 @@ def test_construction_precludes_attrition_and_a_wonder_ends_the_game():
 
 
 def _view(g, s, viewer):
-    from interpreter.render import render
+    from interpreter.runtime.render import render
 
     return render(g, s, viewer).splitlines()
 

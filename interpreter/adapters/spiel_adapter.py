@@ -1,0 +1,381 @@
+"""Any .game as an OpenSpiel game, for OpenSpiel's solvers and tests (docs/adapters.md).
+
+OpenSpiel (`pip install ".[openspiel]"`) solves and evaluates games given as `pyspiel`
+games; a Python game is a `pyspiel.Game` subclass registered under a short name. This
+module wraps a game loaded in chance mode (`load_game(name, chance=True)`, docs §12.1):
+
+* a chance node (a roll, one draw of a shuffle) is `is_chance_node()`, its results
+  `chance_outcomes()` as (action, probability); a decision is the seat's index in
+  `current_player()`;
+* actions are the game's stable action numbers (`game.action_space()`): a decision's
+  legal actions are `ids(state)`, sorted; a chance outcome is its number minus the first
+  number of chance's block, so chance actions run from 0 to `max_chance_outcomes` - 1;
+* `returns()` are `game.returns` in seat order; `information_state_string(p)` is
+  `game.information_state`, `observation_string(p)` the seat's observation as canonical
+  JSON (strings only: no tensors);
+* a game still running after `max_game_length` decisions (chance's draws not counted)
+  is cut short: terminal, every seat's return 0 (clamped into the utility bounds).
+  OpenSpiel needs a finite bound that games respect, and some of its tools size arrays
+  by it, so the adapter enforces the bound instead of trusting it.
+
+Nothing here is imported by the interpreter; importing this module needs `pyspiel`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyspiel
+
+from interpreter import load_game
+from interpreter.core.errors import UsageError
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.engine import Game as EngineGame
+from interpreter.runtime.engine import State as EngineState
+
+# A cap on a game's decisions (chance's draws not counted): above the longest random
+# playouts of the bundled games (Berlin Wall, four players: about 21,000), far below the
+# command line's 100,000, which exists to stop runaway rules rather than to bound a game.
+DEFAULT_MAX_GAME_LENGTH = 25_000
+
+_registered: dict[str, tuple] = {}  # short name -> the configuration registered under it
+
+
+class _Shared:
+    """What every state of one registered game shares: the loaded game, its action
+    space, its seats and first position. Copying a state (OpenSpiel's `Clone` deep-copies
+    a Python state's attributes) must not copy it: `__deepcopy__` returns it as is."""
+
+    def __init__(self, game: EngineGame, players: int, max_game_length: int):
+        self.game = game
+        self.actions = game.action_space()
+        self.chance_offset = self.actions.size - self.actions.block  # chance's block of numbers
+        self.players = players
+        self.seat_index = {seat: i for i, seat in enumerate(game.seats_for(players))}
+        self.max_game_length = max_game_length
+        self.bounds = game.utility_bounds()
+        self._initial: EngineState | None = None
+
+    def initial(self) -> EngineState:
+        """The first position (chance mode starts without a seed: always the same)."""
+        if self._initial is None:
+            self._initial = self.game.start(players=self.players)
+        return self._initial
+
+    def __deepcopy__(self, memo: dict) -> _Shared:
+        return self
+
+
+class _Position:
+    """An engine state (immutable) and the decisions made so far, shared by copies, with
+    its text once drawn (OpenSpiel prints a state and its copy to compare them)."""
+
+    __slots__ = ("state", "decisions", "text")
+
+    def __init__(self, state: EngineState, decisions: int):
+        self.state, self.decisions = state, decisions
+        self.text: str | None = None
+
+    def __deepcopy__(self, memo: dict) -> _Position:
+        return self
+
+
+def canonical_json(value: Any) -> str:
+    """One string per value, the same in every process: how an observation dict (which
+    may hold tuples, sets of names, numbers as keys) becomes an OpenSpiel string."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), default=_plain)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, set | frozenset):
+        return sorted(map(str, value))
+    return str(value)
+
+
+class GamedefState(pyspiel.State):
+    """One position of a wrapped game, as OpenSpiel's State API (module docstring)."""
+
+    def __init__(self, game: GamedefGame):
+        super().__init__(game)
+        self._shared: _Shared = game._shared
+        self._pos = _Position(self._shared.initial(), 0)
+
+    # -- helpers --
+    @property
+    def engine_state(self) -> EngineState:
+        """The interpreter's state, for tools that want the game's own API on it."""
+        return self._pos.state
+
+    def _cut_short(self) -> bool:
+        return self._pos.decisions >= self._shared.max_game_length
+
+    def _chance(self) -> bool:
+        p = self._pos.state.pending
+        return p is not None and p.player == CHANCE
+
+    def _numbered(self) -> list[tuple[int, int]]:
+        """(action, option index) of the pending decision, sorted by action, one per action."""
+        sh = self._shared
+        offset = sh.chance_offset if self._chance() else 0
+        seen: dict[int, int] = {}
+        for i, number in enumerate(sh.actions.ids(self._pos.state)):
+            seen.setdefault(number - offset, i)
+        return sorted(seen.items())
+
+    # -- OpenSpiel's State API --
+    def current_player(self) -> int:
+        """The seat's index, or CHANCE / TERMINAL, as OpenSpiel numbers players."""
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        if self._chance():
+            return pyspiel.PlayerId.CHANCE
+        return self._shared.seat_index[self._pos.state.pending.player]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        """The pending decision's action numbers, ascending (OpenSpiel requires it)."""
+        return [a for a, _ in self._numbered()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The pending draw's results as (action, probability), ascending by action."""
+        if not self._chance() or self.is_terminal():
+            return []
+        probabilities = self._pos.state.chance.node.probabilities
+        return [(a, probabilities[i]) for a, i in self._numbered()]
+
+    def _apply_action(self, action: int) -> None:
+        """Apply a move or a draw by its number; each state is replaced, never changed."""
+        pos = self._pos
+        index = dict(self._numbered()).get(action)
+        if index is None:
+            raise ValueError(f"action {action} is not legal here; legal: {self._legal_actions(0)[:12]}")
+        chance = self._chance()
+        nxt = self._shared.game.apply_index(pos.state, index)
+        self._pos = _Position(nxt, pos.decisions + (0 if chance else 1))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        """The move's label in the game's words if it is legal here, else its number."""
+        if not self.is_terminal():
+            index = dict(self._numbered()).get(action)
+            if index is not None:
+                label = self._shared.game.labels(self._pos.state)[index]
+                return label
+        return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        """Over by the rules, or cut short at `max_game_length` decisions."""
+        return self._pos.state.result is not None or self._cut_short()
+
+    def returns(self) -> list[float]:
+        """Each seat's payoff in seat order (0 until the end, and in a game cut short)."""
+        sh = self._shared
+        state = self._pos.state
+        if state.result is None:
+            low, high = sh.bounds
+            return [min(max(0.0, low), high)] * sh.players
+        values = sh.game.returns(state)
+        return [float(values[seat]) for seat in sh.seat_index]
+
+    def __str__(self) -> str:
+        """The position as the game draws it for a spectator, then who is to decide what.
+
+        OpenSpiel compares copies by this string; it names everything, hidden or not."""
+        pos = self._pos
+        if pos.text is None:
+            pos.text = self._draw()
+        return pos.text
+
+    def _draw(self) -> str:
+        from interpreter.runtime.render import render
+
+        sh, state = self._shared, self._pos.state
+        text = render(sh.game, state, None)
+        if state.result is not None:
+            return f"{text}\nover: {', '.join(state.result) or 'no winner'}"
+        if self._cut_short():
+            return f"{text}\ncut short after {self._pos.decisions} decisions"
+        p = state.pending
+        labels = sh.game.labels(state)
+        return f"{text}\n{p.player} ({sh.game.prompt(state)}): {' | '.join(labels)}"
+
+
+class _Observer:
+    """OpenSpiel's Python observer protocol (`set_from`, `string_from`, `tensor`, `dict`)
+    with strings only: the seat's information state (perfect recall) or observation."""
+
+    def __init__(self, shared: _Shared, iig_obs_type: Any, params: dict | None):
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        self._shared = shared
+        self.tensor = None  # no tensors: OpenSpiel then asks only for strings
+        self.dict: dict = {}
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
+        if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            raise ValueError("observations of all players' private information are not supported")
+        if perfect_recall and private != pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            raise ValueError("a perfect-recall observation is a seat's information state: private_info SINGLE_PLAYER")
+        self._recall = perfect_recall
+        self._public_only = private == pyspiel.PrivateInfoType.NONE
+
+    def set_from(self, state: GamedefState, player: int) -> None:
+        """Nothing to fill: this observer has no tensor."""
+
+    def string_from(self, state: GamedefState, player: int) -> str:
+        """The seat's information state or observation (the public view without private info)."""
+        sh = self._shared
+        seat = next(s for s, i in sh.seat_index.items() if i == player)
+        if self._recall:
+            return sh.game.information_state(state.engine_state, seat)
+        viewer = None if self._public_only else seat
+        return canonical_json(sh.game.observation(state.engine_state, viewer))
+
+
+class GamedefGame(pyspiel.Game):
+    """A wrapped .game as a `pyspiel.Game` (module docstring).
+
+    `register` makes one subclass per short name, holding the loaded game and the
+    GameType's fields, and registers the subclass itself as OpenSpiel's factory: a
+    class lives until the process ends (its method order refers to itself), whereas a
+    closure would be freed by OpenSpiel's registry, a C++ static, after Python has shut
+    down, and crash the interpreter at exit."""
+
+    _engine: EngineGame
+    _type_fields: dict[str, Any]
+    _default_players: int
+    _default_length: int
+    _shared_by_config: dict[tuple[int, int], _Shared]
+
+    def __init__(self, params: dict | None = None):
+        params = dict(params or {})
+        count = int(params.get("players", self._default_players))
+        length = int(params.get("max_game_length", self._default_length))
+        if length < 1:
+            raise UsageError(f"max_game_length must be at least 1, not {length}")
+        key = (count, length)
+        if key not in self._shared_by_config:
+            self._engine.seats_for(count)  # a wrong count: a UsageError naming the range
+            self._shared_by_config[key] = _Shared(self._engine, count, length)
+        shared = self._shared_by_config[key]
+        meta = shared.game.metadata()
+        low, high = shared.bounds
+        info = pyspiel.GameInfo(
+            num_distinct_actions=shared.actions.size,
+            max_chance_outcomes=shared.actions.block if meta.chance else 0,
+            num_players=count,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if meta.zero_sum else None,
+            max_game_length=length,
+        )
+        super().__init__(pyspiel.GameType(**self._type_fields), info, {"players": count, "max_game_length": length})
+        self._shared = shared
+
+    @property
+    def engine(self) -> EngineGame:
+        """The interpreter's game (chance mode) behind this OpenSpiel game."""
+        return self._shared.game
+
+    def new_initial_state(self) -> GamedefState:
+        """The first position: a chance node if setup draws, else the first decision."""
+        return GamedefState(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict | None = None) -> _Observer:
+        """The observer OpenSpiel asks for information state and observation strings."""
+        if isinstance(iig_obs_type, dict):  # called with the parameters alone
+            iig_obs_type, params = None, iig_obs_type
+        return _Observer(self._shared, iig_obs_type, params)
+
+
+def short_name_for(name: str | Path, variants: Iterable[str] = (), options: dict[str, Any] | None = None) -> str:
+    """The default short name, `gamedef_<game>[_<variant>...][_<option>_<value>...]`:
+    OpenSpiel names games by short names of letters, digits and underscores."""
+    stem = Path(str(name)).name.removesuffix(".game")
+    parts = [stem, *variants, *(f"{k}_{v}" for k, v in sorted((options or {}).items()))]
+    return "gamedef_" + "_".join(re.sub(r"[^A-Za-z0-9]+", "_", str(p)).strip("_") for p in parts)
+
+
+def register(
+    name: str | Path,
+    variants: Iterable[str] = (),
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+    max_game_length: int | None = None,
+    short_name: str | None = None,
+) -> str:
+    """Register a .game with OpenSpiel so `pyspiel.load_game(short_name)` makes it; returns
+    the short name. The game (a bundled name or a path) is loaded once, in chance mode.
+
+    `players` and `max_game_length` are game parameters, not part of what is registered:
+    `pyspiel.load_game("gamedef_twid(players=2,max_game_length=500)")`; given here, they
+    are the defaults (else the game's default count and `DEFAULT_MAX_GAME_LENGTH`) of the
+    first registration. Registering the same short name again with the same game,
+    variants and options is a no-op; with others, a ValueError."""
+    variants = tuple(variants)
+    options = dict(options or {})
+    short = short_name or short_name_for(name, variants, options)
+    config = (str(name), variants, tuple(sorted(options.items())))
+    if short in _registered:
+        if _registered[short] != config:
+            raise ValueError(f"'{short}' is registered with another configuration; pass short_name=")
+        return short
+    engine = load_game(name, variants=variants, options=options, chance=True)
+    meta = engine.metadata()
+    default_players = players or engine.header.default_players or meta.min_players
+    engine.seats_for(default_players)  # a wrong count fails here, not inside OpenSpiel
+    cap = max_game_length or min(DEFAULT_MAX_GAME_LENGTH, meta.max_length)
+    kind = pyspiel.GameType
+    type_fields = dict(
+        short_name=short,
+        long_name=f"{engine.header.title} (gamedef)",
+        dynamics=kind.Dynamics.SEQUENTIAL,
+        chance_mode=kind.ChanceMode.EXPLICIT_STOCHASTIC if meta.chance else kind.ChanceMode.DETERMINISTIC,
+        information=(
+            kind.Information.PERFECT_INFORMATION if meta.perfect_information else kind.Information.IMPERFECT_INFORMATION
+        ),
+        utility=kind.Utility.ZERO_SUM if meta.zero_sum else kind.Utility.GENERAL_SUM,
+        reward_model=kind.RewardModel.TERMINAL,
+        max_num_players=meta.max_players,
+        min_num_players=meta.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification={"players": default_players, "max_game_length": cap},
+    )
+    factory = type(
+        f"GamedefGame_{short}",
+        (GamedefGame,),
+        {
+            "_engine": engine,
+            "_type_fields": type_fields,
+            "_default_players": default_players,
+            "_default_length": cap,
+            "_shared_by_config": {},
+        },
+    )
+    pyspiel.register_game(pyspiel.GameType(**type_fields), factory)
+    _registered[short] = config
+    return short
+
+
+def load(
+    name: str | Path,
+    variants: Iterable[str] = (),
+    options: dict[str, Any] | None = None,
+    players: int | None = None,
+    max_game_length: int | None = None,
+    short_name: str | None = None,
+) -> pyspiel.Game:
+    """Register the game (as `register`) and return it as a `pyspiel.Game`, ready for
+    OpenSpiel's algorithms: the one call most users need."""
+    short = register(name, variants, options, players, max_game_length, short_name)
+    params: dict[str, int] = {}
+    if players is not None:
+        params["players"] = players
+    if max_game_length is not None:
+        params["max_game_length"] = max_game_length
+    return pyspiel.load_game(short, params)

@@ -1,0 +1,4 @@
+"""Checking a program before it is compiled: every name resolved, types and arity
+(checker, types), what a declared view may show (views), and the index of rulebook
+citations (rules_index). Above language.
+"""

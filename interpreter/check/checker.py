@@ -1,0 +1,981 @@
+"""The checker: resolve every name and check types and arity before compiling.
+
+It walks the assembled program once and collects diagnostics (errors and
+warnings) as values; `check_program` raises one `GameDefError` holding every
+error, so a designer sees all mistakes of a file at once, each with its position
+and a did-you-mean. Types are simple: int, bool, str, player, enums, components,
+grid cells, `list T`, `T?`; a map `K -> V` exists only as a variable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from interpreter.check.types import ANY, BOOL, INT, NONE, PLAYER, STR, fits, join, lst, opt, show, strip
+from interpreter.check.views import check_view
+from interpreter.core.builtins import BUILTINS, DIRECTIONS
+from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
+from interpreter.language import syntax as ast
+from interpreter.language.program import Program
+from interpreter.language.tables import tableable
+
+SPECIAL = {"members": (1, 1), "initial": (1, 1)}
+
+
+class Checker:
+    def __init__(self, program: Program):
+        self.program = program
+        self.diags: list[Diagnostic] = []
+        self.types: dict[str, str] = {
+            INT: INT,
+            BOOL: BOOL,
+            STR: STR,
+            PLAYER: PLAYER,
+            "Direction": "Direction",
+        }
+        self.constants: dict[str, Any] = {d: "Direction" for d in DIRECTIONS}
+        self.vars: dict[str, tuple[Any, Any]] = {}  # name -> (key type or None, value type)
+        self.options: dict[str, Any] = {}
+        self.fields: dict[str, dict[str, Any]] = {}  # entity kind -> field -> type
+        self.defs: dict[str, ast.Def] = {}
+        self.queries: dict[str, ast.Query] = {}
+        self.procs: dict[str, ast.Procedure] = {}
+        self.results: dict[str, Any] = {}  # procedure -> its result type (None: it returns none)
+        self.result: Any = None  # the result type of the body being checked (None: no value)
+        self.result_of = ""  # the procedure being checked
+        self.events: dict[str, ast.Event] = {}
+        self.used: set[str] = set()
+        self.emitted: set[str] = set()
+        self.def_types: dict[str, Any] = {}
+        self.slot_arity: dict[str, set[int]] = {}
+        self.grids: list[str] = []
+        self.entities: dict[str, ast.Entity] = {}
+
+    def error(self, span, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint))
+
+    def warn(self, span, message: str, hint: str | None = None) -> None:
+        self.diags.append(Diagnostic(span, message, hint, "warning"))
+
+    # ---- declarations -------------------------------------------------------
+    def run(self) -> list[Diagnostic]:
+        decls = self.program.decls
+        for seat in self.program.header.seats:
+            self.constants[seat] = PLAYER
+        for _, names in self.program.header.roles:
+            for seat in names:
+                self.constants[seat] = PLAYER
+        for d in decls:
+            if isinstance(d, ast.Enum):
+                self.types[d.name] = d.name
+                for m in d.members:
+                    self._constant(m.name, d.name, m.span)
+            elif isinstance(d, ast.Entity):
+                self.types[d.name] = d.name
+            elif isinstance(d, ast.Grid):
+                self.types[d.name] = d.name
+                self.grids.append(d.name)
+            elif isinstance(d, ast.Card) and d.kind not in self.types:
+                self.types[d.kind] = d.kind
+        for d in decls:
+            if isinstance(d, ast.Entity):
+                self.entities[d.name] = d
+                self.fields[d.name] = {f.name: self.type_of(f.type) for f in d.fields}
+                for f in d.fields:
+                    if f.changeable:  # read through a query of the same name: `stability(x) = 2 where ...`
+                        x = ast.Param(span=f.span, name="x", type=ast.NamedType(span=f.span, name=d.name))
+                        base = ast.Member(span=f.span, obj=ast.Name(span=f.span, id="x"), name=f.name)
+                        if f.name in self.queries:
+                            self.error(f.span, f"'{f.name}' is already a query", "rename the property or the query")
+                        self.queries[f.name] = ast.Query(span=f.span, name=f.name, params=(x,), type=f.type, base=base)
+            elif isinstance(d, ast.Option):
+                self.options[d.name] = self.type_of(d.type)
+            elif isinstance(d, ast.Def):
+                self.defs[d.name] = d
+            elif isinstance(d, ast.Query):
+                self.queries[d.name] = d
+            elif isinstance(d, ast.Procedure):
+                self.procs[d.name] = d
+                self.results[d.name] = self.type_of(d.result) if d.result is not None else None
+            elif isinstance(d, ast.Event):
+                self.events[d.name] = d
+            elif isinstance(d, ast.Var):
+                self._name_ok(d.name, d.span, "variable")
+                keys, t = [], d.type
+                while isinstance(t, ast.MapType):
+                    key = self.type_of(t.key)
+                    if key in (INT, STR, BOOL) or isinstance(key, tuple):
+                        self.error(
+                            t.key.span,
+                            f"a map's key must be a finite type, not {show(key)}",
+                            "use player, an enum, a component kind or a grid",
+                        )
+                    keys.append(key)
+                    t = t.value
+                self.vars[d.name] = (tuple(keys), self.type_of(t))
+                if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
+                    self.error(
+                        d.span,
+                        "`seen by owner` needs a map keyed by player",
+                        f"declare it as `var {d.name}: player -> ...`",
+                    )
+        for d in decls:
+            if isinstance(d, ast.Generate):
+                if d.kind not in self.fields:
+                    self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
+                    continue
+                scope = {}
+                for name, e in d.iterators:  # a loop's list may use the loops before it
+                    self.expr(e, scope)
+                    scope[name] = ANY
+                self.expr(d.name_template, scope)
+                for fv in d.values:
+                    self._field_value(d.kind, fv, scope)
+            elif isinstance(d, ast.Card):
+                for slot_name, _, _, params in d.slots:
+                    self.slot_arity.setdefault(slot_name, set()).add(len(params))
+                for fv in d.props:
+                    if d.kind in self.fields:
+                        self._field_value(d.kind, fv, {})
+                    else:
+                        self.expr(fv.value, {})
+                    self.fields.setdefault(d.kind, {}).setdefault(fv.name, ANY)
+                for f in ("title", "text"):
+                    self.fields.setdefault(d.kind, {})[f] = STR
+                if d.extends is None:  # a table's row is named by the table
+                    self._constant(d.name, d.kind, d.span)
+        self._table_rows()
+        self._generated_names()
+        for d in decls:
+            self.declaration(d)
+        self._unused(decls)
+        return self.diags
+
+    def _name_ok(self, name: str, span, what: str) -> None:
+        # These words may follow a `choose`, so a statement cannot start with them.
+        if name in ("label", "prompt", "optional", "secret"):
+            self.error(
+                span,
+                f"'{name}' is a keyword and cannot name a {what}",
+                f"choose another name, e.g. '{name}_'",
+            )
+
+    def _constant(self, name: str, typ, span) -> None:
+        if name in self.constants and self.constants[name] != typ:
+            self.error(
+                span,
+                f"'{name}' already names a {show(self.constants[name])}",
+                "names of seats, enum members and components must be unique",
+            )
+        self.constants[name] = typ
+
+    def _generated_names(self) -> None:
+        pass
+
+    def _table_rows(self) -> None:
+        """Each row of a table is a component: its name is a constant of the entity."""
+        for t in self.program.tables:
+            d = t.decl
+            if not isinstance(d, ast.Table):
+                continue
+            if d.kind not in self.entities:
+                hint = did_you_mean(d.kind, self.entities) or f"declare it: entity {d.kind} {{ ... }}"
+                self.error(d.span, f"a table fills an entity, and '{d.kind}' is not one", hint)
+                continue
+            for f in ("title", "text"):
+                self.fields[d.kind].setdefault(f, STR)
+            for row in t.live():
+                other = self.constants.get(row.name)
+                if other is not None and other != d.kind:
+                    rename = f'named by {d.name_column} with "{row.text}" as {row.name}_{d.kind.lower()}'
+                    self.error(
+                        row.span,
+                        f"the row '{row.text}' would be named '{row.name}', which already names a {show(other)}",
+                        f"name it another way: {rename}",
+                    )
+                    continue
+                self._constant(row.name, d.kind, row.span)
+
+    def _table(self, d: ast.Table) -> None:
+        """Each column is read as a property the entity declares, of a type a cell can hold."""
+        entity = self.entities.get(d.kind)
+        if entity is None:
+            return
+        types = {f.name: f.type for f in entity.fields}
+        read: set[str] = set()
+        for c in d.columns:
+            if c.prop in read:
+                self.error(c.span, f"{d.kind}.{c.prop} is read twice", "read each property from one column")
+            read.add(c.prop)
+            if c.prop == "title":
+                self.error(c.span, "the title comes from `named by` (or `titled by`)", "remove this line")
+                continue
+            if c.prop not in self.fields[d.kind]:
+                hint = did_you_mean(c.prop, self.fields[d.kind]) or f"declare it in `entity {d.kind}`"
+                self.error(c.span, f"{d.kind} has no property '{c.prop}'", hint)
+                continue
+            if c.prop in types and not tableable(types[c.prop]):
+                self.error(
+                    c.span,
+                    f"a cell cannot hold {d.kind}.{c.prop}: {show(self.fields[d.kind][c.prop])}",
+                    "a cell holds int, bool, str, an enum, a component, a player, `T?` or `list T`",
+                )
+                continue
+            t = self.fields[d.kind][c.prop]
+            listed = isinstance(strip(t), tuple) and strip(t)[0] == "list"
+            if c.separator is not None and not listed:
+                self.error(c.span, f"`separated by` splits a list, and {d.kind}.{c.prop} is {show(t)}")
+            if c.separator == "":
+                self.error(c.span, "a separator cannot be empty", 'for example separated by ";"')
+            want = strip(t)[1] if listed else t
+            for r in c.readings:
+                got = self.expr(r.value, {})
+                if not fits(got, want):
+                    self.error(
+                        r.value.span,
+                        f'{d.kind}.{c.prop} is {show(t)}: "{r.text}" cannot be read as {show(got)}',
+                        f"make it optional (`{c.prop}: {show(want)}?`) to read a cell as none" if got == NONE else None,
+                    )
+
+    def _field_value(self, kind: str, fv: ast.FieldValue, scope) -> None:
+        fields = self.fields[kind]
+        t = self.expr(fv.value, scope)
+        if fv.name not in fields:
+            self.error(
+                fv.span,
+                f"{kind} has no property '{fv.name}'",
+                did_you_mean(fv.name, fields) or f"declare it in `entity {kind}`",
+            )
+        elif not fits(t, fields[fv.name]):
+            self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
+
+    def type_of(self, t: ast.TypeExpr):
+        if isinstance(t, ast.NamedType):
+            if t.name not in self.types:
+                self.error(t.span, f"unknown type '{t.name}'", did_you_mean(t.name, self.types))
+                return ANY
+            return self.types[t.name]
+        if isinstance(t, ast.ListType):
+            return lst(self.type_of(t.element))
+        if isinstance(t, ast.OptionalType):
+            return opt(self.type_of(t.inner))
+        self.error(t.span, "a map type `K -> V` is allowed only as a variable's type")
+        return ANY
+
+    def declaration(self, d) -> None:
+        if isinstance(d, ast.Option):
+            t = self.expr(d.default, {})
+            if not fits(t, self.options[d.name]):
+                self.error(
+                    d.default.span,
+                    f"option '{d.name}' is {show(self.options[d.name])}, its default is {show(t)}",
+                )
+            if d.choices is not None:
+                self.expr(d.choices, {})
+        elif isinstance(d, ast.Entity):
+            for f in d.fields:
+                if f.visible is not None:
+                    scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
+                    self.cond(f.visible, scope, "a `visible when` condition")
+        elif isinstance(d, ast.Var):
+            t = self.expr(d.default, {})
+            want = self.vars[d.name][1]
+            if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
+                self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+        elif isinstance(d, ast.Grid):
+            for e in (d.columns, d.rows):
+                self.expect(e, {}, INT, "a grid's size")
+        elif isinstance(d, ast.Def):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            self.def_types[d.name] = self.expr(d.body, scope)
+        elif isinstance(d, ast.Query):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            want = self.type_of(d.type)
+            t = self.expr(d.base, scope)
+            if not fits(t, want):
+                self.error(d.base.span, f"query '{d.name}' is {show(want)}, its base value is {show(t)}")
+        elif isinstance(d, ast.StaticModifier):
+            self.static_modifier(d, None)
+        elif isinstance(d, ast.Procedure):
+            scope = {p.name: self.type_of(p.type) for p in d.params}
+            self._cited(d.body, d.span, f"procedure {d.name}")
+            self.result, self.result_of = self.results.get(d.name), d.name
+            if d.result is not None and d.name in ("play", "setup"):
+                self.error(
+                    d.result.span,
+                    f"`{d.name}()` cannot return a value: nothing calls it",
+                    "remove the result type; report through a `var`, or end with `win` / `game over`",
+                )
+                self.result = None
+            self.block(d.body, scope, 0)
+            if self.result is not None and not ends(d.body):
+                self.error(
+                    d.span,
+                    f"procedure '{d.name}' returns {show(self.result)}, but the end of its body can be reached",
+                    "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
+                )
+            self.result = None
+        elif isinstance(d, ast.Trigger):
+            self.trigger(d, None)
+        elif isinstance(d, ast.Payoff):
+            self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
+        elif isinstance(d, ast.View):
+            check_view(self, d, self.program.decls)
+        elif isinstance(d, ast.Card):
+            for t in d.triggers:
+                self.trigger(t, d.kind)
+            for m in d.statics:
+                self.static_modifier(m, d.kind)
+            for hook in d.leaves:
+                var = self.vars.get(hook.var)
+                if var is None or var[0] or not (isinstance(var[1], tuple) and var[1][0] == "list"):
+                    self.error(
+                        hook.span,
+                        f"`when self leaves {hook.var}` needs a list variable",
+                        did_you_mean(hook.var, self.vars) if var is None else "declare it as `var NAME: list T = []`",
+                    )
+                else:
+                    self.used.add("var:" + hook.var)
+                self.block(hook.body, {"self": d.kind}, 0)
+            for _, body, _span, params in d.slots:
+                scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
+                self.block(body, scope, 0)
+        elif isinstance(d, ast.Table):
+            self._table(d)
+        elif isinstance(d, ast.Link):
+            for name in (d.node, *d.others):
+                if name not in self.constants:
+                    self.error(d.span, f"unknown node '{name}'", did_you_mean(name, self.constants))
+
+    def _cited(self, body, span, what: str) -> None:
+        if not any(isinstance(s, ast.Cite) for s in body):
+            self.error(
+                span,
+                f"{what} cites no rulebook section",
+                'add `rule "Section"` as its first line (DESIGN principle 6)',
+            )
+
+    def _event(self, name: str, span):
+        """The declared event called `name`, or None after reporting it unknown."""
+        event = self.events.get(name)
+        if event is None:
+            self.error(
+                span, f"unknown event '{name}'", did_you_mean(name, self.events) or f"declare it: event {name}(...)"
+            )
+        return event
+
+    def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
+        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        self.cond(m.condition, scope, "a modifier's `while` condition")
+        self.modifier(m.modifier, scope)
+
+    def modifier(self, m: ast.Modifier, scope: dict) -> None:
+        """A modifier names a query and binds its arguments; its value fits the query."""
+        q = self.queries.get(m.query)
+        if q is None:
+            hint = did_you_mean(m.query, self.queries)
+            if m.query in self.defs:
+                hint = f"'{m.query}' is a def: declare it as a `query` so cards can change it"
+            self.error(m.span, f"unknown query '{m.query}'", hint or "declare it: query NAME(params): type = base")
+            return
+        self.used.add("query:" + m.query)
+        if len(m.names) != len(q.params):
+            self.error(
+                m.span,
+                f"query '{m.query}' takes {len(q.params)} argument(s), this modifier names {len(m.names)}",
+                "(" + ", ".join(p.name for p in q.params) + ")",
+            )
+        inner = dict(scope)
+        for n, p in zip(m.names, q.params):
+            inner[n] = self.type_of(p.type)
+        want = self.type_of(q.type)
+        if m.op in ("forbid", "allow") and want != BOOL:
+            self.error(m.span, f"`{m.op}` changes a true/false query; '{m.query}' is {show(want)}")
+        if m.op in ("+", "-") and want != INT:
+            self.error(m.span, f"`{m.op}=` changes a number; '{m.query}' is {show(want)}", "use `=` to set it")
+        if m.value is not None:
+            t = self.expr(m.value, inner)
+            if not fits(t, want):
+                self.error(m.value.span, f"query '{m.query}' is {show(want)}, this modifier gives {show(t)}")
+        if m.where is not None:
+            self.cond(m.where, inner, "a modifier's `where` condition")
+
+    def trigger(self, t: ast.Trigger, self_kind) -> None:
+        self.result = None
+        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        event = self._event(t.event, t.span)
+        if event is None:
+            for n in t.names:
+                scope[n] = ANY
+        else:
+            self.used.add("event:" + t.event)
+            if len(t.names) != len(event.params):
+                self.error(
+                    t.span,
+                    f"event '{t.event}' has {len(event.params)} "
+                    f"parameter{'s' if len(event.params) != 1 else ''}, "
+                    f"this trigger names {len(t.names)}",
+                    "(" + ", ".join(p.name for p in event.params) + ")",
+                )
+            for n, p in zip(t.names, event.params):
+                scope[n] = self.type_of(p.type)
+        if t.where is not None:
+            self.cond(t.where, scope, "a `where` condition")
+        if self_kind is None:
+            self._cited(t.body, t.span, f"trigger `when {t.event}`")
+        self.block(t.body, scope, 0)
+
+    def _unused(self, decls) -> None:
+        for d in decls:
+            if isinstance(d, ast.Procedure) and d.name not in ("setup", "play") and "proc:" + d.name not in self.used:
+                self.warn(d.span, f"procedure '{d.name}' is never called", "call it or remove it")
+            elif isinstance(d, ast.Def) and "def:" + d.name not in self.used:
+                self.warn(d.span, f"function '{d.name}' is never used", "use it or remove it")
+            elif isinstance(d, ast.Event) and d.name not in self.emitted:
+                self.warn(d.span, f"event '{d.name}' is never emitted", f"emit {d.name}(...) somewhere")
+        if "play" not in self.procs:
+            self.error(
+                self.program.header.span,
+                "the game has no `procedure play()`",
+                "add `procedure play() { ... }`: the turn structure of the game",
+            )
+
+    # ---- statements ---------------------------------------------------------
+    def block(self, stmts, scope: dict, loops: int) -> None:
+        for s in stmts:
+            self.stmt(s, scope, loops)
+
+    def stmt(self, s, scope: dict, loops: int) -> None:
+        if isinstance(s, ast.Let):
+            self._name_ok(s.name, s.span, "local")
+            scope[s.name] = self.value_type(s.value, scope)
+        elif isinstance(s, ast.Assign):
+            self.assign(s, scope)
+        elif isinstance(s, ast.If):
+            for cond, body in s.branches:
+                self.cond(cond, scope, "an `if` condition")
+                self.block(body, scope, loops)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope, loops)
+        elif isinstance(s, ast.While):
+            self.cond(s.condition, scope, "a `while` condition")
+            self.block(s.body, scope, loops + 1)
+        elif isinstance(s, ast.For):
+            scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
+            self.block(s.body, scope, loops + 1)
+        elif isinstance(s, ast.Choose):
+            scope[s.var] = self.element(self.expr(s.options, scope), s.options)
+            self.expect(s.player, scope, PLAYER, "the player who chooses")
+            if s.label is not None:
+                self.expr(s.label, scope)
+            if s.prompt is not None:
+                self.expr(s.prompt, scope)
+        elif isinstance(s, ast.May):
+            self.expect(s.player, scope, PLAYER, "the player who may")
+            self.expr(s.text, scope)
+            if s.prompt is not None:
+                self.expr(s.prompt, scope)
+            self.block(s.body, scope, loops)
+            if s.otherwise is not None:
+                self.block(s.otherwise, scope, loops)
+        elif isinstance(s, ast.Roll):
+            scope[s.var] = self.element(self.expr(s.source, scope), s.source)
+        elif isinstance(s, ast.Shuffle):
+            if s.name not in self.vars:
+                self.error(
+                    s.span,
+                    f"cannot shuffle '{s.name}'",
+                    did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list",
+                )
+            else:
+                self.used.add("var:" + s.name)
+                key_types, val_t = self.vars[s.name]
+                t = self._indexed(s.name, key_types, val_t, s.keys, scope, s) if len(s.keys) >= len(key_types) else None
+                if t is None or not (t == ANY or (isinstance(t, tuple) and t[0] == "list")):
+                    self.error(
+                        s.span,
+                        f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
+                        "shuffle a list: a `var` holding one, or an entry of a map of lists",
+                    )
+        elif isinstance(s, ast.Emit):
+            self.emitted.add(s.event)
+            args = [self.expr(a, scope) for a in s.args]
+            event = self._event(s.event, s.span)
+            if event is not None:
+                self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
+        elif isinstance(s, ast.Perform):
+            self.expr(s.entity, scope)
+            if s.cancel_event is not None:
+                self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
+            args = [self.expr(a, scope) for a in s.args]
+            arities = self.slot_arity.get(s.slot)
+            if arities is None:
+                self.error(
+                    s.span,
+                    f"no card has a slot '{s.slot}'",
+                    did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
+                )
+            elif len(args) not in arities:
+                self.error(
+                    s.span,
+                    f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
+                )
+        elif isinstance(s, ast.Log):
+            self.expr(s.text, scope)
+            if s.audience is not None:
+                self.expect(s.audience, scope, PLAYER, "a `log to` audience")
+        elif isinstance(s, ast.Win):
+            t = self.expr(s.winners, scope)
+            if not (fits(t, PLAYER) or fits(t, lst(PLAYER))):
+                self.error(s.winners.span, f"`win` takes a player or a list of players, not {show(t)}")
+        elif isinstance(s, ast.GameOver):
+            t = self.expr(s.winners, scope)
+            if not fits(t, lst(PLAYER)):
+                self.error(
+                    s.winners.span,
+                    f"`game over` takes a list of winners, not {show(t)}",
+                    "write `game over []` for no winner, `game over [p]` for one",
+                )
+        elif isinstance(s, ast.Require):
+            self.cond(s.condition, scope, "a `require` condition")
+            self.expr(s.message, scope)
+        elif isinstance(s, ast.Break):
+            if loops == 0:
+                self.error(s.span, "`break` outside a loop", "use `return` to leave a procedure")
+        elif isinstance(s, ast.Grant):
+            if s.until is not None and self._event(s.until, s.span) is not None:
+                self.used.add("event:" + s.until)
+            self.modifier(s.modifier, scope)
+        elif isinstance(s, ast.Cancel):
+            pass  # at run time: an error if no effect is about to resolve
+        elif isinstance(s, ast.LinkStmt):
+            a, b = self.expr(s.a, scope), self.expr(s.b, scope)
+            if INT in (a, b) or BOOL in (a, b) or STR in (a, b):
+                self.error(s.span, "`link` joins two nodes (components or cells), not numbers or texts")
+        elif isinstance(s, ast.Consume):
+            q = self.queries.get(s.query)
+            if q is None:
+                self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
+            else:
+                args = [self.expr(a, scope) for a in s.args]
+                self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
+        elif isinstance(s, ast.Return):
+            self.returned(s, scope)
+        elif isinstance(s, ast.CallStmt):
+            self.call_procedure(ast.Call(span=s.span, func=s.name, args=s.args), scope)
+
+    def call_procedure(self, s: ast.Call, scope) -> None:
+        args = [self.expr(a, scope) for a in s.args]
+        proc = self.procs.get(s.func)
+        if proc is None:
+            hint = did_you_mean(s.func, self.procs)
+            if s.func in self.defs:
+                hint = f"'{s.func}' is a function (def): use its value in an expression"
+            self.error(s.span, f"unknown procedure '{s.func}'", hint)
+        else:
+            self.used.add("proc:" + s.func)
+            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args)
+
+    def returned(self, s: ast.Return, scope) -> None:
+        if s.value is None:
+            if self.result is not None:
+                self.error(
+                    s.span,
+                    f"`return` without a value in a procedure that returns {show(self.result)}",
+                    "write `return VALUE`",
+                )
+            return
+        if self.result is None:
+            call = self.proc_call(s.value)
+            if call is not None:
+                self.call_procedure(call, scope)
+            else:
+                self.expr(s.value, scope)
+            # A statement after a bare `return` in the same block is read as its value.
+            next_line = s.value.span.line > s.span.line
+            self.error(
+                s.value.span,
+                "`return` with a value in a procedure that declares no result",
+                "`return` reads the next line as its value: a `return` must end its block"
+                if next_line
+                else "declare its result type: procedure NAME(...): TYPE { ... }",
+            )
+            return
+        t = self.value_type(s.value, scope)
+        if not fits(t, self.result):
+            self.error(s.value.span, f"procedure '{self.result_of}' returns {show(self.result)}, not {show(t)}")
+
+    def value_type(self, e, scope):
+        """The type of the value of a `let`, an assignment or a `return`: an expression, or
+        exactly one call of a procedure that returns a value."""
+        call = self.proc_call(e)
+        if call is None:
+            return self.expr(e, scope)
+        self.call_procedure(call, scope)
+        result = self.results.get(call.func)
+        if result is None:
+            self.error(
+                e.span,
+                f"procedure '{call.func}' returns no value",
+                f"declare its result type (procedure {call.func}(...): TYPE) and `return` a value",
+            )
+            return ANY
+        return result
+
+    def proc_call(self, e) -> ast.Call | None:
+        """`e` if it is a call of a procedure (not of a function), else None."""
+        if isinstance(e, ast.Call) and e.func in self.procs and e.func not in self.defs:
+            return e
+        return None
+
+    def assign(self, s: ast.Assign, scope) -> None:
+        value = self.value_type(s.value, scope)
+        if s.name in scope:
+            want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
+            if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
+                self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
+            return
+        if s.name not in self.vars:
+            if s.name in self.options or s.name in self.constants:
+                self.error(
+                    s.span, f"'{s.name}' is not a variable and cannot change", "declare a `var` to hold changing state"
+                )
+            else:
+                self.error(
+                    s.span,
+                    f"unknown variable '{s.name}'",
+                    did_you_mean(s.name, list(self.vars) + list(scope)) or f"declare it: var {s.name}: ...",
+                )
+            return
+        keys, val_t = self.vars[s.name]
+        if len(s.keys) < len(keys):
+            self.error(s.span, f"'{s.name}' is a map: assign one entry, {s.name}" + "[key]" * len(keys) + " = ...")
+            return
+        val_t = self._indexed(s.name, keys, val_t, s.keys, scope, s)
+        if val_t is None:
+            return
+        if s.op != "=" and not fits(val_t, INT):
+            self.error(s.span, f"`{s.op}=` needs a number, '{s.name}' holds {show(val_t)}")
+        if not fits(value, val_t) and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple)):
+            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
+
+    def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
+        """The type reached by indexing `name` (map keys, then list positions), or None."""
+        for depth, key in enumerate(key_exprs):
+            k = self.expr(key, scope)
+            if depth < len(key_types):
+                want = key_types[depth]
+                if not fits(k, want) and not fits(strip(k), want):
+                    self.error(key.span, f"'{name}' is keyed by {show(want)}, not {show(k)}")
+                continue
+            if val_t == ANY:
+                continue
+            if not (isinstance(val_t, tuple) and val_t[0] == "list"):
+                self.error(node.span, f"'{name}' is not a map or list here", "index only maps and lists")
+                return None
+            if not fits(k, INT):
+                self.error(key.span, f"a list index is an int, not {show(k)}")
+            val_t = val_t[1]
+        return val_t
+
+    def arguments(self, node, what: str, params: list, args: list) -> None:
+        if len(args) != len(params):
+            self.error(
+                node.span,
+                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}",
+            )
+            return
+        for i, (p, a) in enumerate(zip(params, args), 1):
+            if not fits(a, p):
+                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
+
+    # ---- expressions --------------------------------------------------------
+    def element(self, t, node):
+        if t == ANY:
+            return ANY
+        if isinstance(t, tuple) and t[0] == "list":
+            return t[1]
+        self.error(node.span, f"expected a list here, not {show(t)}", "for example 1..6 or [a, b]")
+        return ANY
+
+    def cond(self, e, scope, what: str) -> None:
+        self.expect(e, scope, BOOL, what)
+
+    def expect(self, e, scope, want, what: str) -> None:
+        t = self.expr(e, scope)
+        if not fits(t, want):
+            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
+
+    def expr(self, e, scope: dict):
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e, scope)
+
+    def _Int(self, e, scope):
+        return INT
+
+    def _Bool(self, e, scope):
+        return BOOL
+
+    def _NoneLit(self, e, scope):
+        return NONE
+
+    def _Str(self, e, scope):
+        for p in e.parts:
+            if not isinstance(p, str):
+                self.expr(p, scope)
+        return STR
+
+    def _Name(self, e, scope):
+        n = e.id
+        if n in scope:
+            return scope[n]
+        if n in self.vars:
+            self.used.add("var:" + n)
+            keys, val = self.vars[n]
+            return ANY if keys else val
+        if n in self.options:
+            return self.options[n]
+        if n == "players":
+            return lst(PLAYER)
+        if n in self.constants:
+            return self.constants[n]
+        if n in self.defs:
+            return self._Call(ast.Call(span=e.span, func=n, args=()), scope)
+        if n in self.types:
+            return ("type", self.types[n])
+        if self.grids and re.fullmatch(r"[a-z]+[0-9]+", n):
+            return self.grids[0]  # a cell name of the first grid, e.g. a1
+        for grid in self.grids[1:]:
+            if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
+                return grid  # a later grid's cells are prefixed: track_a1
+        known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
+        known.append("players")
+        self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
+        return ANY
+
+    def _ListLit(self, e, scope):
+        types = [self.expr(i, scope) for i in e.items]
+        if not types:
+            return lst(ANY)  # fits any list type
+        element = types[0]
+        for t in types[1:]:
+            element = join(element, t)
+        return lst(element)
+
+    def _Comprehension(self, e, scope):
+        inner = dict(scope)
+        for clause in e.clauses:  # each clause sees the names of the clauses before it
+            inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
+            if clause.condition is not None:
+                self.cond(clause.condition, inner, "a comprehension's `if`")
+        return lst(self.expr(e.element, inner))
+
+    def _Range(self, e, scope):
+        self.expect(e.low, scope, INT, "a range's start")
+        self.expect(e.high, scope, INT, "a range's end")
+        return lst(INT)
+
+    def _BinOp(self, e, scope):
+        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
+        op = e.op
+        if op in ("and", "or"):
+            for t, node in ((a, e.left), (b, e.right)):
+                if not fits(t, BOOL):
+                    self.error(node.span, f"`{op}` needs true/false, not {show(t)}")
+            return BOOL
+        if op in ("in", "not in"):
+            if b != ANY and not (isinstance(b, tuple) and b[0] == "list"):
+                self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
+            return BOOL
+        if op in ("==", "!="):
+            if not (
+                fits(a, b)
+                or fits(b, a)
+                or NONE in (a, b)
+                or ANY in (a, b)
+                or fits(strip(a), strip(b))
+                or fits(strip(b), strip(a))
+            ):
+                self.error(
+                    e.span,
+                    f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
+                    "compare values of the same type",
+                )
+            return BOOL
+        if op == "+" and isinstance(a, tuple) and a[0] == "list":
+            return join(a, b) if isinstance(b, tuple) and b[0] == "list" else a
+        if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
+            return STR
+        for t, node in ((a, e.left), (b, e.right)):
+            if not fits(t, INT):
+                self.error(node.span, f"`{op}` needs numbers, not {show(t)}")
+        return BOOL if op in ("<", "<=", ">", ">=") else INT
+
+    def _Not(self, e, scope):
+        self.cond(e.operand, scope, "`not`'s operand")
+        return BOOL
+
+    def _Neg(self, e, scope):
+        self.expect(e.operand, scope, INT, "`-`'s operand")
+        return INT
+
+    def _IfExpr(self, e, scope):
+        self.cond(e.condition, scope, "an `if` condition")
+        return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
+
+    def _Member(self, e, scope):
+        t = strip(self.expr(e.obj, scope))
+        if t == ANY:
+            return ANY
+        if t not in self.fields:
+            self.error(
+                e.span,
+                f"{show(t)} has no properties (reading .{e.name})",
+                "properties belong to components declared with `entity`",
+            )
+            return ANY
+        fields = self.fields[t]
+        if e.name not in fields:
+            self.error(e.span, f"{t} has no property '{e.name}'", did_you_mean(e.name, fields))
+            return ANY
+        return fields[e.name]
+
+    def _Index(self, e, scope):
+        keys = [e.key]
+        base = e.obj
+        while isinstance(base, ast.Index):
+            keys.insert(0, base.key)
+            base = base.obj
+        if isinstance(base, ast.Name) and base.id in self.vars and base.id not in scope:
+            self.used.add("var:" + base.id)
+            key_types, val_t = self.vars[base.id]
+            if len(keys) < len(key_types):
+                for depth, key in enumerate(keys):
+                    self._indexed(base.id, key_types[depth : depth + 1], ANY, [key], scope, e)
+                return ANY  # a part of a map: index it further
+            result = self._indexed(base.id, key_types, val_t, keys, scope, e)
+            return ANY if result is None else result
+        k = self.expr(e.key, scope)
+        t = self.expr(e.obj, scope)
+        if not fits(k, INT):
+            self.error(e.key.span, f"a list index is an int, not {show(k)}")
+        return self.element(t, e.obj)
+
+    def _Lambda(self, e, scope):
+        inner = dict(scope)
+        inner[e.param] = ANY
+        self.expr(e.body, inner)
+        return ANY
+
+    def _Call(self, e, scope):
+        f = e.func
+        if f in self.queries:
+            self.used.add("query:" + f)
+            q = self.queries[f]
+            args = [self.expr(a, scope) for a in e.args]
+            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args)
+            return self.type_of(q.type)
+        if f in self.defs:
+            self.used.add("def:" + f)
+            d = self.defs[f]
+            args = [self.expr(a, scope) for a in e.args]
+            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args)
+            return self.def_types.get(f, ANY)
+        if f in SPECIAL:
+            lo, hi = SPECIAL[f]
+            if not lo <= len(e.args) <= hi:
+                self.error(e.span, f"{f}() takes 1 argument, given {len(e.args)}")
+                return ANY
+            if f == "members":
+                arg = e.args[0]
+                if isinstance(arg, ast.Name) and (arg.id in self.types):
+                    return lst(self.types[arg.id])
+                self.error(
+                    arg.span,
+                    "members(...) takes a type name",
+                    did_you_mean(getattr(arg, "id", ""), self.types) or "for example members(Suit)",
+                )
+                return ANY
+            self.expr(e.args[0], scope)
+            return STR
+        if f in self.procs:
+            self.error(
+                e.span,
+                f"'{f}' is a procedure: it cannot be called inside an expression (it may wait for decisions)",
+                f"call it as a statement of its own: `let x = {f}(...)`, then use x"
+                if self.results.get(f) is not None
+                else f"call it as a statement of its own: {f}(...)",
+            )
+            return ANY
+        b = BUILTINS.get(f)
+        if b is None:
+            self.error(
+                e.span,
+                f"unknown function '{f}'",
+                did_you_mean(f, list(BUILTINS) + list(self.defs) + list(SPECIAL)),
+            )
+            return ANY
+        args = [self.expr(a, scope) for a in e.args]
+        lo, hi = b.arity
+        if not lo <= len(args) <= hi:
+            want = str(lo) if lo == hi else f"{lo} to {hi}"
+            self.error(e.span, f"{f}() takes {want} argument{'s' if hi != 1 else ''}, given {len(args)}", b.doc)
+            return ANY
+        r = b.returns
+        a0 = args[0] if args else ANY
+        if r == "elem":
+            return self.element(a0, e.args[0]) if len(args) == 1 else INT
+        if r == "elem?":
+            return opt(self.element(a0, e.args[0]))
+        if r == "list":
+            if not (isinstance(a0, tuple) and a0[0] == "list"):
+                return lst(ANY)
+            if f == "append":  # the list's items and the item added, joined: xs of T, none -> T?
+                return lst(join(a0[1], args[1]))
+            if f == "concat" and isinstance(args[1], tuple) and args[1][0] == "list":
+                return join(a0, args[1])
+            return a0
+        if r == "cell?":
+            return opt(strip(a0)) if f == "neighbour" else ANY
+        if r in (INT, BOOL, STR, "Direction"):
+            return r
+        return ANY
+
+
+def ends(stmts) -> bool:
+    """Does running `stmts` never reach their end: every path returns or ends the game?"""
+    return any(_ends(s) for s in stmts)
+
+
+def _ends(s) -> bool:
+    if isinstance(s, ast.Return | ast.Win | ast.GameOver):
+        return True
+    if isinstance(s, ast.If):
+        return s.otherwise is not None and ends(s.otherwise) and all(ends(body) for _, body in s.branches)
+    if isinstance(s, ast.May):
+        return s.otherwise is not None and ends(s.body) and ends(s.otherwise)
+    if isinstance(s, ast.While):  # `while true` ends only by a `break` of its own
+        return isinstance(s.condition, ast.Bool) and s.condition.value and not _breaks(s.body)
+    return False
+
+
+def _breaks(stmts) -> bool:
+    """Does a `break` in `stmts` leave the loop they are the body of?"""
+    for s in stmts:
+        if isinstance(s, ast.Break):
+            return True
+        if isinstance(s, ast.If) and any(_breaks(b) for b in [b for _, b in s.branches] + [s.otherwise or ()]):
+            return True
+        if isinstance(s, ast.May) and (_breaks(s.body) or _breaks(s.otherwise or ())):
+            return True
+    return False
+
+
+def check_program(program: Program) -> list[Diagnostic]:
+    """Check a program; raise GameDefError with every error, return the warnings."""
+    diags = Checker(program).run()
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    return [d for d in diags if d.severity == "warning"]

@@ -1,0 +1,320 @@
+"""Runs of simple statements compiled to one native Python function.
+
+A statement that can neither wait for a decision nor start another procedure (let,
+assignment, if/for/while over such statements, log, roll, shuffle, require) needs no
+step of its own: a maximal run of them becomes the source of one Python function,
+one step in the procedure's table. Loops inside it spend the step budget, and a
+Python error inside it is traced back to the .game line that caused it.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from interpreter.compile.expressions import _CONSTANT, Scope, _whole_call, compile_source
+from interpreter.core.errors import Span
+from interpreter.core.limits import MAX_LIST, capped, capped_deep
+from interpreter.language import syntax as ast
+
+
+@attrs.frozen
+class BindParams:
+    """The start of an inlined procedure: its parameters take the caller's arguments
+    (Python sources compiled in the caller's scope) in the slots given."""
+
+    span: Span
+    slots: tuple[int, ...]
+    sources: tuple[str, ...]
+
+
+_NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
+_GROWING_OPS = ("+", "-", "*")
+_COMPARING_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+# Built-ins whose result is a truth, a position, one of their arguments' items, or a
+# list no longer than an argument: they never make a value larger than they read.
+_PICKING_BUILTINS = frozenset(
+    "count any all first last index_of column row cell_at neighbour neighbours adjacent opposite "
+    "max min abs members without rotate sort sort_by best path_steps reachable".split()
+)
+
+# (`win` and `game over` end the run: the block returns at once, with the run stopped.)
+SIMPLE = (
+    ast.Let,
+    ast.Assign,
+    ast.Log,
+    ast.Roll,
+    ast.Shuffle,
+    ast.Require,
+    ast.Cite,
+    ast.Note,
+    BindParams,
+    ast.Win,
+    ast.GameOver,
+)
+
+
+def _capped_into(target: str, value: str, emit) -> None:
+    """`target = value`, held to the value limits (`capped`): a number or a list within
+    them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
+    than in a call."""
+    emit(f"__c = {value}")
+    emit(
+        "if not (__c.__class__ is int and -_MAX_INT <= __c <= _MAX_INT"
+        " or __c.__class__ is tuple and len(__c) <= _MAX_LIST): __c = _cap(__c)"
+    )
+    emit(f"{target} = __c")
+
+
+def _store(target: str, value: str, emit) -> None:
+    """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
+    if _whole_call(value, ("_cap(",)):
+        _capped_into(target, value[len("_cap(") : -1], emit)
+    else:
+        emit(f"{target} = {value}")
+
+
+class BlockCompiler:
+    """Mixed into the compiler after ExpressionCompiler."""
+
+    def native_ok(self, s, in_loop: bool) -> bool:
+        """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if isinstance(s, ast.Assign) and s.name in self.leave_hooks and not s.keys:
+            return False  # a step of its own: the hooks of the cards it removes run right after it
+        if isinstance(s, ast.Let | ast.Assign):
+            return self.proc_call(s.value) is None  # a procedure's result is a call
+        if isinstance(s, SIMPLE):
+            return True
+        if isinstance(s, ast.Break):
+            return in_loop
+        if isinstance(s, ast.If):
+            bodies = [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+            return all(self.native_ok(x, in_loop) for b in bodies for x in b)
+        if isinstance(s, ast.While | ast.For):
+            return all(self.native_ok(x, True) for x in s.body)
+        return False
+
+    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[str], list[Span]]:
+        """The Python lines of `stmts` (binding their locals in `scope`), with their spans."""
+        lines: list[str] = []
+        spans: list[Span] = []
+        for s in stmts:
+            self._lines(s, scope, lines, spans, 1)
+        return lines, spans
+
+    def native_block(
+        self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
+    ):
+        """One step running `lines`, then continuing at step `nxt`, or ending with the
+        step `last` (which returns where to continue: a decision's step is written out
+        in it, others called); None if it does nothing."""
+        if not lines:
+            return None
+        # Each block keeps its lines' spans and procedure names, to place a runtime error.
+        run_name = self._inline_stack[-1] if self._inline_stack else ""
+        self.blocks.append((spans, len(spans), run_name, last_name or run_name))
+        name = f"<gamedef block {len(self.blocks) - 1}>"
+        if last is None:
+            ending = f"    return {nxt}"
+        elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
+            ending = "\n".join(last.body)
+            spans.extend([last_span] * len(last.body))
+        else:
+            ending = f"    return _end{len(self.blocks) - 1}(vm, L)"
+            self.ns[f"_end{len(self.blocks) - 1}"] = last
+            spans.append(last_span)
+        text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
+        # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
+        local: dict = {}
+        self.link_loops(text)
+        exec(compile_source(text, name), self.ns, local)  # noqa: S102
+        return local["_blk"]
+
+    def _lines(self, s, scope: Scope, out: list[str], spans: list[Span], depth: int) -> None:
+        pad = "    " * depth
+
+        def emit(text: str) -> None:
+            out.append(pad + text)
+            spans.append(s.span)
+
+        src = lambda e: self.src(e, scope, {})  # noqa: E731
+        if isinstance(s, ast.Cite | ast.Note):
+            return
+        if isinstance(s, BindParams):
+            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
+        elif isinstance(s, ast.Let):
+            value = self.stored(s.value, src(s.value))
+            _store(f"L[{scope.bind(s.name)}]", value, emit)
+        elif isinstance(s, ast.Assign):
+            self._assign_lines(s, scope, emit, src)
+        elif isinstance(s, ast.If):
+            for i, (cond, body) in enumerate(s.branches):
+                emit(("if " if i == 0 else "elif ") + src(cond) + ":")
+                self._body_lines(body, scope, out, spans, depth + 1, s.span)
+            if s.otherwise is not None:
+                emit("else:")
+                self._body_lines(s.otherwise, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.While):
+            emit(f"while {src(s.condition)}:")
+            out.append(pad + "    vm.budget -= 1")
+            spans.append(s.span)
+            out.append(pad + "    if vm.budget < 0: vm.out_of_steps()")
+            spans.append(s.span)
+            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.For):
+            raw = src(s.iterable)
+            items = self.stored(s.iterable, raw)
+            if not self._paid(s.iterable, raw):  # spend a step per item, inline (no call per loop)
+                emit(f"__it = {items}")
+                emit("if __it.__class__ is tuple:")
+                emit("    vm.budget -= len(__it)")
+                emit("    if vm.budget < 0: vm.out_of_steps()")
+                items = "__it"
+            emit(f"for L[{scope.bind(s.var)}] in {items}:")
+            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+        elif isinstance(s, ast.Break):
+            emit("break")
+        elif isinstance(s, ast.Log):
+            audience = src(s.audience) if s.audience is not None else "None"
+            parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
+            values = [src(p) for p in s.text.parts if not isinstance(p, str)]
+            self.formats.append(parts)
+            if s.headline:
+                self.headline_formats.add(len(self.formats) - 1)
+            emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
+        elif isinstance(s, ast.Roll):
+            self.uses_chance = True
+            source = self.stored(s.source, src(s.source))
+            if not (_CONSTANT.fullmatch(source) and isinstance(self.ns.get(source), tuple)):
+                source = f"tuple({source})"  # (a die's faces, a constant, are a tuple already)
+            emit(f"L[{scope.bind(s.var)}] = vm.random_choice({source})")
+        elif isinstance(s, ast.Shuffle):
+            self.uses_chance = True
+            current: ast.Expr = ast.Name(span=s.span, id=s.name)
+            for key in s.keys:
+                current = ast.Index(span=s.span, obj=current, key=key)
+            target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
+            self._assign_lines(target, scope, emit, src, f"vm.shuffled({src(current)})")
+        elif isinstance(s, ast.Require):
+            where = f"_span{next(self._names)}"
+            self.ns[where] = s.span
+            emit(f"if not {src(s.condition)}: raise vm.rule_error({src(s.message)}, {where})")
+        elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
+            emit(f"__w = {src(s.winners)}")
+            emit("vm.finish((__w,) if isinstance(__w, str) else tuple(__w))")
+            emit("return 0")
+        else:  # pragma: no cover - native_ok admits only the kinds above
+            raise AssertionError(type(s).__name__)
+
+    def _body_lines(self, body, scope, out, spans, depth, span) -> None:
+        before = len(out)
+        for x in body:
+            self._lines(x, scope, out, spans, depth)
+        if len(out) == before:
+            out.append("    " * depth + "pass")
+            spans.append(span)
+
+    def stored(self, e, source: str) -> str:
+        """`source`, held to the value limits if `e` may compute a larger value than it
+        reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
+        if not self.may_grow(e):
+            return source
+        return f"_cap_deep({source})" if self.makes_items(e) else f"_cap({source})"
+
+    def makes_items(self, e) -> bool:
+        """Does `e` build a list whose items it computes (so they must be checked too)?"""
+        t = type(e)
+        if t is ast.ListLit:
+            return any(self.may_grow(i) for i in e.items)
+        if t is ast.Comprehension:
+            return self.may_grow(e.element)
+        if t is ast.Call:
+            return any(self.may_grow(a) or self.makes_items(a) for a in e.args)
+        if t is ast.BinOp:
+            return self.makes_items(e.left) or self.makes_items(e.right)
+        if t is ast.IfExpr:
+            return self.makes_items(e.then) or self.makes_items(e.otherwise)
+        return False
+
+    def stored_expr(self, e, scope: Scope):
+        """The function computing `e`, held to the value limits as `stored` says."""
+        f = self.expr(e, scope)
+        if not self.may_grow(e):
+            return f
+        check = capped_deep if self.makes_items(e) else capped
+        return lambda vm, L: check(f(vm, L))
+
+    def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
+        """Can `e` compute a number, list or text larger than every value it reads?
+
+        Only values made so are checked when stored (a value doubled in a loop is
+        caught at once); reads, comparisons and picks from a list are not, so the
+        common statements of a game's hot path pay nothing."""
+        t = type(e)
+        if t in _NEVER_GROWS:
+            return False
+        if t is ast.Str:
+            return any(not isinstance(p, str) for p in e.parts)
+        if t is ast.ListLit:  # as many items as the rule writes, each a value already held
+            return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
+        if t is ast.BinOp:
+            if e.op in _COMPARING_OPS:  # a truth, whatever it compares
+                return False
+            return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
+        if t is ast.IfExpr:
+            return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
+        if t is ast.Comprehension:  # several `for`s: as many items as their product
+            return len(e.clauses) > 1 or self.may_grow(e.element, seen)
+        if t is ast.Call:
+            if e.func in self.def_decls:
+                if e.func in seen:
+                    return True
+                return self.may_grow(self.def_decls[e.func].body, seen | {e.func})
+            return e.func not in _PICKING_BUILTINS
+        return True
+
+    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, value: str | None = None) -> None:
+        value = value if value is not None else self.stored(s.value, src(s.value))
+        # `x += y` may double x; adding a number written in the rule only counts up.
+        grows = s.op != "=" and not isinstance(s.value, ast.Int)
+        if s.name in scope.slots:
+            base, levels = f"L[{scope.slots[s.name]}]", ()
+        elif s.name in self.vars:
+            info = self.vars[s.name]
+            base, levels = f"V[{info.slot}]", info.levels
+        else:
+            self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
+        if not s.keys:
+            watched = s.name in self.leave_hooks and s.name not in scope.slots
+            if watched:
+                emit(f"__old = {base}")
+            if grows:
+                _capped_into(base, f"{base} {s.op} {value}", emit)
+            else:
+                if s.op == "=":
+                    _store(base, value, emit)
+                else:
+                    emit(f"{base} {s.op}= {value}")
+            if watched:  # cards that left this list run their `when self leaves` hooks next
+                emit(f"_left_{s.name}(vm, __old, {base})")
+            return
+        # Copy each level on the way down, change the entry, and rebuild the tuples.
+        for depth, key in enumerate(s.keys):
+            k = src(key)
+            if depth < len(levels):
+                index = f"_i{self.vars[s.name].slot}_{depth}"
+                self.ns[index] = levels[depth][1]
+                k = f"{index}[{k}]"
+            emit(f"__k{depth} = {k}")
+            emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")
+        last = len(s.keys) - 1
+        # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
+        if grows:
+            _capped_into(f"__t{last}[__k{last}]", f"__t{last}[__k{last}] {s.op} {value}", emit)
+        else:
+            if s.op == "=":
+                _store(f"__t{last}[__k{last}]", value, emit)
+            else:
+                emit(f"__t{last}[__k{last}] {s.op}= {value}")
+        for depth in range(last, 0, -1):
+            emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
+        emit(f"{base} = tuple(__t0)")

@@ -1,0 +1,103 @@
+"""The Python code compiled from games, and their parsed files, kept between runs as
+Python keeps `.pyc` files.
+
+Loading a big game compiles thousands of small generated functions (expressions.py,
+blocks.py); Python's `compile()` is about half of that time. The code object of a text
+depends only on the text, its name and the Python version, so it is kept in a dict by
+(text, name) for the process, and on disk in a `marshal` file per game and variants,
+named by the digest of the game's files: a later run reads the file and compiles only
+what changed. A stale or missing entry is only a miss (the text is compiled again), so
+the cache can never change what a game does.
+
+Safe as Python's own `__pycache__` is: the directory is the user's (created private),
+a file owned by someone else or writable by others is ignored, `marshal` builds data and
+code objects but runs nothing, and a file too big, truncated or of the wrong shape is
+ignored. Nothing here raises: a cache that can't be read or written is no cache.
+
+Whole compiled games are kept in the same directory (gamecache.py); parsed files likewise
+(language/treecache.py); these caches serve the loads that one misses (a changed file, a new interpreter).
+
+`GAMEDEF_CACHE=DIR` puts the cache in DIR; `GAMEDEF_CACHE=off` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import CodeType
+
+from interpreter.core.cache import directory, trusted, write_bytes
+
+MAX_MEMORY = 50_000  # code objects kept in the process at most
+
+_codes: dict[tuple[str, str], CodeType] = {}
+_recording: list[dict[tuple[str, str], CodeType]] = []  # the loads in progress, innermost last
+
+
+def compiled(text: str, name: str) -> CodeType:
+    """`compile(text, name, "exec")`, from the cache when it holds the text."""
+    key = (text, name)
+    code = _codes.get(key)
+    if code is None:
+        code = compile(text, name, "exec")
+        if len(_codes) >= MAX_MEMORY:
+            _codes.clear()
+        _codes[key] = code
+    if _recording:
+        _recording[-1][key] = code
+    return code
+
+
+def _file(key: str) -> Path | None:
+    where = directory()
+    if where is None:
+        return None
+    digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return where / f"{digest}.{sys.implementation.cache_tag}.codes"
+
+
+def _read(path: Path) -> dict[tuple[str, str], CodeType]:
+    if not path.is_file() or not trusted(path):
+        return {}
+    try:
+        data = marshal.loads(path.read_bytes())
+    except (OSError, ValueError, EOFError, TypeError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {
+        k: v
+        for k, v in data.items()
+        if isinstance(k, tuple) and len(k) == 2 and all(isinstance(x, str) for x in k) and isinstance(v, CodeType)
+    }
+
+
+def _write(path: Path, codes: dict[tuple[str, str], CodeType]) -> None:
+    try:
+        write_bytes(path, marshal.dumps(codes))
+    except ValueError:
+        return
+
+
+@contextmanager
+def loading(key: str) -> Iterator[None]:
+    """Around the compilation of one game: reads its cache file first, and writes it
+    again afterwards if the compilation needed code the file did not hold."""
+    path = _file(key)
+    known = _read(path) if path is not None else {}
+    for k, code in known.items():
+        _codes.setdefault(k, code)
+    used: dict[tuple[str, str], CodeType] = {}
+    _recording.append(used)
+    try:
+        yield
+    finally:
+        _recording.pop()
+        if _recording:  # a load inside a load: its code belongs to the outer one too
+            _recording[-1].update(used)
+    if path is not None and used.keys() != known.keys():
+        _write(path, used)

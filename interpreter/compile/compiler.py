@@ -1,0 +1,683 @@
+"""Compile a checked program once, at load (DESIGN principle 8).
+
+This module builds the tables: options, enums, components and their properties, grids
+and links, variables with their key domains, events and their triggers. Expressions
+become Python functions (expressions.py), procedure bodies flat step tables
+(statements.py, blocks.py). Every name is resolved here, to a slot or a constant, so the
+playout loop never walks the syntax tree or looks a name up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from interpreter.compile import codecache
+from interpreter.compile.blocks import BlockCompiler
+from interpreter.compile.expressions import Closure, ExpressionCompiler, Scope
+from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.statements import Code, Handler, StatementCompiler
+from interpreter.compile.views import compile_view
+from interpreter.core.builtins import DELTA, DIRECTIONS, Text
+from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean, explain
+from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
+from interpreter.core.links import ADDED, dynamic_builtins, link_op
+from interpreter.language import syntax as ast
+from interpreter.language.program import Program
+from interpreter.language.tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
+
+RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
+
+
+@attrs.define
+class VarInfo:
+    name: str
+    slot: int
+    keys: tuple | None  # key domain of a map variable (its outer key)
+    key_index: dict | None
+    default: Closure
+    seen_by: str
+    decl: ast.Var
+    levels: tuple = ()  # (keys, index) of every key, outer first: `A -> B -> V` has two
+
+
+class Runtime:
+    """Tables shared by compiled closures and built-ins: geometry, links, names."""
+
+    def __init__(self):
+        self.titles: dict[str, str] = {}
+        self.seat_titles: dict[str, str] = {}
+        self.coords: dict[str, tuple[int, int]] = {}
+        self.cell_at: dict[tuple[str, int, int], str] = {}
+        self.step: dict[tuple[str, str], str] = {}
+        self.links: dict[str, tuple[str, ...]] = {}
+        self.link_kind: dict[tuple[str, str], str] = {}  # (a, b) -> the link's kind, where it has one
+
+    def adjacent(self, node):
+        return self.links.get(node, ())
+
+    def display(self, value) -> str:
+        t = value.__class__
+        if t is str:  # a component, member or seat: its title (the commonest, first)
+            title = self.titles.get(value)
+            return title if title is not None else self.seat_titles.get(value, value)
+        if t is int:
+            return str(value)
+        if t is Text:
+            return value
+        if value is None:
+            return "none"
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        if isinstance(value, tuple):
+            return ", ".join([self.display(v) for v in value]) if value else "nothing"
+        if isinstance(value, str):
+            title = self.titles.get(value)
+            return title if title is not None else self.seat_titles.get(value, value)
+        return str(value)
+
+    def members(self, values):
+        return values
+
+
+def _cell_name(x: int, y: int) -> str:
+    letters = ""
+    n = x
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        letters = chr(97 + r) + letters
+    return f"{letters}{y}"
+
+
+class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
+    """Everything the engine needs, built once from a program and its options."""
+
+    def __init__(self, program: Program, options: dict[str, Any] | None = None, options_only: bool = False):
+        """`options_only`: stop once the options are known (their values, choices and
+        descriptions), for `gamedef list` and `info`, which show them for every variant
+        and need nothing else: a whole compile of each would take seconds."""
+        self.program = program
+        self.header = program.header
+        self.rt = Runtime()
+        self.codes: list[Code] = []
+        self.procs: dict[str, Code] = {}
+        self.defs: dict[str, list] = {}
+        self.def_decls: dict[str, ast.Def] = {}
+        self.vars: dict[str, VarInfo] = {}
+        self.var_order: list[VarInfo] = []
+        self.options: dict[str, Any] = {}
+        self.option_decls: dict[str, ast.Option] = {}
+        self.constants: dict[str, Any] = {}
+        self.types: dict[str, tuple] = {}  # finite type name -> its values
+        self.fields: dict[str, dict[str, Any]] = {}  # field -> {entity: value}
+        self.kind_of: dict[str, str] = {}
+        self.entity_decls: dict[str, ast.Entity] = {}
+        self.visibility: dict[str, list[tuple[str, Closure | None]]] = {}
+        self.handlers: dict[str, list[Handler]] = {}
+        self.event_decls: dict[str, ast.Event] = {}
+        self.slots: dict[tuple[str, str], Code] = {}
+        self.choices: list[tuple] = []  # (labels fn or None: the values as displayed, prompt fn, secret, code)
+        self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
+        self.uses_chance = False  # a `roll` or a `shuffle` somewhere in the rules
+        self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration
+        self.short_fns: dict[str, list] = {}
+        self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
+        seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
+        roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
+        self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
+        self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
+        self.queries: dict = {}  # filled by _init_queries; expressions compiled before it see none
+        self.changeable: set[str] = set()
+        self.links_slot: int | None = None
+        self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
+        self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
+        self.cancel_slot: int | None = None
+        self.leave_hooks: dict[str, dict[str, Code]] = {}  # list var -> card -> its `when self leaves` code
+        self._init_expressions()
+        with codecache.loading(f"{program.rules_hash} {sorted((options or {}).items())!r}"):
+            self._build(options or {}, options_only)
+
+    # ---- errors -------------------------------------------------------------
+    def fail(self, span: Span, message: str, hint: str | None = None):
+        raise GameDefError([Diagnostic(span, message, hint)])
+
+    def claim(self, name: str, what: str, span: Span) -> None:
+        """Give a global name its one meaning: a seat, a cell, a component, an enum
+        member, a variable, a function... A second meaning would silently shadow the
+        first (`grid Cell 16 by 1` would make the seat `p1` a cell), so it is an error."""
+        other = self.claimed.get(name)
+        if other is not None and other != what:
+            self.fail(span, f"'{name}' names both {other} and {what}", "rename one of them: names are global")
+        self.claimed[name] = what
+
+    def loaded(self, span: Span, compute):
+        """`compute()` run at load; a rule error or a limit there is a diagnostic at `span`."""
+        try:
+            return compute()
+        except GameDefError:
+            raise
+        except Exception as exc:
+            hint = exc.hint if isinstance(exc, LimitExceeded) else None
+            message = exc.message if isinstance(exc, LimitExceeded) else explain(exc)
+            self.fail(span, f"cannot compute this at load: {message}", hint)
+
+    # ---- tables -------------------------------------------------------------
+    def _build(self, given: dict[str, Any], options_only: bool = False) -> None:
+        decls = self.program.decls
+        self.types["player"] = self.seats
+        for seat in self.seats:
+            self.claim(seat, "a seat", self.header.span)
+            self.constants[seat] = seat
+        # Seats' titles are kept apart from the components' titles, which table cells name.
+        self.rt.seat_titles.update(self.header.seat_titles)
+        self.types["Direction"] = DIRECTIONS
+        for d in DIRECTIONS:
+            self.constants[d] = d
+        for d in decls:
+            if isinstance(d, ast.Option):
+                self.option_decls[d.name] = d
+        for d in decls:
+            if isinstance(d, ast.Enum):
+                self.types[d.name] = tuple(m.name for m in d.members)
+                for m in d.members:
+                    self.claim(m.name, f"a member of {d.name}", m.span)
+                    self.constants[m.name] = m.name
+                    self.rt.titles[m.name] = m.title
+        unknown = set(given) - set(self.option_decls)
+        for name in sorted(unknown):
+            from interpreter.core.errors import did_you_mean
+
+            declaring = [
+                v.name
+                for v in self.program.all_variants.values()
+                if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
+            ]
+            self.fail(
+                _argument("option", name, given[name]),
+                f"unknown option '{name}'",
+                (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
+                or did_you_mean(name, self.option_decls)
+                or (
+                    "options: " + ", ".join(self.option_decls)
+                    if self.option_decls
+                    else "this game (with these variants) has no options"
+                ),
+            )
+        for name, d in self.option_decls.items():
+            if name in given:
+                self._check_option_type(d, given[name])
+            value = given[name] if name in given else self._const(d.default)
+            self.claim(name, "an option", d.span)
+            if d.choices is not None:
+                allowed = self._const(d.choices)
+                if not isinstance(allowed, tuple):
+                    self.fail(d.choices.span, "an option's choices must be a list or a range")
+                if value not in allowed:
+                    opening = self._variant_allowing(name, value)
+                    self.fail(
+                        _argument("option", name, value) if name in given else d.span,
+                        f"option '{name}' = {value!r} is not allowed",
+                        f"choose from {self.rt.display(tuple(allowed))}"
+                        + (f", or add --variant {opening}, which allows it" if opening else ""),
+                    )
+            self.options[name] = value
+        if options_only:
+            return
+        for d in decls:
+            if isinstance(d, ast.Grid):
+                self._grid(d)
+            elif isinstance(d, ast.Entity):
+                self.entity_decls[d.name] = d
+                self.types[d.name] = ()
+        for d in decls:
+            if isinstance(d, ast.Def):
+                self.claim(d.name, "a function", d.span)
+                self.def_decls[d.name] = d
+                self.defs[d.name] = [None]
+        tables = {id(t.decl): t for t in self.program.tables}
+        for t in self.program.tables:
+            if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
+                for row in t.live():
+                    self._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
+        for d in decls:
+            if isinstance(d, ast.Card):
+                self._card_props(d)
+        self._vocabularies: dict[str, Vocabulary | None] = {}
+        generates = [d for d in decls if isinstance(d, ast.Generate)]
+        waiting = [t for t in self.program.tables if isinstance(t.decl, ast.Table)]
+        for i, d in enumerate(generates):
+            # A table's values are read before a generate, so that it may read them
+            # (`n in 1..t.count`), unless its cells name components a generate still makes.
+            later = {g.kind for g in generates[i:]}
+            ready = [t for t in waiting if not self._table_kinds(t) & later]
+            for t in ready:
+                self._table_values(t)
+            waiting = [t for t in waiting if t not in ready]
+            self._generate(d, waiting, later)
+        for t in waiting:
+            self._table_values(t)
+        for d in decls:
+            if isinstance(d, ast.Link):
+                if d.kind is not None and not self.claimed.get(d.kind, "").startswith("a member of"):
+                    self.fail(
+                        d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
+                    )
+                for other in d.others:
+                    for a, b in ((d.node, other), (other, d.node)):
+                        if b not in self.rt.links.get(a, ()):
+                            self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
+                        if d.kind is not None:
+                            self.rt.link_kind[(a, b)] = d.kind
+            elif isinstance(d, ast.Links):
+                self._table_links(tables[id(d)])
+            elif isinstance(d, ast.Event):
+                self.event_decls[d.name] = d
+        self._fields_final = True  # every component is made: its fields' tables are complete
+        self._init_queries(decls)
+        for d in decls:
+            if isinstance(d, ast.Var):
+                self._var(d)
+        self._grants_var()
+        self._links_var()
+        self._query_guards(decls)
+        if self.cancel_events or ast.contains(self.program.decls, ast.Cancel):
+            # effects about to resolve, innermost last: True once cancelled
+            span = self.header.span
+            any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
+            empty = ast.ListLit(span=span, items=())
+            self._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
+            self.cancel_slot = self.vars[RESOLVING].slot
+        for name, ent in self.entity_decls.items():
+            rules = []
+            self._self_fields = {f.name for f in ent.fields}
+            for f in ent.fields:
+                if f.hidden:
+                    rules.append((f.name, lambda vm, L: False))
+                elif f.visible is not None:
+                    rules.append((f.name, self.expr(f.visible, Scope(["self", "viewer"]))))
+            self.visibility[name] = rules
+            if ent.short is not None:
+                self._short_mode = True
+                self.short_fns[name] = [
+                    p if isinstance(p, str) else self.expr(p, Scope(["self"])) for p in ent.short.parts
+                ]
+                self._short_mode = False
+            self._self_fields = set()
+        self._leave_hooks(decls)
+        self.proc_decls: dict[str, ast.Procedure] = {}
+        for d in decls:
+            if isinstance(d, ast.Procedure):
+                self.procs[d.name] = self._new_code(d.name, d.span)
+                self.proc_decls[d.name] = d
+                if d.result is not None:  # the slot after the parameters: where its value goes
+                    self.procs[d.name].result_slot = len(d.params)
+        for d in decls:
+            if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
+                try:
+                    self._compile_behaviour(d)
+                except LimitExceeded as exc:  # generated code past what Python compiles
+                    self.fail(d.span, exc.message, exc.hint)
+        self._specialise_queries()
+        payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
+        self.payoff: tuple | None = None  # (closure of the seat, low, high, sum, span)
+        if payoffs:
+            p = payoffs[0]
+            self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+        views = [d for d in decls if isinstance(d, ast.View)]
+        if len(views) > 1:
+            self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
+        self.view = compile_view(self, views[0]) if views else ()
+        if "play" not in self.procs:
+            self.fail(
+                self.header.span,
+                "the game has no `procedure play()`",
+                "add `procedure play() { ... }`: the turn structure of the game",
+            )
+
+    def _leave_hooks(self, decls) -> None:
+        """`when self leaves L` hooks, by list variable and card. An assignment to a
+        watched variable compares the list before and after and pushes the hook of each
+        card that left it, to run right after that step."""
+        for d in decls:
+            if isinstance(d, ast.Card):
+                for hook in d.leaves:
+                    code = self._new_code(f"when {d.name} leaves {hook.var}", hook.span)
+                    self.leave_hooks.setdefault(hook.var, {})[d.name] = code
+        for var, hooks in self.leave_hooks.items():
+            self.ns[f"_left_{var}"] = _leaver(hooks)
+
+    def _links_var(self) -> None:
+        """A game that adds links in play keeps them in a variable; see links.py."""
+        if not self.dynamic_links:
+            return
+        span = self.header.span
+        any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="any"))
+        self._var(
+            ast.Var(span=span, name=ADDED, type=any_list, default=ast.ListLit(span=span, items=()), seen_by="all")
+        )
+        self.links_slot = self.vars[ADDED].slot
+        for name, f in dynamic_builtins(self.rt, self.links_slot).items():
+            self.ns[f"_dl_{name}"] = f
+
+    def _s_LinkStmt(self, s: ast.LinkStmt, scope) -> None:
+        a, b = self.expr(s.a, scope), self.expr(s.b, scope)
+        if s.kind is not None and not self.claimed.get(s.kind, "").startswith("a member of"):
+            self.fail(s.span, f"'{s.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }")
+        self._emit(link_op(self.links_slot, a, b, s.kind, self._here() + 1), s.span)
+
+    def _compile_behaviour(self, d) -> None:
+        if isinstance(d, ast.Def):
+            self._compile_def(d)
+        elif isinstance(d, ast.Query):
+            self._compile_query(d)
+        elif isinstance(d, ast.StaticModifier):
+            self._static_modifier(d, None)
+        elif isinstance(d, ast.Procedure):
+            self._body(self.procs[d.name], [p.name for p in d.params], d.body)
+        elif isinstance(d, ast.Trigger):
+            self._trigger(d, None)
+        else:
+            for t in d.triggers:
+                self._trigger(t, d.name)
+            for m in d.statics:
+                self._static_modifier(m, d.name)
+            for hook in d.leaves:
+                self._body(self.leave_hooks[hook.var][d.name], ["self"], hook.body)
+            for slot_name, body, span, params in d.slots:
+                code = self._new_code(f"{d.name}.{slot_name}", span)
+                self._body(code, ["self"] + [p.name for p in params], body)
+                self.slots[(d.name, slot_name)] = code
+
+    def _check_option_type(self, d: ast.Option, value) -> None:
+        t = d.type.name if isinstance(d.type, ast.NamedType) else None
+        ok = {
+            "int": isinstance(value, int) and not isinstance(value, bool),
+            "bool": isinstance(value, bool),
+            "str": isinstance(value, str),
+        }.get(t, value in self.types.get(t, ()) if t else True)
+        if not ok:
+            allowed = (
+                {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
+                    t, "one of " + ", ".join(map(str, self.types.get(t, ())))
+                )
+                if t
+                else "a value"
+            )
+            choices = [str(x) for x in self.types.get(t, ())] if t else []
+            default = self._const(d.default)  # the checker has already checked it
+            example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
+            self.fail(
+                _argument("option", d.name, value),
+                f"option '{d.name}' must be {allowed}, not {value!r}",
+                did_you_mean(str(value), choices) or example,
+            )
+
+    def _const(self, e: ast.Expr):
+        return self.loaded(e.span, lambda: self.expr(e, Scope())(self.load_vm, []))
+
+    def _grid(self, d: ast.Grid) -> None:
+        cols, rows = self._const(d.columns), self._const(d.rows)
+        if not (isinstance(cols, int) and isinstance(rows, int) and cols > 0 and rows > 0):
+            self.fail(d.span, f"a grid needs a positive number of columns and rows, not {cols!r} by {rows!r}")
+        if cols * rows + len(self.rt.coords) + len(self.kind_of) > MAX_COMPONENTS:
+            self.fail(
+                d.span,
+                f"a grid of {cols} by {rows} is past the limit of {MAX_COMPONENTS:,} cells and components",
+                "a board game's grid has at most a few hundred cells",
+            )
+        cells = []
+        prefix = "" if not any(k[0] != d.name for k in self.rt.cell_at) else f"{d.name.lower()}_"
+        for y in range(1, rows + 1):
+            for x in range(1, cols + 1):
+                name = prefix + _cell_name(x, y)  # a second grid's cells: track_a1, ...
+                cells.append(name)
+                self.claim(name, f"a cell of {d.name}", d.span)
+                self.rt.coords[name] = (x, y)
+                self.rt.cell_at[(d.name, x, y)] = name
+                self.constants[name] = name
+        for direction in DIRECTIONS:  # the directions name something only where there is a grid
+            self.claim(direction, "a Direction", d.span)
+        for name in cells:
+            x, y = self.rt.coords[name]
+            near = []
+            for direction in DIRECTIONS:
+                dx, dy = DELTA[direction]
+                other = self.rt.cell_at.get((d.name, x + dx, y + dy))
+                if other is not None:
+                    self.rt.step[(name, direction)] = other
+                    near.append(other)
+            self.rt.links[name] = tuple(near)
+        self.types[d.name] = tuple(cells)
+        self.constants[d.name] = d.name
+
+    def _add_entity(self, kind: str, name: str, title: str, values: dict, span: Span) -> None:
+        if name in self.kind_of:
+            self.fail(span, f"two components are named '{name}'", "names must be unique")
+        if not isinstance(name, str) or not name:
+            self.fail(span, f"a component's name must be a text, not {name!r}")
+        if len(self.kind_of) + len(self.rt.coords) >= MAX_COMPONENTS:
+            self.fail(span, f"more than {MAX_COMPONENTS:,} components", "a game needs far fewer: check the ranges")
+        self.claim(name, f"a {kind}", span)
+        self.kind_of[name] = kind
+        self.constants[name] = name
+        self.rt.titles[name] = title
+        self.types[kind] = self.types.get(kind, ()) + (name,)
+        for f, v in values.items():
+            self.fields.setdefault(f, {})[name] = v
+
+    def _table_kinds(self, t: LoadedTable) -> set[str]:
+        """The types a table's cells name values of (the kinds its properties hold)."""
+        types = {f.name: f.type for f in self.entity_decls[t.decl.kind].fields}
+        out: set[str] = set()
+        for c in t.decl.columns:
+            if c.prop in types:
+                out.update(n.name for n in ast.find_all(types[c.prop], ast.NamedType))
+        return out
+
+    def _generate(self, d: ast.Generate, waiting: list[LoadedTable] = (), later: set[str] = frozenset()) -> None:
+        """One component per combination of the loops. `waiting` are the tables whose
+        values are read after it, since their cells name components of `later` (kinds a
+        generate makes): a generate reading one of them is an error that says so."""
+        if d.kind not in self.entity_decls:
+            self.fail(d.span, f"unknown entity '{d.kind}'")
+        reads = {m.name for m in ast.find_all(d, ast.Member)}
+        late = {c.prop: t for t in reversed(waiting) for c in t.decl.columns if c.prop in reads}
+
+        def too_early(prop: str, t: LoadedTable):
+            kinds = " and ".join(sorted(self._table_kinds(t) & later))
+            self.fail(
+                d.span,
+                f"this generate reads {t.decl.kind}.{prop}, which table {t.decl.kind} ({t.decl.span}) gives only "
+                f"after the generates, since its cells name {kinds} components",
+                f"a generate cannot read a table whose cells name the components it makes: write {prop} in "
+                "the generate, or read it from another table",
+            )
+
+        for prop, t in late.items():
+            if prop not in self.fields:  # no component has it yet: the read could not compile
+                too_early(prop, t)
+        names = [n for n, _ in d.iterators]
+        scope = Scope(names)
+        at_load = self.load_vm  # components exist before a game starts: every seat, no variables
+        # A loop's list may use the loops before it (`level in 1..5, pos in 1..6 - level`).
+        domains = [self.expr(e, Scope(names[:i])) for i, (_, e) in enumerate(d.iterators)]
+        name_fn = self.expr(d.name_template, scope)
+        value_fns = {fv.name: self.expr(fv.value, scope) for fv in d.values}
+
+        def product(i, acc):
+            if i == len(domains):
+                yield list(acc)
+                return
+            for v in domains[i](at_load, acc):
+                yield from product(i + 1, acc + [v])
+
+        def make_all():
+            for combo in product(0, []):
+                name = name_fn(at_load, combo)
+                if isinstance(name, str) and len(name) > MAX_NAME:
+                    self.fail(d.span, f"a component's name has {len(name):,} characters; the limit is {MAX_NAME}")
+                values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
+                self._add_entity(d.kind, name, name, values, d.span)
+
+        def make_all_or_explain():
+            try:
+                make_all()
+            except KeyError as exc:  # a property of a row whose table is read later
+                row = exc.args[0] if exc.args else None
+                for prop, t in late.items():
+                    if any(r.name == row for r in t.rows):
+                        too_early(prop, t)
+                raise
+
+        self.loaded(d.span, make_all_or_explain)
+
+    def _card_props(self, d: ast.Card) -> None:
+        values = {fv.name: self._const(fv.value) for fv in d.props}
+        if d.extends is not None:  # a table's row: the table made the component
+            if d.has_text:
+                values["text"] = d.text
+            for f, v in values.items():
+                self.fields.setdefault(f, {})[d.name] = v
+            return
+        values["title"] = d.title
+        values["text"] = d.text
+        self.entity_decls.setdefault(d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None))
+        self._add_entity(d.kind, d.name, d.title, values, d.span)
+
+    # ---- tables -------------------------------------------------------------
+    def _vocabulary(self, type_name: str) -> Vocabulary | None:
+        """The values a cell of a finite type may name, once every component exists."""
+        if type_name not in self._vocabularies:
+            values = self.types.get(type_name)
+            self._vocabularies[type_name] = None if values is None else Vocabulary(values, self.rt.titles, self.claimed)
+        return self._vocabularies[type_name]
+
+    def _removed_rows(self) -> Vocabulary:
+        titles = {r.name: r.title for t in self.program.tables for r in t.rows if r.name in t.removed}
+        return Vocabulary(tuple(titles), titles)
+
+    def _table_values(self, t: LoadedTable) -> None:
+        """Each row's properties, read from its cells; every bad cell reported at once."""
+        decl = t.decl
+        entity = self.entity_decls[decl.kind]
+        types = {f.name: f.type for f in entity.fields}
+        types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
+        reader = CellReader(t.sheet, self._vocabulary, self._removed_rows(), decl.empty)
+        bindings = [
+            Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self._const(r.value) for r in c.readings})
+            for c in decl.columns
+        ]
+        optional = [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
+        for row in t.live():
+            for b in bindings:
+                self.fields.setdefault(b.column.prop, {})[row.name] = reader.read(row.row, b)
+            for name in optional:  # a property no column gives is none, unless a card gives it
+                self.fields.setdefault(name, {}).setdefault(row.name, None)
+        reader.problems.check()
+
+    def _table_links(self, t: LoadedTable) -> None:
+        """The links a `links` file lists, both ways, after the links declared before it."""
+        nodes = Vocabulary(tuple(self.rt.titles) + tuple(self.rt.coords), self.rt.titles, self.claimed)
+        added: dict[str, list[str]] = {}
+        seen: set[tuple[str, str]] = set()
+        members = tuple(m for m, what in self.claimed.items() if what.startswith("a member of"))
+        kinds = Vocabulary(members, self.rt.titles, self.claimed)
+        for a, b, kind in link_pairs(t, nodes, self._removed_rows(), kinds):
+            for x, y in ((a, b), (b, a)):
+                if kind is not None:
+                    self.rt.link_kind[(x, y)] = kind
+                if (x, y) not in seen and y not in self.rt.links.get(x, ()):
+                    seen.add((x, y))
+                    added.setdefault(x, []).append(y)
+        for x, ys in added.items():
+            self.rt.links[x] = self.rt.links.get(x, ()) + tuple(ys)
+
+    def _variant_allowing(self, name: str, value) -> str | None:
+        """A variant not in play that redeclares option `name` with `value` among its choices
+        (Wall of China's stacks 4 to 8): where an option error can point."""
+        chosen = {v.name for v in self.program.variants}
+        for v in self.program.all_variants.values():
+            if v.name in chosen:
+                continue
+            for x in v.decls:
+                d = x.decl if isinstance(x, ast.Replace) else x
+                if isinstance(d, ast.Option) and d.name == name and d.choices is not None:
+                    try:
+                        if value in self._const(d.choices):
+                            return v.name
+                    except GameDefError:
+                        continue
+        return None
+
+    def _domain(self, t: ast.TypeExpr) -> tuple:
+        if isinstance(t, ast.NamedType) and t.name in self.types:
+            return self.types[t.name]
+        self.fail(t.span, "a map's key must be a finite type (player, an enum, an entity or a grid)")
+
+    def _var(self, d: ast.Var) -> None:
+        self.claim(d.name, "a variable", d.span)
+        default = self.expr(d.default, Scope())
+        levels = []
+        t = d.type
+        entries = 1
+        while isinstance(t, ast.MapType):
+            keys = self._domain(t.key)
+            levels.append((keys, {k: i for i, k in enumerate(keys)}))
+            entries *= max(1, len(keys))
+            if entries > MAX_MAP_ENTRIES:
+                self.fail(d.span, f"'{d.name}' would have more than {MAX_MAP_ENTRIES:,} entries", "use fewer keys")
+            t = t.value
+        for keys, _ in reversed(levels):  # every entry starts at the default value
+            default = (lambda inner, n: lambda vm, L: (inner(vm, L),) * n)(default, len(keys))
+        keys, key_index = levels[0] if levels else (None, None)
+        info = VarInfo(d.name, len(self.var_order), keys, key_index, default, d.seen_by, d, tuple(levels))
+        self.vars[d.name] = info
+        self.var_order.append(info)
+
+    def _new_code(self, name: str, span: Span) -> Code:
+        code = Code(len(self.codes), name, span)
+        self.codes.append(code)
+        return code
+
+    def render_log(self, entry, hidden=None) -> str:
+        """A log entry as text: the format's literal parts with its values displayed.
+        `hidden(value)` names the components the reader may not see; they are written
+        as "a hidden KIND", so a log line cannot give a face-down piece away."""
+        _, fmt, values = entry
+        it = iter(values)
+        display = self.rt.display
+
+        def show(v):
+            if hidden is not None:
+                if isinstance(v, tuple):
+                    return ", ".join(show(x) for x in v) if v else "nothing"
+                if isinstance(v, str) and v in self.kind_of and hidden(v):
+                    return f"a hidden {self.kind_of[v]}"
+            return display(v)
+
+        return "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+
+
+def _leaver(hooks: dict[str, Code]):
+    """The function run after an assignment to a watched list: each card with a hook that
+    was in the old list and is not in the new one gets its hook pushed, in list order."""
+
+    def left(vm, old, new):
+        if old is new:
+            return
+        gone = [c for c in old if c in hooks and c not in new]
+        for c in reversed(gone):
+            code = hooks[c]
+            vm.push([code, 0, [c] + [None] * (code.nlocals - 1)])
+
+    return left
+
+
+def _argument(flag: str, name: str, value=None) -> Span:
+    """Where a mistake in a command-line argument is reported: the argument itself
+    (`--option ground=left: error: ...`), not a line of a file the user did not write."""
+    shown = name if value is None else f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+    return Span(f"--{flag} {shown}", 0, 0)

@@ -1,0 +1,135 @@
+"""Diagnostics as values: every error a designer can meet carries a source position.
+
+Passes (parse, check, compile, run) collect `Diagnostic`s instead of printing, and
+raise one `GameDefError` holding them all, so the command line can render each as
+`path:line:col: error: message`, the source line, a caret and a suggestion.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import stat
+from collections.abc import Iterable
+
+import attrs
+
+from interpreter.core.limits import MAX_FILE_BYTES, LimitExceeded
+
+
+@attrs.frozen
+class Span:
+    """Where a piece of source text sits: 1-based line and column."""
+
+    path: str
+    line: int
+    column: int
+    end_column: int | None = None
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+NOWHERE = Span("<builtin>", 0, 0)
+
+
+@attrs.frozen
+class Diagnostic:
+    """One error: what went wrong, where, and what the designer may have meant."""
+
+    span: Span
+    message: str
+    hint: str | None = None
+    severity: str = "error"
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        where = str(self.span) if self.span.line > 0 else self.span.path  # a file, or an argument
+        lines = [f"{where}: {self.severity}: {self.message}"]
+        text = (sources or {}).get(self.span.path)
+        if text is None and self.span.line > 0:
+            text = _source_text(self.span.path)
+        if text is not None and 0 < self.span.line <= text.count("\n") + 1:
+            source_line = text.splitlines()[self.span.line - 1] if text else ""
+            source_line = source_line.replace("\t", " ")  # a column counts a tab as one character
+            column = max(1, self.span.column)
+            width = max(1, (self.span.end_column or column + 1) - column)
+            if len(source_line) > SHOWN_LINE:  # a window of a long line, around the caret
+                start = max(0, column - 1 - SHOWN_LINE // 2)
+                before = "..." if start > 0 else ""
+                after = "..." if start + SHOWN_LINE < len(source_line) else ""
+                source_line = before + source_line[start : start + SHOWN_LINE] + after
+                column = column - start + len(before)
+            lines.append(f"    {source_line}")
+            lines.append("    " + " " * (column - 1) + "^" * min(width, 60))
+        if self.hint:
+            lines.append(f"    hint: {self.hint}")
+        return "\n".join(lines)
+
+
+SHOWN_LINE = 120  # characters of a source line shown under a diagnostic
+
+
+def _source_text(path: str) -> str | None:
+    """A file's text for showing a line of it; a regular file only, read with a bound."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+        with open(path, "rb") as handle:
+            return handle.read(MAX_FILE_BYTES).decode("utf-8", errors="replace")
+    except (OSError, ValueError):
+        return None
+
+
+class GameDefError(Exception):
+    """Raised by a pass that found errors; holds every diagnostic it found."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__(self.diagnostics[0].message if self.diagnostics else "error")
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def render(self, sources: dict[str, str] | None = None) -> str:
+        return "\n".join(d.render(sources) for d in self.diagnostics)
+
+
+class GameRuntimeError(GameDefError):
+    """A rule failed while running: names the rule and the source line being run."""
+
+
+class UsageError(Exception):
+    """A bad command-line argument, transcript or saved state (exit code 2)."""
+
+    def __init__(self, message: str, hint: str | None = None):
+        self.message = message
+        self.hint = hint
+        super().__init__(message if not hint else f"{message}\n    hint: {hint}")
+
+
+def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
+    """The closest known name to a misspelt one, phrased as a hint."""
+    matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)
+    return f"did you mean '{matches[0]}'?" if matches else None
+
+
+def explain(exc: Exception) -> str:
+    """A Python error inside a rule, in the words of the language."""
+    if isinstance(exc, LimitExceeded):
+        return f"{exc.message} ({exc.hint})" if exc.hint else exc.message
+    if isinstance(exc, RecursionError):
+        return "functions call each other too deeply (endless recursion?)"
+    if isinstance(exc, MemoryError):
+        return "a rule ran out of memory building a value"
+    if isinstance(exc, KeyError):
+        key = exc.args[0] if exc.args else None
+        if key is None:
+            return "a value is none where a component, cell or player is needed (a property or map entry of none)"
+        return f"{key!r} has no such property or map entry"
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        return f"a value is none where a number, list or component is needed ({exc})"
+    if isinstance(exc, IndexError):
+        return f"a list index is out of range ({exc})"
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    return f"{type(exc).__name__}: {exc}"

@@ -1,0 +1,4 @@
+"""Reading a game: files read safely (sources), the Lark grammar's parser, the syntax tree
+(syntax), includes and variants assembled into one program (program), and the designers'
+tables (tables, sheets). Above core only.
+"""

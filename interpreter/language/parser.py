@@ -1,0 +1,1152 @@
+"""Parse .game text into the frozen syntax tree of `syntax.py`.
+
+The grammar lives in `grammar/gamedef.lark` (one LALR grammar, its analysis cached
+by lark); this module only shapes lark's tree into typed nodes with positions and
+turns lark's exceptions into `Diagnostic`s with a caret and a suggestion.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+from pathlib import Path
+from stat import S_ISREG
+
+import lark
+from lark import Token, Transformer, v_args
+
+from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING
+from interpreter.core.paths import GRAMMAR
+from interpreter.language import syntax as ast
+from interpreter.language import treecache
+from interpreter.language.sources import read_source
+
+KEYWORDS = (
+    "game include option enum entity generate card var grid graph link event def procedure "
+    "when variant remove replace let if elif else for while choose may roll shuffle emit "
+    "perform log win require break return rule interpretation from by in not and or then "
+    "true false none list seen visible hidden short named where excludes optional prompt "
+    "label secret text players seats rulebook roles choices over to of table links titled ignore "
+    "empty separated counted default with as between query forbid allow until forever once consume changeable "
+    "cancellable cancel self leaves view headline summary"
+).split()
+
+
+def grammar_text() -> str:
+    """The grammar, found beside the package both in a checkout and when installed."""
+    if GRAMMAR.exists():
+        return GRAMMAR.read_text(encoding="utf-8")
+    return (resources.files("interpreter") / "grammar" / "gamedef.lark").read_text("utf-8")
+
+
+@functools.cache
+def _lark() -> lark.Lark:
+    return lark.Lark(
+        grammar_text(),
+        parser="lalr",
+        start=["start", "expr"],
+        propagate_positions=True,
+        maybe_placeholders=False,
+        cache=True,
+    )
+
+
+def _span(path: str, meta_or_token, offset: int = 0) -> Span:
+    line = getattr(meta_or_token, "line", 0) or 0
+    column = getattr(meta_or_token, "column", 0) or 0
+    end_line = getattr(meta_or_token, "end_line", line)
+    end = getattr(meta_or_token, "end_column", None) if end_line == line else None
+    return Span(path, line, column + offset, end)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{{", "}": "}}"}
+
+
+class _Builder(Transformer):
+    """One method per grammar alias; each returns a syntax node."""
+
+    def __init__(self, path: str, base: Span | None = None):
+        super().__init__()
+        self.path = path
+        self.base = base
+        self._seat_titles: dict[str, str] = {}  # filled by `seat_name`, read by the header
+
+    # -- helpers --
+    def _s(self, meta) -> Span:
+        span = _span(self.path, meta)
+        if self.base is None:
+            return span
+        end = None if span.end_column is None else self.base.column + span.end_column - 1
+        return Span(self.path, self.base.line, self.base.column + span.column - 1, end)
+
+    def string(self, tok: Token) -> ast.Str:
+        """Split a string literal into text and `{expr}` parts, parsing each expr."""
+        raw = tok[1:-1]
+        text = re.sub(r"\\(.)", lambda m: _ESCAPES.get(m.group(1), m.group(1)), raw)
+        parts: list = []
+        pos = 0
+        for match in re.finditer(r"(?<!\{)\{([^{}]+)\}(?!\})", text):
+            if match.start() > pos:
+                parts.append(text[pos : match.start()].replace("{{", "{").replace("}}", "}"))
+            line, column = tok.line, tok.column + 1 + match.start(1)
+            if self.base is not None:
+                line, column = self.base.line, self.base.column + column - 1
+            span = Span(self.path, line, column)
+            parts.append(parse_expression(match.group(1), span))
+            pos = match.end()
+        if pos < len(text):
+            parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+        return ast.Str(span=_span(self.path, tok), parts=tuple(parts))
+
+    def plain(self, tok: Token) -> str:
+        return "".join(p for p in self.string(tok).parts if isinstance(p, str))
+
+    # -- top level --
+    def start(self, decls):
+        out = []
+        for d in decls:
+            out.extend(d if isinstance(d, list) else [d])
+        return out
+
+    @v_args(meta=True)
+    def game_decl(self, meta, children):
+        name, rest = str(children[0]), children[1:]
+        title = name
+        if rest and isinstance(rest[0], Token):
+            title, rest = self.plain(rest[0]), rest[1:]
+        items = dict(rest)
+        lo, hi, usual = items.get("players", (1, 1, 0))
+        if usual and not lo <= usual <= hi:
+            message = f"the default of {usual} players is outside {lo}..{hi}"
+            raise GameDefError([Diagnostic(self._s(meta), message, "pick a count in range")])
+        return ast.GameHeader(
+            span=self._s(meta),
+            name=name,
+            title=title,
+            min_players=lo,
+            max_players=hi,
+            default_players=usual,
+            seats=items.get("seats", ()),
+            rulebook=items.get("rulebook"),
+            summary=items.get("summary"),
+            roles=items.get("roles", ()),
+            seat_titles=tuple(self._seat_titles.items()),
+        )
+
+    def _number(self, token: Token, span: Span | None = None) -> int:
+        """A whole number written in the file, refused past MAX_INT before `int()`
+        (a literal of thousands of digits is slow to convert, and no game needs it)."""
+        if len(token) > len(str(MAX_INT)) or int(token) > MAX_INT:
+            shown = f"{token[:24]}{'...' if len(token) > 24 else ''}"
+            where = span or self._s(token)
+            raise GameDefError([Diagnostic(where, f"the number {shown} is too large", f"numbers go up to {MAX_INT:,}")])
+        return int(token)
+
+    def players_item(self, c):
+        counts = [self._number(t) for t in c]
+        return ("players", (counts[0], counts[1], counts[2] if len(counts) == 3 else 0))
+
+    def seats_item(self, c):
+        return ("seats", c[0])
+
+    def rulebook_item(self, c):
+        return ("rulebook", self.plain(c[0]))
+
+    def summary_item(self, c):
+        return ("summary", self.plain(c[0]))
+
+    def roles_item(self, c):
+        return ("roles", tuple(c))
+
+    def role_rule(self, c):
+        return (self._number(c[0]), c[1])
+
+    def seat_names(self, c):
+        return tuple(c)
+
+    def seat_name(self, c):
+        """`german "Germany"`: a seat and, optionally, how it is written for players."""
+        name = str(c[0])
+        if len(c) > 1:
+            self._seat_titles[name] = self.plain(c[1])
+        return name
+
+    def names(self, c):
+        return tuple(str(t) for t in c)
+
+    @v_args(meta=True)
+    def include_decl(self, meta, c):
+        return ast.Include(span=self._s(meta), path=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def option_decl(self, meta, c):
+        name, typ, default, *rest = c
+        choices, desc = None, ""
+        for item in rest:
+            if isinstance(item, Token):
+                desc = self.plain(item)
+            else:
+                choices = item
+        return ast.Option(
+            span=self._s(meta),
+            name=str(name),
+            type=typ,
+            default=default,
+            choices=choices,
+            description=desc,
+        )
+
+    def choices(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def enum_decl(self, meta, c):
+        return ast.Enum(span=self._s(meta), name=str(c[0]), members=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def enum_member(self, meta, c):
+        title = self.plain(c[1]) if len(c) > 1 else str(c[0]).replace("_", " ")
+        return ast.EnumMember(span=self._s(meta), name=str(c[0]), title=title)
+
+    @v_args(meta=True)
+    def entity_decl(self, meta, c):
+        fields = tuple(x for x in c[1:] if isinstance(x, ast.Field))
+        shorts = [x for x in c[1:] if isinstance(x, ast.Str)]
+        return ast.Entity(
+            span=self._s(meta),
+            name=str(c[0]),
+            fields=fields,
+            short=shorts[0] if shorts else None,
+        )
+
+    @v_args(meta=True)
+    def field_decl(self, meta, c):
+        changeable = "changeable" in c[2:]
+        rest = [x for x in c[2:] if x != "changeable"]
+        vis = rest[0] if rest else None
+        return ast.Field(
+            span=self._s(meta),
+            name=str(c[0]),
+            type=c[1],
+            visible=vis if vis is not None and vis != "never" else None,
+            hidden=vis == "never",
+            changeable=changeable,
+        )
+
+    def changeable(self, c):
+        return "changeable"
+
+    def visible_when(self, c):
+        return c[0]
+
+    def visible_never(self, c):
+        return "never"
+
+    def short_decl(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def generate_decl(self, meta, c):
+        iters = tuple(x for x in c[2:] if isinstance(x, tuple))
+        values = tuple(x for x in c[2:] if isinstance(x, ast.FieldValue))
+        return ast.Generate(
+            span=self._s(meta),
+            kind=str(c[0]),
+            name_template=self.string(c[1]),
+            iterators=iters,
+            values=values,
+        )
+
+    def iter_clause(self, c):
+        return (str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def field_value(self, meta, c):
+        return ast.FieldValue(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def card_decl(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        title, kind = name.replace("_", " "), "Card"
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.plain(rest.pop(0))
+        if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
+            kind = str(rest.pop(0))
+        has_title = len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING"
+        has_kind = any(isinstance(x, Token) and x.type == "NAME" for x in c[1:3])
+        props, slots, triggers, statics, leaves, text, has_text = [], [], [], [], [], "", False
+        for item in rest:
+            if isinstance(item, ast.FieldValue):
+                props.append(item)
+            elif isinstance(item, ast.Trigger):
+                triggers.append(item)
+            elif isinstance(item, ast.StaticModifier):
+                statics.append(item)
+            elif isinstance(item, ast.LeaveHook):
+                leaves.append(item)
+            elif isinstance(item, tuple) and item[0] == "text":
+                text, has_text = item[1], True
+            else:
+                slots.append(item)
+        return ast.Card(
+            span=self._s(meta),
+            name=name,
+            title=title,
+            kind=kind,
+            props=tuple(props),
+            slots=tuple(slots),
+            text=text,
+            triggers=tuple(triggers),
+            statics=tuple(statics),
+            leaves=tuple(leaves),
+            has_title=has_title,
+            has_kind=has_kind,
+            has_text=has_text,
+        )
+
+    @v_args(meta=True)
+    def leave_hook(self, meta, c):
+        return ast.LeaveHook(span=self._s(meta), var=str(c[0]), body=c[1])
+
+    @v_args(meta=True)
+    def card_prop(self, meta, c):
+        return ast.FieldValue(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def card_slot(self, meta, c):
+        params = c[1] if len(c) > 2 else ()
+        return (str(c[0]), c[-1], self._s(meta), params)
+
+    def card_text(self, c):
+        return ("text", self.plain(c[0]))
+
+    @v_args(meta=True)
+    def var_decl(self, meta, c):
+        seen = str(c[3]) if len(c) > 3 else "all"
+        return ast.Var(span=self._s(meta), name=str(c[0]), type=c[1], default=c[2], seen_by=seen)
+
+    def seen_by(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def grid_decl(self, meta, c):
+        return ast.Grid(span=self._s(meta), name=str(c[0]), columns=c[1], rows=c[2])
+
+    @v_args(meta=True)
+    def graph_decl(self, meta, c):
+        return ast.Graph(span=self._s(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def link_decl(self, meta, c):
+        return ast.Link(span=self._s(meta), node=str(c[0]), others=c[1], kind=str(c[2]) if len(c) > 2 else None)
+
+    # -- tables --
+    @v_args(meta=True)
+    def table_decl(self, meta, c):
+        kind, path, items = str(c[0]), self.plain(c[1]), c[2:]
+        named = [x for x in items if isinstance(x, tuple) and x[0] == "named"]
+        titled = [x[1] for x in items if isinstance(x, tuple) and x[0] == "titled"]
+        span = self._s(meta)
+        if len(named) > 1 or len(titled) > 1:
+            word = "named" if len(named) > 1 else "titled"
+            raise GameDefError(
+                [Diagnostic(span, f"a table says `{word} by` twice", "one column gives the names, one the titles")]
+            )
+        return ast.Table(
+            span=span,
+            kind=kind,
+            path=path,
+            name_columns=named[0][1] if named else (),
+            name_span=named[0][2] if named else None,
+            renames=named[0][3] if named else (),
+            title_column=titled[0] if titled else None,
+            columns=tuple(x for x in items if isinstance(x, ast.Column)),
+            ignored=tuple(n for x in items if isinstance(x, tuple) and x[0] == "ignore" for n in x[1]),
+            empty=tuple(t for x in items if isinstance(x, tuple) and x[0] == "empty" for t in x[1]),
+        )
+
+    @v_args(meta=True)
+    def table_named(self, meta, c):
+        span = self._s(meta)
+        columns = tuple(str(t) for t in c if isinstance(t, Token))
+        twice = [n for i, n in enumerate(columns) if n in columns[:i]]
+        if twice:
+            raise GameDefError(
+                [Diagnostic(span, f"`named by` reads the column '{twice[0]}' twice", "name each column once")]
+            )
+        return ("named", columns, span, tuple(x for x in c if not isinstance(x, Token)))
+
+    def rename(self, c):
+        return (self.plain(c[0]), str(c[1]))
+
+    def table_titled(self, c):
+        return ("titled", str(c[0]))
+
+    @v_args(meta=True)
+    def table_ignore(self, meta, c):
+        span = self._s(meta)
+        return ("ignore", tuple((n, span) for n in c[0]))
+
+    def table_empty(self, c):
+        return ("empty", tuple(self.plain(t) for t in c))
+
+    @v_args(meta=True)
+    def table_column(self, meta, c):
+        names = [str(t) for t in c if isinstance(t, Token)]
+        options = [x for x in c if isinstance(x, tuple)]
+        separators = [x[1] for x in options if x[0] == "separated"]
+        counters = [x[1] for x in options if x[0] == "counted"]
+        return ast.Column(
+            span=self._s(meta),
+            prop=names[0],
+            column=names[-1],
+            separator=separators[-1] if separators else None,
+            readings=tuple(r for x in options if x[0] == "with" for r in x[1]),
+            counter=counters[-1] if counters else None,
+        )
+
+    def separated(self, c):
+        return ("separated", self.plain(c[0]))
+
+    def counted(self, c):
+        return ("counted", self.plain(c[0]))
+
+    def readings(self, c):
+        return ("with", tuple(c))
+
+    @v_args(meta=True)
+    def reading(self, meta, c):
+        return ast.Reading(span=self._s(meta), text=self.plain(c[0]), value=c[1])
+
+    @v_args(meta=True)
+    def links_decl(self, meta, c):
+        kind = [x[1] for x in c if isinstance(x, tuple) and x[0] == "kind"]
+        c = [x for x in c if not (isinstance(x, tuple) and x[0] == "kind")]
+        columns = (str(c[1]), str(c[2])) if len(c) == 3 else None
+        return ast.Links(
+            span=self._s(meta), path=self.plain(c[0]), columns=columns, kind_column=kind[0] if kind else None
+        )
+
+    def link_kind(self, c):
+        return ("kind", str(c[0]))
+
+    # -- types --
+    @v_args(meta=True)
+    def named_type(self, meta, c):
+        return ast.NamedType(span=self._s(meta), name=str(c[0]))
+
+    @v_args(meta=True)
+    def list_type(self, meta, c):
+        return ast.ListType(span=self._s(meta), element=c[0])
+
+    @v_args(meta=True)
+    def optional_type(self, meta, c):
+        return ast.OptionalType(span=self._s(meta), inner=c[0])
+
+    @v_args(meta=True)
+    def map_type(self, meta, c):
+        return ast.MapType(span=self._s(meta), key=c[0], value=c[1])
+
+    # -- behaviour --
+    @v_args(meta=True)
+    def event_decl(self, meta, c):
+        params = c[1] if len(c) > 1 else ()
+        return ast.Event(span=self._s(meta), name=str(c[0]), params=params)
+
+    @v_args(meta=True)
+    def def_decl(self, meta, c):
+        params = c[1] if len(c) > 2 else ()
+        return ast.Def(span=self._s(meta), name=str(c[0]), params=params, body=c[-1])
+
+    @v_args(meta=True)
+    def query_decl(self, meta, c):
+        params = c[1] if len(c) > 3 else ()
+        return ast.Query(span=self._s(meta), name=str(c[0]), params=params, type=c[-2], base=c[-1])
+
+    @v_args(meta=True)
+    def static_modifier(self, meta, c):
+        return ast.StaticModifier(span=self._s(meta), condition=c[0], modifier=c[1])
+
+    def _modifier(self, meta, c, op: str, has_value: bool):
+        name, rest = str(c[0]), list(c[1:])
+        names = rest.pop(0) if rest and isinstance(rest[0], tuple) else ()
+        value = rest.pop(0) if has_value else None
+        where = rest[0][1] if rest else None
+        return ast.Modifier(span=self._s(meta), query=name, names=names, op=op, value=value, where=where)
+
+    @v_args(meta=True)
+    def mod_set(self, meta, c):
+        return self._modifier(meta, c, "=", True)
+
+    @v_args(meta=True)
+    def mod_add(self, meta, c):
+        return self._modifier(meta, c, "+", True)
+
+    @v_args(meta=True)
+    def mod_sub(self, meta, c):
+        return self._modifier(meta, c, "-", True)
+
+    @v_args(meta=True)
+    def mod_forbid(self, meta, c):
+        return self._modifier(meta, c, "forbid", False)
+
+    @v_args(meta=True)
+    def mod_allow(self, meta, c):
+        return self._modifier(meta, c, "allow", False)
+
+    def where(self, c):
+        return ("where", c[0])
+
+    def until_event(self, c):
+        return ("until", str(c[0]))
+
+    def forever(self, c):
+        return ("until", None)
+
+    @v_args(meta=True)
+    def grant_stmt(self, meta, c):
+        return ast.Grant(span=self._s(meta), until=c[0][1], once=False, modifier=c[1])
+
+    @v_args(meta=True)
+    def grant_once_stmt(self, meta, c):
+        return ast.Grant(span=self._s(meta), until=c[0][1], once=True, modifier=c[1])
+
+    @v_args(meta=True)
+    def link_stmt(self, meta, c):
+        return ast.LinkStmt(span=self._s(meta), a=c[0], b=c[1], kind=str(c[2]) if len(c) > 2 else None)
+
+    @v_args(meta=True)
+    def consume_stmt(self, meta, c):
+        return ast.Consume(span=self._s(meta), query=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def procedure_decl(self, meta, c):
+        params = next((x for x in c[1:-1] if isinstance(x, tuple)), ())
+        result = next((x for x in c[1:-1] if not isinstance(x, tuple)), None)  # a type node
+        return ast.Procedure(span=self._s(meta), name=str(c[0]), params=params, body=c[-1], result=result)
+
+    def result_type(self, c):
+        return c[0]
+
+    @v_args(meta=True)
+    def trigger_decl(self, meta, c):
+        event, rest = str(c[0]), list(c[1:])
+        names = (
+            rest.pop(0)
+            if rest
+            and isinstance(rest[0], tuple)
+            and not rest[0]
+            or (rest and isinstance(rest[0], tuple) and all(isinstance(n, str) for n in rest[0]))
+            else ()
+        )
+        body = rest.pop()
+        where = rest[0] if rest else None
+        return ast.Trigger(span=self._s(meta), event=event, names=names, where=where, body=body)
+
+    def params(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def param(self, meta, c):
+        return ast.Param(span=self._s(meta), name=str(c[0]), type=c[1])
+
+    @v_args(meta=True)
+    def variant_decl(self, meta, c):
+        name, rest = str(c[0]), list(c[1:])
+        title, base = name.replace("_", " "), None
+        if rest and isinstance(rest[0], Token) and rest[0].type == "STRING":
+            title = self.plain(rest.pop(0))
+        if rest and isinstance(rest[0], Token) and rest[0].type == "NAME":
+            base = str(rest.pop(0))
+        decls, excludes, cites, notes = [], [], [], []
+        for item in rest:
+            if isinstance(item, tuple) and item and item[0] == "excludes":
+                excludes.extend(item[1])
+            elif isinstance(item, ast.Cite):
+                cites.append(item.section)
+            elif isinstance(item, ast.Note):
+                notes.append(item.text)
+            elif isinstance(item, list):  # `remove card [a, b]`
+                decls.extend(item)
+            else:
+                decls.append(item)
+        return ast.Variant(
+            span=self._s(meta),
+            name=name,
+            title=title,
+            base=base,
+            decls=tuple(decls),
+            excludes=tuple(excludes),
+            cites=tuple(cites),
+            notes=tuple(notes),
+        )
+
+    def excludes(self, c):
+        return ("excludes", c[0])
+
+    @v_args(meta=True)
+    def cite_decl(self, meta, c):
+        return ast.Cite(span=self._s(meta), section=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def note_decl(self, meta, c):
+        return ast.Note(span=self._s(meta), text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def remove_decl(self, meta, c):
+        names = c[1] if isinstance(c[1], tuple) else (str(c[1]),)
+        return [ast.Remove(span=self._s(meta), kind=c[0], name=n) for n in names]
+
+    def remove_kind(self, c):
+        return str(c[0])
+
+    @v_args(meta=True)
+    def replace_decl(self, meta, c):
+        return ast.Replace(span=self._s(meta), decl=c[0])
+
+    # -- statements --
+    def block(self, c):
+        return tuple(c)
+
+    @v_args(meta=True)
+    def let_stmt(self, meta, c):
+        return ast.Let(span=self._s(meta), name=str(c[0]), value=c[1])
+
+    def _assign(self, meta, c, op):
+        name, keys = c[0]
+        return ast.Assign(span=self._s(meta), name=name, keys=keys, op=op, value=c[1])
+
+    @v_args(meta=True)
+    def set_stmt(self, meta, c):
+        return self._assign(meta, c, "=")
+
+    @v_args(meta=True)
+    def add_stmt(self, meta, c):
+        return self._assign(meta, c, "+")
+
+    @v_args(meta=True)
+    def sub_stmt(self, meta, c):
+        return self._assign(meta, c, "-")
+
+    def target(self, c):
+        return (str(c[0]), tuple(c[1:]))
+
+    @v_args(meta=True)
+    def if_stmt(self, meta, c):
+        branches = [(c[0], c[1])]
+        otherwise = None
+        for item in c[2:]:
+            if item[0] == "elif":
+                branches.append(item[1])
+            else:
+                otherwise = item[1]
+        return ast.If(span=self._s(meta), branches=tuple(branches), otherwise=otherwise)
+
+    def elif_part(self, c):
+        return ("elif", (c[0], c[1]))
+
+    def else_part(self, c):
+        return ("else", c[0])
+
+    @v_args(meta=True)
+    def for_stmt(self, meta, c):
+        return ast.For(span=self._s(meta), var=str(c[0]), iterable=c[1], body=c[2])
+
+    @v_args(meta=True)
+    def while_stmt(self, meta, c):
+        return ast.While(span=self._s(meta), condition=c[0], body=c[1])
+
+    @v_args(meta=True)
+    def choose_stmt(self, meta, c):
+        opts = dict(c[3:])
+        return ast.Choose(
+            span=self._s(meta),
+            var=str(c[0]),
+            options=c[1],
+            player=c[2],
+            prompt=opts.get("prompt"),
+            label=opts.get("label"),
+            optional="optional" in opts,
+            secret="secret" in opts,
+        )
+
+    def prompt_opt(self, c):
+        return ("prompt", self.string(c[0]))
+
+    def label_opt(self, c):
+        return ("label", c[0])
+
+    def optional_opt(self, c):
+        return ("optional", True)
+
+    def secret_opt(self, c):
+        return ("secret", True)
+
+    @v_args(meta=True)
+    def may_stmt(self, meta, c):
+        prompt = next((x[1] for x in c if isinstance(x, tuple) and x and x[0] == "may prompt"), None)
+        c = [x for x in c if not (isinstance(x, tuple) and x and x[0] == "may prompt")]
+        otherwise = c[3][1] if len(c) > 3 else None
+        return ast.May(
+            span=self._s(meta),
+            player=c[0],
+            text=self.string(c[1]),
+            body=c[2],
+            otherwise=otherwise,
+            prompt=prompt,
+        )
+
+    def may_prompt(self, c):
+        return ("may prompt", self.string(c[0]))
+
+    @v_args(meta=True)
+    def roll_stmt(self, meta, c):
+        return ast.Roll(span=self._s(meta), var=str(c[0]), source=c[1])
+
+    @v_args(meta=True)
+    def shuffle_stmt(self, meta, c):
+        name, keys = c[0]
+        return ast.Shuffle(span=self._s(meta), name=name, keys=keys)
+
+    @v_args(meta=True)
+    def emit_stmt(self, meta, c):
+        return ast.Emit(span=self._s(meta), event=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def perform_stmt(self, meta, c):
+        c = list(c)
+        cancel = c.pop() if c and isinstance(c[-1], tuple) and c[-1] and c[-1][0] == "cancellable" else None
+        target, args = c[0], (c[1] if len(c) > 1 else ())
+        if not isinstance(target, ast.Member):
+            raise GameDefError(
+                [
+                    Diagnostic(
+                        self._s(meta),
+                        "`perform` runs a card's slot: perform CARD.SLOT(...)",
+                        "for example: perform c.effect()",
+                    )
+                ]
+            )
+        return ast.Perform(
+            span=self._s(meta),
+            entity=target.obj,
+            slot=target.name,
+            args=args,
+            cancel_event=cancel[1] if cancel else None,
+            cancel_args=cancel[2] if cancel else (),
+        )
+
+    def cancellable(self, c):
+        return ("cancellable", str(c[0]), c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def cancel_stmt(self, meta, c):
+        return ast.Cancel(span=self._s(meta))
+
+    @v_args(meta=True)
+    def log_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[0]), audience=None)
+
+    @v_args(meta=True)
+    def log_headline_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[0]), audience=None, headline=True)
+
+    @v_args(meta=True)
+    def log_to_stmt(self, meta, c):
+        return ast.Log(span=self._s(meta), text=self.string(c[1]), audience=c[0])
+
+    @v_args(meta=True)
+    def win_stmt(self, meta, c):
+        return ast.Win(span=self._s(meta), winners=c[0])
+
+    @v_args(meta=True)
+    def game_over_stmt(self, meta, c):
+        return ast.GameOver(span=self._s(meta), winners=c[0])
+
+    @v_args(meta=True)
+    def require_stmt(self, meta, c):
+        return ast.Require(span=self._s(meta), condition=c[0], message=self.string(c[1]))
+
+    @v_args(meta=True)
+    def break_stmt(self, meta, c):
+        return ast.Break(span=self._s(meta))
+
+    @v_args(meta=True)
+    def return_stmt(self, meta, c):
+        return ast.Return(span=self._s(meta), value=c[0] if c else None)
+
+    @v_args(meta=True)
+    def cite_stmt(self, meta, c):
+        return ast.Cite(span=self._s(meta), section=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def note_stmt(self, meta, c):
+        return ast.Note(span=self._s(meta), text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def call_stmt(self, meta, c):
+        return ast.CallStmt(span=self._s(meta), name=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    def args(self, c):
+        return tuple(c)
+
+    # -- expressions --
+    @v_args(meta=True)
+    def lambda_(self, meta, c):
+        return ast.Lambda(span=self._s(meta), param=str(c[0]), body=c[1])
+
+    @v_args(meta=True)
+    def if_expr(self, meta, c):
+        return ast.IfExpr(span=self._s(meta), condition=c[0], then=c[1], otherwise=c[2])
+
+    def _bin(self, meta, op, c):
+        return ast.BinOp(span=self._s(meta), op=op, left=c[0], right=c[-1])
+
+    @v_args(meta=True)
+    def or_(self, meta, c):
+        return self._bin(meta, "or", c)
+
+    @v_args(meta=True)
+    def and_(self, meta, c):
+        return self._bin(meta, "and", c)
+
+    @v_args(meta=True)
+    def not_(self, meta, c):
+        return ast.Not(span=self._s(meta), operand=c[0])
+
+    @v_args(meta=True)
+    def compare_(self, meta, c):
+        return self._bin(meta, str(c[1]), c)
+
+    @v_args(meta=True)
+    def in_(self, meta, c):
+        return self._bin(meta, "in", c)
+
+    @v_args(meta=True)
+    def not_in(self, meta, c):
+        return self._bin(meta, "not in", c)
+
+    @v_args(meta=True)
+    def range_(self, meta, c):
+        return ast.Range(span=self._s(meta), low=c[0], high=c[1])
+
+    @v_args(meta=True)
+    def add(self, meta, c):
+        return self._bin(meta, "+", c)
+
+    @v_args(meta=True)
+    def sub(self, meta, c):
+        return self._bin(meta, "-", c)
+
+    @v_args(meta=True)
+    def mul(self, meta, c):
+        return self._bin(meta, "*", c)
+
+    @v_args(meta=True)
+    def div(self, meta, c):
+        return self._bin(meta, "/", c)
+
+    @v_args(meta=True)
+    def mod(self, meta, c):
+        return self._bin(meta, "%", c)
+
+    @v_args(meta=True)
+    def neg_int(self, meta, c):
+        return ast.Neg(span=self._s(meta), operand=ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta))))
+
+    @v_args(meta=True)
+    def neg(self, meta, c):
+        return ast.Neg(span=self._s(meta), operand=c[0])
+
+    @v_args(meta=True)
+    def member(self, meta, c):
+        return ast.Member(span=self._s(meta), obj=c[0], name=str(c[1]))
+
+    @v_args(meta=True)
+    def index(self, meta, c):
+        return ast.Index(span=self._s(meta), obj=c[0], key=c[1])
+
+    @v_args(meta=True)
+    def call(self, meta, c):
+        return ast.Call(span=self._s(meta), func=str(c[0]), args=c[1] if len(c) > 1 else ())
+
+    @v_args(meta=True)
+    def int_lit(self, meta, c):
+        return ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta)))
+
+    @v_args(meta=True)
+    def payoff_decl(self, meta, c):
+        total = next((x[1] for x in c if isinstance(x, tuple)), None)
+        name, low, high, value = [x for x in c if not isinstance(x, tuple)]
+        span = self._s(meta)
+        if low >= high:
+            raise GameDefError([Diagnostic(span, f"a payoff from {low} to {high} is empty", "write the lowest first")])
+        return ast.Payoff(span=span, var=str(name), low=low, high=high, value=value, total=total)
+
+    def payoff_sum(self, c):
+        return ("sum", c[0])
+
+    def bound(self, c):
+        return self._number(c[0])
+
+    def neg_bound(self, c):
+        return -self._number(c[0])
+
+    @v_args(meta=True)
+    def view_decl(self, meta, c):
+        return ast.View(span=self._s(meta), items=tuple(c))
+
+    @v_args(meta=True)
+    def view_line(self, meta, c):
+        return ast.ViewLine(span=self._s(meta), text=c[0], when=c[1] if len(c) > 1 else None)
+
+    @v_args(meta=True)
+    def view_board(self, meta, c):
+        return ast.ViewBoard(span=self._s(meta), var=str(c[0]))
+
+    def view_by(self, c):
+        return ("by", c[0])
+
+    def view_as(self, c):
+        return ("as", c[0])
+
+    def view_when(self, c):
+        return ("when", c[0])
+
+    @v_args(meta=True)
+    def view_table(self, meta, c):
+        group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        label = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "as"), None)
+        when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
+        rest = [x for x in c if not isinstance(x, tuple)]
+        title, row, rows, column, columns, cell = rest
+        return ast.ViewTable(
+            span=self._s(meta),
+            title=self.plain(title),
+            row=str(row),
+            rows=rows,
+            group=group,
+            label=label,
+            column=str(column),
+            columns=columns,
+            cell=cell,
+            when=when,
+        )
+
+    @v_args(meta=True)
+    def view_lines(self, meta, c):
+        group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
+        title, var, items, text = [x for x in c if not isinstance(x, tuple)]
+        return ast.ViewLines(
+            span=self._s(meta),
+            title=self.plain(title),
+            var=str(var),
+            items=items,
+            group=group,
+            text=text,
+            when=when,
+        )
+
+    def str_lit(self, c):
+        return self.string(c[0])
+
+    @v_args(meta=True)
+    def true_lit(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=True)
+
+    @v_args(meta=True)
+    def false_lit(self, meta, c):
+        return ast.Bool(span=self._s(meta), value=False)
+
+    @v_args(meta=True)
+    def none_lit(self, meta, c):
+        return ast.NoneLit(span=self._s(meta))
+
+    @v_args(meta=True)
+    def name(self, meta, c):
+        return ast.Name(span=self._s(meta), id=str(c[0]))
+
+    @v_args(meta=True)
+    def empty_list(self, meta, c):
+        return ast.ListLit(span=self._s(meta), items=())
+
+    @v_args(meta=True)
+    def list_lit(self, meta, c):
+        return ast.ListLit(span=self._s(meta), items=tuple(c))
+
+    @v_args(meta=True)
+    def comprehension(self, meta, c):
+        return ast.Comprehension(span=self._s(meta), element=c[0], clauses=tuple(c[1:]))
+
+    @v_args(meta=True)
+    def comp_for(self, meta, c):
+        cond = c[2] if len(c) > 2 else None
+        return ast.ForClause(span=self._s(meta), var=str(c[0]), iterable=c[1], condition=cond)
+
+
+_TOKEN_WORDS = {
+    "RBRACE": "'}'",
+    "LBRACE": "'{'",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "LSQB": "'['",
+    "RSQB": "']'",
+    "COMMA": "','",
+    "COLON": "':'",
+    "EQUAL": "'='",
+    "NAME": "a name",
+    "INT": "a number",
+    "STRING": "a string",
+    "$END": "end of file",
+    "DOT": "'.'",
+}
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    words = []
+    for name in sorted(expected):
+        if name in _TOKEN_WORDS:
+            words.append(_TOKEN_WORDS[name])
+            continue
+        try:
+            pattern = _lark().get_terminal(name).pattern
+        except KeyError:
+            pattern = None
+        if pattern is not None and pattern.type == "str":
+            words.append(f"'{pattern.value}'")
+        else:
+            words.append(name.lower())
+    return sorted(set(words))
+
+
+def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
+    line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
+    if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
+        lines = text.splitlines() or [""]
+        line, column = len(lines), len(lines[-1]) + 1
+    span = Span(path, line, column)
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
+        if char == '"':
+            return Diagnostic(span, "unterminated string", 'close it with " on the same line')
+        return Diagnostic(span, f"unexpected character {char!r}", "remove it, or quote it in a string")
+    token = getattr(err, "token", None)
+    expected = set(getattr(err, "expected", set()) or getattr(err, "accepts", set()) or set())
+    words = _expected_words(expected)
+    hint = None
+    found = "end of file" if token is None or token.type == "$END" else repr(str(token))
+    if token is not None and token.type != "$END" and _after_return(text, line):
+        hint = "`return` reads the next line as the value it returns: a `return` must end its block"
+    elif token is not None and token.type == "NAME":
+        keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
+        hint = did_you_mean(str(token), keyword_choices)
+    if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
+        hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
+    if not hint and token is not None:
+        # A misspelt keyword is read as a name, and the error comes one token later.
+        line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
+        before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
+        if before and before[-1] in ("label", "prompt", "optional", "secret"):
+            hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        elif before and before[-1] not in KEYWORDS:
+            close = did_you_mean(before[-1], KEYWORDS)
+            if close:
+                hint = f"'{before[-1]}' is not a keyword: {close}"
+    if found == "end of file" and text.count("{") > text.count("}"):
+        hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
+    if not hint and words:
+        words.sort(key=lambda w: (w not in ("'}'", "')'", "']'"), w))  # closers first: the usual slip
+        shown = ", ".join(words[:8]) + (", ..." if len(words) > 8 else "")
+        hint = f"expected {shown}"
+    end = column + len(str(token)) if token is not None and token.type != "$END" else None
+    return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _after_return(text: str, line: int) -> bool:
+    """Is the line before `line` (ignoring blank lines and comments) a bare `return`? A
+    statement after it is then read as its value, and the error comes in that statement."""
+    lines = text.splitlines()[: max(0, line - 1)]
+    for previous in reversed(lines):
+        code = previous.split("#", 1)[0].strip()
+        if code:
+            return re.search(r"(^|[\s{])return$", code) is not None
+    return False
+
+
+def _check_depth(tree: lark.Tree, path: str, base: Span | None = None) -> None:
+    """Refuse a tree nested deeper than MAX_NESTING before anything recurses over it
+    (the AST builder, the checker and the compiler all do)."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_NESTING:
+            meta = node.meta
+            line, column = getattr(meta, "line", 0) or 0, getattr(meta, "column", 0) or 0
+            where = base if base is not None else Span(path, line, column)
+            raise GameDefError(
+                [
+                    Diagnostic(
+                        where,
+                        f"nested more than {MAX_NESTING} levels deep",
+                        "split the expression or block: name a part with `let` or `def`",
+                    )
+                ]
+            )
+        stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
+
+
+def parse_expression(text: str, span: Span) -> ast.Expr:
+    """Parse an interpolated `{expr}` inside a string literal."""
+    try:
+        tree = _lark().parse(text, start="expr")
+    except lark.exceptions.UnexpectedInput as err:
+        inner = _syntax_error(err, span.path, text)
+        raise GameDefError(
+            [
+                Diagnostic(
+                    span,
+                    f"bad expression in string: {{{text}}}: {inner.message}",
+                    inner.hint or "a {...} in a string holds one expression",
+                )
+            ]
+        ) from None
+    _check_depth(tree, span.path, span)
+    return _Builder(span.path, span).transform(tree)
+
+
+def parse_text(text: str, path: str = "<string>") -> ast.Module:
+    """Parse one file's text; raise `GameDefError` with the first syntax error."""
+    try:
+        tree = _lark().parse(text, start="start")
+    except lark.exceptions.UnexpectedInput as err:
+        raise GameDefError([_syntax_error(err, path, text)]) from None
+    _check_depth(tree, path)
+    try:
+        decls = _Builder(path).transform(tree)
+    except lark.exceptions.VisitError as err:
+        if isinstance(err.orig_exc, GameDefError):
+            raise err.orig_exc from None
+        raise
+    return ast.Module(path=path, source=text, decls=tuple(decls))
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_cached(path: str, mtime: float, size: int) -> ast.Module:
+    text = read_source(Path(path))
+    return treecache.tree(path, text, lambda: parse_text(text, path))
+
+
+def parse_file(path: str | Path, span: Span | None = None) -> ast.Module:
+    """Parse a file, reusing the tree while the file is unchanged. `span` is the
+    `include` that names it, where an unreadable file is reported."""
+    p = Path(path)
+    try:
+        stat = p.stat()
+    except (OSError, ValueError):
+        return parse_text(read_source(p, span), str(p))  # read_source says what is wrong
+    if not S_ISREG(stat.st_mode) or stat.st_size > MAX_FILE_BYTES:
+        return parse_text(read_source(p, span), str(p))
+    return _parse_cached(str(p), stat.st_mtime, stat.st_size)

@@ -1,0 +1,73 @@
+"""Parsed files (their syntax trees) kept between runs, as Python keeps `.pyc` files.
+
+A tree is kept by the digest of its path, its text and the parser's own files (grammar,
+parser, syntax tree classes), as a pickle read by an unpickler that builds only the
+syntax tree's classes: anything else in the file makes it a miss, never a call. A stale
+or damaged entry is only a miss, so the cache can never change what a game does.
+"""
+
+from __future__ import annotations
+
+import copyreg
+import hashlib
+import io
+import os
+import pickle
+import sys
+from collections.abc import Callable
+
+from interpreter.core import errors
+from interpreter.core.cache import directory, trusted, write_bytes
+from interpreter.core.paths import GRAMMAR, PACKAGE
+from interpreter.language import syntax
+
+
+class _TreeUnpickler(pickle.Unpickler):
+    """Builds the syntax tree's classes and nothing else."""
+
+    def find_class(self, module: str, name: str):
+        if module == "copyreg" and name == "__newobj__":
+            return copyreg.__newobj__
+        allowed = {"interpreter.language.syntax": syntax, "interpreter.core.errors": errors}.get(module)
+        cls = getattr(allowed, name, None) if allowed is not None else None
+        if isinstance(cls, type) and cls.__module__ == module and hasattr(cls, "__attrs_attrs__"):
+            return cls
+        raise pickle.UnpicklingError(f"not a syntax tree class: {module}.{name}")
+
+
+_parser_digest: list[str] = []
+
+
+def _parser_files_digest() -> str:
+    """The digest of what a syntax tree depends on besides its file: the grammar, the
+    parser and the tree's classes (a new version of any of them is a new tree)."""
+    if not _parser_digest:
+        digest = hashlib.sha256()
+        language = PACKAGE / "language"
+        for f in (GRAMMAR, language / "parser.py", language / "syntax.py", PACKAGE / "core" / "errors.py"):
+            try:
+                digest.update(f.read_bytes())
+            except OSError:
+                digest.update(os.urandom(16))  # unknown: never the same key twice
+        _parser_digest.append(digest.hexdigest())
+    return _parser_digest[0]
+
+
+def tree(path: str, text: str, parse: Callable[[], object]) -> object:
+    """The syntax tree of `text` (the file at `path`), from the cache or `parse()`."""
+    where = directory()
+    if where is None:
+        return parse()
+    key = hashlib.sha256("\0".join((_parser_files_digest(), path, text)).encode("utf-8", "surrogatepass"))
+    file = where / f"{key.hexdigest()[:32]}.{sys.implementation.cache_tag}.tree"
+    if file.is_file() and trusted(file):
+        try:
+            return _TreeUnpickler(io.BytesIO(file.read_bytes())).load()
+        except Exception:  # a damaged or foreign file is a miss, whatever it raises
+            pass
+    result = parse()
+    try:
+        write_bytes(file, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+        pass
+    return result

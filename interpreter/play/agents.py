@@ -1,0 +1,134 @@
+"""Players that choose moves: random, first-legal and the search agents, by the name
+`--agent SEAT=KIND` gives them (a person at the terminal is the command line's: cli/human.py).
+
+Agents see only their own observation and the labelled legal moves; their own
+randomness is separate from the game's, so a transcript replays without them.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Protocol
+
+from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, refuse_hidden, refuse_unresampled
+from interpreter.runtime.chance import CHANCE, ChanceGame
+from interpreter.runtime.engine import Game, State
+
+
+class Agent(Protocol):
+    def choose(self, game: Game, state: State) -> int: ...
+
+
+class RandomAgent:
+    """Picks uniformly among the legal moves."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, state: State) -> int:
+        return self.rng.randrange(len(state.pending.values))
+
+
+class ChanceAgent:
+    """The `chance` seat of a game played in chance mode (interpreter/chance.py): draws each
+    pending result with its probability, from a seeded generator, so a game is reproducible."""
+
+    def __init__(self, seed: int):
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, state: State) -> int:
+        weights = [p for _, p in game.chance_outcomes(state)]
+        return self.rng.choices(range(len(weights)), weights=weights)[0]
+
+
+class FirstAgent:
+    """Always takes the first legal move: a deterministic, dull opponent."""
+
+    def choose(self, game: Game, state: State) -> int:
+        return 0
+
+
+KINDS = ("random", "first", "human", "mcts:N", "mcts:Ts", "ismcts:N", "ismcts:Ts")
+
+
+def _budget(arg: str) -> tuple[int | None, float | None]:
+    """`200` -> (200 iterations, None); `0.5s` -> (None, 0.5 seconds); else (None, None)."""
+    if arg.isdigit() and int(arg) >= 1:
+        return int(arg), None
+    if arg.endswith("s"):
+        try:
+            seconds = float(arg[:-1])
+        except ValueError:
+            return None, None
+        if 0 < seconds <= 3600:
+            return None, seconds
+    return None, None
+
+
+def make_agent(
+    kind: str, seat: str, seed: int, game: Game | None = None, human: Callable[[str], Agent] | None = None
+) -> Agent:
+    """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision,
+    `mcts:Ts` as many as fit in T seconds (not reproducible: the machine's speed decides);
+    `ismcts` likewise. Given the game, `mcts` is refused here for hidden information (else
+    at its first decision)."""
+    if kind == "random":
+        return RandomAgent(seed)
+    if kind == "first":
+        return FirstAgent()
+    if kind == "human":
+        if human is None:
+            raise UsageError(
+                f"agent 'human' for {seat}: a person plays only at the terminal", "use `gamedef play` or `gamedef run`"
+            )
+        return human(seat)
+    name, _, arg = kind.partition(":")
+    if name in ("mcts", "ismcts"):
+        hint = (
+            f"{name}:N searches N iterations (a whole number from 1) per decision, {name}:Ts for T seconds: "
+            f"for example {name}:200 or {name}:0.5s"
+        )
+        iterations, seconds = _budget(arg)
+        if iterations is None and seconds is None:
+            raise UsageError(f"agent '{kind}' for {seat}: {name} needs a number of iterations or of seconds", hint)
+        if name == "ismcts":
+            if game is not None:
+                refuse_unresampled(game)
+            return ISMCTSAgent(iterations or 0, seed, seconds=seconds)
+        if game is not None:
+            refuse_hidden(game)
+        return MCTSAgent(iterations or 0, seed, seconds=seconds)
+    raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")
+
+
+def resolve_seat(game: Game, name: str, seats: tuple[str, ...], option: str) -> str:
+    """The seat a command-line argument names: its name or its title, in any case."""
+    wanted = name.strip().casefold()
+    for seat in seats:
+        if wanted in (seat.casefold(), game.seat_title(seat).casefold()):
+            return seat
+    raise UsageError(
+        f"{option} {name}: no seat '{name}' in this game",
+        did_you_mean(name, seats) or "seats: " + ", ".join(seats),
+    )
+
+
+def parse_agents(
+    items: list[str], game: Game, seats: tuple[str, ...], seed: int, human: Callable[[str], Agent] | None = None
+) -> tuple[dict, dict]:
+    """The agents `--agent SEAT=KIND` names (random for a seat not named), each seeded from
+    `seed`, and the kinds by seat; a chance seat's agent in chance mode."""
+    kinds = {seat: "random" for seat in seats}
+    for item in items or []:
+        if "=" not in item:
+            raise UsageError(f"--agent needs SEAT=KIND, got '{item}'", f"for example --agent {seats[0]}=first")
+        seat, kind = item.split("=", 1)
+        kinds[resolve_seat(game, seat, seats, "--agent")] = kind
+    agents = {
+        seat: make_agent(kind, seat, seed * 1000 + i, game, human) for i, (seat, kind) in enumerate(kinds.items())
+    }
+    if isinstance(game, ChanceGame):  # chance mode: the random results are drawn by the chance seat
+        agents[CHANCE] = ChanceAgent(seed * 1000 + len(kinds))
+    return agents, kinds

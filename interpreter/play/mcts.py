@@ -1,0 +1,274 @@
+"""A Monte Carlo tree search player (UCT with random rollouts) for perfect-information games.
+
+The search reads the whole state, so it is fair only where every seat may see all of it:
+`hidden_information` says why a game is not such a game, and the agent refuses to play
+one (an information-set search, IS-MCTS, is what hidden hands and secret choices need).
+
+Design, kept small because each iteration's cost is mostly the engine's (`apply_index` down
+the tree, `Game.playout` for the rollout, in one working copy):
+
+* The tree is a dict from a position to its node. A node holds, per legal move, how often
+  it was tried and the payoff it brought to the seat that chose it (the mover of that
+  node): selecting by the mover's own payoff is max^n UCT, which for two players is the
+  usual negamax UCT and for more needs no assumption that the others gang up.
+* The state's random generator is replaced at the start of every iteration by one drawn
+  from the agent's own generator, and positions are keyed without it. Otherwise the search
+  would play out the real future dice and shuffles; this way a roll or a draw in the tree
+  is sampled afresh each time, and its outcomes lead to different nodes (chance handled
+  by sampling, with no change to the engine).
+* Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
+  the others), scaled to -1..1; a rollout longer than `max_rollout` decisions is 0 for all.
+
+`ISMCTSAgent` is the information-set search for games with hidden hands and secret
+choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
+searches one determinisation, `Game.resample` of the real position from the agent's
+seat (what it cannot see redrawn: interpreter/resample.py), and the tree's nodes are
+what the agent's seat has seen since the root: the moves as it saw them (another seat's
+secret choice as "(secret choice)"). A move is scored only over the iterations in which
+it was legal (availability counts). It never reads what its seat cannot see: its choice
+is the same for any two positions that differ only there (tests/test_theory.py).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from interpreter.core.errors import UsageError
+from interpreter.runtime.engine import Game, State
+
+
+def hidden_information(game: Game) -> list[str]:
+    """What in a game some seat may not see: the reasons a full-state search would cheat.
+
+    Read from the compiled declarations: variables `seen by owner`/`seen by none`, entity
+    fields with `visible when`, and `choose ... secret`. Empty for a perfect-information game.
+    """
+    compiled = game.compiled
+    found = [f"variable '{v.name}' is seen by {v.seen_by}" for v in compiled.var_order if v.seen_by != "all"]
+    for kind, rules in compiled.visibility.items():
+        fields = [field for field, _ in rules]
+        if fields:
+            names = ", ".join(f"'{kind}.{f}'" for f in fields)
+            found.append(f"field{'s' if len(fields) > 1 else ''} {names} visible only when a condition holds")
+    secret = sum(1 for choice in compiled.choices if choice[2])
+    if secret:
+        found.append(f"{secret} secret choose{'s' if secret > 1 else ''}")
+    return found
+
+
+def refuse_hidden(game: Game, kind: str = "mcts") -> None:
+    """Raise a UsageError naming the hidden information if `game` has any."""
+    found = hidden_information(game)
+    if found:
+        raise UsageError(
+            f"{kind} reads the whole state, so in {game.header.title} it would see hidden information: "
+            + "; ".join(found),
+            "a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N",
+        )
+
+
+def refuse_unresampled(game: Game, state: State | None = None) -> None:
+    """Raise a UsageError if some hidden value cannot be redrawn in `state`, or in a position
+    of ordinary play without one (IS-MCTS would read it): hidden numbers are redrawn by
+    replaying the record of the moves, which only chance mode keeps."""
+    from interpreter.runtime.theory import unresampled
+
+    found = unresampled(game, state)
+    if found:
+        raise UsageError(
+            f"ismcts would read hidden values it cannot redraw in {game.header.title}: " + ", ".join(found),
+            "they are redrawn by replaying the record of the moves, which ordinary play does not keep "
+            "(a game loaded with chance=True does); use random, first or human for this game",
+        )
+
+
+def scaled_returns(game: Game, state: State) -> dict[str, float]:
+    """Each seat's return (`Game.returns`: the game's payoff, or +1 shared by the winners
+    and -1 by the others), scaled to -1..1 by the game's bounds so one exploration
+    constant suits every game; a game cut short (no result) is 0 for all."""
+    if state.result is None:
+        return dict.fromkeys(state.players, 0.0)
+    low, high = game.utility_bounds()
+    return {p: 2 * (v - low) / (high - low) - 1 for p, v in game.returns(state).items()}
+
+
+def _key(state: State) -> tuple:
+    """A position without its random generator (the search draws its own) or its log.
+
+    `decisions` stays in: it makes every path through the tree strictly deeper, so the
+    descent cannot loop on a repeated position, while transpositions at one depth merge."""
+    return (state.vars, state.frames, state.pending, state.decisions, state.pins, state.result)
+
+
+class MCTSAgent:
+    """UCT Monte Carlo tree search: `iterations` playouts per decision, or as many as fit in
+    `seconds` (then not reproducible), each down the tree by UCB1 and on by uniform random
+    moves. Reproducible for a given seed and sequence of decisions: all its randomness comes
+    from its own generator. `allow_hidden` skips the refusal for games with hidden
+    information (for measuring speed only: the play then cheats)."""
+
+    def __init__(
+        self,
+        iterations: int = 200,
+        seed: int = 0,
+        seconds: float | None = None,
+        exploration: float = 1.4,
+        max_rollout: int = 10_000,
+        allow_hidden: bool = False,
+    ):
+        if iterations < 1 and seconds is None:
+            raise ValueError("MCTSAgent needs at least one iteration or a time budget")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.max_rollout = max_rollout
+        self.allow_hidden = allow_hidden
+        self.rng = random.Random(seed)
+        self.last_iterations = 0  # how many iterations the last search ran (for benchmarks)
+        self.last_root: tuple[list[int], list[float]] = ([], [])  # its root's tries and payoff sums per move
+        self._checked: object = None  # the compiled game last found free of hidden information
+
+    def choose(self, game: Game, state: State) -> int:
+        if not self.allow_hidden and self._checked is not game.compiled:
+            refuse_hidden(game)
+            self._checked = game.compiled
+        if len(state.pending.values) == 1:  # nothing to weigh
+            self.last_iterations = 0
+            return 0
+        return self.search(game, state)
+
+    def search(self, game: Game, root: State) -> int:
+        """Run the iterations from `root`; the index of its most tried move."""
+        tree: dict[tuple, list] = {}
+        apply = game.apply_index
+        rng = self.rng
+        randrange, getrandbits = rng.randrange, rng.getrandbits
+        c = self.exploration
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while True:
+            if deadline is None:
+                if done >= self.iterations:
+                    break
+            elif done and time.perf_counter() >= deadline:
+                break
+            done += 1
+            state = root._replace(rng=getrandbits(64))
+            path: list[tuple[list, int, str]] = []
+            # Descend while every move of the node has been tried; expand one untried move.
+            while state.result is None:
+                key = _key(state)
+                node = tree.get(key)
+                if node is None:  # [visits, tries per move, payoff sums, untried moves]
+                    n = len(state.pending.values)
+                    untried = list(range(n))
+                    rng.shuffle(untried)
+                    node = tree[key] = [0, [0] * n, [0.0] * n, untried]
+                mover = state.pending.player
+                if node[3]:
+                    i = node[3].pop()
+                    path.append((node, i, mover))
+                    state = apply(state, i)
+                    break
+                tries, sums = node[1], node[2]
+                log_visits = math.log(node[0])
+                best, i = -math.inf, 0
+                for j, t in enumerate(tries):
+                    score = sums[j] / t + c * math.sqrt(log_visits / t)
+                    if score > best:
+                        best, i = score, j
+                path.append((node, i, mover))
+                state = apply(state, i)
+            # Roll out uniformly at random to the end, or to the cap (a draw).
+            state = game.playout(state, randrange, self.max_rollout)
+            value = scaled_returns(game, state)  # no result (the cap): 0 for all
+            for node, i, mover in path:
+                node[0] += 1
+                node[1][i] += 1
+                node[2][i] += value[mover]
+        self.last_iterations = done
+        root_node = tree[_key(root)]
+        tries, sums = root_node[1], root_node[2]
+        self.last_root = (tries, sums)
+        return max(range(len(tries)), key=lambda j: (tries[j], sums[j] / tries[j] if tries[j] else -math.inf, -j))
+
+
+def ucb(stats: list, c: float) -> float:
+    """UCB1 of a move tried `stats[0]` times for a payoff sum `stats[1]`, legal in
+    `stats[2]` of the iterations (the availability count replaces the parent's visits)."""
+    return stats[1] / stats[0] + c * math.sqrt(math.log(stats[2]) / stats[0])
+
+
+class ISMCTSAgent:
+    """Single-observer IS-MCTS (module docstring): `iterations` determinised playouts per
+    decision, reproducible for a seed, or as many as fit in `seconds`."""
+
+    def __init__(
+        self,
+        iterations: int = 200,
+        seed: int = 0,
+        exploration: float = 0.7,
+        max_rollout: int = 10_000,
+        seconds: float | None = None,
+    ):
+        if iterations < 1 and seconds is None:
+            raise ValueError("ISMCTSAgent needs at least one iteration or a time budget")
+        self.iterations = iterations
+        self.seconds = seconds
+        self.exploration = exploration
+        self.max_rollout = max_rollout
+        self.rng = random.Random(seed)
+        self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
+        self._checked: object = None  # the compiled game last found fit for resampling
+
+    def choose(self, game: Game, state: State) -> int:
+        if self._checked is not game.compiled:
+            refuse_unresampled(game, state)
+            self._checked = game.compiled
+        labels = game.labels(state)
+        if len(labels) == 1:
+            return 0
+        seat = state.pending.player
+        rng = self.rng
+        tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
+        c = self.exploration
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
+            done += 1
+            det = game.resample(state, seat, rng)
+            history: tuple = ()
+            path: list[tuple[dict, str, str]] = []
+            expanded = False
+            while det.result is None and not expanded:
+                moves = game.labels(det)
+                node = tree.setdefault(history, {})
+                for m in moves:
+                    stats = node.setdefault(m, [0, 0.0, 0])
+                    stats[2] += 1  # available in this determinisation
+                untried = [m for m in moves if node[m][0] == 0]
+                if untried:
+                    move = untried[rng.randrange(len(untried))]
+                    expanded = True
+                else:
+                    move = max(
+                        moves, key=lambda m: node[m][1] / node[m][0] + c * math.sqrt(math.log(node[m][2]) / node[m][0])
+                    )
+                mover = det.pending.player
+                path.append((node, move, mover))
+                seen = game.move_view(det, move, seat)
+                det = game.apply_index(det, moves.index(move))
+                history += ((mover, seen),)
+            det = game.playout(det, rng.randrange, self.max_rollout)
+            value = scaled_returns(game, det)
+            for node, move, mover in path:
+                node[move][0] += 1
+                node[move][1] += value[mover]
+        root = tree[()]
+        self.last_root = root
+        unseen = [0, 0.0, 0]
+        return max(
+            range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)
+        )

@@ -1,0 +1,820 @@
+"""`gamedef simulate`: many games played by agents, in parallel, summed up for a designer.
+
+A balance question ("does West win more than East?", "how long is a game?", "how do games
+end?") needs hundreds of games and an honest error bar, not one narrated game. Game i of a
+simulation is the game `gamedef run GAME --seed S+i` plays with the same agents (the same
+seats' agents, seeded as `run` seeds them), so any game in the table can be watched again
+with `run`, and the figures are the same whatever the number of worker processes: a seed
+fixes its game, and the records are put back in seed order before anything is counted.
+
+Nothing here knows a game: win rates are read from `result()`, the length from the
+decision count and from a variable named `round` when a game has one, and the endings from
+the last key-event line (`log headline`) each game narrates, with seat names and numbers
+written as SEAT and N so that "west reaches 10 VP" and "east reaches 12 VP" group together.
+
+Cards are read the same way, from the language and not from a game's log: a card is a
+component with a printed text (`interpreter/cardlist.py`), and a seat plays a card, for
+these figures, when it chooses that card in a decision (the value of the option it picks
+is the card). A `.game` file is free to move cards between lists and to narrate what it
+likes, but every card a player plays, discards or picks reaches the rules as a choice.
+
+The games may also be played on a Ray cluster (`--ray`, an optional extra): the same
+chunks of seeds, sent as Ray tasks instead of to local processes, and the same records.
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+import statistics
+import sys
+import textwrap
+from collections import Counter
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from interpreter.core.errors import GameDefError, UsageError
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.engine import Game, State
+
+Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
+ROUND_VAR = "round"  # a game's round counter, if it has one by this name
+TOP_ENDINGS = 10  # endings listed in the text table (JSON has them all)
+TOP_CARDS = 15  # cards listed in the text table unless --cards says otherwise (JSON has them all)
+LOCAL_RAY = "local"  # `--ray` without an address: Ray's own name for "start a new local instance"
+
+
+# ---- what a worker needs, and what it sends back ---------------------------------------------------
+@dataclass(frozen=True)
+class Setup:
+    """Everything a worker process needs to load the game and play any seed: plain data,
+    so it pickles (a loaded `Game` holds compiled closures and does not)."""
+
+    game: str
+    variants: tuple[str, ...] = ()
+    options: dict[str, Any] = field(default_factory=dict)
+    players: int | None = None
+    agents: tuple[str, ...] = ()  # the --agent SEAT=KIND items as typed
+    max_decisions: int = 100_000
+    chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (cli.needs_chance)
+
+    def load(self) -> Game:
+        from interpreter.runtime.load import load_game
+
+        return load_game(self.game, variants=list(self.variants), options=dict(self.options), chance=self.chance)
+
+
+@dataclass(frozen=True)
+class Record:
+    """One finished game: what the summary, the CSV and the plots are made from."""
+
+    seed: int
+    winners: tuple[str, ...]
+    decisions: int
+    rounds: int | None  # the final value of the game's `round` variable, if it has one
+    headline: str  # the last key-event line of the game, as narrated ('' if none)
+    ending: str  # that line with seats and numbers normalised: the ending's group
+    # (seat, card, times the seat chose it), in the order first chosen; empty for a game without cards
+    cards: tuple[tuple[str, str, int], ...] = ()
+
+
+class _Failure(Exception):
+    """A game that could not be finished, carried back from a worker as plain text (the
+    engine's own exceptions do not survive pickling with their hints intact)."""
+
+    def __init__(self, seed: int, message: str, hint: str | None):
+        super().__init__(seed, message, hint)
+        self.seed, self.message, self.hint = seed, message, hint
+
+
+# ---- statistics -----------------------------------------------------------------------------------
+def wilson(wins: float, n: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion `wins / n`.
+
+    Wilson rather than the normal approximation because win rates near 0 or 1 and small
+    samples are common here, where p ± z·sqrt(p(1-p)/n) leaves [0, 1] or shrinks to a point.
+    `wins` may be fractional (shared wins); the formula only needs the proportion."""
+    if n <= 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    # At 0 or n wins the bound is exactly 0 or 1 (the formula gives it only up to rounding).
+    low = 0.0 if p <= 0 else max(0.0, centre - half)
+    high = 1.0 if p >= 1 else min(1.0, centre + half)
+    return (low, high)
+
+
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+
+
+def normalise(line: str, seats: Sequence[str]) -> str:
+    """An ending line as its group: each seat's name -> SEAT, each number -> N.
+
+    Seats are replaced as whole words, longest first (so a seat named `red` leaves
+    `reduced` alone and `p1` is not read inside `p10`)."""
+    if seats:
+        names = "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
+        line = re.sub(rf"(?<!\w)(?:{names})(?!\w)", "SEAT", line)
+    return _NUMBER.sub("N", line)
+
+
+def _spread(values: Sequence[float]) -> dict[str, float] | None:
+    if not values:
+        return None
+    return {
+        "mean": statistics.fmean(values),
+        "median": statistics.median(values),
+        "min": min(values),
+        "max": max(values),
+    }
+
+
+# ---- cards --------------------------------------------------------------------------------------------
+def card_catalogue(game: Game) -> dict[str, tuple[str, str]]:
+    """Each card of the game, by name: its kind and its title, in declaration order.
+
+    A card is what `gamedef cards` lists, a component with a printed text: the language's
+    own notion, so no game has to declare anything for its cards to be counted. Empty for
+    a game without cards (tic-tac-toe, or Kuhn poker, whose cards carry only a rank)."""
+    from interpreter.runtime.cardlist import card_kinds
+
+    compiled = game.compiled
+    out: dict[str, tuple[str, str]] = {}
+    for kind in card_kinds(compiled):
+        for name in compiled.types[kind]:
+            out.setdefault(name, (kind, compiled.rt.display(name)))
+    return out
+
+
+def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
+    """The card the pending decision's option `index` is, if it is one: the value the seat
+    picks, not its label, so that a card counts however the game words the option."""
+    value = state.pending.values[index]
+    return value if isinstance(value, str) and value in cards else None
+
+
+# ---- playing ------------------------------------------------------------------------------------------
+def play_game(game: Game, setup: Setup, seed: int) -> Record:
+    """Play the game of one seed to its end, as `gamedef run --seed SEED` with the same
+    agents would, keeping only what the summary needs (no labels, no transcript): the
+    winners, the length, the ending, and which seat chose which card how often."""
+    from interpreter.play.agents import parse_agents
+
+    cards = frozenset(card_catalogue(game))
+    chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
+    state = game.start(players=setup.players, seed=seed)
+    agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
+    # The key events when the game marks them; otherwise its last narrated line of all.
+    headlines = bool(game.compiled.headline_formats)
+    last = ""
+    lines = game.narrate(state, headlines=headlines)
+    if lines:
+        last = lines[-1]
+    while state.result is None:
+        if state.decisions >= setup.max_decisions:
+            raise _Failure(
+                seed,
+                f"the game of seed {seed} has not ended after {setup.max_decisions:,} decisions",
+                "raise --max-decisions N, or check the rules for a game that cannot end",
+            )
+        seat = state.pending.player
+        index = agents[seat].choose(game, state)
+        card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
+        if card is not None:
+            chosen[seat, card] = chosen.get((seat, card), 0) + 1
+        state = game.apply_index(state, index)
+        if state.log:
+            lines = game.narrate(state, headlines=headlines)
+            if lines:
+                last = lines[-1]
+    rounds = None
+    info = game.compiled.vars.get(ROUND_VAR)
+    if info is not None and info.keys is None:  # a plain variable, not a map
+        value = game.var(state, ROUND_VAR)
+        if isinstance(value, int) and not isinstance(value, bool):
+            rounds = value
+    return Record(
+        seed,
+        tuple(state.result),
+        state.decisions,
+        rounds,
+        last,
+        normalise(last, state.players + tuple(map(game.seat_title, state.players))),
+        tuple((seat, card, times) for (seat, card), times in chosen.items()),
+    )
+
+
+def _play_seeds(game: Game, setup: Setup, seeds: Iterable[int]) -> list[Record]:
+    """Games in this process; a rule error or an endless game becomes a `_Failure` naming the seed."""
+    out = []
+    for seed in seeds:
+        try:
+            out.append(play_game(game, setup, seed))
+        except UsageError as err:
+            raise _Failure(seed, f"seed {seed}: {err.message}", err.hint) from None
+        except GameDefError as err:
+            raise _Failure(
+                seed,
+                f"the game of seed {seed} stopped on an error in the rules:\n{err.render()}",
+                f"watch it with `gamedef run {setup.game} --seed {seed} --moves`",
+            ) from None
+    return out
+
+
+_worker: tuple[Game, Setup] | None = None  # the game a worker process plays, loaded once
+
+
+def _init_worker(setup: Setup) -> None:
+    """Give a worker process its game, once: loading The Wall is Down takes about a second,
+    several games' worth. A forked worker already holds the game the parent loaded (set
+    just before the fork); a spawned one loads it."""
+    global _worker
+    if _worker is None or _worker[1] != setup:
+        _worker = (setup.load(), setup)
+
+
+def _play_chunk(seeds: list[int]) -> list[Record] | _Failure:
+    """A worker's chunk of seeds; a failure is returned, not raised, so that it arrives
+    as the plain `_Failure` it is."""
+    assert _worker is not None
+    game, setup = _worker
+    try:
+        return _play_seeds(game, setup, seeds)
+    except _Failure as failure:
+        return failure
+
+
+def _ray_chunk(setup: Setup, seeds: list[int]) -> list[Record] | _Failure:
+    """A Ray task: a chunk of seeds in a Ray worker, which loads the game on its first task
+    and keeps it for the next ones (a worker process runs many tasks)."""
+    _init_worker(setup)
+    return _play_chunk(seeds)
+
+
+def _chunks(seeds: list[int], jobs: int) -> list[list[int]]:
+    """About 16 chunks per worker: small enough for a progress bar that moves and for the
+    workers to finish together, large enough that sending them costs nothing."""
+    size = max(1, math.ceil(len(seeds) / (jobs * 16)))
+    return [seeds[i : i + size] for i in range(0, len(seeds), size)]
+
+
+def _quiet(total: int) -> AbstractContextManager[Callable[[], None]]:
+    return nullcontext(lambda: None)
+
+
+def _context():
+    """fork where the system has it safely (Linux): the workers inherit the loaded game and
+    start at once. Elsewhere the platform's default, and each worker loads the game."""
+    import multiprocessing
+
+    if sys.platform.startswith("linux"):
+        return multiprocessing.get_context("fork")
+    return None
+
+
+def import_ray() -> Any:
+    """The `ray` module, or the UsageError that says how to install it: Ray is an optional
+    extra (a large install most designers never need), so it is imported only for --ray."""
+    try:
+        import ray
+    except ImportError:
+        raise UsageError(
+            "--ray needs Ray, which is not installed", 'pip install ".[ray]" (or pip install "ray>=2.9")'
+        ) from None
+    return ray
+
+
+def _unreachable(address: str) -> str | None:
+    """Why a `HOST:PORT` address cannot be reached, or None (and None for the forms Ray
+    resolves itself, `auto` and `ray://...`): Ray's own connection retries for minutes,
+    where a refused connection is known at once."""
+    import socket
+
+    host, sep, port = address.rpartition(":")
+    if "://" in address or not sep or not host or not port.isdigit():
+        return None
+    try:
+        with socket.create_connection((host, int(port)), timeout=5):
+            return None
+    except OSError as err:
+        return err.strerror or str(err) or type(err).__name__
+
+
+def _start_ray(address: str, jobs: int) -> int:
+    """Start a local Ray instance of `jobs` CPUs, or connect to the cluster at `address`;
+    returns the CPUs the games may use (to size the chunks).
+
+    The local instance is started quiet and lean (no dashboard, the workers' output not
+    copied here, Ray's own messages only when they are errors): it is a pool of workers for
+    one command, torn down at its end."""
+    import logging
+
+    ray = import_ray()
+    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
+    hint = "start one with `ray start --head` and give its address, or give --ray alone for a local instance"
+    if address == LOCAL_RAY:
+        ray.init(address=LOCAL_RAY, num_cpus=jobs, **quiet)
+        return jobs
+    why = _unreachable(address)
+    if why is not None:
+        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint)
+    try:
+        ray.init(address=address, **quiet)
+    except (ConnectionError, ValueError, RuntimeError) as err:
+        why = (str(err).splitlines() or [type(err).__name__])[0].strip("'\"")
+        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint) from None
+    return max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+
+def _simulate_ray(
+    setup: Setup,
+    seeds: list[int],
+    jobs: int,
+    address: str,
+    watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
+) -> list[Record]:
+    """The seeds' records, played as Ray tasks: the same chunks and the same worker code as
+    local processes, so the same records (a game depends only on its seed)."""
+    ray = import_ray()
+    cpus = _start_ray(address, jobs)
+    try:
+        task = ray.remote(_ray_chunk)
+        setup_ref = ray.put(setup)  # sent to the object store once, not with every chunk
+        pending = {task.remote(setup_ref, chunk): chunk[0] for chunk in _chunks(seeds, cpus)}
+        done: dict[int, list[Record]] = {}
+        try:
+            with watch(len(seeds)) as advance:
+                while pending:
+                    ready, _ = ray.wait(list(pending), num_returns=1)
+                    for ref in ready:
+                        first = pending.pop(ref)
+                        got = ray.get(ref)
+                        if isinstance(got, _Failure):
+                            raise got
+                        done[first] = got
+                        for _ in got:
+                            advance()
+        except BaseException:  # a failed game or Ctrl-C: the chunks not yet played are dropped
+            for ref in pending:
+                ray.cancel(ref)
+            raise
+        return [r for first in sorted(done) for r in done[first]]
+    finally:
+        ray.shutdown()
+
+
+def simulate(
+    setup: Setup,
+    games: int,
+    seed: int,
+    jobs: int,
+    game: Game | None = None,
+    watch: Callable[[int], AbstractContextManager[Callable[[], None]]] = _quiet,
+    ray_address: str | None = None,
+) -> list[Record]:
+    """Play seeds seed..seed+games-1 and return their records in seed order.
+
+    With `jobs` 1 the games are played here (with `game`, if already loaded); otherwise in
+    `jobs` worker processes, each given the game once. With `ray_address` (an address, or
+    `LOCAL_RAY` for a new local instance of `jobs` CPUs) they are Ray tasks instead.
+    `watch(games)` is entered once the work is under way (a progress bar: entered after the
+    workers are forked, so no thread of its own is copied into them) and yields a function
+    called once per game finished. Raises UsageError for a game that cannot be finished."""
+    global _worker
+    seeds = list(range(seed, seed + games))
+    try:
+        if ray_address is not None:
+            return _simulate_ray(setup, seeds, jobs, ray_address, watch)
+        if jobs <= 1:
+            game = game or setup.load()
+            records = []
+            with watch(games) as advance:
+                for s in seeds:
+                    records.extend(_play_seeds(game, setup, [s]))
+                    advance()
+            return records
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+
+        done: dict[int, list[Record]] = {}
+        _worker = (game, setup) if game is not None else None  # what a forked worker inherits
+        try:
+            with ProcessPoolExecutor(
+                max_workers=jobs, mp_context=_context(), initializer=_init_worker, initargs=(setup,)
+            ) as pool:
+                futures = {pool.submit(_play_chunk, chunk): chunk[0] for chunk in _chunks(seeds, jobs)}
+                try:
+                    with watch(games) as advance:
+                        for future in as_completed(futures):
+                            got = future.result()
+                            if isinstance(got, _Failure):
+                                raise got
+                            done[futures[future]] = got
+                            for _ in got:
+                                advance()
+                except BaseException:  # a failed game or Ctrl-C: no more chunks are started
+                    pool.shutdown(wait=True, cancel_futures=True)
+                    raise
+        finally:
+            _worker = None
+        return [r for first in sorted(done) for r in done[first]]
+    except _Failure as failure:
+        raise UsageError(failure.message, failure.hint) from None
+
+
+# ---- the summary ----------------------------------------------------------------------------------
+def _share(wins: float, n: int) -> dict[str, Any]:
+    """A win rate over `n` seat-games with its interval; no rate (None) when there are none."""
+    low, high = wilson(wins, n)
+    return {"seat_games": n, "wins": wins, "rate": wins / n if n else None, "low": low, "high": high}
+
+
+def card_summary(
+    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]]
+) -> list[dict[str, Any]]:
+    """Each card's figures, every card of `cards` (name -> kind, title) in its order.
+
+    The unit is a seat in a game (a seat-game): the seats that chose the card at least once
+    in a game, against all the other seat-games of the simulation (the same seat in games
+    where it did not choose it, and the other seats). Each side's win rate counts a shared
+    win as a share, as the seats' win rates do, so the two sides' seat-games add up to
+    games × seats and their wins to all the wins. `difference` is the first rate minus the
+    second (None when a side is empty): a card whose choosers win more than the others.
+
+    Where the seats are unequal, a card one side plays more often takes on that side's win
+    rate; `by_seat` sets each seat against itself (its games with the card, its games
+    without), which that does not bias."""
+    share = [{w: 1 / len(r.winners) for w in r.winners} for r in records]
+    total_wins = sum(sum(won.values()) for won in share)
+    seat_wins = {s: sum(won.get(s, 0.0) for won in share) for s in seats}
+    n, total = len(records), len(records) * len(seats)
+    games: Counter[str] = Counter()  # games in which some seat chose the card
+    times: Counter[str] = Counter()  # decisions in which a seat chose it
+    seat_games: dict[str, Counter[str]] = {card: Counter() for card in cards}  # per seat: games it chose it in
+    wins: dict[str, Counter[str]] = {card: Counter() for card in cards}  # per seat: its wins (shares) in those
+    for r, won in zip(records, share):
+        for seat, card, k in r.cards:  # one entry per (seat, card) of the game
+            times[card] += k
+            seat_games.setdefault(card, Counter())[seat] += 1  # (setdefault: a card missing from `cards`)
+            wins.setdefault(card, Counter())[seat] += won.get(seat, 0.0)
+        games.update({card for _, card, _ in r.cards})
+    out = []
+    for card, by_seat in seat_games.items():
+        kind, title = cards.get(card, ("", card))
+        n1, w1 = sum(by_seat.values()), sum(wins[card].values())
+        chose, others = _share(w1, n1), _share(total_wins - w1, total - n1)
+        difference = None if chose["rate"] is None or others["rate"] is None else chose["rate"] - others["rate"]
+        per_seat = {
+            s: {
+                "chose_it": _share(wins[card][s], by_seat[s]),
+                "did_not": _share(seat_wins[s] - wins[card][s], n - by_seat[s]),
+            }
+            for s in seats
+        }
+        out.append(
+            {
+                "card": card,
+                "title": title,
+                "kind": kind,
+                "games": games[card],
+                "times": times[card],
+                "chosen_by": {s: by_seat[s] for s in seats if by_seat[s]},
+                "chose_it": chose,
+                "others": others,
+                "difference": difference,
+                "by_seat": per_seat,
+            }
+        )
+    return out
+
+
+def summarise(
+    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]] | None = None
+) -> dict[str, Any]:
+    """The figures a designer reads, as plain data (the JSON document without its header).
+
+    A win shared by k seats counts 1/k to each of them, so the seats' win rates and the
+    no-winner share add up to 100%; the Wilson interval is computed from that share.
+    `cards` (from `card_catalogue`) adds each card's figures; without it (or for a game
+    without cards, whose catalogue is empty) `cards` is None, as `rounds` is for a game
+    without a round counter, so that a tool can tell "no cards" from "no card chosen"."""
+    n = len(records)
+    wins = {s: 0.0 for s in seats}
+    for r in records:
+        for w in r.winners:
+            wins[w] = wins.get(w, 0.0) + 1 / len(r.winners)
+    win_rates = []
+    for s, w in wins.items():
+        low, high = wilson(w, n)
+        win_rates.append({"seat": s, "wins": w, "rate": w / n if n else 0.0, "low": low, "high": high})
+    nobody = sum(1 for r in records if not r.winners)
+    low, high = wilson(nobody, n)
+    endings = Counter(r.ending for r in records)
+    example: dict[str, str] = {}
+    won_by: dict[str, dict[str, float]] = {}  # per ending: each seat's wins (shares) in those games
+    for r in records:
+        example.setdefault(r.ending, r.headline)
+        tally = won_by.setdefault(r.ending, {})
+        for w in r.winners:
+            tally[w] = tally.get(w, 0.0) + 1 / len(r.winners)
+    rounds = [r.rounds for r in records if r.rounds is not None]
+    return {
+        "games": n,
+        "win_rates": win_rates,
+        "no_winner": {"games": nobody, "rate": nobody / n if n else 0.0, "low": low, "high": high},
+        "shared_wins": sum(1 for r in records if len(r.winners) > 1),
+        "decisions": _spread([r.decisions for r in records]),
+        "rounds": _spread(rounds) if len(rounds) == n else None,
+        "endings": [
+            {
+                "ending": e,
+                "games": c,
+                "share": c / n,
+                "won_by": {s: won_by[e][s] for s in seats if won_by[e].get(s)},
+                "example": example[e],
+            }
+            for e, c in sorted(endings.items(), key=lambda item: (-item[1], item[0]))
+        ],
+        "cards": card_summary(records, seats, cards) if cards else None,
+    }
+
+
+def document(
+    header: dict[str, Any],
+    records: Sequence[Record],
+    seats: Sequence[str],
+    cards: Mapping[str, tuple[str, str]] | None = None,
+) -> dict[str, Any]:
+    """The `--json` document: what was simulated, the summary, and every game's record."""
+    return {**header, **summarise(records, seats, cards), "records": [_record_dict(r) for r in records]}
+
+
+def _record_dict(r: Record) -> dict[str, Any]:
+    """A record for JSON: its cards as {seat: {card: times}}, which reads better than triples."""
+    d = asdict(r)
+    d["winners"] = list(r.winners)
+    chosen: dict[str, dict[str, int]] = {}
+    for seat, card, times in r.cards:
+        chosen.setdefault(seat, {})[card] = times
+    d["cards"] = chosen
+    return d
+
+
+def write_csv(records: Sequence[Record], out: IO[str]) -> None:
+    """One row per game: seed, winners (space-separated; empty for none), decisions, rounds
+    (empty if the game has no `round`), the ending's group and its line as narrated."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["seed", "winners", "decisions", "rounds", "ending", "headline"])
+    for r in records:
+        writer.writerow(
+            [r.seed, " ".join(r.winners), r.decisions, "" if r.rounds is None else r.rounds, r.ending, r.headline]
+        )
+
+
+CARD_COLUMNS = [
+    "card", "title", "kind", "games", "times", "chosen_by",
+    "seat_games", "wins", "rate", "low", "high",
+    "others_seat_games", "others_wins", "others_rate", "others_low", "others_high", "difference",
+]  # fmt: skip
+
+
+def write_cards_csv(doc: dict[str, Any], out: IO[str]) -> None:
+    """One row per card (`--csv cards`), in the game's order: the columns of the JSON's
+    `cards`, flattened; `chosen_by` as `seat:N` items space-separated; a rate with no
+    seat-games behind it (a card nobody chose) is empty."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CARD_COLUMNS)
+    for c in doc["cards"] or ():
+        by = " ".join(f"{s}:{n}" for s, n in c["chosen_by"].items())
+        sides = [
+            c[side][key] for side in ("chose_it", "others") for key in ("seat_games", "wins", "rate", "low", "high")
+        ]
+        cells = [c["card"], c["title"], c["kind"], c["games"], c["times"], by, *sides, c["difference"]]
+        writer.writerow(["" if v is None else v for v in cells])
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _num(x: float) -> str:
+    return f"{x:g}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def _table(rows: list[list[str]], right: set[int]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    out = []
+    for row in rows:
+        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+        out.append("  " + "  ".join(cells).rstrip())
+    return out
+
+
+def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[str]:
+    """The summary as text tables: win rates, length, endings, and cards for a game that has
+    them (the `top_cards` with the largest difference either way, or all for None)."""
+    n = doc["games"]
+    agents = " ".join(f"{s}={k}" for s, k in doc["agents"].items())
+    last = doc["first_seed"] + n - 1
+    lines = [
+        f"{doc['title']}: {n} games, {doc['players']} players, seeds {doc['first_seed']}..{last}, agents {agents}"
+        + (f", variants {', '.join(doc['variants'])}" if doc["variants"] else "")
+        + (f", options {', '.join(f'{k}={v}' for k, v in doc['options'].items())}" if doc["options"] else ""),
+        "",
+        "win rates (95% Wilson interval):",
+    ]
+    titles = doc.get("seat_titles") or {}  # seats as the game writes them ("West", not "west")
+    rows = [["seat", "wins", "rate", "95% interval"]]
+    for w in doc["win_rates"]:
+        seat = titles.get(w["seat"], w["seat"])
+        rows.append([seat, _num(w["wins"]), _pct(w["rate"]), f"{_pct(w['low'])} - {_pct(w['high'])}"])
+    nw = doc["no_winner"]
+    rows.append(["no winner", str(nw["games"]), _pct(nw["rate"]), f"{_pct(nw['low'])} - {_pct(nw['high'])}"])
+    lines += _table(rows, {1, 2, 3})
+    if doc["shared_wins"]:
+        lines.append(f"  ({doc['shared_wins']} shared wins: a win shared by k seats counts 1/k to each)")
+    lines += ["", "game length:"]
+    rows = [["", "mean", "median", "min", "max"]]
+    for name, key in (("decisions", "decisions"), ("rounds", "rounds")):
+        s = doc[key]
+        if s:
+            rows.append([name, f"{s['mean']:.1f}", _num(s["median"]), _num(s["min"]), _num(s["max"])])
+    lines += _table(rows, {1, 2, 3, 4})
+    lines += ["", "how games ended (each game's last key-event line; seats as SEAT, numbers as N):"]
+    rows = [["games", "share", "ending", "won by", "for example"]]
+    for e in doc["endings"][:TOP_ENDINGS]:
+        won = sorted(e["won_by"].items(), key=lambda item: -item[1])
+        by = ", ".join(f"{titles.get(seat, seat)} {_num(w)}" for seat, w in won)
+        rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by or "-", e["example"]])
+    lines += _table(rows, {0, 1})
+    rest = doc["endings"][TOP_ENDINGS:]
+    if rest:
+        lines.append(f"  ... and {len(rest)} other endings in {sum(e['games'] for e in rest)} games (--json lists all)")
+    if doc.get("cards") is not None:
+        lines += ["", *_card_lines(doc["cards"], top_cards)]
+    return lines
+
+
+def _words(kind: str) -> str:
+    """An entity kind's name as words: `TwidCard` -> "twid card", `NwoSlot` -> "nwo slot"."""
+    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).lower()
+
+
+def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
+    """The cards' table: the cards chosen at least once, the largest differences first.
+
+    Sorted by the size of the difference whichever its sign, so that the cards that help
+    and those that hurt come up together; the intervals say which of them are more than
+    the noise of a few games."""
+    lines = [
+        "cards (a card counts as played by a seat when the seat chose it in a decision): the games it was",
+        "chosen in, the times, the seats that chose it (once a game), and their win rate against the",
+        "other seats' (95% Wilson intervals):",
+    ]
+    chosen = [c for c in cards if c["times"]]
+    never = [c for c in cards if not c["times"]]
+    if not chosen:
+        return [*lines, "  no card was chosen in a decision"]
+    order = sorted(
+        range(len(chosen)),
+        key=lambda i: (chosen[i]["difference"] is None, -abs(chosen[i]["difference"] or 0), -chosen[i]["games"], i),
+    )
+    shown = [chosen[i] for i in order[:top]] if top is not None else [chosen[i] for i in order]
+    kinds = len({c["kind"] for c in cards}) > 1  # the kind column only when it tells cards apart
+    head = ["card", *(["kind"] if kinds else []), "games", "times", "seats"]
+    rows = [[*head, "chose it", "95% interval", "others", "95% interval", "difference"]]
+    for c in shown:
+        me, others = c["chose_it"], c["others"]
+        rows.append(
+            [
+                c["title"],
+                *([_words(c["kind"])] if kinds else []),
+                str(c["games"]),
+                str(c["times"]),
+                str(me["seat_games"]),
+                _pct(me["rate"]),
+                f"{_pct(me['low'])} - {_pct(me['high'])}",
+                "-" if others["rate"] is None else _pct(others["rate"]),
+                f"{_pct(others['low'])} - {_pct(others['high'])}",
+                "-" if c["difference"] is None else f"{100 * c['difference']:+.1f} pts",
+            ]
+        )
+    first = len(head) - 3
+    lines += _table(rows, set(range(first, len(rows[0]))))
+    notes = []
+    if len(shown) < len(chosen):
+        notes.append(
+            f"the {len(shown)} of the {len(chosen)} cards chosen with the largest differences either way;"
+            " --cards all lists them all"
+        )
+    if never:
+        names = ": " + ", ".join(c["title"] for c in never) if top is None else ""
+        notes.append(f"{len(never)} of {len(cards)} cards never chosen{names}")
+    for note in notes:
+        lines += textwrap.wrap(f"({note})", 100, initial_indent="  ", subsequent_indent="   ")
+    return lines
+
+
+# ---- plots --------------------------------------------------------------------------------------------
+def plot_folder(folder: Path) -> Path:
+    """The folder for the charts, made if need be: checked before the games are played, so
+    that a mistyped --plot is said at once and not after minutes of games."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise UsageError("--plot needs matplotlib", 'pip install "gamedef[plot]"') from None
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--plot {folder}: a file of that name exists", "give a folder name for the charts")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(
+            f"--plot {folder}: cannot make the folder ({err.strerror})", "give a folder you may write"
+        ) from None
+    return folder
+
+
+def plot(doc: dict[str, Any], records: Sequence[Record], folder: Path) -> list[Path]:
+    """Two PNG charts in `folder`: win rates with their 95% intervals as error bars, and the
+    distribution of game lengths (decisions; rounds beside it when the game counts them).
+
+    matplotlib's Agg backend draws without a display, so this works on a server or in CI."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from matplotlib.ticker import MaxNLocator
+    except ImportError:
+        raise UsageError("--plot needs matplotlib", 'pip install "gamedef[plot]"') from None
+    plot_folder(folder)
+    title = f"{doc['title']}, {doc['players']} players, {doc['games']} games"
+    rates = doc["win_rates"]
+    labels = [w["seat"] for w in rates] + ["no winner"]
+    values = [w["rate"] for w in rates] + [doc["no_winner"]["rate"]]
+    lows = [w["low"] for w in rates] + [doc["no_winner"]["low"]]
+    highs = [w["high"] for w in rates] + [doc["no_winner"]["high"]]
+    errors = [[v - lo for v, lo in zip(values, lows)], [hi - v for v, hi in zip(values, highs)]]
+    written = []
+
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 4))
+    ax.bar(labels, [100 * v for v in values], yerr=[[100 * e for e in side] for side in errors], capsize=6)
+    ax.set_ylabel("win rate (%), 95% Wilson interval")
+    ax.set_ylim(0, 100)
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    path = folder / "win_rates.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    written.append(path)
+
+    with_rounds = doc["rounds"] is not None
+    fig, axes = plt.subplots(1, 2 if with_rounds else 1, figsize=(10 if with_rounds else 6, 4), squeeze=False)
+    ax = axes[0][0]
+    ax.hist([r.decisions for r in records], bins=min(30, max(5, len({r.decisions for r in records}))))
+    ax.set_xlabel("decisions per game")
+    ax.set_ylabel("games")
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # games are counted whole
+    ax.set_title(title, fontsize=10)
+    if with_rounds:
+        ax = axes[0][1]
+        counts = Counter(r.rounds for r in records)
+        ax.bar([str(k) for k in sorted(counts)], [counts[k] for k in sorted(counts)])
+        ax.set_xlabel(f"final `{ROUND_VAR}`")
+        ax.set_ylabel("games")
+        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    fig.tight_layout()
+    path = folder / "lengths.png"
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    written.append(path)
+    return written
+
+
+def cards_shown(text: str) -> int | None:
+    """`--cards N|all`: how many cards the text report lists (None: all of them)."""
+    import argparse
+
+    if text.strip().lower() == "all":
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of cards or 'all', not {text!r}") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a number above 0 or 'all', not {value}")
+    return value
+
+
+def default_jobs() -> int:
+    """The cores this process may use (a container or `taskset` may allow fewer than the machine has)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)

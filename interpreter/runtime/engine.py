@@ -1,0 +1,696 @@
+"""The engine: an immutable game state and the pure functions over it.
+
+`State` is one hashable value: the game's variables, the stack of half-run
+procedures as (code, step, locals), the pending decision, the random generator and
+any pinned dice. `apply(state, move)` thaws it into a working `VM`, binds the answer,
+runs compiled steps until the next decision or the end, and freezes it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from interpreter.compile.compiler import CompiledGame
+from interpreter.core import rng
+from interpreter.core.errors import Diagnostic, GameRuntimeError, UsageError, explain
+from interpreter.core.limits import MAX_DEPTH, STEP_LIMIT
+
+_new_tuple = tuple.__new__
+
+
+class Move(NamedTuple):
+    """A decision by one seat, named by a stable human-readable label. (A named tuple:
+    `legal_moves` makes one per option, so it must be cheap.)"""
+
+    player: str
+    label: str
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.label}"
+
+
+class Pending(NamedTuple):
+    """The decision a state waits for: who decides, between which values.
+
+    The options' labels are written only when asked for (`Game.legal_moves`), from
+    the decision point `choice` and the waiting frame's locals: a random playout
+    that applies moves by index never formats a label. (A named tuple: made at
+    every decision, it must be cheap.)
+    """
+
+    player: str
+    values: tuple
+    slot: int
+    choice: int
+
+
+class State(NamedTuple):
+    """A whole position, including any effect half-resolved and waiting for a choice.
+
+    Immutable, hashable and plain data: the variables, the stack of half-run
+    procedures as (code index, step, locals), the pending decision, the random
+    generator, pinned results, the result once over, and the lines the last move
+    logged. (A named tuple: one is made at every decision, so it must be cheap.)
+    """
+
+    players: tuple[str, ...]
+    vars: tuple
+    frames: tuple[tuple[int, int, tuple], ...]
+    pending: Pending | None
+    rng: int
+    pins: tuple = ()
+    result: tuple[str, ...] | None = None
+    log: tuple[tuple[str | None, int, tuple], ...] = ()  # (audience, format, values)
+    decisions: int = 0
+    chance: Any = None  # in chance mode (interpreter/chance.py): the draw pending, the moves so far
+
+
+class VM:
+    """A mutable working copy of a state, alive only inside one `apply`."""
+
+    __slots__ = (
+        "game",
+        "players",
+        "vars",
+        "frames",
+        "setup_only",
+        "rng",
+        "pins",
+        "pending",
+        "result",
+        "log",
+        "stop",
+        "switch",
+        "budget",
+        "pick",
+        "left",
+        "step_limit",
+    )
+
+    def __init__(self, game: CompiledGame, state: State, reading: bool = False):
+        self.game = game
+        self.players = state.players
+        # Reading only (labels, prompts: expressions never write): the state's own tuples.
+        self.vars = state.vars if reading else list(state.vars)
+        # Frames stay frozen tuples (code index, step, locals) until the run reaches them.
+        self.frames: list = list(state.frames)
+        self.rng = state.rng
+        self.pins = state.pins
+        self.pending: Pending | None = None
+        self.result = state.result
+        self.log: list = []
+        self.stop = False  # a decision is pending or the game is over
+        self.switch = False  # the running frame changed (call, return) or the run stops
+        self.setup_only = False
+        self.budget = self.step_limit = STEP_LIMIT
+        # In a playout (`Game.playout`), decisions are answered where they are asked:
+        # option `pick(n)` goes into the slot, for `left` more decisions (-1: no limit).
+        self.pick: Callable[[int], int] | None = None
+        self.left = 0
+
+    # -- called by compiled ops --
+    def suspend(self, player, values, slot, choice, L: list) -> None:
+        """Wait for `player`'s answer (one of `values`, into slot `slot` of frame locals
+        `L`); in a playout, answer it at once and run on, as if the run had stopped here
+        and a new one begun: the step budget is renewed and the log is the new move's."""
+        if self.left:
+            self.left -= 1
+            L[slot] = values[self.pick(len(values))]
+            self.budget = self.step_limit
+            del self.log[:]
+            return
+        self.pending = _new_tuple(Pending, (player, values, slot, choice))
+        self.stop = self.switch = True
+
+    def finish(self, winners: tuple) -> None:
+        self.result = winners
+        del self.frames[:]
+        self.stop = self.switch = True
+
+    def push(self, frame: list) -> None:
+        self.budget -= 1  # procedures that call themselves twice must not run forever
+        if self.budget < 0:
+            self.out_of_steps()
+        if len(self.frames) >= MAX_DEPTH:
+            raise self.rule_error(f"procedures nested more than {MAX_DEPTH} deep: endless recursion?")
+        self.frames.append(frame)
+        self.switch = True
+
+    def return_(self) -> int:
+        if len(self.frames) == 1:
+            if self.setup_only:  # `Game.start(arrange=...)`: stop between setup() and play()
+                self.frames.pop()
+                self.stop = self.switch = True
+                return 0
+            raise self.rule_error("the game's procedures ended without `win` or `game over`")
+        self.frames.pop()
+        self.switch = True
+        return 0
+
+    def return_value(self, value, dest) -> int:
+        """Return from a procedure with a result: its frame is popped and `value` is
+        stored in slot `dest` of the caller's frame (its locals: no value waits anywhere
+        else), unless the caller ignores it (`dest` is None)."""
+        pc = self.return_()
+        if dest is not None:
+            self.thaw_top()[2][dest] = value
+        return pc
+
+    def out_of_steps(self) -> None:
+        raise self.rule_error(
+            f"more than {STEP_LIMIT:,} steps without a decision (loop turns, list items read, calls, "
+            "nodes searched): "
+            "a rule loops forever or computes far too much?"
+        )
+
+    def random_choice(self, options: tuple):
+        if not options:
+            raise self.rule_error("roll from an empty list")
+        if self.pins:
+            value, self.pins = self.pins[0], self.pins[1:]
+            if value not in options:
+                shown = ", ".join(map(str, options[:12])) + (", ..." if len(options) > 12 else "")
+                raise self.rule_error(f"pinned result {value!r} is not one of {shown}")
+            return value
+        self.rng, i = rng.next_below(self.rng, len(options))
+        return options[i]
+
+    def shuffled(self, items: tuple) -> tuple:
+        self.budget -= len(items)  # a shuffle's work, like any list read whole
+        if self.budget < 0:
+            self.out_of_steps()
+        self.rng, items = rng.shuffled(self.rng, items)
+        return items
+
+    def thaw_top(self) -> list:
+        """The running frame as a mutable [code, step, locals], thawed on first use."""
+        fr = self.frames[-1]
+        if fr.__class__ is tuple:
+            fr = [self.game.codes[fr[0]], fr[1], list(fr[2])]
+            self.frames[-1] = fr
+        return fr
+
+    def rule_error(self, message: str, span=None, name: str | None = None) -> GameRuntimeError:
+        """An error naming the running procedure and the line; `run` places it on the
+        step that raised it when the step does not say where."""
+        frame = self.thaw_top() if self.frames else None
+        if frame is None:
+            return GameRuntimeError([Diagnostic(span or self.game.header.span, message)])
+        code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
+        name = name or (code.names[pc] if code.names else code.name)  # an inlined procedure's own name
+        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
+        err.raw = (message, span)
+        return err
+
+    # -- the loop --
+    def run(self) -> None:
+        """Run compiled steps until a decision is pending or the game is over.
+
+        The inner loop keeps the running frame's steps and locals in Python locals and
+        leaves it only when a step pushes or pops a frame or stops the run (`switch`).
+        Endless loops are caught by the step budget spent on every loop's back edge.
+        """
+        frames = self.frames
+        self.budget = STEP_LIMIT
+        fr = None
+        pc = 0
+        try:
+            while not self.stop:
+                fr = frames[-1]
+                if fr.__class__ is tuple:
+                    fr = self.thaw_top()
+                ops, pc, L = fr[0].ops, fr[1], fr[2]
+                while not self.switch:
+                    pc = ops[pc](self, L)
+                self.switch = False
+                fr[1] = pc
+        except GameRuntimeError as err:
+            raw = getattr(err, "raw", None)
+            if raw is not None and frames and frames[-1] is fr:
+                fr[1] = pc  # the step that raised: the assignment in the loop never happened
+                message, span = raw
+                where, name = _block_span(self.game, err)
+                raise self.rule_error(message, span or where, name) from None
+            raise
+        except Exception as exc:  # a rule did something impossible: name the rule and line
+            if frames and frames[-1] is fr:
+                fr[1] = pc
+            raise self.rule_error(explain(exc), *_block_span(self.game, exc)) from None
+
+    def freeze(self, decisions: int) -> State:
+        frames = self.frames
+        if frames:
+            frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in frames])
+        else:
+            frames = ()  # a game over
+        # tuple.__new__ skips the named tuple's keyword handling: this runs at every decision.
+        return _new_tuple(
+            State,
+            (
+                self.players,
+                tuple(self.vars),
+                frames,
+                self.pending,
+                self.rng,
+                self.pins,
+                self.result,
+                tuple(self.log),
+                decisions,
+                None,
+            ),
+        )
+
+
+def _block_span(game: CompiledGame, exc: Exception) -> tuple:
+    """(span, procedure) of the statement that raised inside a native block, or Nones."""
+    tb = exc.__traceback__
+    found = (None, None)
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if name.startswith("<gamedef block "):
+            spans, run_lines, run_name, last_name = game.blocks[int(name[15:-1])]
+            index = tb.tb_lineno - 3
+            if 0 <= index < len(spans):
+                found = (spans[index], run_name if index < run_lines else last_name)
+        tb = tb.tb_next
+    return found  # the innermost block line: a statement's own error is more precise
+
+
+_NOTHING_KEPT = (None, None)
+
+# Label lists (and their moves) kept for the options' values: a game with hands of cards
+# offers many different ones, and a search asks them again and again.
+KEPT_LABELS = 16384
+
+
+def _label_key(state: State, labels_fn) -> Any:
+    """What the pending decision's labels depend on, or None if they read the position:
+    its options, if each is shown as its value; else the decision, its options and the
+    locals its labels read (`key_slots`, statements.py)."""
+    p = state.pending
+    if labels_fn is None:
+        return p.values
+    slots = getattr(labels_fn, "key_slots", None)
+    if slots is None:
+        return None
+    if not slots:
+        return (p.choice, p.values)
+    frame = state.frames[-1][2]
+    return (p.choice, p.values, tuple([frame[i] for i in slots]))
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Labels made unique in place: a repeated one gets " (2)", " (3)"..."""
+    if len(set(labels)) != len(labels):
+        taken: set[str] = set()
+        for i, text in enumerate(labels):
+            k, unique = 1, text
+            while unique in taken:
+                k += 1
+                unique = f"{text} ({k})"
+            labels[i] = unique
+            taken.add(unique)
+    return labels
+
+
+class Game:
+    """A loaded game: the public API of DESIGN.md (start, legal_moves, apply, ...)."""
+
+    def __init__(self, compiled: CompiledGame, name: str, variants: tuple[str, ...], options: dict[str, Any]):
+        self.compiled = compiled
+        self.name = name
+        self.variants = variants
+        self.options = dict(options)
+        self.header = compiled.header
+        # Per player count: the seats, and the variables' starting values before setup
+        # (expressions, which roll no dice); `start` runs once per game of a playout.
+        self._seats: dict[int, tuple[str, ...]] = {}
+        self._initial: dict[tuple[str, ...], tuple] = {}
+        self._actions = None  # the action space, made when first asked for
+        self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
+        self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
+        self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
+        self._moves_by_key: dict[tuple, list] = {}  # (player, `_label_key`) -> its moves
+        self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_working`)
+        self._offered: tuple = _NOTHING_KEPT  # the state `legal_moves` last answered, and its moves
+
+    @property
+    def rules_hash(self) -> str:
+        return self.compiled.program.rules_hash
+
+    def seats_for(self, players: int) -> tuple[str, ...]:
+        h = self.header
+        if not h.min_players <= players <= h.max_players:
+            if h.min_players == h.max_players:
+                raise UsageError(
+                    f"{h.title} is for {h.min_players} players, not {players}", f"use --players {h.min_players}"
+                )
+            raise UsageError(
+                f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
+                f"use --players N, N from {h.min_players} to {h.max_players}",
+            )
+        for count, names in h.roles:
+            if count == players:
+                return names
+        if players > len(self.compiled.seats):
+            raise UsageError(
+                f"only {len(self.compiled.seats)} seats are declared",
+                "add names to `seats [...]` in the game header",
+            )
+        return self.compiled.seats[:players]
+
+    def start(
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        pins: tuple = (),
+        arrange: Callable[[State], State] | None = None,
+    ) -> State:
+        """The position after setup, waiting for the first decision.
+
+        `arrange`, for scenarios, changes the position between `setup()` and `play()`
+        (usually through `with_var`), so the first decision is asked of the arranged
+        position; setup() must then ask no decision."""
+        players = (self.header.default_players or self.header.min_players) if players is None else players
+        vm = self._started(players, seed, pins, arrange, VM)
+        state = vm.freeze(0)
+        self._last = (state, vm)  # kept for the next move from it (`_working`)
+        return state
+
+    def _working(self, state: State) -> VM:
+        """A working copy of `state`: the one kept with it if it is the state last made
+        by `start`, `apply_index` or `playout` (taken once: a state played on twice is
+        thawed the second time), else a new one. A game played on move by move, the
+        usual case, then never thaws a state it has just frozen.
+        A kept copy is what thawing the state would give: the same variables, the
+        same frames (some already thawed), the random state, no log and nothing pending."""
+        last = self._last
+        if last[0] is state:
+            self._last = _NOTHING_KEPT
+            vm = last[1]
+            vm.pending = None
+            vm.stop = vm.switch = False
+            vm.log = []
+            vm.left = 0  # (a playout's answers end with it)
+            return vm
+        return VM(self.compiled, state)
+
+    def _started(self, players: int, seed: int, pins: tuple, arrange, make_vm) -> VM:
+        """A working VM run from the start to the first decision (the start of `start`)."""
+        seats = self._seats.get(players) or self._seats.setdefault(players, self.seats_for(players))
+        g = self.compiled
+        initial = self._initial.get(seats)
+        vm = make_vm(
+            g, _new_tuple(State, (seats, initial or (), (), None, rng.seed_state(seed), tuple(pins), None, (), 0, None))
+        )
+        if initial is None:
+            vm.vars = [None] * len(g.var_order)
+            for info in g.var_order:
+                vm.vars[info.slot] = info.default(vm, [])
+            self._initial[seats] = tuple(vm.vars)  # defaults are expressions: no dice, same every game
+        play, setup = g.procs["play"], g.procs.get("setup")
+        if arrange is not None:  # run setup() alone, arrange its position, then play() from it
+            if setup is not None:
+                vm.frames.append([setup, 0, [None] * setup.nlocals])
+                vm.setup_only = True
+                vm.run()
+                if vm.pending is not None or vm.result is not None:
+                    raise UsageError("arrange: setup() asks for a decision; there is no position between it and play()")
+            vm, setup = make_vm(g, arrange(vm.freeze(0))), None
+        vm.frames.append([play, 0, [None] * play.nlocals])
+        if setup is not None:
+            vm.frames.append([setup, 0, [None] * setup.nlocals])
+        vm.switch = False
+        vm.run()
+        return vm
+
+    def seat_title(self, seat: str) -> str:
+        """A seat as written for players: its title (`seats [us "US"]`), else its name."""
+        return self.compiled.rt.seat_titles.get(seat, seat)
+
+    def is_over(self, state: State) -> bool:
+        return state.result is not None
+
+    def result(self, state: State) -> tuple[str, ...] | None:
+        """The winners (possibly several, possibly none) once the game is over."""
+        return state.result
+
+    def current_player(self, state: State) -> str | None:
+        return state.pending.player if state.pending else None
+
+    def labels(self, state: State) -> list[str]:
+        """The labels of the pending decision's options, unique, in option order.
+
+        The last state's labels are kept: `legal_moves(state)` then `apply(state, move)`,
+        the public API's loop, writes them once (states are immutable: the same object
+        always has the same labels)."""
+        return list(self._shared_labels(state))
+
+    def _shared_labels(self, state: State) -> list[str]:
+        """The labels, kept for the next call with the same state (not to be changed)."""
+        cached = self._labelled
+        if cached[0] is state:
+            return cached[1]
+        labels = self._write_labels(state)
+        self._labelled = (state, labels)
+        return labels
+
+    def _write_labels(self, state: State) -> list[str]:
+        p = state.pending
+        if p is None:
+            return []
+        labels_fn = self.compiled.choices[p.choice][0]
+        key = _label_key(state, labels_fn)
+        if key is None:
+            return _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
+        labels = self._value_labels.get(key)
+        if labels is None:
+            if labels_fn is None:
+                labels = _unique(list(map(self.compiled.rt.display, p.values)))
+            else:
+                labels = _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
+            if len(self._value_labels) >= KEPT_LABELS:
+                self._value_labels.clear()
+            self._value_labels[key] = labels
+        return labels
+
+    def prompt(self, state: State) -> str:
+        """What the pending decision asks, in the game's words."""
+        p = state.pending
+        if p is None:
+            return ""
+        vm = VM(self.compiled, state, True)
+        return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
+
+    def move_view(self, state: State, label: str, viewer: str | None) -> str:
+        """How a move made in `state` reads to `viewer`: a secret choice hides its label."""
+        p = state.pending
+        if p is not None and self.compiled.choices[p.choice][2] and viewer != p.player:
+            return "(secret choice)"
+        return label
+
+    def legal_moves(self, state: State) -> list[Move]:
+        p = state.pending
+        if p is None:
+            return []
+        player = p.player
+        # Labels that are the same for the same options (and locals) give the same moves:
+        # found by those, with no label written.
+        key = _label_key(state, self.compiled.choices[p.choice][0])
+        moves = None if key is None else self._moves_by_key.get((player, key))
+        if moves is None:
+            # The same labels for the same player are the same moves: made once, kept.
+            labelled = (player, tuple(self._shared_labels(state)))
+            moves = self._moves.get(labelled)
+            if moves is None:
+                if len(self._moves) >= KEPT_LABELS:
+                    self._moves.clear()
+                moves = self._moves[labelled] = [_new_tuple(Move, (player, x)) for x in labelled[1]]
+            if key is not None:
+                if len(self._moves_by_key) >= KEPT_LABELS:
+                    self._moves_by_key.clear()
+                self._moves_by_key[(player, key)] = moves
+        self._offered = (state, moves)  # `apply(state, move)` next, usually: found by identity
+        return list(moves)
+
+    def narrate(
+        self, state: State, player: str | None = None, omniscient: bool | None = None, headlines: bool = False
+    ) -> list[str]:
+        """The log lines written by the last move that `player` may read.
+
+        With no player, the omniscient narration of `gamedef run` (every line, every
+        component named). A player's narration names no component they may not see.
+        With `headlines`, only the lines the game marks as key events (`log headline`)."""
+        from interpreter.runtime.observe import hidden_test
+
+        render = self.compiled.render_log
+        if omniscient is None:
+            omniscient = player is None
+        hidden = None if omniscient else hidden_test(self.compiled, state, player)
+        keep = self.compiled.headline_formats if headlines else None
+        return [
+            render(e, hidden)
+            for e in state.log
+            if (e[0] is None or omniscient or e[0] == player) and (keep is None or e[1] in keep)
+        ]
+
+    def apply(self, state: State, move: Move | str) -> State:
+        """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""
+        p = state.pending
+        if p is None:
+            raise IllegalMove(str(move), "the game is over")
+        offered = self._offered
+        if offered[0] is state and move.__class__ is Move and move in offered[1]:
+            # one of the moves `legal_moves(state)` just gave: the same objects, compared first
+            return self.apply_index(state, offered[1].index(move))
+        label = move.label if isinstance(move, Move) else move
+        if isinstance(move, Move) and move.player != p.player:
+            raise IllegalMove(str(move), f"it is {p.player}'s decision, not {move.player}'s")
+        labels = self._shared_labels(state)  # written once by legal_moves(state) just before, usually
+        try:
+            i = labels.index(label)
+        except ValueError:
+            from interpreter.core.errors import did_you_mean
+
+            raise IllegalMove(
+                str(move), did_you_mean(label, labels) or "legal now: " + "; ".join(labels[:12])
+            ) from None
+        return self.apply_index(state, i)
+
+    def apply_index(self, state: State, i: int) -> State:
+        """Apply the i-th legal move (the fast path for agents)."""
+        p = state.pending
+        vm = self._working(state)
+        vm.thaw_top()[2][p.slot] = p.values[i]
+        vm.run()
+        state = vm.freeze(state.decisions + 1)
+        self._last = (state, vm)
+        return state
+
+    def playout(self, state: State, pick: Callable[[int], int], limit: int | None = None) -> State:
+        """Play on from `state` to the end, or for at most `limit` decisions: each decision
+        takes option `pick(n)` of its n. The end state, exactly what `apply_index` move by
+        move would give.
+
+        A search's rollouts and random playouts need no position between their decisions,
+        so one working copy plays them all, each decision answered where the rules ask it
+        (`VM.suspend`), in one run: nothing is frozen, copied or thawed between decisions,
+        as a hand-written game mutates its one state. `pick` is usually a generator's
+        `randrange`."""
+        p = state.pending
+        if p is None or limit is not None and limit <= 0:
+            return state
+        vm = self._working(state)
+        vm.thaw_top()[2][p.slot] = p.values[pick(len(p.values))]
+        # The decisions after this one are answered in place (`VM.suspend`): one run
+        # plays to the end, or stops at the decision past the limit.
+        vm.pick = pick
+        vm.left = -1 if limit is None else limit - 1
+        vm.run()
+        taken = 1 + (limit - 1 - vm.left if limit is not None else -1 - vm.left)
+        state = vm.freeze(state.decisions + taken)
+        self._last = (state, vm)
+        return state
+
+    def var(self, state: State, name: str) -> Any:
+        """A variable's value; a map variable as a dict (of dicts), for tests and tools."""
+        info = self._var_info(name)
+        raw = state.vars[info.slot]
+        if info.keys is None:
+            return raw
+        from interpreter.runtime.observe import shown_keys  # observe builds on the engine
+
+        keys = shown_keys(self.compiled, state, info)
+
+        def as_dict(levels, value):
+            if not levels:
+                return value
+            ks, index = levels[0]
+            return {k: as_dict(levels[1:], value[index[k]]) for k in ks}
+
+        return {k: as_dict(info.levels[1:], raw[info.key_index[k]]) for k in keys}
+
+    def with_var(self, state: State, name: str, value: Any) -> State:
+        """The same position with one variable changed: how a scenario sets up a position.
+
+        A map variable takes a dict of the entries to change (a dict of dicts for a map
+        of maps); lists may be given as lists.
+        """
+        info = self._var_info(name)
+
+        def freeze(v):
+            return tuple(freeze(x) for x in v) if isinstance(v, list | tuple) else v
+
+        def update(levels, old, new):
+            if not levels:
+                return freeze(new)
+            ks, index = levels[0]
+            entries = list(old)
+            for k, v in new.items():
+                if k not in index:
+                    raise UsageError(f"'{name}' has no key '{k}'")
+                entries[index[k]] = update(levels[1:], entries[index[k]], v)
+            return tuple(entries)
+
+        values = list(state.vars)
+        values[info.slot] = update(info.levels, values[info.slot], value)
+        return state._replace(vars=tuple(values))
+
+    def _var_info(self, name: str):
+        if name not in self.compiled.vars:
+            from interpreter.core.errors import did_you_mean
+
+            raise UsageError(f"no variable '{name}' in {self.header.title}", did_you_mean(name, self.compiled.vars))
+        return self.compiled.vars[name]
+
+    # -- for search agents and game-theory tools (interpreter/theory.py) --
+    def returns(self, state: State) -> dict[str, float]:
+        """Each seat's payoff: the game's `payoff`, else +1 shared by the winners and -1 by the rest."""
+        from interpreter.runtime import theory
+
+        return theory.returns(self, state)
+
+    def utility_bounds(self) -> tuple[float, float]:
+        from interpreter.runtime import theory
+
+        return theory.utility_bounds(self)
+
+    def metadata(self):
+        """Chance? perfect information? simultaneous? zero-sum? players, maximum length."""
+        from interpreter.runtime import theory
+
+        return theory.metadata(self)
+
+    def action_space(self):
+        """Stable action numbers for every move (`ActionSpace`), made once per game."""
+        if self._actions is None:
+            from interpreter.runtime.theory import ActionSpace
+
+            self._actions = ActionSpace(self)
+        return self._actions
+
+    def information_state(self, state: State, seat: str) -> str:
+        """What `seat` knows, with perfect recall (a game loaded with chance=True)."""
+        from interpreter.runtime import theory
+
+        return theory.information_state(self, state, seat)
+
+    def resample(self, state: State, seat: str, rng) -> State:
+        """A position `seat` cannot tell from `state`: what it cannot see, redrawn."""
+        from interpreter.runtime.resample import resample
+
+        return resample(self, state, seat, rng)
+
+    def observation(self, state: State, player: str | None) -> dict:
+        from interpreter.runtime.observe import observe
+
+        return observe(self.compiled, state, player)
+
+
+class IllegalMove(Exception):
+    """A move that is not legal in this state, and why."""
+
+    def __init__(self, move: str, reason: str):
+        self.move, self.reason = move, reason
+        super().__init__(f"illegal move '{move}': {reason}")

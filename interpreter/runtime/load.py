@@ -1,0 +1,71 @@
+"""Loading a game by name or path: parse, check and compile it once (or read it from the
+cache), and hand back the `Game` the engine runs.
+
+This is where the pipeline's stages meet: language (read the files and variants), check,
+compile (with the compiled-game cache), then the runtime's `Game`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from interpreter.check.checker import check_program
+from interpreter.compile import gamecache
+from interpreter.compile.compiler import CompiledGame
+from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.core.paths import BUNDLED, BUNDLED_CARDS, EXAMPLES
+from interpreter.language.program import load_program
+from interpreter.runtime.chance import ChanceGame
+from interpreter.runtime.engine import Game
+
+
+def _search_dirs() -> list[Path]:
+    return [BUNDLED, EXAMPLES]
+
+
+def bundled_games() -> dict[str, Path]:
+    """Bundled games by name: gamedefs/*.game, then examples/*.game."""
+    found: dict[str, Path] = {}
+    for folder in _search_dirs():
+        for path in sorted(folder.glob("*.game")):
+            found.setdefault(path.stem, path)
+    return found
+
+
+def find_game(name: str) -> Path:
+    """A path to a .game file, or a bundled name with or without `.game`."""
+    path = Path(name)
+    if path.suffix == ".game" and path.exists():
+        return path
+    stem = path.name[:-5] if path.name.endswith(".game") else path.name
+    games = bundled_games()
+    if stem in games:
+        return games[stem]
+    raise UsageError(
+        f"no game file or bundled game named '{name}'",
+        did_you_mean(stem, games) or "bundled games: " + ", ".join(games),
+    )
+
+
+def load_game(
+    name: str | Path,
+    variants: list[str] | tuple[str, ...] = (),
+    options: dict[str, Any] | None = None,
+    chance: bool = False,
+) -> Game:
+    """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
+
+    With `chance=True`, every random draw is a decision of the `chance` seat, with its
+    probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools."""
+    path = find_game(str(name)).resolve()
+    variants, options = tuple(variants), dict(options or {})
+    compiled = gamecache.load(path, variants, options, (path.parent, BUNDLED, BUNDLED_CARDS))
+    if compiled is None:  # not compiled before, or its files have changed since
+        program = load_program(path, variants)
+        check_program(program)
+        compiled = CompiledGame(program, options)
+        gamecache.store(path, variants, options, compiled)
+    if chance:
+        return ChanceGame(compiled, compiled.program.header.name, variants, options)
+    return Game(compiled, compiled.program.header.name, variants, options)

@@ -1,0 +1,150 @@
+"""What one player may see of a state (DESIGN principle 4), as plain JSON-able data.
+
+Variables declare who sees them (`seen by all|owner|none`); entity properties declare
+when they are visible (`visible when ...`). An entity with a property its viewer may
+not see is shown as a dict of the properties it may see, never by its name, since a
+name such as "tile-3-Suns-1" would give its face away.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.compiler import CompiledGame
+from interpreter.runtime.engine import VM, State
+
+
+def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) -> dict[str, Any] | None:
+    """The entity's properties `viewer` sees (None: a spectator), or None if it is entirely visible.
+
+    A `visible when` condition reads `viewer`, so a player may see their own face-down
+    cards while the others do not."""
+    kind = game.kind_of.get(entity)
+    rules = game.visibility.get(kind) if kind else None
+    if not rules:
+        return None
+    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}
+    if not hidden:
+        return None
+    decl = game.entity_decls[kind]
+    shown = {"of": kind}
+    for f in decl.fields:
+        if f.name not in hidden:
+            shown[f.name] = game.fields.get(f.name, {}).get(entity)
+    return shown
+
+
+def hidden_test(game: CompiledGame, state: State, viewer: str | None):
+    """A test telling whether a component has a property `viewer` may not see."""
+    vm = VM(game, state)
+    return lambda entity: visible_fields(game, vm, entity, viewer) is not None
+
+
+def value_view(game: CompiledGame, vm: VM, value: Any, viewer: str | None) -> Any:
+    """A value as `viewer` may see it: tuples become lists, hidden entities dicts."""
+    if isinstance(value, tuple):
+        return [value_view(game, vm, v, viewer) for v in value]
+    if isinstance(value, str) and value in game.kind_of:
+        shown = visible_fields(game, vm, value, viewer)
+        return value if shown is None else shown
+    return value
+
+
+def _inner_view(game: CompiledGame, vm: VM, levels: tuple, value: Any, viewer: str | None) -> Any:
+    """The inner maps of a map of maps, as dicts, their entries seen as above."""
+    if not levels:
+        return value_view(game, vm, value, viewer)
+    keys, index = levels[0]
+    return {
+        k: {"hidden": 1}
+        if k in game.kind_of and visible_fields(game, vm, k, viewer) is not None
+        else _inner_view(game, vm, levels[1:], value[index[k]], viewer)
+        for k in keys
+    }
+
+
+def _hidden(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return {"hidden": len(value)}
+    return {"hidden": 1 if value is not None else 0}
+
+
+def shown_keys(game: CompiledGame, state: State, info, vm: VM | None = None) -> tuple:
+    """The outer keys a map variable shows. A map keyed by `player` shows the seats in play,
+    and any other seat whose entry is no longer the starting one: a seat nobody plays may
+    still hold things (the superpower left static with three players keeps its influence
+    on the map; a solo player moves several seats' pieces)."""
+    if info.keys != game.seats:
+        return info.keys
+    raw = state.vars[info.slot]
+    blank = info.default(vm or VM(game, state), [])[0]
+    return tuple(k for k in game.seats if k in state.players or raw[info.key_index[k]] != blank)
+
+
+def observe(game: CompiledGame, state: State, player: str | None) -> dict:
+    """The observation of `player` (None: a spectator who sees only public things)."""
+    vm = VM(game, state)
+    out: dict[str, Any] = {}
+    for info in game.var_order:
+        raw = state.vars[info.slot]
+        if info.keys is not None:
+            keys = shown_keys(game, state, info, vm)
+            view = {}
+            for k in keys:
+                v = raw[info.key_index[k]]
+                if info.seen_by == "none" or (info.seen_by == "owner" and k != player):
+                    view[k] = _hidden(v)
+                elif k in game.kind_of and visible_fields(game, vm, k, player) is not None:
+                    view[k] = {"hidden": 1}  # an entry of a component its viewer may not see
+                else:
+                    view[k] = _inner_view(game, vm, info.levels[1:], v, player)
+            out[info.name] = view
+        elif info.seen_by == "all":
+            out[info.name] = value_view(game, vm, raw, player)
+        else:
+            out[info.name] = _hidden(raw)
+    pending = state.pending
+    obs: dict[str, Any] = {
+        "players": list(state.players),
+        "to_move": pending.player if pending else None,
+        "vars": out,
+        "log": [
+            game.render_log(e, hidden_test(game, state, player)) for e in state.log if e[0] is None or e[0] == player
+        ],
+        "result": list(state.result) if state.result is not None else None,
+    }
+    return obs
+
+
+def short_text(game: CompiledGame, vm: VM, value: Any) -> str:
+    """A compact glyph for a value, for boards: an entity's `short` template, hidden parts as '?'."""
+    if value is None:
+        return "."
+    if isinstance(value, dict):
+        kind = value.get("of")
+        fn = game.short_fns.get(kind)
+        if fn is None:
+            return "?"
+        return _short(fn, vm, value)
+    if isinstance(value, str) and value in game.kind_of:
+        kind = game.kind_of[value]
+        fn = game.short_fns.get(kind)
+        if fn is None:
+            return game.rt.display(value)
+        decl = game.entity_decls[kind]
+        fields = {f.name: game.fields.get(f.name, {}).get(value) for f in decl.fields}
+        return _short(fn, vm, fields)
+    return game.rt.display(value)
+
+
+def _short(parts: list, vm, fields: dict) -> str:
+    out = []
+    for part in parts:
+        if isinstance(part, str):
+            out.append(part)
+            continue
+        try:
+            out.append(vm.game.rt.display(part(vm, [fields])))
+        except KeyError:  # the part reads a property its viewer may not see
+            out.append("?")
+    return "".join(out)

@@ -1,0 +1,179 @@
+"""A player's view of a position as text, built from what that player may see.
+
+A game that declares a `view` is shown through it (interpreter/runtime/render.py's view_lines). Otherwise the
+generic view applies, and leaves nothing out: a variable keyed by grid cells is drawn as
+a board (each value by its component's `short` template, hidden parts as '?'), a
+`player -> cell` variable marks seats on that board, and every other variable is listed
+by name: a map keyed by anything shows the entries that differ from its starting value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.views import Item
+from interpreter.runtime.engine import VM, Game, State
+from interpreter.runtime.observe import observe, short_text, value_view
+
+
+def render(game: Game, state: State, player: str | None) -> str:
+    g = game.compiled
+    obs = observe(g, state, player)
+    vm = VM(g, state)
+    seat_no = {p: i + 1 for i, p in enumerate(state.players)}
+    markers: dict[str, list[str]] = {}
+    for info in g.var_order:
+        view = obs["vars"][info.name]
+        if info.keys == g.seats and isinstance(view, dict):
+            for p, v in view.items():
+                if isinstance(v, str) and v in g.rt.coords:
+                    markers.setdefault(v, []).append(str(seat_no.get(p, p)))
+
+    def draw_grid(name: str) -> list[str]:
+        info = g.vars[name]
+        return _grid(g, vm, info, obs["vars"][name], markers)
+
+    if g.view:
+        return "\n".join(view_lines(game, state, player, draw_grid))
+    lines: list[str] = []
+    for info in g.var_order:
+        view = obs["vars"][info.name]
+        if info.keys is not None and info.keys and info.keys[0] in g.rt.coords:
+            lines.extend(draw_grid(info.name))
+        elif info.keys is None or info.keys == g.seats:
+            lines.append(f"{info.name}: {plain(g, vm, view)}")
+        else:
+            blank = plain(g, vm, value_view(g, vm, _first(info.default(vm, [])), player))
+            changed = {k: v for k, v in view.items() if plain(g, vm, v) != blank}
+            shown = ", ".join(f"{g.rt.display(k)}={plain(g, vm, v)}" for k, v in changed.items())
+            left = len(view) - len(changed)
+            rest = f"all {left} at {blank}" if not changed else f"{left} more at {blank}" if left else ""
+            lines.append(f"{info.name}: {shown}{'; ' if shown and rest else ''}{rest}")
+    if markers:
+        lines.append("markers (seat numbers): " + ", ".join(f"{n} = {p}" for p, n in seat_no.items()))
+    return "\n".join(lines)
+
+
+def _first(default: tuple):
+    return default[0] if default else None
+
+
+def _cell(text: str, markers: list[str]) -> str:
+    """A cell of a drawn grid: its piece, then the seat markers on it after a `·`
+    (`CM4·6`); an empty cell's markers follow its dot (`.25`)."""
+    if not markers:
+        return text
+    return text + ("" if text.endswith(".") else "·") + "".join(markers)
+
+
+def _grid(g, vm, info, view: dict, markers: dict) -> list[str]:
+    cells = info.keys
+    cols = max(g.rt.coords[c][0] for c in cells)
+    rows = max(g.rt.coords[c][1] for c in cells)
+    texts = {c: _cell(short_text(g, vm, view[c]), markers.get(c, [])) for c in cells}
+    width = max(len(t) for t in texts.values()) + 1
+    lines = [f"{info.name}:", "    " + "".join(c[:-1].rjust(width) for c in cells[:cols])]
+    for y in range(1, rows + 1):
+        row = [texts[c] for c in cells if g.rt.coords[c][1] == y]
+        lines.append(f"{y:>3} " + "".join(t.rjust(width) for t in row))
+    return lines
+
+
+def plain(g, vm, view) -> str:
+    """A value of an observation as plain text."""
+    if isinstance(view, dict) and "hidden" in view and len(view) == 1:
+        return f"({view['hidden']} hidden)"
+    if isinstance(view, dict) and "of" in view:
+        return short_text(g, vm, view)
+    if isinstance(view, dict):
+        return ", ".join(f"{g.rt.display(k)}={plain(g, vm, v)}" for k, v in view.items())
+    if isinstance(view, list):
+        if len(view) > 12:
+            return f"{len(view)} items"
+        return "[" + ", ".join(plain(g, vm, v) for v in view) + "]"
+    return g.rt.display(view)
+
+
+# ---- a declared view ---------------------------------------------------------------------
+def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
+    """The declared view of `state` for `viewer`; `draw_grid(var)` draws a grid item."""
+    g = game.compiled
+    vm = VM(g, state)
+
+    def shown(value) -> str:
+        if isinstance(value, str) and value not in g.kind_of and value not in g.rt.titles:
+            return g.rt.seat_titles.get(value, value)  # a seat, or a text rather than a name
+        if isinstance(value, tuple):  # a list reads as in a log line: "a, b, c"
+            return ", ".join(shown(v) for v in value) if value else "none"
+        seen = value_view(g, vm, value, viewer)
+        if isinstance(value, str) and g.kind_of.get(value) in g.short_fns:  # as on a board: its short form
+            return short_text(g, vm, seen)
+        return plain(g, vm, seen)
+
+    def text(parts, frame) -> str:
+        return "".join(p if isinstance(p, str) else shown(p(vm, frame)) for p in parts)
+
+    lines: list[str] = []
+    for item in g.view:
+        frame = [None] * max(3, item.frame)
+        frame[0] = viewer
+        if item.when is not None and not item.when(vm, frame):
+            continue
+        if item.kind == "text":
+            lines.append(text(item.text, frame))
+        elif item.kind == "grid":
+            lines.extend(draw_grid(item.var))
+        elif item.kind == "list":
+            rows = item.rows(vm, frame)
+            lines.append(f"{item.title}:" + ("" if rows else " none"))
+            for group, members in _grouped(item, rows, vm, frame):
+                indent = "    "
+                if group is not None:
+                    lines.append(f"  {shown(group)}:")
+                    indent = "      "
+                for r in members:
+                    frame[1] = r
+                    lines.append(indent + text(item.text, frame))
+        else:
+            lines.extend(_table(item, vm, frame, shown, text))
+    return lines
+
+
+def _grouped(item: Item, rows, vm, frame) -> list[tuple[Any, list]]:
+    if item.group is None:
+        return [(None, list(rows))]
+    groups: dict[Any, list] = {}
+    for r in rows:
+        frame[1] = r
+        groups.setdefault(item.group(vm, frame), []).append(r)
+    return list(groups.items())
+
+
+def _table(item: Item, vm, frame, shown, text) -> list[str]:
+    rows = item.rows(vm, frame)
+    columns = item.columns(vm, frame)
+    if not rows:
+        return [f"{item.title}: none"]
+    heads = [shown(c) for c in columns]
+    body = []
+    for group, members in _grouped(item, rows, vm, frame):
+        if group is not None:
+            body.append((None, shown(group), []))
+        for r in members:
+            frame[1] = r
+            cells = []
+            for c in columns:
+                frame[2] = c
+                value = item.cell(vm, frame)
+                cells.append("." if value is None else shown(value))
+            body.append((r, text(item.label, frame) if item.label is not None else shown(r), cells))
+    label_w = max(len(label) + (2 if r is not None and item.group is not None else 0) for r, label, _ in body)
+    widths = [max([len(h)] + [len(cells[i]) for r, _, cells in body if r is not None]) for i, h in enumerate(heads)]
+    lines = [f"{item.title}:", " " * (label_w + 6) + "  ".join(h.rjust(w) for h, w in zip(heads, widths))]
+    for r, label, cells in body:
+        if r is None:
+            lines.append(f"  {label}")
+            continue
+        name = ("  " if item.group is not None else "") + label
+        lines.append("    " + name.ljust(label_w) + "  " + "  ".join(c.rjust(w) for c, w in zip(cells, widths)))
+    return lines

@@ -1,0 +1,508 @@
+"""States and transcripts as TOML, readable and editable by hand.
+
+A saved state names its variables, frames and decision point by name, so a designer
+can write a scenario by editing one. TOML has no null: `none` is written as `{}`.
+Transcripts are an attrs class checked by cattrs when read, so a malformed file gets
+a message naming the bad field instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+import tomli_w
+
+from interpreter.compile.modifiers import GRANTS
+from interpreter.core.errors import UsageError, did_you_mean, explain
+from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
+from interpreter.core.links import ADDED
+from interpreter.language import syntax as ast
+from interpreter.language.sources import read_text
+from interpreter.runtime.engine import Game, Pending, State
+
+
+def _enc(v: Any) -> Any:
+    if v is None:
+        return {}
+    if isinstance(v, tuple | list):
+        return [_enc(x) for x in v]
+    return v
+
+
+def _dec(v: Any) -> Any:
+    if isinstance(v, dict) and not v:
+        return None
+    if isinstance(v, list):
+        return tuple(_dec(x) for x in v)
+    return v
+
+
+def _enc_map(levels: tuple, value: Any) -> Any:
+    """A map variable as a table keyed by name (a map of maps as nested tables)."""
+    if not levels:
+        return _enc(value)
+    keys, index = levels[0]
+    return {k: _enc_map(levels[1:], value[index[k]]) for k in keys}
+
+
+def _dec_map(levels: tuple, data: Any) -> Any:
+    if not levels:
+        return _dec(data)
+    keys, _ = levels[0]
+    if not isinstance(data, dict):
+        raise TypeError(f"expected a table keyed by {', '.join(keys[:4])}...")
+    return tuple(_dec_map(levels[1:], data.get(k, {} if len(levels) == 1 else {})) for k in keys)
+
+
+def state_to_dict(game: Game, state: State) -> dict:
+    g = game.compiled
+    out: dict[str, Any] = {
+        "game": game.name,
+        "variants": list(game.variants),
+        "options": dict(game.options),
+        "rules_hash": game.rules_hash,
+        "players": list(state.players),
+        "rng": f"{state.rng:#018x}",
+        "pins": list(state.pins),
+        "decisions": state.decisions,
+    }
+    if state.result is not None:
+        out["result"] = list(state.result)
+    variables = {info.name: _enc_map(info.levels, state.vars[info.slot]) for info in g.var_order}
+    out["vars"] = variables
+    out["frames"] = [{"code": g.codes[c].name, "step": pc, "locals": _enc(locs)} for c, pc, locs in state.frames]
+    out["log"] = [[_enc(aud), fmt, _enc(values)] for aud, fmt, values in state.log]
+    if state.pending is not None:
+        p = state.pending
+        out["pending"] = {"player": p.player, "values": _enc(p.values), "slot": p.slot, "choice": p.choice}
+    return out
+
+
+class _Bad(Exception):
+    """One field of a saved state that does not fit the game: its name and why."""
+
+    def __init__(self, field: str, message: str, hint: str | None = None):
+        self.field, self.message, self.hint = field, message, hint
+        super().__init__(message)
+
+
+def _need(ok: bool, field: str, message: str, hint=None) -> None:
+    """Refuse `field` unless `ok`; the hint may be a function, worked out only then
+    (a did-you-mean over a large type is too slow to make for every value that fits)."""
+    if not ok:
+        raise _Bad(field, message, hint() if callable(hint) else hint)
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _plain(v: Any, field: str, depth: int = 0) -> None:
+    """A value the engine can hold: a number within the limits, a truth, a text, none
+    or a list of these."""
+    _need(depth <= MAX_NESTING, field, "values nested too deeply")
+    if v is None or isinstance(v, bool):
+        return
+    if _is_int(v):
+        _need(-MAX_INT <= v <= MAX_INT, field, f"the number {v} is past the limit of {MAX_INT:,}")
+    elif isinstance(v, str):
+        _need(len(v) <= MAX_LIST, field, "a text longer than the limit")
+    elif isinstance(v, tuple):
+        _need(len(v) <= MAX_LIST, field, "a list longer than the limit")
+        for x in v:
+            _plain(x, field, depth + 1)
+    else:
+        raise _Bad(field, f"{v!r} is not a number, truth, text, list or none")
+
+
+class _Values:
+    """Checks a saved variable's value against its declared type."""
+
+    def __init__(self, game: Game):
+        self.g = game.compiled
+        self.members = {name: frozenset(values) for name, values in self.g.types.items()}
+
+    def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
+        if isinstance(t, ast.OptionalType):
+            if v is not None:
+                self.check(t.inner, v, field)
+        elif isinstance(t, ast.ListType):
+            _need(isinstance(v, tuple), field, f"expected a list, not {v!r}")
+            _need(len(v) <= MAX_LIST, field, "a list longer than the limit")
+            for x in v:
+                self.check(t.element, x, field)
+        elif isinstance(t, ast.NamedType):
+            name = t.name
+            if name == "int":
+                _need(_is_int(v), field, f"expected a number, not {v!r}")
+                _plain(v, field)
+            elif name == "bool":
+                _need(isinstance(v, bool), field, f"expected true or false, not {v!r}")
+            elif name == "str":
+                _need(isinstance(v, str), field, f"expected a text, not {v!r}")
+                _plain(v, field)
+            elif name in self.g.types:
+                allowed = self.g.types[name]
+                _need(
+                    isinstance(v, str) and v in self.members[name],
+                    field,
+                    f"{v!r} is not a {name}",
+                    lambda: (
+                        (did_you_mean(v, allowed) if isinstance(v, str) else None)
+                        or f"a {name} is one of: {', '.join(allowed[:6])}{', ...' if len(allowed) > 6 else ''}"
+                    ),
+                )
+            else:
+                _plain(v, field)
+
+
+def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
+    """A saved variable's value: a map as nested tables keyed by name, each value typed."""
+    t = info.decl.type
+    levels = info.levels
+
+    def level(i: int, t, d: Any, where: str) -> Any:
+        if i == len(levels):
+            v = _dec(d)
+            values.check(t, v, where)
+            return v
+        keys, index = levels[i]
+        _need(isinstance(d, dict), where, f"expected a table keyed by {', '.join(map(str, keys[:4]))}, ...")
+        unknown = [k for k in d if k not in index]
+        _need(
+            not unknown,
+            where,
+            f"no key {unknown[:1]!r} here",
+            lambda: did_you_mean(str(unknown[:1][0]), keys) if unknown else None,
+        )
+        missing = [k for k in keys if k not in d]
+        _need(not missing, f"{where}.{missing[0] if missing else ''}", "missing", "save a state to see every field")
+        return tuple(level(i + 1, t.value, d[k], f"{where}.{k}") for k in keys)
+
+    return level(0, t, data, field)
+
+
+def _engine_vars(g, values: list) -> None:
+    """The variables the engine keeps for the game: stated modifiers and added links."""
+    if GRANTS in g.vars:
+        field = f"vars.{GRANTS}"
+        for grant in values[g.vars[GRANTS].slot]:
+            ok = isinstance(grant, tuple) and len(grant) == 4
+            mid, captured, until, once = grant if ok else (None, None, None, None)
+            ok = ok and _is_int(mid) and 0 <= mid < len(g.modifier_list)
+            ok = ok and isinstance(captured, tuple) and len(captured) == g.modifier_list[mid].captured
+            ok = ok and (until is None or until in g.event_decls) and isinstance(once, bool)
+            _need(
+                ok, field, f"{grant!r} is not a modifier in force of this game", "[modifier, [captured], event, once]"
+            )
+    if ADDED in g.vars:
+        nodes = set(g.rt.links) | set(g.kind_of)
+        for link in values[g.vars[ADDED].slot]:
+            ok = isinstance(link, tuple) and len(link) == 3 and all(x in nodes for x in link[:2])
+            ok = ok and (link[2] is None or link[2] in g.constants)
+            _need(ok, f"vars.{ADDED}", f"{link!r} is not a link of this game", "[[node, node, kind or {}], ...]")
+
+
+def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
+    """A saved state checked for meaning against `game`: every field that does not fit
+    (another game, unknown seats, a variable of the wrong type, a frame or pending
+    decision the compiled game does not have) is a UsageError naming that field."""
+    try:
+        return _state_from_dict(game, data)
+    except RecursionError:
+        raise UsageError(
+            f"{where}: values nested too deeply", "compare with a state written by `gamedef run --save-state`"
+        ) from None
+    except _Bad as bad:
+        raise UsageError(
+            f"{where}: {bad.field}: {bad.message}",
+            bad.hint or "compare with a state written by `gamedef run --save-state`",
+        ) from None
+
+
+def _state_from_dict(game: Game, data: dict) -> State:
+    g = game.compiled
+    _need(isinstance(data, dict), "state", "not a table")
+    name = data.get("game")
+    _need(
+        name == game.name,
+        "game",
+        f"this state is from {name!r}, not {game.name!r}" if isinstance(name, str) else "missing or not a text",
+        f"load it with its own game: gamedef run {name} --from-state ..." if isinstance(name, str) else None,
+    )
+    variants = data.get("variants", [])
+    _need(
+        isinstance(variants, list) and tuple(variants) == tuple(game.variants),
+        "variants",
+        f"the state was saved with variants {variants!r}, the game is loaded with {list(game.variants)!r}",
+        "give the same --variant options",
+    )
+    options = data.get("options", {})
+    _need(isinstance(options, dict), "options", "expected a table")
+    differ = sorted(k for k in set(options) | set(game.options) if options.get(k) != game.options.get(k))
+    _need(
+        not differ,
+        "options",
+        f"the state was saved with other options ({', '.join(map(str, differ))})",
+        "give the same --option values",
+    )
+    frames_data = data.get("frames", [])
+    _need(isinstance(frames_data, list), "frames", "expected a list of frames")
+    saved_hash = data.get("rules_hash")
+    _need(
+        saved_hash is None or saved_hash == game.rules_hash or not frames_data,
+        "rules_hash",
+        f"the state was saved by other rules ({saved_hash}; these are {game.rules_hash}): "
+        "its running procedures can't be matched",
+        "save the state again with the current rules, or delete rules_hash to load it anyway",
+    )
+    players = data.get("players")
+    _need(
+        isinstance(players, list) and all(isinstance(p, str) for p in players),
+        "players",
+        "expected a list of seat names",
+    )
+    try:
+        seats = game.seats_for(len(players))
+    except UsageError as err:
+        raise _Bad("players", err.message, err.hint) from None
+    _need(tuple(players) == seats, "players", f"with {len(players)} players the seats are {', '.join(seats)}", None)
+    rng_text = data.get("rng")
+    try:
+        rng_value = int(rng_text, 16) if isinstance(rng_text, str) else None
+    except ValueError:
+        rng_value = None
+    _need(
+        rng_value is not None and 0 <= rng_value < 2**64, "rng", "expected a hexadecimal number of 64 bits, like 0x1f"
+    )
+    pins = data.get("pins", [])
+    _need(isinstance(pins, list) and len(pins) <= MAX_LIST, "pins", "expected a list of results")
+    for x in pins:
+        _plain(_dec(x), "pins")
+    decisions = data.get("decisions", 0)
+    _need(_is_int(decisions) and 0 <= decisions <= MAX_INT, "decisions", "expected a whole number of 0 or more")
+    result = data.get("result")
+    if result is not None:
+        _need(
+            isinstance(result, list) and all(r in seats for r in result), "result", "expected a list of seats in play"
+        )
+        result = tuple(result)
+    # -- variables --
+    saved_vars = data.get("vars")
+    _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
+    checker = _Values(game)
+    values: list = [None] * len(g.var_order)
+    for info in g.var_order:
+        _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
+        values[info.slot] = _decode_var(info, saved_vars[info.name], checker, f"vars.{info.name}")
+    _engine_vars(g, values)
+    extra = [k for k in saved_vars if k not in g.vars]
+    _need(
+        not extra,
+        f"vars.{extra[0] if extra else ''}",
+        "no such variable in this game",
+        lambda: did_you_mean(extra[0], g.vars) if extra else None,
+    )
+    # -- frames --
+    codes = {c.name: c for c in g.codes}
+    frames = []
+    for i, f in enumerate(frames_data):
+        field = f"frames[{i}]"
+        _need(isinstance(f, dict), field, "expected a table with code, step and locals")
+        code = codes.get(f.get("code")) if isinstance(f.get("code"), str) else None
+        _need(
+            code is not None,
+            f"{field}.code",
+            f"no procedure {f.get('code')!r} in this game",
+            lambda: did_you_mean(str(f.get("code")), codes),
+        )
+        step = f.get("step")
+        _need(
+            _is_int(step) and 0 <= step < len(code.ops),
+            f"{field}.step",
+            f"expected a step from 0 to {len(code.ops) - 1}",
+        )
+        locals_ = _dec(f.get("locals"))
+        _need(
+            isinstance(locals_, tuple) and len(locals_) == code.nlocals,
+            f"{field}.locals",
+            f"expected a list of {code.nlocals} values",
+        )
+        _plain(locals_, f"{field}.locals")
+        if code.result_slot is not None:  # the caller's slot that receives the returned value
+            dest = locals_[code.result_slot]
+            _need(
+                dest is None or (bool(frames) and _is_int(dest) and 0 <= dest < len(frames[-1][2])),
+                f"{field}.locals",
+                f"value {code.result_slot} is where the result goes: a slot of the calling procedure, or none",
+            )
+        frames.append((code.index, step, locals_))
+    _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
+    _need(not frames or result is None, "result", "a finished game has no running procedures")
+    # -- the pending decision --
+    pending = None
+    if "pending" in data:
+        p = data["pending"]
+        _need(isinstance(p, dict), "pending", "expected a table with player, values, slot and choice")
+        _need(bool(frames), "pending", "a decision needs a running procedure")
+        _need(p.get("player") in seats, "pending.player", f"{p.get('player')!r} is not a seat in play")
+        pvalues = _dec(p.get("values"))
+        _need(isinstance(pvalues, tuple) and len(pvalues) > 0, "pending.values", "expected a non-empty list of options")
+        _plain(pvalues, "pending.values")
+        slot, choice = p.get("slot"), p.get("choice")
+        _need(_is_int(slot) and 0 <= slot < len(frames[-1][2]), "pending.slot", "not a slot of the running procedure")
+        _need(
+            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice][3] == frames[-1][0],
+            "pending.choice",
+            "not a decision of the running procedure",
+        )
+        pending = Pending(p["player"], pvalues, slot, choice)
+    _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
+    _need(pending is None or result is None, "pending", "a finished game waits for no decision")
+    # -- the log of the last move --
+    log = []
+    log_data = data.get("log", [])
+    _need(isinstance(log_data, list), "log", "expected a list of [audience, format, values]")
+    for i, entry in enumerate(log_data):
+        field = f"log[{i}]"
+        _need(isinstance(entry, list) and len(entry) == 3, field, "expected [audience, format, values]")
+        aud, fmt, vals = _dec(entry[0]), entry[1], _dec(entry[2])
+        _need(aud is None or aud in seats, f"{field}[0]", "the audience is a seat in play or {} for everyone")
+        _need(_is_int(fmt) and 0 <= fmt < len(g.formats), f"{field}[1]", "not a log line of this game")
+        holes = sum(1 for part in g.formats[fmt] if part is None)
+        _need(isinstance(vals, tuple) and len(vals) == holes, f"{field}[2]", f"expected {holes} values")
+        _plain(vals, f"{field}[2]")
+        log.append((aud, fmt, vals))
+    state = State(
+        players=seats,
+        vars=tuple(values),
+        frames=tuple(frames),
+        pending=pending,
+        rng=rng_value,
+        pins=tuple(_dec(x) for x in pins),
+        result=result,
+        log=tuple(log),
+        decisions=decisions,
+    )
+    if pending is not None:  # the decision must be one the game can show
+        try:
+            game.labels(state)
+            game.prompt(state)
+        except Exception as exc:  # a value of the wrong kind for this decision
+            raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
+    return state
+
+
+def save_state(game: Game, state: State, path: str | Path) -> None:
+    Path(path).write_text(tomli_w.dumps(state_to_dict(game, state)), encoding="utf-8")
+
+
+def _too_deep(text: str) -> bool:
+    """Whether TOML text nests tables or arrays past MAX_NESTING levels. Python's TOML
+    reader recurses into arrays and slows down on long dotted keys, so such a file is
+    refused before it is parsed (strings are skipped; a rough count suffices here)."""
+    depth = 0
+    quote = None
+    dots = 0
+    for ch in text:
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "\"'":
+            quote = ch
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return True
+        elif ch in "]}":
+            depth = max(0, depth - 1)
+        elif ch == ".":
+            dots += 1
+            if dots > MAX_NESTING:
+                return True
+        elif ch in "=\n":
+            dots = 0
+    return False
+
+
+def read_toml(path: str | Path, what: str) -> dict:
+    text = read_text(path, f"{what} file")
+    if _too_deep(text):
+        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file")
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{path}: not valid TOML: {exc}", f"fix the {what} file's syntax") from None
+    except RecursionError:
+        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file") from None
+    except ValueError as exc:  # a number of thousands of digits
+        raise UsageError(f"{path}: a value can't be read: {exc}", f"fix the {what} file") from None
+
+
+def load_state(game: Game, path: str | Path) -> State:
+    return state_from_dict(game, read_toml(path, "state"), str(path))
+
+
+@attrs.define
+class Transcript:
+    """A played game: enough to replay it move by move and check the result."""
+
+    game: str
+    players: int
+    seed: int
+    moves: list[str] = attrs.Factory(list)
+    variants: list[str] = attrs.Factory(list)
+    options: dict[str, Any] = attrs.Factory(dict)
+    rules_hash: str = ""
+    agents: dict[str, str] = attrs.Factory(dict)
+    dice: list[int] = attrs.Factory(list)
+    start: str = ""
+    result: list[str] | None = None
+    chance: bool = False  # played in chance mode: every random result is a `chance: ...` move
+
+
+_converter = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _exactly(kind: type):
+    """A structure hook that takes a value of `kind` as written, never converted: cattrs
+    would read `chance = "no"` as True (bool("no")) and `seed = 1.5` as 1."""
+
+    def hook(value, _):
+        if type(value) is not kind:
+            raise TypeError(f"expected {'true or false' if kind is bool else kind.__name__}, got {value!r}")
+        return value
+
+    return hook
+
+
+for _kind in (bool, int, str):
+    _converter.register_structure_hook(_kind, _exactly(_kind))
+
+
+def read_transcript(path: str | Path) -> Transcript:
+    data = read_toml(path, "transcript")
+    try:
+        return _converter.structure(data, Transcript)
+    except cattrs.BaseValidationError as exc:
+        details = "; ".join(cattrs.transform_error(exc))
+        raise UsageError(
+            f"{path}: not a transcript: {details}",
+            'a transcript needs game, players, seed and moves = ["seat: label", ...]',
+        ) from None
+
+
+def write_transcript(t: Transcript, path: str | Path) -> None:
+    # Empty fields are left out, except a result of no winner (`result = []`), which is a result.
+    data = {
+        k: v
+        for k, v in _converter.unstructure(t).items()
+        if (v not in (None, "", [], {}) or (k == "result" and v is not None)) and not (k == "chance" and v is False)
+    }
+    data.setdefault("moves", [])
+    Path(path).write_text(tomli_w.dumps(data, multiline_strings=False, indent=2), encoding="utf-8")
