@@ -8,7 +8,7 @@ through the plain Python baseline in `benchmarks/baselines/`, in the same proces
 turns, each for about the same time; then the ratios of decisions per second. Also the
 time to parse, check and compile each game file, and OpenSpiel's pure-Python tic-tac-toe
 when `open-spiel` is installed (the `bench` extra), and a new process's import and
-`load_game` once the compiled game is cached (interpreter/gamecache.py).
+`load_game` once the compiled game is cached (interpreter/compile/gamecache.py).
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def side_by_side(*playouts, seconds: float, rounds: int) -> list[tuple]:
 
 def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float, float]:
     """Parse, check, compile with no cached code, and compile as a new process does when
-    an earlier run left its compiled code in the cache (interpreter/codecache.py)."""
+    an earlier run left its compiled code in the cache (interpreter/compile/codecache.py)."""
     path = find_game(name)
     program = load_program(path)
     games = {p: text for p, text in program.sources.items() if p.endswith(".game")}
@@ -178,7 +178,7 @@ print(t1 - t0, t2 - t1)
 
 def new_process_load(name: str, cache: str, repeat: int = 3) -> tuple[float, float]:
     """(import, load) seconds in a new Python process, best of `repeat`, once an earlier
-    process has left the compiled game in the cache directory `cache` (interpreter/gamecache.py)."""
+    process has left the compiled game in the cache directory `cache` (interpreter/compile/gamecache.py)."""
     env = dict(os.environ, GAMEDEF_CACHE=cache)
     command = [sys.executable, "-c", _NEW_PROCESS, name]
     subprocess.run(command, env=env, check=True, capture_output=True)  # fills the cache

@@ -1,7 +1,7 @@
 """The optional adapters (docs/adapters.md): every bundled game as an OpenSpiel game
-(interpreter/spiel_adapter.py), checked by OpenSpiel's own random simulation test and
+(interpreter/adapters/spiel_adapter.py), checked by OpenSpiel's own random simulation test and
 solved by its CFR on Kuhn poker; and as a PettingZoo AEC environment
-(interpreter/zoo_adapter.py), checked by PettingZoo's api_test. Each section skips
+(interpreter/adapters/zoo_adapter.py), checked by PettingZoo's api_test. Each section skips
 without its extra (`pip install ".[openspiel]"`, `".[pettingzoo]"`)."""
 
 from __future__ import annotations

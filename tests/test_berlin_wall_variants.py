@@ -640,7 +640,7 @@ def test_on_off_a_turn_ended_on_an_empty_space_sets_no_constraint(onoff):
 
 
 def test_on_off_with_gravity_does_not_depend_on_the_order_of_the_variants():
-    """Variants 2 and 7 combined: variants are overlays that compose (DESIGN principle 7); the
+    """Variants 2 and 7 combined: variants are overlays that compose (docs/architecture.md, principle 7); the
     same two variants must give the same game whatever order they are named in."""
     ends = []
     for order in [("gravity", "on_again_off_again"), ("on_again_off_again", "gravity")]:

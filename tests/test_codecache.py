@@ -1,7 +1,7 @@
-"""The cache of compiled code (interpreter/codecache.py): a later load compiles nothing it
+"""The cache of compiled code (interpreter/compile/codecache.py): a later load compiles nothing it
 has compiled before, and a cache file that is damaged, foreign or turned off changes nothing.
 
-These are the loads the whole-game cache (interpreter/gamecache.py, tests/test_gamecache.py)
+These are the loads the whole-game cache (interpreter/compile/gamecache.py, tests/test_gamecache.py)
 misses: a game's files changed, or a new interpreter. Its entries are not read here."""
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ def test_programs_run_with_every_player_count(tmp_path):
         assert game.is_over(state) or game.legal_moves(state)
 
 
-# Each mechanic of DESIGN.md's table (and each example the reference promises) must keep an
+# Each mechanic of the language's table (docs/language.md §13) (and each example the reference promises) must keep an
 # example: a distinctive piece of text, and whether the block holding it must be a complete,
 # running program. Deleting an example fails here.
 MECHANICS: dict[str, tuple[str, bool]] = {
@@ -349,3 +349,56 @@ def test_the_table_example_errors_are_printed_as_documented(tmp_path):
     documented = re.search(r"^```\n(countries\.csv:5:16: .*?)^```", TEXT, re.S | re.M)
     assert documented is not None
     assert shown + "\n" == documented.group(1)
+
+
+def test_the_keyword_list_is_the_grammars():
+    """docs/language.md §2 lists exactly the words the grammar quotes (the parser's list is
+    generated from the grammar, so the three can no longer drift apart)."""
+    from interpreter.language.parser import keywords
+
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    listed = re.search(r"\* \*\*Keywords\*\*[^`]*`([^`]*)`", text)
+    assert listed is not None
+    assert sorted(listed.group(1).split()) == list(keywords())
+
+
+_PATH = re.compile(
+    r"(?<![\w/.])((?:interpreter|docs|tests|benchmarks|gamedefs|cards|examples|grammar)/[\w./-]*\w"
+    r"\.(?:py|md|game|lark|tsv|toml|csv|txt|json))"
+)
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+_PLACEHOLDERS = ("NAME", "GAME", "extra.game")  # paths written as patterns, not files
+
+
+def _prose_files() -> list[Path]:
+    folders = [ROOT / "docs", ROOT / "cards", ROOT / "gamedefs", ROOT / "benchmarks", ROOT / "examples"]
+    found = [*ROOT.glob("*.md"), *(p for f in folders for p in f.rglob("*.md"))]
+    return found + [*(ROOT / "interpreter").rglob("*.py")]
+
+
+def test_every_path_and_link_in_the_docs_and_the_code_resolves_inside_the_repository():
+    """A cross-reference to a file of the project (`interpreter/runtime/engine.py`, a
+    Markdown link) names a file that exists; links to the web are left alone."""
+    missing = []
+    for file in _prose_files():
+        text = file.read_text(encoding="utf-8")
+        for m in _PATH.finditer(text):
+            if not any(p in m.group(1) for p in _PLACEHOLDERS) and not (ROOT / m.group(1)).exists():
+                missing.append(f"{file.relative_to(ROOT)}: {m.group(1)}")
+        if file.suffix == ".md":
+            for m in _LINK.finditer(text):
+                target = m.group(1)
+                if "://" in target or target.startswith("mailto:"):
+                    continue
+                if not (file.parent / target).exists():
+                    missing.append(f"{file.relative_to(ROOT)}: link {target}")
+    assert missing == []
+
+
+def test_the_variant_reference_names_every_kind_a_variant_may_remove():
+    """docs/language.md §9.3's `remove KIND` lists the grammar's kinds, `query` included."""
+    grammar = (ROOT / "grammar" / "gamedef.lark").read_text(encoding="utf-8")
+    kinds = re.findall(r'"(\w+)"', re.search(r"!remove_kind:(.*)", grammar).group(1))
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    listed = re.search(r"remove KIND NAME\s+KIND: ([\w ]+)\n", text).group(1).split()
+    assert sorted(listed) == sorted(kinds)

@@ -1,4 +1,4 @@
-"""The whole-game cache (interpreter/gamecache.py): a second load of the same files reads
+"""The whole-game cache (interpreter/compile/gamecache.py): a second load of the same files reads
 the compiled game back and plays exactly as the compiled one; a changed file, another
 variant or option, a damaged or foreign entry, or a file moved out of the game's folder
 is a miss, never a wrong game and never a call the entry names."""

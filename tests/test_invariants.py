@@ -1,4 +1,4 @@
-"""Invariants over many random playouts (DESIGN: "Transcripts and tests", Invariants).
+"""Invariants over many random playouts (docs/architecture.md, principles 2-4).
 
 For Berlin Wall's base game and each variant, with 2, 3 and 4 players (Wall of China
 also with 5 players and 5 stacks): every playout ends with a proper winner; a legal
@@ -95,7 +95,7 @@ def test_every_playout_ends_with_a_proper_winner(config):
 
 @pytest.mark.parametrize("config", CONFIGS, ids=IDS)
 def test_labels_are_unique_and_every_option_is_legal(config):
-    """DESIGN principle 3: every decision is a move with a stable, unique label, and applying a
+    """Principle 3 (docs/architecture.md): every decision is a move with a stable, unique label, and applying a
     label is the same as applying its index."""
     g = load(config)
     rng = random.Random(7)
@@ -195,7 +195,8 @@ def test_save_and_load_round_trip(config):
 
 
 def test_save_and_load_round_trip_keeps_the_last_moves_log():
-    """DESIGN: save/load round-trips exactly (State equality includes the log of the last move)."""
+    """Principle 2 (docs/architecture.md): save/load round-trips exactly (State equality
+    includes the log of the last move)."""
     g = game()
     s = g.apply(g.apply(g.start(players=2, seed=1), "hammer on a1"), "hammer on b2")
     assert g.narrate(s)
@@ -206,7 +207,7 @@ def test_save_and_load_round_trip_keeps_the_last_moves_log():
 
 @pytest.mark.parametrize("config", TWO_PLAYER, ids=TWO_IDS)
 def test_same_seed_and_moves_give_the_same_game(config):
-    """DESIGN principle 2: randomness lives in the state: the same seed and moves give the same game,
+    """Principle 2 (docs/architecture.md): randomness lives in the state: the same seed and moves give the same game,
     even with the game loaded afresh; another seed deals another wall."""
     _, variants, options, players = config
     g1 = load(config)

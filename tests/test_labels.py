@@ -107,7 +107,7 @@ def test_the_same_labels_for_another_player_are_that_players_moves():
 
 def test_a_move_just_offered_is_applied_and_any_other_is_found_by_its_label_or_refused():
     """`apply(state, move)` with a move `legal_moves(state)` just gave finds it among them
-    (interpreter/engine.py, `_offered`); a label, an equal move made anew, or a move of
+    (interpreter/runtime/engine.py, `_offered`); a label, an equal move made anew, or a move of
     another state all give the same positions, and another player's move is refused."""
     game = load_game("kuhn_poker")
     first = game.start(players=2, seed=3)

@@ -502,7 +502,7 @@ def test_choose_with_no_options_is_a_runtime_error(tmp_path):
 
 def test_an_error_after_an_if_points_at_its_own_statement(tmp_path):
     """The branch's jump to the statement after the `if` is replaced by that statement's
-    step (interpreter/statements.py, `_thread_jumps`): the error still names its line."""
+    step (interpreter/compile/statements.py, `_thread_jumps`): the error still names its line."""
     game = build(
         tmp_path,
         program(
@@ -808,7 +808,7 @@ def test_log_to_a_player_is_seen_only_by_that_player(tmp_path):
 
 
 def test_a_win_inside_a_loop_ends_the_game_there(tmp_path):
-    """`win` in a loop of simple statements (one native step, interpreter/blocks.py)
+    """`win` in a loop of simple statements (one native step, interpreter/compile/blocks.py)
     ends the run at once: nothing after it runs, in the loop or after it."""
     game, state = run(
         tmp_path,
@@ -1135,7 +1135,7 @@ def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(
 
 def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads_it(tmp_path):
     """A loop's reads that don't depend on its item (`chips[who]`) are made once, before
-    it (interpreter/expressions.py, `_with_hoisted`); one that fails there (who is none)
+    it (interpreter/compile/expressions.py, `_with_hoisted`); one that fails there (who is none)
     fails only if the loop reaches it, and then where the rule reads it."""
     decls = """
         enum Suit { red, blue, green, white, black, gold, silver, grey }

@@ -1,4 +1,4 @@
-"""The Monte Carlo tree search player (`interpreter/mcts.py`, agent kind `mcts:N`).
+"""The Monte Carlo tree search player (`interpreter/play/mcts.py`, agent kind `mcts:N`).
 
 Its strength is checked where the answer is known (tic-tac-toe: never lose to random play,
 take a win, block a loss); its fairness by refusing games with hidden information and by

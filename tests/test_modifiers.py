@@ -154,7 +154,7 @@ def test_el_jefe_forbids_us_influence_in_cuba_while_in_play_only(tmp_path):
 
 def test_a_static_modifiers_condition_is_tested_again_whenever_what_it_reads_changes(tmp_path):
     """A condition reading only variables has its answer kept for the values last seen
-    (interpreter/modifiers.py, `_in_force`): each change of `in_play`, even to an equal
+    (interpreter/compile/modifiers.py, `_in_force`): each change of `in_play`, even to an equal
     new list, and a second game played in between, still give the rulebook's answer."""
     body = """
         perform el_jefe.effect()
@@ -178,7 +178,7 @@ def test_a_static_modifiers_condition_is_tested_again_whenever_what_it_reads_cha
 def test_a_query_with_no_modifier_in_force_is_answered_in_place_and_asked_again_once_one_is(tmp_path):
     """A query's call is its base written in place while the variables deciding whether
     a modifier of it is in force (here `in_play`, and the stated modifiers' list) hold
-    the values last seen with none in force (interpreter/modifiers.py, `_query_guards`):
+    the values last seen with none in force (interpreter/compile/modifiers.py, `_query_guards`):
     the query's closure is called once, then not until `in_play` changes, and at every
     call while El Jefe forbids; two games of one compiled game asked in turn each get
     their own answers, the guard keeping the values last seen with no modifier in force."""
@@ -263,7 +263,7 @@ card detector "Detector" : TwidCard { ops 1  types [Military]
 
 def test_a_pure_querys_answers_are_kept_for_the_modifiers_in_force_and_no_longer(tmp_path):
     """`is_eu` and `stability` read only their arguments, and so do their modifiers: their
-    answers are kept per set of modifiers in force (interpreter/modifiers.py,
+    answers are kept per set of modifiers in force (interpreter/compile/modifiers.py,
     `_memoised`). A modifier put in force, and two games of one compiled game asked in
     turn, each with its own modifiers, still get the rulebook's answers."""
     game, state = game_with(

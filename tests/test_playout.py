@@ -98,7 +98,7 @@ def test_a_chance_game_plays_out_its_draws_as_decisions(loaded):
 @pytest.mark.parametrize("config", GAMES[:6], ids=IDS[:6])
 def test_the_next_move_from_the_state_just_made_is_the_move_from_it_thawed(loaded, config):
     """`start`, `apply_index` and `playout` keep their working copy with the state they
-    return (interpreter/engine.py, `_working`): the next move from that very state runs
+    return (interpreter/runtime/engine.py, `_working`): the next move from that very state runs
     on it. Whether run on it or on the state thawed anew, every next state is the same."""
     name, variants, players, _ = config
     game = get(loaded, name, variants)

@@ -1,5 +1,5 @@
-"""What search agents and game-theory tools ask of a game (interpreter/theory.py,
-interpreter/chance.py, the IS-MCTS agent): returns and payoffs, chance mode, stable action
+"""What search agents and game-theory tools ask of a game (interpreter/runtime/theory.py,
+interpreter/runtime/chance.py, the IS-MCTS agent): returns and payoffs, chance mode, stable action
 numbers, information states, resampling, and an IS-MCTS agent that never reads what its
 seat cannot see. Every bundled game is played through chance mode and the action numbers."""
 

@@ -15,7 +15,7 @@ agent: `agent_iter`, `last`, `step`. Here:
   into the dict; `observation_json(agent)` gives it whole;
 * the game's random draws are its own seeded generator, seeded from the env's
   `np_random` at each `reset` (a normal game, not chance mode: chance is no agent);
-* rewards are 0 until the end, then `game.returns` (docs §3.18); every agent terminates
+* rewards are 0 until the end, then `game.returns` (docs/language.md §3.19); every agent terminates
   when the game is over; all are truncated (rewards 0) after `max_steps` decisions.
 """
 

@@ -353,7 +353,7 @@ class Checker:
             self.error(
                 span,
                 f"{what} cites no rulebook section",
-                'add `rule "Section"` as its first line (DESIGN principle 6)',
+                'add `rule "Section"` as its first line (docs/architecture.md, principle 6)',
             )
 
     def _event(self, name: str, span):

@@ -3,7 +3,7 @@
 A view must not show what its viewer may not see. The checker refuses a view that reads a
 variable `seen by none` or `seen by owner`, except as `count(v)` or `count(v[k])` (a deck's
 or a hand's size is public) and as `v[viewer]` (one's own hand), whether directly or through
-the defs and queries it calls. (How a view is written: docs/language.md §3.17; compiled in
+the defs and queries it calls. (How a view is written: docs/language.md §3.18; compiled in
 interpreter/compile/views.py, shown by interpreter/runtime/render.py.)
 """
 
@@ -82,7 +82,7 @@ def _children(node) -> list:
 
 def _secrets(e, seen: dict, bodies: dict, memo: dict, via: str | None = None) -> list[tuple[str, Any, str | None]]:
     """The hidden variables an expression reads: (name, where, the def it reads them through)."""
-    found = []
+    found: list[tuple[str, Any, str | None]] = []
     if isinstance(e, ast.Index) and isinstance(e.obj, ast.Name) and seen.get(e.obj.id) == "owner":
         if isinstance(e.key, ast.Name) and e.key.id == "viewer":
             return _secrets(e.key, seen, bodies, memo, via)

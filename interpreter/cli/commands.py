@@ -63,7 +63,7 @@ def _load(args) -> Game:
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
     """Whether an `ismcts` agent must see this game in chance mode: it redraws hidden numbers
     (Downfall of Empires' secret research) by replaying the record of the moves, which only
-    chance mode keeps (interpreter/resample.py)."""
+    chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
     wanted = any(item.partition("=")[2].strip().startswith("ismcts") for item in agents or [])

@@ -1,4 +1,4 @@
-"""Compile a checked program once, at load (DESIGN principle 8).
+"""Compile a checked program once, at load (docs/architecture.md, principle 8).
 
 This module builds the tables: options, enums, components and their properties, grids
 and links, variables with their key domains, events and their triggers. Expressions

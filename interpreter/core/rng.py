@@ -1,6 +1,6 @@
 """A tiny seeded random generator whose whole state is one integer.
 
-The game state must hold its randomness as plain data (DESIGN principle 2) and be
+The game state must hold its randomness as plain data (docs/architecture.md, principle 2) and be
 cheap to copy; Python's `random.Random` keeps 625 words of state, so this is
 SplitMix64 (Steele, Lea & Flood 2014): one 64-bit counter, a few multiplications.
 """

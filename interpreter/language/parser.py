@@ -23,15 +23,11 @@ from interpreter.language import syntax as ast
 from interpreter.language import treecache
 from interpreter.language.sources import read_source
 
-KEYWORDS = (
-    "game include option enum entity generate card var grid graph link event def procedure "
-    "when variant remove replace let if elif else for while choose may roll shuffle emit "
-    "perform log win require break return rule interpretation from by in not and or then "
-    "true false none list seen visible hidden short named where excludes optional prompt "
-    "label secret text players seats rulebook roles choices over to of table links titled ignore "
-    "empty separated counted default with as between query forbid allow until forever once consume changeable "
-    "cancellable cancel self leaves view headline summary"
-).split()
+
+@functools.cache
+def keywords() -> tuple[str, ...]:
+    """The language's keywords: every word the grammar quotes (the grammar is their one source)."""
+    return tuple(sorted(set(re.findall(r'"([a-z_]+)"', grammar_text()))))
 
 
 def grammar_text() -> str:
@@ -1051,8 +1047,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
         if before and before[-1] in ("label", "prompt", "optional", "secret"):
             hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
-        elif before and before[-1] not in KEYWORDS:
-            close = did_you_mean(before[-1], KEYWORDS)
+        elif before and before[-1] not in keywords():
+            close = did_you_mean(before[-1], keywords())
             if close:
                 hint = f"'{before[-1]}' is not a keyword: {close}"
     if found == "end of file" and text.count("{") > text.count("}"):

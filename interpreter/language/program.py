@@ -1,6 +1,6 @@
 """Assemble one program from a game file, its includes and the chosen variants.
 
-Variants are overlays (DESIGN principle 7): each names declarations to add, replace
+Variants are overlays (docs/architecture.md, principle 7): each names declarations to add, replace
 or remove. They are applied in the order given, so they compose; `excludes` lists
 the variants a variant cannot be combined with.
 """

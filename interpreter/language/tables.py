@@ -1,6 +1,6 @@
 """Tables: a designer's spreadsheet (TSV, CSV or TOML) read as a game's components.
 
-Designers keep maps and card lists in spreadsheets (DESIGN, "Data tables"). A `table`
+Designers keep maps and card lists in spreadsheets (docs/language.md §3.11). A `table`
 declaration makes one component per row of such a file, its columns read as the
 entity's properties; a `links` declaration reads the links of the map. This module
 opens the file (confined to the game's folder, like an `include`), checks the

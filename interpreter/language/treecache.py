@@ -27,7 +27,7 @@ class _TreeUnpickler(pickle.Unpickler):
 
     def find_class(self, module: str, name: str):
         if module == "copyreg" and name == "__newobj__":
-            return copyreg.__newobj__
+            return copyreg.__newobj__  # type: ignore[attr-defined]  # exists, but is not in the stubs
         allowed = {"interpreter.language.syntax": syntax, "interpreter.core.errors": errors}.get(module)
         cls = getattr(allowed, name, None) if allowed is not None else None
         if isinstance(cls, type) and cls.__module__ == module and hasattr(cls, "__attrs_attrs__"):

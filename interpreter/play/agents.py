@@ -32,7 +32,7 @@ class RandomAgent:
 
 
 class ChanceAgent:
-    """The `chance` seat of a game played in chance mode (interpreter/chance.py): draws each
+    """The `chance` seat of a game played in chance mode (interpreter/runtime/chance.py): draws each
     pending result with its probability, from a seeded generator, so a game is reproducible."""
 
     def __init__(self, seed: int):

@@ -22,7 +22,7 @@ the tree, `Game.playout` for the rollout, in one working copy):
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
 choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
 searches one determinisation, `Game.resample` of the real position from the agent's
-seat (what it cannot see redrawn: interpreter/resample.py), and the tree's nodes are
+seat (what it cannot see redrawn: interpreter/runtime/resample.py), and the tree's nodes are
 what the agent's seat has seen since the root: the moves as it saw them (another seat's
 secret choice as "(secret choice)"). A move is scored only over the iterations in which
 it was legal (availability counts). It never reads what its seat cannot see: its choice

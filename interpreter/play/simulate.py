@@ -13,7 +13,7 @@ the last key-event line (`log headline`) each game narrates, with seat names and
 written as SEAT and N so that "west reaches 10 VP" and "east reaches 12 VP" group together.
 
 Cards are read the same way, from the language and not from a game's log: a card is a
-component with a printed text (`interpreter/cardlist.py`), and a seat plays a card, for
+component with a printed text (`interpreter/runtime/cardlist.py`), and a seat plays a card, for
 these figures, when it chooses that card in a decision (the value of the option it picks
 is the card). A `.game` file is free to move cards between lists and to narrate what it
 likes, but every card a player plays, discards or picks reaches the rules as a choice.

@@ -92,7 +92,11 @@ def components_named(game: CompiledGame, search: str) -> list[str]:
 
 
 def card_listing(
-    game: CompiledGame, kind: str | None = None, where: list[str] = (), search: str | None = None, width: int = 88
+    game: CompiledGame,
+    kind: str | None = None,
+    where: list[str] | tuple[str, ...] = (),
+    search: str | None = None,
+    width: int = 88,
 ) -> list[str]:
     """The lines of the listing; raises UsageError for an unknown kind or property."""
     kinds = card_kinds(game)

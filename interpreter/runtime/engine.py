@@ -63,7 +63,7 @@ class State(NamedTuple):
     result: tuple[str, ...] | None = None
     log: tuple[tuple[str | None, int, tuple], ...] = ()  # (audience, format, values)
     decisions: int = 0
-    chance: Any = None  # in chance mode (interpreter/chance.py): the draw pending, the moves so far
+    chance: Any = None  # in chance mode (interpreter/runtime/chance.py): the draw pending, the moves so far
 
 
 class VM:
@@ -315,7 +315,7 @@ def _unique(labels: list[str]) -> list[str]:
 
 
 class Game:
-    """A loaded game: the public API of DESIGN.md (start, legal_moves, apply, ...)."""
+    """A loaded game: the public API (start, legal_moves, apply, ...; docs/architecture.md)."""
 
     def __init__(self, compiled: CompiledGame, name: str, variants: tuple[str, ...], options: dict[str, Any]):
         self.compiled = compiled
@@ -644,7 +644,7 @@ class Game:
             raise UsageError(f"no variable '{name}' in {self.header.title}", did_you_mean(name, self.compiled.vars))
         return self.compiled.vars[name]
 
-    # -- for search agents and game-theory tools (interpreter/theory.py) --
+    # -- for search agents and game-theory tools (interpreter/runtime/theory.py) --
     def returns(self, state: State) -> dict[str, float]:
         """Each seat's payoff: the game's `payoff`, else +1 shared by the winners and -1 by the rest."""
         from interpreter.runtime import theory

@@ -1,4 +1,4 @@
-"""What one player may see of a state (DESIGN principle 4), as plain JSON-able data.
+"""What one player may see of a state (docs/architecture.md, principle 4), as plain JSON-able data.
 
 Variables declare who sees them (`seen by all|owner|none`); entity properties declare
 when they are visible (`visible when ...`). An entity with a property its viewer may

@@ -115,7 +115,7 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
 
     lines: list[str] = []
     for item in g.view:
-        frame = [None] * max(3, item.frame)
+        frame: list[Any] = [None] * max(3, item.frame)
         frame[0] = viewer
         if item.when is not None and not item.when(vm, frame):
             continue
@@ -155,7 +155,7 @@ def _table(item: Item, vm, frame, shown, text) -> list[str]:
     if not rows:
         return [f"{item.title}: none"]
     heads = [shown(c) for c in columns]
-    body = []
+    body: list[tuple[Any, str, list[str]]] = []
     for group, members in _grouped(item, rows, vm, frame):
         if group is not None:
             body.append((None, shown(group), []))

@@ -1,5 +1,5 @@
 """`resample`: a position a seat cannot tell from this one, what it cannot see redrawn,
-for the information-set search (interpreter/mcts.py). The cards in the places it cannot
+for the information-set search (interpreter/play/mcts.py). The cards in the places it cannot
 see (opponents' hands, the deck) are dealt again among those places, face-down
 components exchanged among those that look alike, hidden numbers (secret research)
 redrawn by replaying the record of the moves with the others' secret choices drawn

@@ -1,7 +1,7 @@
 """What search agents and game-theory tools ask of any game, beyond playing it.
 
 * `returns`: each seat's payoff once the game is over: the game's `payoff` declaration
-  (docs §3.18), else 1 for a win and -1 for a loss, shared: the winners split +1 and the
+  (docs/language.md §3.19), else 1 for a win and -1 for a loss, shared: the winners split +1 and the
   losers -1, so every game is zero-sum and a draw is 0 for all.
 * `utility_bounds`, `metadata`: what OpenSpiel's `GameInfo` and `GameType` declare.
 * `ActionSpace`: a stable number for every move, the same in every position and every
@@ -12,7 +12,7 @@
   secret one as "(secret choice)"), every line logged to it, and its observation now.
   It reads the trail that chance mode keeps (`load_game(..., chance=True)`).
 * `resample`, `unresampled`: a position the seat cannot tell from this one
-  (interpreter/resample.py).
+  (interpreter/runtime/resample.py).
 """
 
 from __future__ import annotations
