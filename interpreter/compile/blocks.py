@@ -129,6 +129,20 @@ class BlockCompiler:
         exec(compile_source(text, name), self.ns, local)  # noqa: S102
         return local["_blk"]
 
+    def _for_lines(self, s: ast.For, scope: Scope, out: list[str], spans: list[Span], depth: int, emit, src) -> None:
+        """A `for` loop in a native block: a step per item spent inline (no call per loop),
+        unless the list is known to be paid for already."""
+        raw = src(s.iterable)
+        items = self.stored(s.iterable, raw)
+        if not self._paid(s.iterable, raw):
+            emit(f"__it = {items}")
+            emit("if __it.__class__ is tuple:")
+            emit("    vm.budget -= len(__it)")
+            emit("    if vm.budget < 0: vm.out_of_steps()")
+            items = "__it"
+        emit(f"for L[{scope.bind(s.var)}] in {items}:")
+        self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+
     def _lines(self, s, scope: Scope, out: list[str], spans: list[Span], depth: int) -> None:
         pad = "    " * depth
 
@@ -161,16 +175,7 @@ class BlockCompiler:
             spans.append(s.span)
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.For):
-            raw = src(s.iterable)
-            items = self.stored(s.iterable, raw)
-            if not self._paid(s.iterable, raw):  # spend a step per item, inline (no call per loop)
-                emit(f"__it = {items}")
-                emit("if __it.__class__ is tuple:")
-                emit("    vm.budget -= len(__it)")
-                emit("    if vm.budget < 0: vm.out_of_steps()")
-                items = "__it"
-            emit(f"for L[{scope.bind(s.var)}] in {items}:")
-            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+            self._for_lines(s, scope, out, spans, depth, emit, src)
         elif isinstance(s, ast.Break):
             emit("break")
         elif isinstance(s, ast.Log):

@@ -166,7 +166,28 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
 
     # ---- tables -------------------------------------------------------------
     def _build(self, given: dict[str, Any], options_only: bool = False) -> None:
+        """The compile, phase by phase. The order matters, and each phase says what it
+        needs from the ones before: names first (seats, enums, options), then the
+        components (which tables, cards and generates make), the map, the variables and
+        queries (which read the components), and last the behaviour (procedures, defs,
+        cards' slots, triggers), the payoff and the view, which read all of it."""
         decls = self.program.decls
+        self._seats()
+        self._enums(decls)
+        self._options(decls, given)
+        if options_only:
+            return
+        self._components(decls)
+        self._map_and_events(decls)
+        self._fields_final = True  # every component is made: its fields' tables are complete
+        self._variables(decls)
+        self._visibility()
+        self._leave_hooks(decls)
+        self._behaviour(decls)
+        self._payoff_and_view(decls)
+
+    def _seats(self) -> None:
+        """Seats and directions: names every other phase may use."""
         self.types["player"] = self.seats
         for seat in self.seats:
             self.claim(seat, "a seat", self.header.span)
@@ -176,9 +197,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.types["Direction"] = DIRECTIONS
         for d in DIRECTIONS:
             self.constants[d] = d
-        for d in decls:
-            if isinstance(d, ast.Option):
-                self.option_decls[d.name] = d
+
+    def _enums(self, decls) -> None:
+        """Enum members: global names, with their titles."""
         for d in decls:
             if isinstance(d, ast.Enum):
                 self.types[d.name] = tuple(m.name for m in d.members)
@@ -186,10 +207,15 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                     self.claim(m.name, f"a member of {d.name}", m.span)
                     self.constants[m.name] = m.name
                     self.rt.titles[m.name] = m.title
+
+    def _options(self, decls, given: dict[str, Any]) -> None:
+        """The options in force: the given values (checked against the declared type and
+        choices; an unknown option names the variant that declares it) or the defaults."""
+        for d in decls:
+            if isinstance(d, ast.Option):
+                self.option_decls[d.name] = d
         unknown = set(given) - set(self.option_decls)
         for name in sorted(unknown):
-            from interpreter.core.errors import did_you_mean
-
             declaring = [
                 v.name
                 for v in self.program.all_variants.values()
@@ -224,8 +250,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                         + (f", or add --variant {opening}, which allows it" if opening else ""),
                     )
             self.options[name] = value
-        if options_only:
-            return
+
+    def _components(self, decls) -> None:
+        """Grids, entities, defs' names, then the components: table rows first (cards and
+        generates may name them), cards' properties, generated components, and the tables'
+        values, each read as soon as the components its cells name exist."""
         for d in decls:
             if isinstance(d, ast.Grid):
                 self._grid(d)
@@ -237,7 +266,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self.claim(d.name, "a function", d.span)
                 self.def_decls[d.name] = d
                 self.defs[d.name] = [None]
-        tables = {id(t.decl): t for t in self.program.tables}
         for t in self.program.tables:
             if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
                 for row in t.live():
@@ -259,6 +287,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             self._generate(d, waiting, later)
         for t in waiting:
             self._table_values(t)
+
+    def _map_and_events(self, decls) -> None:
+        """The links of the map (written and from tables) and the events."""
         for d in decls:
             if isinstance(d, ast.Link):
                 if d.kind is not None and not self.claimed.get(d.kind, "").startswith("a member of"):
@@ -272,10 +303,13 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                         if d.kind is not None:
                             self.rt.link_kind[(a, b)] = d.kind
             elif isinstance(d, ast.Links):
-                self._table_links(tables[id(d)])
+                self._table_links(next(t for t in self.program.tables if t.decl is d))
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
-        self._fields_final = True  # every component is made: its fields' tables are complete
+
+    def _variables(self, decls) -> None:
+        """Queries, then the variables (whose defaults may ask them), the built-in
+        variables for grants, added links and cancelled effects, and the queries' guards."""
         self._init_queries(decls)
         for d in decls:
             if isinstance(d, ast.Var):
@@ -290,6 +324,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             empty = ast.ListLit(span=span, items=())
             self._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
             self.cancel_slot = self.vars[RESOLVING].slot
+
+    def _visibility(self) -> None:
+        """Each entity's field visibility rules and its short form (how a board shows it)."""
         for name, ent in self.entity_decls.items():
             rules = []
             self._self_fields = {f.name for f in ent.fields}
@@ -306,7 +343,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 ]
                 self._short_mode = False
             self._self_fields = set()
-        self._leave_hooks(decls)
+
+    def _behaviour(self, decls) -> None:
+        """Procedures (their code slots first, so calls between them resolve), then every
+        def, query, modifier, procedure body, trigger and card slot; then the queries
+        specialised for the modifiers that may be in force."""
         self.proc_decls: dict[str, ast.Procedure] = {}
         for d in decls:
             if isinstance(d, ast.Procedure):
@@ -321,6 +362,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 except LimitExceeded as exc:  # generated code past what Python compiles
                     self.fail(d.span, exc.message, exc.hint)
         self._specialise_queries()
+
+    def _payoff_and_view(self, decls) -> None:
+        """The payoff, the view, and the one procedure a game must have: `play()`."""
         payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
         self.payoff: tuple | None = None  # (closure of the seat, low, high, sum, span)
         if payoffs:

@@ -560,15 +560,10 @@ class ExpressionCompiler:
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func
-        if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
-            # the map's own links, read in place; links added in play, when there are any
-            node = self.src(e.args[0], scope, py)
-            self.ns["_links"] = self.rt.links
-            if not self.dynamic_links:
-                return f"_links.get({node}, ())"
-            return f"(_links.get({node}, ()) if not V[{self.links_slot}] else _dl_neighbours(vm, {node}))"
-        if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
-            return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
+        if f in DYNAMIC or f == "neighbours":
+            links = self._links_call(e, scope, py)
+            if links is not None:
+                return links
         if f in self.queries:  # a query asks the modifiers in force: never folded
             return self._call_query(e, scope, py)
         if f in self.defs:
@@ -586,6 +581,29 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
             )
+        return self._builtin_call(e, scope, py)
+
+    def _links_call(self, e: ast.Call, scope, py) -> str | None:
+        """`neighbours(x)` read from the map's links in place (and the state's added links
+        when there are any); the other link built-ins from the state when links are added
+        in play. None: an ordinary call."""
+        f = e.func
+        if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
+            # the map's own links, read in place; links added in play, when there are any
+            node = self.src(e.args[0], scope, py)
+            self.ns["_links"] = self.rt.links
+            if not self.dynamic_links:
+                return f"_links.get({node}, ())"
+            return f"(_links.get({node}, ()) if not V[{self.links_slot}] else _dl_neighbours(vm, {node}))"
+        if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
+            return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
+        return None
+
+    def _builtin_call(self, e: ast.Call, scope, py) -> str:
+        """A built-in's call: a loop that stops at its answer for `any`, `all`, `count`,
+        `first`, `sum` of a comprehension and `best` by a score; else the function itself,
+        its list arguments charged one step per item unless they are known to be paid for."""
+        f = e.func
         counted = self._count_equal(e, scope, py) if f == "count" else None
         if counted is not None:
             return counted
@@ -938,49 +956,15 @@ class ExpressionCompiler:
         if t is ast.Str:
             return all(isinstance(p, str) or self.is_static(p, scope, bound, dynamic) for p in e.parts)
         if t is ast.Name:
-            n = e.id
-            if n in bound:
-                return True
-            if n in dynamic or n in scope.slots:
-                return False
-            if n in scope.env:
-                return n in scope.static_env
-            if n in self.vars or n == "players" or (self._short_mode and n in self._self_fields):
-                return False
-            if n in self.defs:
-                return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
-            return n in self.options or n in self.constants
+            return self._static_name(e, scope, bound, dynamic)
         if t is ast.Call:
-            if e.func == "members":  # its argument is a type name; only the seats in play vary
-                return bool(e.args) and getattr(e.args[0], "id", None) != "player"
-            if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
-                return False
-            if e.func in self.def_decls:
-                if e.func in self._static_stack:
-                    return False
-                decl = self.def_decls[e.func]
-                self._static_stack.append(e.func)
-                try:
-                    params = {p.name for p in decl.params}
-                    return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
-                finally:
-                    self._static_stack.pop()
-            if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
-                return False
-            return e.func in BUILTINS or e.func == "initial"
+            return self._static_call(e, scope, bound, dynamic)
         if t is ast.ListLit:
             return all(self.is_static(i, scope, bound, dynamic) for i in e.items)
         if t is ast.Range:
             return self.is_static(e.low, scope, bound, dynamic) and self.is_static(e.high, scope, bound, dynamic)
         if t is ast.Comprehension:
-            inner = bound
-            for clause in e.clauses:  # a clause may use the names of the clauses before it
-                if not self.is_static(clause.iterable, scope, inner, dynamic):
-                    return False
-                inner = inner | {clause.var}
-                if clause.condition is not None and not self.is_static(clause.condition, scope, inner, dynamic):
-                    return False
-            return self.is_static(e.element, scope, inner, dynamic)
+            return self._static_comprehension(e, scope, bound, dynamic)
         if t is ast.Lambda:
             return self.is_static(e.body, scope, bound | {e.param}, dynamic)
         if t is ast.BinOp:
@@ -994,6 +978,53 @@ class ExpressionCompiler:
         if t is ast.Index:  # an item of a list or a table the rule wrote (a variable's entry is not)
             return self.is_static(e.obj, scope, bound, dynamic) and self.is_static(e.key, scope, bound, dynamic)
         return False
+
+    def _static_name(self, e: ast.Name, scope: Scope, bound: set, dynamic: frozenset) -> bool:
+        """A name is static if it is bound by an enclosing static loop, an option, a
+        constant, or a def whose body is static; not if it is a variable or a local."""
+        n = e.id
+        if n in bound:
+            return True
+        if n in dynamic or n in scope.slots:
+            return False
+        if n in scope.env:
+            return n in scope.static_env
+        if n in self.vars or n == "players" or (self._short_mode and n in self._self_fields):
+            return False
+        if n in self.defs:
+            return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
+        return n in self.options or n in self.constants
+
+    def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
+        """A call is static if its arguments are and it is a built-in (not one reading links
+        added in play) or a def whose body is static for static arguments (recursion is not)."""
+        if e.func == "members":  # its argument is a type name; only the seats in play vary
+            return bool(e.args) and getattr(e.args[0], "id", None) != "player"
+        if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
+            return False
+        if e.func in self.def_decls:
+            if e.func in self._static_stack:
+                return False
+            decl = self.def_decls[e.func]
+            self._static_stack.append(e.func)
+            try:
+                params = {p.name for p in decl.params}
+                return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
+            finally:
+                self._static_stack.pop()
+        if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
+            return False
+        return e.func in BUILTINS or e.func == "initial"
+
+    def _static_comprehension(self, e: ast.Comprehension, scope: Scope, bound: set, dynamic: frozenset) -> bool:
+        inner = bound
+        for clause in e.clauses:  # a clause may use the names of the clauses before it
+            if not self.is_static(clause.iterable, scope, inner, dynamic):
+                return False
+            inner = inner | {clause.var}
+            if clause.condition is not None and not self.is_static(clause.condition, scope, inner, dynamic):
+                return False
+        return self.is_static(e.element, scope, inner, dynamic)
 
 
 def _table_read(core: str) -> str | None:
