@@ -598,6 +598,26 @@ def cmd_bench(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    """`gamedef serve`: the web table on uvicorn (the `web` extra)."""
+    try:
+        import uvicorn
+
+        from interpreter.web.app import create_app
+    except ImportError as err:
+        raise UsageError(
+            f"gamedef serve needs the web extra ({err.name} is missing)", 'pip install "gamedef[web]"'
+        ) from None
+    for name in args.games:
+        find_game(name)  # an unknown game is an argument error, before the server starts
+    if not 0 < args.port < 65536:
+        raise UsageError(f"--port {args.port} is not a port", "a number from 1 to 65535, for example 8000")
+    app = create_app(args.db, args.games or None)
+    say(f"gamedef serve: http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl-C stops)")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
 def cmd_simulate(args) -> int:
     """Many games by AI players, in parallel: win rates with intervals, length, endings, cards."""
     from interpreter.cli.terminal import progress
@@ -808,6 +828,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", help="write PNG charts: win rates, game lengths")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_simulate)
+
+    p = sub_parser("serve", "the web table: play any game in a browser, alone against AI or with friends")
+    p.add_argument("games", nargs="*", metavar="GAME", help="the games offered (default: every bundled game)")
+    p.add_argument(
+        "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
+    )
+    p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
+    p.add_argument("--db", default="gamedef-tables.sqlite", metavar="FILE", help="where tables are kept (SQLite)")
+    p.set_defaults(func=cmd_serve)
     return parser
 
 

@@ -1,0 +1,120 @@
+"""The web table (interpreter/web/, docs/web.md): tables start, seats play through their
+private links, each seat sees only its own view, refused requests change nothing, and a
+table survives a restart of the server (its moves are in SQLite)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter.web.app import create_app  # noqa: E402
+
+FORM = {"content-type": "application/x-www-form-urlencoded"}
+
+
+def start(client: TestClient, game: str, **fields: str) -> dict[str, str]:
+    """Start a table; the links it answers with, by seat (and 'spectator')."""
+    r = client.post("/tables", data={"game": game, **fields})
+    assert r.status_code == 200, r.text
+    links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    links["spectator"] = re.search(r'class="spectator-link" href="(/t/[^"]+)"', r.text).group(1)
+    return links
+
+
+def seen(client: TestClient, link: str) -> int:
+    return int(re.search(r'id="seen" value="(\d+)"', client.get(link + "/board").text).group(1))
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "tables.sqlite", ["tictactoe", "walls_and_wonders", "kuhn_poker"])) as c:
+        yield c
+
+
+def test_the_index_offers_each_game_with_its_seats(client):
+    page = client.get("/").text
+    assert 'id="game-tictactoe"' in page and 'name="seat_x"' in page and 'name="seat_o"' in page
+
+
+def test_two_people_play_tictactoe_to_the_end_through_their_own_links(client):
+    links = start(client, "tictactoe", seat_x="human", seat_o="human", seed="1")
+    assert links["x"] != links["o"]
+    for _ in range(9):
+        status = client.get(links["x"] + "/board").text
+        if "Game over" in status:
+            break
+        mover = "x" if "Your turn (x)" in status else "o"
+        other = "o" if mover == "x" else "x"
+        assert 'class="move"' not in client.get(links[other] + "/board").text  # not the other's turn: no moves
+        r = client.post(links[mover] + "/move", data={"index": "0", "seen": str(seen(client, links[mover]))})
+        assert r.status_code == 200, r.text
+    assert "Game over" in client.get(links["o"] + "/board").text
+    # the grid is drawn as a board, not only as text
+    assert '<table class="grid"' in client.get(links["spectator"] + "/board").text
+
+
+def test_a_bad_request_is_refused_with_a_reason_and_changes_nothing(client, tmp_path):
+    links = start(client, "tictactoe", seat_x="human", seat_o="human", seed="1")
+    x, o = links["x"], links["o"]
+    n = seen(client, x)
+    cases = [
+        (o + "/move", {"index": "0", "seen": str(n)}, 403),  # not o's turn
+        (x + "/move", {"index": "99", "seen": str(n)}, 400),  # no such move
+        (x + "/move", {"index": "0", "seen": str(n + 5)}, 409),  # stale: saw another position
+        (x + "/move", {"index": "zero", "seen": "0"}, 400),  # malformed
+        (x.rsplit("/", 1)[0] + "/not-a-token/move", {"index": "0", "seen": str(n)}, 404),  # a token of no seat
+        (links["spectator"] + "/move", {"index": "0", "seen": str(n)}, 403),  # spectators don't move
+    ]
+    for url, data, status in cases:
+        r = client.post(url, data=data)
+        assert r.status_code == status, (url, data, r.text)
+        assert r.text  # a reason
+    big = client.post(x + "/move", content=b"index=0&" + b"x" * 20000, headers=FORM)
+    assert big.status_code == 413
+    assert seen(client, x) == n  # nothing changed
+
+
+def test_an_ai_seat_answers_at_once(client):
+    links = start(client, "tictactoe", seat_x="human", seat_o="random", seed="3")
+    r = client.post(links["x"] + "/move", data={"index": "0", "seen": "0"})
+    assert r.status_code == 200
+    assert seen(client, links["x"]) == 2  # x's move, then o's
+
+
+def test_a_seat_never_sees_another_seats_hand(client):
+    """Walls and Wonders: each player's hand is `seen by owner`. A seat's page shows its own
+    hand and never the other's (neither its cards' names nor its hand's line); the
+    spectator sees no hand."""
+    links = start(client, "walls_and_wonders", seat_p1="human", seat_p2="human", seed="2")
+    pages = {seat: client.get(links[seat] + "/board").text for seat in ("p1", "p2", "spectator")}
+    hand_line = {seat: re.search(r"Your hand: ([^\n<]*)", pages[seat]).group(1) for seat in ("p1", "p2")}
+    assert hand_line["p1"] != hand_line["p2"]
+    assert hand_line["p2"] not in pages["p1"] and hand_line["p1"] not in pages["p2"]
+    assert "(p2)" not in pages["p1"] and "(p1)" not in pages["p2"]  # no card of the other named
+    assert "Your hand" not in pages["spectator"] and "(p1)" not in pages["spectator"]
+
+
+def test_a_restarted_server_resumes_every_table_and_its_transcript_replays(tmp_path):
+    db = tmp_path / "tables.sqlite"
+    with TestClient(create_app(db, ["tictactoe"])) as first:
+        links = start(first, "tictactoe", seat_x="human", seat_o="human", seed="5")
+        for i in range(3):
+            mover = links["x"] if i % 2 == 0 else links["o"]
+            assert first.post(mover + "/move", data={"index": "0", "seen": str(i)}).status_code == 200
+        before = first.get(links["spectator"] + "/board").text
+    with TestClient(create_app(db, ["tictactoe"])) as second:  # a new server, the same file
+        assert second.get(links["spectator"] + "/board").text == before
+        assert second.post(links["o"] + "/move", data={"index": "0", "seen": "3"}).status_code == 200
+        transcript = second.get(links["x"] + "/transcript").text
+    path = tmp_path / "t.toml"
+    path.write_text(transcript, encoding="utf-8")
+    from interpreter.cli import main
+
+    assert main(["replay", str(path)]) == 0
+    assert transcript.count('"x: ') + transcript.count('"o: ') == 4
