@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from interpreter import codecache, find_game, load_game
+from interpreter import find_game, load_game
 from interpreter.check.checker import check_program
+from interpreter.compile import codecache
 from interpreter.compile.compiler import CompiledGame
 from interpreter.language.parser import parse_text
 from interpreter.language.program import load_program
