@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -316,3 +317,23 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
     twid = (ROOT / "gamedefs" / "twid.game").resolve()
     assert [f.uri for f in found] == [twid.as_uri()]
     assert twid.read_text().splitlines()[found[0].range.start.line].startswith("procedure gain_vp(")
+
+
+def test_highlighting_grammar_knows_every_keyword():
+    """The TextMate grammar highlights each keyword of the language's grammar (a word
+    the grammar gains without a highlighting rule fails here), and the VS Code manifest
+    names files that exist."""
+    from interpreter.lsp.analysis import keywords
+
+    editors = ROOT / "editors"
+    grammar = json.loads((editors / "gamedef.tmLanguage.json").read_text())
+    patterns = [p["match"] for p in grammar["repository"]["keywords"]["patterns"]]
+    patterns.append(grammar["repository"]["citation"]["match"].split(r"\s")[0])
+    missing = [k for k in keywords() if not any(re.fullmatch(p, k) for p in patterns)]
+    assert missing == []
+    assert not re.fullmatch(patterns[0], "cardinal")  # whole words only
+    manifest = json.loads((editors / "package.json").read_text())
+    for g in manifest["contributes"]["grammars"]:
+        assert (editors / g["path"]).is_file() and g["scopeName"] == grammar["scopeName"]
+    assert (editors / manifest["main"]).is_file()
+    assert (editors / manifest["contributes"]["languages"][0]["configuration"]).is_file()
