@@ -6,6 +6,7 @@ it, so diagnostics, hover and definition are seen across an include."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import re
@@ -21,7 +22,7 @@ from lsprotocol import types  # noqa: E402
 from pytest_lsp import ClientServerConfig, LanguageClient  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-ENV = {**os.environ, "PYTHONPATH": str(ROOT), "GAMEDEF_CACHE": os.environ.get("GAMEDEF_CACHE", "")}
+ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 SERVER = [sys.executable, "-m", "interpreter", "lsp"]
 
 MAIN = """\
@@ -59,8 +60,10 @@ card spark "Spark": Spell {
 """
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=ENV))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, server_env=ENV), scope="module")
 async def client(lsp_client: LanguageClient):
+    """One server for the module's tests (each test opens its own files), as one editor
+    keeps one server for many documents."""
     await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=None))
     yield
     await lsp_client.shutdown_session()
@@ -83,6 +86,15 @@ def _at(text: str, needle: str, nth: int = 0) -> types.Position:
     return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
 
 
+async def _published(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
+    """The next diagnostics the server publishes for `uri` (the server is shared by the
+    module's tests: another document's may come first)."""
+    while True:
+        params = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        if params.uri == uri:
+            return list(params.diagnostics)
+
+
 async def _open(client: LanguageClient, path: Path, text: str) -> list[types.Diagnostic]:
     uri = path.as_uri()
     client.text_document_did_open(
@@ -90,8 +102,7 @@ async def _open(client: LanguageClient, path: Path, text: str) -> list[types.Dia
             text_document=types.TextDocumentItem(uri=uri, language_id="gamedef", version=1, text=text)
         )
     )
-    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return list(client.diagnostics[uri])
+    return await _published(client, uri)
 
 
 async def _change(client: LanguageClient, path: Path, text: str, version: int) -> list[types.Diagnostic]:
@@ -102,11 +113,10 @@ async def _change(client: LanguageClient, path: Path, text: str, version: int) -
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
-    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return list(client.diagnostics[uri])
+    return await _published(client, uri)
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_diagnostic_as_typed_then_cleared(client: LanguageClient, game: Path):
     """An unknown name typed (not saved) is reported at its range with the checker's
     hint; the fix, typed, clears it. The file on disk is never what is checked."""
@@ -123,7 +133,7 @@ async def test_diagnostic_as_typed_then_cleared(client: LanguageClient, game: Pa
     assert await _change(client, game, MAIN, 3) == []
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_syntax_error_and_included_file(client: LanguageClient, game: Path):
     """A syntax error is placed at the token it stops at; an error in an included file
     is shown at the `include` that brings it in, naming the file and line."""
@@ -137,7 +147,7 @@ async def test_syntax_error_and_included_file(client: LanguageClient, game: Path
     assert "cards.game:2" in found[0].message
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_hover_card_and_rule(client: LanguageClient, game: Path):
     """Hover over a card's name shows its printed text and properties, where it is
     declared, and the rule the enclosing block cites."""
@@ -159,7 +169,7 @@ async def test_hover_card_and_rule(client: LanguageClient, game: Path):
     assert "Duel 2.3: points" in result.contents.value
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_definition_in_included_file(client: LanguageClient, game: Path):
     """Go to definition leads from a use of a card to its declaration in the included
     file, and from a call to the procedure in this one."""
@@ -177,7 +187,7 @@ async def test_definition_in_included_file(client: LanguageClient, game: Path):
     assert [(f.uri, f.range.start) for f in found] == [(uri, _at(MAIN, "gain", 1))]
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_completion_names_and_keywords(client: LanguageClient, game: Path):
     """Completion offers the names declared (here and in included files), the
     procedure's parameters, built-ins, and the grammar's keywords."""
@@ -196,7 +206,7 @@ async def test_completion_names_and_keywords(client: LanguageClient, game: Path)
     assert "count" in items
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_document_symbols(client: LanguageClient, game: Path):
     """The outline lists the document's declarations with the ranges they span."""
     await _open(client, game, MAIN)
@@ -225,7 +235,7 @@ async def test_document_symbols(client: LanguageClient, game: Path):
     assert [(s.name, [c.name for c in s.children or []]) for s in found] == [("Spell", ["power"]), ("spark", [])]
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="module")
 async def test_garbage_documents(client: LanguageClient, game: Path):
     """Garbage, deep nesting and a document past the file size limit each give a
     diagnostic; the server answers the next request as before."""
@@ -291,7 +301,40 @@ def test_missing_extra_is_a_clear_message():
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.asyncio
+def test_highlighting_grammar_knows_every_keyword():
+    """The TextMate grammar highlights each keyword of the language's grammar (a word
+    the grammar gains without a highlighting rule fails here), and the VS Code manifest
+    names files that exist."""
+    from interpreter.lsp.analysis import keywords
+
+    editors = ROOT / "editors"
+    grammar = json.loads((editors / "gamedef.tmLanguage.json").read_text())
+    patterns = [p["match"] for p in grammar["repository"]["keywords"]["patterns"]]
+    patterns.append(grammar["repository"]["citation"]["match"].split(r"\s")[0])
+    missing = [k for k in keywords() if not any(re.fullmatch(p, k) for p in patterns)]
+    assert missing == []
+    assert not re.fullmatch(patterns[0], "cardinal")  # whole words only
+    manifest = json.loads((editors / "package.json").read_text())
+    for g in manifest["contributes"]["grammars"]:
+        assert (editors / g["path"]).is_file() and g["scopeName"] == grammar["scopeName"]
+    assert (editors / manifest["main"]).is_file()
+    assert (editors / manifest["contributes"]["languages"][0]["configuration"]).is_file()
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_compile_errors_on_open(client: LanguageClient, tmp_path: Path):
+    """What only compiling finds (as `gamedef check` reports it: here a grid of no
+    columns) is published on open, after the checker's first answer."""
+    text = 'game g { players 1..1 }\ngrid Cell 0 by 3\nprocedure play() {\n    rule "G 1"\n    game over players\n}\n'
+    path = tmp_path / "grid.game"
+    path.write_text(text)
+    assert await _open(client, path, text) == []  # the checker's answer
+    found = await _published(client, path.as_uri())
+    assert len(found) == 1 and "positive number of columns" in found[0].message
+    assert found[0].range.start == _at(text, "grid Cell")
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_file_building_on_a_bundled_game(client: LanguageClient):
     """The house-rules example includes The Wall is Down: it checks clean, a country
     (a row of the game's table) shows its title and properties from the table, and a
@@ -317,23 +360,3 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
     twid = (ROOT / "gamedefs" / "twid.game").resolve()
     assert [f.uri for f in found] == [twid.as_uri()]
     assert twid.read_text().splitlines()[found[0].range.start.line].startswith("procedure gain_vp(")
-
-
-def test_highlighting_grammar_knows_every_keyword():
-    """The TextMate grammar highlights each keyword of the language's grammar (a word
-    the grammar gains without a highlighting rule fails here), and the VS Code manifest
-    names files that exist."""
-    from interpreter.lsp.analysis import keywords
-
-    editors = ROOT / "editors"
-    grammar = json.loads((editors / "gamedef.tmLanguage.json").read_text())
-    patterns = [p["match"] for p in grammar["repository"]["keywords"]["patterns"]]
-    patterns.append(grammar["repository"]["citation"]["match"].split(r"\s")[0])
-    missing = [k for k in keywords() if not any(re.fullmatch(p, k) for p in patterns)]
-    assert missing == []
-    assert not re.fullmatch(patterns[0], "cardinal")  # whole words only
-    manifest = json.loads((editors / "package.json").read_text())
-    for g in manifest["contributes"]["grammars"]:
-        assert (editors / g["path"]).is_file() and g["scopeName"] == grammar["scopeName"]
-    assert (editors / manifest["main"]).is_file()
-    assert (editors / manifest["contributes"]["languages"][0]["configuration"]).is_file()

@@ -120,6 +120,35 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     )
 
 
+def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
+    """What compiling the game finds that checking did not (a constant that cannot be
+    computed at load, a table's bad cell for a property's type), for the game and each
+    variant, as `gamedef check` does. Compiling The Wall is Down takes seconds the first
+    time (then its cache answers), so this runs when a document is opened or saved, and
+    only on a file whose text is the one on disk (the compiled-game cache reads files)."""
+    if analysis.program is None or any(d.severity == "error" for d in analysis.diagnostics):
+        return ()
+    from interpreter.runtime.load import load_game
+
+    try:
+        if Path(analysis.path).read_text(encoding="utf-8") != analysis.text:
+            return ()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    found: dict[tuple, Diagnostic] = {}
+    for variants in [[]] + [[v] for v in analysis.program.all_variants]:
+        try:
+            load_game(analysis.path, variants=variants)
+        except GameDefError as err:
+            for d in err.diagnostics:
+                found.setdefault((d.span, d.message), d)
+        except (LimitExceeded, RecursionError, MemoryError) as err:
+            message = getattr(err, "message", None) or "the game is too large to compile"
+            d = Diagnostic(Span(analysis.path, 1, 1), message, getattr(err, "hint", None))
+            found.setdefault((d.span, d.message), d)
+    return tuple(found.values())
+
+
 # ---- names -----------------------------------------------------------------------------------
 def type_text(t: ast.TypeExpr | None) -> str:
     """A type as it is written in a `.game` file."""

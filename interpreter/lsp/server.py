@@ -11,11 +11,14 @@ dropped, not published.
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import logging
+import queue
+import threading
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from urllib.parse import urlparse
 
+import attrs
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
@@ -103,6 +106,41 @@ class GamedefProtocol(LanguageServerProtocol):
             super().handle_message(message)
 
 
+class Worker:
+    """One daemon thread running the checks in turn. Not a thread pool: Python waits
+    for a pool's threads at exit, and an editor closing during a long compile would
+    wait for it."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._run, name="gamedef-worker", daemon=True).start()
+
+    def _run(self) -> None:
+        while True:
+            fn, args, future, loop = self.jobs.get()
+            try:
+                result = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the awaiting task
+                loop.call_soon_threadsafe(_settle, future, None, exc)
+            else:
+                loop.call_soon_threadsafe(_settle, future, result, None)
+
+    def run(self, fn: Callable, *args) -> asyncio.Future:
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        self.jobs.put((fn, args, future, loop))
+        return future
+
+
+def _settle(future: asyncio.Future, result, exc: BaseException | None) -> None:
+    if future.cancelled():
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(result)
+
+
 class GamedefServer(LanguageServer):
     """The server, with each open document's latest analysis."""
 
@@ -111,7 +149,8 @@ class GamedefServer(LanguageServer):
         self.analyses: dict[str, A.Analysis] = {}  # the latest analysis of each open document
         self.parsed: dict[str, A.Analysis] = {}  # the latest one that parsed: names to offer mid-edit
         self.pending: dict[str, asyncio.Task] = {}
-        self.worker = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gamedef-check")
+        self.worker = Worker()  # parsing and checking, as the documents are typed
+        self.compiler = Worker()  # compiling, on open and save: slower, and never in the way of the checks
 
 
 server = GamedefServer()
@@ -196,15 +235,27 @@ def _analyse_safely(path: str | None, text: str) -> A.Analysis:
         return A.Analysis(where.path, text, (Diagnostic(where, message, "please report it"),))
 
 
-async def refresh(ls: GamedefServer, uri: str, delay: float) -> None:
+def _compile_safely(analysis: A.Analysis) -> A.Analysis:
+    """The analysis with what compiling found added (`compile_diagnostics`)."""
+    try:
+        found = A.compile_diagnostics(analysis)
+    except Exception as exc:  # noqa: BLE001 - the editor must keep its server
+        message = f"gamedef could not compile this game ({type(exc).__name__}: {exc})"
+        found = (Diagnostic(Span(analysis.path, 1, 1), message, "please report it"),)
+    if not found:
+        return analysis
+    return attrs.evolve(analysis, diagnostics=analysis.diagnostics + tuple(found))
+
+
+async def refresh(ls: GamedefServer, uri: str, delay: float, compile_too: bool = False) -> None:
     """Check the document (after `delay` seconds of quiet) and publish what was found,
-    unless newer text came meanwhile."""
+    unless newer text came meanwhile; `compile_too` (on open and save) then compiles the
+    game and publishes again if that found more."""
     if delay:
         await asyncio.sleep(delay)
     doc = ls.workspace.get_text_document(uri)
     text, doc_version = doc.source, doc.version
-    loop = asyncio.get_running_loop()
-    analysis = await loop.run_in_executor(ls.worker, _analyse_safely, _path(uri), text)
+    analysis = await ls.worker.run(_analyse_safely, _path(uri), text)
     current = ls.workspace.text_documents.get(uri)
     if current is None or current.version != doc_version:
         return
@@ -214,18 +265,28 @@ async def refresh(ls: GamedefServer, uri: str, delay: float) -> None:
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=uri, version=doc_version, diagnostics=to_diagnostics(analysis))
     )
+    if not compile_too or analysis.program is None:
+        return
+    compiled = await ls.compiler.run(_compile_safely, analysis)
+    current = ls.workspace.text_documents.get(uri)
+    if compiled is analysis or current is None or current.version != doc_version:
+        return
+    ls.analyses[uri] = ls.parsed[uri] = compiled
+    ls.text_document_publish_diagnostics(
+        types.PublishDiagnosticsParams(uri=uri, version=doc_version, diagnostics=to_diagnostics(compiled))
+    )
 
 
-def _schedule(ls: GamedefServer, uri: str, delay: float) -> None:
+def _schedule(ls: GamedefServer, uri: str, delay: float, compile_too: bool = False) -> None:
     old = ls.pending.pop(uri, None)
     if old is not None:
         old.cancel()
-    ls.pending[uri] = asyncio.ensure_future(refresh(ls, uri, delay))
+    ls.pending[uri] = asyncio.ensure_future(refresh(ls, uri, delay, compile_too))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 async def did_open(ls: GamedefServer, params: types.DidOpenTextDocumentParams) -> None:
-    _schedule(ls, params.text_document.uri, 0)
+    _schedule(ls, params.text_document.uri, 0, compile_too=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
@@ -235,7 +296,7 @@ async def did_change(ls: GamedefServer, params: types.DidChangeTextDocumentParam
 
 @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
 async def did_save(ls: GamedefServer, params: types.DidSaveTextDocumentParams) -> None:
-    _schedule(ls, params.text_document.uri, 0)  # an included file may have changed on disk
+    _schedule(ls, params.text_document.uri, 0, compile_too=True)  # an included file may have changed too
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
