@@ -360,3 +360,39 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
     twid = (ROOT / "gamedefs" / "twid.game").resolve()
     assert [f.uri for f in found] == [twid.as_uri()]
     assert twid.read_text().splitlines()[found[0].range.start.line].startswith("procedure gain_vp(")
+
+
+def test_variants_checked_and_outlined(tmp_path: Path):
+    """Each variant is checked, as `gamedef check` does: an error only a variant has is
+    reported, naming the variant; the outline shows what the variant replaces, and a
+    hover inside it shows the rule the variant cites."""
+    from interpreter.lsp import analysis as A
+
+    text = (
+        "game g { players 1..1 }\ndef goal() = 3\n"
+        'variant short "Short" {\n    rule "House rule: shorter"\n    replace def goal() = gaol + 1\n}\n'
+        'procedure play() {\n    rule "G 1"\n    let n = goal()\n    game over players\n}\n'
+    )
+    found = A.analyse(str(tmp_path / "v.game"), text)
+    errors = [d for d in found.diagnostics if d.severity == "error"]
+    assert [(d.span.line, d.span.column, d.message, d.hint) for d in errors] == [
+        (5, 26, "unknown name 'gaol' (with variant short)", "did you mean 'goal'?")
+    ]
+    outline = {o.name: o for o in A.outline(found)}
+    assert [(c.name, c.detail) for c in outline["short"].children] == [("goal", "replace def goal()")]
+    assert outline["short"].extent == (3, 1, 6, 2)
+    assert A.hover(found, text, 5, 27) == "rule § House rule: shorter"
+    assert "rule § G 1" in A.hover(found, text, 9, 9)  # `n`, in play()
+    assert "let n = goal()" in A.hover(found, text, 9, 9)
+
+
+def test_positions_in_utf16():
+    """The protocol counts UTF-16 units; the language counts characters: a character
+    outside the Basic Multilingual Plane is two units before a name."""
+    from interpreter.lsp.server import from_position, to_position
+
+    text = 'log "🂡 {x}" y\n'
+    column = text.index("y") + 1
+    position = to_position(text, 1, column)
+    assert position == types.Position(line=0, character=column)  # one more unit than characters before it
+    assert from_position(text, position) == (1, column)

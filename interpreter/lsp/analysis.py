@@ -348,10 +348,6 @@ def name_span(sources: dict[str, str], span: Span, name: str) -> Span:
     return span
 
 
-def _offset(lines: list[str], line: int, column: int) -> int:
-    return sum(len(r) + 1 for r in lines[: line - 1]) + column - 1
-
-
 def extents(text: str, starts: list[Span], end: tuple[int, int]) -> list[tuple[int, int, int, int]]:
     """Each declaration's extent, (line, column) to (line, column): from its start to the
     last character before the next one starts (or `end`), trailing blanks and comments

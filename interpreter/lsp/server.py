@@ -16,6 +16,7 @@ import queue
 import threading
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from urllib.parse import urlparse
 
 import attrs
@@ -23,8 +24,10 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
+from pygls.uris import from_fs_path, to_fs_path
 
 from interpreter.core.errors import Diagnostic, Span
+from interpreter.language import syntax as ast
 from interpreter.lsp import analysis as A
 
 DEBOUNCE = 0.25  # seconds of quiet after a change before the document is checked again
@@ -193,8 +196,6 @@ def _path(uri: str) -> str | None:
     """The file a document is, or None for an untitled buffer (checked alone)."""
     if urlparse(uri).scheme != "file":
         return None
-    from pygls.uris import to_fs_path
-
     return to_fs_path(uri)
 
 
@@ -203,14 +204,16 @@ def to_diagnostics(analysis: A.Analysis) -> list[types.Diagnostic]:
     """The analysis's diagnostics, placed in the document: one in an included file is
     shown at the `include` that brings it in (its own place in the message)."""
     text = analysis.text
-    includes = [d for d in analysis.module.decls if isinstance(d, A.ast.Include)] if analysis.module else []
+    includes = [d for d in analysis.module.decls if isinstance(d, ast.Include)] if analysis.module else []
+    folder = Path(analysis.path).parent
     out = []
     for d in analysis.diagnostics:
         message, span = d.message, d.span
         if span.path != analysis.path:
-            place = f"{span.path.rsplit('/', 1)[-1]}:{span.line}:{span.column}" if span.line > 0 else span.path
+            place = f"{Path(span.path).name}:{span.line}:{span.column}" if span.line > 0 else span.path
             message = f"in {place}: {message}"
-            span = includes[0].span if includes else Span(analysis.path, 1, 1)
+            direct = [i for i in includes if str((folder / i.path).resolve()) == span.path]
+            span = (direct or includes or [ast.Include(span=Span(analysis.path, 1, 1), path="")])[0].span
         if d.hint:
             message += f"\nhint: {d.hint}"
         out.append(
@@ -346,8 +349,6 @@ def definition(ls: GamedefServer, params: types.DefinitionParams) -> list[types.
 
 
 def _uri(path: str) -> str:
-    from pygls.uris import from_fs_path
-
     return from_fs_path(path) or path
 
 
