@@ -392,7 +392,10 @@ def cmd_lsp(args) -> int:
     try:
         from interpreter.lsp.server import main as serve
     except ImportError as exc:
-        error(f"gamedef lsp needs the optional extra 'lsp' ({exc.name or exc} is not installed)", LSP_HINT)
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol"):
+            raise
+        error(f"gamedef lsp needs the optional extra 'lsp' ({missing} is not installed)", LSP_HINT)
         return 2
     return serve()
 
