@@ -167,6 +167,10 @@ async def test_hover_card_and_rule(client: LanguageClient, game: Path):
     )
     assert "var score: player -> int" in result.contents.value
     assert "Duel 2.3: points" in result.contents.value
+    result = await client.text_document_hover_async(  # a loop's variable: the type of the list's items
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=game.as_uri()), position=_at(MAIN, "p, spark"))
+    )
+    assert "p: player" in result.contents.value and "for p in players" in result.contents.value
 
 
 @pytest.mark.asyncio(loop_scope="module")
@@ -383,7 +387,8 @@ def test_variants_checked_and_outlined(tmp_path: Path):
     assert outline["short"].extent == (3, 1, 6, 2)
     assert A.hover(found, text, 5, 27) == "rule § House rule: shorter"
     assert "rule § G 1" in A.hover(found, text, 9, 9)  # `n`, in play()
-    assert "let n = goal()" in A.hover(found, text, 9, 9)
+    assert "let n: int = goal()" in A.hover(found, text, 9, 9)  # the type the checker found
+    assert "def goal(): int" in A.hover(found, text, 2, 5)
 
 
 def test_positions_in_utf16():

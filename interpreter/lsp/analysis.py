@@ -17,7 +17,8 @@ from pathlib import Path
 
 import attrs
 
-from interpreter.check.checker import check_program
+from interpreter.check.checker import Checker
+from interpreter.check.types import show
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.errors import Diagnostic, GameDefError, Span
 from interpreter.core.limits import MAX_FILE_BYTES, LimitExceeded
@@ -59,6 +60,44 @@ class Analysis:
     program: Program | None = None  # None without a game header, or when includes fail
     symbols: tuple[Symbol, ...] = ()
     sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
+    local_types: dict[tuple[str, int, int], str] = attrs.field(factory=dict)  # a local's type, by where it is bound
+
+
+class _TypedChecker(Checker):
+    """The checker, keeping the type it found for each local name (`let`, a loop's
+    variable, `choose`, `roll`): what hover shows of a local. The checker itself keeps
+    a scope only while it checks a block."""
+
+    def __init__(self, program: Program):
+        super().__init__(program)
+        self.local_types: dict[tuple[str, int, int], str] = {}
+
+    def stmt(self, s, scope: dict, loops: int) -> None:
+        super().stmt(s, scope, loops)
+        if isinstance(s, ast.Let):
+            name = s.name
+        elif isinstance(s, ast.For | ast.Choose | ast.Roll):
+            name = s.var
+        else:
+            return
+        if name in scope:
+            self.local_types[(s.span.path, s.span.line, s.span.column)] = show(scope[name])
+
+
+def _check(program: Program, types: dict | None = None) -> list[Diagnostic]:
+    """`check_program`, keeping in `types` the locals' types (by where each is bound)
+    and the defs' result types (by name)."""
+    checker = _TypedChecker(program)
+    diags = checker.run()
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    if types is not None:  # the game's own first, then what only a variant has
+        for key, t in checker.local_types.items():
+            types.setdefault(key, t)
+        for name, t in checker.def_types.items():
+            types.setdefault(name, show(t))
+    return [d for d in diags if d.severity == "warning"]
 
 
 # ---- diagnostics ---------------------------------------------------------------------------
@@ -104,9 +143,10 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     symbols = _program_symbols(module, program, sources)
     diags: dict[tuple, Diagnostic] = {}
     warnings: dict[tuple, Diagnostic] | None = None
+    local_types: dict = {}
     for variants in [[]] + [[v] for v in program.all_variants]:
         try:
-            found = check_program(program if not variants else load_program(path, variants, edited))
+            found = _check(program if not variants else load_program(path, variants, edited), local_types)
         except GameDefError as err:
             for d in err.diagnostics:
                 if variants and (d.span, d.message) not in diags:
@@ -115,9 +155,13 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
             continue
         keys = {(d.span, d.message): d for d in found}  # warn only of what no variant uses either
         warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
-    return Analysis(
-        path, text, tuple(diags.values()) + tuple((warnings or {}).values()), module, program, symbols, sources
+    def_types = {k: v for k, v in local_types.items() if isinstance(k, str)}
+    symbols = tuple(
+        attrs.evolve(s, detail=f"{s.detail}: {def_types[s.name]}") if s.kind == "def" and s.name in def_types else s
+        for s in symbols
     )
+    found = tuple(diags.values()) + tuple((warnings or {}).values())
+    return Analysis(path, text, found, module, program, symbols, sources, local_types)
 
 
 def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
@@ -446,7 +490,7 @@ def cited_rules(chain: list) -> tuple[list[str], list[str]]:
     return [], []
 
 
-def locals_in(chain: list, sources: dict[str, str]) -> list[Symbol]:
+def locals_in(chain: list, sources: dict[str, str], types: dict | None = None) -> list[Symbol]:
     """Names bound inside the enclosing declaration: parameters, `let`, loop variables,
     `choose` and `roll` results, comprehension and lambda variables, trigger arguments."""
     if not chain:
@@ -457,9 +501,13 @@ def locals_in(chain: list, sources: dict[str, str]) -> list[Symbol]:
         if isinstance(node, ast.Param):
             out.append(Symbol(node.name, "parameter", span, f"{node.name}: {type_text(node.type)}"))
         elif isinstance(node, ast.Let):
-            out.append(Symbol(node.name, "local", span, f"let {node.name} = {source_rest(sources, node.value.span)}"))
+            typ = (types or {}).get((span.path, span.line, span.column))
+            shown = f"let {node.name}: {typ}" if typ else f"let {node.name}"
+            out.append(Symbol(node.name, "local", span, f"{shown} = {source_rest(sources, node.value.span)}"))
         elif isinstance(node, ast.For | ast.Choose | ast.Roll | ast.ForClause | ast.LeaveHook):
-            out.append(Symbol(node.var, "local", span, source_rest(sources, span)))
+            typ = (types or {}).get((span.path, span.line, span.column))
+            doc = f"`{source_rest(sources, span)}`"
+            out.append(Symbol(node.var, "local", span, f"{node.var}: {typ}" if typ else node.var, doc))
         elif isinstance(node, ast.Lambda):
             out.append(Symbol(node.param, "local", span, f"{node.param} => ..."))
         elif isinstance(node, ast.Trigger):
@@ -485,7 +533,7 @@ def lookup(analysis: Analysis, text: str, line: int, column: int) -> tuple[str, 
     chain = enclosing(analysis, line, column)
     sources = {**analysis.sources, analysis.path: analysis.text}
     member = row[: start - 1].rstrip().endswith(".")
-    local = [s for s in locals_in(chain, sources) if s.name == word]
+    local = [s for s in locals_in(chain, sources, analysis.local_types) if s.name == word]
     named = [s for s in analysis.symbols if s.name == word]
     if member:
         named = [s for s in named if s.kind == "field"] or named
@@ -555,7 +603,7 @@ def completions(analysis: Analysis, text: str, line: int, column: int) -> list[t
                 out.setdefault(s.name, (s.name, s.kind, s.detail))
         return list(out.values())
     sources = {**analysis.sources, analysis.path: analysis.text}
-    for s in locals_in(enclosing(analysis, line, column), sources):
+    for s in locals_in(enclosing(analysis, line, column), sources, analysis.local_types):
         out.setdefault(s.name, (s.name, s.kind, s.detail))
     for s in analysis.symbols:
         if s.kind != "field":
