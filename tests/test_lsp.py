@@ -342,6 +342,26 @@ async def test_compile_errors_on_open(client: LanguageClient, tmp_path: Path):
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_card_set_checked_in_its_game(client: LanguageClient, game: Path):
+    """A card set (no game of its own) is checked as part of the game that includes it:
+    the designer's own folder, and a bundled card set of The Wall is Down."""
+    cards = game.parent / "cards.game"
+    broken = CARDS.replace("power 2", "power 2 + sprak")
+    found = await _open(client, cards, broken)
+    assert [(d.range.start, d.message.split(chr(10))[0]) for d in found] == [
+        (_at(broken, "sprak"), "unknown name 'sprak'")
+    ]
+    path = ROOT / "cards" / "twid" / "pre_1.game"
+    text = path.read_text()
+    typo = text.replace("remove_influence(", "remove_influense(", 1)
+    found = await _open(client, path, typo)
+    assert [(d.range.start, d.message.split(chr(10))[0]) for d in found] == [
+        (_at(typo, "remove_influense"), "unknown procedure 'remove_influense'")
+    ]
+    assert "did you mean 'remove_influence'?" in found[0].message
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_file_building_on_a_bundled_game(client: LanguageClient):
     """The house-rules example includes The Wall is Down: it checks clean, a country
     (a row of the game's table) shows its title and properties from the table, and a

@@ -21,10 +21,12 @@ from interpreter.check.checker import Checker
 from interpreter.check.types import show
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.errors import Diagnostic, GameDefError, Span
-from interpreter.core.limits import MAX_FILE_BYTES, LimitExceeded
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded
+from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.parser import grammar_text, parse_text
 from interpreter.language.program import Program, load_program
+from interpreter.language.sources import SourceError, confined, read_bytes_checked
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -61,6 +63,7 @@ class Analysis:
     symbols: tuple[Symbol, ...] = ()
     sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
     local_types: dict[tuple[str, int, int], str] = attrs.field(factory=dict)  # a local's type, by where it is bound
+    game: str = ""  # the game file checked: this one, or the game that includes this card set
 
 
 class _TypedChecker(Checker):
@@ -130,15 +133,20 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
         return Analysis(path, text, tuple(err.diagnostics))
     sources = {path: text}
     own = _symbols([module], (), sources)
-    if alone or not any(isinstance(d, ast.GameHeader | ast.Include) for d in module.decls):
-        # A card set or a file of rules another file includes (no game of its own, and
-        # none included): it parses; the game that includes it is where it is checked.
+    if alone:
         return Analysis(path, text, (), module, None, own, sources)
+    game = path
+    if not any(isinstance(d, ast.GameHeader | ast.Include) for d in module.decls):
+        # A card set or a file of rules a game includes: checked as part of that game.
+        host = including_game(Path(path))
+        if host is None:
+            return Analysis(path, text, (), module, None, own, sources)
+        game = str(host)
     edited = {path: module}
     try:
-        program = load_program(path, (), edited)
+        program = load_program(game, (), edited)
     except GameDefError as err:
-        return Analysis(path, text, tuple(err.diagnostics), module, None, own, sources)
+        return Analysis(path, text, tuple(err.diagnostics), module, None, own, sources, game=game)
     sources.update(program.sources)
     symbols = _program_symbols(module, program, sources)
     diags: dict[tuple, Diagnostic] = {}
@@ -146,7 +154,7 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     local_types: dict = {}
     for variants in [[]] + [[v] for v in program.all_variants]:
         try:
-            found = _check(program if not variants else load_program(path, variants, edited), local_types)
+            found = _check(program if not variants else load_program(game, variants, edited), local_types)
         except GameDefError as err:
             for d in err.diagnostics:
                 if variants and (d.span, d.message) not in diags:
@@ -161,7 +169,30 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
         for s in symbols
     )
     found = tuple(diags.values()) + tuple((warnings or {}).values())
-    return Analysis(path, text, found, module, program, symbols, sources, local_types)
+    if game != path:  # of the game around a card set, its errors only: the warnings are its own business
+        found = tuple(d for d in found if d.span.path == path or d.severity == "error")
+    return Analysis(path, text, found, module, program, symbols, sources, local_types, game)
+
+
+def including_game(path: Path) -> Path | None:
+    """The game that includes the file at `path` directly: a `.game` file beside it, in
+    the folder above (`berlin_wall/variants.game`) or among the bundled games
+    (`cards/twid/pre_1.game`). Only those folders are read, each file with the limits of
+    any file, and at most MAX_FILES of them."""
+    folders = list(dict.fromkeys([path.parent, path.parent.parent, BUNDLED]))
+    candidates = [c for folder in folders for c in sorted(folder.glob("*.game")) if c.resolve() != path]
+    for candidate in candidates[:MAX_FILES]:
+        try:
+            text = read_bytes_checked(candidate)
+        except SourceError:
+            continue
+        for name in INCLUDE.findall(text):
+            if confined(candidate.parent, name, (candidate.parent, BUNDLED, BUNDLED_CARDS)) == path:
+                return candidate.resolve()
+    return None
+
+
+INCLUDE = re.compile(r'^[ \t]*include[ \t]+"([^"\n]+)"', re.MULTILINE)
 
 
 def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
@@ -182,7 +213,7 @@ def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
     found: dict[tuple, Diagnostic] = {}
     for variants in [[]] + [[v] for v in analysis.program.all_variants]:
         try:
-            load_game(analysis.path, variants=variants)
+            load_game(analysis.game or analysis.path, variants=variants)
         except GameDefError as err:
             for d in err.diagnostics:
                 found.setdefault((d.span, d.message), d)
