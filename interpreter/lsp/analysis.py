@@ -318,7 +318,10 @@ def _card_symbol(card: ast.Card, sources: dict[str, str], where: str = "") -> Sy
     slots = [s[0] for s in card.slots]
     if slots:
         lines.append("- does: " + ", ".join(slots))
-    detail = f'card {card.name} "{card.title}" : {card.kind}{where}'
+    title = f' "{card.title}"' if card.has_title else ""
+    # A block that extends a table's row writes no kind: the row gives it (once read).
+    kind = f" : {card.kind}" if card.has_kind or card.kind != "Card" else ""
+    detail = f"card {card.name}{title}{kind}{where}"
     return Symbol(card.name, "card", card.span, detail, "\n".join(lines), (card.extends,) if card.extends else ())
 
 
@@ -402,7 +405,7 @@ def word_at(text: str, line: int, column: int) -> tuple[str, int, int] | None:
         return None
     row = lines[line - 1]
     for m in IDENT.finditer(row):
-        if m.start() + 1 <= column <= m.end() + 1 and (m.start() + 1 <= column <= m.end()):
+        if m.start() + 1 <= column <= m.end():
             return m.group(), m.start() + 1, m.end() + 1
     for m in IDENT.finditer(row):  # just after a name: the editor's cursor ends it
         if m.end() + 1 == column:
