@@ -387,6 +387,22 @@ def cmd_check(args) -> int:
     return 2 if failed else 0
 
 
+def cmd_lsp(args) -> int:
+    """The language server for editors (docs/editor.md); its libraries are an optional extra."""
+    try:
+        from interpreter.lsp.server import main as serve
+    except ImportError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol"):
+            raise
+        error(f"gamedef lsp needs the optional extra 'lsp' ({missing} is not installed)", LSP_HINT)
+        return 2
+    return serve()
+
+
+LSP_HINT = "install it with: pip install 'gamedef[lsp]'"
+
+
 def cmd_play(args) -> int:
     """A person plays one seat against AI seats: the seat's view before each of its
     decisions (when it changed), the moves numbered, `undo` back to the previous decision,
@@ -757,6 +773,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub_parser("check", "check .game files (and each of their variants)")
     p.add_argument("files", nargs="+", metavar="FILE", help=".game files or bundled game names")
     p.set_defaults(func=cmd_check)
+
+    p = sub_parser("lsp", "run the language server an editor starts (LSP on stdin and stdout; docs/editor.md)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub_parser("replay", "re-run a transcript and check every move and the result")
     p.add_argument("transcript", help="a transcript written by --transcript (TOML)")

@@ -68,13 +68,18 @@ def _include_error(span: Span, message: str, hint: str) -> GameDefError:
     return GameDefError([Diagnostic(span, message, hint)])
 
 
-def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], roots: tuple[Path, ...], span=None) -> list:
+def _load_modules(
+    path: Path, seen: set[Path], sources: dict[str, str], roots: tuple[Path, ...], span=None, edited=None
+) -> list:
     """The declarations of `path` and of every file it includes, depth first.
 
     An include names one file, relative to the including file, inside the game's own
     folder tree or the bundled games (`roots`): no absolute paths out, no `..` out, no
-    globs, no devices. What a game may read is therefore what its folder holds."""
-    module = parse_file(path, span)
+    globs, no devices. What a game may read is therefore what its folder holds.
+    `edited` maps a path to a module parsed from an editor's unsaved text, used instead
+    of the file on disk."""
+    module = edited.get(str(path)) if edited else None
+    module = module if module is not None else parse_file(path, span)
     sources[module.path] = module.source
     decls: list = []
     for decl in module.decls:
@@ -100,16 +105,19 @@ def _load_modules(path: Path, seen: set[Path], sources: dict[str, str], roots: t
         if len(seen) >= MAX_FILES:
             raise _include_error(decl.span, f"more than {MAX_FILES} files included", "merge some files")
         seen.add(target)
-        decls.extend(_load_modules(target, seen, sources, roots, decl.span))
+        decls.extend(_load_modules(target, seen, sources, roots, decl.span, edited))
     return decls
 
 
-def load_program(path: str | Path, variants: list[str] | tuple[str, ...] = ()) -> Program:
-    """Parse `path` with its includes and apply `variants` in order."""
+def load_program(
+    path: str | Path, variants: list[str] | tuple[str, ...] = (), edited: dict[str, ast.Module] | None = None
+) -> Program:
+    """Parse `path` with its includes and apply `variants` in order. `edited`: modules
+    parsed from text not yet saved (an editor's buffers), by their resolved path."""
     path = Path(path).resolve()
     sources: dict[str, str] = {}
     roots = (path.parent, BUNDLED, BUNDLED_CARDS)
-    decls = _load_modules(path, {path}, sources, roots)
+    decls = _load_modules(path, {path}, sources, roots, None, edited)
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:
         raise GameDefError(

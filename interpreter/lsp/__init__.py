@@ -1,0 +1,1 @@
+"""The language server: `gamedef lsp` (needs the optional extra `gamedef[lsp]`)."""

@@ -1,0 +1,713 @@
+"""What an editor needs to know about one open `.game` document, without an editor.
+
+The language server (`server.py`) is a thin layer over this module: it hands the open
+document's text here and turns the answers into protocol messages. Keeping the work
+here, in plain functions over the syntax tree, means each answer (diagnostics, hover,
+definition, completion, outline) can be read and tested without the protocol.
+
+Positions here are the language's own: 1-based lines and 1-based columns counted in
+characters, as `Span` has them; the server converts them to the protocol's units.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import attrs
+
+from interpreter.check.checker import Checker
+from interpreter.check.types import show
+from interpreter.core.builtins import BUILTINS
+from interpreter.core.errors import Diagnostic, GameDefError, Span
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded
+from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
+from interpreter.language import syntax as ast
+from interpreter.language.parser import keywords, parse_text
+from interpreter.language.program import Program, load_program
+from interpreter.language.sources import SourceError, confined, read_bytes_checked
+
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@attrs.frozen
+class Symbol:
+    """A declared name: what it is, where it is declared, and what to show of it."""
+
+    name: str
+    kind: str  # card, enum, member, entity, field, var, def, query, procedure, event, option, variant, ...
+    span: Span  # where the declaration starts
+    detail: str  # one line: its type or signature
+    doc: str = ""  # more lines (markdown): a card's printed text and properties
+    also: tuple[Span, ...] = ()  # other places that declare it (a table row a card block extends)
+
+
+@attrs.frozen
+class Analysis:
+    """One document's analysis: its diagnostics and the names it can see."""
+
+    path: str
+    text: str
+    diagnostics: tuple[Diagnostic, ...]
+    module: ast.Module | None = None  # None when the document does not parse
+    program: Program | None = None  # None without a game header, or when includes fail
+    symbols: tuple[Symbol, ...] = ()
+    sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
+    local_types: dict[tuple[str, int, int], str] = attrs.field(factory=dict)  # a local's type, by where it is bound
+    game: str = ""  # the game file checked: this one, or the game that includes this card set
+
+
+class _TypedChecker(Checker):
+    """The checker, keeping the type it found for each local name (`let`, a loop's
+    variable, `choose`, `roll`): what hover shows of a local. The checker itself keeps
+    a scope only while it checks a block."""
+
+    def __init__(self, program: Program):
+        super().__init__(program)
+        self.local_types: dict[tuple[str, int, int], str] = {}
+
+    def stmt(self, s, scope: dict, loops: int) -> None:
+        super().stmt(s, scope, loops)
+        if isinstance(s, ast.Let):
+            name = s.name
+        elif isinstance(s, ast.For | ast.Choose | ast.Roll):
+            name = s.var
+        else:
+            return
+        if name in scope:
+            self.local_types[(s.span.path, s.span.line, s.span.column)] = show(scope[name])
+
+
+def _check(program: Program, types: dict | None = None) -> list[Diagnostic]:
+    """`check_program`, keeping in `types` the locals' types (by where each is bound)
+    and the defs' result types (by name)."""
+    checker = _TypedChecker(program)
+    diags = checker.run()
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    if types is not None:  # the game's own first, then what only a variant has
+        for key, t in checker.local_types.items():
+            types.setdefault(key, t)
+        for name, t in checker.def_types.items():
+            types.setdefault(name, show(t))
+    return [d for d in diags if d.severity == "warning"]
+
+
+# ---- diagnostics ---------------------------------------------------------------------------
+def analyse(path: str | None, text: str) -> Analysis:
+    """Parse and check `text` as the file at `path` (its includes read from disk); a
+    document that is no file (`path` None: an untitled buffer) is only parsed.
+
+    Every failure becomes a diagnostic: a document is untrusted input and the editor
+    must never lose its server to one. The limits of files read from disk apply to the
+    open text too, before any parsing starts."""
+    alone = not path
+    path = str(Path(path).resolve()) if path else "<untitled>"
+    size = len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FILE_BYTES:
+        message = f"the document has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+        return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, "split it into smaller files"),))
+    try:
+        return _analyse(path, text, alone)
+    except GameDefError as err:
+        return Analysis(path, text, tuple(err.diagnostics))
+    except (LimitExceeded, RecursionError, MemoryError) as err:
+        message = getattr(err, "message", None) or "the document is too large or too deeply nested to check"
+        return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, getattr(err, "hint", None)),))
+
+
+def _analyse(path: str, text: str, alone: bool) -> Analysis:
+    try:
+        module = parse_text(text, path)
+    except GameDefError as err:
+        return Analysis(path, text, tuple(err.diagnostics))
+    sources = {path: text}
+    own = _symbols([module], (), sources)
+    if alone:
+        return Analysis(path, text, (), module, None, own, sources)
+    game = path
+    if not any(isinstance(d, ast.GameHeader | ast.Include) for d in module.decls):
+        # A card set or a file of rules a game includes: checked as part of that game.
+        host = including_game(Path(path))
+        if host is None:
+            return Analysis(path, text, (), module, None, own, sources)
+        game = str(host)
+    edited = {path: module}
+    try:
+        program = load_program(game, (), edited)
+    except GameDefError as err:
+        return Analysis(path, text, tuple(err.diagnostics), module, None, own, sources, game=game)
+    sources.update(program.sources)
+    symbols = _program_symbols(module, program, sources)
+    diags: dict[tuple, Diagnostic] = {}
+    warnings: dict[tuple, Diagnostic] | None = None
+    local_types: dict = {}
+    for variants in [[]] + [[v] for v in program.all_variants]:
+        try:
+            found = _check(program if not variants else load_program(game, variants, edited), local_types)
+        except GameDefError as err:
+            for d in err.diagnostics:
+                if variants and (d.span, d.message) not in diags:
+                    d = attrs.evolve(d, message=f"{d.message} (with variant {variants[0]})")
+                diags.setdefault((d.span, d.message.split(" (with variant ")[0]), d)
+            continue
+        keys = {(d.span, d.message): d for d in found}  # warn only of what no variant uses either
+        warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
+    def_types = {k: v for k, v in local_types.items() if isinstance(k, str)}
+    symbols = tuple(
+        attrs.evolve(s, detail=f"{s.detail}: {def_types[s.name]}") if s.kind == "def" and s.name in def_types else s
+        for s in symbols
+    )
+    found = tuple(diags.values()) + tuple((warnings or {}).values())
+    if game != path:  # of the game around a card set, its errors only: the warnings are its own business
+        found = tuple(d for d in found if d.span.path == path or d.severity == "error")
+    return Analysis(path, text, found, module, program, symbols, sources, local_types, game)
+
+
+def including_game(path: Path) -> Path | None:
+    """The game that includes the file at `path` directly: a `.game` file beside it, in
+    the folder above (`berlin_wall/variants.game`) or among the bundled games
+    (`cards/twid/pre_1.game`). Only those folders are read, each file with the limits of
+    any file, and at most MAX_FILES of them."""
+    folders = list(dict.fromkeys([path.parent, path.parent.parent, BUNDLED]))
+    candidates = [c for folder in folders for c in sorted(folder.glob("*.game")) if c.resolve() != path]
+    for candidate in candidates[:MAX_FILES]:
+        try:
+            text = read_bytes_checked(candidate)
+        except SourceError:
+            continue
+        for name in INCLUDE.findall(text):
+            if confined(candidate.parent, name, (candidate.parent, BUNDLED, BUNDLED_CARDS)) == path:
+                return candidate.resolve()
+    return None
+
+
+INCLUDE = re.compile(r'^[ \t]*include[ \t]+"([^"\n]+)"', re.MULTILINE)
+
+
+def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
+    """What compiling the game finds that checking did not (a constant that cannot be
+    computed at load, a table's bad cell for a property's type), for the game and each
+    variant, as `gamedef check` does. Compiling The Wall is Down takes seconds the first
+    time (then its cache answers), so this runs when a document is opened or saved, and
+    only on a file whose text is the one on disk (the compiled-game cache reads files)."""
+    if analysis.program is None or any(d.severity == "error" for d in analysis.diagnostics):
+        return ()
+    from interpreter.runtime.load import load_game
+
+    try:
+        if Path(analysis.path).read_text(encoding="utf-8") != analysis.text:
+            return ()
+    except (OSError, UnicodeDecodeError):
+        return ()
+    found: dict[tuple, Diagnostic] = {}
+    for variants in [[]] + [[v] for v in analysis.program.all_variants]:
+        try:
+            load_game(analysis.game or analysis.path, variants=variants)
+        except GameDefError as err:
+            for d in err.diagnostics:
+                found.setdefault((d.span, d.message), d)
+        except (LimitExceeded, RecursionError, MemoryError) as err:
+            message = getattr(err, "message", None) or "the game is too large to compile"
+            d = Diagnostic(Span(analysis.path, 1, 1), message, getattr(err, "hint", None))
+            found.setdefault((d.span, d.message), d)
+    return tuple(found.values())
+
+
+# ---- names -----------------------------------------------------------------------------------
+def type_text(t: ast.TypeExpr | None) -> str:
+    """A type as it is written in a `.game` file."""
+    if t is None:
+        return ""
+    if isinstance(t, ast.NamedType):
+        return t.name
+    if isinstance(t, ast.ListType):
+        return f"list {type_text(t.element)}"
+    if isinstance(t, ast.OptionalType):
+        return f"{type_text(t.inner)}?"
+    return f"{type_text(t.key)} -> {type_text(t.value)}"
+
+
+def _params(params) -> str:
+    return ", ".join(f"{p.name}: {type_text(p.type)}" for p in params)
+
+
+def source_rest(sources: dict[str, str], span: Span) -> str:
+    """The source from `span` to the end of its line, without a trailing comment: how an
+    expression, a property or a default is shown (the syntax tree keeps no text)."""
+    lines = _lines(sources.get(span.path, ""))
+    if not 0 < span.line <= len(lines):
+        return ""
+    rest = lines[span.line - 1][max(0, span.column - 1) :]
+    out, quoted = [], False
+    for ch in rest:
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            break
+        out.append(ch)
+    return "".join(out).strip()[:200]
+
+
+@functools.lru_cache(maxsize=16)
+def _lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def _decl_symbols(decl, sources: dict[str, str], out: list[Symbol], in_variant: str = "") -> None:
+    where = f" (variant {in_variant})" if in_variant else ""
+    if isinstance(decl, ast.GameHeader):
+        out.append(Symbol(decl.name, "game", decl.span, f'game {decl.name} "{decl.title}"'))
+    elif isinstance(decl, ast.Option):
+        detail = f"option {decl.name}: {type_text(decl.type)}{where}"
+        out.append(Symbol(decl.name, "option", decl.span, detail, decl.description))
+    elif isinstance(decl, ast.Enum):
+        out.append(Symbol(decl.name, "enum", decl.span, f"enum {decl.name}{where}"))
+        for m in decl.members:
+            out.append(Symbol(m.name, "member", m.span, f"{m.name}: {decl.name}", f'"{m.title}"'))
+    elif isinstance(decl, ast.Entity):
+        out.append(Symbol(decl.name, "entity", decl.span, f"entity {decl.name}{where}"))
+        for f in decl.fields:
+            out.append(Symbol(f.name, "field", f.span, f"{decl.name}.{f.name}: {type_text(f.type)}"))
+    elif isinstance(decl, ast.Card):
+        out.append(_card_symbol(decl, sources, where))
+    elif isinstance(decl, ast.Var):
+        detail = f"var {decl.name}: {type_text(decl.type)}{where}"
+        out.append(Symbol(decl.name, "var", decl.span, detail, f"= `{source_rest(sources, decl.default.span)}`"))
+    elif isinstance(decl, ast.Grid | ast.Graph):
+        out.append(
+            Symbol(decl.name, type(decl).__name__.lower(), decl.span, f"{type(decl).__name__.lower()} {decl.name}")
+        )
+    elif isinstance(decl, ast.Event):
+        out.append(Symbol(decl.name, "event", decl.span, f"event {decl.name}({_params(decl.params)}){where}"))
+    elif isinstance(decl, ast.Def):
+        detail = f"def {decl.name}({_params(decl.params)}){where}"
+        out.append(Symbol(decl.name, "def", decl.span, detail, f"= `{source_rest(sources, decl.body.span)}`"))
+    elif isinstance(decl, ast.Query):
+        detail = f"query {decl.name}({_params(decl.params)}): {type_text(decl.type)}{where}"
+        out.append(Symbol(decl.name, "query", decl.span, detail))
+    elif isinstance(decl, ast.Procedure):
+        result = f": {type_text(decl.result)}" if decl.result is not None else ""
+        detail = f"procedure {decl.name}({_params(decl.params)}){result}{where}"
+        out.append(Symbol(decl.name, "procedure", decl.span, detail))
+    elif isinstance(decl, ast.Table):
+        out.append(Symbol(decl.kind, "table", decl.span, f'table {decl.kind} from "{decl.path}"'))
+    elif isinstance(decl, ast.Variant):
+        doc = "\n\n".join([*(f"rule: {c}" for c in decl.cites), *(f"interpretation: {n}" for n in decl.notes)])
+        out.append(Symbol(decl.name, "variant", decl.span, f'variant {decl.name} "{decl.title}"', doc))
+        for inner in decl.decls:
+            _decl_symbols(inner.decl if isinstance(inner, ast.Replace) else inner, sources, out, decl.name)
+
+
+def _card_symbol(card: ast.Card, sources: dict[str, str], where: str = "") -> Symbol:
+    lines = []
+    if card.text:
+        lines.append(f"> {card.text}")
+    for p in card.props:
+        lines.append(f"- {p.name} = `{source_rest(sources, p.value.span)}`")
+    slots = [s[0] for s in card.slots]
+    if slots:
+        lines.append("- does: " + ", ".join(slots))
+    title = f' "{card.title}"' if card.has_title else ""
+    # A block that extends a table's row writes no kind: the row gives it (once read).
+    kind = f" : {card.kind}" if card.has_kind or card.kind != "Card" else ""
+    detail = f"card {card.name}{title}{kind}{where}"
+    return Symbol(card.name, "card", card.span, detail, "\n".join(lines), (card.extends,) if card.extends else ())
+
+
+def _symbols(modules, tables, sources: dict[str, str]) -> tuple[Symbol, ...]:
+    out: list[Symbol] = []
+    for module in modules:
+        for decl in module.decls:
+            _decl_symbols(decl, sources, out)
+    for t in tables:
+        out.extend(_row_symbols(t))
+    return tuple(out)
+
+
+def _row_symbols(loaded) -> list[Symbol]:
+    """The components a table's rows make: their title, printed text and properties, from
+    the table file (the `text` column, if the table reads one, is the printed text)."""
+    decl = loaded.decl
+    if not isinstance(decl, ast.Table):
+        return []
+    out = []
+    for named in loaded.live():
+        lines = []
+        props = []
+        for column in decl.columns:
+            cell = named.row.cells.get(column.column)
+            if cell is None or cell.value in ("", None):
+                continue
+            if column.prop == "text":
+                lines.append(f"> {cell.value}")
+            else:
+                props.append(f"- {column.prop} = {cell.value}")
+        out.append(
+            Symbol(
+                named.name,
+                "component",
+                named.span,
+                f'{decl.kind} {named.name} "{named.title}"',
+                "\n".join(lines + props),
+            )
+        )
+    return out
+
+
+def _program_symbols(module: ast.Module, program: Program, sources: dict[str, str]) -> tuple[Symbol, ...]:
+    """The names the document can see: its own declarations, those of the files it
+    includes, and the components of the tables it reads. A card block that extends a
+    table's row is shown with the row's text and declared in both places."""
+    modules = [module]
+    seen = {module.path}
+    for d in program.decls:
+        path = d.span.path
+        if path not in seen and path in sources and path.endswith(".game"):
+            seen.add(path)
+            modules.append(_Included(path, tuple(x for x in program.decls if x.span.path == path)))
+    symbols = list(_symbols(modules, (), sources))
+    header = program.header
+    if header.span.path != module.path:
+        _decl_symbols(header, sources, symbols)
+    rows = {s.name: s for t in program.tables for s in _row_symbols(t)}
+    merged = []
+    for s in symbols:
+        row = rows.pop(s.name, None) if s.kind == "card" else None
+        if row is not None:
+            doc = "\n".join(x for x in (row.doc, s.doc) if x)
+            s = attrs.evolve(s, detail=row.detail, doc=doc, also=(row.span,))
+        merged.append(s)
+    return tuple(merged) + tuple(rows.values())
+
+
+@attrs.frozen
+class _Included:
+    path: str
+    decls: tuple
+
+
+# ---- places in the text ------------------------------------------------------------------------
+def word_at(text: str, line: int, column: int) -> tuple[str, int, int] | None:
+    """The name under (1-based) `line`:`column`, with its first and last+1 columns."""
+    lines = _lines(text)
+    if not 0 < line <= len(lines):
+        return None
+    row = lines[line - 1]
+    for m in IDENT.finditer(row):
+        if m.start() + 1 <= column <= m.end():
+            return m.group(), m.start() + 1, m.end() + 1
+    for m in IDENT.finditer(row):  # just after a name: the editor's cursor ends it
+        if m.end() + 1 == column:
+            return m.group(), m.start() + 1, m.end() + 1
+    return None
+
+
+def name_span(sources: dict[str, str], span: Span, name: str) -> Span:
+    """Where `name` itself is written in the declaration starting at `span` (the
+    keyword comes first): the range an editor selects."""
+    lines = _lines(sources.get(span.path, ""))
+    for i in range(span.line, min(span.line + 3, len(lines) + 1)):
+        row = lines[i - 1]
+        start = span.column - 1 if i == span.line else 0
+        m = re.compile(rf"\b{re.escape(name)}\b").search(row, max(0, start))
+        if m:
+            return Span(span.path, i, m.start() + 1, m.end() + 1)
+    return span
+
+
+def extents(text: str, starts: list[Span], end: tuple[int, int]) -> list[tuple[int, int, int, int]]:
+    """Each declaration's extent, (line, column) to (line, column): from its start to the
+    last character before the next one starts (or `end`), trailing blanks and comments
+    left out (the syntax tree keeps where a declaration starts, not where it ends)."""
+    lines = _lines(text)
+    out = []
+    for i, s in enumerate(starts):
+        stop = (starts[i + 1].line, starts[i + 1].column) if i + 1 < len(starts) else end
+        line, column = stop
+        column -= 1
+        while line > s.line or (line == s.line and column > s.column):
+            row = lines[line - 1] if 0 < line <= len(lines) else ""
+            code = _code(row)[: max(0, column - 1)].rstrip()
+            if code:
+                column = len(code) + 1
+                break
+            line -= 1
+            column = len(lines[line - 1]) + 1 if 0 < line <= len(lines) else 1
+        out.append((s.line, s.column, line, max(column, s.column + 1 if line == s.line else column)))
+    return out
+
+
+def _code(row: str) -> str:
+    """A line without its comment."""
+    quoted = False
+    for i, ch in enumerate(row):
+        if ch == '"':
+            quoted = not quoted
+        elif ch == "#" and not quoted:
+            return row[:i]
+    return row
+
+
+def _within(ext: tuple[int, int, int, int], line: int, column: int) -> bool:
+    return (ext[0], ext[1]) <= (line, column) <= (ext[2], ext[3])
+
+
+def _children(decl) -> list:
+    """The parts of a declaration that have an extent of their own: a card's slots,
+    triggers, hooks and modifiers, a variant's declarations."""
+    if isinstance(decl, ast.Card):
+        parts = [_Slot(s[2], s[0], s[1], s[3]) for s in decl.slots]
+        parts += [*decl.triggers, *decl.leaves, *decl.statics, *decl.props]
+        return sorted(parts, key=lambda p: (p.span.line, p.span.column))
+    if isinstance(decl, ast.Variant):
+        return list(decl.decls)
+    if isinstance(decl, ast.Replace):
+        return [decl.decl]
+    return []
+
+
+@attrs.frozen
+class _Slot:
+    span: Span
+    name: str
+    body: tuple
+    params: tuple
+
+
+def enclosing(analysis: Analysis, line: int, column: int) -> list:
+    """The declarations and their parts that contain `line`:`column`, outermost first."""
+    module = analysis.module
+    if module is None:
+        return []
+    lines = _lines(analysis.text)
+    end = (len(lines), len(lines[-1]) + 1 if lines else 1)
+    chain: list = []
+    decls = list(module.decls)
+    bound = end
+    while decls:
+        found = None
+        for decl, ext in zip(decls, extents(analysis.text, [d.span for d in decls], bound), strict=True):
+            if _within(ext, line, column):
+                found = (decl, ext)
+        if found is None:
+            break
+        chain.append(found[0])
+        bound = (found[1][2], found[1][3])
+        decls = _children(found[0])
+    return chain
+
+
+def cited_rules(chain: list) -> tuple[list[str], list[str]]:
+    """The rulebook sections (`rule "..."`) and interpretations cited by the innermost
+    block of `chain` that cites any."""
+    for node in reversed(chain):
+        if isinstance(node, ast.Variant):
+            if node.cites or node.notes:
+                return list(node.cites), list(node.notes)
+            continue
+        found = [n for n in ast.walk(node) if isinstance(n, ast.Cite | ast.Note)]
+        rules = [n.section for n in found if isinstance(n, ast.Cite)]
+        notes = [n.text for n in found if isinstance(n, ast.Note)]
+        if rules or notes:
+            return list(dict.fromkeys(rules)), list(dict.fromkeys(notes))
+    return [], []
+
+
+def locals_in(chain: list, sources: dict[str, str], types: dict | None = None) -> list[Symbol]:
+    """Names bound inside the enclosing declaration: parameters, `let`, loop variables,
+    `choose` and `roll` results, comprehension and lambda variables, trigger arguments."""
+    if not chain:
+        return []
+    out: list[Symbol] = []
+    for node in ast.walk(chain[0]):
+        span = getattr(node, "span", None)
+        if isinstance(node, ast.Param):
+            out.append(Symbol(node.name, "parameter", span, f"{node.name}: {type_text(node.type)}"))
+        elif isinstance(node, ast.Let):
+            typ = (types or {}).get((span.path, span.line, span.column))
+            shown = f"let {node.name}: {typ}" if typ else f"let {node.name}"
+            out.append(Symbol(node.name, "local", span, f"{shown} = {source_rest(sources, node.value.span)}"))
+        elif isinstance(node, ast.For | ast.Choose | ast.Roll | ast.ForClause | ast.LeaveHook):
+            typ = (types or {}).get((span.path, span.line, span.column))
+            doc = f"`{source_rest(sources, span)}`"
+            out.append(Symbol(node.var, "local", span, f"{node.var}: {typ}" if typ else node.var, doc))
+        elif isinstance(node, ast.Lambda):
+            out.append(Symbol(node.param, "local", span, f"{node.param} => ..."))
+        elif isinstance(node, ast.Trigger):
+            for n in node.names:
+                out.append(Symbol(n, "parameter", span, f"{n}: argument of event {node.event}"))
+        elif isinstance(node, ast.Modifier):
+            for n in node.names:
+                out.append(Symbol(n, "parameter", span, f"{n}: argument of query {node.query}"))
+    if isinstance(chain[0], ast.Card):
+        out.append(Symbol("self", "local", chain[0].span, f"self: the card {chain[0].name}"))
+    return out
+
+
+# ---- the answers -------------------------------------------------------------------------------
+def lookup(analysis: Analysis, text: str, line: int, column: int) -> tuple[str, list[Symbol], list] | None:
+    """The name at `line`:`column` of `text` (the document as it is now), the symbols it
+    may mean (locals first, fields after a `.`), and the enclosing declarations."""
+    found = word_at(text, line, column)
+    if found is None:
+        return None
+    word, start, _ = found
+    row = _lines(text)[line - 1]
+    chain = enclosing(analysis, line, column)
+    sources = {**analysis.sources, analysis.path: analysis.text}
+    member = row[: start - 1].rstrip().endswith(".")
+    local = [s for s in locals_in(chain, sources, analysis.local_types) if s.name == word]
+    named = [s for s in analysis.symbols if s.name == word]
+    if member:
+        named = [s for s in named if s.kind == "field"] or named
+    else:
+        named = [s for s in named if s.kind != "field"] or named
+    return word, (local[-1:] if local and not member else []) + named, chain
+
+
+def hover(analysis: Analysis, text: str, line: int, column: int) -> str | None:
+    """Markdown for the name under the cursor: what it is, its type, where it is
+    declared, a card's printed text and properties; and the rule the enclosing block
+    cites."""
+    found = lookup(analysis, text, line, column)
+    chain = enclosing(analysis, line, column)
+    parts = []
+    if found is not None:
+        word, symbols, _ = found
+        if word in BUILTINS and not symbols:
+            b = BUILTINS[word]
+            parts.append(f"```gamedef\n{word}(...): {b.returns}\n```\nbuilt-in: {b.doc}")
+        for s in symbols[:6]:
+            block = f"```gamedef\n{s.detail}\n```"
+            if s.doc:
+                block += "\n" + s.doc
+            block += "\n\n" + "declared at " + ", ".join(_where(x, analysis.path) for x in (s.span, *s.also))
+            parts.append(block)
+    rules, notes = cited_rules(chain)
+    if rules:
+        parts.append("rule " + "; ".join(f"§ {r}" for r in rules))
+    if notes:
+        parts.append("\n".join(f"interpretation: {n}" for n in notes))
+    return "\n\n---\n\n".join(parts) if parts else None
+
+
+def _where(span: Span, here: str) -> str:
+    name = "this file" if span.path == here else Path(span.path).name
+    return f"{name}:{span.line}"
+
+
+def definition(analysis: Analysis, text: str, line: int, column: int) -> list[Span]:
+    """Where the name under the cursor is declared (a card block and the table row it
+    extends are both places); the name itself is the span, where it can be found."""
+    found = lookup(analysis, text, line, column)
+    if found is None:
+        return []
+    word, symbols, _ = found
+    sources = {**analysis.sources, analysis.path: analysis.text}
+    spans = []
+    for s in symbols[:10]:
+        for span in (s.span, *s.also):
+            spans.append(name_span(sources, span, word) if span.path in sources else span)
+    return list(dict.fromkeys(spans))
+
+
+def completions(analysis: Analysis, text: str, line: int, column: int) -> list[tuple[str, str, str]]:
+    """(label, kind, detail) for what may be written at the cursor: after a `.`, the
+    entities' fields; elsewhere the names in scope, the built-in functions and the
+    keywords."""
+    row = _lines(text)[line - 1] if 0 < line <= len(_lines(text)) else ""
+    before = row[: max(0, column - 1)]
+    prefix = re.search(r"[A-Za-z0-9_]*$", before).group()
+    member = before[: len(before) - len(prefix)].rstrip().endswith(".")
+    out: dict[str, tuple[str, str, str]] = {}
+    if member:
+        for s in analysis.symbols:
+            if s.kind == "field":
+                out.setdefault(s.name, (s.name, s.kind, s.detail))
+        return list(out.values())
+    sources = {**analysis.sources, analysis.path: analysis.text}
+    for s in locals_in(enclosing(analysis, line, column), sources, analysis.local_types):
+        out.setdefault(s.name, (s.name, s.kind, s.detail))
+    for s in analysis.symbols:
+        if s.kind != "field":
+            out.setdefault(s.name, (s.name, s.kind, s.detail))
+    for b in BUILTINS.values():
+        out.setdefault(b.name, (b.name, "builtin", b.doc))
+    for k in keywords():
+        out.setdefault(k, (k, "keyword", "keyword"))
+    return list(out.values())
+
+
+@attrs.frozen
+class Outline:
+    """One entry of the document's outline, with the parts inside it."""
+
+    name: str
+    kind: str
+    detail: str
+    extent: tuple[int, int, int, int]  # line, column, end line, end column
+    selection: Span
+    children: tuple[Outline, ...] = ()
+
+
+def outline(analysis: Analysis) -> list[Outline]:
+    """The document's declarations, as an editor's outline shows them: the game, enums
+    (with members), entities (with fields), cards (with what they do), vars, defs,
+    queries, procedures, events, options, tables, variants (with what they change)."""
+    module = analysis.module
+    if module is None:
+        return []
+    lines = _lines(analysis.text)
+    sources = {analysis.path: analysis.text}
+    return _outline(list(module.decls), analysis.text, sources, (len(lines), len(lines[-1]) + 1 if lines else 1))
+
+
+def _outline(decls: list, text: str, sources: dict[str, str], bound: tuple[int, int]) -> list[Outline]:
+    out = []
+    decls = sorted(decls, key=lambda d: (d.span.line, d.span.column))
+    for decl, ext in zip(decls, extents(text, [d.span for d in decls], bound), strict=True):
+        entry = _entry(decl, text, sources, ext)
+        if entry is not None:
+            out.append(entry)
+    return out
+
+
+def _entry(decl, text: str, sources: dict[str, str], ext) -> Outline | None:
+    if isinstance(decl, ast.Replace):
+        inner = _entry(decl.decl, text, sources, ext)
+        return attrs.evolve(inner, detail="replace " + inner.detail) if inner else None
+    if isinstance(decl, ast.Remove):
+        return Outline(decl.name, "remove", f"remove {decl.kind} {decl.name}", ext, decl.span)
+    if isinstance(decl, ast.Trigger):
+        label = f"when {decl.event}"
+        return Outline(label, "trigger", f"when {decl.event}({', '.join(decl.names)})", ext, decl.span)
+    if isinstance(decl, _Slot):
+        return Outline(
+            decl.name, "slot", f"{decl.name}({_params(decl.params)})", ext, name_span(sources, decl.span, decl.name)
+        )
+    if isinstance(decl, ast.View | ast.Payoff):
+        kind = type(decl).__name__.lower()
+        return Outline(kind, kind, kind, ext, decl.span)
+    symbols: list[Symbol] = []
+    _decl_symbols(decl, sources, symbols)
+    if not symbols:
+        return None
+    head = symbols[0]
+    children: tuple[Outline, ...] = ()
+    bound = (ext[2], ext[3])
+    if isinstance(decl, ast.Enum | ast.Entity):
+        members = decl.members if isinstance(decl, ast.Enum) else decl.fields
+        subs = symbols[1:]
+        children = tuple(
+            Outline(s.name, s.kind, s.detail, e, name_span(sources, s.span, s.name))
+            for s, e in zip(subs, extents(text, [m.span for m in members], bound), strict=True)
+        )
+    elif isinstance(decl, ast.Card):
+        parts = [p for p in _children(decl) if not isinstance(p, ast.FieldValue | ast.StaticModifier | ast.LeaveHook)]
+        children = tuple(_outline(parts, text, sources, bound))
+    elif isinstance(decl, ast.Variant):
+        children = tuple(_outline(list(decl.decls), text, sources, bound))
+    return Outline(head.name, head.kind, head.detail, ext, name_span(sources, decl.span, head.name), children)
