@@ -30,7 +30,8 @@ KEYWORDS = (
     "true false none list seen visible hidden short named where excludes optional prompt "
     "label secret text players seats rulebook roles choices over to of table links titled ignore "
     "empty separated counted default with as between query forbid allow until forever once consume changeable "
-    "cancellable cancel self leaves view headline summary"
+    "cancellable cancel self leaves view headline summary test expect offered logged winner arrange run dice "
+    "seed state play"
 ).split()
 
 
@@ -605,6 +606,119 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def replace_decl(self, meta, c):
         return ast.Replace(span=self._s(meta), decl=c[0])
+
+    # -- designers' tests --
+    @v_args(meta=True)
+    def test_decl(self, meta, c):
+        """A test block: its settings (each at most once) and its steps, in order."""
+        name, rest = str(c[0]), c[1:]
+        title = name
+        if rest and isinstance(rest[0], Token):
+            title, rest = self.plain(rest[0]), rest[1:]
+        fields: dict = {"variants": [], "options": [], "steps": [], "citations": []}
+        for kind, value, span in rest:
+            if kind in ("variants", "options", "steps", "citations"):
+                fields[kind].extend(value)
+                continue
+            if kind in fields:
+                raise GameDefError([Diagnostic(span, f"a test gives its {kind} once", "remove one of the two")])
+            fields[kind] = value
+        return ast.Test(
+            span=self._s(meta),
+            name=name,
+            title=title,
+            players=fields.get("players"),
+            seed=fields.get("seed", 0),
+            variants=tuple(fields["variants"]),
+            options=tuple(fields["options"]),
+            state=fields.get("state"),
+            dice=tuple(fields.get("dice", ())),
+            run=fields.get("run"),
+            steps=tuple(fields["steps"]),
+            citations=tuple(fields["citations"]),
+            source_range=(meta.start_pos, meta.end_pos),
+        )
+
+    @v_args(meta=True)
+    def test_players(self, meta, c):
+        return ("players", self._number(c[0]), self._s(meta))
+
+    @v_args(meta=True)
+    def test_seed(self, meta, c):
+        return ("seed", self._number(c[0]), self._s(meta))
+
+    @v_args(meta=True)
+    def test_variant(self, meta, c):
+        return ("variants", [str(c[0])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_option(self, meta, c):
+        return ("options", [(str(c[0]), c[1])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_state(self, meta, c):
+        return ("state", self.plain(c[0]), self._s(meta))
+
+    @v_args(meta=True)
+    def test_arrange(self, meta, c):
+        return ("steps", [ast.TestStep(span=self._s(meta), kind="arrange", body=c[0])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_run(self, meta, c):
+        return ("run", c[0], self._s(meta))
+
+    @v_args(meta=True)
+    def test_dice(self, meta, c):
+        return ("dice", list(c), self._s(meta))
+
+    def test_die(self, c):
+        return self._number(c[0])
+
+    def neg_die(self, c):
+        return -self._number(c[0])
+
+    @v_args(meta=True)
+    def test_play(self, meta, c):
+        return ("steps", [ast.TestStep(span=self._s(t), kind="play", text=self.plain(t)) for t in c], self._s(meta))
+
+    @v_args(meta=True)
+    def test_rule(self, meta, c):
+        return ("citations", [self.plain(c[0])], self._s(meta))
+
+    def _expect(self, meta, kind, **fields):
+        return ("steps", [ast.TestStep(span=self._s(meta), kind=kind, **fields)], self._s(meta))
+
+    @v_args(meta=True)
+    def expect_holds(self, meta, c):
+        return self._expect(meta, "holds", expr=c[0])
+
+    @v_args(meta=True)
+    def expect_offered(self, meta, c):
+        return self._expect(meta, "offered", text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def expect_not_offered(self, meta, c):
+        return self._expect(meta, "not_offered", text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def expect_logged(self, meta, c):
+        return self._expect(meta, "logged", text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def expect_not_logged(self, meta, c):
+        return self._expect(meta, "not_logged", text=self.plain(c[0]))
+
+    @v_args(meta=True)
+    def expect_winner(self, meta, c):
+        return self._expect(meta, "winner", names=c[0] if c else ())
+
+    @v_args(meta=True)
+    def expect_over(self, meta, c):
+        return self._expect(meta, "over")
+
+    @v_args(meta=True)
+    def expect_not_over(self, meta, c):
+        return self._expect(meta, "not_over")
 
     # -- statements --
     def block(self, c):

@@ -748,6 +748,44 @@ Decl = (
 
 
 @frozen
+class TestStep:
+    """One step of a designer's test, in order: `play` a move (by its label or a unique
+    part of it), `arrange` the position, or `expect` something of the position reached.
+
+    `kind` is play, arrange (statements that change the position: `body`), holds (an
+    expression), offered, not_offered, logged, not_logged, winner, over or not_over."""
+
+    span: Span
+    kind: str
+    text: str = ""
+    expr: Expr | None = None
+    names: tuple[str, ...] = ()
+    body: tuple[Stmt, ...] = ()
+
+
+@frozen
+class Test:
+    """`test name "title" { ... }`: a start, moves and what must hold (`gamedef test`).
+
+    Tests are not part of the game: the program sets them aside (`Program.tests`) and
+    the rules hash leaves their text out (`source_range`, character offsets)."""
+
+    span: Span
+    name: str
+    title: str
+    players: int | None = None
+    seed: int = 0
+    variants: tuple[str, ...] = ()
+    options: tuple[tuple[str, Expr], ...] = ()
+    state: str | None = None
+    dice: tuple[int, ...] = ()
+    run: tuple[Stmt, ...] | None = None
+    steps: tuple[TestStep, ...] = ()
+    citations: tuple[str, ...] = ()
+    source_range: tuple[int, int] = (0, 0)
+
+
+@frozen
 class Module:
     """One parsed file."""
 
