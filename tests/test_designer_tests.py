@@ -130,7 +130,9 @@ def test_each_kind_of_expectation_fails_with_what_came(capsys, tictactoe):
     assert code == 1
     assert f"{path}:4:12: test all_wrong: expected a label containing 'a1'; offered: b1; c1; a2; b2;" in out
     assert f"{path}:5:12: test all_wrong: expected no label containing 'b2'; offered: b2" in out
-    assert f"{path}:6:12: test all_wrong: expected a logged line containing 'o marks'; the last lines: x marks a1" in out
+    assert (
+        f"{path}:6:12: test all_wrong: expected a logged line containing 'o marks'; the last lines: x marks a1" in out
+    )
     assert f"{path}:7:12: test all_wrong: expected winner [o]; the game is not over" in out
     assert f"{path}:8:12: test all_wrong: expected the game to be over; o decides next" in out
     assert f"{path}:9:12: test all_wrong: expected board[a1] == o and marks == 1; it is false" in out
@@ -215,3 +217,84 @@ def test_test_blocks_do_not_change_the_game_or_its_rules_hash(tictactoe):
     game.write_text(text.replace("marks += 1", "marks += 2"))
     assert load_game(game).rules_hash != before.rules_hash
     assert not any(name.endswith(".test") for name in bundled_games())
+
+
+# ---- gamedef diff: what a change did ------------------------------------------------------------
+def diff(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["diff", *argv])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def record(capsys, game: str, out: Path, seed: int) -> None:
+    assert main(["run", game, "--seed", str(seed), "--quiet", "--transcript", str(out)]) == 0
+    capsys.readouterr()
+
+
+def test_diff_of_an_unchanged_game_finds_nothing(capsys, tictactoe):
+    for seed in (1, 2):
+        record(capsys, str(tictactoe / "tictactoe.game"), tictactoe / f"game{seed}.toml", seed)
+    code, out, _ = diff(capsys, str(tictactoe))
+    assert code == 0
+    assert out.splitlines()[-1] == "0 of 2 transcripts differ"
+
+
+def test_diff_after_an_edit_in_place_names_the_first_move_no_longer_offered_and_its_rule(capsys, tictactoe):
+    """A designer's own folder of transcripts as snapshot tests: after the labels change,
+    each transcript differs at its first move, named with the rule in force there."""
+    game = tictactoe / "tictactoe.game"
+    record(capsys, str(game), tictactoe / "g.toml", 4)
+    game.write_text(game.read_text().replace('label "{c}"', 'label "mark {c}"'))
+    code, out, _ = diff(capsys, str(tictactoe / "g.toml"))
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0].endswith("g.toml: differs at move 1 (x: " + lines[0].split("(x: ")[1])
+    assert "the move recorded is no longer offered; x is offered: mark a1; mark b1;" in lines[1]
+    assert lines[2] == "    rules in force:"
+    assert f"tictactoe.game:{_line_of(game, 'choose c from')}:" in lines[3]
+    assert 'in turn (rule "Tic-tac-toe: standard rules: a move marks one empty square")' in lines[3]
+
+
+def _line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+def test_diff_against_the_rules_a_transcript_names_finds_changed_options_and_outcomes(capsys, tmp_path):
+    """`--game EDITED` plays each transcript against both the rules it names (here the
+    bundled tic-tac-toe) and the edited copy, in step: the first decision whose labels or
+    logged lines differ, or a different result."""
+    record(capsys, "tictactoe", tmp_path / "a.toml", 5)
+    edited = tmp_path / "edited" / "tictactoe.game"
+    edited.parent.mkdir()
+    text = (ROOT / "examples" / "tictactoe.game").read_text()
+    edited.write_text(text)
+    code, out, _ = diff(capsys, str(tmp_path / "a.toml"), "--game", str(edited))
+    assert code == 0, out
+    # the centre may not be taken first: the options of the first decision differ
+    edited.write_text(
+        text.replace(
+            "def empty_cells() = [c for c in members(Cell) if board[c] == none]",
+            "def empty_cells() = [c for c in members(Cell) if board[c] == none and (marks > 0 or c != b2)]",
+        )
+    )
+    code, out, _ = diff(capsys, str(tmp_path / "a.toml"), "--game", str(edited))
+    assert code == 1
+    assert (
+        "differs at move 1" in out and "labels no longer offered: b2" in out and "labels newly offered: nothing" in out
+    )
+    # what a move logs
+    edited.write_text(text.replace('log "{p} marks {c}"', 'log "{p} puts a mark on {c}"'))
+    code, out, _ = diff(capsys, str(tmp_path / "a.toml"), "--game", str(edited))
+    assert code == 1 and "differs at move 1" in out
+    assert "the move logged: x marks" in out and "it now logs: x puts a mark on" in out
+    # the result: three in a row ends the game with nobody winning (the same lines logged)
+    edited.write_text(text.replace("        win p\n", "        game over []\n"))
+    code, out, _ = diff(capsys, str(tmp_path / "a.toml"), "--game", str(edited))
+    assert code == 1
+    assert "differs at the result" in out and "result: was won by ['x'], is won by []" in out
+
+
+def test_diff_of_a_bad_transcript_is_an_error_with_exit_2(capsys, tmp_path):
+    (tmp_path / "bad.toml").write_text("game = [\n")
+    assert main(["diff", str(tmp_path / "bad.toml")]) == 2
+    assert main(["diff", str(tmp_path / "missing")]) == 2

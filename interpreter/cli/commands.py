@@ -402,6 +402,47 @@ def cmd_test(args) -> int:
     return 1 if failed else 0
 
 
+def cmd_diff(args) -> int:
+    """Play transcripts against the edited rules; per transcript, the first decision that
+    goes differently and the rules in force there. Exit 0 when none differs, else 1."""
+    from interpreter.core.paths import ROOT
+    from interpreter.runtime.transcript_diff import diff_transcript, transcripts_in
+
+    items = args.transcripts
+    if not items:
+        canonical = ROOT / "tests" / "transcripts"
+        if not canonical.is_dir():
+            raise UsageError(
+                "no transcripts named, and the canonical ones (tests/transcripts/ of a checkout) are not here",
+                "name transcripts or a folder of them: gamedef diff MY_GAMES/ --game my.game",
+            )
+        items = [str(canonical)]
+    paths = transcripts_in(items)
+    if args.game and not args.transcripts:  # the canonical games of that game only
+        name = load_game(args.game).name
+        paths = [p for p in paths if Path(read_transcript(p).game).name.removesuffix(".game") == name]
+    if not paths:
+        raise UsageError("no transcripts to play", "a folder's transcripts are its *.toml files")
+    differ = 0
+    for path in paths:
+        d = diff_transcript(path, args.game)
+        shown = _shown_path(str(path))
+        if d is None:
+            print(f"{shown}: same")
+            continue
+        differ += 1
+        where = f"move {d.decision} ({d.move})" if d.move else "the result"
+        print(f"{shown}: differs at {where}")
+        for line in d.what:
+            print(f"    {line}")
+        if d.rules:
+            print("    rules in force:")
+            for line in d.rules:
+                print(f"      {_shown_path(line.split(':', 1)[0])}:{line.split(':', 1)[1]}")
+    print(f"{differ} of {len(paths)} transcripts differ")
+    return 1 if differ else 0
+
+
 def cmd_check(args) -> int:
     from interpreter.check.checker import check_program
     from interpreter.language.program import load_program
@@ -789,6 +830,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-k", metavar="WORDS", help="only the tests whose name contains WORDS")
     p.add_argument("--verbose", action="store_true", help="name each test that passes too")
     p.set_defaults(func=cmd_test)
+
+    p = sub_parser("diff", "play transcripts against edited rules: where each first goes differently")
+    p.add_argument(
+        "transcripts", nargs="*", metavar="TRANSCRIPT", help="transcripts or folders of them (default: the canonical)"
+    )
+    p.add_argument("--game", metavar="GAME", help="the edited game, played against the rules the transcripts name")
+    p.set_defaults(func=cmd_diff)
 
     p = sub_parser("list", "list the bundled games: players, variants and options")
     p.set_defaults(func=cmd_list)
