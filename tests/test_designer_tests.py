@@ -87,16 +87,16 @@ def test_a_passing_test_and_a_wrong_expectation_at_its_line(capsys, tictactoe):
         'include "tictactoe.game"\n'
         'test x_wins_a_row "x takes the top row" {\n'
         '    play "a1", "a2", "b1", "b2", "c1"\n'
-        "    expect winner [x]\n"
+        "    expect winner() == [x]\n"
         "    expect marks == 5\n"
-        '    expect logged "x has three in a row"\n'
+        '    expect logged("x has three in a row")\n'
         "}\n"
         'test wrong "a wrong count" {\n'
         '    play "a1", "b2"\n'
         "    expect board[a1] == x\n"
         "    expect marks == 3\n"
-        '    expect offered "c3"\n'
-        '    expect not offered "a1"\n'
+        '    expect offered("c3")\n'
+        '    expect not offered("a1")\n'
         "}\n",
     )
     code, out, _ = run(capsys, str(path))
@@ -116,11 +116,11 @@ def test_each_kind_of_expectation_fails_with_what_came(capsys, tictactoe):
         'include "tictactoe.game"\n'
         "test all_wrong {\n"
         '    play "a1"\n'
-        '    expect offered "a1"\n'
-        '    expect not offered "b2"\n'
-        '    expect logged "o marks"\n'
-        "    expect winner [o]\n"
-        "    expect over\n"
+        '    expect offered("a1")\n'
+        '    expect not offered("b2")\n'
+        '    expect logged("o marks")\n'
+        "    expect winner() == [o]\n"
+        "    expect ended()\n"
         "    expect board[a1] == o and marks == 1\n"
         '    play "a"\n'
         "    expect marks == 99\n"
@@ -133,7 +133,7 @@ def test_each_kind_of_expectation_fails_with_what_came(capsys, tictactoe):
     assert (
         f"{path}:6:12: test all_wrong: expected a logged line containing 'o marks'; the last lines: x marks a1" in out
     )
-    assert f"{path}:7:12: test all_wrong: expected winner [o]; the game is not over" in out
+    assert f"{path}:7:12: test all_wrong: expected winner() == [o]; the game is not over" in out
     assert f"{path}:8:12: test all_wrong: expected the game to be over; o decides next" in out
     assert f"{path}:9:12: test all_wrong: expected board[a1] == o and marks == 1; it is false" in out
     # an ambiguous part of a label stops the test: the expectation after it is not checked
@@ -153,10 +153,10 @@ def test_pinned_dice_arrange_and_a_run_block(capsys, tmp_path):
         "test pinned {\n"
         "    dice [3, 6]\n"
         "    arrange { total[a] = 10 }\n"
-        '    expect logged "a rolls 3"\n'
+        '    expect logged("a rolls 3")\n'
         "    expect total[a] == 13\n"
         '    play "go on"\n'
-        "    expect winner [b]\n"
+        "    expect winner() == [b]\n"
         "}\n"
         "test arranged_between_moves {\n"
         "    dice [2, 2]\n"
@@ -164,7 +164,7 @@ def test_pinned_dice_arrange_and_a_run_block(capsys, tmp_path):
         "    arrange { total[a] = 7 }\n"
         '    play "stop"\n'
         "    expect total[a] == 7 and total[b] == 2\n"
-        "    expect winner []\n"
+        "    expect winner() == []\n"
         "}\n"
         "test a_run_block {\n"
         "    dice [5]\n"
@@ -173,7 +173,7 @@ def test_pinned_dice_arrange_and_a_run_block(capsys, tmp_path):
         "        total[b] = d * 2\n"
         "    }\n"
         "    expect total[b] == 10\n"
-        "    expect winner []\n"
+        "    expect winner() == []\n"
         "}\n",
     )
     code, out, err = run(capsys, str(path))
@@ -298,3 +298,36 @@ def test_diff_of_a_bad_transcript_is_an_error_with_exit_2(capsys, tmp_path):
     (tmp_path / "bad.toml").write_text("game = [\n")
     assert main(["diff", str(tmp_path / "bad.toml")]) == 2
     assert main(["diff", str(tmp_path / "missing")]) == 2
+
+
+def test_the_documented_example_passes(capsys, tictactoe):
+    """docs/language.md 16.1: the tic-tac-toe tests as documented pass."""
+    text = (ROOT / "docs" / "language.md").read_text()
+    block = text.split("## 16. Designers' tests", 1)[1].split("```game\n", 1)[1].split("```", 1)[0]
+    path = write(tictactoe, "tictactoe.test.game", block)
+    code, out, err = run(capsys, str(path))
+    assert code == 0, out + err
+    assert "2 of 2 tests passed" in out
+
+
+def test_the_words_of_a_test_stay_free_for_a_games_names(tictactoe):
+    """Only `test` is reserved: a game may still name a variable `state`, `seed` or `dice`
+    and a procedure `play`, `run`, `expect` or `arrange`, even right after an expression."""
+    from interpreter.language.parser import parse_text
+
+    text = (
+        "procedure run(n: int) {\n"
+        '    rule "x"\n'
+        "    let seed = n + 1\n"
+        "    dice = seed\n"
+        "    let state = 2\n"
+        "    expect(state)\n"
+        "    let a = 1\n"
+        "    arrange(a)\n"
+        "    if a == 1 {\n"
+        "        a = 2\n"
+        "    }\n"
+        "    run(a)\n"
+        "}\n"
+    )
+    assert len(parse_text(text, "words.game").decls) == 1

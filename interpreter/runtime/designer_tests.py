@@ -315,9 +315,9 @@ class _Run:
         elif kind == "winner":
             result = game.result(state)
             if result is None:
-                self.fail(step.span, f"expected winner [{', '.join(step.names)}]; the game is not over")
+                self.fail(step.span, f"expected winner() == [{', '.join(step.names)}]; the game is not over")
             elif sorted(result) != sorted(step.names):
-                self.fail(step.span, f"expected winner [{', '.join(step.names)}]; came [{', '.join(result)}]")
+                self.fail(step.span, f"expected winner() == [{', '.join(step.names)}]; came [{', '.join(result)}]")
         elif kind == "over" and not game.is_over(state):
             self.fail(step.span, f"expected the game to be over; {game.current_player(state)} decides next")
         elif kind == "not_over" and game.is_over(state):
