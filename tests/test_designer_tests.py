@@ -331,3 +331,30 @@ def test_the_words_of_a_test_stay_free_for_a_games_names(tictactoe):
         "}\n"
     )
     assert len(parse_text(text, "words.game").decls) == 1
+
+
+def test_a_test_may_start_from_a_saved_state(capsys, tictactoe):
+    """`state "FILE"`: the position saved by `--save-state` (or `save_state`), beside the test."""
+    from interpreter.runtime.saving import save_state
+
+    g = load_game(tictactoe / "tictactoe.game")
+    s = g.apply(g.apply(g.start(seed=1), "a1"), "b2")
+    save_state(g, s, tictactoe / "two_marks.toml")
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        "test from_a_state {\n"
+        '    state "two_marks.toml"\n'
+        "    expect marks == 2 and board[b2] == o\n"
+        '    play "c3"\n'
+        "    expect board[c3] == x\n"
+        "}\n"
+        "test outside {\n"
+        '    state "../elsewhere.toml"\n'
+        "}\n",
+    )
+    code, out, err = run(capsys, str(path), "-k", "from_a")
+    assert code == 0, out + err
+    code, out, err = run(capsys, str(path), "-k", "outside")
+    assert code == 2 and "outside the test's folder" in err

@@ -182,12 +182,15 @@ def _start(game: Game, index: int, test: ast.Test, folder: Path) -> tuple[State,
     game's setup, with a first `arrange` between setup() and play() when setup asks no
     decision (as `Game.start(arrange=...)`)."""
     if test.state is not None:
-        from interpreter.runtime.saving import load_state
+        from interpreter.runtime.saving import read_toml, state_from_dict
 
         path = confined(folder, test.state, (folder.resolve(),))
         if path is None:
             raise _error(test.span, f"test {test.name}: the state file {test.state!r} is outside the test's folder")
-        state = load_state(game, path)
+        data = read_toml(path, "state")
+        if data.get("rules_hash") in _included_hashes(Path(test.span.path), test.variants):
+            data = {**data, "rules_hash": game.rules_hash}  # the game's own rules, less the tests
+        state = state_from_dict(game, data, str(path))
         return (state._replace(pins=tuple(test.dice)) if test.dice else state), 0
     main = _names(index)["run"] if test.run is not None else "play"
     start = {"players": test.players, "seed": test.seed, "pins": tuple(test.dice), "main": main}
@@ -199,6 +202,25 @@ def _start(game: Game, index: int, test: ast.Test, folder: Path) -> tuple[State,
             if not err.message.startswith("arrange: setup() asks"):
                 raise
     return game.start(**start), 0
+
+
+def _included_hashes(test_file: Path, variants: tuple[str, ...]) -> set[str]:
+    """The rules hashes of the games a test file includes: a state saved by the game
+    (`--save-state`) matches its rules, which the test file's own helpers and tests
+    leave alone."""
+    from interpreter.language.parser import parse_file
+
+    roots = (test_file.parent, BUNDLED, BUNDLED_CARDS)
+    found = set()
+    for d in parse_file(test_file).decls:
+        if isinstance(d, ast.Include):
+            target = confined(test_file.parent, d.path, roots)
+            if target is not None and target.exists():
+                try:
+                    found.add(load_program(target, variants).rules_hash)
+                except GameDefError:  # a variant of the test file's own: not this game's state
+                    continue
+    return found
 
 
 def _match(labels: list[str], wanted: str) -> tuple[str | None, str]:
