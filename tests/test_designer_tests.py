@@ -298,6 +298,9 @@ def test_diff_of_a_bad_transcript_is_an_error_with_exit_2(capsys, tmp_path):
     (tmp_path / "bad.toml").write_text("game = [\n")
     assert main(["diff", str(tmp_path / "bad.toml")]) == 2
     assert main(["diff", str(tmp_path / "missing")]) == 2
+    record(capsys, "tictactoe", tmp_path / "t.toml", 1)
+    assert main(["diff", str(tmp_path / "t.toml"), "--game", "kuhn_poker"]) == 2
+    assert "a transcript of tictactoe, and --game is kuhn_poker" in capsys.readouterr().err
 
 
 def test_the_documented_example_passes(capsys, tictactoe):

@@ -95,6 +95,11 @@ def diff_transcript(path: str | Path, edited: str | Path | None = None) -> Diffe
     name = str(_beside(base, t.game, "game")) if t.game.endswith(".game") else t.game
     now = load_game(edited if edited is not None else name, t.variants, t.options, chance=t.chance)
     before = load_game(name, t.variants, t.options, chance=t.chance) if edited is not None else None
+    if before is not None and before.name != now.name:
+        raise UsageError(
+            f"{path}: a transcript of {before.name}, and --game is {now.name}",
+            "give transcripts of the game you edited (or none: its canonical ones)",
+        )
     cites = _citations(now)
     s = _start(now, t, base)
     b = _start(before, t, base) if before is not None else None
