@@ -361,3 +361,15 @@ def test_a_test_may_start_from_a_saved_state(capsys, tictactoe):
     assert code == 0, out + err
     code, out, err = run(capsys, str(path), "-k", "outside")
     assert code == 2 and "outside the test's folder" in err
+
+
+def test_a_condition_that_cannot_be_computed_is_a_failure_not_a_crash(capsys, tictactoe):
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\ntest t {\n    expect lines()[20] == []\n    expect marks == 0\n}\n',
+    )
+    code, out, err = run(capsys, str(path))
+    assert code == 1, out + err
+    assert f"{path}:3:12: test t: the condition cannot be computed:" in out
+    assert "Traceback" not in out + err

@@ -25,7 +25,15 @@ import attrs
 from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import CompiledGame
-from interpreter.core.errors import Diagnostic, GameDefError, GameRuntimeError, Span, UsageError, did_you_mean
+from interpreter.core.errors import (
+    Diagnostic,
+    GameDefError,
+    GameRuntimeError,
+    Span,
+    UsageError,
+    did_you_mean,
+    explain,
+)
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program, load_program
@@ -264,8 +272,14 @@ class _Run:
         self.failures.append(Failure(span, self.test.name, message, self.test.citations))
 
     def value(self, state: State, name: str) -> Any:
+        """The value of a generated function in `state`; a rule error names its line."""
         fn = self.game.compiled.defs[name][0]
-        return fn(VM(self.game.compiled, state, True), [])
+        try:
+            return fn(VM(self.game.compiled, state, True), [])
+        except GameRuntimeError:
+            raise
+        except Exception as exc:  # an index past a list's end, a none read as a component...
+            raise GameRuntimeError([Diagnostic(self.game.compiled.def_decls[name].span, explain(exc))]) from None
 
     def shown(self, value: Any) -> str:
         if isinstance(value, tuple):
@@ -294,7 +308,10 @@ class _Run:
             try:
                 state = self.step(state, k, step)
             except GameRuntimeError as err:
-                self.fail(step.span, "the game stopped with an error: " + err.render().splitlines()[0])
+                what = (
+                    "the condition cannot be computed: " if step.kind == "holds" else "the game stopped with an error: "
+                )
+                self.fail(step.span, what + err.render().splitlines()[0])
                 state = None
             if state is None:  # a move could not be played: the steps after it mean nothing
                 break
