@@ -308,10 +308,10 @@ class _Run:
             try:
                 state = self.step(state, k, step)
             except GameRuntimeError as err:
-                what = (
-                    "the condition cannot be computed: " if step.kind == "holds" else "the game stopped with an error: "
-                )
-                self.fail(step.span, what + err.render().splitlines()[0])
+                if step.kind == "holds":  # at the condition's own line: the message alone
+                    self.fail(step.span, "the condition cannot be computed: " + err.diagnostics[0].message)
+                else:  # where in the game's rules it stopped
+                    self.fail(step.span, "the game stopped with an error: " + err.render().splitlines()[0])
                 state = None
             if state is None:  # a move could not be played: the steps after it mean nothing
                 break
