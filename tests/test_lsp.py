@@ -300,7 +300,8 @@ def test_missing_extra_is_a_clear_message(monkeypatch, capsys):
     """Without the optional libraries, `gamedef lsp` says which extra to install (exit 2)."""
     from interpreter.cli import main
 
-    monkeypatch.setitem(sys.modules, "pygls", None)  # as if not installed
+    for name in [m for m in sys.modules if m == "pygls" or m.startswith("pygls.")] or ["pygls"]:
+        monkeypatch.setitem(sys.modules, name, None)  # as if not installed (submodules too)
     monkeypatch.delitem(sys.modules, "interpreter.lsp.server", raising=False)
     assert main(["lsp"]) == 2
     err = capsys.readouterr().err

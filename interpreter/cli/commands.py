@@ -1,4 +1,4 @@
-"""The `gamedef` command: run, play, check, replay, list, rules, bench and simulate games.
+"""The `gamedef` command: run, play, check, test, replay, diff, list, rules, bench and simulate games.
 
 Every failure a user can cause (a bad .game file, transcript, saved state or
 argument) is reported as a message with a position and a hint, exit code 2.
@@ -360,6 +360,87 @@ def cmd_replay(args) -> int:
             outcome = f"{' and '.join(result)} win{'s' if len(result) == 1 else ''}" if result else "no winner"
         print(f"{args.transcript}: {len(t.moves)} moves replayed; {outcome}")
     return 0
+
+
+def _shown_path(path: str) -> str:
+    """A file as the user would name it: relative to the current folder when inside it."""
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def cmd_test(args) -> int:
+    """Run the `test` blocks of each file: each failure at its line, with what was
+    expected and what came; exit 1 if any failed, 2 for a file that does not check."""
+    from interpreter.runtime.designer_tests import run_tests
+
+    total = failed = 0
+    bad = False
+    for name in args.files:
+        try:
+            outcomes = run_tests(name, args.k)
+        except GameDefError as err:
+            print(err.render(), file=sys.stderr)
+            bad = True
+            continue
+        for o in outcomes:
+            total += 1
+            if o.passed:
+                if args.verbose:
+                    print(f"{_shown_path(o.test.span.path)}: test {o.test.name}: ok")
+                continue
+            failed += 1
+            for f in o.failures:
+                print(f.render().replace(f.span.path, _shown_path(f.span.path), 1))
+        passed = sum(o.passed for o in outcomes)
+        print(f"{name}: {passed} of {len(outcomes)} tests passed")
+    if bad:
+        return 2
+    if len(args.files) > 1:
+        print(f"{total - failed} of {total} tests passed")
+    return 1 if failed else 0
+
+
+def cmd_diff(args) -> int:
+    """Play transcripts against the edited rules; per transcript, the first decision that
+    goes differently and the rules in force there. Exit 0 when none differs, else 1."""
+    from interpreter.core.paths import ROOT
+    from interpreter.runtime.transcript_diff import diff_transcript, transcripts_in
+
+    items = args.transcripts
+    if not items:
+        canonical = ROOT / "tests" / "transcripts"
+        if not canonical.is_dir():
+            raise UsageError(
+                "no transcripts named, and the canonical ones (tests/transcripts/ of a checkout) are not here",
+                "name transcripts or a folder of them: gamedef diff MY_GAMES/ --game my.game",
+            )
+        items = [str(canonical)]
+    paths = transcripts_in(items)
+    if args.game and not args.transcripts:  # the canonical games of that game only
+        name = load_game(args.game).name
+        paths = [p for p in paths if Path(read_transcript(p).game).name.removesuffix(".game") == name]
+    if not paths:
+        raise UsageError("no transcripts to play", "a folder's transcripts are its *.toml files")
+    differ = 0
+    for path in paths:
+        d = diff_transcript(path, args.game)
+        shown = _shown_path(str(path))
+        if d is None:
+            print(f"{shown}: same")
+            continue
+        differ += 1
+        where = f"move {d.decision} ({d.move})" if d.move else "the result"
+        print(f"{shown}: differs at {where}")
+        for line in d.what:
+            print(f"    {line}")
+        if d.rules:
+            print("    rules in force:")
+            for line in d.rules:
+                print(f"      {_shown_path(line.split(':', 1)[0])}:{line.split(':', 1)[1]}")
+    print(f"{differ} of {len(paths)} transcripts differ")
+    return 1 if differ else 0
 
 
 def cmd_check(args) -> int:
@@ -782,6 +863,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
     p.add_argument("--from-state", metavar="STATE.toml", help="start from this saved state, not the transcript's")
     p.set_defaults(func=cmd_replay)
+
+    p = sub_parser("test", "run the designers' tests (`test` blocks) of .game files")
+    p.add_argument("files", nargs="+", metavar="FILE", help=".game files with test blocks")
+    p.add_argument("-k", metavar="WORDS", help="only the tests whose name contains WORDS")
+    p.add_argument("--verbose", action="store_true", help="name each test that passes too")
+    p.set_defaults(func=cmd_test)
+
+    p = sub_parser("diff", "play transcripts against edited rules: where each first goes differently")
+    p.add_argument(
+        "transcripts", nargs="*", metavar="TRANSCRIPT", help="transcripts or folders of them (default: the canonical)"
+    )
+    p.add_argument("--game", metavar="GAME", help="the edited game, played against the rules the transcripts name")
+    p.set_defaults(func=cmd_diff)
 
     p = sub_parser("list", "list the bundled games: players, variants and options")
     p.set_defaults(func=cmd_list)

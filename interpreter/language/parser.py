@@ -602,6 +602,102 @@ class _Builder(Transformer):
     def replace_decl(self, meta, c):
         return ast.Replace(span=self._s(meta), decl=c[0])
 
+    # -- designers' tests --
+    @v_args(meta=True)
+    def test_decl(self, meta, c):
+        """A test block: its settings (each at most once) and its steps, in order."""
+        name, rest = str(c[0]), c[1:]
+        title = name
+        if rest and isinstance(rest[0], Token):
+            title, rest = self.plain(rest[0]), rest[1:]
+        fields: dict = {"variants": [], "options": [], "steps": [], "citations": []}
+        for kind, value, span in rest:
+            if kind in ("variants", "options", "steps", "citations"):
+                fields[kind].extend(value)
+                continue
+            if kind in fields:
+                raise GameDefError([Diagnostic(span, f"a test gives its {kind} once", "remove one of the two")])
+            fields[kind] = value
+        return ast.Test(
+            span=self._s(meta),
+            name=name,
+            title=title,
+            players=fields.get("players"),
+            seed=fields.get("seed", 0),
+            variants=tuple(fields["variants"]),
+            options=tuple(fields["options"]),
+            state=fields.get("state"),
+            dice=tuple(fields.get("dice", ())),
+            run=fields.get("run"),
+            steps=tuple(fields["steps"]),
+            citations=tuple(fields["citations"]),
+            source_range=(meta.start_pos, meta.end_pos),
+        )
+
+    @v_args(meta=True)
+    def test_players(self, meta, c):
+        return ("players", self._number(c[0]), self._s(meta))
+
+    @v_args(meta=True)
+    def test_variant(self, meta, c):
+        return ("variants", [str(c[0])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_option(self, meta, c):
+        return ("options", [(str(c[0]), c[1])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_rule(self, meta, c):
+        return ("citations", [self.plain(c[0])], self._s(meta))
+
+    @v_args(meta=True)
+    def test_block(self, meta, c):
+        """`arrange { ... }` (a step) or `run { ... }` (played instead of play())."""
+        word, span = str(c[0]), self._s(meta)
+        if word == "arrange":
+            return ("steps", [ast.TestStep(span=span, kind="arrange", body=c[1])], span)
+        if word == "run":
+            return ("run", c[1], span)
+        raise GameDefError(
+            [Diagnostic(span, f"a test has no block '{word}'", "write `arrange { ... }` or `run { ... }`")]
+        )
+
+    @v_args(meta=True)
+    def test_word(self, meta, c):
+        """seed N, state "FILE", dice [..], play "LABEL", ..., expect CONDITION."""
+        word, values, span = str(c[0]), c[1:], self._s(meta)
+        if word == "play":
+            if not all(isinstance(v, ast.Str) for v in values):
+                raise GameDefError([Diagnostic(span, 'play takes labels: play "LABEL", ...', None)])
+            return ("steps", [self._play(v) for v in values], span)
+        if word in ("seed", "state", "dice", "expect") and len(values) != 1:
+            raise GameDefError([Diagnostic(span, f"`{word}` takes one value", None)])
+        value = values[0]
+        if word == "seed" and isinstance(value, ast.Int):
+            return ("seed", value.value, span)
+        if word == "state" and isinstance(value, ast.Str) and all(isinstance(p, str) for p in value.parts):
+            return ("state", "".join(value.parts), span)
+        if word == "dice" and isinstance(value, ast.ListLit) and all(_die(x) is not None for x in value.items):
+            return ("dice", [_die(x) for x in value.items], span)
+        if word == "expect":
+            return ("steps", [_expectation(value, value.span)], span)
+        if word in ("seed", "state", "dice"):
+            shape = {"seed": "a whole number", "state": 'a file name: state "FILE.toml"', "dice": "a list: dice [4, 6]"}
+            raise GameDefError([Diagnostic(span, f"`{word}` takes {shape[word]}", None)])
+        hint = "a test has: players, seed, variant, option, state, dice, run, arrange, play, expect, rule"
+        raise GameDefError(
+            [
+                Diagnostic(
+                    span, f"unknown test item '{word}'", did_you_mean(word, hint.split(": ")[1].split(", ")) or hint
+                )
+            ]
+        )
+
+    def _play(self, label: ast.Str) -> ast.TestStep:
+        if not all(isinstance(p, str) for p in label.parts):
+            raise GameDefError([Diagnostic(label.span, "a label to play is plain text, with no {...}", None)])
+        return ast.TestStep(span=label.span, kind="play", text="".join(label.parts))
+
     # -- statements --
     def block(self, c):
         return tuple(c)
@@ -1092,6 +1188,43 @@ def _check_depth(tree: lark.Tree, path: str, base: Span | None = None) -> None:
                 ]
             )
         stack.extend((child, depth + 1) for child in node.children if isinstance(child, lark.Tree))
+
+
+def _die(e) -> int | None:
+    """A pinned die in a test's `dice [...]`: a whole number, maybe negative."""
+    if isinstance(e, ast.Int):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int):
+        return -e.operand.value
+    return None
+
+
+TEST_FORMS = {"offered": "offered", "logged": "logged", "ended": "over"}
+
+
+def _expectation(e, span: Span) -> ast.TestStep:
+    """An `expect`: the test's own forms (`offered("TEXT")`, `logged("TEXT")`, `ended()`,
+    each maybe under `not`, and `winner() == [SEATS]`), else a condition of the game's."""
+    negated = isinstance(e, ast.Not) and isinstance(e.operand, ast.Call) and e.operand.func in TEST_FORMS
+    call = e.operand if negated else e
+    if isinstance(call, ast.Call) and call.func in TEST_FORMS:
+        kind = ("not_" if negated else "") + TEST_FORMS[call.func]
+        if call.func == "ended":
+            if call.args:
+                raise GameDefError([Diagnostic(call.span, "ended() takes no argument", None)])
+            return ast.TestStep(span=span, kind=kind)
+        text = call.args[0] if len(call.args) == 1 else None
+        if not isinstance(text, ast.Str) or not all(isinstance(p, str) for p in text.parts):
+            raise GameDefError([Diagnostic(call.span, f'{call.func}() takes one plain text: {call.func}("...")', None)])
+        return ast.TestStep(span=span, kind=kind, text="".join(text.parts))
+    if isinstance(e, ast.BinOp) and e.op == "==" and isinstance(e.left, ast.Call) and e.left.func == "winner":
+        seats = e.right
+        if e.left.args or not isinstance(seats, ast.ListLit) or not all(isinstance(x, ast.Name) for x in seats.items):
+            raise GameDefError(
+                [Diagnostic(e.span, "write the winners as winner() == [SEAT, ...] (or [] for nobody)", None)]
+            )
+        return ast.TestStep(span=span, kind="winner", names=tuple(x.id for x in seats.items))
+    return ast.TestStep(span=span, kind="holds", expr=e)
 
 
 def parse_expression(text: str, span: Span) -> ast.Expr:

@@ -62,6 +62,7 @@ class Program:
     sources: dict[str, str]
     rules_hash: str
     tables: tuple[LoadedTable, ...] = ()  # the `table` and `links` files in force, read
+    tests: tuple[ast.Test, ...] = ()  # designers' tests (`gamedef test`), not part of the game
 
 
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
@@ -118,6 +119,8 @@ def load_program(
     sources: dict[str, str] = {}
     roots = (path.parent, BUNDLED, BUNDLED_CARDS)
     decls = _load_modules(path, {path}, sources, roots, None, edited)
+    tests = tuple(d for d in decls if isinstance(d, ast.Test))
+    decls = [d for d in decls if not isinstance(d, ast.Test)]
     headers = [d for d in decls if isinstance(d, ast.GameHeader)]
     if not headers:
         raise GameDefError(
@@ -222,7 +225,7 @@ def load_program(
     header = table[("game", headers[0].name)] if ("game", headers[0].name) in table else headers[0]
     digest = hashlib.sha256()
     for name in sorted(sources):
-        digest.update(sources[name].encode())
+        digest.update(_without_tests(sources[name], name, tests).encode())
     for v in chosen:
         digest.update(v.name.encode())
     return Program(
@@ -233,7 +236,35 @@ def load_program(
         sources=sources,
         rules_hash=digest.hexdigest()[:16],
         tables=tuple(tables),
+        tests=tests,
     )
+
+
+def _without_tests(text: str, path: str, tests: tuple[ast.Test, ...]) -> str:
+    """A file's text less its test blocks: tests are not rules, so adding or editing
+    one leaves the rules hash (and what transcripts are checked against) unchanged."""
+    cuts = sorted(t.source_range for t in tests if t.span.path == path)
+    if not cuts:
+        return text
+    kept, pos = [], 0
+    for start, end in cuts:
+        # the blank lines before the block and the end of its last line go with it
+        while start > pos and text[start - 1] in " \t\r\n":
+            start -= 1
+        if start > pos or start > 0:
+            newline = text.find("\n", start, end)
+            start = end if newline < 0 else newline + 1
+        while end < len(text) and text[end] in " \t\r":
+            end += 1
+        if end < len(text) and text[end] == "\n":
+            end += 1
+        if start == 0:
+            while end < len(text) and text[end] in " \t\r\n":
+                end += 1
+        kept.append(text[pos:start])
+        pos = max(pos, end)
+    kept.append(text[pos:])
+    return "".join(kept)
 
 
 def _remove_rows(

@@ -6,11 +6,20 @@ source. Nodes are plain data: the checker and compiler walk them, nothing else d
 
 from __future__ import annotations
 
+from typing import TypeVar, dataclass_transform
+
 import attrs
 
 from interpreter.core.errors import Span
 
-frozen = attrs.frozen(kw_only=True)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def frozen(cls: type[_T]) -> type[_T]:
+    """A syntax tree node: frozen attrs, keyword arguments only (declared as a dataclass
+    transform so that type checkers see each node's fields)."""
+    return attrs.frozen(kw_only=True)(cls)
 
 
 # ---- types --------------------------------------------------------------------
@@ -745,6 +754,44 @@ Decl = (
     | Remove
     | Replace
 )
+
+
+@frozen
+class TestStep:
+    """One step of a designer's test, in order: `play` a move (by its label or a unique
+    part of it), `arrange` the position, or `expect` something of the position reached.
+
+    `kind` is play, arrange (statements that change the position: `body`), holds (an
+    expression), offered, not_offered, logged, not_logged, winner, over or not_over."""
+
+    span: Span
+    kind: str
+    text: str = ""
+    expr: Expr | None = None
+    names: tuple[str, ...] = ()
+    body: tuple[Stmt, ...] = ()
+
+
+@frozen
+class Test:
+    """`test name "title" { ... }`: a start, moves and what must hold (`gamedef test`).
+
+    Tests are not part of the game: the program sets them aside (`Program.tests`) and
+    the rules hash leaves their text out (`source_range`, character offsets)."""
+
+    span: Span
+    name: str
+    title: str
+    players: int | None = None
+    seed: int = 0
+    variants: tuple[str, ...] = ()
+    options: tuple[tuple[str, Expr], ...] = ()
+    state: str | None = None
+    dice: tuple[int, ...] = ()
+    run: tuple[Stmt, ...] | None = None
+    steps: tuple[TestStep, ...] = ()
+    citations: tuple[str, ...] = ()
+    source_range: tuple[int, int] = (0, 0)
 
 
 @frozen

@@ -366,14 +366,16 @@ class Game:
         seed: int = 0,
         pins: tuple = (),
         arrange: Callable[[State], State] | None = None,
+        main: str = "play",
     ) -> State:
         """The position after setup, waiting for the first decision.
 
         `arrange`, for scenarios, changes the position between `setup()` and `play()`
         (usually through `with_var`), so the first decision is asked of the arranged
-        position; setup() must then ask no decision."""
+        position; setup() must then ask no decision. `main` names the procedure played
+        after setup instead of `play()` (a designer's test's `run` block)."""
         players = (self.header.default_players or self.header.min_players) if players is None else players
-        vm = self._started(players, seed, pins, arrange, VM)
+        vm = self._started(players, seed, pins, arrange, VM, main)
         state = vm.freeze(0)
         self._last = (state, vm)  # kept for the next move from it (`_working`)
         return state
@@ -396,7 +398,7 @@ class Game:
             return vm
         return VM(self.compiled, state)
 
-    def _started(self, players: int, seed: int, pins: tuple, arrange, make_vm) -> VM:
+    def _started(self, players: int, seed: int, pins: tuple, arrange, make_vm, main: str = "play") -> VM:
         """A working VM run from the start to the first decision (the start of `start`)."""
         seats = self._seats.get(players) or self._seats.setdefault(players, self.seats_for(players))
         g = self.compiled
@@ -409,7 +411,7 @@ class Game:
             for info in g.var_order:
                 vm.vars[info.slot] = info.default(vm, [])
             self._initial[seats] = tuple(vm.vars)  # defaults are expressions: no dice, same every game
-        play, setup = g.procs["play"], g.procs.get("setup")
+        play, setup = g.procs[main], g.procs.get("setup")
         if arrange is not None:  # run setup() alone, arrange its position, then play() from it
             if setup is not None:
                 vm.frames.append([setup, 0, [None] * setup.nlocals])

@@ -25,11 +25,12 @@ def _search_dirs() -> list[Path]:
 
 
 def bundled_games() -> dict[str, Path]:
-    """Bundled games by name: gamedefs/*.game, then examples/*.game."""
+    """Bundled games by name: gamedefs/*.game, then examples/*.game (not *.test.game)."""
     found: dict[str, Path] = {}
     for folder in _search_dirs():
         for path in sorted(folder.glob("*.game")):
-            found.setdefault(path.stem, path)
+            if not path.name.endswith(".test.game"):  # designers' tests beside a game, not games
+                found.setdefault(path.stem, path)
     return found
 
 

@@ -1,0 +1,428 @@
+"""Designers' tests written in the game's own language: `test` blocks, run by `gamedef test`.
+
+A test block states a start (players, seed, variants, options, a saved state, pinned
+dice, or a `run { ... }` block played instead of `play()`), then steps in order: `play`
+a move by its label (or a unique part of it), `arrange` the position (assignments; a
+first `arrange` runs between `setup()` and `play()` when setup asks no decision), and
+`expect` something of the position reached (a condition in the game's expression
+language, a label offered, a line logged, the winner).
+
+The test's code is the game's code: each `arrange`/`run` block becomes a procedure and
+each `expect` condition a function of the program, checked and compiled with the game's
+own declarations (so a misspelt name is a check error at its line), under `__test_`
+names. The game run normally never sees them: the program sets test blocks aside
+(`Program.tests`) and its rules hash leaves their text out. Tests sharing variants and
+options are compiled together, once, and kept in the compiled-game cache like any game.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from interpreter.check.checker import check_program
+from interpreter.compile import gamecache
+from interpreter.compile.compiler import CompiledGame
+from interpreter.core.errors import (
+    Diagnostic,
+    GameDefError,
+    GameRuntimeError,
+    Span,
+    UsageError,
+    did_you_mean,
+    explain,
+)
+from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
+from interpreter.language import syntax as ast
+from interpreter.language.program import Program, load_program
+from interpreter.language.sources import confined
+from interpreter.runtime.engine import VM, Game, IllegalMove, State
+
+COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+SHOWN_LABELS = 12  # labels listed in a failure's message
+
+
+@attrs.frozen
+class Failure:
+    """One failed step: where it is written, and what was expected and what came."""
+
+    span: Span
+    test: str
+    message: str
+    citations: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        cited = "".join(f"\n    rule: {c}" for c in self.citations)
+        return f"{self.span}: test {self.test}: {self.message}{cited}"
+
+
+@attrs.frozen
+class Outcome:
+    """A test's result: its failures (none when it passed)."""
+
+    test: ast.Test
+    failures: tuple[Failure, ...]
+
+    @property
+    def passed(self) -> bool:
+        return not self.failures
+
+
+def _error(span: Span, message: str, hint: str | None = None) -> GameDefError:
+    return GameDefError([Diagnostic(span, message, hint)])
+
+
+def _names(index: int) -> dict[str, str]:
+    """The names of a test's generated procedures and functions (`__test_` names: the
+    checker reports one that meets a name of the game's)."""
+    return {"arrange": f"__test_{index}_arrange_", "run": f"__test_{index}_run", "expect": f"__test_{index}_expect_"}
+
+
+def _literal(e: ast.Expr) -> Any:
+    """An option's value as written in a test (a number, true/false, none, a name, a string)."""
+    if isinstance(e, ast.Int):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int):
+        return -e.operand.value
+    if isinstance(e, ast.Bool):
+        return e.value
+    if isinstance(e, ast.NoneLit):
+        return None
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Str):
+        return "".join(p for p in e.parts if isinstance(p, str))
+    raise _error(e.span, "an option's value is a number, true, false, none, a name or a string")
+
+
+def _generated(index: int, test: ast.Test) -> list:
+    """The procedures and functions a test adds to the program (see the module's doc)."""
+    names = _names(index)
+    decls: list = []
+    # a test's code cites the test (and the sections the test names), as every rule must
+    cite = (ast.Cite(span=test.span, section=f"Test {test.name}: {'; '.join(test.citations) or test.title}"),)
+    if test.run is not None:
+        end = ast.GameOver(span=test.span, winners=ast.ListLit(span=test.span, items=()))
+        decls.append(ast.Procedure(span=test.span, name=names["run"], params=(), body=(*cite, *test.run, end)))
+    for k, step in enumerate(test.steps):
+        if step.kind == "arrange":
+            body = (*cite, *step.body)
+            decls.append(ast.Procedure(span=step.span, name=f"{names['arrange']}{k}", params=(), body=body))
+        if step.kind != "holds":
+            continue
+        e = step.expr
+        decls.append(ast.Def(span=step.span, name=f"{names['expect']}{k}", params=(), body=e))
+        if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
+            decls.append(ast.Def(span=e.left.span, name=f"{names['expect']}{k}_left", params=(), body=e.left))
+            decls.append(ast.Def(span=e.right.span, name=f"{names['expect']}{k}_right", params=(), body=e.right))
+    return decls
+
+
+def _check_settings(test: ast.Test, program: Program) -> None:
+    """A test's variants and players, checked at the test (not as if typed on a command line)."""
+    for v in test.variants:
+        if v not in program.all_variants:
+            hint = did_you_mean(v, program.all_variants) or (
+                "the game's variants: " + ", ".join(program.all_variants) if program.all_variants else "none"
+            )
+            raise _error(test.span, f"test {test.name}: unknown variant '{v}'", hint)
+    h = program.header
+    if test.players is not None and not h.min_players <= test.players <= h.max_players:
+        raise _error(
+            test.span,
+            f"test {test.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {test.players}",
+        )
+    if test.state is not None and test.run is not None:
+        raise _error(
+            test.span,
+            f"test {test.name}: a test starting from a saved state has no `run` block",
+            "start from the game's setup, or save the state where `run` would begin",
+        )
+
+
+def _compile(path: Path, variants: tuple[str, ...], options: dict[str, Any], tests: list, first: ast.Test) -> Game:
+    """The game with the generated code of `tests` (pairs of index and test), compiled once."""
+    roots = (path.parent, BUNDLED, BUNDLED_CARDS)
+    key = ("(tests)", *variants)
+    compiled = gamecache.load(path, key, options, roots)
+    if compiled is None:
+        program = load_program(path, variants)
+        extra = [d for i, t in tests for d in _generated(i, t)]
+        program = attrs.evolve(program, decls=(*program.decls, *extra))
+        check_program(program)
+        try:
+            compiled = CompiledGame(program, options)
+        except GameDefError as err:  # an option's name or value: at the test that sets it
+            d = err.diagnostics[0]
+            if d.span.path.startswith("--option"):
+                raise _error(first.span, f"test {first.name}: {d.message}", d.hint) from None
+            raise
+        gamecache.store(path, key, options, compiled)
+    return Game(compiled, compiled.program.header.name, variants, options)
+
+
+def _run_procedure(game: Game, state: State, name: str) -> State:
+    """`state` after the procedure `name` has run to its end; it may ask no decision."""
+    g = game.compiled
+    code = g.procs[name]
+    vm = VM(g, state)
+    vm.frames = [[code, 0, [None] * code.nlocals]]
+    vm.setup_only = True  # its end stops the run (as `arrange` between setup() and play())
+    vm.run()
+    if vm.pending is not None or vm.result is not None:
+        raise GameRuntimeError(
+            [Diagnostic(code.spans[0], "an `arrange` block asks for a decision or ends the game; use `run` for that")]
+        )
+    return vm.freeze(state.decisions)
+
+
+def _arrange_at(game: Game, state: State, name: str) -> State:
+    """`state` changed by the `arrange` procedure `name`, at the decision it waits for:
+    the procedures in progress and the decision (with its options, as they were) stay."""
+    after = _run_procedure(game, state._replace(frames=(), pending=None, log=()), name)
+    return state._replace(vars=after.vars, rng=after.rng, log=after.log)
+
+
+def _start(game: Game, index: int, test: ast.Test, folder: Path) -> tuple[State, int]:
+    """The test's first position, and how many steps it has taken: a saved state, or the
+    game's setup, with a first `arrange` between setup() and play() when setup asks no
+    decision (as `Game.start(arrange=...)`)."""
+    if test.state is not None:
+        from interpreter.runtime.saving import read_toml, state_from_dict
+
+        path = confined(folder, test.state, (folder.resolve(),))
+        if path is None:
+            raise _error(test.span, f"test {test.name}: the state file {test.state!r} is outside the test's folder")
+        data = read_toml(path, "state")
+        if data.get("rules_hash") in _included_hashes(Path(test.span.path), test.variants):
+            data = {**data, "rules_hash": game.rules_hash}  # the game's own rules, less the tests
+        state = state_from_dict(game, data, str(path))
+        return (state._replace(pins=tuple(test.dice)) if test.dice else state), 0
+    main = _names(index)["run"] if test.run is not None else "play"
+    start = {"players": test.players, "seed": test.seed, "pins": tuple(test.dice), "main": main}
+    if test.steps and test.steps[0].kind == "arrange":
+        name = f"{_names(index)['arrange']}0"
+        try:
+            return game.start(**start, arrange=lambda s: _run_procedure(game, s, name)), 1
+        except UsageError as err:
+            if not err.message.startswith("arrange: setup() asks"):
+                raise
+    return game.start(**start), 0
+
+
+def _included_hashes(test_file: Path, variants: tuple[str, ...]) -> set[str]:
+    """The rules hashes of the games a test file includes: a state saved by the game
+    (`--save-state`) matches its rules, which the test file's own helpers and tests
+    leave alone."""
+    from interpreter.language.parser import parse_file
+
+    roots = (test_file.parent, BUNDLED, BUNDLED_CARDS)
+    found = set()
+    for d in parse_file(test_file).decls:
+        if isinstance(d, ast.Include):
+            target = confined(test_file.parent, d.path, roots)
+            if target is not None and target.exists():
+                try:
+                    found.add(load_program(target, variants).rules_hash)
+                except GameDefError:  # a variant of the test file's own: not this game's state
+                    continue
+    return found
+
+
+def _match(labels: list[str], wanted: str) -> tuple[str | None, str]:
+    """The label `wanted` names: itself, or the one label containing it (any case)."""
+    if wanted in labels:
+        return wanted, ""
+    low = wanted.lower()
+    found = [x for x in labels if low in x.lower()]
+    if len(found) == 1:
+        return found[0], ""
+    if found:
+        return None, f"'{wanted}' is part of {len(found)} labels: " + "; ".join(found[:SHOWN_LABELS])
+    return None, f"no label contains '{wanted}'; offered: " + _shown(labels)
+
+
+def _shown(labels: list[str]) -> str:
+    more = f"; ... ({len(labels)} in all)" if len(labels) > SHOWN_LABELS else ""
+    return ("; ".join(labels[:SHOWN_LABELS]) + more) if labels else "nothing (the game is over)"
+
+
+def _source(sources: dict[str, str], span: Span) -> str | None:
+    """The text of an expression as written, when it sits on one line."""
+    text = sources.get(span.path)
+    if text is None or span.end_column is None:
+        return None
+    lines = text.splitlines()
+    if not 0 < span.line <= len(lines):
+        return None
+    return lines[span.line - 1][span.column - 1 : span.end_column - 1] or None
+
+
+class _Run:
+    """One test played step by step, collecting its failures."""
+
+    def __init__(self, game: Game, index: int, test: ast.Test, folder: Path):
+        self.game, self.index, self.test, self.folder = game, index, test, folder
+        self.failures: list[Failure] = []
+        self.lines: list[str] = []
+
+    def fail(self, span: Span, message: str) -> None:
+        self.failures.append(Failure(span, self.test.name, message, self.test.citations))
+
+    def value(self, state: State, name: str) -> Any:
+        """The value of a generated function in `state`; a rule error names its line."""
+        fn = self.game.compiled.defs[name][0]
+        try:
+            return fn(VM(self.game.compiled, state, True), [])
+        except GameRuntimeError:
+            raise
+        except Exception as exc:  # an index past a list's end, a none read as a component...
+            raise GameRuntimeError([Diagnostic(self.game.compiled.def_decls[name].span, explain(exc))]) from None
+
+    def shown(self, value: Any) -> str:
+        if isinstance(value, tuple):
+            return "[" + ", ".join(self.shown(v) for v in value) + "]"
+        if value.__class__ is str:  # a component, member or seat: its name, as a test writes it
+            return value
+        if isinstance(value, str):  # a text
+            return repr(str(value))
+        if value is True or value is False:
+            return "true" if value else "false"
+        return self.game.compiled.rt.display(value)
+
+    def go(self) -> Outcome:
+        game, test = self.game, self.test
+        try:
+            state, done = _start(game, self.index, test, self.folder)
+        except GameRuntimeError as err:
+            self.fail(test.span, "the start stopped with an error: " + err.render().splitlines()[0])
+            return Outcome(test, tuple(self.failures))
+        except UsageError as err:
+            raise _error(test.span, f"test {test.name}: {err.message}", err.hint) from None
+        self.lines.extend(game.narrate(state))
+        for k, step in enumerate(test.steps):
+            if k < done:
+                continue
+            try:
+                state = self.step(state, k, step)
+            except GameRuntimeError as err:
+                if step.kind == "holds":  # at the condition's own line: the message alone
+                    self.fail(step.span, "the condition cannot be computed: " + err.diagnostics[0].message)
+                else:  # where in the game's rules it stopped
+                    self.fail(step.span, "the game stopped with an error: " + err.render().splitlines()[0])
+                state = None
+            if state is None:  # a move could not be played: the steps after it mean nothing
+                break
+        return Outcome(test, tuple(self.failures))
+
+    def step(self, state: State, k: int, step: ast.TestStep) -> State | None:
+        game = self.game
+        kind = step.kind
+        if kind == "play":
+            labels = game.labels(state)
+            label, why = _match(labels, step.text)
+            if label is None:
+                self.fail(step.span, f"cannot play '{step.text}': {why}")
+                return None
+            try:
+                state = game.apply(state, label)
+            except IllegalMove as err:  # not expected: the label was offered
+                self.fail(step.span, str(err))
+                return None
+            self.lines.extend(game.narrate(state))
+        elif kind == "arrange":
+            state = _arrange_at(game, state, f"{_names(self.index)['arrange']}{k}")
+            self.lines.extend(game.narrate(state))
+        elif kind == "holds":
+            self.holds(state, k, step)
+        elif kind in ("offered", "not_offered"):
+            labels = game.labels(state)
+            found = [x for x in labels if step.text.lower() in x.lower()]
+            if kind == "offered" and not found:
+                self.fail(step.span, f"expected a label containing '{step.text}'; offered: {_shown(labels)}")
+            elif kind == "not_offered" and found:
+                self.fail(step.span, f"expected no label containing '{step.text}'; offered: {'; '.join(found)}")
+        elif kind in ("logged", "not_logged"):
+            found = [x for x in self.lines if step.text.lower() in x.lower()]
+            if kind == "logged" and not found:
+                recent = "; ".join(self.lines[-6:]) or "nothing"
+                self.fail(step.span, f"expected a logged line containing '{step.text}'; the last lines: {recent}")
+            elif kind == "not_logged" and found:
+                self.fail(step.span, f"expected no logged line containing '{step.text}'; logged: {found[0]}")
+        elif kind == "winner":
+            result = game.result(state)
+            if result is None:
+                self.fail(step.span, f"expected winner() == [{', '.join(step.names)}]; the game is not over")
+            elif sorted(result) != sorted(step.names):
+                self.fail(step.span, f"expected winner() == [{', '.join(step.names)}]; came [{', '.join(result)}]")
+        elif kind == "over" and not game.is_over(state):
+            self.fail(step.span, f"expected the game to be over; {game.current_player(state)} decides next")
+        elif kind == "not_over" and game.is_over(state):
+            self.fail(step.span, f"expected the game to go on; it is over, won by [{', '.join(game.result(state))}]")
+        return state
+
+    def holds(self, state: State, k: int, step: ast.TestStep) -> None:
+        name = f"{_names(self.index)['expect']}{k}"
+        value = self.value(state, name)
+        if value is True:
+            return
+        sources = self.game.compiled.program.sources
+        written = _source(sources, step.expr.span) or "the condition"
+        if value is not False:
+            self.fail(step.span, f"expected a condition (true or false); {written} is {self.shown(value)}")
+            return
+        e = step.expr
+        if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
+            left, right = self.value(state, name + "_left"), self.value(state, name + "_right")
+            came = f"{_source(sources, e.left.span) or 'the left side'} is {self.shown(left)}"
+            if not isinstance(e.right, ast.Int | ast.Bool | ast.NoneLit):
+                came += f", {_source(sources, e.right.span) or 'the right side'} is {self.shown(right)}"
+            self.fail(step.span, f"expected {written}; came {came}")
+        else:
+            self.fail(step.span, f"expected {written}; it is false")
+
+
+def file_tests(path: Path) -> tuple[Program, list[tuple[int, ast.Test]]]:
+    """The test blocks written in `path` itself (not in the files it includes), numbered."""
+    program = load_program(path)
+    mine = str(path)
+    tests = [(i, t) for i, t in enumerate(program.tests) if t.span.path == mine]
+    return program, tests
+
+
+def run_tests(path: str | Path, only: str | None = None) -> list[Outcome]:
+    """Run every test block of a file (or those whose name contains `only`), in order.
+
+    Raises GameDefError for a file that does not check, has no tests, or a test whose
+    settings are wrong (exit 2); failures are returned, one Outcome per test."""
+    path = Path(path).resolve()
+    program, tests = file_tests(path)
+    if not tests:
+        raise _error(
+            Span(str(path), 1, 1),
+            "no `test` blocks in this file",
+            'write one: test my_test "what it shows" { players 2  expect ... }',
+        )
+    seen: dict[str, ast.Test] = {}
+    for _, t in tests:
+        if t.name in seen:
+            raise _error(t.span, f"test '{t.name}' is written twice", f"the first is at {seen[t.name].span}")
+        seen[t.name] = t
+        _check_settings(t, program)
+    chosen = [(i, t) for i, t in tests if only is None or only in t.name]
+    groups: dict[tuple, list] = {}
+    for i, t in chosen:
+        options = {name: _literal(v) for name, v in t.options}
+        key = (t.variants, tuple(sorted(options.items(), key=repr)))
+        groups.setdefault(key, []).append((i, t))
+    games: dict[tuple, Game] = {}
+    for key, members in groups.items():
+        games[key] = _compile(path, key[0], dict(key[1]), members, members[0][1])
+    outcomes: list[Outcome] = []
+    for i, t in chosen:
+        options = {name: _literal(v) for name, v in t.options}
+        key = (t.variants, tuple(sorted(options.items(), key=repr)))
+        outcomes.append(_Run(games[key], i, t, path.parent).go())
+    return outcomes
