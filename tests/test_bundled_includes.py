@@ -9,6 +9,7 @@ gamedef is installed. Reads stay confined to the game's folder and the bundle.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -232,3 +233,52 @@ def test_an_installed_copy_checks_a_checkout_and_a_folder_of_ones_own(installed,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+# ---- every command the README and the docs show ----------------------------------------------------
+SUBCOMMANDS = ("run", "check", "cards", "list", "info", "rules", "simulate", "bench", "replay", "new")
+PLACEHOLDER = re.compile(r"[A-Z]{2,}|\b[A-Z]\b|\[|\||\.\.\.|<|\bplay\b|--ray|--from-state\s*$|--transcript\s*$")
+
+
+def documented_commands() -> list[str]:
+    """The complete `gamedef ...` commands of the README, the docs, the card sets' notes and
+    the examples' comments: inline, in code blocks and after `&&`; not the synopses (with
+    placeholders such as GAME or [--seed S]), not `play` (it asks a person), not `--ray`
+    (an optional extra)."""
+    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), *sorted((ROOT / "cards").rglob("*.md"))]
+    files += sorted((ROOT / "examples").glob("*.game"))
+    found: list[str] = []
+    for f in files:
+        for m in re.finditer(r"(?:`|^[ #]*|&& )(gamedef [^`\n#]+)", f.read_text(), re.M):
+            command = " ".join(m.group(1).split())
+            words = command.split()
+            if (
+                (len(words) < 3 and words[1:] != ["list"])
+                or words[1] not in SUBCOMMANDS
+                or PLACEHOLDER.search(command)
+                or command in found
+            ):
+                continue
+            found.append(command)
+    return found
+
+
+def test_the_documented_commands_are_found():
+    """The list the installed-copy test runs holds the README's house-rules commands."""
+    commands = documented_commands()
+    assert "gamedef run examples/twid_house_rules.game --variant velvet_revolution" in commands
+    assert "gamedef run examples/berlin_wall_house_rules.game --variant short_game" in commands
+    assert "gamedef run twid" in commands
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("command", documented_commands())
+def test_every_documented_command_works_from_an_installed_copy(installed, tmp_path, command):
+    """Each command as written, by a normal install, in a folder outside the checkout (a
+    simulation plays 2 games instead of the hundreds written, to keep the suite short)."""
+    argv = command.split()[1:]
+    argv = [str(min(int(a), 2)) if argv[i - 1] == "--games" else a for i, a in enumerate(argv)]
+    env = {**os.environ, "GAMEDEF_CACHE": str(tmp_path.parent / "cache"), "NO_COLOR": "1"}
+    env.pop("PYTHONPATH", None)
+    done = subprocess.run([str(installed), *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
