@@ -90,8 +90,9 @@ variant {name} "{title}" {{
 
 CARDS = """\
 # {title}: new cards for {of}, in a file of one's own. `include {include}` is the whole
-# game; each card below joins it. A card gives the properties every {kind} needs, its
-# printed text and its rule (docs/language.md §3.7).
+# game; each card below joins it. A card gives the properties of a {kind} (those of an
+# optional type may be left out: they are none), its printed text and its rule
+# (docs/language.md §3.5, §3.7).
 # Check it: gamedef check {file}
 # Play it:  gamedef run {file}
 # Read it:  gamedef cards {file} --search "{card_title}"
@@ -141,10 +142,11 @@ def _type_text(t: ast.TypeExpr) -> str:
 
 def _value_of(t: ast.TypeExpr, program: Program, components: dict[str, list[str]]) -> str | None:
     """A constant of type `t` for a new card's property, or None if there is none."""
-    if isinstance(t, ast.OptionalType):
-        return "none"
+    if isinstance(t, ast.OptionalType):  # a value, so the designer sees what to change (`none` leaves it out)
+        return _value_of(t.inner, program, components) or "none"
     if isinstance(t, ast.ListType):
-        return "[]"
+        item = _value_of(t.element, program, components)
+        return f"[{item}]" if item else "[]"
     if isinstance(t, ast.NamedType):
         simple = {"int": "1", "bool": "false", "str": '"new"', "player": program.header.seats[0]}
         if t.name in simple:
@@ -183,8 +185,6 @@ def _card_kind(program: Program) -> tuple[str, list[str], str]:
     entity = next((d for d in program.decls if isinstance(d, ast.Entity) and d.name == kind), None)
     lines = []
     for f in entity.fields if entity else ():
-        if isinstance(f.type, ast.OptionalType):
-            continue  # none when left out (docs/language.md §3.5)
         value = _value_of(f.type, program, components)
         if value is None:
             raise UsageError(f"a new {kind} needs a value for {f.name}, and none could be chosen", "write the card")
