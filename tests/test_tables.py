@@ -989,7 +989,14 @@ def test_a_generate_reads_the_values_of_a_table(tmp_path):
     game = load_game(write(tmp_path, {"t.game": ARMIES_GAME, "armies.tsv": ARMIES}))
     c = game.compiled
     assert c.types["Army"] == ("German 1", "German 2", "French 1")
-    assert props(game, "German 2") == {"nation": "germany", "number": 2, "type": "german"}
+    # A generated component has a title and a text, as a row and a card do.
+    assert props(game, "German 2") == {
+        "nation": "germany",
+        "number": 2,
+        "type": "german",
+        "title": "German 2",
+        "text": "",
+    }
 
 
 def test_a_table_naming_generated_components_is_read_after_them(tmp_path):

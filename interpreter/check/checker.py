@@ -51,6 +51,9 @@ class Checker:
         self.slot_arity: dict[str, set[int]] = {}
         self.grids: list[str] = []
         self.entities: dict[str, ast.Entity] = {}
+        # A kind no `entity` declares: its cards, each with the properties it gives.
+        self.card_props: dict[str, list[tuple[ast.Card, set[str]]]] = {}
+        self.card_now: ast.Card | None = None  # the card whose slots are being checked: `self` is it
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -146,6 +149,7 @@ class Checker:
                 if d.extends is None:  # a table's row is named by the table
                     self._constant(d.name, d.kind, d.span)
         self._table_rows()
+        self._every_component_complete()
         self._generated_names()
         for d in decls:
             self.declaration(d)
@@ -196,6 +200,98 @@ class Checker:
                     )
                     continue
                 self._constant(row.name, d.kind, row.span)
+
+    def _every_component_complete(self) -> None:
+        """Every component of an entity has every property its entity needs, so no read of
+        one can fail at run time: a property of an optional type (`T?`) is none where it is
+        not given; any other must be given by each table row (a column, or the card that
+        extends the row), each card and each generate. A card of a kind no entity declares
+        is checked where its properties are read (`_lacking`)."""
+        required = {
+            name: [f.name for f in e.fields if not isinstance(f.type, ast.OptionalType)]
+            for name, e in self.entities.items()
+        }
+        extending = {d.name: d for d in self.program.decls if isinstance(d, ast.Card) and d.extends is not None}
+        for t in self.program.tables:
+            d = t.decl
+            if not isinstance(d, ast.Table) or d.kind not in required:
+                continue
+            columns = {c.prop for c in d.columns}
+            bare: dict[str, list[str]] = {}  # property -> rows that no card completes
+            for row in t.live():
+                card = extending.get(row.name)
+                given = columns | ({fv.name for fv in card.props} if card else set())
+                missing = [f for f in required[d.kind] if f not in given]
+                if not missing:
+                    continue
+                if card is not None:
+                    self.error(
+                        card.span,
+                        f"card '{card.name}' gives no {_names(missing)}: a {d.kind} needs "
+                        f"{'it' if len(missing) == 1 else 'them'}, and its row ({t.sheet.name}:{row.row.line}) "
+                        "has no column for it",
+                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
+                        f"(`{missing[0]}: T?`) so a component without it has none",
+                    )
+                    continue
+                for f in missing:
+                    bare.setdefault(f, []).append(row.name)
+            for f, rows in bare.items():
+                shown = ", ".join(rows[:3]) + (f" and {len(rows) - 3} more" if len(rows) > 3 else "")
+                self.error(
+                    d.span,
+                    f"table {d.kind} reads no column for {d.kind}.{f}, and no card gives it to {shown}",
+                    f"read it from a column, give it in a card for each row, or declare it optional (`{f}: T?`)",
+                )
+        for d in self.program.decls:
+            if isinstance(d, ast.Card) and d.extends is None:
+                given = {fv.name for fv in d.props}
+                if d.kind not in required:
+                    self.card_props.setdefault(d.kind, []).append((d, given))
+                    continue
+                missing = [f for f in required[d.kind] if f not in given]
+                if missing:
+                    self.error(
+                        d.span,
+                        f"card '{d.name}' gives no {_names(missing)}: every {d.kind} needs "
+                        f"{'it' if len(missing) == 1 else 'them'}",
+                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
+                        f"(`{missing[0]}: T?`) so a component without it has none",
+                    )
+            elif isinstance(d, ast.Generate) and d.kind in required:
+                given = {fv.name for fv in d.values}
+                missing = [f for f in required[d.kind] if f not in given]
+                if missing:
+                    self.error(
+                        d.span,
+                        f"this generate gives no {_names(missing)}: every {d.kind} needs "
+                        f"{'it' if len(missing) == 1 else 'them'}",
+                        f"write `{missing[0]} = ...` in it, or declare it optional (`{missing[0]}: T?`)",
+                    )
+
+    def _lacking(self, e: ast.Member, kind: str, scope) -> None:
+        """A read of a property of a card kind no entity declares: every card the object can
+        be (all the kind's cards; one card for `self` in a card or a card named outright)
+        must give it, or the read fails at run time."""
+        cards = self.card_props.get(kind)
+        if not cards or e.name in ("title", "text"):
+            return
+        if isinstance(e.obj, ast.Name):
+            if e.obj.id == "self" and self.card_now is not None:
+                cards = [(c, g) for c, g in cards if c is self.card_now]
+            elif e.obj.id not in scope:
+                cards = [(c, g) for c, g in cards if c.name == e.obj.id] or cards
+        lacking = [c for c, given in cards if e.name not in given]
+        if lacking:
+            c = lacking[0]
+            others = len(lacking) - 1
+            more = f" (and {others} other {kind} card{'s' if others > 1 else ''})" if others else ""
+            self.error(
+                e.span,
+                f"{kind}.{e.name} is read here, but card '{c.name}' at {c.span}{more} has no {e.name}",
+                f"give every {kind} a `{e.name}`, or declare `entity {kind} {{ {e.name}: T? }}` "
+                "so a card without it has none",
+            )
 
     def _table(self, d: ast.Table) -> None:
         """Each column is read as a property the entity declares, of a type a cell can hold."""
@@ -323,30 +419,38 @@ class Checker:
         elif isinstance(d, ast.View):
             check_view(self, d, self.program.decls)
         elif isinstance(d, ast.Card):
-            for t in d.triggers:
-                self.trigger(t, d.kind)
-            for m in d.statics:
-                self.static_modifier(m, d.kind)
-            for hook in d.leaves:
-                var = self.vars.get(hook.var)
-                if var is None or var[0] or not (isinstance(var[1], tuple) and var[1][0] == "list"):
-                    self.error(
-                        hook.span,
-                        f"`when self leaves {hook.var}` needs a list variable",
-                        did_you_mean(hook.var, self.vars) if var is None else "declare it as `var NAME: list T = []`",
-                    )
-                else:
-                    self.used.add("var:" + hook.var)
-                self.block(hook.body, {"self": d.kind}, 0)
-            for _, body, _span, params in d.slots:
-                scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
-                self.block(body, scope, 0)
+            self.card_now = d
+            try:
+                self._card_body(d)
+            finally:
+                self.card_now = None
         elif isinstance(d, ast.Table):
             self._table(d)
         elif isinstance(d, ast.Link):
             for name in (d.node, *d.others):
                 if name not in self.constants:
                     self.error(d.span, f"unknown node '{name}'", did_you_mean(name, self.constants))
+
+    def _card_body(self, d: ast.Card) -> None:
+        """A card's triggers, modifiers, hooks and slots, `self` the card."""
+        for t in d.triggers:
+            self.trigger(t, d.kind)
+        for m in d.statics:
+            self.static_modifier(m, d.kind)
+        for hook in d.leaves:
+            var = self.vars.get(hook.var)
+            if var is None or var[0] or not (isinstance(var[1], tuple) and var[1][0] == "list"):
+                self.error(
+                    hook.span,
+                    f"`when self leaves {hook.var}` needs a list variable",
+                    did_you_mean(hook.var, self.vars) if var is None else "declare it as `var NAME: list T = []`",
+                )
+            else:
+                self.used.add("var:" + hook.var)
+            self.block(hook.body, {"self": d.kind}, 0)
+        for _, body, _span, params in d.slots:
+            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
+            self.block(body, scope, 0)
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
@@ -839,6 +943,8 @@ class Checker:
         if e.name not in fields:
             self.error(e.span, f"{t} has no property '{e.name}'", did_you_mean(e.name, fields))
             return ANY
+        if t not in self.entities:
+            self._lacking(e, t, scope)
         return fields[e.name]
 
     def _Index(self, e, scope):
@@ -979,3 +1085,8 @@ def check_program(program: Program) -> list[Diagnostic]:
     if errors:
         raise GameDefError(errors)
     return [d for d in diags if d.severity == "warning"]
+
+
+def _names(props: list[str]) -> str:
+    """`a`, `a or b`, `a, b or c`: the properties a component leaves out."""
+    return props[0] if len(props) == 1 else ", ".join(props[:-1]) + " or " + props[-1]

@@ -484,6 +484,14 @@ def cmd_lsp(args) -> int:
 LSP_HINT = "install it with: pip install 'gamedef[lsp]'"
 
 
+def cmd_new(args) -> int:
+    from interpreter.cli.new import make_skeleton
+
+    path = make_skeleton(args.what, args.name, args.of, Path(args.dir))
+    print(f"wrote {path}: check it with `gamedef check {path}`")
+    return 0
+
+
 def cmd_play(args) -> int:
     """A person plays one seat against AI seats: the seat's view before each of its
     decisions (when it changed), the moves numbered, `undo` back to the previous decision,
@@ -858,6 +866,15 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub_parser("lsp", "run the language server an editor starts (LSP on stdin and stdout; docs/editor.md)")
     p.set_defaults(func=cmd_lsp)
 
+    p = sub_parser("new", "start a new game, variant or card set in a folder of your own, as a skeleton that runs")
+    p.add_argument("what", choices=["game", "variant", "cards"], help="what to start")
+    p.add_argument("name", help="its name (lower case, digits, _): the file is NAME.game")
+    p.add_argument("dir", nargs="?", default=".", metavar="DIR", help="the folder to write it in (default: here)")
+    p.add_argument(
+        "--of", metavar="GAME", help="the game a variant or card set builds on: a bundled name or a .game in DIR"
+    )
+    p.set_defaults(func=cmd_new)
+
     p = sub_parser("replay", "re-run a transcript and check every move and the result")
     p.add_argument("transcript", help="a transcript written by --transcript (TOML)")
     p.add_argument("--json", action="store_true", help="print the final state as JSON")
@@ -954,7 +971,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command == "new" and args.dir == "." and len(extra) == 1 and not extra[0].startswith("-"):
+        args.dir = extra[0]  # `new variant NAME --of GAME DIR`: the folder after the option
+    elif extra:
+        parser.error("unrecognized arguments: " + " ".join(extra))
     try:
         return args.func(args)
     except GameRuntimeError as err:

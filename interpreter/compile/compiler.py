@@ -550,6 +550,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         domains = [self.expr(e, Scope(names[:i])) for i, (_, e) in enumerate(d.iterators)]
         name_fn = self.expr(d.name_template, scope)
         value_fns = {fv.name: self.expr(fv.value, scope) for fv in d.values}
+        optional = _optional_fields(self.entity_decls[d.kind])
 
         def product(i, acc):
             if i == len(domains):
@@ -564,6 +565,11 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 if isinstance(name, str) and len(name) > MAX_NAME:
                     self.fail(d.span, f"a component's name has {len(name):,} characters; the limit is {MAX_NAME}")
                 values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
+                # Every component has a title and a text, and none for an optional property not given.
+                values.setdefault("title", name)
+                values.setdefault("text", "")
+                for f in optional:
+                    values.setdefault(f, None)
                 self._add_entity(d.kind, name, name, values, d.span)
 
         def make_all_or_explain():
@@ -588,7 +594,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             return
         values["title"] = d.title
         values["text"] = d.text
-        self.entity_decls.setdefault(d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None))
+        entity = self.entity_decls.setdefault(d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None))
+        for f in _optional_fields(entity):  # an optional property the card does not give is none, as in a table
+            values.setdefault(f, None)
         self._add_entity(d.kind, d.name, d.title, values, d.span)
 
     # ---- tables -------------------------------------------------------------
@@ -614,7 +622,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self._const(r.value) for r in c.readings})
             for c in decl.columns
         ]
-        optional = [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
+        optional = _optional_fields(entity)
         for row in t.live():
             for b in bindings:
                 self.fields.setdefault(b.column.prop, {})[row.name] = reader.read(row.row, b)
@@ -725,3 +733,9 @@ def _argument(flag: str, name: str, value=None) -> Span:
     (`--option ground=left: error: ...`), not a line of a file the user did not write."""
     shown = name if value is None else f"{name}={str(value).lower() if isinstance(value, bool) else value}"
     return Span(f"--{flag} {shown}", 0, 0)
+
+
+def _optional_fields(entity: ast.Entity) -> list[str]:
+    """The properties a component of `entity` may leave out: of an optional type (`T?`),
+    they are none where a table's row, a card or a generate does not give them."""
+    return [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]

@@ -177,6 +177,10 @@ class _Builder(Transformer):
         return ast.Include(span=self._s(meta), path=self.plain(c[0]))
 
     @v_args(meta=True)
+    def include_bundled(self, meta, c):
+        return ast.Include(span=self._s(meta), path="/".join(str(t) for t in c), bundled=True)
+
+    @v_args(meta=True)
     def option_decl(self, meta, c):
         name, typ, default, *rest = c
         choices, desc = None, ""

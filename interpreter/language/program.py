@@ -14,7 +14,7 @@ import attrs
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_FILES
-from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
+from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
 from interpreter.language.parser import parse_file
 from interpreter.language.sources import confined
@@ -69,14 +69,63 @@ def _include_error(span: Span, message: str, hint: str) -> GameDefError:
     return GameDefError([Diagnostic(span, message, hint)])
 
 
+def bundled_names(bundle: tuple[Path, ...]) -> dict[str, Path]:
+    """What `include NAME` may name: every .game file of the bundled games and card sets,
+    by its path there without `.game` (`twid`, `berlin_wall/variants`, `twid/promos`);
+    a game before a card set of the same name."""
+    names: dict[str, Path] = {}
+    for folder in bundle:
+        if folder.is_dir():
+            for file in sorted(folder.rglob("*.game")):
+                names.setdefault(file.relative_to(folder).with_suffix("").as_posix(), file)
+    return names
+
+
+def _bundled_target(decl: ast.Include, bundle: tuple[Path, ...]) -> Path:
+    """The file `include NAME` names: NAME.game in the bundled games, else in the card sets."""
+    for folder in bundle:
+        target = confined(folder, decl.path + ".game", (folder,))
+        if target is not None and target.is_file():
+            return target
+    names = bundled_names(bundle)
+    hint = did_you_mean(decl.path, names) or "bundled games: " + ", ".join(n for n in names if "/" not in n)
+    raise _include_error(decl.span, f"no bundled game or card set is named '{decl.path}'", hint)
+
+
+def _file_target(decl: ast.Include, path: Path, roots: tuple[Path, ...]) -> Path:
+    """The file `include "PATH"` names, relative to the including file, inside `roots`."""
+    if any(c in decl.path for c in "*?[") or not decl.path.strip():
+        raise _include_error(decl.span, f"include needs one file name, not '{decl.path}'", "name each file")
+    target = confined(path.parent, decl.path, roots)
+    stem = Path(decl.path).name.removesuffix(".game")
+    bundled = bundled_names(roots[1:])
+    by_name = f"to build on the bundled game, write `include {stem}` (no quotes)" if stem in bundled else None
+    if target is None:
+        raise _include_error(
+            decl.span,
+            f"include leaves the game's folder: {decl.path!r}",
+            by_name
+            or "an included file must be in the game's own folder (or below it); "
+            "a bundled game or card set is included by name: include twid",
+        )
+    if not target.exists():
+        raise _include_error(
+            decl.span,
+            f"include finds no file: {decl.path}",
+            by_name or "paths are relative to the including file; a bundled game is included by name: include twid",
+        )
+    return target
+
+
 def _load_modules(
     path: Path, seen: set[Path], sources: dict[str, str], roots: tuple[Path, ...], span=None, edited=None
 ) -> list:
     """The declarations of `path` and of every file it includes, depth first.
 
-    An include names one file, relative to the including file, inside the game's own
+    `include "PATH"` names one file, relative to the including file, inside the game's own
     folder tree or the bundled games (`roots`): no absolute paths out, no `..` out, no
-    globs, no devices. What a game may read is therefore what its folder holds.
+    globs, no devices. `include NAME` names a bundled game or card set (`roots[1:]`). What
+    a game may read is therefore what its folder and the bundle hold.
     `edited` maps a path to a module parsed from an editor's unsaved text, used instead
     of the file on disk."""
     module = edited.get(str(path)) if edited else None
@@ -87,20 +136,7 @@ def _load_modules(
         if not isinstance(decl, ast.Include):
             decls.append(decl)
             continue
-        if any(c in decl.path for c in "*?[") or not decl.path.strip():
-            raise _include_error(decl.span, f"include needs one file name, not '{decl.path}'", "name each file")
-        target = confined(path.parent, decl.path, roots)
-        if target is None:
-            raise _include_error(
-                decl.span,
-                f"include leaves the game's folder: {decl.path!r}",
-                "an included file must be in the game's own folder (or below it), "
-                "a bundled game (gamedefs/) or a bundled card set (cards/)",
-            )
-        if not target.exists():
-            raise _include_error(
-                decl.span, f"include finds no file: {decl.path}", "paths are relative to the including file"
-            )
+        target = _bundled_target(decl, roots[1:]) if decl.bundled else _file_target(decl, path, roots)
         if target in seen:
             continue
         if len(seen) >= MAX_FILES:
@@ -117,7 +153,7 @@ def load_program(
     parsed from text not yet saved (an editor's buffers), by their resolved path."""
     path = Path(path).resolve()
     sources: dict[str, str] = {}
-    roots = (path.parent, BUNDLED, BUNDLED_CARDS)
+    roots = read_roots(path)
     decls = _load_modules(path, {path}, sources, roots, None, edited)
     tests = tuple(d for d in decls if isinstance(d, ast.Test))
     decls = [d for d in decls if not isinstance(d, ast.Test)]

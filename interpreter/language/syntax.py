@@ -417,8 +417,12 @@ class GameHeader:
 
 @frozen
 class Include:
+    """`include "PATH"` (a file beside this one) or `include NAME` (`bundled`: a bundled
+    game or card set by name, `twid`, `berlin_wall/variants`, `twid/promos`)."""
+
     span: Span
     path: str
+    bundled: bool = False
 
 
 @frozen

@@ -14,7 +14,7 @@ from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import UsageError, did_you_mean
-from interpreter.core.paths import BUNDLED, BUNDLED_CARDS, EXAMPLES
+from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
 from interpreter.language.program import load_program
 from interpreter.runtime.chance import ChanceGame
 from interpreter.runtime.engine import Game
@@ -61,7 +61,7 @@ def load_game(
     probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
-    compiled = gamecache.load(path, variants, options, (path.parent, BUNDLED, BUNDLED_CARDS))
+    compiled = gamecache.load(path, variants, options, read_roots(path))
     if compiled is None:  # not compiled before, or its files have changed since
         program = load_program(path, variants)
         check_program(program)

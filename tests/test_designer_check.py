@@ -1,0 +1,304 @@
+"""`gamedef check` finds what `gamedef run` would (docs/language.md §3.5, §3.11).
+
+Every property a rule reads exists on every component it can be: an optional property
+(`T?`) is none where a component does not give it, any other must be given by each card,
+row and generate (an error at the component), and a property of a card kind no entity
+declares must be given by every card a read can reach (an error at the read, naming the
+card). The differential tests generate games and variants with deliberate omissions and
+play them: an error at run time that `check` did not report fails the test.
+"""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from interpreter import GameDefError, load_game
+from interpreter.check.checker import check_program
+from interpreter.compile.compiler import CompiledGame
+from interpreter.core.paths import ROOT
+from interpreter.language.program import load_program
+from interpreter.runtime.engine import Game
+
+PROPS = ("power", "weight", "shade")
+
+
+def checked(path: Path, variants: tuple[str, ...] = ()) -> tuple[Game | None, list[str]]:
+    """The game if `check` passes it, else None and the error messages with positions."""
+    program = load_program(path, variants)
+    try:
+        check_program(program)
+    except GameDefError as err:
+        return None, [f"{d.span}: {d.message}" for d in err.diagnostics]
+    return Game(CompiledGame(program, {}), program.header.name, variants, {}), []
+
+
+def unchecked(path: Path, variants: tuple[str, ...] = ()) -> Game:
+    """The game compiled without `check`: what `run` would meet if check let it through."""
+    program = load_program(path, variants)
+    return Game(CompiledGame(program, {}), program.header.name, variants, {})
+
+
+def play_through(game: Game, seed: int, players: int | None = None, limit: int = 20_000) -> None:
+    """A whole game with random choices; any error the rules raise propagates."""
+    rng = random.Random(seed)
+    state = game.start(players=players, seed=seed)
+    state = game.playout(state, rng.randrange, limit)
+
+
+# ---- a small game from a template --------------------------------------------------------------
+def small_game(declared: dict[str, str], cards: list[set[str]], reads: list[tuple[str, str]]) -> str:
+    """A game with a kind `Gem` and its cards. `declared`: how the entity declares each
+    property ("required", "optional"; no entity at all when empty). `cards`: the properties
+    each card gives. `reads`: (how, prop), `how` one of "all" (every gem), "first" (the
+    first card by name), "self" (in each card's effect)."""
+    lines = ['game t "T" { players 2..2 seats [north, south] }']
+    if declared:
+        fields = "  ".join(f"{p}: int{'?' if how == 'optional' else ''}" for p, how in declared.items())
+        lines.append(f"entity Gem {{ {fields} }}")
+    self_reads = " ".join(f"{{self.{p}}}" for how, p in reads if how == "self") or "-"
+    for i, given_props in enumerate(cards):
+        props = "  ".join(f"{p} {i + 1}" for p in PROPS if p in given_props)
+        lines.append(f'card gem{i} "Gem {i}" : Gem {{ {props}\n    effect {{ log "{self_reads}" }}\n}}')
+    all_reads = " ".join(f"{{g.{p}}}" for how, p in reads if how == "all") or "-"
+    first_reads = " ".join(f"{{gem0.{p}}}" for how, p in reads if how == "first") or "-"
+    lines.append(
+        textwrap.dedent(
+            f"""\
+            procedure play() {{
+                rule "Play: each seat picks a gem, and its effect runs"
+                for g in members(Gem) {{ log "{{g.title}} {{g.text}} {all_reads}" }}
+                log "{first_reads}"
+                for p in players {{
+                    choose g from members(Gem) by p label "take {{g}}"
+                    perform g.effect()
+                }}
+                game over []
+            }}
+            """
+        )
+    )
+    return "\n".join(lines) + "\n"
+
+
+small_games = st.builds(
+    lambda entity, declared, cards, reads: (
+        {p: h for p, h in zip(PROPS, declared) if h != "absent"} if entity else {},
+        cards,
+        reads,
+    ),
+    st.booleans(),
+    st.lists(st.sampled_from(["required", "optional", "absent"]), min_size=3, max_size=3),
+    st.lists(st.sets(st.sampled_from(PROPS)), min_size=1, max_size=4),
+    st.lists(st.tuples(st.sampled_from(["all", "first", "self"]), st.sampled_from(PROPS)), max_size=4),
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games)
+def test_a_game_that_checks_never_fails_on_a_property(spec):
+    """§3.5: a game `check` passes reads no property a component lacks, at any choice; a
+    game it refuses, compiled anyway, either fails the same way or leaves out a property
+    its entity says every component needs (the error is then at that card)."""
+    declared, cards, reads = spec
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.game"
+        path.write_text(small_game(declared, cards, reads))
+        game, errors = checked(path)
+        if game is not None:
+            for seed in range(4):
+                play_through(game, seed)
+            return
+        read_errors = [e for e in errors if "is read here, but card" in e]
+        for e in errors:
+            assert "gives no" in e or "is read here" in e or "has no property" in e, e
+        if read_errors and len(read_errors) == len(errors):
+            # Check said a read fails: it does, when every gem is taken in turn.
+            game = unchecked(path)
+            with pytest.raises(Exception, match="has no such property or map entry"):
+                for seed in range(40):
+                    play_through(game, seed)
+
+
+def write(folder: Path, text: str) -> Path:
+    path = folder / "t.game"
+    path.write_text(textwrap.dedent(text))
+    return path
+
+
+def test_a_card_that_leaves_out_a_needed_property_is_an_error_at_the_card(tmp_path):
+    """§3.5: a property that is not optional must be given by each card of the entity."""
+    path = write(
+        tmp_path,
+        """\
+        game t "T" { players 2..2 seats [north, south] }
+        entity Gem { power: int  shade: int? }
+        card ruby "Ruby" : Gem { power 2 }
+        card opal "Opal" : Gem { shade 1 }
+        procedure play() {
+            rule "Play"
+            for g in members(Gem) { log "{g.power} {g.shade}" }
+            game over []
+        }
+        """,
+    )
+    game, errors = checked(path)
+    assert game is None
+    assert errors == [f"{path}:4:1: card 'opal' gives no power: every Gem needs it"]
+    # Without check, the same game stops when it reads opal's power.
+    with pytest.raises(Exception, match="'opal' has no such property"):
+        play_through(unchecked(path), 1)
+
+
+def test_an_optional_property_left_out_is_none(tmp_path):
+    """§3.5: `shade: int?` is none on a card, and on a generated component, that does not
+    give it (as on a table's row), and every component has a title and a text."""
+    path = write(
+        tmp_path,
+        """\
+        game t "T" { players 2..2 seats [north, south] }
+        entity Gem { power: int  shade: int? }
+        card ruby "Ruby" : Gem { power 2 }
+        generate Gem named "pebble {n}" for n in 1..2 { power = n }
+        procedure play() {
+            rule "Play"
+            for g in members(Gem) { log "{g.title}: {g.shade == none} '{g.text}'" }
+            game over []
+        }
+        """,
+    )
+    game = load_game(path)
+    state = game.start(seed=1)
+    assert game.narrate(state) == ["Ruby: yes ''", "pebble 1: yes ''", "pebble 2: yes ''"]
+
+
+def test_a_read_of_a_property_some_card_lacks_names_the_read_and_the_card(tmp_path):
+    """§3.5: a card kind no entity declares has the properties its cards give; a read that
+    can reach a card without one is an error at the read, naming the card and its line.
+    A read of the property through the card that gives it is fine."""
+    path = write(
+        tmp_path,
+        """\
+        game t "T" { players 2..2 seats [north, south] }
+        card ruby "Ruby" : Gem { power 2
+            effect { log "{self.power}" }
+        }
+        card opal "Opal" : Gem { }
+        procedure play() {
+            rule "Play"
+            log "{ruby.power}"
+            perform ruby.effect()
+            for g in members(Gem) { log "{g.power}" }
+            game over []
+        }
+        """,
+    )
+    game, errors = checked(path)
+    assert errors == [f"{path}:10:35: Gem.power is read here, but card 'opal' at {path}:5:1 has no power"]
+
+
+def test_a_card_extending_a_row_gives_what_its_table_does_not(tmp_path):
+    """§3.11: a property no column reads and that is not optional must come from the card
+    that extends each row; a row without such a card is an error at the table."""
+    (tmp_path / "gems.tsv").write_text("name\tpower\nRuby\t2\nOpal\t3\n")
+    text = """\
+        game t "T" { players 2..2 seats [north, south] }
+        entity Gem { power: int  facets: int }
+        table Gem from "gems.tsv" {
+            named by name
+            power
+        }
+        card ruby { facets 8 }
+        CARD
+        procedure play() {
+            rule "Play"
+            for g in members(Gem) { log "{g.facets}" }
+            game over []
+        }
+        """
+    path = write(tmp_path, text.replace("CARD", 'card opal { effect { log "opal" } }'))
+    game, errors = checked(path)
+    assert errors == [
+        f"{path}:8:1: card 'opal' gives no facets: a Gem needs it, and its row (gems.tsv:3) has no column for it"
+    ]
+    path = write(tmp_path, text.replace("CARD", ""))
+    game, errors = checked(path)
+    assert errors == [f"{path}:3:1: table Gem reads no column for Gem.facets, and no card gives it to opal"]
+
+
+# ---- The Wall is Down: new cards in a variant ------------------------------------------------------
+TWID_PROPS = {
+    "number": 'number "89"',
+    "epoch": "epoch pre",
+    "ops": "ops 3",
+    "block": "block West",
+    "types": "types [Political, Revolution]",
+    "subtype": "subtype Personality",
+    "removed_after_text": "removed_after_text true",
+    "removed_in_solo": "removed_in_solo true",
+}
+NEEDED = {"number", "epoch", "types", "removed_after_text"}  # TwidCard's properties that are not optional
+
+
+def house_card(given_props: set[str], reads: str) -> str:
+    """A variant adding a pre-9/11 TwidCard of one's own, with the properties `given_props`."""
+    props = "\n        ".join(TWID_PROPS[p] for p in TWID_PROPS if p in given_props)
+    return textwrap.dedent(
+        f"""\
+        include twid
+        variant house "A house card" {{
+            rule "House card"
+            card house_card "House card" : TwidCard {{
+                {props}
+                text "Gain 1 VP."
+                effect(s: player, by: player, how: Use) {{
+                    rule "House card: gain 1 VP"
+                    log "{reads}"
+                    gain_vp(s, 1)
+                }}
+            }}
+        }}
+        """
+    )
+
+
+def test_the_readme_card_plays_through_the_games_that_stopped(tmp_path):
+    """README: the worked card Velvet Revolution checks and plays whole games (seeds 3, 4
+    and 6 stopped reading its subtype, which it does not give and is now none)."""
+    game = load_game(ROOT / "examples" / "twid_house_rules.game", variants=["velvet_revolution"])
+    for seed in (3, 4, 6):
+        play_through(game, seed)
+
+
+@pytest.mark.slow
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sets(st.sampled_from(sorted(set(TWID_PROPS) - NEEDED))),
+    st.sets(st.sampled_from(sorted(NEEDED)), max_size=1),
+    st.sampled_from(["", "{self.subtype} {self.ops}", "{self.number} {self.block} {self.removed_in_solo}"]),
+)
+@example(set(), set(), "{self.subtype}")  # the README's card: no subtype, read by the core rules
+def test_a_house_card_that_checks_plays_whole_games(optional, left_out, reads):
+    """A new card written from cards/twid/README.md, with some of its printed data left out:
+    if `check` passes it, whole four-player games with it in the deck run to their end;
+    if not, the error is at the card and names what it leaves out."""
+    given_props = (NEEDED - left_out) | optional
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "house.game"
+        path.write_text(house_card(given_props, reads))
+        game, errors = checked(path, ("house",))
+        missing = NEEDED - given_props
+        if missing:
+            assert game is None
+            assert len(errors) == 1 and ":4:5: card 'house_card' gives no" in errors[0], errors
+            assert all(p in errors[0] for p in missing), errors
+            return
+        assert game is not None, errors
+        for seed in (3, 4):
+            play_through(game, seed, players=4)
