@@ -6,9 +6,12 @@ where the text reads two ways, both readings (the default and its option) are te
 from __future__ import annotations
 
 import os
+import random
 import tempfile
 from functools import cache
 from pathlib import Path
+
+import pytest
 
 from interpreter import load_game
 from tests.twid_helpers import inf, labels, play, scenario
@@ -242,3 +245,35 @@ def test_central_north_america_control_is_3_by_the_board_or_2_by_the_card():
     g, s = scenario(turns=["east"], cna_control="card_print", **common)
     s = play(g, s, "play Central/North America", "score Central/North America")
     assert vp(g, s) == {"west": 11, "east": 5}  # control 2
+
+
+# ---- item 4: three players, any three of the four superpowers ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    "static, seats",
+    [
+        ("eu", ("us", "russia", "china")),
+        ("us", ("eu", "russia", "china")),
+        ("russia", ("us", "eu", "china")),
+        ("china", ("us", "eu", "russia")),
+    ],
+)
+def test_three_players_any_superpower_may_be_the_static_one(static, seats):
+    """Players: "3 players: three out of four from US, Russia, EU and China (the extra
+    superpower does the setup and may influence with cards, but otherwise remains static)".
+    --option static chooses it (the EU by default); the static superpower keeps its
+    starting influence, holds no hand, makes no decision and keeps no VP."""
+    g = load_game("twid", options={} if static == "eu" else {"static": static})
+    assert g.seats_for(3) == seats
+    s = g.start(players=3, seed=5)
+    assert len(g.var(s, "hand").get(static, ())) == 0 and all(len(g.var(s, "hand")[p]) == 5 for p in seats)
+    start_influence = sum(g.var(s, "influence")[static].values())
+    assert start_influence > 0  # 2. Setup: every superpower's starting influence
+    rng = random.Random(5)
+    for _ in range(5000):
+        if g.is_over(s):
+            break
+        assert g.current_player(s) in seats
+        s = g.apply(s, rng.choice(labels(g, s)))
+    assert g.is_over(s) and g.var(s, "vp").get(static, 0) == 0
