@@ -277,3 +277,87 @@ def test_three_players_any_superpower_may_be_the_static_one(static, seats):
         assert g.current_player(s) in seats
         s = g.apply(s, rng.choice(labels(g, s)))
     assert g.is_over(s) and g.var(s, "vp").get(static, 0) == 0
+
+
+# ---- item 5: solo play goes on after a failure --------------------------------------------------------
+
+
+def test_solo_elite_keeps_playing_after_a_failure_and_counts_it():
+    """8.1 Goal: "you may keep playing after any player reaches the forbidden limits, just
+    keep track of it to know how many times you 'failed' ... and which player reached" it.
+    The US reaching 10 VP is a failure (The Elite); the game goes on (the EU's action)."""
+    common = dict(
+        players=1,
+        texts=[("us", "democracy_in_nigeria")],
+        vp={"us": 9},
+        turns=["eu"],
+        hands={"eu": ["katrina"]},
+        clear=True,
+    )
+    g, s = scenario(**common)
+    assert not g.is_over(s) and g.var(s, "acting") == "eu"
+    assert g.var(s, "failed") == ("us",) and g.var(s, "failures") == ("US 10 VP in round 0",)
+    assert any("failure 1: US reaches 10 VP (the limit of 10)" in line for line in log_lines(g, s, "solo"))
+    # --option solo_failures=stop_first: the first failure ends the game, lost.
+    g, s = scenario(solo_failures="stop_first", **common)
+    assert g.is_over(s) and g.result(s) == ()
+    assert any("the solo game is lost" in line for line in log_lines(g, s, "solo"))
+
+
+def test_solo_final_scoring_gives_the_score_and_the_failures():
+    """8.1 Goal: the score (The Elite: the lowest VP) is given at the end with the failures;
+    the goal is met (the game won) only without any."""
+    g, s = scenario(
+        players=1,
+        texts=[("us", "democracy_in_nigeria")],
+        vp={"us": 9, "eu": 2, "russia": 3, "china": 4},
+        variables={"script_final": True},
+        clear=True,
+    )
+    assert g.is_over(s) and g.result(s) == ()
+    assert "The Elite: score 2 (the lowest VP among the superpowers); 1 failure: US 10 VP in round 0" in log_lines(
+        g, s, "solo"
+    )
+    g, s = scenario(
+        players=1, vp={"us": 5, "eu": 2, "russia": 3, "china": 4}, variables={"script_final": True}, clear=True
+    )
+    assert g.result(s) == ("solo",)
+    assert "The Elite: score 2 (the lowest VP among the superpowers); no failures" in log_lines(g, s, "solo")
+
+
+def test_solo_planet_a_superpower_at_zero_may_be_ousted_and_play_goes_on_without_it():
+    """8.1 Goal, The Planet: "if a superpower reaches 0VP, you may oust it from the game
+    (use the rules for the remaining superpower in 3-player games) and keep playing for the
+    rest of the superpowers": it takes no more turns, holds no hand, keeps no VP."""
+    hands = {"russia": ["katrina", "el_jefe"], "us": ["boris_yeltsin"]}
+    g, s = scenario(
+        players=1,
+        losses=[("russia", 3)],
+        texts=[("china", "democracy_in_nigeria")],
+        turns=["russia", "us"],
+        hands=hands,
+        solo_goal="planet",
+        clear=True,
+    )
+    assert g.var(s, "vp").get("russia", 0) == 0 and g.var(s, "failed") == ("russia",)
+    assert labels(g, s) == ["Russia: oust Russia from the game", "Russia: keep Russia in play"]
+    s = play(g, s, "Russia: oust Russia from the game")
+    assert g.var(s, "ousted") == ("russia",)
+    assert g.var(s, "hand").get("russia", ()) == () and "katrina" in g.var(s, "discard")
+    # Russia's turn is skipped: the US plays.
+    assert g.var(s, "acting") == "us" and labels(g, s) == ["play Boris Yeltsin"]
+    # Ousted, it keeps no VP (the static superpower of a three-player game).
+    s = play(g, s, "play Boris Yeltsin", "Boris Yeltsin for its text")
+    assert g.var(s, "vp").get("russia", 0) == 0
+    # Kept in play: Russia plays its turn.
+    g, s = scenario(
+        players=1,
+        losses=[("russia", 3)],
+        texts=[("china", "democracy_in_nigeria")],
+        turns=["russia", "us"],
+        hands=hands,
+        solo_goal="planet",
+        clear=True,
+    )
+    s = play(g, s, "Russia: keep Russia in play")
+    assert g.var(s, "acting") == "russia" and "play Katrina" in labels(g, s)

@@ -232,8 +232,8 @@ def test_the_alternate_goal_shows_the_dominant_superpower_counters_and_what_they
 @pytest.mark.parametrize(
     ("goal", "line"),
     [
-        ("elite", "Solo goal (The Elite): every superpower under 10 VP; score (the lowest VP): 0"),
-        ("planet", "Solo goal (The Planet): every superpower at 1-9 VP; score (10 − the highest VP): 2"),
+        ("elite", "Solo goal (The Elite): every superpower under 10 VP; score (the lowest VP): 0; no failures"),
+        ("planet", "Solo goal (The Planet): every superpower at 1-9 VP; score (10 − the highest VP): 2; no failures"),
     ],
 )
 def test_a_solo_view_has_no_nwo_track_and_shows_the_goal_and_the_open_hands(goal, line):
@@ -245,6 +245,9 @@ def test_a_solo_view_has_no_nwo_track_and_shows_the_goal_and_the_open_hands(goal
     assert not any(x.startswith("Your hand") for x in lines)  # the four hands are open
     i = lines.index("Open hands:")
     assert lines[i + 1] == "  US:" and lines[i + 2] == f"      {card_face(g, g.var(s, 'hand')['us'][0])}"
+    # 8.1: with --option solo_failures=stop_first the first failure loses the game.
+    g = game(solo_goal=goal, solo_failures="stop_first")
+    s = g.start(players=1, seed=2)
     s = g.with_var(s, "vp", {"us": 10 if goal == "elite" else 0, "eu": 5})
     assert f"{line.split(';')[0]}; lost: US has {10 if goal == 'elite' else 0} VP" in render(g, s, None).splitlines()
 
