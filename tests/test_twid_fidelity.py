@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
+from interpreter.render import render
 from tests.twid_helpers import inf, labels, play, scenario
 
 CORE = Path(__file__).resolve().parent.parent / "gamedefs" / "twid.game"
@@ -361,3 +362,115 @@ def test_solo_planet_a_superpower_at_zero_may_be_ousted_and_play_goes_on_without
     )
     s = play(g, s, "Russia: keep Russia in play")
     assert g.var(s, "acting") == "russia" and "play Katrina" in labels(g, s)
+
+
+# ---- item 1: influence slots ----------------------------------------------------------------------
+
+
+def test_extra_influence_goes_on_an_orthogonal_slot_and_shows_in_the_view():
+    """3. Influence slots: "In the uncommon case that you have more than two influence on a
+    country, you may place the extra influence tokens on any orthogonal influence slot from
+    another superpower." The US's slot lies beside the EU's and above Russia's: with 2 US
+    tokens in Mexico, 2 more go on the EU's slot."""
+    g, s = scenario(players=4, clear=True, influence={"us": {"mexico": 2}}, texts=[("us", "neoliberalism")])
+    s = play(g, s, "influence in Mexico")
+    assert inf(g, s, "us", "mexico") == 4
+    assert g.var(s, "extra")["us"]["mexico"]["eu"] == 2
+    assert any("4* (2 on EU's slot)" in line for line in render(g, s, "us").splitlines())
+
+
+def test_a_player_whose_slot_is_filled_by_others_may_not_influence_or_destabilize_there():
+    """3. Influence slots: "If both of a player's slots are filled by another player's
+    tokens, she may not play influence or destabilization ops in the country." The US's
+    two extra tokens in Mexico fill the EU's slot: the EU may neither influence nor
+    destabilize Mexico (next to its Guatemala)."""
+    influence = {"us": {"mexico": 4}, "eu": {"guatemala": 1}}
+    variables = {"extra": {"us": {"mexico": {"eu": 2}}}, "extras_in": {"mexico": 2}}
+    hands = {"eu": ["iraq_war"]}
+    g, s = scenario(players=4, clear=True, influence=influence, variables=variables, hands=hands, turns=["eu"])
+    s = play(g, s, "play Iraq war", "Iraq war for operations")
+    assert labels(g, s) == ["influence operation"]  # Mexico is the only country to destabilize
+    s = play(g, s, "influence operation")
+    assert "influence in Guatemala (1)" in labels(g, s) and not any("Mexico" in x for x in labels(g, s))
+    # Russia, whose slot is free, may.
+    g, s = scenario(
+        players=4,
+        clear=True,
+        influence={"us": {"mexico": 4}, "russia": {"guatemala": 1}},
+        variables=variables,
+        hands={"russia": ["iraq_war"]},
+        turns=["russia"],
+    )
+    s = play(g, s, "play Iraq war", "Iraq war for operations")
+    assert labels(g, s) == ["influence operation", "destabilization operation"]
+
+
+def test_a_player_may_place_only_one_influence_where_half_her_slot_is_taken():
+    """3. Influence slots: "A player may only place one influence if half of her influence
+    slot is occupied by another superpower." One US token on the EU's slot in Mexico: the
+    EU's Neoliberalism places 1 of its 2 there."""
+    influence = {"us": {"mexico": 3}}
+    variables = {"extra": {"us": {"mexico": {"eu": 1}}}, "extras_in": {"mexico": 1}}
+    g, s = scenario(players=4, clear=True, influence=influence, variables=variables, texts=[("eu", "neoliberalism")])
+    s = play(g, s, "influence in Mexico")
+    assert inf(g, s, "eu", "mexico") == 1
+    assert any("half of its slot is taken" in line for line in log_lines(g, s, "eu"))
+
+
+def test_a_side_holds_at_most_its_slot_and_the_free_halves_of_the_orthogonal_ones():
+    """3. Influence slots: no flat cap of 8 tokens per side; the US holds its own 2 and the
+    free halves of the EU's and Russia's slots (orthogonal to it), 6 at most, never China's
+    (across the diagonal). The removal frees the last slot first."""
+    influence = {"us": {"mexico": 4}}
+    variables = {"extra": {"us": {"mexico": {"eu": 2}}}, "extras_in": {"mexico": 2}}
+    texts = [("us", "neoliberalism"), ("us", "neoliberalism")]
+    g, s = scenario(players=4, clear=True, influence=influence, variables=variables, texts=texts)
+    s = play(g, s, "influence in Mexico")
+    assert inf(g, s, "us", "mexico") == 6 and g.var(s, "extra")["us"]["mexico"]["russia"] == 2
+    # The second Neoliberalism finds no room left in Mexico for the US.
+    assert "influence in Mexico" not in labels(g, s)
+
+
+def test_two_players_a_block_holds_both_its_slots_then_the_orthogonal_ones():
+    """3. Influence slots, with two players a block plays both its colours: West's tokens
+    fill the US's and the EU's slots (4), then go on Russia's slot (beside the US's)."""
+    g, s = scenario(clear=True, influence={"west": {"mexico": 4}}, texts=[("west", "neoliberalism")])
+    s = play(g, s, "influence in Mexico")
+    assert inf(g, s, "west", "mexico") == 6 and g.var(s, "extra")["west"]["mexico"]["russia"] == 2
+
+
+def test_al_qaeda_after_a_coup_by_a_static_us():
+    """1. Players: with three players the static superpower "may influence with cards":
+    with the US static, Empire of war's coup is the US's (the EU, resolving it, decides
+    for it), and Al Qaeda (card 52) lets the first East player in the order of play, the
+    US having no place in it, remove West influence in that region."""
+    g, s = scenario(
+        players=3,
+        clear=True,
+        influence={"russia": {"angola": 1}, "eu": {"kenya": 1}},
+        in_play=["al_qaeda"],
+        texts=[("eu", "empire_of_war")],
+        pins=(6,),
+        static="us",
+        variables={"ranking": ["china", "eu", "russia"]},
+    )
+    assert g.current_player(s) == "eu" and labels(g, s) == ["destabilize Angola"]
+    s = play(g, s, "destabilize Angola", "stop")
+    assert g.current_player(s) == "china"
+    assert labels(g, s) == ["remove West influence in Kenya", "remove nothing"]
+
+
+def test_planet_with_a_whole_block_ousted_its_texts_still_resolve():
+    """6.2.1: an opposite-block card played for operations has its text resolved by the
+    next player of that block; 8.1 The Planet: with Russia and China both ousted, the text
+    is resolved for one of them (the solo player decides for every superpower)."""
+    g, s = scenario(
+        players=1,
+        hands={"us": ["neocolonialism"]},
+        turns=["us"],
+        solo_goal="planet",
+        variables={"ousted": ["russia", "china"]},
+    )
+    s = play(g, s, "play Neocolonialism", "Neocolonialism for operations", "influence operation", "text first")
+    assert labels(g, s) == ["remove 1 VP from US", "remove 1 VP from EU", "stop removing VP"]
+    assert "Russia resolves the text of Neocolonialism, played by US" in log_lines(g, s, "solo")

@@ -157,7 +157,7 @@ def test_the_wall_is_down_shows_its_board_tracks_and_each_players_own_hand():
     us = render(g, s, "us").splitlines()
     eu = render(g, s, "eu").splitlines()
     assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
-    table = us[us.index("Influence (* the edge; [stability, C conflictive, oil]):") :]
+    table = us[us.index("Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; [stability, C conflictive, oil]):") :]
     assert table[1].split() == ["US", "EU", "Russia", "China"]
     germany = next(line for line in table if line.strip().startswith("Germany"))
     assert germany.split() == ["Germany", "[4]", "1", "2*"]  # stability 4; the EU has the edge
