@@ -18,6 +18,12 @@ from tests.twid_helpers import game
 SEEDS = range(1, 5)
 
 
+INFLUENCE_TITLE = (
+    "Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; "
+    "[stability, C conflictive, oil]):"
+)
+
+
 def zones(g, s) -> list[str]:
     """Every card where the rules keep cards; a card being played (`acting_card`, or a text
     resolving, perhaps inside another's) is in none of them."""
@@ -185,7 +191,7 @@ def test_the_view_shows_the_map_markers_the_nwo_tokens_and_ones_own_hand_as_the_
     # No header ranking before the first header phase ranks the headers.
     assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
     assert us[us.index("Victory points:") + 1] == "    US: 0 VP"
-    table = us[us.index("Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; [stability, C conflictive, oil]):") :]
+    table = us[us.index(INFLUENCE_TITLE) :]
     assert table[1].split() == ["US", "EU", "Russia", "China"]
     rows = {line.split(" [")[0].strip(): line.split() for line in table if " [" in line}
     assert rows["Germany"][-3:] == ["[4]", "1", "2*"]  # stability 4; the EU has the edge
