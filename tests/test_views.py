@@ -11,6 +11,12 @@ from interpreter import GameDefError, load_game
 from interpreter.render import render
 from tests.twid_helpers import game as twid
 
+INFLUENCE_TITLE = (
+    "Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; "
+    "[stability, C conflictive, oil]):"
+)
+
+
 GAME = """
 game shown "A view" { players 2..2 seats [north, south] }
 enum Colour { red "Red", blue "Blue" }
@@ -31,11 +37,6 @@ var deck: list Piece = [] seen by none
 var hand: player -> list Piece = [] seen by owner
 var troops: player -> Town -> int = 0
 var score: player -> int = 0
-INFLUENCE_TITLE = (
-    "Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; "
-    "[stability, C conflictive, oil]):"
-)
-
 
 def towns() = [t for t in members(Town) if troops[north][t] + troops[south][t] > 0]
 VIEW
