@@ -46,6 +46,7 @@ CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {
     "twid_2p": ("twid", (), {}, 2, 3),
     "twid_3p": ("twid", (), {}, 3, 3),
     "twid_4p": ("twid", (), {}, 4, 3),
+    "twid_3p_static_us": ("twid", (), {"static": "us"}, 3, 3),
     "twid_solo_elite": ("twid", (), {"solo_goal": "elite"}, 1, 5),
     "twid_solo_planet": ("twid", (), {"solo_goal": "planet"}, 1, 12),
     "twid_promos": ("twid", (), {"promos": True}, 4, 4),

@@ -1820,3 +1820,46 @@ def test_a_may_asks_its_prompt_or_you_may_and_its_text(tmp_path):
     assert (game.prompt(state), game.labels(state)) == ("you may take 1 point", ["take 1 point", "pass"])
     state = game.apply(state, "take 1 point")
     assert (game.prompt(state), game.labels(state)) == ("double or nothing with 1?", ["take 3 points", "pass"])
+
+
+ROLES_BY_OPTION = """
+game t {
+    players 2..3
+    seats [a, b, c]
+    roles {
+        2 players: [a, b]
+        3 players when left_out == a: [b, c, a]
+        3 players: [a, b, c]
+    }
+}
+option left_out: player = c choices [a, c] "who plays last"
+procedure play() {
+    rule "Play"
+    game over players
+}
+"""
+
+
+def test_roles_may_depend_on_an_option(tmp_path):
+    """`N players when OPTION == VALUE: [...]` (docs §3.1): the seats in play follow the
+    option; without a matching rule, the plain `N players` rule is used."""
+    assert build(tmp_path, ROLES_BY_OPTION).seats_for(3) == ("a", "b", "c")
+    g = build(tmp_path, ROLES_BY_OPTION, options={"left_out": "a"})
+    assert g.seats_for(3) == ("b", "c", "a") and g.seats_for(2) == ("a", "b")
+    s = g.start(players=3)
+    assert g.is_over(s) and g.result(s) == ("b", "c", "a")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ("when left_out == a", "when leftout == a"),
+        ("when left_out == a", "when left_out == x"),
+        ("3 players when", "5 players when"),
+    ],
+)
+def test_roles_by_option_refuse_an_unknown_option_value_or_count(tmp_path, change, message):
+    """An unknown option, a value not of its type, or a count out of range is a clear error."""
+    source = ROLES_BY_OPTION.replace(change, message)
+    with pytest.raises(GameDefError, match="roles: "):
+        build(tmp_path, source)

@@ -640,7 +640,9 @@ def test_vladimir_putin_offers_a_coup_where_the_edge_was_gained_next_to_russia()
     assert labels(g, s) == ["discard Vladimir Putin: a coup in Ukraine with 3 ops", "don't use Vladimir Putin"]
     s = play(g, s, "discard Vladimir Putin: a coup in Ukraine with 3 ops")
     # 5 + 3 - 2 x 2 = 4 points; Ukraine is conflictive: Russia loses 1 VP.
-    assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "removed")  # marked *: removed as it leaves play
+    # Card 87: "Russia player can discard this card": discarded, although marked *.
+    assert vp(g, s)["russia"] == 2 and "vladimir_putin" in g.var(s, "discard")
+    assert "vladimir_putin" not in g.var(s, "removed")
     assert g.var(s, "in_play") == ()
     s = play(g, s, "remove 1 of EU's", "add 1 influence", "add 1 influence", "stop")
     assert inf(g, s, "eu", "ukraine") == 0 and inf(g, s, "russia", "ukraine") == 2
@@ -796,13 +798,15 @@ def test_conspiracy_theory_plays_another_players_card_switching_us_and_russia():
     g, s = scenario(
         players=4,
         texts=[("china", "conspiracy_theory")],
-        hands={"us": ["boris_yeltsin", "europe_scoring"], "eu": ["opec"]},
+        hands={"us": ["boris_yeltsin", "europe_scoring"], "eu": ["nwo"]},
         promos=True,
+        conspiracy_pick="seen",
     )
-    # Only hands with a text that can be played: the EU holds a punctuation card only.
+    # Seen: only hands with a text that can be played now (NWO: turns 6 to 8 only).
     assert labels(g, s) == ["pick from US's hand"]
     s = play(g, s, "pick from US's hand")
-    assert labels(g, s) == ["play Boris Yeltsin switched"]
+    # A punctuation card may be picked: its text is its scoring (6.2.2).
+    assert labels(g, s) == ["play Boris Yeltsin switched", "play Europe switched"]
     s = play(g, s, "play Boris Yeltsin switched")
     # "US gains 1 influence in Russia", switched: Russia gains it (in Russia, the country:
     # the map's countries are places, not players, and are not switched).
@@ -813,7 +817,9 @@ def test_conspiracy_theory_plays_another_players_card_switching_us_and_russia():
 
 
 def test_conspiracy_theory_with_two_players_switches_the_blocks():
-    g, s = scenario(texts=[("east", "conspiracy_theory")], hands={"west": ["boris_yeltsin"]}, promos=True)
+    g, s = scenario(
+        texts=[("east", "conspiracy_theory")], hands={"west": ["boris_yeltsin"]}, promos=True, conspiracy_pick="seen"
+    )
     s = play(g, s, "pick from West's hand", "play Boris Yeltsin switched")
     assert inf(g, s, "east", "russia_country") == 2 and inf(g, s, "west", "russia_country") == 0
     # After the switched text, the names mean what they print again.
@@ -822,6 +828,7 @@ def test_conspiracy_theory_with_two_players_switches_the_blocks():
         hands={"west": ["boris_yeltsin"]},
         vp={"west": 3, "east": 3},
         promos=True,
+        conspiracy_pick="seen",
     )
     s = play(g, s, "pick from West's hand", "play Boris Yeltsin switched")
     assert g.var(s, "vp") == {"west": 2, "east": 3}  # Katrina: the US (West) loses 1 VP

@@ -609,7 +609,13 @@ def test_imf_intervention_looks_at_a_hand_and_plays_one_of_its_cards():
     assert labels(g, s) == ["look at East's hand", "look at no hand"]
     s = play(g, s, "look at East's hand")
     assert any("East's hand: Katrina, Europe, El Jefe" == x for x in g.narrate(s, "west"))
-    assert labels(g, s) == ["play East's Katrina for its text", "play East's El Jefe for its text", "play none of them"]
+    # A punctuation card may be taken too: its text is its scoring (6.2.2).
+    assert labels(g, s) == [
+        "play East's Katrina for its text",
+        "play East's Europe for its text",
+        "play East's El Jefe for its text",
+        "play none of them",
+    ]
     s = play(g, s, "play East's El Jefe for its text")
     assert inf(g, s, "east", "cuba") == 2 and "el_jefe" in g.var(s, "in_play")
     assert list(g.var(s, "hand")["east"]) == ["katrina", "europe_scoring"]

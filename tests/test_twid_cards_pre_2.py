@@ -166,7 +166,7 @@ def test_neocolonialism_removes_at_most_two_vp_from_the_west_player_then_west_ma
 def test_neocolonialism_with_four_players_spreads_up_to_three_vp_over_us_and_eu():
     g, s = scenario(players=4, texts=[("russia", "neocolonialism")], vp={"us": 1, "eu": 4}, clear=True)
     s = play(g, s, "remove 1 VP from US")
-    assert labels(g, s) == ["remove 1 VP from EU", "stop removing VP"]  # the US has no VP left
+    assert labels(g, s) == ["remove 1 VP from US", "remove 1 VP from EU", "stop removing VP"]
     s = play(g, s, "remove 1 VP from EU", "remove 1 VP from EU")
     assert vp(g, s)["us"] == 0 and vp(g, s)["eu"] == 2
     assert g.current_player(s) == "us"
@@ -408,7 +408,7 @@ def test_osama_bin_laden_in_play_at_9_11_costs_the_us_and_leaves_play():
     s = play(g, s, "remove 1 US influence in Jordan")
     assert vp(g, s)["west"] == 2 and inf(g, s, "west", "jordan") == 0 and inf(g, s, "west", "cuba") == 1
     assert g.var(s, "epoch") == "post"
-    assert where(g, s, "osama_bin_laden") == "removed"  # marked *: out of play, out of the game
+    assert where(g, s, "osama_bin_laden") == "discard"  # "then discard this card", although marked *
 
 
 def test_osama_bin_laden_played_post_9_11_resolves_at_once_with_four_players():
@@ -422,7 +422,7 @@ def test_osama_bin_laden_played_post_9_11_resolves_at_once_with_four_players():
     s = play(g, s, "remove 1 US influence in Iraq")
     assert inf(g, s, "us", "iraq") == 0 and inf(g, s, "china", "iraq") == 0
     assert vp(g, s)["us"] == 3
-    assert where(g, s, "osama_bin_laden") == "removed"
+    assert where(g, s, "osama_bin_laden") == "discard"  # "then discard this card", although marked *
 
 
 # ---- 33 Party Congress ----------------------------------------------------------------------------
@@ -555,14 +555,26 @@ def test_shock_doctrine_takes_an_economy_slot_from_another_player():
 
 
 def test_shock_doctrine_may_instead_remove_supremacy_on_two_slots():
+    """Card 38: "Alternatively, you may remove supremacy on up to two slots": the Economy
+    slots of the sentence before, held by another player."""
     variables = {
-        "supremacy": {"financial_markets": "russia", "drones": "china", "mass_media": "china", "communications": "us"}
+        "supremacy": {
+            "financial_markets": "russia",
+            "sovereign_funds": "china",
+            "drones": "china",
+            "mass_media": "china",
+            "communications": "us",
+        }
     }
     g, s = scenario(players=4, texts=[("us", "shock_doctrine")], variables=variables)
     s = play(g, s, "remove supremacy on up to two slots instead")
-    assert "remove US's supremacy on Communications" not in labels(g, s)
-    s = play(g, s, "remove Russia's supremacy on Financial markets", "remove China's supremacy on Drones")
-    assert supremacy(g, s) == {"mass_media": "china", "communications": "us"}
+    assert labels(g, s) == [
+        "remove Russia's supremacy on Financial markets",
+        "remove China's supremacy on Sovereign funds",
+        "stop",
+    ]
+    s = play(g, s, "remove Russia's supremacy on Financial markets", "remove China's supremacy on Sovereign funds")
+    assert supremacy(g, s) == {"drones": "china", "mass_media": "china", "communications": "us"}
 
 
 # ---- 39 Slobodan Milosevic ------------------------------------------------------------------------

@@ -18,6 +18,12 @@ from tests.twid_helpers import game
 SEEDS = range(1, 5)
 
 
+INFLUENCE_TITLE = (
+    "Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; "
+    "[stability, C conflictive, oil]):"
+)
+
+
 def zones(g, s) -> list[str]:
     """Every card where the rules keep cards; a card being played (`acting_card`, or a text
     resolving, perhaps inside another's) is in none of them."""
@@ -185,7 +191,7 @@ def test_the_view_shows_the_map_markers_the_nwo_tokens_and_ones_own_hand_as_the_
     # No header ranking before the first header phase ranks the headers.
     assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
     assert us[us.index("Victory points:") + 1] == "    US: 0 VP"
-    table = us[us.index("Influence (* the edge; [stability, C conflictive, oil]):") :]
+    table = us[us.index(INFLUENCE_TITLE) :]
     assert table[1].split() == ["US", "EU", "Russia", "China"]
     rows = {line.split(" [")[0].strip(): line.split() for line in table if " [" in line}
     assert rows["Germany"][-3:] == ["[4]", "1", "2*"]  # stability 4; the EU has the edge
@@ -232,8 +238,8 @@ def test_the_alternate_goal_shows_the_dominant_superpower_counters_and_what_they
 @pytest.mark.parametrize(
     ("goal", "line"),
     [
-        ("elite", "Solo goal (The Elite): every superpower under 10 VP; score (the lowest VP): 0"),
-        ("planet", "Solo goal (The Planet): every superpower at 1-9 VP; score (10 − the highest VP): 2"),
+        ("elite", "Solo goal (The Elite): every superpower under 10 VP; score (the lowest VP): 0; no failures"),
+        ("planet", "Solo goal (The Planet): every superpower at 1-9 VP; score (10 − the highest VP): 2; no failures"),
     ],
 )
 def test_a_solo_view_has_no_nwo_track_and_shows_the_goal_and_the_open_hands(goal, line):
@@ -245,6 +251,9 @@ def test_a_solo_view_has_no_nwo_track_and_shows_the_goal_and_the_open_hands(goal
     assert not any(x.startswith("Your hand") for x in lines)  # the four hands are open
     i = lines.index("Open hands:")
     assert lines[i + 1] == "  US:" and lines[i + 2] == f"      {card_face(g, g.var(s, 'hand')['us'][0])}"
+    # 8.1: with --option solo_failures=stop_first the first failure loses the game.
+    g = game(solo_goal=goal, solo_failures="stop_first")
+    s = g.start(players=1, seed=2)
     s = g.with_var(s, "vp", {"us": 10 if goal == "elite" else 0, "eu": 5})
     assert f"{line.split(';')[0]}; lost: US has {10 if goal == 'elite' else 0} VP" in render(g, s, None).splitlines()
 

@@ -11,6 +11,12 @@ from interpreter import GameDefError, load_game
 from interpreter.runtime.render import render
 from tests.twid_helpers import game as twid
 
+INFLUENCE_TITLE = (
+    "Influence (* the edge; (n on X's slot) extra tokens on another superpower's slot; "
+    "[stability, C conflictive, oil]):"
+)
+
+
 GAME = """
 game shown "A view" { players 2..2 seats [north, south] }
 enum Colour { red "Red", blue "Blue" }
@@ -31,6 +37,7 @@ var deck: list Piece = [] seen by none
 var hand: player -> list Piece = [] seen by owner
 var troops: player -> Town -> int = 0
 var score: player -> int = 0
+
 def towns() = [t for t in members(Town) if troops[north][t] + troops[south][t] > 0]
 VIEW
 procedure setup() {
@@ -157,7 +164,7 @@ def test_the_wall_is_down_shows_its_board_tracks_and_each_players_own_hand():
     us = render(g, s, "us").splitlines()
     eu = render(g, s, "eu").splitlines()
     assert us[0] == "Round 1 of 8, pre 9/11; the headers are not ranked yet"
-    table = us[us.index("Influence (* the edge; [stability, C conflictive, oil]):") :]
+    table = us[us.index(INFLUENCE_TITLE) :]
     assert table[1].split() == ["US", "EU", "Russia", "China"]
     germany = next(line for line in table if line.strip().startswith("Germany"))
     assert germany.split() == ["Germany", "[4]", "1", "2*"]  # stability 4; the EU has the edge

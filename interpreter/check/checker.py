@@ -69,6 +69,9 @@ class Checker:
         for _, names in self.program.header.roles:
             for seat in names:
                 self.constants[seat] = PLAYER
+        for _, names, _, _ in self.program.header.option_roles:
+            for seat in names:
+                self.constants[seat] = PLAYER
         for d in decls:
             if isinstance(d, ast.Enum):
                 self.types[d.name] = d.name
@@ -151,10 +154,26 @@ class Checker:
         self._table_rows()
         self._every_component_complete()
         self._generated_names()
+        self._option_roles()
         for d in decls:
             self.declaration(d)
         self._unused(decls)
         return self.diags
+
+    def _option_roles(self) -> None:
+        """`N players when OPTION == VALUE: [...]`: the option must be declared, the value a
+        constant of its type, and N a player count of the game, so that a typo is a clear
+        error at the header rather than a role list silently never used."""
+        h = self.program.header
+        for count, _, option, value in h.option_roles:
+            if option not in self.options:
+                self.error(h.span, f"roles: unknown option '{option}'", did_you_mean(option, self.options))
+            elif value not in self.constants or self.constants[value] != self.options[option]:
+                self.error(
+                    h.span, f"roles: '{value}' is not a value of option '{option}' ({show(self.options[option])})"
+                )
+            if not h.min_players <= count <= h.max_players:
+                self.error(h.span, f"roles: {count} players is outside {h.min_players}..{h.max_players}")
 
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.

@@ -126,7 +126,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.short_fns: dict[str, list] = {}
         self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
         seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
-        roles = tuple(r for _, names in self.header.roles for r in names if r not in seats)
+        listed = self.header.roles + tuple(r[:2] for r in self.header.option_roles)
+        roles = tuple(r for _, names in listed for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
         self.queries: dict = {}  # filled by _init_queries; expressions compiled before it see none

@@ -127,7 +127,8 @@ class _Builder(Transformer):
             seats=items.get("seats", ()),
             rulebook=items.get("rulebook"),
             summary=items.get("summary"),
-            roles=items.get("roles", ()),
+            roles=tuple(r for r in items.get("roles", ()) if len(r) == 2),
+            option_roles=tuple(r for r in items.get("roles", ()) if len(r) == 4),
             seat_titles=tuple(self._seat_titles.items()),
         )
 
@@ -157,7 +158,13 @@ class _Builder(Transformer):
         return ("roles", tuple(c))
 
     def role_rule(self, c):
+        """`3 players: [...]`, or `3 players when static == us: [...]` (count, seats, option, value)."""
+        if len(c) == 3:
+            return (self._number(c[0]), c[2], *c[1])
         return (self._number(c[0]), c[1])
+
+    def role_when(self, c):
+        return (str(c[0]), str(c[1]))
 
     def seat_names(self, c):
         return tuple(c)

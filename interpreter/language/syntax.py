@@ -413,6 +413,8 @@ class GameHeader:
     default_players: int = 0  # `players 1..4 default 4`: the count used when none is given
     summary: str | None = None  # `summary "twid.md"`: the rules in brief, beside the game file
     seat_titles: tuple[tuple[str, str], ...] = ()  # `seats [us "US", ...]`: seats as written for players
+    # `3 players when static == us: [...]`: (count, seats, option, value), used when the option has that value
+    option_roles: tuple[tuple[int, tuple[str, ...], str, str], ...] = ()
 
 
 @frozen

@@ -350,6 +350,9 @@ class Game:
                 f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
                 f"use --players N, N from {h.min_players} to {h.max_players}",
             )
+        for count, names, option, value in h.option_roles:  # `N players when OPTION == VALUE`
+            if count == players and self.compiled.options.get(option) == value:
+                return names
         for count, names in h.roles:
             if count == players:
                 return names
