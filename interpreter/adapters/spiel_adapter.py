@@ -44,6 +44,10 @@ from interpreter.runtime.engine import State as EngineState
 # command line's 100,000, which exists to stop runaway rules rather than to bound a game.
 DEFAULT_MAX_GAME_LENGTH = 25_000
 
+# Positions a game keeps below its first one, so that a solver walking the same tree again
+# (CFR) replays no rules; beyond it, positions are made afresh each time.
+CACHED_POSITIONS = 100_000
+
 # Moves recalled by the information-state tensor: every move of tic-tac-toe and Kuhn poker.
 HISTORY_MOVES = 32
 
@@ -68,6 +72,8 @@ class _Shared:
         self.bounds = game.utility_bounds()
         self._initial: EngineState | None = None
         self._layout: TensorLayout | None = None
+        self._root: _Position | None = None
+        self.cached = 0  # positions kept in the tree below the root (`step`)
         self._history: HistoryLayout | None = None
 
     def initial(self) -> EngineState:
@@ -101,22 +107,52 @@ class _Shared:
         loads the game first)."""
         return (_shared_for, self.key)
 
+    def root(self) -> _Position:
+        """The first position, shared by every new game (and the tree of positions cached
+        below it)."""
+        if self._root is None:
+            self._root = _Position(self.initial(), 0, self)
+        return self._root
+
+    def numbered(self, pos: _Position) -> list[tuple[int, int]]:
+        """(action, option index) of the pending decision or draw, sorted by action, one
+        per action (a draw's numbers start at 0)."""
+        if pos.numbered is None:
+            state = pos.state
+            p = state.pending
+            offset = self.chance_offset if p is not None and p.player == CHANCE else 0
+            seen: dict[int, int] = {}
+            for i, number in enumerate(self.actions.ids(state)):
+                seen.setdefault(number - offset, i)
+            pos.numbered = sorted(seen.items())
+        return pos.numbered
+
     def step(self, pos: _Position, action: int) -> _Position:
-        """The position after `action` (a decision's or a draw's number) in `pos`."""
+        """The position after `action` (a decision's or a draw's number) in `pos`: the
+        cached one if this action was taken here before."""
+        children = pos.children
+        if children is not None:
+            known = children.get(action)
+            if known is not None:
+                return known
+        nxt = self._step(pos, action)
+        if pos.path is not None and self.cached < CACHED_POSITIONS:
+            if children is None:
+                children = pos.children = {}
+            children[action] = nxt
+            self.cached += 1
+        return nxt
+
+    def _step(self, pos: _Position, action: int) -> _Position:
         state = pos.state
         p = state.pending
         if p is None or pos.decisions >= self.max_game_length:
             raise ValueError(f"action {action}: the game is over")
         chance = p.player == CHANCE
-        offset = self.chance_offset if chance else 0
-        index = None
-        for i, number in enumerate(self.actions.ids(state)):
-            if number - offset == action:
-                index = i
-                break
+        numbered = self.numbered(pos)
+        index = dict(numbered).get(action)
         if index is None:
-            legal = sorted({n - offset for n in self.actions.ids(state)})
-            raise ValueError(f"action {action} is not legal here; legal: {legal[:12]}")
+            raise ValueError(f"action {action} is not legal here; legal: {[a for a, _ in numbered][:12]}")
         nxt = self.game.apply_index(state, index)
         moves = pos.moves
         if not chance:
@@ -139,7 +175,7 @@ def _shared_for(short: str, players: int, max_game_length: int) -> _Shared:
 
 def _replayed(shared: _Shared, path: tuple) -> _Position:
     """The position the actions `path` reach from the first one (unpickling)."""
-    pos = _Position(shared.initial(), 0, shared)
+    pos = shared.root()
     for action in path:
         pos = shared.step(pos, int(action))
     return pos
@@ -152,12 +188,33 @@ class _Position:
     tensor; `path`, every action from the first position (draws included), for
     serialization, or None for a resampled position, which no actions reach."""
 
-    __slots__ = ("state", "decisions", "text", "moves", "path", "shared")
+    __slots__ = (
+        "state",
+        "decisions",
+        "text",
+        "moves",
+        "path",
+        "shared",
+        "children",
+        "numbered",
+        "info",
+        "values",
+        "player",
+    )
 
     def __init__(self, state: EngineState, decisions: int, shared: _Shared, moves: tuple = (), path: tuple | None = ()):
         self.state, self.decisions, self.shared = state, decisions, shared
         self.text: str | None = None
         self.moves, self.path = moves, path
+        # What solvers ask again and again of the same position, kept once computed (a
+        # tabular solver walks the same tree every iteration): the positions after each
+        # action (up to `CACHED_POSITIONS` per game), the numbered options, the seats'
+        # information states, the returns.
+        self.children: dict[int, _Position] | None = None
+        self.numbered: list[tuple[int, int]] | None = None
+        self.info: dict[str, str] | None = None
+        self.values: list[float] | None = None
+        self.player: int | None = None
 
     def __deepcopy__(self, memo: dict) -> _Position:
         return self
@@ -188,7 +245,7 @@ class GamedefState(pyspiel.State):
     def __init__(self, game: GamedefGame):
         super().__init__(game)
         self._shared: _Shared = game._shared
-        self._pos = _Position(self._shared.initial(), 0, self._shared)
+        self._pos = self._shared.root()
 
     # -- helpers --
     @property
@@ -205,21 +262,20 @@ class GamedefState(pyspiel.State):
 
     def _numbered(self) -> list[tuple[int, int]]:
         """(action, option index) of the pending decision, sorted by action, one per action."""
-        sh = self._shared
-        offset = sh.chance_offset if self._chance() else 0
-        seen: dict[int, int] = {}
-        for i, number in enumerate(sh.actions.ids(self._pos.state)):
-            seen.setdefault(number - offset, i)
-        return sorted(seen.items())
+        return self._shared.numbered(self._pos)
 
     # -- OpenSpiel's State API --
     def current_player(self) -> int:
         """The seat's index, or CHANCE / TERMINAL, as OpenSpiel numbers players."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self._chance():
-            return pyspiel.PlayerId.CHANCE
-        return self._shared.seat_index[self._pos.state.pending.player]
+        pos = self._pos
+        if pos.player is None:
+            if self.is_terminal():
+                pos.player = int(pyspiel.PlayerId.TERMINAL)
+            elif self._chance():
+                pos.player = int(pyspiel.PlayerId.CHANCE)
+            else:
+                pos.player = self._shared.seat_index[pos.state.pending.player]
+        return pos.player
 
     def _legal_actions(self, player: int) -> list[int]:
         """The pending decision's action numbers, ascending (OpenSpiel requires it)."""
@@ -269,13 +325,16 @@ class GamedefState(pyspiel.State):
 
     def returns(self) -> list[float]:
         """Each seat's payoff in seat order (0 until the end, and in a game cut short)."""
-        sh = self._shared
-        state = self._pos.state
-        if state.result is None:
-            low, high = sh.bounds
-            return [min(max(0.0, low), high)] * sh.players
-        values = sh.game.returns(state)
-        return [float(values[seat]) for seat in sh.seat_index]
+        pos = self._pos
+        if pos.values is None:
+            sh = self._shared
+            if pos.state.result is None:
+                low, high = sh.bounds
+                pos.values = [min(max(0.0, low), high)] * sh.players
+            else:
+                values = sh.game.returns(pos.state)
+                pos.values = [float(values[seat]) for seat in sh.seats]
+        return list(pos.values)
 
     def __str__(self) -> str:
         """The position as the game draws it for a spectator, then who is to decide what.
@@ -347,7 +406,13 @@ class _Observer:
         sh = self._shared
         seat = self._seat(player)
         if self._recall:
-            return sh.game.information_state(state.engine_state, seat)
+            pos = state._pos
+            if pos.info is None:
+                pos.info = {}
+            text = pos.info.get(seat)
+            if text is None:
+                text = pos.info[seat] = sh.game.information_state(pos.state, seat)
+            return text
         viewer = None if self._public_only else seat
         return canonical_json(sh.game.observation(state.engine_state, viewer))
 
