@@ -170,3 +170,84 @@ def test_hidden_information_reads_fields_and_secret_chooses():
     assert hidden_information(load_game("missiles_now")) == []
     assert any("'Piece.value'" in reason for reason in hidden_information(load_game("berlin_wall")))
     assert "3 secret chooses" in hidden_information(load_game("walls_and_wonders"))
+
+
+# ---- the designer's estimate (docs §3.19) --------------------------------------------------------
+RACE = """
+game race "A race" {
+    players 2..2
+    seats [north, south]
+}
+
+var steps: player -> int = 0
+
+payoff p from -1 to 1 sum 0: (if steps[p] >= 10 then 1 else -1)
+
+estimate p from -10 to 10: SIGN (steps[p] - steps[first([q for q in players if q != p])])
+
+procedure play() {
+    rule "Race: in turn each moves 1 or 2 steps; the first to reach 10 wins"
+    while true {
+        for p in players {
+            choose n from [1, 2] by p prompt "how many steps?" label "{n}"
+            steps[p] += n
+            if steps[p] >= 10 {
+                win p
+            }
+        }
+    }
+}
+"""
+
+
+def _race(tmp_path, sign: str = ""):
+    path = tmp_path / f"race{'_minus' if sign else ''}.game"
+    path.write_text(RACE.replace("SIGN", sign), encoding="utf-8")
+    return load_game(str(path))
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_a_rollout_cut_at_depth_is_scored_by_the_estimate(tmp_path, kind):
+    """docs §3.19: with a depth, rollouts stop and the estimate scores them. At depth 0
+    the search sees only the estimate: it takes 2 steps when the estimate rewards a lead,
+    and 1 step when the estimate is turned upside down (so it is what is read)."""
+    for sign, wanted in (("", "2"), ("-", "1")):
+        game = _race(tmp_path, sign)
+        state = game.start(seed=1)
+        agent = make_agent(f"{kind}:40:d0", "north", 3, game)
+        assert game.labels(state)[agent.choose(game, state)] == wanted
+
+
+def test_with_the_estimate_a_shallow_search_wins_the_race_against_random(tmp_path):
+    """The race (docs §3.19): moving first and taking 2 steps whenever it matters wins
+    against any opponent; the depth-2 search with the estimate wins every game."""
+    game = _race(tmp_path)
+    for seed in range(10):
+        state = game.start(seed=seed)
+        agents = {"north": make_agent("mcts:30:d2", "north", seed, game), "south": RandomAgent(seed)}
+        while state.result is None:
+            seat = state.pending.player
+            index = agents[seat].choose(game, state)
+            if seat == "north" and game.var(state, "steps")["north"] < 8:
+                assert game.labels(state)[index] == "2"
+            state = game.apply_index(state, index)
+        assert state.result == ("north",)
+
+
+def test_a_depth_without_an_estimate_is_a_usage_error(ttt, capsys):
+    """A rollout depth needs an estimate: tic-tac-toe declares none."""
+    with pytest.raises(UsageError, match="declares none"):
+        make_agent("mcts:20:d3", "x", 0, ttt)
+    assert main(["run", "tictactoe", "--agent", "x=mcts:20:d3"]) == 2
+    assert "estimate" in capsys.readouterr().err
+    assert main(["run", "tictactoe", "--agent", "x=mcts:20:x3"]) == 2
+    assert "rollout depth" in capsys.readouterr().err
+
+
+def test_an_estimate_that_is_not_a_number_is_refused_with_its_position(tmp_path, capsys):
+    """The estimate is a whole number for the seat (docs §3.19), checked like the payoff."""
+    path = tmp_path / "bad.game"
+    path.write_text(RACE.replace("SIGN (", "(").replace("steps[p] - steps[", "steps[p] == steps["), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "an estimate must be int" in err and "bad.game:11:" in err
