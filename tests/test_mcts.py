@@ -251,3 +251,30 @@ def test_an_estimate_that_is_not_a_number_is_refused_with_its_position(tmp_path,
     assert main(["check", str(path)]) == 2
     err = capsys.readouterr().err
     assert "an estimate must be int" in err and "bad.game:11:" in err
+
+
+def test_the_wall_is_down_estimate_follows_the_vp_lead():
+    """The Wall is Down, 1. Goal: VP decide the game, so a seat 6 VP ahead is estimated
+    well ahead (the estimate appended to gamedefs/twid.game), its rival as far behind."""
+    from interpreter.play.mcts import scaled_estimates
+
+    game = load_game("twid")
+    state = game.start(players=2, seed=1)
+    before = scaled_estimates(game, state)
+    ahead = scaled_estimates(game, game.with_var(state, "vp", {"west": 6, "east": 0}))
+    assert ahead["west"] - before["west"] == pytest.approx(18 / 40)  # 3 per VP, on a range of 80
+    assert ahead["east"] == pytest.approx(-ahead["west"])
+
+
+def test_downfall_of_empires_estimate_counts_armies_at_full_strength():
+    """Downfall of Empires, 5. Victory points (and the armies that take and hold cities):
+    the German seat with every army reduced is estimated lower than with none reduced."""
+    from interpreter.play.mcts import scaled_estimates
+
+    game = load_game("downfall_of_empires")
+    state = game.start(seed=1)
+    owner = game.var(state, "owner")
+    german = {a for a, w in owner.items() if w == "GE" and game.var(state, "at")[a] is not None}
+    assert german
+    worn = game.with_var(state, "reduced", {a: a in german for a in owner})
+    assert scaled_estimates(game, worn)["german"] < scaled_estimates(game, state)["german"]
