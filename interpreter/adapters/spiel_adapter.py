@@ -45,8 +45,9 @@ from interpreter.runtime.engine import State as EngineState
 DEFAULT_MAX_GAME_LENGTH = 25_000
 
 # Positions a game keeps below its first one, so that a solver walking the same tree again
-# (CFR) replays no rules; beyond it, positions are made afresh each time.
-CACHED_POSITIONS = 100_000
+# (CFR) replays no rules; beyond it, positions are made afresh each time. Each holds an
+# engine state (tens of kilobytes in the big games), so the bound keeps memory in hand.
+CACHED_POSITIONS = 20_000
 
 # Moves recalled by the information-state tensor: every move of tic-tac-toe and Kuhn poker.
 HISTORY_MOVES = 32
@@ -156,8 +157,8 @@ class _Shared:
         nxt = self.game.apply_index(state, index)
         moves = pos.moves
         if not chance:
-            moves += ((p.player, action, bool(self.game.compiled.choices[p.choice][2])),)
-        path = None if pos.path is None else pos.path + (action,)
+            moves = ((p.player, action, bool(self.game.compiled.choices[p.choice][2])), moves)
+        path = None if pos.path is None else (action, pos.path)
         return _Position(nxt, pos.decisions + (0 if chance else 1), self, moves, path)
 
 
@@ -173,6 +174,18 @@ def _shared_for(short: str, players: int, max_game_length: int) -> _Shared:
     return shared
 
 
+def _listed(chain: tuple | None, last: int | None = None) -> list:
+    """The items of a chain `(newest, (older, (... ())))`, oldest first; only the `last`
+    newest if given. Positions keep their actions and moves as such chains: one link a
+    step, shared with the position before, where a tuple would copy the whole history."""
+    items = []
+    while chain and (last is None or len(items) < last):
+        item, chain = chain
+        items.append(item)
+    items.reverse()
+    return items
+
+
 def _replayed(shared: _Shared, path: tuple) -> _Position:
     """The position the actions `path` reach from the first one (unpickling)."""
     pos = shared.root()
@@ -184,9 +197,10 @@ def _replayed(shared: _Shared, path: tuple) -> _Position:
 class _Position:
     """An engine state (immutable) and the decisions made so far, shared by copies, with
     its text once drawn (OpenSpiel prints a state and its copy to compare them); `moves`,
-    the decisions as (seat, action, secret), oldest first, for the information-state
-    tensor; `path`, every action from the first position (draws included), for
-    serialization, or None for a resampled position, which no actions reach."""
+    the decisions as (seat, action, secret), for the information-state tensor; `path`,
+    every action from the first position (draws included), for serialization, or None
+    for a resampled position, which no actions reach. Both are chains, newest first
+    (`_listed`)."""
 
     __slots__ = (
         "state",
@@ -224,7 +238,7 @@ class _Position:
         holds compiled rules, which do not pickle). A resampled position has none."""
         if self.path is None:
             raise ValueError("a resampled position is reached by no actions and cannot be serialized")
-        return (_replayed, (self.shared, self.path))
+        return (_replayed, (self.shared, tuple(_listed(self.path))))
 
 
 def canonical_json(value: Any) -> str:
@@ -399,7 +413,8 @@ class _Observer:
         if self._recall:
             tail = self.tensor[layout.size :]
             tail.fill(0.0)
-            sh.history().encode(state._pos.moves, seat, tail, 0)
+            history = sh.history()
+            history.encode(tuple(_listed(state._pos.moves, history.length)), seat, tail, 0)
 
     def string_from(self, state: GamedefState, player: int) -> str:
         """The seat's information state or observation (the public view without private info)."""
