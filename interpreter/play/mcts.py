@@ -267,6 +267,7 @@ class ISMCTSAgent:
         self.max_rollout = max_rollout
         self.rng = random.Random(seed)
         self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
+        self.last_iterations = 0  # how many iterations the last search ran (for benchmarks)
         self._checked: object = None  # the compiled game last found fit for resampling
 
     def choose(self, game: Game, state: State) -> int:
@@ -317,6 +318,7 @@ class ISMCTSAgent:
                 node[move][1] += value[mover]
         root = tree[()]
         self.last_root = root
+        self.last_iterations = done
         unseen = [0, 0.0, 0]
         return max(
             range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)
