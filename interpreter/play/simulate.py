@@ -669,8 +669,7 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
     if doc.get("payoffs"):
         lines += [
             "",
-            "mean payoff (the game's payoff, or +1 shared by the winners and -1 by the losers;",
-            "95% interval):",
+            "mean payoff (95% interval; a game without a payoff: +1 shared by winners, -1 by the others):",
         ]
         rows = [["seat", "games", "mean", "95% interval"]]
         for p in doc["payoffs"]:
