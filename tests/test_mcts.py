@@ -278,3 +278,23 @@ def test_downfall_of_empires_estimate_counts_armies_at_full_strength():
     assert german
     worn = game.with_var(state, "reduced", {a: a in german for a in owner})
     assert scaled_estimates(game, worn)["german"] < scaled_estimates(game, state)["german"]
+
+
+@pytest.mark.slow  # a whole game of The Wall is Down with four searching seats (about a minute)
+def test_a_four_seat_game_of_the_wall_is_down_with_every_seat_searching_on_a_time_budget_ends():
+    """Every seat `ismcts:0.02s:d10`: the game reaches its end (1. Goal: 10 VP, or the
+    final scoring after round 8), and no move takes far beyond its budget (a search stops
+    at the first iteration to end after it)."""
+    import time
+
+    game = load_game("twid")
+    state = game.start(players=4, seed=5)
+    agents = {seat: make_agent("ismcts:0.02s:d10", seat, i, game) for i, seat in enumerate(state.players)}
+    slowest = 0.0
+    while state.result is None:
+        start = time.perf_counter()
+        index = agents[state.pending.player].choose(game, state)
+        slowest = max(slowest, time.perf_counter() - start)
+        state = game.apply_index(state, index)
+    assert state.result and set(state.result) <= set(state.players)
+    assert slowest < 2.0, slowest
