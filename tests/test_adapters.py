@@ -50,7 +50,7 @@ def test_openspiel_random_simulation_test_passes_on_every_bundled_game(sa, name)
 
     players, cap, sims = SIMULATIONS.get(name, (None, 100, 2))
     game = sa.load(name, players=players, max_game_length=cap)
-    pyspiel.random_sim_test(game, num_sims=sims, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
 def test_cfr_on_our_kuhn_poker_finds_the_game_value_and_the_tree_matches_openspiels(sa):
@@ -195,7 +195,7 @@ def test_pettingzoo_api_test_passes(za, name, players):
 
 
 def test_the_action_mask_is_the_legal_moves_and_the_observation_decodes(za):
-    env = za.env("kuhn_poker")
+    env = za.env("kuhn_poker", observation="json")
     raw = env.unwrapped
     game = raw.game
     for seed in range(6):

@@ -170,3 +170,131 @@ def test_hidden_information_reads_fields_and_secret_chooses():
     assert hidden_information(load_game("missiles_now")) == []
     assert any("'Piece.value'" in reason for reason in hidden_information(load_game("berlin_wall")))
     assert "3 secret chooses" in hidden_information(load_game("walls_and_wonders"))
+
+
+# ---- the designer's estimate (docs §3.19) --------------------------------------------------------
+RACE = """
+game race "A race" {
+    players 2..2
+    seats [north, south]
+}
+
+var steps: player -> int = 0
+
+payoff p from -1 to 1 sum 0: (if steps[p] >= 10 then 1 else -1)
+
+estimate p from -10 to 10: SIGN (steps[p] - steps[first([q for q in players if q != p])])
+
+procedure play() {
+    rule "Race: in turn each moves 1 or 2 steps; the first to reach 10 wins"
+    while true {
+        for p in players {
+            choose n from [1, 2] by p prompt "how many steps?" label "{n}"
+            steps[p] += n
+            if steps[p] >= 10 {
+                win p
+            }
+        }
+    }
+}
+"""
+
+
+def _race(tmp_path, sign: str = ""):
+    path = tmp_path / f"race{'_minus' if sign else ''}.game"
+    path.write_text(RACE.replace("SIGN", sign), encoding="utf-8")
+    return load_game(str(path))
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_a_rollout_cut_at_depth_is_scored_by_the_estimate(tmp_path, kind):
+    """docs §3.19: with a depth, rollouts stop and the estimate scores them. At depth 0
+    the search sees only the estimate: it takes 2 steps when the estimate rewards a lead,
+    and 1 step when the estimate is turned upside down (so it is what is read)."""
+    for sign, wanted in (("", "2"), ("-", "1")):
+        game = _race(tmp_path, sign)
+        state = game.start(seed=1)
+        agent = make_agent(f"{kind}:40:d0", "north", 3, game)
+        assert game.labels(state)[agent.choose(game, state)] == wanted
+
+
+def test_with_the_estimate_a_shallow_search_wins_the_race_against_random(tmp_path):
+    """The race (docs §3.19): moving first and taking 2 steps whenever it matters wins
+    against any opponent; the depth-2 search with the estimate wins every game."""
+    game = _race(tmp_path)
+    for seed in range(10):
+        state = game.start(seed=seed)
+        agents = {"north": make_agent("mcts:30:d2", "north", seed, game), "south": RandomAgent(seed)}
+        while state.result is None:
+            seat = state.pending.player
+            index = agents[seat].choose(game, state)
+            if seat == "north" and game.var(state, "steps")["north"] < 8:
+                assert game.labels(state)[index] == "2"
+            state = game.apply_index(state, index)
+        assert state.result == ("north",)
+
+
+def test_a_depth_without_an_estimate_is_a_usage_error(ttt, capsys):
+    """A rollout depth needs an estimate: tic-tac-toe declares none."""
+    with pytest.raises(UsageError, match="declares none"):
+        make_agent("mcts:20:d3", "x", 0, ttt)
+    assert main(["run", "tictactoe", "--agent", "x=mcts:20:d3"]) == 2
+    assert "estimate" in capsys.readouterr().err
+    assert main(["run", "tictactoe", "--agent", "x=mcts:20:x3"]) == 2
+    assert "rollout depth" in capsys.readouterr().err
+
+
+def test_an_estimate_that_is_not_a_number_is_refused_with_its_position(tmp_path, capsys):
+    """The estimate is a whole number for the seat (docs §3.19), checked like the payoff."""
+    path = tmp_path / "bad.game"
+    path.write_text(RACE.replace("SIGN (", "(").replace("steps[p] - steps[", "steps[p] == steps["), encoding="utf-8")
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "an estimate must be int" in err and "bad.game:11:" in err
+
+
+def test_the_wall_is_down_estimate_follows_the_vp_lead():
+    """The Wall is Down, 1. Goal: VP decide the game, so a seat 6 VP ahead is estimated
+    well ahead (the estimate appended to gamedefs/twid.game), its rival as far behind."""
+    from interpreter.play.mcts import scaled_estimates
+
+    game = load_game("twid")
+    state = game.start(players=2, seed=1)
+    before = scaled_estimates(game, state)
+    ahead = scaled_estimates(game, game.with_var(state, "vp", {"west": 6, "east": 0}))
+    assert ahead["west"] - before["west"] == pytest.approx(18 / 40)  # 3 per VP, on a range of 80
+    assert ahead["east"] == pytest.approx(-ahead["west"])
+
+
+def test_downfall_of_empires_estimate_counts_armies_at_full_strength():
+    """Downfall of Empires, 5. Victory points (and the armies that take and hold cities):
+    the German seat with every army reduced is estimated lower than with none reduced."""
+    from interpreter.play.mcts import scaled_estimates
+
+    game = load_game("downfall_of_empires")
+    state = game.start(seed=1)
+    owner = game.var(state, "owner")
+    german = {a for a, w in owner.items() if w == "GE" and game.var(state, "at")[a] is not None}
+    assert german
+    worn = game.with_var(state, "reduced", {a: a in german for a in owner})
+    assert scaled_estimates(game, worn)["german"] < scaled_estimates(game, state)["german"]
+
+
+@pytest.mark.slow  # a whole game of The Wall is Down with four searching seats (about a minute)
+def test_a_four_seat_game_of_the_wall_is_down_with_every_seat_searching_on_a_time_budget_ends():
+    """Every seat `ismcts:0.02s:d10`: the game reaches its end (1. Goal: 10 VP, or the
+    final scoring after round 8), and no move takes far beyond its budget (a search stops
+    at the first iteration to end after it)."""
+    import time
+
+    game = load_game("twid")
+    state = game.start(players=4, seed=5)
+    agents = {seat: make_agent("ismcts:0.02s:d10", seat, i, game) for i, seat in enumerate(state.players)}
+    slowest = 0.0
+    while state.result is None:
+        start = time.perf_counter()
+        index = agents[state.pending.player].choose(game, state)
+        slowest = max(slowest, time.perf_counter() - start)
+        state = game.apply_index(state, index)
+    assert state.result and set(state.result) <= set(state.players)
+    assert slowest < 2.0, slowest

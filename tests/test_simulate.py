@@ -54,6 +54,36 @@ def _record(seed: int, winners: tuple[str, ...], decisions: int, line: str, roun
     return Record(seed, winners, decisions, rounds, line, normalise(line, ("west", "east")))
 
 
+def test_mean_payoff_has_a_normal_95_percent_interval():
+    """A sample of payoffs -2, -1, 1, 2, 2, 2 (Kuhn poker's chips): mean 0.6667, sample
+    standard deviation 1.7512, so the interval is the mean ± 1.96 × 1.7512 / √6 = ± 1.4013."""
+    from interpreter.play.simulate import mean_interval
+
+    mean, low, high = mean_interval([-2, -1, 1, 2, 2, 2])
+    assert mean == pytest.approx(2 / 3) and high - mean == pytest.approx(1.4013, abs=1e-4)
+    assert mean - low == pytest.approx(high - mean)
+    pay = [(("p1", float(v)), ("p2", -float(v))) for v in (-2, -1, 1, 2, 2, 2)]
+    records = [Record(i, ("p1",) if p[0][1] > 0 else ("p2",), 3, None, "", "", (), p) for i, p in enumerate(pay)]
+    doc = summarise(records, ["p1", "p2"])
+    p1, p2 = doc["payoffs"]
+    assert p1["seat"] == "p1" and p1["games"] == 6 and p1["mean"] == pytest.approx(2 / 3)
+    assert p2["mean"] == pytest.approx(-2 / 3) and p2["high"] == pytest.approx(-p1["low"])
+
+
+def test_simulate_reports_mean_payoff_beside_win_rates(capsys):
+    """Kuhn (1950): chips won or lost per hand. The text report shows each seat's mean
+    with its interval, and the JSON's means are the records' means and sum to 0 (zero-sum)."""
+    doc = simulate_json(capsys, "kuhn_poker", "--games", "60", "--jobs", "1")
+    means = {p["seat"]: p["mean"] for p in doc["payoffs"]}
+    for seat in ("p1", "p2"):
+        values = [r["payoffs"][seat] for r in doc["records"]]
+        assert means[seat] == pytest.approx(sum(values) / len(values))
+    assert means["p1"] + means["p2"] == pytest.approx(0)
+    code, out, _ = cli(capsys, "simulate", "kuhn_poker", "--games", "60", "--jobs", "1")
+    assert code == 0 and "mean payoff" in out
+    assert re.search(r"^  p1 +60 +[+-]\d\.\d{3} +[+-]\d\.\d{3} - [+-]\d\.\d{3}$", out, re.M), out
+
+
 def test_summary_of_a_known_sample_counts_shared_wins_as_shares():
     records = [
         _record(1, ("west",), 10, "west reaches 10 VP", 3),
@@ -155,7 +185,8 @@ def test_json_document_shape(capsys):
     assert set(doc["decisions"]) == {"mean", "median", "min", "max"} and doc["rounds"] is None
     assert sum(e["games"] for e in doc["endings"]) == 30
     assert len(doc["records"]) == 30
-    assert set(doc["records"][0]) == {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards"}
+    keys = {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards", "payoffs"}
+    assert set(doc["records"][0]) == keys
     assert doc["cards"] is None and all(r["cards"] == {} for r in doc["records"])  # tic-tac-toe has no cards
 
 
@@ -163,9 +194,12 @@ def test_csv_has_one_row_per_game(capsys):
     code, out, _ = cli(capsys, "simulate", "kuhn_poker", "--games", "25", "--seed", "10", "--jobs", "1", "--csv")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out)))
-    assert rows[0] == ["seed", "winners", "decisions", "rounds", "ending", "headline"]
+    assert rows[0] == ["seed", "winners", "decisions", "rounds", "ending", "headline", "payoffs"]
     assert len(rows) == 26 and [int(r[0]) for r in rows[1:]] == list(range(10, 35))
     assert all(r[1] in ("p1", "p2") and r[4] == "SEAT wins the pot of N" for r in rows[1:])
+    for r in rows[1:]:  # Kuhn (1950): the winner takes the pot of 2 or 4: +1 or +2 chips, the loser the opposite
+        paid = dict(item.split(":") for item in r[6].split())
+        assert float(paid[r[1]]) in (1.0, 2.0) and float(paid["p1"]) + float(paid["p2"]) == 0
 
 
 def test_plot_writes_two_png_charts(tmp_path, capsys):

@@ -29,9 +29,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pyspiel
 
 from interpreter import load_game
+from interpreter.adapters.tensors import HistoryLayout, TensorLayout
 from interpreter.core.errors import UsageError
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.engine import Game as EngineGame
@@ -42,6 +44,14 @@ from interpreter.runtime.engine import State as EngineState
 # command line's 100,000, which exists to stop runaway rules rather than to bound a game.
 DEFAULT_MAX_GAME_LENGTH = 25_000
 
+# Positions a game keeps below its first one, so that a solver walking the same tree again
+# (CFR) replays no rules; beyond it, positions are made afresh each time. Each holds an
+# engine state (tens of kilobytes in the big games), so the bound keeps memory in hand.
+CACHED_POSITIONS = 20_000
+
+# Moves recalled by the information-state tensor: every move of tic-tac-toe and Kuhn poker.
+HISTORY_MOVES = 32
+
 _registered: dict[str, tuple] = {}  # short name -> the configuration registered under it
 
 
@@ -50,15 +60,22 @@ class _Shared:
     space, its seats and first position. Copying a state (OpenSpiel's `Clone` deep-copies
     a Python state's attributes) must not copy it: `__deepcopy__` returns it as is."""
 
-    def __init__(self, game: EngineGame, players: int, max_game_length: int):
+    def __init__(self, game: EngineGame, players: int, max_game_length: int, short: str = ""):
+        self.key = (short, players, max_game_length)
+        _shared_by_key[self.key] = self
         self.game = game
         self.actions = game.action_space()
         self.chance_offset = self.actions.size - self.actions.block  # chance's block of numbers
         self.players = players
-        self.seat_index = {seat: i for i, seat in enumerate(game.seats_for(players))}
+        self.seats = tuple(game.seats_for(players))
+        self.seat_index = {seat: i for i, seat in enumerate(self.seats)}
         self.max_game_length = max_game_length
         self.bounds = game.utility_bounds()
         self._initial: EngineState | None = None
+        self._layout: TensorLayout | None = None
+        self._root: _Position | None = None
+        self.cached = 0  # positions kept in the tree below the root (`step`)
+        self._history: HistoryLayout | None = None
 
     def initial(self) -> EngineState:
         """The first position (chance mode starts without a seed: always the same)."""
@@ -69,19 +86,159 @@ class _Shared:
     def __deepcopy__(self, memo: dict) -> _Shared:
         return self
 
+    def layout(self) -> TensorLayout:
+        """The observation tensor's layout (made on first use: only learners ask)."""
+        if self._layout is None:
+            self._layout = TensorLayout(self.game, self.players)
+        return self._layout
+
+    def history(self) -> HistoryLayout:
+        """The information-state tensor's record of moves: the last `HISTORY_MOVES`
+        (at most `max_game_length`)."""
+        if self._history is None:
+            self._history = HistoryLayout(
+                self.layout().seats, self.actions.size, min(HISTORY_MOVES, self.max_game_length)
+            )
+        return self._history
+
+    def __reduce__(self) -> tuple:
+        """Pickled (OpenSpiel's `serialize_state` pickles a Python state's attributes) as
+        its registration key: the game's compiled rules do not pickle, and the process
+        that loads it has registered the same game (`pyspiel.deserialize_game_and_state`
+        loads the game first)."""
+        return (_shared_for, self.key)
+
+    def root(self) -> _Position:
+        """The first position, shared by every new game (and the tree of positions cached
+        below it)."""
+        if self._root is None:
+            self._root = _Position(self.initial(), 0, self)
+        return self._root
+
+    def numbered(self, pos: _Position) -> list[tuple[int, int]]:
+        """(action, option index) of the pending decision or draw, sorted by action, one
+        per action (a draw's numbers start at 0)."""
+        if pos.numbered is None:
+            state = pos.state
+            p = state.pending
+            offset = self.chance_offset if p is not None and p.player == CHANCE else 0
+            seen: dict[int, int] = {}
+            for i, number in enumerate(self.actions.ids(state)):
+                seen.setdefault(number - offset, i)
+            pos.numbered = sorted(seen.items())
+        return pos.numbered
+
+    def step(self, pos: _Position, action: int) -> _Position:
+        """The position after `action` (a decision's or a draw's number) in `pos`: the
+        cached one if this action was taken here before."""
+        children = pos.children
+        if children is not None:
+            known = children.get(action)
+            if known is not None:
+                return known
+        nxt = self._step(pos, action)
+        if pos.path is not None and self.cached < CACHED_POSITIONS:
+            if children is None:
+                children = pos.children = {}
+            children[action] = nxt
+            self.cached += 1
+        return nxt
+
+    def _step(self, pos: _Position, action: int) -> _Position:
+        state = pos.state
+        p = state.pending
+        if p is None or pos.decisions >= self.max_game_length:
+            raise ValueError(f"action {action}: the game is over")
+        chance = p.player == CHANCE
+        numbered = self.numbered(pos)
+        index = dict(numbered).get(action)
+        if index is None:
+            raise ValueError(f"action {action} is not legal here; legal: {[a for a, _ in numbered][:12]}")
+        nxt = self.game.apply_index(state, index)
+        moves = pos.moves
+        if not chance:
+            moves = ((p.player, action, bool(self.game.compiled.choices[p.choice][2])), moves)
+        path = None if pos.path is None else (action, pos.path)
+        return _Position(nxt, pos.decisions + (0 if chance else 1), self, moves, path)
+
+
+_shared_by_key: dict[tuple, _Shared] = {}
+
+
+def _shared_for(short: str, players: int, max_game_length: int) -> _Shared:
+    """The shared part of a registered game, for unpickling (`_Shared.__reduce__`)."""
+    shared = _shared_by_key.get((short, players, max_game_length))
+    if shared is None:
+        pyspiel.load_game(short, {"players": players, "max_game_length": max_game_length})
+        shared = _shared_by_key[(short, players, max_game_length)]
+    return shared
+
+
+def _listed(chain: tuple | None, last: int | None = None) -> list:
+    """The items of a chain `(newest, (older, (... ())))`, oldest first; only the `last`
+    newest if given. Positions keep their actions and moves as such chains: one link a
+    step, shared with the position before, where a tuple would copy the whole history."""
+    items = []
+    while chain and (last is None or len(items) < last):
+        item, chain = chain
+        items.append(item)
+    items.reverse()
+    return items
+
+
+def _replayed(shared: _Shared, path: tuple) -> _Position:
+    """The position the actions `path` reach from the first one (unpickling)."""
+    pos = shared.root()
+    for action in path:
+        pos = shared.step(pos, int(action))
+    return pos
+
 
 class _Position:
     """An engine state (immutable) and the decisions made so far, shared by copies, with
-    its text once drawn (OpenSpiel prints a state and its copy to compare them)."""
+    its text once drawn (OpenSpiel prints a state and its copy to compare them); `moves`,
+    the decisions as (seat, action, secret), for the information-state tensor; `path`,
+    every action from the first position (draws included), for serialization, or None
+    for a resampled position, which no actions reach. Both are chains, newest first
+    (`_listed`)."""
 
-    __slots__ = ("state", "decisions", "text")
+    __slots__ = (
+        "state",
+        "decisions",
+        "text",
+        "moves",
+        "path",
+        "shared",
+        "children",
+        "numbered",
+        "info",
+        "values",
+        "player",
+    )
 
-    def __init__(self, state: EngineState, decisions: int):
-        self.state, self.decisions = state, decisions
+    def __init__(self, state: EngineState, decisions: int, shared: _Shared, moves: tuple = (), path: tuple | None = ()):
+        self.state, self.decisions, self.shared = state, decisions, shared
         self.text: str | None = None
+        self.moves, self.path = moves, path
+        # What solvers ask again and again of the same position, kept once computed (a
+        # tabular solver walks the same tree every iteration): the positions after each
+        # action (up to `CACHED_POSITIONS` per game), the numbered options, the seats'
+        # information states, the returns.
+        self.children: dict[int, _Position] | None = None
+        self.numbered: list[tuple[int, int]] | None = None
+        self.info: dict[str, str] | None = None
+        self.values: list[float] | None = None
+        self.player: int | None = None
 
     def __deepcopy__(self, memo: dict) -> _Position:
         return self
+
+    def __reduce__(self) -> tuple:
+        """Pickled as the actions that reach it, replayed on loading (the engine state
+        holds compiled rules, which do not pickle). A resampled position has none."""
+        if self.path is None:
+            raise ValueError("a resampled position is reached by no actions and cannot be serialized")
+        return (_replayed, (self.shared, tuple(_listed(self.path))))
 
 
 def canonical_json(value: Any) -> str:
@@ -102,7 +259,7 @@ class GamedefState(pyspiel.State):
     def __init__(self, game: GamedefGame):
         super().__init__(game)
         self._shared: _Shared = game._shared
-        self._pos = _Position(self._shared.initial(), 0)
+        self._pos = self._shared.root()
 
     # -- helpers --
     @property
@@ -119,21 +276,20 @@ class GamedefState(pyspiel.State):
 
     def _numbered(self) -> list[tuple[int, int]]:
         """(action, option index) of the pending decision, sorted by action, one per action."""
-        sh = self._shared
-        offset = sh.chance_offset if self._chance() else 0
-        seen: dict[int, int] = {}
-        for i, number in enumerate(sh.actions.ids(self._pos.state)):
-            seen.setdefault(number - offset, i)
-        return sorted(seen.items())
+        return self._shared.numbered(self._pos)
 
     # -- OpenSpiel's State API --
     def current_player(self) -> int:
         """The seat's index, or CHANCE / TERMINAL, as OpenSpiel numbers players."""
-        if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
-        if self._chance():
-            return pyspiel.PlayerId.CHANCE
-        return self._shared.seat_index[self._pos.state.pending.player]
+        pos = self._pos
+        if pos.player is None:
+            if self.is_terminal():
+                pos.player = int(pyspiel.PlayerId.TERMINAL)
+            elif self._chance():
+                pos.player = int(pyspiel.PlayerId.CHANCE)
+            else:
+                pos.player = self._shared.seat_index[pos.state.pending.player]
+        return pos.player
 
     def _legal_actions(self, player: int) -> list[int]:
         """The pending decision's action numbers, ascending (OpenSpiel requires it)."""
@@ -148,13 +304,25 @@ class GamedefState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         """Apply a move or a draw by its number; each state is replaced, never changed."""
+        self._pos = self._shared.step(self._pos, action)
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GamedefState:
+        """A position seat `player_id` cannot tell from this one, what it cannot see
+        redrawn (`theory.resample`, docs §12.1), for OpenSpiel's IS-MCTS. The sampler
+        (a callable giving numbers in [0, 1)) seeds the redraw, so OpenSpiel's own
+        random stream decides it."""
+        import random
+
+        from interpreter.runtime.theory import resample
+
+        sh = self._shared
+        seat = sh.seats[player_id]
+        seed = int(float(probability_sampler()) * 2**53)
+        world = resample(sh.game, self._pos.state, seat, random.Random(seed))
+        twin = self.clone()
         pos = self._pos
-        index = dict(self._numbered()).get(action)
-        if index is None:
-            raise ValueError(f"action {action} is not legal here; legal: {self._legal_actions(0)[:12]}")
-        chance = self._chance()
-        nxt = self._shared.game.apply_index(pos.state, index)
-        self._pos = _Position(nxt, pos.decisions + (0 if chance else 1))
+        twin._pos = _Position(world, pos.decisions, self._shared, pos.moves, None)
+        return twin
 
     def _action_to_string(self, player: int, action: int) -> str:
         """The move's label in the game's words if it is legal here, else its number."""
@@ -171,13 +339,16 @@ class GamedefState(pyspiel.State):
 
     def returns(self) -> list[float]:
         """Each seat's payoff in seat order (0 until the end, and in a game cut short)."""
-        sh = self._shared
-        state = self._pos.state
-        if state.result is None:
-            low, high = sh.bounds
-            return [min(max(0.0, low), high)] * sh.players
-        values = sh.game.returns(state)
-        return [float(values[seat]) for seat in sh.seat_index]
+        pos = self._pos
+        if pos.values is None:
+            sh = self._shared
+            if pos.state.result is None:
+                low, high = sh.bounds
+                pos.values = [min(max(0.0, low), high)] * sh.players
+            else:
+                values = sh.game.returns(pos.state)
+                pos.values = [float(values[seat]) for seat in sh.seats]
+        return list(pos.values)
 
     def __str__(self) -> str:
         """The position as the game draws it for a spectator, then who is to decide what.
@@ -203,15 +374,15 @@ class GamedefState(pyspiel.State):
 
 
 class _Observer:
-    """OpenSpiel's Python observer protocol (`set_from`, `string_from`, `tensor`, `dict`)
-    with strings only: the seat's information state (perfect recall) or observation."""
+    """OpenSpiel's Python observer protocol (`set_from`, `string_from`, `tensor`, `dict`):
+    the seat's information state (perfect recall) or observation, as a string and as the
+    generic tensor of interpreter/adapters/tensors.py (the information state's tensor adds
+    the moves the seat saw)."""
 
     def __init__(self, shared: _Shared, iig_obs_type: Any, params: dict | None):
         if params:
             raise ValueError(f"observation parameters are not supported; got {params}")
         self._shared = shared
-        self.tensor = None  # no tensors: OpenSpiel then asks only for strings
-        self.dict: dict = {}
         perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
         private = pyspiel.PrivateInfoType.SINGLE_PLAYER if iig_obs_type is None else iig_obs_type.private_info
         if private == pyspiel.PrivateInfoType.ALL_PLAYERS:
@@ -220,16 +391,43 @@ class _Observer:
             raise ValueError("a perfect-recall observation is a seat's information state: private_info SINGLE_PLAYER")
         self._recall = perfect_recall
         self._public_only = private == pyspiel.PrivateInfoType.NONE
+        layout = shared.layout()
+        history = shared.history() if perfect_recall else None
+        self.tensor = np.zeros(layout.size + (history.size if history else 0), np.float32)
+        self.dict: dict = {name: self.tensor[at : at + size] for name, at, size in layout.segments}
+        if history is not None:
+            moves = self.tensor[layout.size :].reshape(history.length, history.width)
+            self.dict["moves"] = moves
+
+    def _seat(self, player: int) -> str:
+        return self._shared.seats[player]
 
     def set_from(self, state: GamedefState, player: int) -> None:
-        """Nothing to fill: this observer has no tensor."""
+        """Fill `tensor` with what seat `player` sees of `state` (and saw, for an
+        information state)."""
+        sh = self._shared
+        seat = self._seat(player)
+        viewer = None if self._public_only else seat
+        layout = sh.layout()
+        layout.encode(sh.game.observation(state.engine_state, viewer), viewer, self.tensor[: layout.size])
+        if self._recall:
+            tail = self.tensor[layout.size :]
+            tail.fill(0.0)
+            history = sh.history()
+            history.encode(tuple(_listed(state._pos.moves, history.length)), seat, tail, 0)
 
     def string_from(self, state: GamedefState, player: int) -> str:
         """The seat's information state or observation (the public view without private info)."""
         sh = self._shared
-        seat = next(s for s, i in sh.seat_index.items() if i == player)
+        seat = self._seat(player)
         if self._recall:
-            return sh.game.information_state(state.engine_state, seat)
+            pos = state._pos
+            if pos.info is None:
+                pos.info = {}
+            text = pos.info.get(seat)
+            if text is None:
+                text = pos.info[seat] = sh.game.information_state(pos.state, seat)
+            return text
         viewer = None if self._public_only else seat
         return canonical_json(sh.game.observation(state.engine_state, viewer))
 
@@ -258,7 +456,7 @@ class GamedefGame(pyspiel.Game):
         key = (count, length)
         if key not in self._shared_by_config:
             self._engine.seats_for(count)  # a wrong count: a UsageError naming the range
-            self._shared_by_config[key] = _Shared(self._engine, count, length)
+            self._shared_by_config[key] = _Shared(self._engine, count, length, self._type_fields["short_name"])
         shared = self._shared_by_config[key]
         meta = shared.game.metadata()
         low, high = shared.bounds
@@ -341,9 +539,9 @@ def register(
         max_num_players=meta.max_players,
         min_num_players=meta.min_players,
         provides_information_state_string=True,
-        provides_information_state_tensor=False,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
-        provides_observation_tensor=False,
+        provides_observation_tensor=True,
         parameter_specification={"players": default_players, "max_game_length": cap},
     )
     factory = type(

@@ -9,10 +9,13 @@ agent: `agent_iter`, `last`, `step`. Here:
   every position;
 * an observation is a dict: `"action_mask"`, int8 of that size, 1 for the legal moves of
   the agent to move (all 0 for the others); `"observation"`, the seat's observation
-  (`game.observation(state, seat)`, docs §11) as canonical JSON, UTF-8 bytes in a uint8
-  vector of `observation_size` (default `DEFAULT_OBSERVATION_SIZE`), padded with zeros,
-  cut if longer (a warning says so once). `decode_observation` turns the vector back
-  into the dict; `observation_json(agent)` gives it whole;
+  (`game.observation(state, seat)`, docs §11) as numbers: with `observation="tensor"`
+  (the default) the generic encoding of interpreter/adapters/tensors.py, float32 in a
+  Box of the layout's size, the same numbers as OpenSpiel's `observation_tensor`; with
+  `observation="json"`, canonical JSON, UTF-8 bytes in a uint8 vector of
+  `observation_size` (default `DEFAULT_OBSERVATION_SIZE`), padded with zeros, cut if
+  longer (a warning says so once), which `decode_observation` turns back into the dict;
+  `observation_json(agent)` gives it whole;
 * the game's random draws are its own seeded generator, seeded from the env's
   `np_random` at each `reset` (a normal game, not chance mode: chance is no agent);
 * rewards are 0 until the end, then `game.returns` (docs/language.md §3.19); every agent terminates
@@ -33,6 +36,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from interpreter import load_game
+from interpreter.adapters.tensors import TensorLayout
 from interpreter.runtime.engine import Game, State
 
 DEFAULT_OBSERVATION_SIZE = 32_768  # bytes: the bundled games' longest observations are about 22,000
@@ -71,8 +75,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         max_steps: int = DEFAULT_MAX_STEPS,
         observation_size: int = DEFAULT_OBSERVATION_SIZE,
         render_mode: str | None = None,
+        observation: str = "tensor",
     ):
-        EzPickle.__init__(self, game_name, variants, options, players, max_steps, observation_size, render_mode)
+        EzPickle.__init__(
+            self, game_name, variants, options, players, max_steps, observation_size, render_mode, observation
+        )
+        if observation not in ("tensor", "json"):
+            raise ValueError(f"observation must be 'tensor' or 'json', not {observation!r}")
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, not {render_mode!r}")
@@ -83,6 +92,14 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.metadata = {**self.metadata, "name": f"gamedef_{Path(str(game_name)).name.removesuffix('.game')}_v0"}
         self.render_mode = render_mode
         self.max_steps = max_steps
+        self.observation_kind = observation
+        self.layout: TensorLayout | None = None
+        if observation == "tensor":
+            self.layout = TensorLayout(self.game, self.players)
+            observation_size = self.layout.size
+            box = gymnasium.spaces.Box(-np.inf, np.inf, (observation_size,), np.float32)
+        else:
+            box = gymnasium.spaces.Box(0, 255, (observation_size,), np.uint8)
         self.observation_size = observation_size
         self._actions = self.game.action_space()
         size = self._actions.size
@@ -90,7 +107,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.observation_spaces = {
             a: gymnasium.spaces.Dict(
                 {
-                    "observation": gymnasium.spaces.Box(0, 255, (observation_size,), np.uint8),
+                    "observation": box,
                     "action_mask": gymnasium.spaces.Box(0, 1, (size,), np.int8),
                 }
             )
@@ -183,6 +200,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation vector and action mask (module docstring)."""
+        if self.layout is not None:
+            seen = self.game.observation(self.game_state, agent)
+            return {"observation": self.layout.encode(seen, agent), "action_mask": self.action_mask(agent)}
         data = self.observation_json(agent).encode("utf-8")
         if len(data) > self.observation_size and not self._warned:
             self._warned = True
@@ -219,7 +239,8 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 def env(game_name: str | Path, **kwargs: Any) -> AECEnv:
     """The game as a PettingZoo AEC environment, wrapped as PettingZoo's own are (actions
     checked against the space, methods called in order). Keyword arguments: `variants`,
-    `options`, `players`, `max_steps`, `observation_size`, `render_mode` (`raw_env`)."""
+    `options`, `players`, `max_steps`, `observation_size`, `render_mode`, `observation`
+    (`raw_env`)."""
     wrapped: AECEnv = raw_env(game_name, **kwargs)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

@@ -435,6 +435,8 @@ class Checker:
             self.trigger(d, None)
         elif isinstance(d, ast.Payoff):
             self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
+        elif isinstance(d, ast.Estimate):
+            self.expect(d.value, {d.var: PLAYER}, INT, "an estimate")
         elif isinstance(d, ast.View):
             check_view(self, d, self.program.decls)
         elif isinstance(d, ast.Card):

@@ -371,6 +371,12 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         if payoffs:
             p = payoffs[0]
             self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+        estimates = [d for d in decls if isinstance(d, ast.Estimate)]
+        self.estimate: tuple | None = None  # (closure of the seat, low, high, span)
+        if estimates:
+            e = estimates[0]
+            low, high = (e.low, e.high) if e.low is not None else (self.payoff[1:3] if self.payoff else (-1, 1))
+            self.estimate = (self.expr(e.value, Scope([e.var])), low, high, e.span)
         views = [d for d in decls if isinstance(d, ast.View)]
         if len(views) > 1:
             self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")

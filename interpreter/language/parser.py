@@ -988,6 +988,17 @@ class _Builder(Transformer):
             raise GameDefError([Diagnostic(span, f"a payoff from {low} to {high} is empty", "write the lowest first")])
         return ast.Payoff(span=span, var=str(name), low=low, high=high, value=value, total=total)
 
+    @v_args(meta=True)
+    def estimate_decl(self, meta, c):
+        name, *bounds, value = c
+        span = self._s(meta)
+        low, high = bounds if bounds else (None, None)
+        if bounds and low >= high:
+            raise GameDefError(
+                [Diagnostic(span, f"an estimate from {low} to {high} is empty", "write the lowest first")]
+            )
+        return ast.Estimate(span=span, var=str(name), low=low, high=high, value=value)
+
     def payoff_sum(self, c):
         return ("sum", c[0])
 

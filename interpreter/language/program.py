@@ -37,6 +37,7 @@ KEYED = {
     ast.Table: "table",
     ast.View: "view",
     ast.Payoff: "payoff",
+    ast.Estimate: "estimate",
 }
 
 
@@ -46,7 +47,7 @@ def decl_key(decl) -> tuple[str, str] | None:
         return None
     if kind in ("generate", "table"):
         return (kind, decl.kind)
-    if kind in ("view", "payoff"):
+    if kind in ("view", "payoff", "estimate"):
         return (kind, kind)
     return (kind, decl.name)
 

@@ -894,6 +894,19 @@ class View:
 
 
 @frozen
+class Estimate:
+    """`estimate p [from LO to HI]: EXPR`: how good a position still in play looks to seat
+    `p`, between LO and HI (the payoff's bounds when not given): search agents score a
+    rollout cut short by it (docs §3.19)."""
+
+    span: Span
+    var: str
+    low: int | None
+    high: int | None
+    value: Expr
+
+
+@frozen
 class Payoff:
     """`payoff p from LO to HI [sum S]: EXPR`: each seat's payoff once the game is over,
     between LO and HI (the bounds search agents and game-theory tools need); `sum S`

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from interpreter.core.errors import UsageError, did_you_mean
-from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, refuse_hidden, refuse_unresampled
+from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, refuse_depth, refuse_hidden, refuse_unresampled
 from interpreter.runtime.chance import CHANCE, ChanceGame
 from interpreter.runtime.engine import Game, State
 
@@ -50,7 +50,7 @@ class FirstAgent:
         return 0
 
 
-KINDS = ("random", "first", "human", "mcts:N", "mcts:Ts", "ismcts:N", "ismcts:Ts")
+KINDS = ("random", "first", "human", "mcts:N", "mcts:Ts", "ismcts:N", "ismcts:Ts", "mcts:N:dD", "ismcts:Ts:dD")
 
 
 def _budget(arg: str) -> tuple[int | None, float | None]:
@@ -72,8 +72,9 @@ def make_agent(
 ) -> Agent:
     """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision,
     `mcts:Ts` as many as fit in T seconds (not reproducible: the machine's speed decides);
-    `ismcts` likewise. Given the game, `mcts` is refused here for hidden information (else
-    at its first decision)."""
+    `ismcts` likewise; a third part `dD` cuts each rollout after D decisions and scores it
+    by the game's `estimate` (docs §3.19). Given the game, `mcts` is refused here for
+    hidden information (else at its first decision)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
@@ -90,16 +91,27 @@ def make_agent(
             f"{name}:N searches N iterations (a whole number from 1) per decision, {name}:Ts for T seconds: "
             f"for example {name}:200 or {name}:0.5s"
         )
+        arg, _, cut = arg.partition(":")
         iterations, seconds = _budget(arg)
         if iterations is None and seconds is None:
             raise UsageError(f"agent '{kind}' for {seat}: {name} needs a number of iterations or of seconds", hint)
+        depth = None
+        if cut:
+            if not (cut.startswith("d") and cut[1:].isdigit() and int(cut[1:]) <= 100_000):
+                raise UsageError(
+                    f"agent '{kind}' for {seat}: '{cut}' is not a rollout depth",
+                    f"dD cuts rollouts after D decisions (0 to 100000): for example {name}:{arg}:d20",
+                )
+            depth = int(cut[1:])
+            if game is not None:
+                refuse_depth(game, depth)
         if name == "ismcts":
             if game is not None:
                 refuse_unresampled(game)
-            return ISMCTSAgent(iterations or 0, seed, seconds=seconds)
+            return ISMCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth)
         if game is not None:
             refuse_hidden(game)
-        return MCTSAgent(iterations or 0, seed, seconds=seconds)
+        return MCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth)
     raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")
 
 

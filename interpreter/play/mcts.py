@@ -18,6 +18,9 @@ the tree, `Game.playout` for the rollout, in one working copy):
   by sampling, with no change to the engine).
 * Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
   the others), scaled to -1..1; a rollout longer than `max_rollout` decisions is 0 for all.
+* `depth`: a rollout cut after that many decisions is scored by the game's `estimate`
+  (docs §3.19), scaled to -1..1 by its bounds, instead of being played to the end: a
+  designer's judgement of a position for many random moves of a long game.
 
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
 choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
@@ -94,6 +97,42 @@ def scaled_returns(game: Game, state: State) -> dict[str, float]:
     return {p: 2 * (v - low) / (high - low) - 1 for p, v in game.returns(state).items()}
 
 
+def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
+    """Each seat's `estimate` of a position still in play (docs §3.19), clamped into its
+    bounds and scaled to -1..1 as payoffs are; None for a game that declares none."""
+    estimate = game.compiled.estimate
+    if estimate is None:
+        return None
+    from interpreter.runtime.engine import VM
+
+    fn, low, high, _ = estimate
+    vm = VM(game.compiled, state)
+    out = {}
+    for p in state.players:
+        v = min(max(float(fn(vm, [p])), low), high)
+        out[p] = 2 * (v - low) / (high - low) - 1
+    return out
+
+
+def refuse_depth(game: Game, depth: int | None) -> None:
+    """A rollout depth needs the game's `estimate` to score the rollouts it cuts short."""
+    if depth is not None and game.compiled.estimate is None:
+        raise UsageError(
+            f"a rollout depth needs an estimate of the positions it stops at, and {game.header.title} declares none",
+            "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.19), or drop the depth",
+        )
+
+
+def rollout_value(game: Game, state: State, depth: int | None) -> dict[str, float]:
+    """The scaled payoffs of a rollout's last position: the returns of a finished game, the
+    estimate of one cut at `depth`, else (the cap) 0 for all."""
+    if state.result is None and depth is not None:
+        values = scaled_estimates(game, state)
+        if values is not None:
+            return values
+    return scaled_returns(game, state)
+
+
 def _key(state: State) -> tuple:
     """A position without its random generator (the search draws its own) or its log.
 
@@ -117,9 +156,11 @@ class MCTSAgent:
         exploration: float = 1.4,
         max_rollout: int = 10_000,
         allow_hidden: bool = False,
+        depth: int | None = None,
     ):
         if iterations < 1 and seconds is None:
             raise ValueError("MCTSAgent needs at least one iteration or a time budget")
+        self.depth = depth
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -133,6 +174,7 @@ class MCTSAgent:
     def choose(self, game: Game, state: State) -> int:
         if not self.allow_hidden and self._checked is not game.compiled:
             refuse_hidden(game)
+            refuse_depth(game, self.depth)
             self._checked = game.compiled
         if len(state.pending.values) == 1:  # nothing to weigh
             self.last_iterations = 0
@@ -147,6 +189,8 @@ class MCTSAgent:
         randrange, getrandbits = rng.randrange, rng.getrandbits
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        depth = self.depth
+        limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
         done = 0
         while True:
             if deadline is None:
@@ -181,9 +225,9 @@ class MCTSAgent:
                         best, i = score, j
                 path.append((node, i, mover))
                 state = apply(state, i)
-            # Roll out uniformly at random to the end, or to the cap (a draw).
-            state = game.playout(state, randrange, self.max_rollout)
-            value = scaled_returns(game, state)  # no result (the cap): 0 for all
+            # Roll out uniformly at random to the end, to the depth (the estimate), or to the cap (a draw).
+            state = game.playout(state, randrange, limit)
+            value = rollout_value(game, state, depth)
             for node, i, mover in path:
                 node[0] += 1
                 node[1][i] += 1
@@ -212,20 +256,24 @@ class ISMCTSAgent:
         exploration: float = 0.7,
         max_rollout: int = 10_000,
         seconds: float | None = None,
+        depth: int | None = None,
     ):
         if iterations < 1 and seconds is None:
             raise ValueError("ISMCTSAgent needs at least one iteration or a time budget")
+        self.depth = depth
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
         self.max_rollout = max_rollout
         self.rng = random.Random(seed)
         self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
+        self.last_iterations = 0  # how many iterations the last search ran (for benchmarks)
         self._checked: object = None  # the compiled game last found fit for resampling
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
             refuse_unresampled(game, state)
+            refuse_depth(game, self.depth)
             self._checked = game.compiled
         labels = game.labels(state)
         if len(labels) == 1:
@@ -235,6 +283,8 @@ class ISMCTSAgent:
         tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        depth = self.depth
+        limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
         done = 0
         while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
             done += 1
@@ -261,13 +311,14 @@ class ISMCTSAgent:
                 seen = game.move_view(det, move, seat)
                 det = game.apply_index(det, moves.index(move))
                 history += ((mover, seen),)
-            det = game.playout(det, rng.randrange, self.max_rollout)
-            value = scaled_returns(game, det)
+            det = game.playout(det, rng.randrange, limit)
+            value = rollout_value(game, det, depth)
             for node, move, mover in path:
                 node[move][0] += 1
                 node[move][1] += value[mover]
         root = tree[()]
         self.last_root = root
+        self.last_iterations = done
         unseen = [0, 0.0, 0]
         return max(
             range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)

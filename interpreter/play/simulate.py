@@ -81,6 +81,8 @@ class Record:
     ending: str  # that line with seats and numbers normalised: the ending's group
     # (seat, card, times the seat chose it), in the order first chosen; empty for a game without cards
     cards: tuple[tuple[str, str, int], ...] = ()
+    # (seat, payoff) in seat order: `game.returns` at the end (docs §3.18)
+    payoffs: tuple[tuple[str, float], ...] = ()
 
 
 class _Failure(Exception):
@@ -123,6 +125,21 @@ def normalise(line: str, seats: Sequence[str]) -> str:
         names = "|".join(re.escape(s) for s in sorted(seats, key=len, reverse=True))
         line = re.sub(rf"(?<!\w)(?:{names})(?!\w)", "SEAT", line)
     return _NUMBER.sub("N", line)
+
+
+def mean_interval(values: Sequence[float], z: float = Z_95) -> tuple[float, float, float]:
+    """(mean, low, high): the mean with its normal-approximation 95% interval, mean ± z
+    times the standard error (the sample's standard deviation over the square root of
+    n); a single value has no spread to tell, so its interval is the whole real line,
+    written as the mean itself at both ends only when every value is the same."""
+    n = len(values)
+    if n == 0:
+        return 0.0, 0.0, 0.0
+    mean = statistics.fmean(values)
+    if n == 1:
+        return mean, -math.inf, math.inf
+    half = z * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
 
 
 def _spread(values: Sequence[float]) -> dict[str, float] | None:
@@ -208,6 +225,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         last,
         normalise(last, state.players + tuple(map(game.seat_title, state.players))),
         tuple((seat, card, times) for (seat, card), times in chosen.items()),
+        tuple((seat, float(value)) for seat, value in game.returns(state).items()),
     )
 
 
@@ -513,6 +531,12 @@ def summarise(
     for s, w in wins.items():
         low, high = wilson(w, n)
         win_rates.append({"seat": s, "wins": w, "rate": w / n if n else 0.0, "low": low, "high": high})
+    payoffs = []
+    for s in seats:
+        values = [v for r in records for seat, v in r.payoffs if seat == s]
+        if values:
+            mean, low, high = mean_interval(values)
+            payoffs.append({"seat": s, "games": len(values), "mean": mean, "low": low, "high": high})
     nobody = sum(1 for r in records if not r.winners)
     low, high = wilson(nobody, n)
     endings = Counter(r.ending for r in records)
@@ -527,6 +551,7 @@ def summarise(
     return {
         "games": n,
         "win_rates": win_rates,
+        "payoffs": payoffs,
         "no_winner": {"games": nobody, "rate": nobody / n if n else 0.0, "low": low, "high": high},
         "shared_wins": sum(1 for r in records if len(r.winners) > 1),
         "decisions": _spread([r.decisions for r in records]),
@@ -563,18 +588,20 @@ def _record_dict(r: Record) -> dict[str, Any]:
     for seat, card, times in r.cards:
         chosen.setdefault(seat, {})[card] = times
     d["cards"] = chosen
+    d["payoffs"] = dict(r.payoffs)
     return d
 
 
 def write_csv(records: Sequence[Record], out: IO[str]) -> None:
     """One row per game: seed, winners (space-separated; empty for none), decisions, rounds
-    (empty if the game has no `round`), the ending's group and its line as narrated."""
+    (empty if the game has no `round`), the ending's group and its line as narrated, and
+    each seat's payoff as `seat:value` items, space-separated, in seat order."""
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seed", "winners", "decisions", "rounds", "ending", "headline"])
+    writer.writerow(["seed", "winners", "decisions", "rounds", "ending", "headline", "payoffs"])
     for r in records:
-        writer.writerow(
-            [r.seed, " ".join(r.winners), r.decisions, "" if r.rounds is None else r.rounds, r.ending, r.headline]
-        )
+        rounds = "" if r.rounds is None else r.rounds
+        paid = " ".join(f"{seat}:{value:g}" for seat, value in r.payoffs)
+        writer.writerow([r.seed, " ".join(r.winners), r.decisions, rounds, r.ending, r.headline, paid])
 
 
 CARD_COLUMNS = [
@@ -639,6 +666,16 @@ def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[
     lines += _table(rows, {1, 2, 3})
     if doc["shared_wins"]:
         lines.append(f"  ({doc['shared_wins']} shared wins: a win shared by k seats counts 1/k to each)")
+    if doc.get("payoffs"):
+        lines += [
+            "",
+            "mean payoff (95% interval; a game without a payoff: +1 shared by winners, -1 by the others):",
+        ]
+        rows = [["seat", "games", "mean", "95% interval"]]
+        for p in doc["payoffs"]:
+            seat = titles.get(p["seat"], p["seat"])
+            rows.append([seat, str(p["games"]), f"{p['mean']:+.3f}", f"{p['low']:+.3f} - {p['high']:+.3f}"])
+        lines += _table(rows, {1, 2, 3})
     lines += ["", "game length:"]
     rows = [["", "mean", "median", "min", "max"]]
     for name, key in (("decisions", "decisions"), ("rounds", "rounds")):
