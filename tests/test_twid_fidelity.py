@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from interpreter.render import render
+from interpreter.runtime.render import render
 from tests.twid_helpers import inf, labels, play, scenario
 
 CORE = Path(__file__).resolve().parent.parent / "gamedefs" / "twid.game"

@@ -78,6 +78,8 @@ class BlockCompiler:
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
+        if not self.optimise and isinstance(s, ast.If | ast.While | ast.For | ast.Break):
+            return False  # as steps of their own, with jumps
         if isinstance(s, ast.Assign) and s.name in self.leave_hooks and not s.keys:
             return False  # a step of its own: the hooks of the cards it removes run right after it
         if isinstance(s, ast.Let | ast.Assign):

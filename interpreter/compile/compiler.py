@@ -95,10 +95,23 @@ def _cell_name(x: int, y: int) -> str:
 class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
     """Everything the engine needs, built once from a program and its options."""
 
-    def __init__(self, program: Program, options: dict[str, Any] | None = None, options_only: bool = False):
+    def __init__(
+        self,
+        program: Program,
+        options: dict[str, Any] | None = None,
+        options_only: bool = False,
+        optimise: bool = True,
+    ):
         """`options_only`: stop once the options are known (their values, choices and
         descriptions), for `gamedef list` and `info`, which show them for every variant
-        and need nothing else: a whole compile of each would take seconds."""
+        and need nothing else: a whole compile of each would take seconds.
+
+        `optimise=False` compiles the rules as written: no procedure or def written in
+        place of its call, no def turned into a look-up table, no query answered in
+        place, no run of statements joined into one generated function; every statement
+        is a step of its own. The same game, slower: tests/test_optimisations.py plays
+        games both ways and requires the same positions, moves and results."""
+        self.optimise = optimise
         self.program = program
         self.header = program.header
         self.rt = Runtime()

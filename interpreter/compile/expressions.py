@@ -791,7 +791,7 @@ class ExpressionCompiler:
             # a constant, whatever its arguments (a rule a variant may change): as an inlined
             # body whose parameters it never reads
             return self.src(decl.body, scope, py)
-        table = self._table(decl)
+        table = self._table(decl) if self.optimise else None
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
             self.ns[name] = table
@@ -813,7 +813,12 @@ class ExpressionCompiler:
         call = f"_q_{f}(vm, ({''.join(a + ', ' for a in args)}))"
         guard = getattr(self, "query_guards", {}).get(f)
         q = self.query_decls.get(f)
-        if guard is None or q is None or any(_COMPUTES.search(_STRINGS.sub("''", a)) for a in args):
+        if (
+            not self.optimise
+            or guard is None
+            or q is None
+            or any(_COMPUTES.search(_STRINGS.sub("''", a)) for a in args)
+        ):
             return call  # (an argument that computes would be written twice)
         base = self._inlined(ast.Def(span=q.span, name=f, params=q.params, body=q.base), e, args, scope, py)
         if base is None:
@@ -830,6 +835,8 @@ class ExpressionCompiler:
         A body too long with every def it calls written in place too is written again
         with those calls left as calls: the call's own tests (`complete[p][i] > 0 and
         ...`) then run in place, and the defs behind them only when reached."""
+        if not self.optimise:
+            return None
         if self._shallow_at is not None and len(self._inlining) > self._shallow_at:
             return None  # (inside a body written with its calls left as calls)
         if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):

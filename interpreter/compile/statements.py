@@ -193,6 +193,9 @@ class StatementCompiler:
         run: list = []
         for s in stmts:
             if self.native_ok(s, False):
+                if not self.optimise:  # a step of its own, joined to nothing
+                    self._flush([s], scope)
+                    continue
                 run.append(s)
                 continue
             if isinstance(s, self.MERGEABLE) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
@@ -215,7 +218,11 @@ class StatementCompiler:
             return
         code = self._code
         start = self._here()
-        self._stmt(last, scope)  # its steps start at `start`: wrap the first one
+        outer, self._merge_at = getattr(self, "_merge_at", None), (code, start)
+        try:
+            self._stmt(last, scope)  # its steps start at `start`: wrap the first one
+        finally:
+            self._merge_at = outer
         op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start], code.names[start])
         if op is not None:
             code.ops[start] = op
@@ -249,6 +256,11 @@ class StatementCompiler:
 
     def _s_While(self, s: ast.While, scope):
         cond = self.src(s.condition, scope, {})
+        if getattr(self, "_merge_at", None) == (self._code, self._here()):
+            # The step a run of statements before this loop joins (a procedure written in
+            # place whose body starts with the loop): the loop must not jump back into that
+            # run, so its test is the next step.
+            self._emit(_jump(self._here() + 1), s.span)
         head = self._emit(None, s.span)
         self._loops.append([])
         self._block(s.body, scope)
@@ -596,7 +608,12 @@ class StatementCompiler:
         code = self.procs[s.func]
         args = [self.stored_expr(a, scope) for a in s.args]
         decl = self.proc_decls[s.func]
-        if s.func not in self._inline_stack and len(self._inline_stack) <= 4 and _size(decl.body) <= 400:
+        if (
+            self.optimise
+            and s.func not in self._inline_stack
+            and len(self._inline_stack) <= 4
+            and _size(decl.body) <= 400
+        ):
             self._inline_call(s, decl, scope, dest)
             return
         nxt = self._here() + 1

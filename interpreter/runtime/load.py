@@ -54,19 +54,25 @@ def load_game(
     variants: list[str] | tuple[str, ...] = (),
     options: dict[str, Any] | None = None,
     chance: bool = False,
+    optimise: bool = True,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
     With `chance=True`, every random draw is a decision of the `chance` seat, with its
-    probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools."""
+    probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools.
+    `optimise=False` compiles the rules as written, with none of the compiler's
+    optimisations (never cached): the same game, slower, to test the optimisations by."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
-    compiled = gamecache.load(path, variants, options, read_roots(path))
-    if compiled is None:  # not compiled before, or its files have changed since
+    cached = optimise and gamecache.load(path, variants, options, read_roots(path))
+    if cached:
+        compiled = cached
+    else:  # not compiled before, or its files have changed since, or not optimised
         program = load_program(path, variants)
         check_program(program)
-        compiled = CompiledGame(program, options)
-        gamecache.store(path, variants, options, compiled)
+        compiled = CompiledGame(program, options, optimise=optimise)
+        if optimise:
+            gamecache.store(path, variants, options, compiled)
     if chance:
         return ChanceGame(compiled, compiled.program.header.name, variants, options)
     return Game(compiled, compiled.program.header.name, variants, options)
