@@ -155,7 +155,8 @@ class TensorLayout:
         n = len(self.seats)
         if viewer is not None:
             out[self._seat_index[viewer]] = 1.0
-        mover = self._seat_index.get(observation.get("to_move"))
+        to_move = observation.get("to_move")
+        mover = self._seat_index.get(to_move) if to_move is not None else None
         if mover is not None:
             out[n + mover] = 1.0
         values = observation["vars"]
