@@ -63,7 +63,25 @@ class Checker:
 
     # ---- declarations -------------------------------------------------------
     def run(self) -> list[Diagnostic]:
+        """Check the whole program, phase by phase: seats, the types, the names each
+        declaration gives, the components, then every declaration's body; the
+        diagnostics found, errors and warnings."""
         decls = self.program.decls
+        self._seats()
+        self._types(decls)
+        self._names(decls)
+        self._components(decls)
+        self._table_rows()
+        self._every_component_complete()
+        self._generated_names()
+        self._option_roles()
+        for d in decls:
+            self.declaration(d)
+        self._unused(decls)
+        return self.diags
+
+    def _seats(self) -> None:
+        """Every seat and role is a constant of type player."""
         for seat in self.program.header.seats:
             self.constants[seat] = PLAYER
         for _, names in self.program.header.roles:
@@ -72,6 +90,9 @@ class Checker:
         for _, names, _, _ in self.program.header.option_roles:
             for seat in names:
                 self.constants[seat] = PLAYER
+
+    def _types(self, decls) -> None:
+        """Enums (with their members), entities, grids and card kinds name types."""
         for d in decls:
             if isinstance(d, ast.Enum):
                 self.types[d.name] = d.name
@@ -84,6 +105,10 @@ class Checker:
                 self.grids.append(d.name)
             elif isinstance(d, ast.Card) and d.kind not in self.types:
                 self.types[d.kind] = d.kind
+
+    def _names(self, decls) -> None:
+        """Entities' fields (a changeable one is also a query), options, defs, queries,
+        procedures, events and variables, by name, before any body is checked."""
         for d in decls:
             if isinstance(d, ast.Entity):
                 self.entities[d.name] = d
@@ -107,25 +132,32 @@ class Checker:
             elif isinstance(d, ast.Event):
                 self.events[d.name] = d
             elif isinstance(d, ast.Var):
-                self._name_ok(d.name, d.span, "variable")
-                keys, t = [], d.type
-                while isinstance(t, ast.MapType):
-                    key = self.type_of(t.key)
-                    if key in (INT, STR, BOOL) or isinstance(key, tuple):
-                        self.error(
-                            t.key.span,
-                            f"a map's key must be a finite type, not {show(key)}",
-                            "use player, an enum, a component kind or a grid",
-                        )
-                    keys.append(key)
-                    t = t.value
-                self.vars[d.name] = (tuple(keys), self.type_of(t))
-                if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
-                    self.error(
-                        d.span,
-                        "`seen by owner` needs a map keyed by player",
-                        f"declare it as `var {d.name}: player -> ...`",
-                    )
+                self._var(d)
+
+    def _var(self, d: ast.Var) -> None:
+        """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
+        self._name_ok(d.name, d.span, "variable")
+        keys, t = [], d.type
+        while isinstance(t, ast.MapType):
+            key = self.type_of(t.key)
+            if key in (INT, STR, BOOL) or isinstance(key, tuple):
+                self.error(
+                    t.key.span,
+                    f"a map's key must be a finite type, not {show(key)}",
+                    "use player, an enum, a component kind or a grid",
+                )
+            keys.append(key)
+            t = t.value
+        self.vars[d.name] = (tuple(keys), self.type_of(t))
+        if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
+            self.error(
+                d.span,
+                "`seen by owner` needs a map keyed by player",
+                f"declare it as `var {d.name}: player -> ...`",
+            )
+
+    def _components(self, decls) -> None:
+        """Generates and cards: their properties' values, slots and names."""
         for d in decls:
             if isinstance(d, ast.Generate):
                 if d.kind not in self.fields:
@@ -151,14 +183,6 @@ class Checker:
                     self.fields.setdefault(d.kind, {})[f] = STR
                 if d.extends is None:  # a table's row is named by the table
                     self._constant(d.name, d.kind, d.span)
-        self._table_rows()
-        self._every_component_complete()
-        self._generated_names()
-        self._option_roles()
-        for d in decls:
-            self.declaration(d)
-        self._unused(decls)
-        return self.diags
 
     def _option_roles(self) -> None:
         """`N players when OPTION == VALUE: [...]`: the option must be declared, the value a
@@ -379,78 +403,98 @@ class Checker:
         return ANY
 
     def declaration(self, d) -> None:
-        if isinstance(d, ast.Option):
-            t = self.expr(d.default, {})
-            if not fits(t, self.options[d.name]):
-                self.error(
-                    d.default.span,
-                    f"option '{d.name}' is {show(self.options[d.name])}, its default is {show(t)}",
-                )
-            if d.choices is not None:
-                self.expr(d.choices, {})
-        elif isinstance(d, ast.Entity):
-            for f in d.fields:
-                if f.visible is not None:
-                    scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
-                    self.cond(f.visible, scope, "a `visible when` condition")
-        elif isinstance(d, ast.Var):
-            t = self.expr(d.default, {})
-            want = self.vars[d.name][1]
-            if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
-                self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
-        elif isinstance(d, ast.Grid):
-            for e in (d.columns, d.rows):
-                self.expect(e, {}, INT, "a grid's size")
-        elif isinstance(d, ast.Def):
-            scope = {p.name: self.type_of(p.type) for p in d.params}
-            self.def_types[d.name] = self.expr(d.body, scope)
-        elif isinstance(d, ast.Query):
-            scope = {p.name: self.type_of(p.type) for p in d.params}
-            want = self.type_of(d.type)
-            t = self.expr(d.base, scope)
-            if not fits(t, want):
-                self.error(d.base.span, f"query '{d.name}' is {show(want)}, its base value is {show(t)}")
-        elif isinstance(d, ast.StaticModifier):
-            self.static_modifier(d, None)
-        elif isinstance(d, ast.Procedure):
-            scope = {p.name: self.type_of(p.type) for p in d.params}
-            self._cited(d.body, d.span, f"procedure {d.name}")
-            self.result, self.result_of = self.results.get(d.name), d.name
-            if d.result is not None and d.name in ("play", "setup"):
-                self.error(
-                    d.result.span,
-                    f"`{d.name}()` cannot return a value: nothing calls it",
-                    "remove the result type; report through a `var`, or end with `win` / `game over`",
-                )
-                self.result = None
-            self.block(d.body, scope, 0)
-            if self.result is not None and not ends(d.body):
-                self.error(
-                    d.span,
-                    f"procedure '{d.name}' returns {show(self.result)}, but the end of its body can be reached",
-                    "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
-                )
+        """Check one declaration's body, by its class: `_decl_<Class>` (a declaration with
+        nothing more to check once its name is known has no method)."""
+        check = getattr(self, "_decl_" + type(d).__name__, None)
+        if check is not None:
+            check(d)
+
+    def _decl_Option(self, d: ast.Option) -> None:
+        t = self.expr(d.default, {})
+        if not fits(t, self.options[d.name]):
+            self.error(
+                d.default.span,
+                f"option '{d.name}' is {show(self.options[d.name])}, its default is {show(t)}",
+            )
+        if d.choices is not None:
+            self.expr(d.choices, {})
+
+    def _decl_Entity(self, d: ast.Entity) -> None:
+        for f in d.fields:
+            if f.visible is not None:
+                scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
+                self.cond(f.visible, scope, "a `visible when` condition")
+
+    def _decl_Var(self, d: ast.Var) -> None:
+        t = self.expr(d.default, {})
+        want = self.vars[d.name][1]
+        if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
+            self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+
+    def _decl_Grid(self, d: ast.Grid) -> None:
+        for e in (d.columns, d.rows):
+            self.expect(e, {}, INT, "a grid's size")
+
+    def _decl_Def(self, d: ast.Def) -> None:
+        scope = {p.name: self.type_of(p.type) for p in d.params}
+        self.def_types[d.name] = self.expr(d.body, scope)
+
+    def _decl_Query(self, d: ast.Query) -> None:
+        scope = {p.name: self.type_of(p.type) for p in d.params}
+        want = self.type_of(d.type)
+        t = self.expr(d.base, scope)
+        if not fits(t, want):
+            self.error(d.base.span, f"query '{d.name}' is {show(want)}, its base value is {show(t)}")
+
+    def _decl_StaticModifier(self, d: ast.StaticModifier) -> None:
+        self.static_modifier(d, None)
+
+    def _decl_Procedure(self, d: ast.Procedure) -> None:
+        scope = {p.name: self.type_of(p.type) for p in d.params}
+        self._cited(d.body, d.span, f"procedure {d.name}")
+        self.result, self.result_of = self.results.get(d.name), d.name
+        if d.result is not None and d.name in ("play", "setup"):
+            self.error(
+                d.result.span,
+                f"`{d.name}()` cannot return a value: nothing calls it",
+                "remove the result type; report through a `var`, or end with `win` / `game over`",
+            )
             self.result = None
-        elif isinstance(d, ast.Trigger):
-            self.trigger(d, None)
-        elif isinstance(d, ast.Payoff):
-            self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
-        elif isinstance(d, ast.Estimate):
-            self.expect(d.value, {d.var: PLAYER}, INT, "an estimate")
-        elif isinstance(d, ast.View):
-            check_view(self, d, self.program.decls)
-        elif isinstance(d, ast.Card):
-            self.card_now = d
-            try:
-                self._card_body(d)
-            finally:
-                self.card_now = None
-        elif isinstance(d, ast.Table):
-            self._table(d)
-        elif isinstance(d, ast.Link):
-            for name in (d.node, *d.others):
-                if name not in self.constants:
-                    self.error(d.span, f"unknown node '{name}'", did_you_mean(name, self.constants))
+        self.block(d.body, scope, 0)
+        if self.result is not None and not ends(d.body):
+            self.error(
+                d.span,
+                f"procedure '{d.name}' returns {show(self.result)}, but the end of its body can be reached",
+                "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
+            )
+        self.result = None
+
+    def _decl_Trigger(self, d: ast.Trigger) -> None:
+        self.trigger(d, None)
+
+    def _decl_Payoff(self, d: ast.Payoff) -> None:
+        self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
+
+    def _decl_Estimate(self, d: ast.Estimate) -> None:
+        self.expect(d.value, {d.var: PLAYER}, INT, "an estimate")
+
+    def _decl_View(self, d: ast.View) -> None:
+        check_view(self, d, self.program.decls)
+
+    def _decl_Card(self, d: ast.Card) -> None:
+        self.card_now = d
+        try:
+            self._card_body(d)
+        finally:
+            self.card_now = None
+
+    def _decl_Table(self, d: ast.Table) -> None:
+        self._table(d)
+
+    def _decl_Link(self, d: ast.Link) -> None:
+        for name in (d.node, *d.others):
+            if name not in self.constants:
+                self.error(d.span, f"unknown node '{name}'", did_you_mean(name, self.constants))
 
     def _card_body(self, d: ast.Card) -> None:
         """A card's triggers, modifiers, hooks and slots, `self` the card."""
@@ -572,123 +616,150 @@ class Checker:
             self.stmt(s, scope, loops)
 
     def stmt(self, s, scope: dict, loops: int) -> None:
-        if isinstance(s, ast.Let):
-            self._name_ok(s.name, s.span, "local")
-            scope[s.name] = self.value_type(s.value, scope)
-        elif isinstance(s, ast.Assign):
-            self.assign(s, scope)
-        elif isinstance(s, ast.If):
-            for cond, body in s.branches:
-                self.cond(cond, scope, "an `if` condition")
-                self.block(body, scope, loops)
-            if s.otherwise is not None:
-                self.block(s.otherwise, scope, loops)
-        elif isinstance(s, ast.While):
-            self.cond(s.condition, scope, "a `while` condition")
-            self.block(s.body, scope, loops + 1)
-        elif isinstance(s, ast.For):
-            scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
-            self.block(s.body, scope, loops + 1)
-        elif isinstance(s, ast.Choose):
-            scope[s.var] = self.element(self.expr(s.options, scope), s.options)
-            self.expect(s.player, scope, PLAYER, "the player who chooses")
-            if s.label is not None:
-                self.expr(s.label, scope)
-            if s.prompt is not None:
-                self.expr(s.prompt, scope)
-        elif isinstance(s, ast.May):
-            self.expect(s.player, scope, PLAYER, "the player who may")
-            self.expr(s.text, scope)
-            if s.prompt is not None:
-                self.expr(s.prompt, scope)
-            self.block(s.body, scope, loops)
-            if s.otherwise is not None:
-                self.block(s.otherwise, scope, loops)
-        elif isinstance(s, ast.Roll):
-            scope[s.var] = self.element(self.expr(s.source, scope), s.source)
-        elif isinstance(s, ast.Shuffle):
-            if s.name not in self.vars:
+        """Check one statement (`loops`: how many loops enclose it, for `break`), by its
+        class: `_stmt_<Class>`. A statement with nothing to check has no method."""
+        check = getattr(self, "_stmt_" + type(s).__name__, None)
+        if check is not None:
+            check(s, scope, loops)
+
+    def _stmt_Let(self, s: ast.Let, scope: dict, loops: int) -> None:
+        self._name_ok(s.name, s.span, "local")
+        scope[s.name] = self.value_type(s.value, scope)
+
+    def _stmt_Assign(self, s: ast.Assign, scope: dict, loops: int) -> None:
+        self.assign(s, scope)
+
+    def _stmt_If(self, s: ast.If, scope: dict, loops: int) -> None:
+        for cond, body in s.branches:
+            self.cond(cond, scope, "an `if` condition")
+            self.block(body, scope, loops)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope, loops)
+
+    def _stmt_While(self, s: ast.While, scope: dict, loops: int) -> None:
+        self.cond(s.condition, scope, "a `while` condition")
+        self.block(s.body, scope, loops + 1)
+
+    def _stmt_For(self, s: ast.For, scope: dict, loops: int) -> None:
+        scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
+        self.block(s.body, scope, loops + 1)
+
+    def _stmt_Choose(self, s: ast.Choose, scope: dict, loops: int) -> None:
+        scope[s.var] = self.element(self.expr(s.options, scope), s.options)
+        self.expect(s.player, scope, PLAYER, "the player who chooses")
+        if s.label is not None:
+            self.expr(s.label, scope)
+        if s.prompt is not None:
+            self.expr(s.prompt, scope)
+
+    def _stmt_May(self, s: ast.May, scope: dict, loops: int) -> None:
+        self.expect(s.player, scope, PLAYER, "the player who may")
+        self.expr(s.text, scope)
+        if s.prompt is not None:
+            self.expr(s.prompt, scope)
+        self.block(s.body, scope, loops)
+        if s.otherwise is not None:
+            self.block(s.otherwise, scope, loops)
+
+    def _stmt_Roll(self, s: ast.Roll, scope: dict, loops: int) -> None:
+        scope[s.var] = self.element(self.expr(s.source, scope), s.source)
+
+    def _stmt_Shuffle(self, s: ast.Shuffle, scope: dict, loops: int) -> None:
+        if s.name not in self.vars:
+            self.error(
+                s.span,
+                f"cannot shuffle '{s.name}'",
+                did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list",
+            )
+        else:
+            self.used.add("var:" + s.name)
+            key_types, val_t = self.vars[s.name]
+            t = self._indexed(s.name, key_types, val_t, s.keys, scope, s) if len(s.keys) >= len(key_types) else None
+            if t is None or not (t == ANY or (isinstance(t, tuple) and t[0] == "list")):
                 self.error(
                     s.span,
-                    f"cannot shuffle '{s.name}'",
-                    did_you_mean(s.name, self.vars) or "shuffle a `var` holding a list",
+                    f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
+                    "shuffle a list: a `var` holding one, or an entry of a map of lists",
                 )
-            else:
-                self.used.add("var:" + s.name)
-                key_types, val_t = self.vars[s.name]
-                t = self._indexed(s.name, key_types, val_t, s.keys, scope, s) if len(s.keys) >= len(key_types) else None
-                if t is None or not (t == ANY or (isinstance(t, tuple) and t[0] == "list")):
-                    self.error(
-                        s.span,
-                        f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
-                        "shuffle a list: a `var` holding one, or an entry of a map of lists",
-                    )
-        elif isinstance(s, ast.Emit):
-            self.emitted.add(s.event)
+
+    def _stmt_Emit(self, s: ast.Emit, scope: dict, loops: int) -> None:
+        self.emitted.add(s.event)
+        args = [self.expr(a, scope) for a in s.args]
+        event = self._event(s.event, s.span)
+        if event is not None:
+            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
+
+    def _stmt_Perform(self, s: ast.Perform, scope: dict, loops: int) -> None:
+        self.expr(s.entity, scope)
+        if s.cancel_event is not None:
+            self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
+        args = [self.expr(a, scope) for a in s.args]
+        arities = self.slot_arity.get(s.slot)
+        if arities is None:
+            self.error(
+                s.span,
+                f"no card has a slot '{s.slot}'",
+                did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
+            )
+        elif len(args) not in arities:
+            self.error(
+                s.span,
+                f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
+            )
+
+    def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
+        self.expr(s.text, scope)
+        if s.audience is not None:
+            self.expect(s.audience, scope, PLAYER, "a `log to` audience")
+
+    def _stmt_Win(self, s: ast.Win, scope: dict, loops: int) -> None:
+        t = self.expr(s.winners, scope)
+        if not (fits(t, PLAYER) or fits(t, lst(PLAYER))):
+            self.error(s.winners.span, f"`win` takes a player or a list of players, not {show(t)}")
+
+    def _stmt_GameOver(self, s: ast.GameOver, scope: dict, loops: int) -> None:
+        t = self.expr(s.winners, scope)
+        if not fits(t, lst(PLAYER)):
+            self.error(
+                s.winners.span,
+                f"`game over` takes a list of winners, not {show(t)}",
+                "write `game over []` for no winner, `game over [p]` for one",
+            )
+
+    def _stmt_Require(self, s: ast.Require, scope: dict, loops: int) -> None:
+        self.cond(s.condition, scope, "a `require` condition")
+        self.expr(s.message, scope)
+
+    def _stmt_Break(self, s: ast.Break, scope: dict, loops: int) -> None:
+        if loops == 0:
+            self.error(s.span, "`break` outside a loop", "use `return` to leave a procedure")
+
+    def _stmt_Grant(self, s: ast.Grant, scope: dict, loops: int) -> None:
+        if s.until is not None and self._event(s.until, s.span) is not None:
+            self.used.add("event:" + s.until)
+        self.modifier(s.modifier, scope)
+
+    def _stmt_Cancel(self, s: ast.Cancel, scope: dict, loops: int) -> None:
+        pass  # at run time: an error if no effect is about to resolve
+
+    def _stmt_LinkStmt(self, s: ast.LinkStmt, scope: dict, loops: int) -> None:
+        a, b = self.expr(s.a, scope), self.expr(s.b, scope)
+        if INT in (a, b) or BOOL in (a, b) or STR in (a, b):
+            self.error(s.span, "`link` joins two nodes (components or cells), not numbers or texts")
+
+    def _stmt_Consume(self, s: ast.Consume, scope: dict, loops: int) -> None:
+        q = self.queries.get(s.query)
+        if q is None:
+            self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
+        else:
             args = [self.expr(a, scope) for a in s.args]
-            event = self._event(s.event, s.span)
-            if event is not None:
-                self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
-        elif isinstance(s, ast.Perform):
-            self.expr(s.entity, scope)
-            if s.cancel_event is not None:
-                self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
-            args = [self.expr(a, scope) for a in s.args]
-            arities = self.slot_arity.get(s.slot)
-            if arities is None:
-                self.error(
-                    s.span,
-                    f"no card has a slot '{s.slot}'",
-                    did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
-                )
-            elif len(args) not in arities:
-                self.error(
-                    s.span,
-                    f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
-                )
-        elif isinstance(s, ast.Log):
-            self.expr(s.text, scope)
-            if s.audience is not None:
-                self.expect(s.audience, scope, PLAYER, "a `log to` audience")
-        elif isinstance(s, ast.Win):
-            t = self.expr(s.winners, scope)
-            if not (fits(t, PLAYER) or fits(t, lst(PLAYER))):
-                self.error(s.winners.span, f"`win` takes a player or a list of players, not {show(t)}")
-        elif isinstance(s, ast.GameOver):
-            t = self.expr(s.winners, scope)
-            if not fits(t, lst(PLAYER)):
-                self.error(
-                    s.winners.span,
-                    f"`game over` takes a list of winners, not {show(t)}",
-                    "write `game over []` for no winner, `game over [p]` for one",
-                )
-        elif isinstance(s, ast.Require):
-            self.cond(s.condition, scope, "a `require` condition")
-            self.expr(s.message, scope)
-        elif isinstance(s, ast.Break):
-            if loops == 0:
-                self.error(s.span, "`break` outside a loop", "use `return` to leave a procedure")
-        elif isinstance(s, ast.Grant):
-            if s.until is not None and self._event(s.until, s.span) is not None:
-                self.used.add("event:" + s.until)
-            self.modifier(s.modifier, scope)
-        elif isinstance(s, ast.Cancel):
-            pass  # at run time: an error if no effect is about to resolve
-        elif isinstance(s, ast.LinkStmt):
-            a, b = self.expr(s.a, scope), self.expr(s.b, scope)
-            if INT in (a, b) or BOOL in (a, b) or STR in (a, b):
-                self.error(s.span, "`link` joins two nodes (components or cells), not numbers or texts")
-        elif isinstance(s, ast.Consume):
-            q = self.queries.get(s.query)
-            if q is None:
-                self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
-            else:
-                args = [self.expr(a, scope) for a in s.args]
-                self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
-        elif isinstance(s, ast.Return):
-            self.returned(s, scope)
-        elif isinstance(s, ast.CallStmt):
-            self.call_procedure(ast.Call(span=s.span, func=s.name, args=s.args), scope)
+            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
+
+    def _stmt_Return(self, s: ast.Return, scope: dict, loops: int) -> None:
+        self.returned(s, scope)
+
+    def _stmt_CallStmt(self, s: ast.CallStmt, scope: dict, loops: int) -> None:
+        self.call_procedure(ast.Call(span=s.span, func=s.name, args=s.args), scope)
 
     def call_procedure(self, s: ast.Call, scope) -> None:
         args = [self.expr(a, scope) for a in s.args]

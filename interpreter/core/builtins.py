@@ -75,7 +75,7 @@ class _OutOfSteps(Exception):
     """The search of `path_steps` used up the step budget."""
 
 
-def _path_steps(links: dict):
+def _path_steps(links: dict):  # noqa: C901 - unrolled for speed (benchmarks/README.md): Berlin Wall's walks
     """Next nodes from which a walk of exactly `n` steps exists, never revisiting.
 
     The search backtracks, which can take exponential time on a large board with a

@@ -147,6 +147,24 @@ def _load_modules(
     return decls
 
 
+def _declared_once(base: list, errors: list[Diagnostic]) -> tuple[dict, list]:
+    """The base game's declarations by key (kind, name) and in order; a second one of
+    the same key is an error (appended to `errors`) and left out."""
+    table: dict = {}
+    order: list = []
+    for decl in base:
+        key = decl_key(decl)
+        if key is not None and key in table:
+            twice = f"{key[0]} '{key[1]}' is declared twice" if key[0] != "view" else "a game has one view"
+            hint = "rename one" if key[0] != "view" else "merge the two, or `replace view { ... }` in a variant"
+            errors.append(Diagnostic(decl.span, twice, f"the first is at {table[key].span}; {hint}"))
+            continue
+        if key is not None:
+            table[key] = decl
+        order.append(decl)
+    return table, order
+
+
 def load_program(
     path: str | Path, variants: list[str] | tuple[str, ...] = (), edited: dict[str, ast.Module] | None = None
 ) -> Program:
@@ -172,18 +190,7 @@ def load_program(
     all_variants = {d.name: d for d in decls if isinstance(d, ast.Variant)}
     base = [d for d in decls if not isinstance(d, ast.Variant)]
     errors: list[Diagnostic] = []
-    table: dict = {}
-    order: list = []
-    for decl in base:
-        key = decl_key(decl)
-        if key is not None and key in table:
-            twice = f"{key[0]} '{key[1]}' is declared twice" if key[0] != "view" else "a game has one view"
-            hint = "rename one" if key[0] != "view" else "merge the two, or `replace view { ... }` in a variant"
-            errors.append(Diagnostic(decl.span, twice, f"the first is at {table[key].span}; {hint}"))
-            continue
-        if key is not None:
-            table[key] = decl
-        order.append(decl)
+    table, order = _declared_once(base, errors)
     chosen: list[ast.Variant] = []
     removed_rows: list[tuple[ast.Remove, bool]] = []  # `remove card X` may name a table's row, known later
     for name in variants:

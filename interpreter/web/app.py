@@ -74,22 +74,7 @@ def create_app(db: str | Path = ":memory:", games: list[str] | None = None) -> S
         return HTMLResponse(page)
 
     async def create(request: Request) -> Response:
-        form = await _form(request)
-        name = form.get("game", "")
-        if name not in offered:
-            raise WebError(400, f"no game '{name}' here")
-        try:
-            players = int(form["players"]) if form.get("players") else None
-            seed = int(form["seed"]) if form.get("seed") else None
-        except ValueError:
-            raise WebError(400, "players and seed are whole numbers") from None
-        seats = {k[5:]: v for k, v in form.items() if k.startswith("seat_")}
-        variants = tuple(v for v in form.get("variants", "").split(",") if v.strip())
-        options: dict[str, Any] = {}
-        for item in form.get("options", "").split(","):
-            if "=" in item:
-                key, value = item.split("=", 1)
-                options[key.strip()] = _option_value(value.strip())
+        name, players, seats, variants, options, seed = _new_table(await _form(request), offered)
         try:
             table = await run_in_threadpool(tables.create, name, players, seats, variants, options, seed)
         except (GameDefError, UsageError, GameRuntimeError) as err:
@@ -167,26 +152,6 @@ def create_app(db: str | Path = ":memory:", games: list[str] | None = None) -> S
         table = await run_in_threadpool(tables.get, request.path_params["table"])
         return table, table.seat_of(request.path_params["token"])
 
-    def _board(table: Table, seat: str) -> str:
-        viewer = seat or None
-        with table.lock:
-            state, states, moves_seen = table.state, list(table.states), len(table.moves)
-        mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
-        labels = table.game.labels(state) if mine else []
-        return _templates.get_template("board.html").render(
-            record=table.record,
-            seat=seat or "spectator",
-            to_move=state.pending.player if state.pending is not None and state.result is None else None,
-            result=state.result,
-            prompt=table.game.prompt(state) if mine else "",
-            labels=labels,
-            seen=moves_seen,
-            grids=grid_boards(table.game, state, viewer, labels),
-            map=map_board(table.game, state, viewer, labels),
-            view=view_text(table.game, state, viewer),
-            log=log_lines(table.game, states, viewer),
-        )
-
     async def refused(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
         return PlainTextResponse(exc.message, status_code=exc.status)
@@ -203,6 +168,48 @@ def create_app(db: str | Path = ":memory:", games: list[str] | None = None) -> S
     app = Starlette(routes=routes, exception_handlers={WebError: refused})
     app.state.tables = tables
     return app
+
+
+def _board(table: Table, seat: str) -> str:
+    """The part of a seat's page that changes: its view, board, log and moves."""
+    viewer = seat or None
+    with table.lock:
+        state, states, moves_seen = table.state, list(table.states), len(table.moves)
+    mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
+    labels = table.game.labels(state) if mine else []
+    return _templates.get_template("board.html").render(
+        record=table.record,
+        seat=seat or "spectator",
+        to_move=state.pending.player if state.pending is not None and state.result is None else None,
+        result=state.result,
+        prompt=table.game.prompt(state) if mine else "",
+        labels=labels,
+        seen=moves_seen,
+        grids=grid_boards(table.game, state, viewer, labels),
+        map=map_board(table.game, state, viewer, labels),
+        view=view_text(table.game, state, viewer),
+        log=log_lines(table.game, states, viewer),
+    )
+
+
+def _new_table(form: dict[str, str], offered: list[str]) -> tuple:
+    """A new table's settings from its form: game, players, seats, variants, options, seed."""
+    name = form.get("game", "")
+    if name not in offered:
+        raise WebError(400, f"no game '{name}' here")
+    try:
+        players = int(form["players"]) if form.get("players") else None
+        seed = int(form["seed"]) if form.get("seed") else None
+    except ValueError:
+        raise WebError(400, "players and seed are whole numbers") from None
+    seats = {k[5:]: v for k, v in form.items() if k.startswith("seat_")}
+    variants = tuple(v for v in form.get("variants", "").split(",") if v.strip())
+    options: dict[str, Any] = {}
+    for item in form.get("options", "").split(","):
+        if "=" in item:
+            key, value = item.split("=", 1)
+            options[key.strip()] = _option_value(value.strip())
+    return name, players, seats, variants, options, seed
 
 
 def _wait(table: Table, seen: int) -> None:
