@@ -119,3 +119,26 @@ def test_an_existing_file_is_never_overwritten(tmp_path, capsys):
     code, out = new(capsys, "game", "my_game", str(tmp_path))
     assert code == 2 and "exists already" in out
     assert (tmp_path / "my_game.game").read_text() == "# mine\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["game", "race"], ["variant", "short", "--of", "berlin_wall"], ["cards", "extra", "--of", "twid"]],
+    ids=["game", "variant", "cards"],
+)
+def test_each_skeleton_comes_with_one_passing_test_that_can_fail(tmp_path, capsys, argv):
+    """`gamedef new` writes NAME.test.game beside the skeleton: `gamedef test` passes it,
+    and the same test with a wrong expectation fails (exit 1) at its line."""
+    assert main(["new", *argv, str(tmp_path)]) == 0
+    test_file = tmp_path / f"{argv[1]}.test.game"
+    assert test_file.is_file()
+    capsys.readouterr()
+    assert main(["test", str(test_file)]) == 0
+    assert "1 of 1 tests passed" in capsys.readouterr().out
+    lines = test_file.read_text(encoding="utf-8").splitlines()
+    expect = max(i for i, line in enumerate(lines) if line.strip().startswith("expect "))
+    negated = "expect not " not in lines[expect]
+    lines[expect] = lines[expect].replace(*(("expect ", "expect not ") if negated else ("expect not ", "expect ")), 1)
+    test_file.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert main(["test", str(test_file)]) == 1
+    assert f"{test_file}:{expect + 1}:" in capsys.readouterr().out

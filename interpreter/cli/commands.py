@@ -488,7 +488,10 @@ def cmd_new(args) -> int:
     from interpreter.cli.new import make_skeleton
 
     path = make_skeleton(args.what, args.name, args.of, Path(args.dir))
-    print(f"wrote {path}: check it with `gamedef check {path}`")
+    test = path.with_name(path.stem + ".test.game")
+    print(
+        f"wrote {path} and its tests {test}: check it with `gamedef check {path}`, test it with `gamedef test {test}`"
+    )
     return 0
 
 

@@ -109,6 +109,47 @@ card {card} "{card_title}" : {kind} {{
 """
 
 
+TESTS = {
+    "game": """\
+# Tests of {title} in the game's own language (docs/language.md §16):
+# gamedef test {test_file}
+
+include "{name}.game"
+
+test taking_a_point "Taking 1 point gives 1 point, and the turn passes" {{
+    rule "2. A turn: take 1 point, or roll a die and take 2 points on 4 or more"
+    players 2
+    seed 1
+    play "take 1"
+    expect points[red] == 1
+    expect points[blue] == 0
+    expect offered("roll for 2")
+}}
+""",
+    "variant": """\
+# Tests of the variant {name} (docs/language.md §16): gamedef test {test_file}
+
+include "{name}.game"
+
+test the_variant_starts "The game starts with the variant {name}" {{
+    rule "House rule (not in the rulebook): {title}"
+    variant {name}
+    expect not ended()
+}}
+""",
+    "cards": """\
+# Tests of the new cards (docs/language.md §16): gamedef test {test_file}
+
+include "{name}.game"
+
+test the_card_is_a_{kind_lower} "{card_title} is one of the game's {kind} components" {{
+    rule "New card {card_title}: its text"
+    expect {card} in members({kind})
+}}
+""",
+}
+
+
 def _title(name: str) -> str:
     return name.replace("_", " ").strip().capitalize()
 
@@ -221,5 +262,10 @@ def make_skeleton(what: str, name: str, of: str | None, folder: Path) -> Path:
             kind, props, slot = _card_kind(program)
             fields.update(kind=kind, props="".join(props), slot=slot, card=f"{name}_card", card_title=title)
             text = CARDS.format(**fields)
+    test_path = folder / f"{name}.test.game"
+    if test_path.exists():
+        raise UsageError(f"{test_path} exists already", "choose another name or folder")
+    fields.update(test_file=str(test_path), kind_lower=str(fields.get("kind", "")).lower())
     path.write_text(text)
+    test_path.write_text(TESTS[what].format(**fields))
     return path
