@@ -384,6 +384,16 @@ def test_a_state_or_transcript_nested_through_dotted_keys_is_refused(tmp_path, c
     assert code == 2 and "frames[0].code: no procedure" in err
 
 
+def test_a_quote_in_a_comment_or_string_hides_no_nesting(tmp_path, capsys):
+    """A quote inside a comment, or an escaped quote inside a string, does not open a
+    string: the dotted key after it is still seen, at its line."""
+    path = tmp_path / "t.toml"
+    for before in ("# it's\n", 'note = "a \\" b"\n', 'note = """x""""\n'):
+        path.write_text(before + "game" + ".a" * 20_000 + ' = "tictactoe"\nplayers = 2\nseed = 1\nmoves = []\n')
+        code, err = run_cli(capsys, "replay", str(path))
+        assert code == 2 and f"{path}:2: values nested too deeply" in err, (before, err)
+
+
 def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
     path = tmp_path / "s.toml"
     path.write_text(tomli_w.dumps(edit(saved(), "log", 5)))

@@ -21,7 +21,7 @@ from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
-from interpreter.language.sources import read_text
+from interpreter.language.sources import read_text, toml_too_deep
 from interpreter.runtime.engine import Game, Pending, State
 
 
@@ -401,39 +401,11 @@ def save_state(game: Game, state: State, path: str | Path) -> None:
     Path(path).write_text(tomli_w.dumps(state_to_dict(game, state)), encoding="utf-8")
 
 
-def _too_deep(text: str) -> bool:
-    """Whether TOML text nests tables or arrays past MAX_NESTING levels. Python's TOML
-    reader recurses into arrays and slows down on long dotted keys, so such a file is
-    refused before it is parsed (strings are skipped; a rough count suffices here)."""
-    depth = 0
-    quote = None
-    dots = 0
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                return True
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        elif ch == ".":
-            dots += 1
-            if dots > MAX_NESTING:
-                return True
-        elif ch in "=\n":
-            dots = 0
-    return False
-
-
 def read_toml(path: str | Path, what: str) -> dict:
     text = read_text(path, f"{what} file")
-    if _too_deep(text):
-        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file")
+    deep = toml_too_deep(text)
+    if deep is not None:
+        raise UsageError(f"{path}:{deep}: values nested too deeply", f"fix the {what} file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
