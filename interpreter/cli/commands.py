@@ -562,7 +562,9 @@ def cmd_bench(args) -> int:
     """Random playouts from successive seeds: speed, decisions per game, each seat's wins."""
     from interpreter.cli.terminal import progress
     from interpreter.play.agents import RandomAgent
+    from interpreter.play.simulate import check_scale
 
+    check_scale(args.games, 1)
     game = _load(args)
     decisions = 0
     wins: dict[str, float] = {}
@@ -603,6 +605,7 @@ def cmd_simulate(args) -> int:
     from interpreter.cli.terminal import progress
     from interpreter.play import simulate as sim
 
+    sim.check_scale(args.games, 1 if args.jobs is None else args.jobs)  # before the game is loaded
     if args.ray is not None:
         sim.import_ray()  # Ray is an optional extra: say how to install it before loading anything
     game = _load(args)
