@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.cli.human import HumanAgent, QuitRequest, UndoRequest
-from interpreter.cli.terminal import emphasised, error, say, show_view
+from interpreter.cli.terminal import clean_output, emphasised, error, say, show_view
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
@@ -815,6 +815,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `gamedef` command; everything it writes passes `terminal.clean` (no escape
+    sequence from a game, table, transcript, state or argument reaches the terminal)."""
+    with clean_output():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
