@@ -9,6 +9,7 @@ words, and that no traceback escapes.
 
 from __future__ import annotations
 
+import io
 import os
 import textwrap
 import time
@@ -366,7 +367,7 @@ def test_a_number_literal_past_the_limit_is_reported_at_its_position(tmp_path, c
 
 
 def test_a_component_name_past_the_limit_is_refused_at_the_first_one(tmp_path, capsys):
-    decls = 'entity E { n: int }\ngenerate E named "{[x for x in 1..99999]} {n}" for n in 1..19000 { n = n }'
+    decls = 'entity E { n: int }\ngenerate E named "{[x for x in 1..9999]} {n}" for n in 1..19000 { n = n }'
     err = game_error(tmp_path, capsys, HEADER + decls + "\n" + play(""))
     assert "g.game:3:1: error: a component's name has" in err and "the limit is 200" in err
 
@@ -404,3 +405,35 @@ def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
 def test_a_player_count_of_thousands_of_digits_is_reported_at_its_position(tmp_path, capsys):
     err = game_error(tmp_path, capsys, "game t { players 2..1" + "0" * 4999 + " }\n" + play(""), command="check")
     assert "<dir>/g.game:1:21: error: the number 100000000000000000000000... is too large" in err
+
+
+# ---- what is shown: narration and labels -------------------------------------------------------------
+LONG = 'let s = "{[x for x in 1..10000]}"\n'  # a text of 58,893 characters: within the limit of a text
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "message"),
+    [
+        (LONG + 'let l = [s for i in 1..1000]\nlog "{l}"', "6:5", "a list written as text has more than 100,000"),
+        (LONG + 'log "{s}{s}"', "5:5", "a log line has more than 100,000 characters"),
+        ('for i in 1..20000 {\n    log "{i}"\n}', "5:9", "one move wrote more than 10,000 log lines"),
+        (LONG + 'for i in 1..20 {\n    log "{s}"\n}', "6:9", "the narration of one move has more than 1,000,000"),
+        (LONG + 'choose c from [1, 2] by north label "{s}"', "5:5", "an option's label has more than 10,000"),
+        (
+            'let t = "{[x for x in 1..1600]}"\nchoose c from 1..200 by north label "{c} {t}"',
+            "5:5",
+            "the labels of this decision has more than 1,000,000",
+        ),
+    ],
+    ids=["list", "line", "lines", "narration", "label", "labels"],
+)
+def test_narration_and_labels_are_bounded(tmp_path, capsys, monkeypatch, body, where, message):
+    """Texts within the limits can still be written into a log line or a label many times
+    over: each line, a move's narration and a decision's labels have a cap of their own,
+    refused at the `log` or `choose` that passes it, never a MemoryError."""
+    path = tmp_path / "g.game"
+    path.write_text(HEADER + play(body))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))  # `play` writes every label of a decision
+    code, err = run_cli(capsys, "play", str(path), "--seat", "north", "--seed", "1")
+    assert code == 2, err
+    assert f"g.game:{where}: error: " in err and message in err, err
