@@ -437,3 +437,20 @@ def test_narration_and_labels_are_bounded(tmp_path, capsys, monkeypatch, body, w
     code, err = run_cli(capsys, "play", str(path), "--seat", "north", "--seed", "1")
     assert code == 2, err
     assert f"g.game:{where}: error: " in err and message in err, err
+
+
+def test_a_saved_frame_local_of_the_wrong_kind_is_refused_on_load(tmp_path, capsys):
+    """Two-player Berlin Wall saved mid-decision, one local of a suspended procedure (the
+    list of seats being asked in turn) edited into a text: refused on load, naming the
+    frame, exit 2 (the text was iterated letter by letter and a seat 'n' asked)."""
+    game = load_game("berlin_wall")
+    state = game.apply_index(game.start(players=2, seed=3), 0)
+    data = state_to_dict(game, state)
+    assert data["frames"][1]["locals"][7] == ["red", "black"]
+    data["frames"][1]["locals"][7] = "nan"
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", "berlin_wall", "--players", "2", "--from-state", str(path))
+    assert code == 2
+    assert f"{path}: frames[1].locals: the game can't go on from these values" in err, err
+    assert "the player asked is 'n', not a seat in play (red, black)" in err

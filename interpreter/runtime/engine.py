@@ -129,6 +129,8 @@ class VM:
             self.budget = self.step_limit
             del self.log[:]
             return
+        if player not in self.players:  # a value edited into a saved state: never a seat-less decision
+            raise self.rule_error(f"the player asked is {player!r}, not a seat in play ({', '.join(self.players)})")
         self.pending = _new_tuple(Pending, (player, values, slot, choice))
         self.stop = self.switch = True
 

@@ -17,7 +17,7 @@ import cattrs
 import tomli_w
 
 from interpreter.compile.modifiers import GRANTS
-from interpreter.core.errors import UsageError, did_you_mean, explain
+from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
@@ -394,7 +394,25 @@ def _state_from_dict(game: Game, data: dict) -> State:
             game.prompt(state)
         except Exception as exc:  # a value of the wrong kind for this decision
             raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
+        _goes_on(game, state)
     return state
+
+
+def _goes_on(game: Game, state: State) -> None:
+    """Refuse a state the game can't play on from: its first option is tried up to the
+    next decision, which runs the suspended frames with their saved locals (a local of
+    the wrong kind, a list turned into a text, fails there: named here, not in the
+    middle of a game). The frames' locals carry no declared types to check them by."""
+    try:
+        game.apply_index(state, 0)
+    except GameDefError as err:
+        d = err.diagnostics[0]
+        where = f"{Path(d.span.path).name}:{d.span.line}: " if d.span.line else ""
+        frame = len(state.frames) - 1
+        raise _Bad(
+            f"frames[{frame}].locals",
+            f"the game can't go on from these values (its first option fails at {where}{d.message})",
+        ) from None
 
 
 def save_state(game: Game, state: State, path: str | Path) -> None:
