@@ -454,3 +454,63 @@ def test_a_saved_frame_local_of_the_wrong_kind_is_refused_on_load(tmp_path, caps
     assert code == 2
     assert f"{path}: frames[1].locals: the game can't go on from these values" in err, err
     assert "the player asked is 'n', not a seat in play (red, black)" in err
+
+
+# ---- state invariants: zones -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game_name", "players", "edit_of", "message"),
+    [
+        (
+            "kuhn_poker",
+            2,
+            lambda d: d["vars"]["hand"].update(p2=list(d["vars"]["hand"]["p1"])),
+            "vars.hand.p2[0]: 'Q' is also at vars.hand.p1[0]: a Card is in one place at a time",
+        ),
+        (
+            "kuhn_poker",
+            2,
+            lambda d: d["vars"]["deck"].append(d["vars"]["deck"][0]),
+            "vars.deck[1]: 'J' is also at vars.deck[0]",
+        ),
+        (
+            "twid",
+            2,
+            lambda d: d["vars"]["discard"].append(d["vars"]["hand"]["west"][0]),
+            "vars.discard[0]: ",
+        ),
+    ],
+    ids=["kuhn-two-hands", "kuhn-twice-in-the-deck", "twid-hand-and-discard"],
+)
+def test_a_component_in_two_zones_is_refused_on_load(tmp_path, capsys, game_name, players, edit_of, message):
+    """A card is in one place at a time (Kuhn poker: one card dealt to each player from a
+    deck of three; The Wall is Down 4.2: a card is in the deck, a hand, the discard pile,
+    removed or in play): an edited state with a card in two zones is refused, with the path."""
+    game = load_game(game_name)
+    data = state_to_dict(game, game.start(players=players, seed=3))
+    edit_of(data)
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", game_name, "--players", str(players), "--from-state", str(path), "--quiet")
+    assert code == 2 and f"{path}: {message}" in err, err
+
+
+def test_a_zone_of_something_else_than_components_is_an_error(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + "var score: int = 0 zone\n" + play(""), command="check")
+    assert "<dir>/g.game:2:1: error: a zone holds components of an entity kind, not int" in err
+
+
+def test_bundled_games_keep_their_zones_after_every_move():
+    """The zones declared in Kuhn poker, Berlin Wall and The Wall is Down hold in random games."""
+    import random
+
+    from interpreter.runtime.saving import misplaced
+
+    for name, players in (("kuhn_poker", 2), ("berlin_wall", 3), ("twid", 4)):
+        game = load_game(name)
+        for seed in (1, 2):
+            state, rng = game.start(players=players, seed=seed), random.Random(seed)
+            for _ in range(400):
+                assert misplaced(game, state.vars) is None, (name, seed, state.decisions)
+                if state.result is not None:
+                    break
+                state = game.apply_index(state, rng.randrange(len(state.pending.values)))

@@ -186,6 +186,62 @@ def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
     return level(0, t, data, field)
 
 
+def _holds(t: ast.TypeExpr, kinds: set[str]) -> str | None:
+    """'one' or 'list' if a value of type `t` holds components of an entity kind (a card,
+    a piece: what moves from place to place; not a grid cell or a seat), else None."""
+    if isinstance(t, ast.OptionalType):
+        t = t.inner
+    if isinstance(t, ast.NamedType) and t.name in kinds:
+        return "one"
+    if isinstance(t, ast.ListType) and isinstance(t.element, ast.NamedType) and t.element.name in kinds:
+        return "list"
+    return None
+
+
+def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
+    """The first component found in two places, as (the field of its second place, why),
+    or None. A place is a variable declared a `zone` (`var deck: list Card = [] zone`),
+    or an entry of one (`var hand: player -> list Card = [] zone`); a component is in at
+    most one place, and once in a list: a card dealt to two hands is an edited file.
+    Only zones count: a variable that names a component (the card being played, an
+    army's city) is a reference, and may name what is also in a zone."""
+    g = game.compiled
+    kinds = set(g.kind_of.values())
+    seen: dict[str, str] = {}
+    for info in g.var_order:
+        if not getattr(info.decl, "zone", False):
+            continue
+        t = info.decl.type
+        for _ in info.levels:
+            t = t.value
+        holds = _holds(t, kinds)
+        if holds is None:
+            continue
+
+        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
+            if i < len(info.levels):
+                keys = info.levels[i][0]
+                for key, inner in zip(keys, value, strict=False):
+                    found = walk(i + 1, inner, f"{field}.{key}")
+                    if found:
+                        return found
+                return None
+            items = value if holds == "list" else (value,)
+            for n, item in enumerate(items):
+                if item is None or item not in g.kind_of:
+                    continue
+                where = f"{field}[{n}]" if holds == "list" else field
+                if item in seen:
+                    return where, f"{item!r} is also at {seen[item]}: a {g.kind_of[item]} is in one place at a time"
+                seen[item] = where
+            return None
+
+        found = walk(0, values[info.slot], f"vars.{info.name}")
+        if found:
+            return found
+    return None
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -300,6 +356,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
         values[info.slot] = _decode_var(info, saved_vars[info.name], checker, f"vars.{info.name}")
     _engine_vars(g, values)
+    twice = misplaced(game, values)
+    _need(twice is None, *(twice or ("", "")), "a component leaves one place as it enters another")
     extra = [k for k in saved_vars if k not in g.vars]
     _need(
         not extra,
