@@ -54,6 +54,10 @@ TIME_LIMIT = 20.0  # seconds per run, in the worker (alarm) and, with GRACE, in 
 GRACE = 10.0
 MEMORY_LIMIT = 3 * 1024**3  # RLIMIT_AS of a worker
 MAX_DECISIONS = 3000
+# The large games, compiled afresh for each mutant of their files: their time limit is scaled
+# (a cold load of either takes some 4 s of CPU, twice that on a shared machine).
+SLOW_GAMES = {"gamedefs/twid.game": 3.0, "gamedefs/downfall_of_empires.game": 3.0}
+SLOW_NAMES = ("twid", "doe", "downfall")  # in a base's name: a file, table, transcript or state of one
 CLASSES = ("ok", "traceback", "hang", "memory", "outside-read", "bad-exit")
 PRIORITY = ("outside-read", "memory", "hang", "traceback", "bad-exit")  # the class named first when several apply
 
@@ -89,6 +93,10 @@ STATE_SPECS: tuple[tuple[str, int, int, int, tuple[str, ...]], ...] = (
     ("walls_and_wonders", 4, 8, 30, ()),
     ("missiles_now", 2, 9, 10, ()),
     ("missiles_now", 6, 10, 25, ()),
+    ("twid", 2, 11, 20, ()),
+    ("twid", 4, 12, 60, ()),
+    ("downfall_of_empires", 2, 13, 20, ()),
+    ("downfall_of_empires", 4, 14, 60, ()),
 )
 
 
@@ -96,6 +104,7 @@ def _game_bases(notes: list[str]) -> list[Base]:
     from interpreter.language.program import load_program
 
     files = sorted(ROOT.glob("gamedefs/*.game")) + sorted(ROOT.glob("gamedefs/*/*.game"))
+    files += sorted(ROOT.glob("cards/*/*.game"))  # The Wall is Down's cards, included by gamedefs/twid.game
     files += sorted(ROOT.glob("examples/*.game"))
     out = []
     for path in files:
@@ -125,6 +134,33 @@ def _game_bases(notes: list[str]) -> list[Base]:
                 variants=variants,
             )
         )
+    return out
+
+
+# The data tables of the bundled games, each with the game that reads it.
+TABLE_GLOBS: tuple[tuple[str, str], ...] = (
+    ("cards/twid/*.tsv", "gamedefs/twid.game"),
+    ("gamedefs/downfall_of_empires/*.tsv", "gamedefs/downfall_of_empires.game"),
+)
+
+
+def _table_bases() -> list[Base]:
+    """The Wall is Down's and Downfall of Empires' tables: mutated, then the game that reads
+    each is checked and run (a table is as untrusted as the .game file naming it)."""
+    out = []
+    for pattern, entry in TABLE_GLOBS:
+        for path in sorted(ROOT.glob(pattern)):
+            out.append(
+                Base(
+                    kind="table",
+                    name=path.relative_to(ROOT).as_posix(),
+                    rel=path.relative_to(ROOT).as_posix(),
+                    data=path.read_bytes(),
+                    trees=(("gamedefs", "gamedefs"), ("cards", "cards")),
+                    entry=entry,
+                    players=(2, 4),
+                )
+            )
     return out
 
 
@@ -178,7 +214,8 @@ def _state_bases(folder: Path, notes: list[str]) -> list[Base]:
 
 
 def build_bases(folder: Path, notes: list[str]) -> list[Base]:
-    return _game_bases(notes) + _transcript_bases() + _state_bases(folder / "base_states", notes)
+    bases = _game_bases(notes) + _table_bases() + _transcript_bases()
+    return bases + _state_bases(folder / "base_states", notes)
 
 
 # ======================================================================================
@@ -1004,6 +1041,45 @@ def op_interpolation(rng: random.Random, base: Base, bases: list[Base]) -> Mutat
 
 
 # ---- the operator tables --------------------------------------------------------------------------------
+TABLE_CELLS = (
+    b"",
+    b"x" * 5000,
+    b"-1",
+    b"99999999999999999999",
+    b"\x1b]0;title\x07\x1b[2J",
+    b'"',
+    b"a,b;c|d",
+    b"\t\t\t",
+    b"#",
+    b"[[x]]",
+)
+
+
+def op_table_cells(rng: random.Random, base: Base, bases: list[Base]) -> Mutation:
+    """A few cells of a tab-separated table replaced (long, negative, huge, quoted, escape
+    sequences, extra tabs), a row duplicated, or a column dropped from every row."""
+    lines = base.data.split(b"\n")
+    rows = [i for i, line in enumerate(lines) if line and not line.startswith(b"#")]
+    what = rng.choice(("cells", "dup_row", "drop_column"))
+    if what == "dup_row" and rows:
+        i = rng.choice(rows)
+        lines.insert(i, lines[i])
+        return Mutation(b"\n".join(lines), f"row at line {i + 1} duplicated")
+    if what == "drop_column":
+        k = rng.randrange(8)
+        lines = [b"\t".join(c for j, c in enumerate(line.split(b"\t")) if j != k) for line in lines]
+        return Mutation(b"\n".join(lines), f"column {k} dropped from every line")
+    changed = []
+    for _ in range(rng.randint(1, 4)):
+        i = rng.choice(rows)
+        cells = lines[i].split(b"\t")
+        j = rng.randrange(len(cells))
+        cells[j] = rng.choice(TABLE_CELLS)
+        lines[i] = b"\t".join(cells)
+        changed.append(f"{i + 1}:{j}")
+    return Mutation(b"\n".join(lines), f"cells {', '.join(changed)} replaced")
+
+
 BYTES_OPS: dict[str, Operator] = {
     "bytes.flip": op_flip,
     "bytes.insert": op_insert,
@@ -1045,6 +1121,12 @@ OPERATORS: dict[str, dict[str, dict[str, Operator]]] = {
         },
         "runtime": {"runtime.error": op_runtime_error},
     },
+    "table": {
+        "bytes": BYTES_OPS,
+        "number": {"number": op_number},
+        "token": TOKEN_OPS,
+        "table": {"table.cells": op_table_cells},
+    },
     "transcript": {
         "bytes": BYTES_OPS,
         "nest": TOML_NEST_OPS,
@@ -1074,7 +1156,7 @@ OPERATORS: dict[str, dict[str, dict[str, Operator]]] = {
         },
     },
 }
-KIND_WEIGHTS = {"game": 5, "transcript": 2, "state": 3}
+KIND_WEIGHTS = {"game": 5, "table": 1, "transcript": 2, "state": 3}
 FAMILY_WEIGHTS = {"semantic": 2, "resource": 1}  # families not named here weigh 1; states are mostly semantic
 
 
@@ -1126,7 +1208,9 @@ def make_case(seed: int, index: int, bases: list[Base], only: str | None = None)
     if not kinds:
         raise ValueError(f"no operator matches {only!r}")
     kind = rng.choices(kinds, [KIND_WEIGHTS[k] for k in kinds])[0]
-    base = rng.choice([b for b in bases if b.kind == kind])
+    of_kind = [b for b in bases if b.kind == kind]
+    # A file of a large game costs a cold compile per command: drawn a third as often.
+    base = rng.choices(of_kind, [1 / SLOW_GAMES.get(b.entry, 1.0) for b in of_kind])[0]
     families = usable[kind]
     family = rng.choices(list(families), [FAMILY_WEIGHTS.get(f, 1) for f in families])[0]
     name = rng.choice(sorted(families[family]))
@@ -1136,7 +1220,7 @@ def make_case(seed: int, index: int, bases: list[Base], only: str | None = None)
         m = op_flip(rng, base, bases)
         m.description = f"({name} did not apply: {type(exc).__name__}: {exc}) " + m.description
         name = "bytes.flip"
-    if kind == "game":
+    if kind in ("game", "table"):
         k = rng.randint(*base.players)
         run = ["run", base.entry, "--quiet", "--players", str(k), "--seed", str(rng.randrange(1000))]
         run += ["--max-decisions", str(MAX_DECISIONS)]
@@ -1322,6 +1406,8 @@ def _run_one(request: dict, base_allowed: tuple[str, ...], time_limit: float) ->
         "tb": "",
     }
 
+    time_limit *= request.get("scale", 1.0)
+
     def alarm(signum: int, frame: Any) -> None:
         if _Watch.active:
             raise CaseTimeout(f"more than {time_limit:g} s")
@@ -1456,11 +1542,12 @@ class Worker:
             self.start()
         assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
         offset = self.log.stat().st_size if self.log.exists() else 0
+        deadline = self.time_limit * request.get("scale", 1.0) + GRACE
         started = time.perf_counter()
         try:
             self.proc.stdin.write(json.dumps(request).encode() + b"\n")
             self.proc.stdin.flush()
-            ready, _, _ = select.select([self.proc.stdout], [], [], self.time_limit + GRACE)
+            ready, _, _ = select.select([self.proc.stdout], [], [], deadline)
             line = self.proc.stdout.readline() if ready else b""
         except (BrokenPipeError, OSError):
             ready, line = [True], b""
@@ -1478,7 +1565,7 @@ class Worker:
         how = f"killed by signal {-code}" if code < 0 else f"exit code {code}"
         return {
             "exit": None,
-            "killed": f"killed at the deadline ({self.time_limit + GRACE:g} s)" if killed else f"worker died ({how})",
+            "killed": f"killed at the deadline ({deadline:g} s)" if killed else f"worker died ({how})",
             "timeout": killed,
             "exc_type": None,
             "exc": "",
@@ -1681,7 +1768,8 @@ def _run_case(
     folder = materialize(case, tmp / f"case{index}")
     runs: list[Run] = []
     for argv in case.commands:
-        run = classify(argv, worker.run({"cwd": str(folder), "argv": argv}))
+        scale = 3.0 if any(word in case.base for word in SLOW_NAMES) else 1.0
+        run = classify(argv, worker.run({"cwd": str(folder), "argv": argv, "scale": scale}))
         runs.append(run)
         if run.cls in ("hang", "memory") or run.killed:
             worker.stop()  # a timed-out or starved worker may hold broken state: start afresh

@@ -812,3 +812,63 @@ def test_list_writes_every_description_at_one_column(capsys):
         head = " " * indent + line.lstrip().split("  ")[0]
         if len(head) <= 40:  # a short name: its description at column 42
             assert line[42:43].strip() and not line[41:42].strip(), line
+
+
+# ---- control sequences never reach the terminal --------------------------------------------------
+ESCAPING_GAME = """game t "T\x1b]0;retitled\x07itle" {
+    players 2..2
+    seats [north, south]
+    rulebook "R\x1b[2Jbook"
+}
+card Bomb "B\x1b[31mred" { text "Boom \x1b]8;;http://x\x1b\\\\link\x1b]8;;\x1b\\\\ \x9b2J\x08\r end" }
+procedure play() {
+    rule "Play \x1b[5m"
+    interpretation "reading \x1bc"
+    log "hello \x1b[1;31m{north}\x07 \x00"
+    choose c from ["a\x1b[Ab", "c"] by north label "pick {c} \x1b[2K"
+    game over []
+}
+"""
+CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+@pytest.mark.parametrize(
+    ("argv", "shown"),
+    [
+        (["run", "G", "--seed", "1"], "hello north"),
+        (["play", "G", "--seat", "north", "--seed", "1"], "1. pick ab"),
+        (["cards", "G"], "Boom link 2J  end"),
+        (["info", "G"], "rulebook: Rbook"),
+        (["rules", "G"], "interpretation: reading"),
+        (["run", "G\x1b]0;x\x07.game"], "g.game.game"),
+        (["run", "G", "--agent", "north=\x1b[2J"], "unknown agent kind ''"),
+    ],
+    ids=["run", "play", "cards", "info", "rules", "error", "argument"],
+)
+def test_no_control_sequence_of_a_game_file_or_argument_reaches_the_terminal(
+    tmp_path, capsys, monkeypatch, argv, shown
+):
+    """Text from a game file, a table or an argument is stripped of ESC, OSC and the other
+    controls (newline and tab kept) wherever it is printed: story, menu, cards, info, rules, errors."""
+    path = tmp_path / "g.game"
+    path.write_text(ESCAPING_GAME, encoding="utf-8")
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))
+    main([a.replace("G", str(path)) if a.startswith("G") else a for a in argv])
+    out = capsys.readouterr()
+    text = out.out + out.err
+    assert shown in text, text
+    assert not CONTROLS.search(text), repr(CONTROLS.search(text))
+    assert "retitled" not in text and "http://x" not in text
+
+
+def test_the_programs_own_styles_still_reach_the_terminal(capsys, monkeypatch):
+    """The styles gamedef adds (a result in bold) are written after the text is cleaned."""
+    from interpreter.cli import terminal
+
+    monkeypatch.setenv("FORCE_COLOR", "1")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setattr(terminal, "colours", lambda stream=None: True)
+    with terminal.clean_output():
+        terminal.emphasised("north wins \x1b]0;retitled\x07\x1b[31m")
+    out = capsys.readouterr().out
+    assert "\x1b[1m" in out and "north wins" in out and "retitled" not in out and "\x1b[31m" not in out

@@ -17,6 +17,7 @@ import pytest
 import interpreter
 from interpreter import load_game
 from interpreter.compile import gamecache
+from interpreter.core import cache as cache_dir
 from interpreter.runtime import load
 
 MAIN = """
@@ -135,6 +136,35 @@ def test_a_damaged_entry_is_a_miss(tmp_path, cache, compiles, damage):
         os.chmod(entry, 0o666)
     assert turns(load_game(path)) == 4
     assert len(compiles) == 2
+
+
+def test_a_symlinked_entry_is_a_miss(tmp_path, cache, compiles):
+    """An entry that is a link to a file elsewhere (in a folder anyone may write) is not
+    read, although the file it points to has the right owner and mode: the link's own
+    folder is not what would be read."""
+    path = write(tmp_path)
+    load_game(path)
+    (entry,) = cache.glob("*.game")
+    elsewhere = tmp_path / "shared"
+    elsewhere.mkdir()
+    os.chmod(elsewhere, 0o777)
+    real = elsewhere / entry.name
+    entry.rename(real)
+    entry.symlink_to(real)
+    assert oct(real.stat().st_mode & 0o777) == "0o600"
+    assert not cache_dir.trusted(entry) and cache_dir.read_trusted(entry) is None
+    assert turns(load_game(path)) == 4
+    assert len(compiles) == 2
+
+
+def test_a_file_in_a_folder_others_may_write_is_not_trusted(tmp_path):
+    folder = tmp_path / "open"
+    folder.mkdir()
+    (folder / "x.game").write_bytes(b"data")
+    os.chmod(folder / "x.game", 0o600)
+    assert cache_dir.read_trusted(folder / "x.game") == b"data" and cache_dir.trusted(folder / "x.game")
+    os.chmod(folder, 0o777)
+    assert cache_dir.read_trusted(folder / "x.game") is None and not cache_dir.trusted(folder / "x.game")
 
 
 def test_an_entry_naming_anything_else_is_never_run(tmp_path, cache, compiles):

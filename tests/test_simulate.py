@@ -17,6 +17,8 @@ import pytest
 
 from interpreter import load_game
 from interpreter.cli.commands import main
+from interpreter.core.errors import UsageError
+from interpreter.play import simulate as sim
 from interpreter.play.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -227,6 +229,8 @@ def test_plot_writes_two_png_charts(tmp_path, capsys):
         (["--max-decisions", "3", "--jobs", "1"], "has not ended after 3 decisions", "raise --max-decisions"),
         (["--plot", "TMP/file.txt"], "a file of that name exists", "give a folder name"),
         (["--csv", "cards"], "--csv cards: Tic-tac-toe has no cards", "`gamedef cards GAME` lists"),
+        (["--games", "1000000000000"], "--games 1000000000000: the limit is 1,000,000 games", "--seed"),
+        (["--jobs", "100000"], "--jobs 100000: the limit is 256 worker processes", "run at once"),
     ],
     ids=[
         "jobs-0",
@@ -238,6 +242,8 @@ def test_plot_writes_two_png_charts(tmp_path, capsys):
         "endless-jobs-1",
         "plot-file",
         "csv-cards-without-cards",
+        "games-past-the-limit",
+        "jobs-past-the-limit",
     ],
 )
 def test_mistakes_exit_2_with_a_hint(tmp_path, capsys, argv, message, hint):
@@ -250,6 +256,23 @@ def test_mistakes_exit_2_with_a_hint(tmp_path, capsys, argv, message, hint):
     assert message in error
     hints = [line for line in lines if line.startswith("    hint: ")]
     assert len(hints) == 1 and hint in hints[0], err
+
+
+def test_the_library_refuses_a_scale_past_the_limits_before_any_work():
+    """simulate() itself is bounded: no list of 10^12 seeds is made, no 10^5 workers started."""
+    setup = sim.Setup(game="tictactoe", players=2)
+    with pytest.raises(UsageError, match="the limit is 1,000,000 games"):
+        sim.simulate(setup, 10**12, 1, jobs=1)
+    with pytest.raises(UsageError, match="the limit is 256 worker processes"):
+        sim.simulate(setup, 10, 1, jobs=100_000)
+    assert sim._chunks(range(5, 5 + 10**6), 2) == [
+        range(s, min(s + 31_250, 10**6 + 5)) for s in range(5, 10**6 + 5, 31_250)
+    ]
+
+
+def test_bench_refuses_games_past_the_limit(capsys):
+    code, _, err = cli(capsys, "bench", "tictactoe", "--games", "1000000000000")
+    assert code == 2 and "--games 1000000000000: the limit is 1,000,000 games" in err
 
 
 def test_json_and_csv_together_is_an_argument_error(capsys):

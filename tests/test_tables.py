@@ -834,10 +834,12 @@ def test_random_table_contents_give_a_diagnostic_or_a_game(tmp_path, suffix):
             ",".join(f"c{i}" for i in range(20)) + "\n" + ("x" + "," * 19 + "\n") * 11_000,
             "200,000 cells",
         ),
-        ("countries.toml", "a = " + "[" * 100_000 + "]" * 100_000, "not valid TOML"),
+        ("countries.toml", "a = " + "[" * 100_000 + "]" * 100_000, "countries.toml:1:1: error: values nested too"),
         ("countries.toml", "[[country]]\nname = 'x'\n" * 20_001, "the table has more than 20,000 rows"),
+        ("countries.toml", "# a\n[[country]]\nname" + ".x" * 20_000 + " = 1\n", "toml:3:1: error: values nested"),
+        ("countries.toml", "[[country]] # it's\nname = 'x'\n[a" + ".x" * 20_000 + "]\n", "toml:3:1: error: values"),
     ],
-    ids=["rows", "tabs", "commas", "cells", "toml-nesting", "toml-rows"],
+    ids=["rows", "tabs", "commas", "cells", "toml-nesting", "toml-rows", "toml-dotted-key", "toml-dotted-table"],
 )
 def test_a_table_past_the_limits_is_refused(tmp_path, name, content, message):
     game = GAME.replace('"countries.tsv"', f'"{name}"')

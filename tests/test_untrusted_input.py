@@ -9,6 +9,7 @@ words, and that no traceback escapes.
 
 from __future__ import annotations
 
+import io
 import os
 import textwrap
 import time
@@ -366,7 +367,7 @@ def test_a_number_literal_past_the_limit_is_reported_at_its_position(tmp_path, c
 
 
 def test_a_component_name_past_the_limit_is_refused_at_the_first_one(tmp_path, capsys):
-    decls = 'entity E { n: int }\ngenerate E named "{[x for x in 1..99999]} {n}" for n in 1..19000 { n = n }'
+    decls = 'entity E { n: int }\ngenerate E named "{[x for x in 1..9999]} {n}" for n in 1..19000 { n = n }'
     err = game_error(tmp_path, capsys, HEADER + decls + "\n" + play(""))
     assert "g.game:3:1: error: a component's name has" in err and "the limit is 200" in err
 
@@ -384,6 +385,16 @@ def test_a_state_or_transcript_nested_through_dotted_keys_is_refused(tmp_path, c
     assert code == 2 and "frames[0].code: no procedure" in err
 
 
+def test_a_quote_in_a_comment_or_string_hides_no_nesting(tmp_path, capsys):
+    """A quote inside a comment, or an escaped quote inside a string, does not open a
+    string: the dotted key after it is still seen, at its line."""
+    path = tmp_path / "t.toml"
+    for before in ("# it's\n", 'note = "a \\" b"\n', 'note = """x""""\n'):
+        path.write_text(before + "game" + ".a" * 20_000 + ' = "tictactoe"\nplayers = 2\nseed = 1\nmoves = []\n')
+        code, err = run_cli(capsys, "replay", str(path))
+        assert code == 2 and f"{path}:2: values nested too deeply" in err, (before, err)
+
+
 def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
     path = tmp_path / "s.toml"
     path.write_text(tomli_w.dumps(edit(saved(), "log", 5)))
@@ -394,3 +405,112 @@ def test_a_saved_log_that_is_not_a_list_is_refused(tmp_path, capsys):
 def test_a_player_count_of_thousands_of_digits_is_reported_at_its_position(tmp_path, capsys):
     err = game_error(tmp_path, capsys, "game t { players 2..1" + "0" * 4999 + " }\n" + play(""), command="check")
     assert "<dir>/g.game:1:21: error: the number 100000000000000000000000... is too large" in err
+
+
+# ---- what is shown: narration and labels -------------------------------------------------------------
+LONG = 'let s = "{[x for x in 1..10000]}"\n'  # a text of 58,893 characters: within the limit of a text
+
+
+@pytest.mark.parametrize(
+    ("body", "where", "message"),
+    [
+        (LONG + 'let l = [s for i in 1..1000]\nlog "{l}"', "6:5", "a list written as text has more than 100,000"),
+        (LONG + 'log "{s}{s}"', "5:5", "a log line has more than 100,000 characters"),
+        ('for i in 1..20000 {\n    log "{i}"\n}', "5:9", "one move wrote more than 10,000 log lines"),
+        (LONG + 'for i in 1..20 {\n    log "{s}"\n}', "6:9", "the narration of one move has more than 1,000,000"),
+        (LONG + 'choose c from [1, 2] by north label "{s}"', "5:5", "an option's label has more than 10,000"),
+        (
+            'let t = "{[x for x in 1..1600]}"\nchoose c from 1..200 by north label "{c} {t}"',
+            "5:5",
+            "the labels of this decision has more than 1,000,000",
+        ),
+    ],
+    ids=["list", "line", "lines", "narration", "label", "labels"],
+)
+def test_narration_and_labels_are_bounded(tmp_path, capsys, monkeypatch, body, where, message):
+    """Texts within the limits can still be written into a log line or a label many times
+    over: each line, a move's narration and a decision's labels have a cap of their own,
+    refused at the `log` or `choose` that passes it, never a MemoryError."""
+    path = tmp_path / "g.game"
+    path.write_text(HEADER + play(body))
+    monkeypatch.setattr("sys.stdin", io.StringIO("1\n"))  # `play` writes every label of a decision
+    code, err = run_cli(capsys, "play", str(path), "--seat", "north", "--seed", "1")
+    assert code == 2, err
+    assert f"g.game:{where}: error: " in err and message in err, err
+
+
+def test_a_saved_frame_local_of_the_wrong_kind_is_refused_on_load(tmp_path, capsys):
+    """Two-player Berlin Wall saved mid-decision, one local of a suspended procedure (the
+    list of seats being asked in turn) edited into a text: refused on load, naming the
+    frame, exit 2 (the text was iterated letter by letter and a seat 'n' asked)."""
+    game = load_game("berlin_wall")
+    state = game.apply_index(game.start(players=2, seed=3), 0)
+    data = state_to_dict(game, state)
+    assert data["frames"][1]["locals"][7] == ["red", "black"]
+    data["frames"][1]["locals"][7] = "nan"
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", "berlin_wall", "--players", "2", "--from-state", str(path))
+    assert code == 2
+    assert f"{path}: frames[1].locals: the game can't go on from these values" in err, err
+    assert "the player asked is 'n', not a seat in play (red, black)" in err
+
+
+# ---- state invariants: zones -----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("game_name", "players", "edit_of", "message"),
+    [
+        (
+            "kuhn_poker",
+            2,
+            lambda d: d["vars"]["hand"].update(p2=list(d["vars"]["hand"]["p1"])),
+            "vars.hand.p2[0]: 'Q' is also at vars.hand.p1[0]: a Card is in one place at a time",
+        ),
+        (
+            "kuhn_poker",
+            2,
+            lambda d: d["vars"]["deck"].append(d["vars"]["deck"][0]),
+            "vars.deck[1]: 'J' is also at vars.deck[0]",
+        ),
+        (
+            "twid",
+            2,
+            lambda d: d["vars"]["discard"].append(d["vars"]["hand"]["west"][0]),
+            "vars.discard[0]: ",
+        ),
+    ],
+    ids=["kuhn-two-hands", "kuhn-twice-in-the-deck", "twid-hand-and-discard"],
+)
+def test_a_component_in_two_zones_is_refused_on_load(tmp_path, capsys, game_name, players, edit_of, message):
+    """A card is in one place at a time (Kuhn poker: one card dealt to each player from a
+    deck of three; The Wall is Down 4.2: a card is in the deck, a hand, the discard pile,
+    removed or in play): an edited state with a card in two zones is refused, with the path."""
+    game = load_game(game_name)
+    data = state_to_dict(game, game.start(players=players, seed=3))
+    edit_of(data)
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", game_name, "--players", str(players), "--from-state", str(path), "--quiet")
+    assert code == 2 and f"{path}: {message}" in err, err
+
+
+def test_a_zone_of_something_else_than_components_is_an_error(tmp_path, capsys):
+    err = game_error(tmp_path, capsys, HEADER + "var score: int = 0 zone\n" + play(""), command="check")
+    assert "<dir>/g.game:2:1: error: a zone holds components of an entity kind, not int" in err
+
+
+def test_bundled_games_keep_their_zones_after_every_move():
+    """The zones declared in Kuhn poker and The Wall is Down hold in random games."""
+    import random
+
+    from interpreter.runtime.saving import misplaced
+
+    for name, players in (("kuhn_poker", 2), ("twid", 4)):
+        game = load_game(name)
+        for seed in (1, 2):
+            state, rng = game.start(players=players, seed=seed), random.Random(seed)
+            for _ in range(400):
+                assert misplaced(game, state.vars) is None, (name, seed, state.decisions)
+                if state.result is not None:
+                    break
+                state = game.apply_index(state, rng.randrange(len(state.pending.values)))

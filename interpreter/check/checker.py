@@ -159,6 +159,18 @@ class Checker:
     def _components(self, decls) -> None:
         """Generates and cards: their properties' values, slots and names."""
         for d in decls:
+            if isinstance(d, ast.Var) and d.zone:
+                t = d.type
+                while isinstance(t, ast.MapType):
+                    t = t.value
+                t = t.inner if isinstance(t, ast.OptionalType) else t
+                t = t.element if isinstance(t, ast.ListType) else t
+                if not (isinstance(t, ast.NamedType) and t.name in self.fields):
+                    self.error(
+                        d.span,
+                        f"a zone holds components of an entity kind, not {show(self.vars[d.name][1])}",
+                        f"declare it as `var {d.name}: list KIND` or `var {d.name}: player -> list KIND`",
+                    )
             if isinstance(d, ast.Generate):
                 if d.kind not in self.fields:
                     self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))

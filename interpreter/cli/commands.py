@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.cli.human import HumanAgent, QuitRequest, UndoRequest
-from interpreter.cli.terminal import emphasised, error, say, show_view
+from interpreter.cli.terminal import clean_output, emphasised, error, say, show_view
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
@@ -670,7 +670,9 @@ def cmd_bench(args) -> int:
     """Random playouts from successive seeds: speed, decisions per game, each seat's wins."""
     from interpreter.cli.terminal import progress
     from interpreter.play.agents import RandomAgent
+    from interpreter.play.simulate import check_scale
 
+    check_scale(args.games, 1)
     game = _load(args)
     decisions = 0
     wins: dict[str, float] = {}
@@ -731,6 +733,7 @@ def cmd_simulate(args) -> int:
     from interpreter.cli.terminal import progress
     from interpreter.play import simulate as sim
 
+    sim.check_scale(args.games, 1 if args.jobs is None else args.jobs)  # before the game is loaded
     if args.ray is not None:
         sim.import_ray()  # Ray is an optional extra: say how to install it before loading anything
     game = _load(args)
@@ -974,6 +977,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `gamedef` command; everything it writes passes `terminal.clean` (no escape
+    sequence from a game, table, transcript, state or argument reaches the terminal)."""
+    with clean_output():
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     if extra and args.command == "new" and args.dir == "." and len(extra) == 1 and not extra[0].startswith("-"):

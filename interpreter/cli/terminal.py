@@ -10,6 +10,7 @@ left out when the output is not a terminal, when `NO_COLOR` is set, or on a dumb
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import textwrap
@@ -20,13 +21,67 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+# A control sequence or character a terminal would act on: ESC and what it introduces
+# (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
+# APC, or ESC and one character), the other C0 controls but newline and tab, DEL and C1.
+_CONTROL = re.compile(
+    r"\x1b(?:\[[0-?]*[ -/]*[@-~]?|\][^\x07\x1b]*(?:\x07|\x1b\\)?|[PX^_][^\x1b]*(?:\x1b\\)?|.?)"
+    r"|[\x00-\x08\x0b-\x1f\x7f-\x9f]",
+    re.S,
+)
+
+
+def clean(text: str) -> str:
+    """`text` without the control sequences a terminal would act on (move the cursor,
+    retitle the window, write a link, a clipboard, erase the screen), newlines and tabs
+    kept. Text from a game file, a table, a transcript, a state or an argument reaches the
+    terminal only through this (the streams `clean_output` installs); the program's own
+    styles are added after it, by rich, on the raw stream."""
+    if _CONTROL.search(text) is None:  # the usual case: one scan, no copy
+        return text
+    return _CONTROL.sub("", text)
+
+
+class _Cleaned:
+    """A text stream that writes through `clean`; everything else is the stream's own."""
+
+    def __init__(self, raw):
+        self.raw = raw
+
+    def write(self, text: str) -> int:
+        self.raw.write(clean(text))
+        return len(text)
+
+    def writelines(self, lines) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str):
+        return getattr(self.raw, name)
+
+
+def _raw(stream):
+    return stream.raw if isinstance(stream, _Cleaned) else stream
+
+
+@contextmanager
+def clean_output() -> Iterator[None]:
+    """Standard output and error through `clean` while the command runs: the one boundary
+    every printed line, prompt, error and usage message passes (restored afterwards)."""
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Cleaned(_raw(sys.stdout)), _Cleaned(_raw(sys.stderr))
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = saved
+
 
 def _err() -> Console:
-    return Console(file=sys.stderr, highlight=False)
+    return Console(file=_raw(sys.stderr), highlight=False)
 
 
 def _out() -> Console:
-    return Console(file=sys.stdout, highlight=False, soft_wrap=True)
+    return Console(file=_raw(sys.stdout), highlight=False, soft_wrap=True)
 
 
 def colours(stream=None) -> bool:
@@ -44,7 +99,7 @@ MARKS = (("== ", "bold cyan"), ("  > ", "dim"), ("-- ", "yellow"))
 
 def _styled(text: str, style: str | None) -> None:
     if style and colours():
-        _out().print(text, style=style, markup=False, highlight=False)
+        _out().print(clean(text), style=style, markup=False, highlight=False)
     else:
         print(text)
 
@@ -98,7 +153,7 @@ def error(message: str, hint: str | None = None) -> None:
     """`gamedef: error: ...` and its hint on standard error, the first in red on a terminal."""
     head = f"gamedef: error: {message}"
     if colours(sys.stderr):
-        _err().print(head, style="bold red", markup=False, highlight=False)
+        _err().print(clean(head), style="bold red", markup=False, highlight=False)
     else:
         print(head, file=sys.stderr)
     if hint:

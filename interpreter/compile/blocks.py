@@ -13,7 +13,7 @@ import attrs
 
 from interpreter.compile.expressions import _CONSTANT, Scope, _whole_call, compile_source
 from interpreter.core.errors import Span
-from interpreter.core.limits import MAX_LIST, capped, capped_deep
+from interpreter.core.limits import MAX_LIST, MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
 
 
@@ -185,8 +185,10 @@ class BlockCompiler:
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = [src(p) for p in s.text.parts if not isinstance(p, str)]
             self.formats.append(parts)
+            self.format_spans.append(s.span)
             if s.headline:
                 self.headline_formats.add(len(self.formats) - 1)
+            emit(f"if len(vm.log) >= {MAX_LOG_LINES}: vm.log_full()")
             emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
         elif isinstance(s, ast.Roll):
             self.uses_chance = True

@@ -30,7 +30,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
 
-from interpreter.core.cache import directory, trusted, write_bytes
+from interpreter.core.cache import directory, read_trusted, write_bytes
 
 MAX_MEMORY = 50_000  # code objects kept in the process at most
 
@@ -61,10 +61,11 @@ def _file(key: str) -> Path | None:
 
 
 def _read(path: Path) -> dict[tuple[str, str], CodeType]:
-    if not path.is_file() or not trusted(path):
+    raw = read_trusted(path)
+    if raw is None:
         return {}
     try:
-        data = marshal.loads(path.read_bytes())
+        data = marshal.loads(raw)
     except (OSError, ValueError, EOFError, TypeError):
         return {}
     if not isinstance(data, dict):

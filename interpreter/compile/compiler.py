@@ -21,7 +21,7 @@ from interpreter.compile.statements import Code, Handler, StatementCompiler
 from interpreter.compile.views import compile_view
 from interpreter.core.builtins import DELTA, DIRECTIONS, Text
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean, explain
-from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
+from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, MAX_SHOWN, LimitExceeded, too_long
 from interpreter.core.links import ADDED, dynamic_builtins, link_op
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
@@ -40,6 +40,22 @@ class VarInfo:
     seen_by: str
     decl: ast.Var
     levels: tuple = ()  # (keys, index) of every key, outer first: `A -> B -> V` has two
+
+
+def shown_list(items: tuple, show) -> str:
+    """A list as text, its items `show`n and joined by commas; refused past MAX_SHOWN
+    characters as it is written (a list of long texts would otherwise make gigabytes)."""
+    if not items:
+        return "nothing"
+    parts = []
+    size = 0
+    for item in items:
+        part = show(item)
+        size += len(part) + 2
+        if size > MAX_SHOWN:
+            raise too_long("a list written as text", size, MAX_SHOWN, "write a count or the first items")
+        parts.append(part)
+    return ", ".join(parts)
 
 
 class Runtime:
@@ -73,7 +89,7 @@ class Runtime:
         if value is False:
             return "no"
         if isinstance(value, tuple):
-            return ", ".join([self.display(v) for v in value]) if value else "nothing"
+            return shown_list(value, self.display)
         if isinstance(value, str):
             title = self.titles.get(value)
             return title if title is not None else self.seat_titles.get(value, value)
@@ -133,7 +149,9 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.event_decls: dict[str, ast.Event] = {}
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[tuple] = []  # (labels fn or None: the values as displayed, prompt fn, secret, code)
+        self.choice_spans: list[Span | None] = []  # where each decision is asked
         self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
+        self.format_spans: list[Span] = []  # where each `log` is written
         self.uses_chance = False  # a `roll` or a `shuffle` somewhere in the rules
         self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration
         self.short_fns: dict[str, list] = {}
@@ -725,12 +743,15 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         def show(v):
             if hidden is not None:
                 if isinstance(v, tuple):
-                    return ", ".join(show(x) for x in v) if v else "nothing"
+                    return shown_list(v, show)
                 if isinstance(v, str) and v in self.kind_of and hidden(v):
                     return f"a hidden {self.kind_of[v]}"
             return display(v)
 
-        return "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+        if len(line) > MAX_SHOWN:
+            raise too_long("a log line", len(line), MAX_SHOWN, "log a count or the first items")
+        return line
 
 
 def _leaver(hooks: dict[str, Code]):

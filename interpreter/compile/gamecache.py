@@ -219,12 +219,13 @@ class _Unpickler(pickle.Unpickler):
 def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: tuple[Path, ...]):
     """The compiled game kept for these files, variants and options, or None."""
     entry = _entry(path, variants, options)
-    if entry is None or not entry.is_file() or not cache.trusted(entry):
+    raw = None if entry is None else cache.read_trusted(entry)
+    if raw is None:
         return None
     enabled = gc.isenabled()
     gc.disable()  # tens of thousands of objects, none of them garbage: no collection while building
     try:
-        data = marshal.loads(entry.read_bytes())
+        data = marshal.loads(raw)
         if not (isinstance(data, tuple) and len(data) == 4 and data[0] == FORMAT):
             return None
         _, files, codes, blob = data

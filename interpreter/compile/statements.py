@@ -14,7 +14,7 @@ import attrs
 from interpreter.compile.blocks import BindParams
 from interpreter.compile.expressions import Closure, Scope, _whole_call, compile_source
 from interpreter.core.errors import Span
-from interpreter.core.limits import MAX_CHOICES
+from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.language import syntax as ast
 
 
@@ -390,7 +390,7 @@ class StatementCompiler:
         optional = s.optional
 
         # None: each option is labelled by its value as displayed (the engine needs no VM)
-        choice = self._choice(labels, prompt, s.secret)
+        choice = self._choice(labels, prompt, s.secret, s.span)
 
         def unusual(vm, L, values):
             """No option (or too many): the step that follows, or the rule's error."""
@@ -416,9 +416,13 @@ class StatementCompiler:
             f"def {name}(vm, L, values):\n"
             + ("    V = vm.vars\n" if "V[" in label else "")
             + "    out = []\n"
+            + "    size = 0\n"
             + "    for v in values:\n"
             + f"        L[{slot}] = v\n"
-            + f"        out.append(str({label}))\n"
+            + f"        text = str({label})\n"
+            + "        size += len(text)\n"
+            + f"        if len(text) > {MAX_LABEL} or size > {MAX_LABELS}: vm.labels_too_long(text, size)\n"
+            + "        out.append(text)\n"
             + "    return out\n"
         )
         self.link_loops(text)
@@ -463,11 +467,12 @@ class StatementCompiler:
         step.body = [line for line in text.splitlines()[1:] if line != "    V = vm.vars"]
         return step
 
-    def _choice(self, labels, prompt, secret: bool = False) -> int:
+    def _choice(self, labels, prompt, secret: bool = False, span: Span | None = None) -> int:
         """Register how a decision's labels and prompt are written; built only when asked.
         A secret decision's answer is shown to the other players as "(secret choice)".
         The code it belongs to is kept, to check a saved state's pending decision."""
         self.choices.append((labels, prompt, secret, self._code.index))
+        self.choice_spans.append(span)
         return len(self.choices) - 1
 
     def _s_May(self, s: ast.May, scope):
@@ -480,7 +485,7 @@ class StatementCompiler:
         def prompt(vm, L):
             return asked(vm, L) if asked is not None else f"you may {text(vm, L)}"
 
-        choice = self._choice(lambda vm, L, values: [str(text(vm, L)), "pass"], prompt, False)
+        choice = self._choice(lambda vm, L, values: [str(text(vm, L)), "pass"], prompt, False, s.span)
 
         def ask(vm, L):
             vm.suspend(player(vm, L), (True, False), slot, choice, L)

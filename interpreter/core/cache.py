@@ -12,6 +12,7 @@ Its users: parsed files (language/treecache.py), the code compiled from games
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -31,18 +32,45 @@ def directory() -> Path | None:
     return Path(base) / "gamedef"
 
 
+def _owned_private(st: os.stat_result) -> bool:
+    """Owned by this user, and nobody else may write it."""
+    if hasattr(os, "getuid") and st.st_uid != os.getuid():
+        return False
+    return not st.st_mode & 0o022
+
+
 def trusted(path: Path) -> bool:
-    """A file this user owns that nobody else may write (and its directory likewise)."""
+    """A regular file this user owns that nobody else may write, in a folder likewise,
+    and not a symbolic link: a link would have the link's folder checked and another
+    file read (the real file and its real folder are what is checked)."""
     try:
-        for p in (path.parent, path):
-            st = p.stat()
-            if hasattr(os, "getuid") and st.st_uid != os.getuid():
-                return False
-            if st.st_mode & 0o022:
-                return False
-        return path.stat().st_size <= MAX_FILE_BYTES
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode) or not stat.S_ISREG(st.st_mode):
+            return False
+        return _owned_private(st) and _owned_private(os.stat(path.parent.resolve())) and st.st_size <= MAX_FILE_BYTES
     except OSError:
         return False
+
+
+def read_trusted(path: Path) -> bytes | None:
+    """The bytes of a cache file if it is `trusted`, else None. The file is opened without
+    following a link and checked on the open file itself, so it can't be swapped for a
+    link or another file between the check and the read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:  # missing, or a link (O_NOFOLLOW: ELOOP)
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(f.fileno())
+            if not stat.S_ISREG(st.st_mode) or not _owned_private(st) or st.st_size > MAX_FILE_BYTES:
+                return None
+            if not _owned_private(os.stat(path.parent.resolve())):
+                return None
+            data = f.read(MAX_FILE_BYTES + 1)
+            return data if len(data) <= MAX_FILE_BYTES else None
+    except OSError:
+        return None
 
 
 def write_bytes(path: Path, data: bytes) -> None:

@@ -124,3 +124,15 @@ def capped_deep(value):
 
 
 MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
+MAX_GAMES = 1_000_000  # games of one `gamedef simulate` or `bench` (a record each is kept for the summary)
+MAX_JOBS = 256  # worker processes of one `gamedef simulate` (a machine has far fewer cores)
+MAX_SHOWN = MAX_LIST  # characters of one value written into a text, a log line or a label
+MAX_LOG_LINES = 10_000  # log lines written by one move (a real move writes a few dozen)
+MAX_NARRATION = 1_000_000  # characters of the narration of one move, as kept for output
+MAX_LABEL = 10_000  # characters of one option's label
+MAX_LABELS = 1_000_000  # characters of the labels of one decision, together
+
+
+def too_long(what: str, size: int, limit: int, hint: str) -> LimitExceeded:
+    """The error for a text past one of the limits of what is shown (narration, labels)."""
+    return LimitExceeded(f"{what} has more than {limit:,} characters ({size:,} so far)", hint)

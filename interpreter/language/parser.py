@@ -60,6 +60,9 @@ def _span(path: str, meta_or_token, offset: int = 0) -> Span:
 _ESCAPES = {"n": "\n", "t": "\t", '"': '"', "\\": "\\", "{": "{{", "}": "}}"}
 
 
+_ZONE = object()  # the `zone` mark of a var declaration
+
+
 class _Builder(Transformer):
     """One method per grammar alias; each returns a syntax node."""
 
@@ -331,8 +334,13 @@ class _Builder(Transformer):
 
     @v_args(meta=True)
     def var_decl(self, meta, c):
+        zone = c[-1] is _ZONE
+        c = c[:-1] if zone else c
         seen = str(c[3]) if len(c) > 3 else "all"
-        return ast.Var(span=self._s(meta), name=str(c[0]), type=c[1], default=c[2], seen_by=seen)
+        return ast.Var(span=self._s(meta), name=str(c[0]), type=c[1], default=c[2], seen_by=seen, zone=zone)
+
+    def zone(self, c):
+        return _ZONE
 
     def seen_by(self, c):
         return c[0]

@@ -19,7 +19,8 @@ from typing import Any
 import attrs
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span
-from interpreter.core.limits import MAX_COMPONENTS, MAX_REPORTED, MAX_TABLE_CELLS
+from interpreter.core.limits import MAX_COMPONENTS, MAX_NESTING, MAX_REPORTED, MAX_TABLE_CELLS
+from interpreter.language.sources import toml_too_deep
 
 
 # ---- names ----------------------------------------------------------------------------
@@ -295,6 +296,14 @@ def _toml_sheet(path: str, text: str, problems: Problems) -> Sheet:
     """An array of tables (`[[country]]` sections, one per row) as a sheet. tomllib
     keeps no positions, so each key's line is found by scanning the text: a row's
     values are reported at their own lines, a missing one at its `[[...]]` line."""
+    deep = toml_too_deep(text)
+    if deep is not None:
+        problems.fatal(
+            deep,
+            1,
+            f"values nested too deeply (more than {MAX_NESTING} levels)",
+            "a table's cells are flat values or lists",
+        )
     try:
         document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -10,11 +10,12 @@ that leads outside the folders the file may read from.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, UsageError
-from interpreter.core.limits import MAX_FILE_BYTES
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_NESTING
 
 MISSING = "no such file"
 
@@ -107,3 +108,58 @@ def confined(base: Path, name: str, roots: tuple[Path, ...]) -> Path | None:
         if target == root or root in target.parents:
             return target
     return None
+
+
+_TOML_MARK = re.compile(r"[\n#\"'\[\]{}.=,]")
+_TOML_STRINGS = {  # (quote, tripled): a whole string, escapes and inner quotes included
+    ('"', False): re.compile(r'"(?:[^"\\\n]|\\.)*"'),
+    ("'", False): re.compile(r"'[^'\n]*'"),
+    ('"', True): re.compile(r'"""(?:[^"\\]|\\.|"(?!""))*"""+', re.S),
+    ("'", True): re.compile(r"'''(?:[^']|'(?!''))*'''+", re.S),
+}
+
+
+def toml_too_deep(text: str) -> int | None:
+    """The line where TOML text nests tables or arrays, or dots a key, past MAX_NESTING
+    levels; None if it stays within. Python's TOML reader recurses into arrays and slows
+    down quadratically on long dotted keys (20,000 parts: minutes), so every TOML file
+    (table, transcript, state) is scanned with this before it is parsed. Strings and
+    comments are skipped as TOML reads them, so a quote in a comment or an escaped
+    quote in a string can't hide what follows."""
+    depth = dots = 0
+    line = 1
+    i, n = 0, len(text)
+    while True:
+        found = _TOML_MARK.search(text, i)
+        if found is None:
+            return None
+        i = found.start()
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+            dots = 0
+        elif ch == "#":
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif ch == '"' or ch == "'":
+            triple = text.startswith(ch * 3, i)
+            string = _TOML_STRINGS[ch, triple].match(text, i)
+            if string is None:
+                return None  # an unclosed string: the TOML reader reports it
+            line += text.count("\n", i, string.end())
+            i = string.end()
+            continue
+        elif ch == "[" or ch == "{":
+            depth += 1
+            if depth > MAX_NESTING:
+                return line
+        elif ch == "]" or ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == ".":
+            dots += 1
+            if dots > MAX_NESTING:
+                return line
+        else:  # `=` or `,`: a key ends, a value or the next item begins
+            dots = 0
+        i += 1

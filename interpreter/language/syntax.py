@@ -536,6 +536,7 @@ class Var:
     type: TypeExpr
     default: Expr
     seen_by: str
+    zone: bool = False  # a place components are in: each in at most one zone, once (checked on load)
 
 
 @frozen

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable
 
 from interpreter.core import errors
-from interpreter.core.cache import directory, trusted, write_bytes
+from interpreter.core.cache import directory, read_trusted, write_bytes
 from interpreter.core.paths import GRAMMAR, PACKAGE
 from interpreter.language import syntax
 
@@ -60,9 +60,10 @@ def tree(path: str, text: str, parse: Callable[[], object]) -> object:
         return parse()
     key = hashlib.sha256("\0".join((_parser_files_digest(), path, text)).encode("utf-8", "surrogatepass"))
     file = where / f"{key.hexdigest()[:32]}.{sys.implementation.cache_tag}.tree"
-    if file.is_file() and trusted(file):
+    data = read_trusted(file)
+    if data is not None:
         try:
-            return _TreeUnpickler(io.BytesIO(file.read_bytes())).load()
+            return _TreeUnpickler(io.BytesIO(data)).load()
         except Exception:  # a damaged or foreign file is a miss, whatever it raises
             pass
     result = parse()

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from interpreter.core.errors import GameDefError, UsageError
+from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.engine import Game, State
 
@@ -258,7 +259,7 @@ def _init_worker(setup: Setup) -> None:
         _worker = (setup.load(), setup)
 
 
-def _play_chunk(seeds: list[int]) -> list[Record] | _Failure:
+def _play_chunk(seeds: Sequence[int]) -> list[Record] | _Failure:
     """A worker's chunk of seeds; a failure is returned, not raised, so that it arrives
     as the plain `_Failure` it is."""
     assert _worker is not None
@@ -269,14 +270,27 @@ def _play_chunk(seeds: list[int]) -> list[Record] | _Failure:
         return failure
 
 
-def _ray_chunk(setup: Setup, seeds: list[int]) -> list[Record] | _Failure:
+def _ray_chunk(setup: Setup, seeds: Sequence[int]) -> list[Record] | _Failure:
     """A Ray task: a chunk of seeds in a Ray worker, which loads the game on its first task
     and keeps it for the next ones (a worker process runs many tasks)."""
     _init_worker(setup)
     return _play_chunk(seeds)
 
 
-def _chunks(seeds: list[int], jobs: int) -> list[list[int]]:
+def check_scale(games: int, jobs: int) -> None:
+    """Refuse a number of games or jobs past MAX_GAMES or MAX_JOBS before any work: a
+    record is kept per game and a process started per job, so a mistyped number would
+    otherwise end in a MemoryError or a machine full of workers."""
+    if games > MAX_GAMES:
+        raise UsageError(f"--games {games}: the limit is {MAX_GAMES:,} games", "run several simulations with --seed")
+    if jobs > MAX_JOBS:
+        raise UsageError(
+            f"--jobs {jobs}: the limit is {MAX_JOBS} worker processes",
+            f"this machine lets {default_jobs()} run at once",
+        )
+
+
+def _chunks(seeds: Sequence[int], jobs: int) -> list[Sequence[int]]:
     """About 16 chunks per worker: small enough for a progress bar that moves and for the
     workers to finish together, large enough that sending them costs nothing."""
     size = max(1, math.ceil(len(seeds) / (jobs * 16)))
@@ -353,7 +367,7 @@ def _start_ray(address: str, jobs: int) -> int:
 
 def _simulate_ray(
     setup: Setup,
-    seeds: list[int],
+    seeds: Sequence[int],
     jobs: int,
     address: str,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
@@ -406,7 +420,8 @@ def simulate(
     workers are forked, so no thread of its own is copied into them) and yields a function
     called once per game finished. Raises UsageError for a game that cannot be finished."""
     global _worker
-    seeds = list(range(seed, seed + games))
+    check_scale(games, jobs)
+    seeds = range(seed, seed + games)  # a range: sliced into chunks, never a list of every seed
     try:
         if ray_address is not None:
             return _simulate_ray(setup, seeds, jobs, ray_address, watch)

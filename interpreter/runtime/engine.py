@@ -14,7 +14,16 @@ from typing import Any, NamedTuple
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core import rng
 from interpreter.core.errors import Diagnostic, GameRuntimeError, UsageError, explain
-from interpreter.core.limits import MAX_DEPTH, STEP_LIMIT
+from interpreter.core.limits import (
+    MAX_DEPTH,
+    MAX_LABEL,
+    MAX_LABELS,
+    MAX_LOG_LINES,
+    MAX_NARRATION,
+    STEP_LIMIT,
+    LimitExceeded,
+    too_long,
+)
 
 _new_tuple = tuple.__new__
 
@@ -120,6 +129,8 @@ class VM:
             self.budget = self.step_limit
             del self.log[:]
             return
+        if player not in self.players:  # a value edited into a saved state: never a seat-less decision
+            raise self.rule_error(f"the player asked is {player!r}, not a seat in play ({', '.join(self.players)})")
         self.pending = _new_tuple(Pending, (player, values, slot, choice))
         self.stop = self.switch = True
 
@@ -156,6 +167,15 @@ class VM:
         if dest is not None:
             self.thaw_top()[2][dest] = value
         return pc
+
+    def log_full(self) -> None:
+        raise self.rule_error(f"one move wrote more than {MAX_LOG_LINES:,} log lines (log a summary, not each item)")
+
+    def labels_too_long(self, text: str, size: int) -> None:
+        """A decision's labels past MAX_LABEL characters each or MAX_LABELS together."""
+        if len(text) > MAX_LABEL:
+            raise too_long("an option's label", len(text), MAX_LABEL, "label an option by its name, not its details")
+        raise too_long("the labels of this decision", size, MAX_LABELS, "offer fewer options, or shorter labels")
 
     def out_of_steps(self) -> None:
         raise self.rule_error(
@@ -468,17 +488,26 @@ class Game:
         labels_fn = self.compiled.choices[p.choice][0]
         key = _label_key(state, labels_fn)
         if key is None:
-            return _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
+            return _unique(self._run_labels(labels_fn, state))
         labels = self._value_labels.get(key)
         if labels is None:
-            if labels_fn is None:
-                labels = _unique(list(map(self.compiled.rt.display, p.values)))
-            else:
-                labels = _unique(labels_fn(VM(self.compiled, state, True), list(state.frames[-1][2]), p.values))
+            labels = _unique(self._run_labels(labels_fn, state))
             if len(self._value_labels) >= KEPT_LABELS:
                 self._value_labels.clear()
             self._value_labels[key] = labels
         return labels
+
+    def _run_labels(self, labels_fn, state: State) -> list[str]:
+        """The pending decision's labels as written (each option's value displayed, when
+        the game gives no `label`); one past its limit is an error at the `choose`."""
+        p = state.pending
+        vm = VM(self.compiled, state, True)
+        try:
+            if labels_fn is None:
+                return list(map(self.compiled.rt.display, p.values))
+            return labels_fn(vm, list(state.frames[-1][2]), p.values)
+        except LimitExceeded as exc:
+            raise vm.rule_error(explain(exc), self.compiled.choice_spans[p.choice]) from None
 
     def prompt(self, state: State) -> str:
         """What the pending decision asks, in the game's words."""
@@ -534,11 +563,21 @@ class Game:
             omniscient = player is None
         hidden = None if omniscient else hidden_test(self.compiled, state, player)
         keep = self.compiled.headline_formats if headlines else None
-        return [
-            render(e, hidden)
-            for e in state.log
-            if (e[0] is None or omniscient or e[0] == player) and (keep is None or e[1] in keep)
-        ]
+        lines = []
+        size = 0
+        entry = None
+        try:
+            for entry in state.log:
+                if (entry[0] is None or omniscient or entry[0] == player) and (keep is None or entry[1] in keep):
+                    line = render(entry, hidden)
+                    size += len(line)
+                    if size > MAX_NARRATION:
+                        raise too_long("the narration of one move", size, MAX_NARRATION, "log a summary, not each item")
+                    lines.append(line)
+        except LimitExceeded as exc:  # a line or the whole past its limit: at the `log` that passed it
+            span = self.compiled.format_spans[entry[1]] if entry is not None else None
+            raise VM(self.compiled, state, True).rule_error(explain(exc), span) from None
+        return lines
 
     def apply(self, state: State, move: Move | str) -> State:
         """The state after `move`; raises `IllegalMove` (a value with the reason) if not legal."""

@@ -17,11 +17,11 @@ import cattrs
 import tomli_w
 
 from interpreter.compile.modifiers import GRANTS
-from interpreter.core.errors import UsageError, did_you_mean, explain
+from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
-from interpreter.language.sources import read_text
+from interpreter.language.sources import read_text, toml_too_deep
 from interpreter.runtime.engine import Game, Pending, State
 
 
@@ -186,6 +186,62 @@ def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
     return level(0, t, data, field)
 
 
+def _holds(t: ast.TypeExpr, kinds: set[str]) -> str | None:
+    """'one' or 'list' if a value of type `t` holds components of an entity kind (a card,
+    a piece: what moves from place to place; not a grid cell or a seat), else None."""
+    if isinstance(t, ast.OptionalType):
+        t = t.inner
+    if isinstance(t, ast.NamedType) and t.name in kinds:
+        return "one"
+    if isinstance(t, ast.ListType) and isinstance(t.element, ast.NamedType) and t.element.name in kinds:
+        return "list"
+    return None
+
+
+def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
+    """The first component found in two places, as (the field of its second place, why),
+    or None. A place is a variable declared a `zone` (`var deck: list Card = [] zone`),
+    or an entry of one (`var hand: player -> list Card = [] zone`); a component is in at
+    most one place, and once in a list: a card dealt to two hands is an edited file.
+    Only zones count: a variable that names a component (the card being played, an
+    army's city) is a reference, and may name what is also in a zone."""
+    g = game.compiled
+    kinds = set(g.kind_of.values())
+    seen: dict[str, str] = {}
+    for info in g.var_order:
+        if not getattr(info.decl, "zone", False):
+            continue
+        t = info.decl.type
+        for _ in info.levels:
+            t = t.value
+        holds = _holds(t, kinds)
+        if holds is None:
+            continue
+
+        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
+            if i < len(info.levels):
+                keys = info.levels[i][0]
+                for key, inner in zip(keys, value, strict=False):
+                    found = walk(i + 1, inner, f"{field}.{key}")
+                    if found:
+                        return found
+                return None
+            items = value if holds == "list" else (value,)
+            for n, item in enumerate(items):
+                if item is None or item not in g.kind_of:
+                    continue
+                where = f"{field}[{n}]" if holds == "list" else field
+                if item in seen:
+                    return where, f"{item!r} is also at {seen[item]}: a {g.kind_of[item]} is in one place at a time"
+                seen[item] = where
+            return None
+
+        found = walk(0, values[info.slot], f"vars.{info.name}")
+        if found:
+            return found
+    return None
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -300,6 +356,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
         values[info.slot] = _decode_var(info, saved_vars[info.name], checker, f"vars.{info.name}")
     _engine_vars(g, values)
+    twice = misplaced(game, values)
+    _need(twice is None, *(twice or ("", "")), "a component leaves one place as it enters another")
     extra = [k for k in saved_vars if k not in g.vars]
     _need(
         not extra,
@@ -394,46 +452,36 @@ def _state_from_dict(game: Game, data: dict) -> State:
             game.prompt(state)
         except Exception as exc:  # a value of the wrong kind for this decision
             raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
+        _goes_on(game, state)
     return state
+
+
+def _goes_on(game: Game, state: State) -> None:
+    """Refuse a state the game can't play on from: its first option is tried up to the
+    next decision, which runs the suspended frames with their saved locals (a local of
+    the wrong kind, a list turned into a text, fails there: named here, not in the
+    middle of a game). The frames' locals carry no declared types to check them by."""
+    try:
+        game.apply_index(state, 0)
+    except GameDefError as err:
+        d = err.diagnostics[0]
+        where = f"{Path(d.span.path).name}:{d.span.line}: " if d.span.line else ""
+        frame = len(state.frames) - 1
+        raise _Bad(
+            f"frames[{frame}].locals",
+            f"the game can't go on from these values (its first option fails at {where}{d.message})",
+        ) from None
 
 
 def save_state(game: Game, state: State, path: str | Path) -> None:
     Path(path).write_text(tomli_w.dumps(state_to_dict(game, state)), encoding="utf-8")
 
 
-def _too_deep(text: str) -> bool:
-    """Whether TOML text nests tables or arrays past MAX_NESTING levels. Python's TOML
-    reader recurses into arrays and slows down on long dotted keys, so such a file is
-    refused before it is parsed (strings are skipped; a rough count suffices here)."""
-    depth = 0
-    quote = None
-    dots = 0
-    for ch in text:
-        if quote:
-            if ch == quote:
-                quote = None
-            continue
-        if ch in "\"'":
-            quote = ch
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_NESTING:
-                return True
-        elif ch in "]}":
-            depth = max(0, depth - 1)
-        elif ch == ".":
-            dots += 1
-            if dots > MAX_NESTING:
-                return True
-        elif ch in "=\n":
-            dots = 0
-    return False
-
-
 def read_toml(path: str | Path, what: str) -> dict:
     text = read_text(path, f"{what} file")
-    if _too_deep(text):
-        raise UsageError(f"{path}: values nested too deeply", f"fix the {what} file")
+    deep = toml_too_deep(text)
+    if deep is not None:
+        raise UsageError(f"{path}:{deep}: values nested too deeply", f"fix the {what} file")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
