@@ -220,7 +220,7 @@ def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: 
     """The compiled game kept for these files, variants and options, or None."""
     entry = _entry(path, variants, options)
     raw = None if entry is None else cache.read_trusted(entry)
-    if raw is None:
+    if entry is None or raw is None:
         return None
     enabled = gc.isenabled()
     gc.disable()  # tens of thousands of objects, none of them garbage: no collection while building
