@@ -608,6 +608,9 @@ def violations(g, s, zones):
         out.append(f"§9.1 Italian front: German armies {[(a, on_map[a]) for a in germans]}")
     if len(western) > 1:
         out.append(f"§9.1 Italian front: French/British armies {[(a, on_map[a]) for a in western]}")
+    others = [a for a in front if not a.startswith(("German", "French", "British", "Austro-Hungarian", "Italian"))]
+    if others:
+        out.append(f"§9.1 Italian front: armies of another nation {[(a, on_map[a]) for a in others]}")
     for a, z in on_map.items():
         # §3: enemy armies never enter the square areas
         if zones[z]["square"] == "yes":

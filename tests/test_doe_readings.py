@@ -1,0 +1,52 @@
+"""Downfall of Empires: the Italian front, trenches, Russia's 1916 duty and movement through
+occupied zones, each against its rulebook section (positions arranged on the harness game,
+tests/doe/harness.game; dice pinned attacker's first)."""
+
+from __future__ import annotations
+
+from doe_helpers import finish, labels, play, scenario, var
+
+G1, G2 = "German 5(2) 9", "German 5(2) 10"
+R1, R2, R3 = "Russian 3(1) 9", "Russian 3(1) 10", "Russian 3(1) 11"
+A1, A2 = "Austro-Hungarian 3(1) 1", "Austro-Hungarian 3(1) 2"
+F1 = "French 4(2) 1"
+ITALY_FB = {z: "FB" for z in ("venice", "asiago", "milan", "turin", "rome")}
+
+
+def attack_in_place(g, s, attacker, zone_name, defender, *then):
+    """One activation: `attacker` stays in its zone and attacks `defender` there."""
+    return play(
+        g, s, "activation", f"activate {attacker} in {zone_name}", f"stay in {zone_name}", "done activating",
+        f"attack {defender} in {zone_name}", f"{attacker} attacks", *then,
+    )  # fmt: skip
+
+
+# ---- 9.1 the Italian front ----------------------------------------------------------------------
+def test_italian_front_bars_a_russian_army_from_moving_in():
+    """§9.1: in Italy and Austria-Hungary's frontier zones with Italy only Austro-Hungarian and
+    Italian armies stand, besides one German and one French or British army: a Russian army in
+    Vienna may not move into Trentino or Trieste, though it may into Budapest."""
+    g, s = scenario(["RU"], at={R1: "vienna"}, control={"vienna": "RU"})
+    moves = labels(g, play(g, s, "activation", f"activate {R1} in Vienna", "move"))
+    assert "to Budapest (cost 2)" in moves
+    assert not any(m.startswith(("to Trentino", "to Trieste")) for m in moves)
+
+
+def test_italian_front_bars_a_russian_retreat_into_it():
+    """§9.1 with §9.2: a Russian army in Vienna, beaten but saved by its trench, must retreat to
+    a zone of its side; Trentino and Trieste (Russian-held) are on the Italian front, closed to
+    Russians, so it retreats to Krakow."""
+    control = {"vienna": "RU", "trentino": "RU", "trieste": "RU", "krakow": "RU"}
+    g, s = scenario(
+        ["AH"], at={A1: "vienna", R1: "vienna"}, control=control, trench={"vienna": 1}, trench_owner={"vienna": "RU"},
+        pins=(6, 1),
+    )  # fmt: skip
+    s = attack_in_place(g, s, A1, "Vienna", R1, f"{R1} takes the loss", "the trench takes the loss")
+    assert labels(g, s) == ["retreat to Krakow"]
+
+
+def test_italian_front_still_admits_one_german_army():
+    """§9.1: one German army may stand on the front: with none there, a German army in Munich may
+    move into Trentino."""
+    g, s = scenario(["GE"], at={G1: "munich"})
+    assert "to Trentino (cost 1)" in labels(g, play(g, s, "activation", f"activate {G1} in Munich", "move"))
