@@ -50,3 +50,24 @@ def test_italian_front_still_admits_one_german_army():
     move into Trentino."""
     g, s = scenario(["GE"], at={G1: "munich"})
     assert "to Trentino (cost 1)" in labels(g, play(g, s, "activation", f"activate {G1} in Munich", "move"))
+
+
+# ---- 11. trenches ---------------------------------------------------------------------------------
+def test_an_enemy_army_passing_through_removes_a_lone_trench():
+    """§11: a trench is removed when its zone holds only armies of an enemy Power. A German army
+    moves from Posen through Lodz (a Russian trench, no Russian army) on to Krakow: the trench is
+    gone although no army stands in Lodz at the end of the move or of the turn."""
+    g, s = scenario(["GE"], at={G1: "posen"}, trench={"lodz": 1}, trench_owner={"lodz": "RU"})
+    s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
+    assert var(g, s, "trench")["lodz"] == 0 and var(g, s, "trench_owner")["lodz"] is None
+    s = play(g, s, "to Krakow (cost 1)", "stop in Krakow")
+    s = finish(g, s)
+    assert var(g, s, "trench")["lodz"] == 0 and var(g, s, "at")[G1] == "krakow"
+
+
+def test_a_trench_with_its_own_army_stays_when_an_enemy_enters():
+    """§11: the trench goes only when none of its side's armies is left: a German army entering
+    Lodz, where a Russian army holds a Russian trench, leaves the trench standing."""
+    g, s = scenario(["GE"], at={G1: "posen", R1: "lodz"}, trench={"lodz": 1}, trench_owner={"lodz": "RU"})
+    s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
+    assert var(g, s, "trench")["lodz"] == 1
