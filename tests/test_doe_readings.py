@@ -71,3 +71,17 @@ def test_a_trench_with_its_own_army_stays_when_an_enemy_enters():
     g, s = scenario(["GE"], at={G1: "posen", R1: "lodz"}, trench={"lodz": 1}, trench_owner={"lodz": "RU"})
     s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
     assert var(g, s, "trench")["lodz"] == 1
+
+
+# ---- 9. Russia's 1916 duty ------------------------------------------------------------------------
+def test_russias_1916_duty_counts_two_different_armies_not_two_attacks():
+    """§9: Russia must attack at least two German or Austro-Hungarian armies in 1916 (our reading:
+    two different armies). Autumn 1916: A1 was attacked in an earlier turn of the year; attacking
+    it again would be a second attack but not a second army, so the attack Russia must make is on
+    A2."""
+    g, s = scenario(["RU"], at={R1: "lemberg", A1: "lemberg", A2: "lemberg"}, turn=10, ru_attacked_1916=[A1])
+    assert "end the turn" not in labels(g, s)
+    s = play(g, s, "missions", "activation", f"activate {R1} in Lemberg", "stay in Lemberg", "done activating")
+    assert labels(g, s) == [f"attack {A2} in Lemberg"]
+    s = play(g, s, f"attack {A2} in Lemberg", f"{R1} attacks")
+    assert var(g, s, "ru_attacked_1916") == (A1, A2)
