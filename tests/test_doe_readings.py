@@ -85,3 +85,50 @@ def test_russias_1916_duty_counts_two_different_armies_not_two_attacks():
     assert labels(g, s) == [f"attack {A2} in Lemberg"]
     s = play(g, s, f"attack {A2} in Lemberg", f"{R1} attacks")
     assert var(g, s, "ru_attacked_1916") == (A1, A2)
+
+
+# ---- 3. and 9.1 movement through occupied zones ----------------------------------------------------
+def test_a_zone_holds_armies_of_two_powers_at_most():
+    """§3: a zone can hold armies of two enemy Powers (our reading: of two Powers at most). With a
+    German and a Russian army in Lodz, an Austro-Hungarian army may not join them from Krakow;
+    with the option more_powers_per_zone it may."""
+    at = {G1: "lodz", R1: "lodz", A1: "krakow"}
+    g, s = scenario(["AH"], at=at)
+    moves = labels(g, play(g, s, "activation", f"activate {A1} in Krakow", "move"))
+    assert not any(m.startswith("to Lodz") for m in moves) and "to Vienna (cost 1)" in moves
+    g, s = scenario(["AH"], at=at, options=(("more_powers_per_zone", True),))
+    assert "to Lodz (cost 2)" in labels(g, play(g, s, "activation", f"activate {A1} in Krakow", "move"))
+
+
+def test_a_german_army_is_not_ceded_where_three_powers_would_stand():
+    """§3 with §14: German G1 stands in Austro-Hungarian Przemysl with a Russian army (1915); G2
+    moves in from Krakow. Ceding G2 would leave German, Austro-Hungarian and Russian armies in one
+    zone, so it is not offered; with the option more_powers_per_zone it is."""
+    at = {G1: "przemysl", R1: "przemysl", G2: "krakow"}
+    for options, offered in (((), False), ((("more_powers_per_zone", True),), True)):
+        g, s = scenario(["GE"], at=at, control={"przemysl": "AH"}, options=options)
+        s = play(g, s, "activation", f"activate {G2} in Krakow", "move", "to Przemysl (cost 1)")
+        assert (f"cede {G2} to the Austro-Hungarians" in labels(g, s)) == offered
+
+
+def test_an_army_joining_its_side_among_enemies_ends_its_move_unless_the_option():
+    """§9.1 (our reading): an army entering a zone with enemy armies ends its move there, even
+    where armies of its side stand. With move_on_from_enemies it may go on, but only to a zone
+    of its side (9.1: from a zone with enemies only to one controlled by its side)."""
+    at = {G1: "posen", G2: "lodz", R1: "lodz"}
+    g, s = scenario(["GE"], at=at)
+    s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
+    assert not any(m.startswith("to ") for m in labels(g, s))
+    assert var(g, s, "at")[G1] == "lodz"
+    g, s = scenario(["GE"], at=at, options=(("move_on_from_enemies", True),))
+    s = play(g, s, "activation", f"activate {G1} in Posen", "move", "to Lodz (cost 2)")
+    moves = labels(g, s)
+    assert "to Krakow (cost 1)" in moves and not any(m.startswith("to Warsaw") for m in moves)
+
+
+def test_no_army_passes_through_a_zone_its_power_fills():
+    """§3 (our reading): the stacking limit binds every zone entered, so a German army in Berlin
+    cannot pass through Posen, where three German armies stand, on its way east."""
+    g, s = scenario(["GE"], at={G1: "posen", G2: "posen", "German 5(2) 11": "posen", "German 5(2) 12": "berlin"})
+    moves = labels(g, play(g, s, "activation", "activate German 5(2) 12 in Berlin", "move"))
+    assert not any(m.startswith("to Posen") for m in moves)
