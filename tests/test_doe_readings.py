@@ -132,3 +132,14 @@ def test_no_army_passes_through_a_zone_its_power_fills():
     g, s = scenario(["GE"], at={G1: "posen", G2: "posen", "German 5(2) 11": "posen", "German 5(2) 12": "berlin"})
     moves = labels(g, play(g, s, "activation", "activate German 5(2) 12 in Berlin", "move"))
     assert not any(m.startswith("to Posen") for m in moves)
+
+
+def test_with_the_option_an_army_passes_through_a_full_stack_without_stopping():
+    """§3, the option pass_full_stacks: the German army from Berlin may go through Posen (three
+    German armies) on to Lodz, but may not stop in Posen."""
+    at = {G1: "posen", G2: "posen", "German 5(2) 11": "posen", "German 5(2) 12": "berlin"}
+    g, s = scenario(["GE"], at=at, options=(("pass_full_stacks", True),))
+    s = play(g, s, "activation", "activate German 5(2) 12 in Berlin", "move", "to Posen (cost 1)")
+    assert "stop in Posen" not in labels(g, s) and "to Lodz (cost 2)" in labels(g, s)
+    s = play(g, s, "to Lodz (cost 2)")
+    assert var(g, s, "at")["German 5(2) 12"] == "lodz"
