@@ -143,3 +143,22 @@ def test_with_the_option_an_army_passes_through_a_full_stack_without_stopping():
     assert "stop in Posen" not in labels(g, s) and "to Lodz (cost 2)" in labels(g, s)
     s = play(g, s, "to Lodz (cost 2)")
     assert var(g, s, "at")["German 5(2) 12"] == "lodz"
+
+
+def test_gamedef_rules_lists_these_readings_and_options(capsys):
+    """Every reading above is written beside its rule and every option is listed by `gamedef rules`."""
+    from interpreter.cli import main
+
+    assert main(["rules", "downfall_of_empires"]) == 0
+    out = " ".join(capsys.readouterr().out.split())
+    for option in ("more_powers_per_zone", "pass_full_stacks", "move_on_from_enemies", "italian_limit_per_zone"):
+        assert f"`{option}` (false)" in out
+    for reading in (
+        "no army of another nation (Russian, American, Ottoman, Serbian, Bulgarian, Romanian) may be there at all",
+        "the trench is removed the moment the zone holds only enemy armies",
+        "Russia's duty counts armies, not attacks",
+        "an army entering a zone with enemy armies ends its move there",
+        "no army passes through a zone where its Power already has as many armies as the limit",
+        "armies of two Powers at most in a zone",
+    ):
+        assert reading in out, reading
