@@ -600,6 +600,11 @@ def violations(g, s, zones):
         for (p, z), n in stacks.items()
         if n > int(zones[z]["stack_limit"])
     ]
+    # §3 (our reading): armies of two Powers at most in a zone
+    powers = collections.defaultdict(set)
+    for a, z in on_map.items():
+        powers[z].add(owner[a])
+    out += [f"§3 armies of {sorted(ps)} in {z}" for z, ps in powers.items() if len(ps) > 2]
     # §9.1: the Italian front holds at most one German and one French-or-British army
     front = [a for a, z in on_map.items() if zones[z]["italian_front"] == "yes"]
     germans = [a for a in front if a.startswith("German")]
@@ -608,6 +613,9 @@ def violations(g, s, zones):
         out.append(f"§9.1 Italian front: German armies {[(a, on_map[a]) for a in germans]}")
     if len(western) > 1:
         out.append(f"§9.1 Italian front: French/British armies {[(a, on_map[a]) for a in western]}")
+    others = [a for a in front if not a.startswith(("German", "French", "British", "Austro-Hungarian", "Italian"))]
+    if others:
+        out.append(f"§9.1 Italian front: armies of another nation {[(a, on_map[a]) for a in others]}")
     for a, z in on_map.items():
         # §3: enemy armies never enter the square areas
         if zones[z]["square"] == "yes":

@@ -426,11 +426,11 @@ def test_german_duty_ends_with_1914():
 
 
 def test_russia_must_make_its_second_1916_attack_in_autumn_1916():
-    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacks_1916=1)
+    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacked_1916=[A2])
     assert "end the turn" not in labels(g, s)
     s = play(g, s, "missions")
     assert labels(g, s) == ["activation"]
-    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacks_1916=2)
+    g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=10, ru_attacked_1916=[A1, A2])
     assert "end the turn" in labels(g, s)
     g, s = scenario(["RU"], at={R1: "lutsk", A1: "lemberg"}, turn=9)
     assert "end the turn" in labels(g, s)

@@ -16,6 +16,9 @@ the tree, `Game.playout` for the rollout, in one working copy):
   would play out the real future dice and shuffles; this way a roll or a draw in the tree
   is sampled afresh each time, and its outcomes lead to different nodes (chance handled
   by sampling, with no change to the engine).
+* In chance mode (interpreter/chance.py) a random draw is a decision of the `chance` seat,
+  which has no payoff: both searches draw it by its probability, make no node for it and
+  credit it nothing.
 * Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
   the others), scaled to -1..1; a rollout longer than `max_rollout` decisions is 0 for all.
 * `depth`: a rollout cut after that many decisions is scored by the game's `estimate`
@@ -39,6 +42,7 @@ import random
 import time
 
 from interpreter.core.errors import UsageError
+from interpreter.runtime.chance import CHANCE, ChanceGame
 from interpreter.runtime.engine import Game, State
 
 
@@ -141,6 +145,14 @@ def _key(state: State) -> tuple:
     return (state.vars, state.frames, state.pending, state.decisions, state.pins, state.result)
 
 
+def draw(game: ChanceGame, state: State, rng: random.Random) -> int:
+    """The index of a pending draw's result, picked by its probability: the `chance` seat
+    of chance mode is no player (it has no payoff), so a search samples its moves rather
+    than choosing them."""
+    weights = [p for _, p in game.chance_outcomes(state)]
+    return rng.choices(range(len(weights)), weights=weights)[0]
+
+
 class MCTSAgent:
     """UCT Monte Carlo tree search: `iterations` playouts per decision, or as many as fit in
     `seconds` (then not reproducible), each down the tree by UCB1 and on by uniform random
@@ -191,6 +203,7 @@ class MCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         depth = self.depth
         limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
+        drawer = CHANCE if isinstance(game, ChanceGame) else None  # the seat that draws, in chance mode
         done = 0
         while True:
             if deadline is None:
@@ -203,6 +216,9 @@ class MCTSAgent:
             path: list[tuple[list, int, str]] = []
             # Descend while every move of the node has been tried; expand one untried move.
             while state.result is None:
+                if state.pending.player == drawer:  # a draw: by its probability, no node, no payoff
+                    state = apply(state, draw(game, state, rng))
+                    continue
                 key = _key(state)
                 node = tree.get(key)
                 if node is None:  # [visits, tries per move, payoff sums, untried moves]
@@ -285,6 +301,7 @@ class ISMCTSAgent:
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         depth = self.depth
         limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
+        drawer = CHANCE if isinstance(game, ChanceGame) else None  # the seat that draws, in chance mode
         done = 0
         while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
             done += 1
@@ -293,6 +310,11 @@ class ISMCTSAgent:
             path: list[tuple[dict, str, str]] = []
             expanded = False
             while det.result is None and not expanded:
+                if drawer is not None and det.pending.player == drawer:  # a draw: as in MCTSAgent.search
+                    i = draw(game, det, rng)
+                    history += ((drawer, game.move_view(det, game.labels(det)[i], seat)),)
+                    det = game.apply_index(det, i)
+                    continue
                 moves = game.labels(det)
                 node = tree.setdefault(history, {})
                 for m in moves:
