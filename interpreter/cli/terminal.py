@@ -10,15 +10,17 @@ left out when the output is not a terminal, when `NO_COLOR` is set, or on a dumb
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 
 def _err() -> Console:
@@ -85,6 +87,54 @@ def say(line: str, style: str | None = None) -> None:
         indent = " " * (len(line) - len(line.lstrip(" ")) + 4)
         line = textwrap.fill(line, width=max(20, width), subsequent_indent=indent, break_on_hyphens=False)
     _styled(line, style)
+
+
+def hang(line: str) -> int:
+    """Where a wrapped line's continuation starts: under the last column of a listing row
+    (the text after its last run of two or more spaces: an option's description, a table's
+    last cell), or four spaces in from the line's own indent."""
+    indent = len(line) - len(line.lstrip(" "))
+    gaps = [m.end() for m in re.finditer(r"\S( {2,})(?=\S)", line)]
+    return gaps[-1] if gaps and gaps[-1] < 60 else indent + 4
+
+
+def listing(lines: Iterable[str], width: int | None = None) -> None:
+    """Lines of a listing or table (`list`, `info`, `cards`, `simulate`) on standard output.
+    On a terminal a line too wide is wrapped at word boundaries by rich (a word is cut only
+    when it alone is wider than the line), its continuation under the column it belongs to,
+    so descriptions and table cells stay in their column; piped or redirected, each line
+    stays one line for the tools that read it."""
+    if width is None and not sys.stdout.isatty():
+        for line in lines:
+            print(line)
+        return
+    width = width or shutil.get_terminal_size((80, 24)).columns
+    console = Console(width=width, file=sys.stdout, highlight=False, color_system=None)
+    for line in lines:
+        print("\n".join(wrapped(line, width, console)))
+
+
+def wrapped(line: str, width: int, console: Console | None = None) -> list[str]:
+    """`line` as lines of at most `width` columns, broken between words by rich's wrapping,
+    continued at `hang(line)`."""
+    if len(line) <= width:
+        return [line]
+    console = console or Console(width=width, highlight=False, color_system=None)
+    at = hang(line)
+    if at >= width - 20:
+        at = min(4, width // 4)
+    first = line[: len(line) - len(line.lstrip(" "))]
+    body = Text(line.strip())
+    out: list[str] = []
+    # The first line keeps its own start (a name, a table's first cells); the rest hang at `at`.
+    lines = body.wrap(console, width - len(first))
+    head = lines[0].plain.rstrip() if lines else ""
+    out.append(first + head)
+    rest = line.strip()[len(head) :].strip()
+    if rest:
+        for piece in Text(rest).wrap(console, width - at):
+            out.append(" " * at + piece.plain.rstrip())
+    return out
 
 
 def show_view(text: str) -> None:
