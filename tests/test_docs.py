@@ -171,6 +171,7 @@ MECHANICS: dict[str, tuple[str, bool]] = {
     "links from a table file": ('links from "adjacency.csv"', True),
     "a card block extending a table row": ("card boris_yeltsin {", True),
     "the TWID tables as they are": ('table TwidCard from "cards.tsv"', False),
+    "about texts for components and enum members": ('about shield "', True),
 }
 
 

@@ -557,7 +557,10 @@ def cmd_cards(args) -> int:
     for line in lines:
         _put(line)
     shown = sum(1 for line in lines if not line.startswith("    "))
-    print(f"({shown} cards)" if shown != 1 else "(1 card)", file=sys.stderr)
+    from interpreter.runtime.cardlist import card_kinds
+
+    one, many = ("card", "cards") if card_kinds(game.compiled) else ("entry", "entries")
+    print(f"({shown} {one if shown == 1 else many})", file=sys.stderr)
     return 0 if shown else 1
 
 

@@ -7,7 +7,7 @@ import shutil
 
 from interpreter.cli.terminal import say, show_view
 from interpreter.core.errors import UsageError
-from interpreter.runtime.cardlist import card_kinds, card_listing, components_named
+from interpreter.runtime.cardlist import about_lines
 from interpreter.runtime.engine import Game, State
 from interpreter.runtime.render import render
 
@@ -112,25 +112,20 @@ class QuitRequest(Exception):
 
 
 def about(game: Game, name: str) -> list[str]:
-    """The printed text of the cards whose title contains `name` (cards' texts are public:
-    printed on the card, whoever holds it); failing a card, the other components so named
-    (a country, a zone, an item) with their public properties."""
-    lines = card_listing(game.compiled, search=name) if card_kinds(game.compiled) else []
-    titled = [line for line in lines if not line.startswith("    ") and name.lower() in line.lower()]
-    if not titled:
-        others = components_named(game.compiled, name)
-        if others:
-            return ["  " + line for line in others[:MAX_ABOUT]] + (
-                [f"  ... and {len(others) - MAX_ABOUT} more: type more of the name"] if len(others) > MAX_ABOUT else []
-            )
+    """What the game says of the things whose title contains `name`: a card's printed
+    text, a component's or an enum member's about text (cardlist.about_lines; cards' texts
+    are public: printed on the card, whoever holds it); failing those, the components so
+    named (a country, a zone) with their public properties."""
+    lines = about_lines(game.compiled, name)
+    if not lines:
         return [f"  nothing in {game.header.title} is called '{name}'"]
-    out, keep = [], False
-    for line in lines:  # each matching card's heading and its text lines
-        if not line.startswith("    "):
-            keep = line in titled
-        if keep:
-            out.append("  " + line)
-    return out
+    heads = [line for line in lines if not line.startswith("    ")]
+    if len(heads) > MAX_ABOUT:  # a name too short: the first few, and how to narrow it
+        cut = lines.index(heads[MAX_ABOUT])
+        return ["  " + line for line in lines[:cut]] + [
+            f"  ... and {len(heads) - MAX_ABOUT} more: type more of the name"
+        ]
+    return ["  " + line for line in lines]
 
 
 MAX_ABOUT = 12  # components listed for one `about`: more means the name was too short

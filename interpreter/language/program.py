@@ -37,6 +37,7 @@ KEYED = {
     ast.Table: "table",
     ast.View: "view",
     ast.Payoff: "payoff",
+    ast.About: "about",
 }
 
 

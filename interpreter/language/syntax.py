@@ -841,6 +841,17 @@ class View:
 
 
 @frozen
+class About:
+    """`about NAME "TEXT"`: what a component or an enum member is or does, in a line, for
+    `gamedef cards` and `about NAME` in `gamedef play` (a zone, a sheet's item, a tile: the
+    things that carry no printed `text`)."""
+
+    span: Span
+    name: str
+    text: str
+
+
+@frozen
 class Payoff:
     """`payoff p from LO to HI [sum S]: EXPR`: each seat's payoff once the game is over,
     between LO and HI (the bounds search agents and game-theory tools need); `sum S`
