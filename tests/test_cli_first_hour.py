@@ -93,3 +93,45 @@ def test_list_names_is_one_game_a_line(capsys):
     assert main(["list", "--names"]) == 0
     names = capsys.readouterr().out.split()
     assert {"twid", "berlin_wall", "walls_and_wonders", "missiles_now", "downfall_of_empires"} <= set(names)
+
+
+def test_save_state_keeps_the_position_a_max_decisions_stop_reached(tmp_path, capsys):
+    """`run --max-decisions N --save-state F` once wrote nothing when the cap stopped the
+    game; now F holds the position after N decisions, and `--from-state F` goes on."""
+    saved = tmp_path / "stopped.toml"
+    argv = ["run", "berlin_wall", "--seed", "2", "--max-decisions", "15", "--save-state", str(saved), "--quiet"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "has not ended after 15 decisions" in err and f"the position it reached is in {saved}" in err
+    from interpreter import load_game, load_state
+
+    state = load_state(load_game("berlin_wall"), saved)
+    assert state.decisions == 15
+    assert main(["run", "berlin_wall", "--from-state", str(saved), "--quiet"]) == 0
+    assert "== game over after" in capsys.readouterr().out
+
+
+def test_a_first_load_tells_its_steps_and_a_cached_one_nothing(tmp_path, monkeypatch):
+    """A first load (nothing in the cache) says what it does: reading, checking, compiling,
+    by the game's title; the second load of the same game tells nothing."""
+    from interpreter import load_game
+
+    monkeypatch.setenv("GAMEDEF_CACHE", str(tmp_path / "cache"))
+    told: list[tuple[int, str]] = []
+    load_game("tictactoe", progress=lambda step, what: told.append((step, what)))
+    assert told == [(1, "tictactoe"), (2, "Tic-tac-toe"), (3, "Tic-tac-toe")]
+    told.clear()
+    load_game("tictactoe", progress=lambda step, what: told.append((step, what)))
+    assert told == []
+
+
+@pytest.mark.parametrize("game", ["twid", "berlin_wall", "downfall_of_empires", "missiles_now", "walls_and_wonders"])
+def test_info_names_only_files_that_are_shipped(game, capsys):
+    """issue: `info twid` named a rulebook file that is not shipped. A file named as a path
+    must exist; the publisher's rulebook is said to be cited, not shipped."""
+    from pathlib import Path
+
+    assert main(["info", game]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("rulebook: "))
+    named = line.removeprefix("rulebook: ").split(",")[0]
+    assert Path(named).is_file() or "(not shipped" in line, line

@@ -58,7 +58,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def _load(args) -> Game:
-    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
+    """The game the arguments name; a first load says what it is doing (terminal.first_load)."""
+    from interpreter.cli.terminal import first_load
+
+    with first_load() as tell:
+        return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), progress=tell)
 
 
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
@@ -90,12 +94,21 @@ def _chance_if_needed(args, game: Game) -> Game:
     return ChanceGame(game.compiled, game.name, game.variants, game.options)  # the same rules, compiled once
 
 
+class Capped(UsageError):
+    """A game stopped by --max-decisions, with the position it reached (for --save-state)."""
+
+    def __init__(self, message: str, hint: str, state: State):
+        super().__init__(message, hint)
+        self.state = state
+
+
 def check_cap(state: State, max_decisions: int) -> None:
     """Stop a game still running after `max_decisions` decisions, naming the option."""
     if state.decisions >= max_decisions:
-        raise UsageError(
+        raise Capped(
             f"the game has not ended after {max_decisions:,} decisions",
             "raise --max-decisions N, or check the rules for a game that cannot end",
+            state,
         )
 
 
@@ -252,18 +265,24 @@ def cmd_run(args) -> int:
     short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
     from interpreter.cli.terminal import counter
 
-    with counter("decisions") if args.quiet else nullcontext() as tick:  # a quiet run shows it is working
-        state, moves = play_out(
-            game,
-            state,
-            agents,
-            narrate=not args.quiet,
-            show_moves=args.moves,
-            max_decisions=args.max_decisions,
-            record=bool(args.transcript),
-            headlines=short,
-            tick=tick,
-        )
+    try:
+        with counter("decisions") if args.quiet else nullcontext() as tick:  # a quiet run shows it is working
+            state, moves = play_out(
+                game,
+                state,
+                agents,
+                narrate=not args.quiet,
+                show_moves=args.moves,
+                max_decisions=args.max_decisions,
+                record=bool(args.transcript),
+                headlines=short,
+                tick=tick,
+            )
+    except Capped as stopped:  # the position it reached is kept: `run --from-state` goes on from it
+        if args.save_state:
+            save_state(game, stopped.state, args.save_state)
+            stopped.hint += f"; the position it reached is in {args.save_state} (go on with --from-state)"
+        raise
     from interpreter.runtime.render import render
 
     if not args.quiet:
@@ -513,6 +532,19 @@ def cmd_list(args) -> int:
     return 0
 
 
+def _rulebook_line(path: Path, h) -> str:
+    """`rulebook: ...` naming only what is shipped: the rulebook the rules cite is the
+    publisher's, shipped only when it lies beside the game as a file of its own; otherwise
+    the line says so and points at the rules in brief that the game ships (`summary`)."""
+    if not h.rulebook:
+        return "rulebook: (none named)"
+    shipped = (path.parent / h.rulebook).is_file() and h.rulebook != h.summary
+    if shipped:
+        return f"rulebook: {path.parent / h.rulebook}"
+    brief = f"; the rules in brief: `gamedef rules {path.stem}`" if h.summary else ""
+    return f"rulebook: {h.rulebook}, the publisher's, cited by section (not shipped{brief})"
+
+
 def cmd_info(args) -> int:
     """One game as a newcomer needs it: title, player counts and seats, options, variants
     (with what they exclude and the options they add), and where its rules are cited."""
@@ -528,7 +560,7 @@ def cmd_info(args) -> int:
     _put(f"{h.title} ({path.stem}): {count} players{usual}")
     for n in range(h.min_players, h.max_players + 1):
         _put(f"    {n} player{'' if n == 1 else 's'}: {', '.join(game.seats_for(n))}")
-    _put(f"rulebook: {h.rulebook or '(none named)'}")
+    _put(_rulebook_line(path, h))
     lines = _option_lines(game.compiled, game.compiled.option_decls, "    ")
     _put("options:" + ("" if lines else " none"))
     for line in lines:

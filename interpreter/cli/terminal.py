@@ -160,6 +160,41 @@ def emphasised(line: str) -> None:
     _styled(line, "bold")
 
 
+STEPS = {1: "reading its files", 2: "checking the rules", 3: "compiling"}
+
+
+@contextmanager
+def first_load() -> Iterator:
+    """`with first_load() as tell: load_game(..., progress=tell)`: on a terminal, a first
+    load (nothing in the cache) says what it does and shows a bar of its three steps, so
+    that 10-30 s of compiling is not a blank screen; a cached load shows nothing, and
+    so does one whose standard error is piped or redirected (a test, a log, a tool)."""
+    console = _err()
+    state: dict = {}
+
+    def tell(step: int, what: str) -> None:
+        head = f"compiling {what}, once…"
+        if not console.is_terminal:
+            return
+        if "bar" not in state:
+            columns = (
+                TextColumn("{task.description}"),
+                BarColumn(bar_width=12),
+                TextColumn("{task.fields[step]}"),
+                TimeElapsedColumn(),
+            )
+            state["bar"] = Progress(*columns, console=console, transient=True)
+            state["bar"].start()
+            state["task"] = state["bar"].add_task(head, total=len(STEPS), step="")
+        state["bar"].update(state["task"], description=head, completed=step - 1, step=STEPS.get(step, ""))
+
+    try:
+        yield tell
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
+
+
 @contextmanager
 def counter(what: str) -> Iterator:
     """`with counter("decisions") as tick: ... tick(n)`: on a terminal, a live line with the

@@ -7,6 +7,7 @@ compile (with the compiled-game cache), then the runtime's `Game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,17 +54,25 @@ def load_game(
     variants: list[str] | tuple[str, ...] = (),
     options: dict[str, Any] | None = None,
     chance: bool = False,
+    progress: Callable[[int, str], None] | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
     With `chance=True`, every random draw is a decision of the `chance` seat, with its
-    probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools."""
+    probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools.
+    `progress(step, what)` is told each step of a first load (1 reading, 2 checking,
+    3 compiling; `what` names the game, by its title once read), so that a command line can
+    say why it waits; a load from the cache tells it nothing."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
     compiled = gamecache.load(path, variants, options, (path.parent, BUNDLED, BUNDLED_CARDS))
     if compiled is None:  # not compiled before, or its files have changed since
+        tell = progress or (lambda step, what: None)
+        tell(1, path.stem)
         program = load_program(path, variants)
+        tell(2, program.header.title or path.stem)
         check_program(program)
+        tell(3, program.header.title or path.stem)
         compiled = CompiledGame(program, options)
         gamecache.store(path, variants, options, compiled)
     if chance:
