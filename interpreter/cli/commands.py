@@ -16,7 +16,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from interpreter.cli.human import HumanAgent, QuitRequest, UndoRequest
+from interpreter.cli.human import HumanAgent, QuitRequest, SaveRequest, UndoRequest
 from interpreter.cli.terminal import emphasised, error, listing, say, show_view
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
@@ -418,13 +418,39 @@ def cmd_play(args) -> int:
     args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed, human=HumanAgent)
     kinds[args.seat] = "human"
-    human = HumanAgent(args.seat)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()  # piped answers (tests, scripts) are read as before
+    human = HumanAgent(args.seat, compact=terminal)
     names = ", ".join(map(game.seat_title, state.players))
-    say(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
+    start = f"from {args.from_state}" if args.from_state else f"seed {args.seed}"
+    say(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; {start}")
     for line in game.narrate(state, args.seat):
         say(line)
     moves: list[str] = []
     history: list[tuple[State, int]] = []  # the positions of your decisions, and the moves made before each
+    try:
+        state = _play_loop(args, game, state, agents, human, moves, history)
+    except (SaveRequest, KeyboardInterrupt):  # Ctrl-C: the game is kept, never lost
+        where = args.save_state or f"gamedef-{Path(args.game).stem}-seed{args.seed}.toml"
+        save_state(game, state_now[0], where)
+        print()
+        say(f"-- saved to {where}: go on with `gamedef play {args.game} --seat {args.seat} --from-state {where}`")
+        return 130
+    if state is None:
+        return 0
+    print()
+    show_view(render(game, state, args.seat))
+    emphasised(result_line(game, state))
+    if args.transcript:
+        write_run_transcript(args, game, state, moves, kinds)
+    return 0
+
+
+state_now: list = [None]  # the position of the game in play, for Ctrl-C at any moment
+
+
+def _play_loop(args, game: Game, state: State, agents: dict, human: HumanAgent, moves: list, history: list):
+    """The turns of `play` to the end (the final state), or None when the person quits."""
+    state_now[0] = state
     while not game.is_over(state):
         check_cap(state, args.max_decisions)
         player = state.pending.player
@@ -433,7 +459,7 @@ def cmd_play(args) -> int:
                 i = human.choose(game, state, can_undo=bool(history))
             except QuitRequest:
                 say(f"-- you left the game after {state.decisions} decisions")
-                return 0
+                return None
             except UndoRequest:
                 state, made = history.pop()
                 del moves[made:]
@@ -447,17 +473,13 @@ def cmd_play(args) -> int:
         moves.append(f"{player}: {label}")
         shown = f"{game.seat_title(player)}: {game.move_view(state, label, args.seat)}"
         state = game.apply_index(state, i)
+        state_now[0] = state
         lines = game.narrate(state, args.seat)
         if player != args.seat and (not lines or lines[0] != shown):
             say(f"  > {shown}")
         for line in lines:
             say(line)
-    print()
-    show_view(render(game, state, args.seat))
-    emphasised(result_line(game, state))
-    if args.transcript:
-        write_run_transcript(args, game, state, moves, kinds)
-    return 0
+    return state
 
 
 def _options_of(path, variants=()) -> CompiledGame:
@@ -849,6 +871,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--from-state", metavar="STATE.toml", help="go on from a saved state (Ctrl-C offers to save one)")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
+    p.add_argument(
+        "--save-state", metavar="OUT.toml", help="where Ctrl-C saves the game (default gamedef-GAME-seedS.toml)"
+    )
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_play)

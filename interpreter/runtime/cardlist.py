@@ -206,7 +206,7 @@ def card_listing(
     return lines
 
 
-def about_lines(game: CompiledGame, search: str, limit: int = 12) -> list[str]:
+def about_lines(game: CompiledGame, search: str, width: int = 84) -> list[str]:
     """`about NAME` in `gamedef play`: what the game says of the things whose title
     contains NAME: the cards' printed texts and the about texts first (those are what a
     player asks about); failing those, the components so named with their public
@@ -223,7 +223,7 @@ def about_lines(game: CompiledGame, search: str, limit: int = 12) -> list[str]:
                     near = f" · linked to {', '.join(game.rt.display(x) for x in links)}" if links else ""
                     head = f"{head}{near}  ({k.replace('_', ' ')})"
                 found.append(head)
-                found.extend(textwrap.wrap(text, 84, initial_indent="    ", subsequent_indent="    "))
+                found.extend(textwrap.wrap(text, width, initial_indent="    ", subsequent_indent="    "))
     if found:
         return found
     return components_named(game, search)
