@@ -86,3 +86,12 @@ def test_a_compact_player_is_shown_the_status_and_a_short_menu_not_the_view():
     assert shown[0].startswith("round 1 | VP")
     assert not any(line.startswith("Your hand:") for line in shown)
     assert len([line for line in shown if line.strip()]) <= 16
+
+
+def test_status_line_names_a_per_seat_deck_s_cards_without_the_seat():
+    """Walls and Wonders: each player's own 52-card deck; the hand reads as printed."""
+    game = load_game("walls_and_wonders")
+    state = game.start(players=2, seed=2)
+    hand = game.var(state, "hand")["p1"]
+    line = status_line(game, state, "p1", width=200)
+    assert f"hand {len(hand)}: " in line and "(p1)" not in line

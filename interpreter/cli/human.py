@@ -180,7 +180,9 @@ def status_line(game: Game, state: State, seat: str, width: int = 79) -> str:
         value = seen.get(name)
         mine = value.get(seat) if isinstance(value, dict) else None
         if isinstance(mine, list):
-            cards = ", ".join(g.rt.display(c) if isinstance(c, str) else "?" for c in mine)
+            own = (f" ({seat})", f" ({game.seat_title(seat)})")  # a per-seat deck's `queen of spades (p1)`
+            names = [g.rt.display(c) if isinstance(c, str) else "?" for c in mine]
+            cards = ", ".join(n.replace(own[0], "").replace(own[1], "") for n in names)
             hand = f" | hand {len(mine)}: {cards}"
             if len(line) + len(hand) > width:
                 hand = hand[: max(0, width - len(line) - 1)] + "…"
