@@ -357,8 +357,7 @@ def test_the_table_example_errors_are_printed_as_documented(tmp_path):
 
 # Every ```python block of the README and of docs/*.md runs as written, in a folder of its
 # own (a block may write a file: `save_state(..., "position.toml")`). A block that needs an
-# optional extra (OpenSpiel, PettingZoo) is skipped when it is not installed, and is one of
-# the slow suites: it plays whole games through the adapter.
+# optional extra (OpenSpiel, PettingZoo) is skipped when it is not installed.
 _PYTHON = re.compile(r"^```python[ \t]*\n(.*?)^```[ \t]*$", re.S | re.M)
 _EXTRAS = ("pyspiel", "open_spiel", "pettingzoo")
 
@@ -375,9 +374,8 @@ def _python_blocks() -> list:
                 + (["pyspiel"] if "spiel_adapter" in code else [])
                 + (["pettingzoo"] if "zoo_adapter" in code else [])
             )
-            marks = [pytest.mark.slow] if extras else []
             rel = doc.relative_to(ROOT).as_posix()
-            out.append(pytest.param(rel, line, code, sorted(set(extras)), marks=marks, id=f"{rel}:{line}"))
+            out.append(pytest.param(rel, line, code, sorted(set(extras)), id=f"{rel}:{line}"))
     return out
 
 
