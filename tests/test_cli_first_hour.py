@@ -135,3 +135,15 @@ def test_info_names_only_files_that_are_shipped(game, capsys):
     line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("rulebook: "))
     named = line.removeprefix("rulebook: ").split(",")[0]
     assert Path(named).is_file() or "(not shipped" in line, line
+
+
+def test_the_short_story_says_which_rounds_had_no_key_event(capsys):
+    """issue: Missiles, Now!'s summary jumped from Round 1 to Round 11 in silence. Rounds
+    are the project's dating of the narration (missiles_now.game, play()); the standings
+    come every ten rounds, and the rounds between are now named as without key events."""
+    assert main(["run", "missiles_now", "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    at = next(i for i, x in enumerate(lines) if x.startswith("== Round 11: "))
+    assert lines[at].endswith("  (Round 2 to Round 10: no key event)")
+    assert lines[at - 1].startswith("== Round 1: ")
+    assert not any(x.startswith("  (Round 12") for x in lines)  # dated key events between headings: no note

@@ -130,6 +130,7 @@ def play_out(
 
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
+    skipped: list[str] = []  # headings of the story left out by the short narration since the last line told
     if narrate:
         for line in game.narrate(state, viewer, headlines=headlines):
             out(line)
@@ -147,11 +148,29 @@ def play_out(
         if tick is not None:
             tick(state.decisions)
         lines = game.narrate(state, viewer, headlines=headlines) if narrate else []
+        if narrate and headlines:  # the story's headings left out are said, never skipped silently
+            skipped.extend(x for x in game.narrate(state, viewer) if x.startswith("== ") and x not in lines)
+            if lines:
+                # Before the next heading told, the headings left out since the last one (a key
+                # event's own line is dated already: `Round 15: ...`, so none is added before it).
+                if skipped and lines[0].startswith("== "):  # said on the heading's own line: no line added
+                    lines = [f"{lines[0]}  {_gap(skipped).strip()}", *lines[1:]]
+                    skipped.clear()
+                elif any(x.startswith("== ") for x in lines):
+                    skipped.clear()
         if show_moves and (not lines or lines[0] != shown):  # a game that narrates its moves itself
             out(f"  > {shown}")
         for line in lines:
             out(line)
     return state, moves
+
+
+def _gap(skipped: list[str]) -> str:
+    """`(Round 2 to Round 10: no key event)`, added to the next heading told: the headings
+    of the story that the short narration left out, so that a jump from Round 1 to Round 11
+    is not silent."""
+    first, last = skipped[0][3:].split(":")[0], skipped[-1][3:].split(":")[0]
+    return f"  ({first}{'' if first == last else f' to {last}'}: no key event)"
 
 
 def _relative_to(path: str | None, transcript: str) -> str:
