@@ -30,6 +30,20 @@ def test_fuzz_sample_has_no_findings() -> None:
     assert not found, f"{len(found)} findings in {CASES} fuzz cases (seed {SEED}):\n{text}"
 
 
+FAST_CASES = 24  # the default run's representative of the sample above: its first cases
+
+
+def test_the_first_fuzz_cases_have_no_findings() -> None:
+    """The sample's first cases, in the default run: a mutant that makes the interpreter
+    print a traceback, hang or read outside its folder is caught without `-m slow`."""
+    campaign = fuzz.run_campaign(SEED, range(FAST_CASES), jobs=1, time_limit=TIME_LIMIT)
+    found = fuzz.findings(campaign)
+    details = "\n".join(fuzz.format_finding(f, verbose=True) for f in found)
+    assert not campaign.notes, "some base inputs could not be built:\n" + "\n".join(campaign.notes)
+    assert len(campaign.results) == FAST_CASES
+    assert not found, f"{len(found)} findings in the first {FAST_CASES} fuzz cases (seed {SEED}):\n{details}"
+
+
 def test_cases_are_reproducible_from_seed_and_index(tmp_path) -> None:
     """A finding is only useful if `--seed S --case I` makes the same mutant again."""
     bases = fuzz.build_bases(tmp_path, [])

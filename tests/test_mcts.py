@@ -172,7 +172,7 @@ def test_hidden_information_reads_fields_and_secret_chooses():
     assert "3 secret chooses" in hidden_information(load_game("walls_and_wonders"))
 
 
-# ---- the designer's estimate (docs §3.19) --------------------------------------------------------
+# ---- the designer's estimate (docs §3.20) --------------------------------------------------------
 RACE = """
 game race "A race" {
     players 2..2
@@ -208,7 +208,7 @@ def _race(tmp_path, sign: str = ""):
 
 @pytest.mark.parametrize("kind", ["mcts", "ismcts"])
 def test_a_rollout_cut_at_depth_is_scored_by_the_estimate(tmp_path, kind):
-    """docs §3.19: with a depth, rollouts stop and the estimate scores them. At depth 0
+    """docs §3.20: with a depth, rollouts stop and the estimate scores them. At depth 0
     the search sees only the estimate: it takes 2 steps when the estimate rewards a lead,
     and 1 step when the estimate is turned upside down (so it is what is read)."""
     for sign, wanted in (("", "2"), ("-", "1")):
@@ -219,7 +219,7 @@ def test_a_rollout_cut_at_depth_is_scored_by_the_estimate(tmp_path, kind):
 
 
 def test_with_the_estimate_a_shallow_search_wins_the_race_against_random(tmp_path):
-    """The race (docs §3.19): moving first and taking 2 steps whenever it matters wins
+    """The race (docs §3.20): moving first and taking 2 steps whenever it matters wins
     against any opponent; the depth-2 search with the estimate wins every game."""
     game = _race(tmp_path)
     for seed in range(10):
@@ -245,7 +245,7 @@ def test_a_depth_without_an_estimate_is_a_usage_error(ttt, capsys):
 
 
 def test_an_estimate_that_is_not_a_number_is_refused_with_its_position(tmp_path, capsys):
-    """The estimate is a whole number for the seat (docs §3.19), checked like the payoff."""
+    """The estimate is a whole number for the seat (docs §3.20), checked like the payoff."""
     path = tmp_path / "bad.game"
     path.write_text(RACE.replace("SIGN (", "(").replace("steps[p] - steps[", "steps[p] == steps["), encoding="utf-8")
     assert main(["check", str(path)]) == 2

@@ -9,14 +9,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import time
 from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from interpreter.cli.human import HumanAgent, QuitRequest, UndoRequest
-from interpreter.cli.terminal import clean_output, emphasised, error, say, show_view
+from interpreter.cli.human import HumanAgent, QuitRequest, SaveRequest, UndoRequest
+from interpreter.cli.terminal import clean_output, emphasised, error, listing, say, show_view
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
@@ -57,7 +58,11 @@ def parse_options(items: list[str]) -> dict[str, Any]:
 
 
 def _load(args) -> Game:
-    return load_game(args.game, variants=args.variant or [], options=parse_options(args.option))
+    """The game the arguments name; a first load says what it is doing (terminal.first_load)."""
+    from interpreter.cli.terminal import first_load
+
+    with first_load() as tell:
+        return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), progress=tell)
 
 
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
@@ -89,12 +94,21 @@ def _chance_if_needed(args, game: Game) -> Game:
     return ChanceGame(game.compiled, game.name, game.variants, game.options)  # the same rules, compiled once
 
 
+class Capped(UsageError):
+    """A game stopped by --max-decisions, with the position it reached (for --save-state)."""
+
+    def __init__(self, message: str, hint: str, state: State):
+        super().__init__(message, hint)
+        self.state = state
+
+
 def check_cap(state: State, max_decisions: int) -> None:
     """Stop a game still running after `max_decisions` decisions, naming the option."""
     if state.decisions >= max_decisions:
-        raise UsageError(
+        raise Capped(
             f"the game has not ended after {max_decisions:,} decisions",
             "raise --max-decisions N, or check the rules for a game that cannot end",
+            state,
         )
 
 
@@ -116,6 +130,7 @@ def play_out(
 
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
+    skipped: list[str] = []  # headings of the story left out by the short narration since the last line told
     if narrate:
         for line in game.narrate(state, viewer, headlines=headlines):
             out(line)
@@ -133,11 +148,29 @@ def play_out(
         if tick is not None:
             tick(state.decisions)
         lines = game.narrate(state, viewer, headlines=headlines) if narrate else []
+        if narrate and headlines:  # the story's headings left out are said, never skipped silently
+            skipped.extend(x for x in game.narrate(state, viewer) if x.startswith("== ") and x not in lines)
+            if lines:
+                # Before the next heading told, the headings left out since the last one (a key
+                # event's own line is dated already: `Round 15: ...`, so none is added before it).
+                if skipped and lines[0].startswith("== "):  # said on the heading's own line: no line added
+                    lines = [f"{lines[0]}  {_gap(skipped).strip()}", *lines[1:]]
+                    skipped.clear()
+                elif any(x.startswith("== ") for x in lines):
+                    skipped.clear()
         if show_moves and (not lines or lines[0] != shown):  # a game that narrates its moves itself
             out(f"  > {shown}")
         for line in lines:
             out(line)
     return state, moves
+
+
+def _gap(skipped: list[str]) -> str:
+    """`(Round 2 to Round 10: no key event)`, added to the next heading told: the headings
+    of the story that the short narration left out, so that a jump from Round 1 to Round 11
+    is not silent."""
+    first, last = skipped[0][3:].split(":")[0], skipped[-1][3:].split(":")[0]
+    return f"  ({first}{'' if first == last else f' to {last}'}: no key event)"
 
 
 def _relative_to(path: str | None, transcript: str) -> str:
@@ -251,18 +284,24 @@ def cmd_run(args) -> int:
     short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
     from interpreter.cli.terminal import counter
 
-    with counter("decisions") if args.quiet else nullcontext() as tick:  # a quiet run shows it is working
-        state, moves = play_out(
-            game,
-            state,
-            agents,
-            narrate=not args.quiet,
-            show_moves=args.moves,
-            max_decisions=args.max_decisions,
-            record=bool(args.transcript),
-            headlines=short,
-            tick=tick,
-        )
+    try:
+        with counter("decisions") if args.quiet else nullcontext() as tick:  # a quiet run shows it is working
+            state, moves = play_out(
+                game,
+                state,
+                agents,
+                narrate=not args.quiet,
+                show_moves=args.moves,
+                max_decisions=args.max_decisions,
+                record=bool(args.transcript),
+                headlines=short,
+                tick=tick,
+            )
+    except Capped as stopped:  # the position it reached is kept: `run --from-state` goes on from it
+        if args.save_state:
+            save_state(game, stopped.state, args.save_state)
+            stopped.hint += f"; the position it reached is in {args.save_state} (go on with --from-state)"
+        raise
     from interpreter.runtime.render import render
 
     if not args.quiet:
@@ -502,17 +541,43 @@ def cmd_play(args) -> int:
     from interpreter.runtime.render import render
 
     game = _chance_if_needed(args, _load(args))
-    state = _start(game, args, tuple(args.die or ()))
+    state = load_state(game, args.from_state) if args.from_state else _start(game, args, tuple(args.die or ()))
     args.seat = resolve_seat(game, args.seat, state.players, "--seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed, human=HumanAgent)
     kinds[args.seat] = "human"
-    human = HumanAgent(args.seat)
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()  # piped answers (tests, scripts) are read as before
+    human = HumanAgent(args.seat, compact=terminal)
     names = ", ".join(map(game.seat_title, state.players))
-    say(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; seed {args.seed}")
+    start = f"from {args.from_state}" if args.from_state else f"seed {args.seed}"
+    say(f"== {game.header.title}: you are {game.seat_title(args.seat)}; {names}; {start}")
     for line in game.narrate(state, args.seat):
         say(line)
     moves: list[str] = []
     history: list[tuple[State, int]] = []  # the positions of your decisions, and the moves made before each
+    try:
+        state = _play_loop(args, game, state, agents, human, moves, history)
+    except (SaveRequest, KeyboardInterrupt):  # Ctrl-C: the game is kept, never lost
+        where = args.save_state or f"gamedef-{Path(args.game).stem}-seed{args.seed}.toml"
+        save_state(game, state_now[0], where)
+        print()
+        say(f"-- saved to {where}: go on with `gamedef play {args.game} --seat {args.seat} --from-state {where}`")
+        return 130
+    if state is None:
+        return 0
+    print()
+    show_view(render(game, state, args.seat))
+    emphasised(result_line(game, state))
+    if args.transcript:
+        write_run_transcript(args, game, state, moves, kinds)
+    return 0
+
+
+state_now: list = [None]  # the position of the game in play, for Ctrl-C at any moment
+
+
+def _play_loop(args, game: Game, state: State, agents: dict, human: HumanAgent, moves: list, history: list):
+    """The turns of `play` to the end (the final state), or None when the person quits."""
+    state_now[0] = state
     while not game.is_over(state):
         check_cap(state, args.max_decisions)
         player = state.pending.player
@@ -521,7 +586,7 @@ def cmd_play(args) -> int:
                 i = human.choose(game, state, can_undo=bool(history))
             except QuitRequest:
                 say(f"-- you left the game after {state.decisions} decisions")
-                return 0
+                return None
             except UndoRequest:
                 state, made = history.pop()
                 del moves[made:]
@@ -535,17 +600,13 @@ def cmd_play(args) -> int:
         moves.append(f"{player}: {label}")
         shown = f"{game.seat_title(player)}: {game.move_view(state, label, args.seat)}"
         state = game.apply_index(state, i)
+        state_now[0] = state
         lines = game.narrate(state, args.seat)
         if player != args.seat and (not lines or lines[0] != shown):
             say(f"  > {shown}")
         for line in lines:
             say(line)
-    print()
-    show_view(render(game, state, args.seat))
-    emphasised(result_line(game, state))
-    if args.transcript:
-        write_run_transcript(args, game, state, moves, kinds)
-    return 0
+    return state
 
 
 def _options_of(path, variants=()) -> CompiledGame:
@@ -579,6 +640,11 @@ def _option_lines(g: CompiledGame, names, indent: str) -> list[str]:
     return out
 
 
+def _put(text: str) -> None:
+    """A listing's line(s): wrapped to the terminal's width under their column (terminal.listing)."""
+    listing(text.split("\n"))
+
+
 DESCRIPTIONS = 42  # the column where descriptions start in `list` and `info`
 
 
@@ -596,20 +662,36 @@ def cmd_list(args) -> int:
     choices) and variants, and the options each variant adds."""
     from interpreter.language.program import load_program
 
+    if getattr(args, "names", False):
+        print("\n".join(bundled_games()))
+        return 0
     for name, path in bundled_games().items():
         program = load_program(path)
         h = program.header
         count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players}-{h.max_players}"
-        print(f"{name:<24} {h.title} ({count} players)")
+        _put(f"{name:<24} {h.title} ({count} players)")
         base = _options_of(path)
-        print("\n".join(_option_lines(base, base.option_decls, "    ")))
+        _put("\n".join(_option_lines(base, base.option_decls, "    ")))
         for v in program.all_variants.values():
-            print("\n".join(_entry("    ", f"--variant {v.name}", v.title)))
+            _put("\n".join(_entry("    ", f"--variant {v.name}", v.title)))
             game = _options_of(path, [v.name])
             added = [n for n in game.option_decls if n not in base.option_decls]
             for line in _option_lines(game, added, "        "):
-                print(line)
+                _put(line)
     return 0
+
+
+def _rulebook_line(path: Path, h) -> str:
+    """`rulebook: ...` naming only what is shipped: the rulebook the rules cite is the
+    publisher's, shipped only when it lies beside the game as a file of its own; otherwise
+    the line says so and points at the rules in brief that the game ships (`summary`)."""
+    if not h.rulebook:
+        return "rulebook: (none named)"
+    shipped = (path.parent / h.rulebook).is_file() and h.rulebook != h.summary
+    if shipped:
+        return f"rulebook: {path.parent / h.rulebook}"
+    brief = f"; the rules in brief: `gamedef rules {path.stem}`" if h.summary else ""
+    return f"rulebook: {h.rulebook}, the publisher's, cited by section (not shipped{brief})"
 
 
 def cmd_info(args) -> int:
@@ -624,25 +706,25 @@ def cmd_info(args) -> int:
     h = program.header
     count = str(h.min_players) if h.min_players == h.max_players else f"{h.min_players} to {h.max_players}"
     usual = f", {h.default_players} by default" if h.default_players and h.min_players != h.max_players else ""
-    print(f"{h.title} ({path.stem}): {count} players{usual}")
+    _put(f"{h.title} ({path.stem}): {count} players{usual}")
     for n in range(h.min_players, h.max_players + 1):
-        print(f"    {n} player{'' if n == 1 else 's'}: {', '.join(game.seats_for(n))}")
-    print(f"rulebook: {h.rulebook or '(none named)'}")
+        _put(f"    {n} player{'' if n == 1 else 's'}: {', '.join(game.seats_for(n))}")
+    _put(_rulebook_line(path, h))
     lines = _option_lines(game.compiled, game.compiled.option_decls, "    ")
-    print("options:" + ("" if lines else " none"))
+    _put("options:" + ("" if lines else " none"))
     for line in lines:
-        print(line)
-    print("variants:" + ("" if program.all_variants else " none"))
+        _put(line)
+    _put("variants:" + ("" if program.all_variants else " none"))
     for v in program.all_variants.values():
         excludes = f" (not with {', '.join(v.excludes)})" if v.excludes else ""
-        print("\n".join(_entry("    ", f"--variant {v.name}", f"{v.title}{excludes}")))
+        _put("\n".join(_entry("    ", f"--variant {v.name}", f"{v.title}{excludes}")))
         with_v = _options_of(path, [v.name])
         added = [n for n in with_v.option_decls if n not in game.compiled.option_decls]
         for line in _option_lines(with_v, added, "        "):
-            print(line)
+            _put(line)
     cited = rules_listing(path, []).count("\n")
     brief = " and the rules in brief" if program.header.summary else ""
-    print(f"rules: {cited} lines of rulebook citations and interpretations{brief} (`gamedef rules {path.stem}`)")
+    _put(f"rules: {cited} lines of rulebook citations and interpretations{brief} (`gamedef rules {path.stem}`)")
     return 0
 
 
@@ -651,11 +733,15 @@ def cmd_cards(args) -> int:
     from interpreter.runtime.cardlist import card_listing
 
     game = _load(args)
-    lines = card_listing(game.compiled, args.kind, args.where or [], args.search)
+    width = min(88, shutil.get_terminal_size((88, 24)).columns) if sys.stdout.isatty() else 88
+    lines = card_listing(game.compiled, args.kind, args.where or [], args.search, width=width)
     for line in lines:
-        print(line)
+        _put(line)
     shown = sum(1 for line in lines if not line.startswith("    "))
-    print(f"({shown} cards)" if shown != 1 else "(1 card)", file=sys.stderr)
+    from interpreter.runtime.cardlist import card_kinds
+
+    one, many = ("card", "cards") if card_kinds(game.compiled) else ("entry", "entries")
+    print(f"({shown} {one if shown == 1 else many})", file=sys.stderr)
     return 0 if shown else 1
 
 
@@ -802,8 +888,7 @@ def cmd_simulate(args) -> int:
     elif args.csv:
         sim.write_csv(records, sys.stdout)
     else:
-        for line in sim.text_report(doc, top_cards=args.cards):
-            print(line)
+        listing(sim.text_report(doc, top_cards=args.cards))
         if args.ray is None:
             where = f"with {jobs} job{'s' if jobs != 1 else ''}"
         else:
@@ -825,9 +910,77 @@ def _max_decisions_arg(p: argparse.ArgumentParser) -> None:
     )
 
 
+# Each command's --help ends with examples a newcomer can type as they are.
+EXAMPLES: dict[str, list[tuple[str, str]]] = {
+    "gamedef": [
+        ("gamedef list", "the bundled games, their options and variants"),
+        ("gamedef run twid --seed 3", "watch four AI players play The Wall is Down"),
+        ("gamedef play berlin_wall --seat red", "play a seat yourself"),
+        ("gamedef COMMAND --help", "one command's options and examples"),
+    ],
+    "run": [
+        ("gamedef run twid --seed 3", "a whole game, its key events"),
+        ("gamedef run berlin_wall --players 3 --variant gravity --verbose", "a variant, the whole story"),
+        ("gamedef run twid --agent us=ismcts:50 --quiet", "a search agent for one seat, only the result"),
+        ("gamedef run tictactoe --transcript game.toml", "write a transcript for `gamedef replay`"),
+    ],
+    "play": [
+        ("gamedef play berlin_wall --seat red", "you are red; the other seats are random players"),
+        ("gamedef play twid --players 2 --seat west --agent east=ismcts:1s", "against a search agent"),
+        ("gamedef play twid --seat us --from-state saved.toml", "go on with a game saved on Ctrl-C"),
+    ],
+    "check": [("gamedef check examples/twid_house_rules.game", "check a file and each of its variants")],
+    "replay": [("gamedef replay game.toml", "re-run a transcript, every move checked")],
+    "list": [("gamedef list", "every bundled game")],
+    "info": [("gamedef info walls_and_wonders", "players, seats, options and variants of one game")],
+    "cards": [
+        ("gamedef cards twid --search Putin", "the cards whose title or text names Putin"),
+        ("gamedef cards twid --where ops=3 --where block=W", "filter by properties"),
+        ("gamedef cards missiles_now", "any game's components with a text"),
+    ],
+    "rules": [("gamedef rules berlin_wall --variant gravity", "the rules in brief, then every citation")],
+    "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
+    "simulate": [
+        ("gamedef simulate walls_and_wonders --games 200", "win rates, game length, endings"),
+        ("gamedef simulate twid --games 50 --agent us=ismcts:20 --csv", "one CSV row per game"),
+    ],
+}
+
+
+def _epilog(command: str) -> str:
+    rows = EXAMPLES.get(command, [])
+    return "examples:\n" + "\n".join(f"  {cmd}\n      {what}" for cmd, what in rows) if rows else ""
+
+
+class _Version(argparse.Action):
+    """`--version`, the installed version looked up only when asked (the lookup reads the
+    Python installation's metadata, which no other command needs to touch)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"gamedef {_version()}")
+        parser.exit(0)
+
+
+def _version() -> str:
+    """The installed distribution's version (the source tree's pyproject when not installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamedef")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gamedef", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(
+        prog="gamedef",
+        description=__doc__.splitlines()[0],
+        epilog=_epilog("gamedef"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action=_Version, nargs=0, help="print gamedef's version and exit")
+    _completion(parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def game_args(p, players=True):
         p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
@@ -840,7 +993,13 @@ def build_parser() -> argparse.ArgumentParser:
         )
 
     def sub_parser(name: str, text: str) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+        return sub.add_parser(
+            name,
+            help=text,
+            description=text[0].upper() + text[1:] + ".",
+            epilog=_epilog(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
 
     p = sub_parser("run", "play a whole game with AI players, narrated")
     game_args(p)
@@ -859,8 +1018,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub_parser("play", "play a game yourself in the terminal against AI seats")
     game_args(p)
     p.add_argument("--seat", required=True, help="the seat you play (its name or title, any case)")
+    p.add_argument("--from-state", metavar="STATE.toml", help="go on from a saved state (Ctrl-C offers to save one)")
     p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
+    p.add_argument(
+        "--save-state", metavar="OUT.toml", help="where Ctrl-C saves the game (default gamedef-GAME-seedS.toml)"
+    )
     p.add_argument("--die", type=int, action="append", help="pin the next random result (repeatable)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_play)
@@ -901,6 +1064,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_diff)
 
     p = sub_parser("list", "list the bundled games: players, variants and options")
+    p.add_argument("--names", action="store_true", help="only the games' names, one a line (for shell completion)")
     p.set_defaults(func=cmd_list)
 
     p = sub_parser("info", "one game: players and seats, options, variants, rulebook")
@@ -976,6 +1140,39 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _completion(parser: argparse.ArgumentParser) -> None:
+    """`gamedef --print-completion bash|zsh|tcsh`: a completion script made by shtab from this
+    parser (commands, options, and the bundled games' names for GAME); shtab is imported
+    only when the script is asked for, so it costs nothing otherwise."""
+
+    class Print(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            import shtab
+
+            for action in _game_arguments(parser):
+                action.complete = {"bash": "_gamedef_games", "zsh": "($(gamedef list --names))"}
+            preamble = {"bash": '_gamedef_games() { compgen -W "$(gamedef list --names)" -- "$1"; }\n'}
+            print(shtab.complete(parser, shell=values, preamble=preamble))
+            parser.exit(0)
+
+    parser.add_argument(
+        "--print-completion",
+        choices=["bash", "zsh", "tcsh"],
+        action=Print,
+        help='print a shell completion script: `eval "$(gamedef --print-completion bash)"`',
+    )
+
+
+def _game_arguments(parser: argparse.ArgumentParser) -> list[argparse.Action]:
+    """The GAME positionals of every command, for completion by the bundled games' names."""
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for p in action.choices.values():
+                found.extend(a for a in p._actions if a.dest == "game")
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     """The `gamedef` command; everything it writes passes `terminal.clean` (no escape
     sequence from a game, table, transcript, state or argument reaches the terminal)."""
@@ -990,6 +1187,9 @@ def _main(argv: list[str] | None) -> int:
         args.dir = extra[0]  # `new variant NAME --of GAME DIR`: the folder after the option
     elif extra:
         parser.error("unrecognized arguments: " + " ".join(extra))
+    if args.command is None:  # `gamedef` alone: what it can do, not an error
+        parser.print_help()
+        return 0
     try:
         return args.func(args)
     except GameRuntimeError as err:

@@ -7,7 +7,7 @@ import shutil
 
 from interpreter.cli.terminal import say, show_view
 from interpreter.core.errors import UsageError
-from interpreter.runtime.cardlist import card_kinds, card_listing, components_named
+from interpreter.runtime.cardlist import about_lines
 from interpreter.runtime.engine import Game, State
 from interpreter.runtime.render import render
 
@@ -22,9 +22,18 @@ class HumanAgent:
     label, or by a part of a label that names one move only, in any case (`d3` for
     `hammer on d3`). `undo` takes back their previous decision, where the game allows."""
 
-    def __init__(self, seat: str, ask=None, say=None, width: int | None = None):
+    def __init__(self, seat: str, ask=None, say=None, width: int | None = None, compact: bool = False):
         self.seat, self.say = seat, say or _say_wrapped
         self.ask = ask or (lambda prompt: input(prompt))  # looked up at each call
+        # `compact` (a person at a terminal): the status line and the question, not the whole
+        # view at each decision (`view` shows it), answers read with line editing, history and
+        # completion of the legal moves (prompt_toolkit; interpreter/cli/screen.py).
+        self.compact = compact
+        self.screen = None
+        if compact and ask is None:
+            from interpreter.cli.screen import Screen
+
+            self.screen = Screen()
         self.width = width
         self.last_view: str | None = None
         self.asked_at: int | None = None  # the decision count when this seat was last asked
@@ -46,7 +55,13 @@ class HumanAgent:
         # the question says what goes on, `view` shows the position, and what the other seats
         # just did does not scroll off.
         again = self.asked_at is not None and state.decisions == self.asked_at + 1
-        if view != self.last_view and (self.last_view is None or not again):
+        if self.compact:  # the status line instead of the view; `view` shows the view
+            if self.screen is None:  # with a screen it stands at the bottom while the answer is typed
+                self._show(status_line(game, state, self.seat), style="reverse")
+            if self.last_view is None:
+                self._show("  (view: the whole position; help: the commands; Tab completes a move)", style="dim")
+            self.last_view = view
+        elif view != self.last_view and (self.last_view is None or not again):
             self._show(view, view=True)
             self.last_view = view
         self.asked_at = state.decisions
@@ -59,7 +74,11 @@ class HumanAgent:
         colon = "" if question.endswith(("?", ":")) else ":"  # "move whose hammer 3 spaces?", not "?:"
         menu = [f"\n{question}{colon}" if named else f"\n{title}, {question}{colon}"]
         board = moves_on_board(game, labels)
-        menu.extend(board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns))
+        listed = board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns)
+        if self.compact and len(listed) > COMPACT_MOVES:  # an 80x24 screen: the first moves, the rest by Tab
+            more = len(labels) - sum(line.count(". ") for line in listed[:COMPACT_MOVES])
+            listed = listed[:COMPACT_MOVES] + [f"  ... and {more} more: type part of one and press Tab, or `moves`"]
+        menu.extend(listed)
         if len(labels) == 1:
             menu.append("  (the only move: press Enter to take it)")
         for k, line in enumerate(menu):
@@ -68,9 +87,16 @@ class HumanAgent:
         hint = f"{numbers}, a move, or a part of one" + (", or undo" if can_undo else "")
         while True:
             try:
-                answer = self.ask("> ").strip()
+                if self.screen is not None:
+                    answer = self.screen.ask(labels, status_line(game, state, self.seat)).strip()
+                else:
+                    answer = self.ask("> ").strip()
             except EOFError:
                 raise UsageError("input ended before the game did") from None
+            except KeyboardInterrupt:  # Ctrl-C: save and quit, or go on
+                if self.screen is None or self.screen.confirm("save the game and quit? [Y/n] "):
+                    raise SaveRequest from None
+                continue
             word, _, rest = answer.partition(" ")
             word = word.lower()
             if not answer and len(labels) == 1:
@@ -81,6 +107,10 @@ class HumanAgent:
                 raise QuitRequest
             if answer in ("?", "help") or answer.lower() == "help":
                 self.say(COMMANDS.format(hint=hint))
+                continue
+            if answer.lower() == "moves":  # every legal move, numbered
+                for line in numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns):
+                    self._show(line)
                 continue
             if answer.lower() == "view":  # the position, then the question again (it scrolled off)
                 self._show(view, view=True)
@@ -97,8 +127,12 @@ class HumanAgent:
 
 
 COMMANDS = """  {hint};
-  view: the position again; about NAME: a card's printed text, or what a component is;
-  undo: back to your previous decision (against AI players); quit: leave the game"""
+  view: the position again; moves: every legal move;
+  about NAME: a card's printed text, or what a component is;
+  undo: back to your previous decision (against AI players); quit: leave the game;
+  Ctrl-C: save the game and quit (`play --from-state FILE` goes on)"""
+
+COMPACT_MOVES = 10  # lines of moves shown on a terminal: with the status and the story, 80x24 holds them
 
 
 def _say_wrapped(text: str, style: str | None = None) -> None:
@@ -111,26 +145,68 @@ class QuitRequest(Exception):
     """The person typed `quit`: the game stops where it is."""
 
 
+class SaveRequest(Exception):
+    """The person pressed Ctrl-C and chose to save: the game is saved and play stops."""
+
+
+# The variables a status line reads, by their usual names in any game: the round, the score
+# track, the seat's own hand. A game with none of them gets whose turn it is and the decision.
+ROUND_VARS = ("round", "turn", "year")
+SCORE_VARS = ("vp", "score", "scores", "points")
+HAND_VARS = ("hand",)
+
+
+def status_line(game: Game, state: State, seat: str, width: int = 79) -> str:
+    """One line for the person at the terminal: the round, each seat's score, whose turn it
+    is and their own hand in brief, from what `seat` may see (the observation), so nothing
+    hidden shows; at most `width` columns, the hand cut first."""
+    g = game.compiled
+    seen = game.observation(state, seat)["vars"]
+    parts = []
+    for name in ROUND_VARS:
+        if isinstance(seen.get(name), int) and not isinstance(seen.get(name), bool):
+            parts.append(f"{name} {seen[name]}")
+            break
+    for name in SCORE_VARS:
+        value = seen.get(name)
+        if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
+            shown = " ".join(f"{game.seat_title(p)} {value[p]}" for p in state.players if p in value)
+            parts.append(f"{name.upper()} {shown}")
+            break
+    who = state.pending.player if state.pending is not None else None
+    parts.append("your turn" if who == seat else f"{game.seat_title(who)} to play" if who else "game over")
+    line = " | ".join(parts)
+    for name in HAND_VARS:
+        value = seen.get(name)
+        mine = value.get(seat) if isinstance(value, dict) else None
+        if isinstance(mine, list):
+            own = (f" ({seat})", f" ({game.seat_title(seat)})")  # a per-seat deck's `queen of spades (p1)`
+            names = [g.rt.display(c) if isinstance(c, str) else "?" for c in mine]
+            cards = ", ".join(n.replace(own[0], "").replace(own[1], "") for n in names)
+            hand = f" | hand {len(mine)}: {cards}"
+            if len(line) + len(hand) > width:
+                hand = hand[: max(0, width - len(line) - 1)] + "…"
+            line += hand
+            break
+    return line[:width]
+
+
 def about(game: Game, name: str) -> list[str]:
-    """The printed text of the cards whose title contains `name` (cards' texts are public:
-    printed on the card, whoever holds it); failing a card, the other components so named
-    (a country, a zone, an item) with their public properties."""
-    lines = card_listing(game.compiled, search=name) if card_kinds(game.compiled) else []
-    titled = [line for line in lines if not line.startswith("    ") and name.lower() in line.lower()]
-    if not titled:
-        others = components_named(game.compiled, name)
-        if others:
-            return ["  " + line for line in others[:MAX_ABOUT]] + (
-                [f"  ... and {len(others) - MAX_ABOUT} more: type more of the name"] if len(others) > MAX_ABOUT else []
-            )
+    """What the game says of the things whose title contains `name`: a card's printed
+    text, a component's or an enum member's about text (cardlist.about_lines; cards' texts
+    are public: printed on the card, whoever holds it); failing those, the components so
+    named (a country, a zone) with their public properties."""
+    width = min(84, shutil.get_terminal_size((88, 24)).columns - 4)  # indented by 2: never wrapped again
+    lines = about_lines(game.compiled, name, width)
+    if not lines:
         return [f"  nothing in {game.header.title} is called '{name}'"]
-    out, keep = [], False
-    for line in lines:  # each matching card's heading and its text lines
-        if not line.startswith("    "):
-            keep = line in titled
-        if keep:
-            out.append("  " + line)
-    return out
+    heads = [line for line in lines if not line.startswith("    ")]
+    if len(heads) > MAX_ABOUT:  # a name too short: the first few, and how to narrow it
+        cut = lines.index(heads[MAX_ABOUT])
+        return ["  " + line for line in lines[:cut]] + [
+            f"  ... and {len(heads) - MAX_ABOUT} more: type more of the name"
+        ]
+    return ["  " + line for line in lines]
 
 
 MAX_ABOUT = 12  # components listed for one `about`: more means the name was too short

@@ -15,11 +15,12 @@ import shutil
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.text import Text
 
 # A control sequence or character a terminal would act on: ESC and what it introduces
 # (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
@@ -142,6 +143,54 @@ def say(line: str, style: str | None = None) -> None:
     _styled(line, style)
 
 
+def hang(line: str) -> int:
+    """Where a wrapped line's continuation starts: under the last column of a listing row
+    (the text after its last run of two or more spaces: an option's description, a table's
+    last cell), or four spaces in from the line's own indent."""
+    indent = len(line) - len(line.lstrip(" "))
+    gaps = [m.end() for m in re.finditer(r"\S( {2,})(?=\S)", line)]
+    return gaps[-1] if gaps and gaps[-1] < 60 else indent + 4
+
+
+def listing(lines: Iterable[str], width: int | None = None) -> None:
+    """Lines of a listing or table (`list`, `info`, `cards`, `simulate`) on standard output.
+    On a terminal a line too wide is wrapped at word boundaries by rich (a word is cut only
+    when it alone is wider than the line), its continuation under the column it belongs to,
+    so descriptions and table cells stay in their column; piped or redirected, each line
+    stays one line for the tools that read it."""
+    if width is None and not sys.stdout.isatty():
+        for line in lines:
+            print(line)
+        return
+    width = width or shutil.get_terminal_size((80, 24)).columns
+    console = Console(width=width, file=sys.stdout, highlight=False, color_system=None)
+    for line in lines:
+        print("\n".join(wrapped(line, width, console)))
+
+
+def wrapped(line: str, width: int, console: Console | None = None) -> list[str]:
+    """`line` as lines of at most `width` columns, broken between words by rich's wrapping,
+    continued at `hang(line)`."""
+    if len(line) <= width:
+        return [line]
+    console = console or Console(width=width, highlight=False, color_system=None)
+    at = hang(line)
+    if at >= width - 20:
+        at = min(4, width // 4)
+    first = line[: len(line) - len(line.lstrip(" "))]
+    body = Text(line.strip())
+    out: list[str] = []
+    # The first line keeps its own start (a name, a table's first cells); the rest hang at `at`.
+    lines = body.wrap(console, width - len(first))
+    head = lines[0].plain.rstrip() if lines else ""
+    out.append(first + head)
+    rest = line.strip()[len(head) :].strip()
+    if rest:
+        for piece in Text(rest).wrap(console, width - at):
+            out.append(" " * at + piece.plain.rstrip())
+    return out
+
+
 def show_view(text: str) -> None:
     """A rendered view, its section headings (an unindented line ending in a colon, over
     the indented lines of its section: "Victory points:", "Hammers:") in bold."""
@@ -163,6 +212,41 @@ def error(message: str, hint: str | None = None) -> None:
 def emphasised(line: str) -> None:
     """A line that ends something (a game's result), in bold where the terminal shows it."""
     _styled(line, "bold")
+
+
+STEPS = {1: "reading its files", 2: "checking the rules", 3: "compiling"}
+
+
+@contextmanager
+def first_load() -> Iterator:
+    """`with first_load() as tell: load_game(..., progress=tell)`: on a terminal, a first
+    load (nothing in the cache) says what it does and shows a bar of its three steps, so
+    that 10-30 s of compiling is not a blank screen; a cached load shows nothing, and
+    so does one whose standard error is piped or redirected (a test, a log, a tool)."""
+    console = _err()
+    state: dict = {}
+
+    def tell(step: int, what: str) -> None:
+        head = f"compiling {what}, once…"
+        if not console.is_terminal:
+            return
+        if "bar" not in state:
+            columns = (
+                TextColumn("{task.description}"),
+                BarColumn(bar_width=12),
+                TextColumn("{task.fields[step]}"),
+                TimeElapsedColumn(),
+            )
+            state["bar"] = Progress(*columns, console=console, transient=True)
+            state["bar"].start()
+            state["task"] = state["bar"].add_task(head, total=len(STEPS), step="")
+        state["bar"].update(state["task"], description=head, completed=step - 1, step=STEPS.get(step, ""))
+
+    try:
+        yield tell
+    finally:
+        if "bar" in state:
+            state["bar"].stop()
 
 
 @contextmanager

@@ -142,6 +142,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.constants: dict[str, Any] = {}
         self.types: dict[str, tuple] = {}  # finite type name -> its values
         self.fields: dict[str, dict[str, Any]] = {}  # field -> {entity: value}
+        self.about: dict[str, str] = {}  # name -> its `about` text (components, enum members)
         self.kind_of: dict[str, str] = {}
         self.entity_decls: dict[str, ast.Entity] = {}
         self.visibility: dict[str, list[tuple[str, Closure | None]]] = {}
@@ -173,6 +174,29 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             self._build(options or {}, options_only)
 
     # ---- errors -------------------------------------------------------------
+    def enum_kinds(self) -> set[str]:
+        """The names of the game's enums (kinds whose members are named values, not components)."""
+        return {
+            k for k, members in self.types.items() if members and self.claimed.get(members[0], "") == f"a member of {k}"
+        }
+
+    def _about(self, d: ast.About) -> None:
+        """`about NAME "..."`: kept for `cards` and `about`; NAME must be a component or an
+        enum member (a misspelt name would otherwise leave its text unseen)."""
+        what = self.claimed.get(d.name, "")
+        if not (what.startswith("a member of") or d.name in self.rt.titles and not what.startswith("a seat")):
+            from interpreter.core.errors import did_you_mean
+
+            known = [n for n in self.rt.titles if not self.claimed.get(n, "").startswith("a seat")]
+            self.fail(
+                d.span,
+                f"`about {d.name}`: nothing called '{d.name}' is a component or an enum member",
+                did_you_mean(d.name, known) or "name a card, a component of a table, or an enum member",
+            )
+        if d.name in self.about:
+            self.fail(d.span, f"'{d.name}' has two `about` texts", "keep one (a variant replaces it with `replace`)")
+        self.about[d.name] = d.text
+
     def fail(self, span: Span, message: str, hint: str | None = None):
         raise GameDefError([Diagnostic(span, message, hint)])
 
@@ -212,6 +236,7 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self._components(decls)
         self._map_and_events(decls)
         self._fields_final = True  # every component is made: its fields' tables are complete
+        self._abouts(decls)
         self._variables(decls)
         self._visibility()
         self._leave_hooks(decls)
@@ -338,6 +363,16 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
                 self._table_links(next(t for t in self.program.tables if t.decl is d))
             elif isinstance(d, ast.Event):
                 self.event_decls[d.name] = d
+
+    def _abouts(self, decls) -> None:
+        """What each component or enum member does, in a line: `about NAME "..."`, or an
+        entity's `about: str` field (a table column). Once every component is made."""
+        for d in decls:
+            if isinstance(d, ast.About):
+                self._about(d)
+        for name, text in self.fields.get("about", {}).items():
+            if isinstance(text, str) and text:
+                self.about.setdefault(name, text)
 
     def _variables(self, decls) -> None:
         """Queries, then the variables (whose defaults may ask them), the built-in

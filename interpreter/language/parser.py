@@ -988,6 +988,10 @@ class _Builder(Transformer):
         return ast.Int(span=self._s(meta), value=self._number(c[0], self._s(meta)))
 
     @v_args(meta=True)
+    def about_decl(self, meta, c):
+        return ast.About(span=self._s(meta), name=str(c[0]), text=self.plain(c[1]))
+
+    @v_args(meta=True)
     def payoff_decl(self, meta, c):
         total = next((x[1] for x in c if isinstance(x, tuple)), None)
         name, low, high, value = [x for x in c if not isinstance(x, tuple)]

@@ -38,6 +38,7 @@ KEYED = {
     ast.View: "view",
     ast.Payoff: "payoff",
     ast.Estimate: "estimate",
+    ast.About: "about",
 }
 
 

@@ -898,13 +898,24 @@ class View:
 class Estimate:
     """`estimate p [from LO to HI]: EXPR`: how good a position still in play looks to seat
     `p`, between LO and HI (the payoff's bounds when not given): search agents score a
-    rollout cut short by it (docs §3.19)."""
+    rollout cut short by it (docs §3.20)."""
 
     span: Span
     var: str
     low: int | None
     high: int | None
     value: Expr
+
+
+@frozen
+class About:
+    """`about NAME "TEXT"`: what a component or an enum member is or does, in a line, for
+    `gamedef cards` and `about NAME` in `gamedef play` (a zone, a sheet's item, a tile: the
+    things that carry no printed `text`)."""
+
+    span: Span
+    name: str
+    text: str
 
 
 @frozen

@@ -73,7 +73,7 @@ def make_agent(
     """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision,
     `mcts:Ts` as many as fit in T seconds (not reproducible: the machine's speed decides);
     `ismcts` likewise; a third part `dD` cuts each rollout after D decisions and scores it
-    by the game's `estimate` (docs §3.19). Given the game, `mcts` is refused here for
+    by the game's `estimate` (docs §3.20). Given the game, `mcts` is refused here for
     hidden information (else at its first decision)."""
     if kind == "random":
         return RandomAgent(seed)

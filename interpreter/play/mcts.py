@@ -22,7 +22,7 @@ the tree, `Game.playout` for the rollout, in one working copy):
 * Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
   the others), scaled to -1..1; a rollout longer than `max_rollout` decisions is 0 for all.
 * `depth`: a rollout cut after that many decisions is scored by the game's `estimate`
-  (docs §3.19), scaled to -1..1 by its bounds, instead of being played to the end: a
+  (docs §3.20), scaled to -1..1 by its bounds, instead of being played to the end: a
   designer's judgement of a position for many random moves of a long game.
 
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
@@ -102,7 +102,7 @@ def scaled_returns(game: Game, state: State) -> dict[str, float]:
 
 
 def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
-    """Each seat's `estimate` of a position still in play (docs §3.19), clamped into its
+    """Each seat's `estimate` of a position still in play (docs §3.20), clamped into its
     bounds and scaled to -1..1 as payoffs are; None for a game that declares none."""
     estimate = game.compiled.estimate
     if estimate is None:
@@ -123,7 +123,7 @@ def refuse_depth(game: Game, depth: int | None) -> None:
     if depth is not None and game.compiled.estimate is None:
         raise UsageError(
             f"a rollout depth needs an estimate of the positions it stops at, and {game.header.title} declares none",
-            "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.19), or drop the depth",
+            "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or drop the depth",
         )
 
 

@@ -82,7 +82,7 @@ class Record:
     ending: str  # that line with seats and numbers normalised: the ending's group
     # (seat, card, times the seat chose it), in the order first chosen; empty for a game without cards
     cards: tuple[tuple[str, str, int], ...] = ()
-    # (seat, payoff) in seat order: `game.returns` at the end (docs §3.18)
+    # (seat, payoff) in seat order: `game.returns` at the end (docs/language.md §3.19)
     payoffs: tuple[tuple[str, float], ...] = ()
 
 

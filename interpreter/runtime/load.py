@@ -7,6 +7,7 @@ compile (with the compiled-game cache), then the runtime's `Game`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -55,21 +56,29 @@ def load_game(
     options: dict[str, Any] | None = None,
     chance: bool = False,
     optimise: bool = True,
+    progress: Callable[[int, str], None] | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
     With `chance=True`, every random draw is a decision of the `chance` seat, with its
     probability (`ChanceGame`, interpreter/runtime/chance.py): for game-theory tools.
     `optimise=False` compiles the rules as written, with none of the compiler's
-    optimisations (never cached): the same game, slower, to test the optimisations by."""
+    optimisations (never cached): the same game, slower, to test the optimisations by.
+    `progress(step, what)` is told each step of a first load (1 reading, 2 checking,
+    3 compiling; `what` names the game, by its title once read), so that a command line can
+    say why it waits; a load from the cache tells it nothing."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
     cached = optimise and gamecache.load(path, variants, options, read_roots(path))
     if cached:
         compiled = cached
     else:  # not compiled before, or its files have changed since, or not optimised
+        tell = progress or (lambda step, what: None)
+        tell(1, path.stem)
         program = load_program(path, variants)
+        tell(2, program.header.title or path.stem)
         check_program(program)
+        tell(3, program.header.title or path.stem)
         compiled = CompiledGame(program, options, optimise=optimise)
         if optimise:
             gamecache.store(path, variants, options, compiled)

@@ -1,0 +1,49 @@
+"""The long cases of the parametrized sweeps, marked `slow` here in one list.
+
+Why: the README's `pytest` must finish within minutes on a 2-core machine. Each sweep below
+keeps its smaller cases in the default run (the fewest players, the first variant), so no
+test function loses its coverage by default; the larger cases (more players, the longest
+games, whole games by a search agent, Ray) run with `pytest -m slow`, which `.ci/run` runs
+too. A test marked `@pytest.mark.slow` in its own file stays slow as well.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+# Node ids (after `tests/`), as regular expressions matched from the start.
+SLOW = [
+    # Walls and Wonders: 2 and 3 players of each variant stay; 4 to 8 players are slow.
+    r"test_walls_and_wonders_invariants\.py::\w+\[\w+-[4-8]p\]",
+    # Missiles, Now!: 2 players stays.
+    r"test_missiles_now_invariants\.py::test_every_random_game_ends_with_one_winner_by_a_win_condition\[[3-6]\]",
+    # Whole games by the IS-MCTS agent: the first case of each game stays.
+    r"test_theory\.py::test_whole_games_of_walls_and_wonders_with_ismcts\[3\]",
+    r"test_theory\.py::test_whole_games_of_berlin_wall_with_ismcts\[2\]",
+    r"test_theory\.py::test_whole_games_of_downfall_of_empires_with_ismcts_given_the_record\[4-russian\]",
+    # Chance mode through the two longest games (the five others stay).
+    r"test_theory\.py::test_every_bundled_game_plays_through_chance_mode_and_stable_action_numbers"
+    r"\[(twid|downfall_of_empires)\]",
+    # IS-MCTS playing many hands or searching Downfall of Empires' secret research; its
+    # decisions' independence of what it cannot see stays, for cards and face-down pieces.
+    r"test_theory\.py::test_ismcts_wins_chips_from_a_random_kuhn_player",
+    r"test_theory\.py::test_ismcts_chooses_the_same_whatever_the_others_researched_in_secret",
+    # Ray starts a local cluster; the process-pool simulations stay.
+    r"test_simulate\.py::test_ray_gives_the_records_of_one_job",
+    # The playout of the longest game (the six other games stay).
+    r"test_playout\.py::test_a_playout_ends_in_the_state_that_apply_index_gives\[downfall_of_empires-4p\]",
+    # The Wall is Down's canonical games with options (2, 3 and 4 players stay).
+    r"test_transcripts\.py::test_canonical_game_matches_its_snapshot\[twid_(promos|solo_planet|solo_elite|alternate_goal)\]",
+]
+_SLOW = re.compile("|".join(f"(?:{p})" for p in SLOW))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the cases named in SLOW; the `-m` filter of the run then leaves them out."""
+    for item in items:
+        nodeid = item.nodeid.removeprefix("tests/")
+        if _SLOW.match(nodeid):
+            item.add_marker(pytest.mark.slow)
