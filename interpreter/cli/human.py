@@ -48,7 +48,9 @@ class HumanAgent:
         else:
             _say_wrapped(text, style)
 
-    def choose(self, game: Game, state: State, can_undo: bool = False) -> int:
+    def _position(self, game: Game, state: State) -> str:
+        """Show the position (or, on a compact screen, the status line) when it should be
+        shown; the seat's view, which `view` shows on demand."""
         view = render(game, state, self.seat)
         # The position is shown again when it changed since it was last shown, unless this
         # seat made the very last decision (the steps of one walk, one turn's several moves):
@@ -65,7 +67,10 @@ class HumanAgent:
             self._show(view, view=True)
             self.last_view = view
         self.asked_at = state.decisions
-        labels = game.labels(state)
+        return view
+
+    def _menu(self, game: Game, state: State, labels: list[str]) -> list[str]:
+        """The question and the moves, as the lines to show (the first one is the question)."""
         prompt = game.prompt(state)
         question = prompt or "your move"
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
@@ -81,6 +86,12 @@ class HumanAgent:
         menu.extend(listed)
         if len(labels) == 1:
             menu.append("  (the only move: press Enter to take it)")
+        return menu
+
+    def choose(self, game: Game, state: State, can_undo: bool = False) -> int:
+        view = self._position(game, state)
+        labels = game.labels(state)
+        menu = self._menu(game, state, labels)
         for k, line in enumerate(menu):
             self._show(line, style="bold" if k == 0 else "")
         numbers = "1 or Enter" if len(labels) == 1 else f"a number from 1 to {len(labels)}"
