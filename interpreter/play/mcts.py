@@ -16,7 +16,7 @@ the tree, `Game.playout` for the rollout, in one working copy):
   would play out the real future dice and shuffles; this way a roll or a draw in the tree
   is sampled afresh each time, and its outcomes lead to different nodes (chance handled
   by sampling, with no change to the engine).
-* In chance mode (interpreter/chance.py) a random draw is a decision of the `chance` seat,
+* In chance mode (interpreter/runtime/chance.py) a random draw is a decision of the `chance` seat,
   which has no payoff: both searches draw it by its probability, make no node for it and
   credit it nothing.
 * Payoffs from `Game.returns` (the game's `payoff`, or +1 shared by the winners and -1 by
