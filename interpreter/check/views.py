@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.check.types import PLAYER, opt
+from interpreter.check.types import ANY, INT, PLAYER, opt, show
 from interpreter.language import syntax as ast
 
 
@@ -61,7 +61,43 @@ def check_view(checker, view: ast.View, decls) -> None:
             scope = {**base, item.var: checker.element(expr(item.items, base), item.items)}
             if item.group is not None:
                 expr(item.group, scope)
-            expr(item.text, scope)
+            if item.label is not None:
+                expr(item.label, scope)
+            text_t = expr(item.text, scope)
+            if item.layout is not None:
+                _check_layout(checker, item, text_t)
+        elif isinstance(item, ast.ViewPlaces):
+            _check_places(checker, item)
+
+
+LAYOUTS = ("pyramid", "rows")  # how a list's rows of cells are drawn: centred (stepped), or flush left
+
+
+def _check_layout(checker, item: ast.ViewLines, text_t) -> None:
+    """A list drawn with a layout shows a row of cells per item: its text must be a list."""
+    if item.layout not in LAYOUTS:
+        checker.error(item.span, f"no layout '{item.layout}' for a list", "layouts: " + ", ".join(LAYOUTS))
+    elif not (isinstance(text_t, tuple) and text_t[0] == "list") and text_t != ANY:
+        checker.error(
+            item.text.span,
+            f"a list drawn `layout {item.layout}` shows a row of cells per item: a list, not {show(text_t)}",
+            "for example [wonder[s] for s in row_slots(r)]",
+        )
+
+
+def _check_places(checker, item: ast.ViewPlaces) -> None:
+    """`layout KIND by X, Y`: KIND a component kind whose properties X and Y are numbers."""
+    entity = checker.entities.get(item.kind)
+    if entity is None:
+        checker.error(item.span, f"unknown component kind '{item.kind}'", "`layout KIND by X, Y` places a map's nodes")
+        return
+    fields = {f.name: f for f in entity.fields}
+    for name in (item.x, item.y):
+        f = fields.get(name)
+        if f is None:
+            checker.error(item.span, f"'{item.kind}' has no property '{name}'", "properties: " + ", ".join(fields))
+        elif checker.type_of(f.type) != INT:
+            checker.error(f.span, f"'{item.kind}.{name}' places a node on the map: it must be an int")
 
 
 def _children(node) -> list:

@@ -33,7 +33,7 @@ from interpreter.language import syntax as ast
 class Item:
     """A view item compiled: its kind, title, closures and the size of its frame."""
 
-    kind: str  # text, grid, table, list
+    kind: str  # text, grid, table, list, places
     title: str = ""
     text: tuple = ()  # literal strings and closures, shown in turn
     when: Any = None  # an item shown only when this holds
@@ -44,6 +44,8 @@ class Item:
     var: str = ""
     label: Any = None
     frame: int = 0
+    layout: str = ""  # a list's `layout NAME`: its rows are cells, drawn so (pyramid, rows)
+    fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
 
 
 def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
@@ -70,6 +72,8 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
                     frame=scope.count,
                 )
             )
+        elif isinstance(item, ast.ViewPlaces):
+            items.append(Item("places", var=item.kind, fields=(item.x, item.y)))
         else:
             scope = Scope(["viewer", item.var])
             items.append(
@@ -80,6 +84,8 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
                     rows=compiler.expr(item.items, scope),
                     group=compiler.expr(item.group, scope) if item.group is not None else None,
                     text=_text(compiler, item.text, scope),
+                    label=_text(compiler, item.label, scope) if item.label is not None else None,
+                    layout=item.layout or "",
                     frame=scope.count,
                 )
             )

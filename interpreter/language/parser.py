@@ -1041,6 +1041,13 @@ class _Builder(Transformer):
     def view_when(self, c):
         return ("when", c[0])
 
+    def view_layout(self, c):
+        return ("layout", str(c[0]))
+
+    @v_args(meta=True)
+    def view_places(self, meta, c):
+        return ast.ViewPlaces(span=self._s(meta), kind=str(c[0]), x=str(c[1]), y=str(c[2]))
+
     @v_args(meta=True)
     def view_table(self, meta, c):
         group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
@@ -1064,6 +1071,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def view_lines(self, meta, c):
         group = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "by"), None)
+        label = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "as"), None)
+        layout = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "layout"), None)
         when = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "when"), None)
         title, var, items, text = [x for x in c if not isinstance(x, tuple)]
         return ast.ViewLines(
@@ -1074,6 +1083,8 @@ class _Builder(Transformer):
             group=group,
             text=text,
             when=when,
+            label=label,
+            layout=layout,
         )
 
     def str_lit(self, c):

@@ -875,7 +875,8 @@ class ViewTable:
 
 @frozen
 class ViewLines:
-    """`list "Title" for x in ITEMS [by GROUP]: TEXT [when COND]`: one line per item, grouped."""
+    """`list "Title" for x in ITEMS [by GROUP] [as LABEL]: TEXT [layout NAME] [when COND]`:
+    one line per item, grouped; with a layout, TEXT is a list of cells drawn as one row."""
 
     span: Span
     title: str
@@ -884,6 +885,20 @@ class ViewLines:
     group: Expr | None
     text: Expr
     when: Expr | None = None  # shown only when this holds
+    label: Expr | None = None  # `as TEXT`: a row's name, before its text
+    layout: str | None = None  # `layout pyramid`: the rows' cells drawn centred, a row on the next
+
+
+@frozen
+class ViewPlaces:
+    """`layout KIND by X, Y`: a map's nodes of KIND drawn where their number fields X and Y
+    put them (columns of the table the components are read from), not where a computed
+    layout would."""
+
+    span: Span
+    kind: str
+    x: str
+    y: str
 
 
 @frozen

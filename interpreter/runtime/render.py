@@ -9,7 +9,7 @@ by name: a map keyed by anything shows the entries that differ from its starting
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter.compile.views import Item
 from interpreter.runtime.engine import VM, Game, State
@@ -95,8 +95,22 @@ def plain(g, vm, view) -> str:
 
 
 # ---- a declared view ---------------------------------------------------------------------
+class Part(NamedTuple):
+    """One item of a declared view as shown to a viewer: its lines of text and, for a list
+    drawn with a layout, its rows of cells by group (a drawing can then place each cell)."""
+
+    item: Item
+    lines: list[str]
+    groups: list[tuple[str | None, list[tuple[str, list[str]]]]]  # (group, [(row label, cells)])
+
+
 def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
     """The declared view of `state` for `viewer`; `draw_grid(var)` draws a grid item."""
+    return [line for part in view_parts(game, state, viewer, draw_grid) for line in part.lines]
+
+
+def view_parts(game, state, viewer: str | None, draw_grid) -> list[Part]:
+    """The declared view of `state` for `viewer`, item by item (the items shown)."""
     g = game.compiled
     vm = VM(g, state)
 
@@ -113,19 +127,21 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
     def text(parts, frame) -> str:
         return "".join(p if isinstance(p, str) else shown(p(vm, frame)) for p in parts)
 
-    lines: list[str] = []
+    out: list[Part] = []
     for item in g.view:
         frame: list[Any] = [None] * max(3, item.frame)
         frame[0] = viewer
-        if item.when is not None and not item.when(vm, frame):
+        if item.kind == "places" or (item.when is not None and not item.when(vm, frame)):
             continue
         if item.kind == "text":
-            lines.append(text(item.text, frame))
+            out.append(Part(item, [text(item.text, frame)], []))
         elif item.kind == "grid":
-            lines.extend(draw_grid(item.var))
+            out.append(Part(item, draw_grid(item.var), []))
+        elif item.kind == "list" and item.layout:
+            out.append(_cells(item, vm, frame, shown, text))
         elif item.kind == "list":
             rows = item.rows(vm, frame)
-            lines.append(f"{item.title}:" + ("" if rows else " none"))
+            lines = [f"{item.title}:" + ("" if rows else " none")]
             for group, members in _grouped(item, rows, vm, frame):
                 indent = "    "
                 if group is not None:
@@ -133,10 +149,44 @@ def view_lines(game, state, viewer: str | None, draw_grid) -> list[str]:
                     indent = "      "
                 for r in members:
                     frame[1] = r
-                    lines.append(indent + text(item.text, frame))
+                    label = text(item.label, frame) + "   " if item.label is not None else ""
+                    lines.append(indent + label + text(item.text, frame))
+            out.append(Part(item, lines, []))
         else:
-            lines.extend(_table(item, vm, frame, shown, text))
-    return lines
+            out.append(Part(item, _table(item, vm, frame, shown, text), []))
+    return out
+
+
+def _cells(item: Item, vm, frame, shown, text) -> Part:
+    """A list drawn with a layout: each item's text is a row of cells. As text, the cells are
+    columns as wide as the widest, a cell's width apart; `layout pyramid` moves each row
+    right by one cell width per cell it lacks from the longest row, so that a cell stands
+    centred over the two next to it in the row below (a stepped pyramid)."""
+    rows = item.rows(vm, frame)
+    groups: list[tuple[str | None, list[tuple[str, list[str]]]]] = []
+    for group, members in _grouped(item, rows, vm, frame):
+        shown_rows = []
+        for r in members:
+            frame[1] = r
+            value = item.text[0](vm, frame) if len(item.text) == 1 and not isinstance(item.text[0], str) else ()
+            cells = [shown(v) if v is not None else "." for v in (value if isinstance(value, tuple) else (value,))]
+            shown_rows.append((text(item.label, frame) if item.label is not None else "", cells))
+        groups.append((shown(group) if group is not None else None, shown_rows))
+    lines = [f"{item.title}:" + ("" if rows else " none")]
+    every = [row for _, members in groups for row in members]
+    width = max((len(c) for _, cells in every for c in cells), default=1)
+    longest = max((len(cells) for _, cells in every), default=0)
+    label_w = max((len(label) for label, _ in every), default=0)
+    for group, members in groups:
+        indent = "    "
+        if group is not None:
+            lines.append(f"  {group}:")
+            indent = "      "
+        for label, cells in members:
+            head = label.ljust(label_w) + "   " if label_w else ""
+            step = " " * ((longest - len(cells)) * width) if item.layout == "pyramid" else ""
+            lines.append(indent + head + step + (" " * width).join(c.rjust(width) for c in cells))
+    return Part(item, lines, groups)
 
 
 def _grouped(item: Item, rows, vm, frame) -> list[tuple[Any, list]]:

@@ -33,7 +33,7 @@ from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games, load_game
 from interpreter.runtime.saving import Transcript, write_transcript
-from interpreter.web.board import grid_boards, log_lines, map_board, view_text
+from interpreter.web.board import draw
 from interpreter.web.store import Store
 from interpreter.web.tables import AI_KINDS, SPECTATOR, Table, Tables, WebError
 
@@ -171,13 +171,20 @@ def create_app(db: str | Path = ":memory:", games: list[str] | None = None) -> S
 
 
 def _board(table: Table, seat: str) -> str:
-    """The part of a seat's page that changes: its view, board, log and moves."""
+    """The part of a seat's page that changes: its view, board, log and moves. Drawn once
+    per position and seat: the pages of a table all ask for it after each move."""
     viewer = seat or None
     with table.lock:
         state, states, moves_seen = table.state, list(table.states), len(table.moves)
+        cached = table.drawn.get((moves_seen, seat))
+    if cached is not None:
+        return cached
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
     labels = table.game.labels(state) if mine else []
-    return _templates.get_template("board.html").render(
+    drawing = draw(table.game, state, viewer, labels)
+    with table.lock:
+        log = table.narration.last(table.game, states, viewer)
+    page = _templates.get_template("board.html").render(
         record=table.record,
         seat=seat or "spectator",
         to_move=state.pending.player if state.pending is not None and state.result is None else None,
@@ -185,11 +192,13 @@ def _board(table: Table, seat: str) -> str:
         prompt=table.game.prompt(state) if mine else "",
         labels=labels,
         seen=moves_seen,
-        grids=grid_boards(table.game, state, viewer, labels),
-        map=map_board(table.game, state, viewer, labels),
-        view=view_text(table.game, state, viewer),
-        log=log_lines(table.game, states, viewer),
+        map=drawing.map,
+        parts=drawing.parts,
+        log=log,
     )
+    with table.lock:
+        table.remember(moves_seen, seat, page)
+    return page
 
 
 def _new_table(form: dict[str, str], offered: list[str]) -> tuple:

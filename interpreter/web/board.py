@@ -2,76 +2,225 @@
 
 Nothing here knows a game. What is drawn comes from the game's declarations:
 - a variable keyed by grid cells is a board: an HTML table, each cell showing its piece
-  by the component's `short` form as the seat's observation gives it;
-- a map (components with links) is an SVG graph: each node at a position computed once
-  by a spring layout from the links (kept for the process), its title, and in its tooltip
-  every map variable's value there as the seat may see it;
+  by the component's `short` form as the seat's observation gives it, and the pieces
+  standing on it (a `player -> Cell` variable: a seat's hammer, pawn...) as markers;
+- a map (components with links) is an SVG graph: each node where the view's
+  `layout KIND by X, Y` puts it (the designer's columns), or else at a position computed
+  once by a spring layout from the links and kept in gamedef's cache; its title, and in
+  its tooltip every map variable's value there as the seat may see it;
+- a view's list drawn with a layout (`layout pyramid`, `layout rows`) is rows of cards;
 - the rest is the game's own view (its `view` declaration, or the generic one), as text.
 A legal move whose label names a cell or a node makes that cell or node clickable: the
 click plays that move. Every text is escaped.
+
+The observation is computed once per drawing, and every part is drawn from it.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import html
+import json
 import math
 import random
 import re
+from typing import Any, NamedTuple
 
+from interpreter.core import cache
 from interpreter.runtime.engine import VM, Game, State
 from interpreter.runtime.observe import observe, short_text
-from interpreter.runtime.render import plain, render
+from interpreter.runtime.render import Part, plain, render, view_parts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
+MAP_W, MAP_H = 1000, 700
 
 
-def grid_boards(game: Game, state: State, viewer: str | None, moves: list[str]) -> list[str]:
-    """Each grid-keyed variable as an HTML table; a cell named by a move is a button."""
+class Drawing(NamedTuple):
+    """What a seat's page shows of a position, each part HTML: the map, then the view's
+    items in order (drawn boards and rows of cards where it has them, text elsewhere)."""
+
+    map: str
+    parts: list[str]
+
+
+def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Drawing:
+    """The position as `viewer` may see it; `moves` are the viewer's legal moves' labels."""
     g = game.compiled
     obs = observe(g, state, viewer)
     vm = VM(g, state)
-    out = []
-    for info in g.var_order:
-        if not info.keys or info.keys[0] not in g.rt.coords:
+    markers = _markers(g, vm, obs, state)
+    drawn_map = map_board(game, obs, vm, moves)
+    if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
+        parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves) for info in _grid_vars(g)]
+        parts.append(_text(render(game, state, viewer).splitlines()))
+        return Drawing(drawn_map, parts)
+    out: list[str] = []
+    pending: list[str] = []  # text lines waiting to be shown as one block
+
+    def grid_lines(name: str) -> list[str]:
+        return [name]  # a grid item is drawn as HTML below, not as text
+
+    for part in view_parts(game, state, viewer, grid_lines):
+        html_part = _part_html(g, vm, obs, part, markers, moves)
+        if html_part is None:
+            pending.extend(part.lines)
             continue
+        if pending:
+            out.append(_text(pending))
+            pending = []
+        out.append(html_part)
+    if pending:
+        out.append(_text(pending))
+    return Drawing(drawn_map, out)
+
+
+def _part_html(g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str]) -> str | None:
+    """A view item drawn as HTML, or None for an item shown as text."""
+    item = part.item
+    if item.kind == "grid" and item.var in g.vars:
+        return _grid(g, vm, g.vars[item.var], obs["vars"][item.var], markers, moves)
+    if item.kind == "list" and item.layout:
+        return _cells(item.title, item.layout, part.groups)
+    return None
+
+
+def _text(lines: list[str]) -> str:
+    return f'<pre class="view">{html.escape(chr(10).join(lines))}</pre>'
+
+
+def _grid_vars(g) -> list:
+    return [info for info in g.var_order if info.keys and info.keys[0] in g.rt.coords]
+
+
+def _markers(g, vm: VM, obs: dict, state: State) -> dict[str, list[tuple[str, str]]]:
+    """What stands on each grid cell besides its piece: for every variable that puts a seat
+    or a component on a cell (`hammer: player -> Cell?`), a short mark and its meaning."""
+    seat_no = {p: i + 1 for i, p in enumerate(state.players)}
+    out: dict[str, list[tuple[str, str]]] = {}
+    for info in g.var_order:
         view = obs["vars"][info.name]
-        cols = max(g.rt.coords[c][0] for c in info.keys)
-        rows = max(g.rt.coords[c][1] for c in info.keys)
-        by_pos = {g.rt.coords[c]: c for c in info.keys}
-        lines = [f'<table class="grid" aria-label="{html.escape(info.name)}">']
-        for y in range(1, rows + 1):
-            lines.append("<tr>")
-            for x in range(1, cols + 1):
-                cell = by_pos.get((x, y))
-                if cell is None:
-                    lines.append("<td></td>")
-                    continue
-                text = short_text(g, vm, view[cell]) if cell in view else ""
-                move = _move_naming(moves, cell, g.rt.display(cell))
-                inner = html.escape(text if text not in ("none", ".") else "")
-                if move is not None:
-                    lines.append(
-                        f'<td><button class="cell" data-move="{move}" title="{html.escape(moves[move])}">'
-                        f"{inner or '&nbsp;'}</button></td>"
-                    )
-                else:
-                    lines.append(f'<td title="{html.escape(cell)}">{inner}</td>')
-            lines.append("</tr>")
-        lines.append("</table>")
-        out.append("\n".join(lines))
+        if not info.keys or info.keys[0] in g.rt.coords or not isinstance(view, dict):
+            continue
+        for key, value in view.items():
+            if not isinstance(value, str) or value not in g.rt.coords:
+                continue
+            if key in seat_no:
+                mark, who = str(seat_no[key]), g.rt.seat_titles.get(key, key)
+            else:
+                mark, who = short_text(g, vm, key), g.rt.display(key)
+            out.setdefault(value, []).append((mark, f"{info.name} of {who}"))
     return out
 
 
-def map_board(game: Game, state: State, viewer: str | None, moves: list[str]) -> str:
+def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str]) -> str:
+    """A grid-keyed variable as an HTML table: each cell its piece and what stands on it;
+    a cell named by a move is a button that plays it."""
+    cols = max(g.rt.coords[c][0] for c in info.keys)
+    rows = max(g.rt.coords[c][1] for c in info.keys)
+    by_pos = {g.rt.coords[c]: c for c in info.keys}
+    lines = [f'<table class="grid" aria-label="{html.escape(info.name)}">']
+    for y in range(1, rows + 1):
+        lines.append("<tr>")
+        for x in range(1, cols + 1):
+            cell = by_pos.get((x, y))
+            if cell is None:
+                lines.append("<td></td>")
+                continue
+            text = short_text(g, vm, view[cell]) if cell in view else ""
+            inner = html.escape(text if text not in ("none", ".") else "")
+            on = markers.get(cell, [])
+            inner += "".join(
+                f'<span class="marker m{html.escape(m)}" title="{html.escape(what)}">{html.escape(m)}</span>'
+                for m, what in on
+            )
+            tip = html.escape(", ".join([cell, *(what for _, what in on)]))
+            move = _move_naming(moves, cell, g.rt.display(cell))
+            if move is not None:
+                lines.append(
+                    f'<td><button class="cell" data-move="{move}" title="{html.escape(moves[move])}">'
+                    f"{inner or '&nbsp;'}</button></td>"
+                )
+            else:
+                lines.append(f'<td title="{tip}">{inner}</td>')
+        lines.append("</tr>")
+    lines.append("</table>")
+    return "\n".join(lines)
+
+
+def _cells(title: str, layout: str, groups: list) -> str:
+    """A list drawn with a layout: each group a block, each row its label and its cells as
+    cards, the rows centred on one axis for `pyramid` (so each card stands over the two
+    below it) or flush left for `rows`. An empty cell ('.') is an empty outline, a card
+    face down ('?' in its text) a card's back."""
+    out = [f'<section class="cells {html.escape(layout)}" aria-label="{html.escape(title)}">']
+    out.append(f"<h3>{html.escape(title)}</h3>")
+    for group, rows in groups:
+        out.append('<div class="group">')
+        if group is not None:
+            out.append(f'<div class="group-name">{html.escape(group)}</div>')
+        for label, cells in rows:
+            out.append('<div class="row">')
+            out.append(f'<span class="row-label">{html.escape(label)}</span><span class="row-cells">')
+            for cell in cells:
+                text = cell.strip()
+                kind = "empty" if text in (".", "", "none") else "back" if "?" in text else "card"
+                shown = "" if kind == "empty" else html.escape(text)
+                out.append(f'<span class="cell {kind}">{shown}</span>')
+            out.append("</span></div>")
+        out.append("</div>")
+    out.append("</section>")
+    return "\n".join(out)
+
+
+# ---- the map ------------------------------------------------------------------------------
+def map_board(game: Game, obs: dict, vm: VM, moves: list[str]) -> str:
     """The game's map as an SVG graph ('' when the game has none)."""
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     if not nodes or len(nodes) > MAX_NODES:
         return ""
-    positions = layout(nodes, tuple(tuple(sorted(g.rt.links.get(n, ()))) for n in nodes))
-    obs = observe(g, state, viewer)
-    vm = VM(g, state)
+    positions = positions_of(game, nodes)
+    facts = _facts(g, vm, obs, nodes)
+    titles = _titles(g) if moves else ()
+    parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
+    seen_edges = set()
+    for n in nodes:
+        x1, y1 = positions[n]
+        for m in g.rt.links.get(n, ()):
+            if m in positions and (m, n) not in seen_edges:
+                seen_edges.add((n, m))
+                x2, y2 = positions[m]
+                parts.append(
+                    f'<line x1="{x1 * MAP_W:.1f}" y1="{y1 * MAP_H:.1f}" x2="{x2 * MAP_W:.1f}" '
+                    f'y2="{y2 * MAP_H:.1f}" class="link"/>'
+                )
+    for n in nodes:
+        x, y = positions[n]
+        title = g.rt.display(n)
+        longer = tuple(t for t in titles if title in t and t != title)
+        move = _move_naming(moves, n, title, longer)
+        tip = html.escape("\n".join([title, *facts[n]]))
+        cls = "node playable" if move is not None else "node"
+        data = f' data-move="{move}"' if move is not None else ""
+        busy = " busy" if facts[n] else ""
+        parts.append(
+            f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
+            f'transform="translate({x * MAP_W:.1f},{y * MAP_H:.1f})">'
+            f'<title>{tip}</title><circle r="7"/>'
+            f'<text y="-10" text-anchor="middle">{html.escape(title[:18])}</text></g>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+@functools.lru_cache(maxsize=8)
+def _titles(g) -> tuple[str, ...]:
+    return tuple(sorted({str(t) for t in g.rt.titles.values()}, key=len, reverse=True))
+
+
+def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> dict[str, list[str]]:
+    """Each node's lines for its tooltip: every map variable's value there, as seen."""
     facts: dict[str, list[str]] = {n: [] for n in nodes}
     for info in g.var_order:
         view = obs["vars"].get(info.name)
@@ -88,58 +237,62 @@ def map_board(game: Game, state: State, viewer: str | None, moves: list[str]) ->
                 ]
                 if per_seat:
                     facts[n].append(f"{info.name}: " + ", ".join(per_seat))
-    titles = sorted({str(t) for t in g.rt.titles.values()}, key=len, reverse=True) if moves else []
-    width, height = 1000, 700
-    parts = [f'<svg class="map" viewBox="0 0 {width} {height}" role="img" aria-label="map">']
-    seen_edges = set()
-    for n in nodes:
-        x1, y1 = positions[n]
-        for m in g.rt.links.get(n, ()):
-            if m in positions and (m, n) not in seen_edges:
-                seen_edges.add((n, m))
-                x2, y2 = positions[m]
-                parts.append(
-                    f'<line x1="{x1 * width:.1f}" y1="{y1 * height:.1f}" x2="{x2 * width:.1f}" '
-                    f'y2="{y2 * height:.1f}" class="link"/>'
-                )
-    for n in nodes:
-        x, y = positions[n]
-        title = g.rt.display(n)
-        longer = tuple(t for t in titles if title in t and t != title)
-        move = _move_naming(moves, n, title, longer)
-        tip = html.escape("\n".join([title, *facts[n]]))
-        cls = "node playable" if move is not None else "node"
-        data = f' data-move="{move}"' if move is not None else ""
-        busy = " busy" if facts[n] else ""
-        parts.append(
-            f'<g class="{cls}{busy}"{data} transform="translate({x * width:.1f},{y * height:.1f})">'
-            f'<title>{tip}</title><circle r="7"/>'
-            f'<text y="-10" text-anchor="middle">{html.escape(title[:18])}</text></g>'
-        )
-    parts.append("</svg>")
-    return "\n".join(parts)
+    return facts
 
 
-def view_text(game: Game, state: State, viewer: str | None) -> str:
-    """The game's own view of the position for `viewer`, escaped."""
-    return html.escape(render(game, state, viewer))
+def positions_of(game: Game, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """Each node's place in [0.04, 0.96]²: from the view's `layout KIND by X, Y` (the
+    designer's columns) where every node has one, else the layout computed from the links."""
+    g = game.compiled
+    return _positions(g, nodes)
 
 
-def _move_naming(moves: list[str], name: str, title: str, longer: tuple[str, ...] = ()) -> int | None:
-    """The one legal move whose label names this cell or node, by its name or its title
-    as whole words, and not only inside a longer title (the country Sudan is not named by
-    "play Sudan civil wars", a card's title)."""
-    found = []
-    for i, label in enumerate(moves):
-        for other in longer:
-            label = label.replace(other, " ")
-        words = (re.escape(name),) + ((re.escape(title),) if len(title) > 2 else ())
-        if any(re.search(rf"(?<![\w-]){w}(?![\w-])", label) for w in words):
-            found.append(i)
-    return found[0] if len(found) == 1 else None
+@functools.lru_cache(maxsize=16)
+def _positions(g, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    given: dict[str, tuple[float, float]] = {}
+    for item in g.view:
+        if item.kind != "places":
+            continue
+        fx, fy = (g.fields.get(f, {}) for f in item.fields)
+        for n in nodes:
+            if g.kind_of.get(n) == item.var and fx.get(n) is not None and fy.get(n) is not None:
+                given[n] = (float(fx[n]), float(fy[n]))
+    if given and len(given) == len(nodes):
+        return _scaled(given)
+    return saved_layout(nodes, tuple(tuple(sorted(g.rt.links.get(n, ()))) for n in nodes))
 
 
-@functools.lru_cache(maxsize=32)
+def _scaled(points: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """Points fitted into [0.04, 0.96]², each axis on its own scale."""
+    xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
+    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
+    return {
+        n: (0.04 + 0.92 * (x - min(xs)) / span_x, 0.04 + 0.92 * (y - min(ys)) / span_y) for n, (x, y) in points.items()
+    }
+
+
+def saved_layout(nodes: tuple[str, ...], links: tuple[tuple[str, ...], ...]) -> dict[str, tuple[float, float]]:
+    """The spring layout of a map, computed once and kept in gamedef's cache (named by a
+    digest of its nodes and links), so a server started again draws it at once and the
+    same map is always drawn the same way. A cache entry that can't be read or doesn't
+    fit the map is computed again."""
+    digest = hashlib.sha256(json.dumps([nodes, links]).encode()).hexdigest()[:24]
+    where = cache.directory()
+    path = where / f"layout-{digest}.json" if where is not None else None
+    if path is not None:
+        data = cache.read_trusted(path)
+        try:
+            loaded = json.loads(data) if data else None
+            if isinstance(loaded, dict) and set(loaded) == set(nodes):
+                return {n: (float(loaded[n][0]), float(loaded[n][1])) for n in nodes}
+        except (ValueError, TypeError, IndexError, KeyError):
+            pass
+    found = layout(nodes, links)
+    if path is not None:
+        cache.write_bytes(path, json.dumps(found).encode())
+    return found
+
+
 def layout(nodes: tuple[str, ...], links: tuple[tuple[str, ...], ...]) -> dict[str, tuple[float, float]]:
     """Positions in [0.04, 0.96]² for a graph, by a spring layout (linked nodes pull,
     every pair pushes), seeded so that the same map is always drawn the same way."""
@@ -179,17 +332,44 @@ def layout(nodes: tuple[str, ...], links: tuple[tuple[str, ...], ...]) -> dict[s
             pos[i][0] += dx / d * step
             pos[i][1] += dy / d * step
         temperature *= 0.975
-    xs, ys = [p[0] for p in pos], [p[1] for p in pos]
-    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    return {
-        n: (0.04 + 0.92 * (pos[i][0] - min(xs)) / span_x, 0.04 + 0.92 * (pos[i][1] - min(ys)) / span_y)
-        for i, n in enumerate(nodes)
-    }
+    return _scaled({n: (pos[i][0], pos[i][1]) for i, n in enumerate(nodes)})
 
 
-def log_lines(game: Game, states: list[State], viewer: str | None, last: int = 40) -> list[str]:
-    """The last lines of the game's log that `viewer` may read (a spectator: the public ones)."""
-    lines: list[str] = []
-    for s in states[-last:]:
-        lines.extend(game.narrate(s, viewer, omniscient=False))
-    return lines[-last:]
+def _move_naming(moves: list[str], name: str, title: str, longer: tuple[str, ...] = ()) -> int | None:
+    """The one legal move whose label names this cell or node, by its name or its title
+    as whole words, and not only inside a longer title (the country Sudan is not named by
+    "play Sudan civil wars", a card's title)."""
+    found = []
+    for i, label in enumerate(moves):
+        for other in longer:
+            label = label.replace(other, " ")
+        words = (re.escape(name),) + ((re.escape(title),) if len(title) > 2 else ())
+        if any(re.search(rf"(?<![\w-]){w}(?![\w-])", label) for w in words):
+            found.append(i)
+    return found[0] if len(found) == 1 else None
+
+
+# ---- the log ------------------------------------------------------------------------------
+class Narration:
+    """A table's log as each viewer may read it, narrated one state at a time: a state's
+    lines are computed once, the first time a page shows them (states never change)."""
+
+    def __init__(self) -> None:
+        self._lines: dict[Any, list[list[str]]] = {}
+
+    def last(self, game: Game, states: list[State], viewer: str | None, last: int = 40) -> list[str]:
+        """The last `last` lines of the log that `viewer` may read (a spectator: the public ones)."""
+        done = self._lines.setdefault(viewer, [])
+        if len(done) > len(states):  # a table replayed shorter (never, as moves are only added)
+            done.clear()
+        start = max(len(done), len(states) - last)
+        if start > len(done):  # the older states are never shown: don't narrate them
+            done.extend([] for _ in range(start - len(done)))
+        for s in states[len(done) :]:
+            done.append(game.narrate(s, viewer, omniscient=False))
+        lines: list[str] = []
+        for chunk in reversed(done):
+            lines[:0] = chunk
+            if len(lines) >= last:
+                break
+        return lines[-last:]

@@ -18,6 +18,7 @@ from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import Agent, make_agent
 from interpreter.runtime.engine import Game, State
 from interpreter.runtime.load import load_game
+from interpreter.web.board import Narration
 from interpreter.web.store import Store, TableRecord
 
 SPECTATOR = ""  # the seat a spectator's token stands for: nobody's secrets
@@ -43,6 +44,8 @@ class Table:
         self.moves = labels  # (seat, label) of each move
         self.lock = threading.Lock()
         self.changed = threading.Condition()
+        self.drawn: dict[tuple[int, str], str] = {}  # a page part by (moves seen, seat): the latest only
+        self.narration = Narration()
         self.agents: dict[str, Agent] = {
             seat: make_agent(kind, seat, record.seed * 1000 + i, game)
             for i, (seat, kind) in enumerate(sorted(record.agents.items()))
@@ -52,6 +55,14 @@ class Table:
     @property
     def state(self) -> State:
         return self.states[-1]
+
+    def remember(self, moves_seen: int, seat: str, page: str) -> None:
+        """Keep a seat's drawing of the latest position (older ones are never asked again)."""
+        if moves_seen != len(self.moves):
+            return
+        for key in [k for k in self.drawn if k[0] != moves_seen]:
+            del self.drawn[key]
+        self.drawn[(moves_seen, seat)] = page
 
     def seat_of(self, token: str) -> str:
         """The seat a token stands for (SPECTATOR for the spectators' token)."""
