@@ -4,7 +4,10 @@ table survives a restart of the server (its moves are in SQLite)."""
 
 from __future__ import annotations
 
+import html
 import re
+import tomllib
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,7 @@ from starlette.testclient import TestClient  # noqa: E402
 from interpreter.web.app import create_app  # noqa: E402
 
 FORM = {"content-type": "application/x-www-form-urlencoded"}
+TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
 
 
 def start(client: TestClient, game: str, **fields: str) -> dict[str, str]:
@@ -118,3 +122,78 @@ def test_a_restarted_server_resumes_every_table_and_its_transcript_replays(tmp_p
 
     assert main(["replay", str(path)]) == 0
     assert transcript.count('"x: ') + transcript.count('"o: ') == 4
+
+
+# ---- whole games through the HTTP API, each seat at its own link ----------------------------
+def _buttons(page: str) -> list[str]:
+    """The labels of the move buttons of a board, in order."""
+    return [html.unescape(b) for b in re.findall(r'<button class="move" data-move="\d+">(.*?)</button>', page)]
+
+
+def _play_transcript(client: TestClient, name: str, upto: int, check=None) -> dict[str, str]:
+    """A table of the transcript's game and seed, every seat a person, its first `upto`
+    moves played through each mover's own link by clicking the button of its label;
+    `check(links, n, seat, label)` runs before move n."""
+    t = tomllib.loads((TRANSCRIPTS / f"{name}.toml").read_text(encoding="utf-8"))
+    seats = {f"seat_{s}": "human" for s in t["agents"]}
+    links = start(client, t["game"], players=str(t["players"]), seed=str(t["seed"]), **seats)
+    for n, move in enumerate(t["moves"][:upto]):
+        seat, label = move.split(": ", 1)
+        if check is not None:
+            check(links, n, seat, label)
+        page = client.get(links[seat] + "/board").text
+        labels = _buttons(page)
+        assert label in labels, (n, move, labels)
+        r = client.post(links[seat] + "/move", data={"index": str(labels.index(label)), "seen": str(n)})
+        assert r.status_code == 200, r.text
+    return links
+
+
+def test_an_out_of_turn_reaction_is_offered_to_its_seat_alone(tmp_path):
+    """Missiles, Now! (Counterintelligence: played only in an opponent's turn, it cancels
+    their Espionage or Propaganda). In the USSR's turn, the USA's page offers the reaction
+    and the USSR's page waits for it; the USA's answer through its own link cancels it."""
+    reaction = "usa: cancel USSR's Propaganda with Counterintelligence"
+    t = tomllib.loads((TRANSCRIPTS / "missiles_2p.toml").read_text(encoding="utf-8"))
+    at = t["moves"].index(reaction)
+    with TestClient(create_app(tmp_path / "t.sqlite", ["missiles_now"])) as client:
+        links = _play_transcript(client, "missiles_2p", at)
+        usa, ussr = client.get(links["usa"] + "/board").text, client.get(links["ussr"] + "/board").text
+        assert reaction.split(": ", 1)[1] in _buttons(usa) and "Your turn (usa)" in usa
+        assert _buttons(ussr) == [] and "Waiting for usa" in ussr
+        r = client.post(links["ussr"] + "/move", data={"index": "0", "seen": str(at)})
+        assert r.status_code == 403  # not the USSR's decision
+        answer = client.post(
+            links["usa"] + "/move",
+            data={"index": str(_buttons(usa).index(reaction.split(": ", 1)[1])), "seen": str(at)},
+        )
+        assert answer.status_code == 200
+        assert "Propaganda is cancelled" in client.get(links["spectator"] + "/board").text
+
+
+def test_a_secret_simultaneous_choice_is_seen_by_nobody_until_all_have_chosen(tmp_path):
+    """The Wall is Down 5.1 (headers chosen face down, then revealed together): once West
+    has chosen its header, East's page, the spectators' page and the event stream do not
+    name it; when East has chosen too, both are shown to everyone."""
+    t = tomllib.loads((TRANSCRIPTS / "twid_2p.toml").read_text(encoding="utf-8"))
+    west_header = t["moves"][0].split("header: ", 1)[1]
+    with TestClient(create_app(tmp_path / "t.sqlite", ["twid"])) as client:
+        before = {}
+
+        def look(links, n, seat, label):
+            if n == 0:
+                before.update({s: west_header in client.get(links[s] + "/board").text for s in ("east", "spectator")})
+
+        links = _play_transcript(client, "twid_2p", 1, look)
+        assert before == {"east": False, "spectator": False}  # not shown before: a fair test
+        for s in ("east", "spectator"):
+            assert west_header not in client.get(links[s] + "/board").text, s
+            assert west_header not in client.get(links[s]).text, s
+        assert west_header in client.get(links["west"] + "/board").text  # West sees its own
+        east_page = client.get(links["east"] + "/board").text
+        east_label = t["moves"][1].split(": ", 1)[1]
+        r = client.post(
+            links["east"] + "/move", data={"index": str(_buttons(east_page).index(east_label)), "seen": "1"}
+        )
+        assert r.status_code == 200
+        assert west_header in client.get(links["spectator"] + "/board").text  # revealed together
