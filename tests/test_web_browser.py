@@ -1,11 +1,17 @@
 """The web table in a real browser (Debian's Chromium, driven by Playwright): a person
-plays The Wall is Down against AI seats by clicking countries on the map and buttons.
+plays The Wall is Down against AI seats by clicking countries on the map and buttons;
+two people play Walls and Wonders from two browsers, neither seeing the other's hand;
+a server process killed mid-game and started again, the page playing on.
 Slow, and skipped where Playwright or the browser is missing (CI installs both)."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 
@@ -72,3 +78,139 @@ def test_a_person_plays_the_wall_is_down_against_ai_by_clicking_the_map(server, 
         assert page.locator("svg.map g.node").count() >= 80  # the 89-country map drawn
         page.screenshot(path=str(tmp_path / "twid.png"))
         browser.close()
+
+
+def _hands(server_app, table_id: str) -> dict[str, list[str]]:
+    """Each seat's hand in the server's state: the titles of its cards (the truth to compare with)."""
+    table = server_app.state.tables.get(table_id)
+    g = table.game.compiled
+    info = g.vars["hand"]
+    raw = table.state.vars[info.slot]
+    return {p: [g.rt.display(c) for c in raw[info.key_index[p]]] for p in table.state.players}
+
+
+@pytest.fixture
+def waw_server(tmp_path):
+    """Walls and Wonders on uvicorn at a free port of 127.0.0.1, with the app to look into."""
+    app = create_app(tmp_path / "tables.sqlite", ["walls_and_wonders"])
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    yield app, f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+def test_two_seats_in_two_browsers_never_see_each_others_hand(waw_server):
+    """Walls and Wonders (each player's hand is their own; Starting the Game: five cards
+    each): two browser contexts play p1 and p2 by clicking; after every move each page
+    shows its own hand as the server holds it, and neither the page's source nor the
+    event stream names a card of the other's hand (titles end in their owner's seat)."""
+    app, base = waw_server
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        opener = browser.new_page()
+        opener.goto(base + "/")
+        form = opener.locator("#game-walls_and_wonders form")
+        form.locator("select[name=seat_p1]").select_option("human")
+        form.locator("select[name=seat_p2]").select_option("human")
+        form.locator("input[name=seed]").fill("2")
+        form.locator("button[type=submit]").click()
+        links = {s: opener.locator(f"a.seat-link[data-seat={s}]").get_attribute("href") for s in ("p1", "p2")}
+        table_id = links["p1"].split("/")[2]
+        pages = {}
+        for seat in ("p1", "p2"):
+            context = browser.new_context()  # its own cookies and storage: another person's browser
+            page = context.new_page()
+            page.add_init_script(
+                "window.__events = []; const E = window.EventSource; window.EventSource = function(u) {"
+                " const e = new E(u); e.addEventListener('message', (m) => window.__events.push(m.data)); return e; };"
+            )
+            page.goto(base + links[seat])
+            pages[seat] = page
+        moves = 0
+        for _ in range(40):
+            for page in pages.values():
+                page.wait_for_function(f"document.getElementById('seen').value == '{moves}'", timeout=30000)
+            hands = _hands(app, table_id)  # both pages show this position now
+            for seat, page in pages.items():
+                other = "p2" if seat == "p1" else "p1"
+                source = page.content()
+                own = re.search(r"Your hand: ([^\n<]*)", source).group(1)
+                assert own.count(",") + 1 == len(hands[seat]) or (own == "none" and not hands[seat])
+                assert f"({other})" not in source, (seat, moves)
+                assert not any(title in source for title in hands[other]), (seat, moves)
+                assert all(e.isdigit() for e in page.evaluate("window.__events")), "an event carries more than a count"
+            mover = next(s for s, page in pages.items() if page.locator("button.move").count() > 0)
+            pages[mover].locator("button.move").first.click()
+            moves += 1
+            if "Game over" in pages[mover].locator("#status").inner_text():
+                break
+        assert moves >= 20
+        browser.close()
+
+
+def _serve(db, port: int) -> subprocess.Popen:
+    """`gamedef serve` in its own process (killed with SIGKILL, as a crash would)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "interpreter", "serve", "tictactoe", "--db", str(db), "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.kill()
+    raise AssertionError("the server did not start")
+
+
+def test_a_server_killed_mid_game_and_started_again_lets_the_browser_play_on(tmp_path):
+    """docs/web.md, Nothing lost: every move is committed before it is answered. A person
+    plays tic-tac-toe against a random seat; the server process is killed (SIGKILL) in
+    the middle of the game and started again on the same file; the same page, not
+    reloaded, plays on from where it was, and the table ends."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = tmp_path / "tables.sqlite"
+    base = f"http://127.0.0.1:{port}"
+    server = _serve(db, port)
+    try:
+        with playwright_api.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(base + "/")
+            form = page.locator("#game-tictactoe form")
+            form.locator("select[name=seat_x]").select_option("human")
+            form.locator("select[name=seat_o]").select_option("random")
+            form.locator("input[name=seed]").fill("4")
+            form.locator("button[type=submit]").click()
+            page.locator("a.seat-link[data-seat=x]").click()
+            page.locator("button.move").first.click()
+            page.wait_for_function("document.getElementById('seen').value == '2'", timeout=30000)
+            server.send_signal(signal.SIGKILL)
+            server.wait(timeout=30)
+            server = _serve(db, port)  # the same file: the table is replayed from its moves
+            page.locator("button.move").first.click()  # the page as it was, not reloaded
+            page.wait_for_function("document.getElementById('seen').value == '4'", timeout=30000)
+            for _ in range(5):
+                if "Game over" in page.locator("#status").inner_text():
+                    break
+                seen = int(page.locator("#seen").get_attribute("value"))
+                page.locator("button.move").first.click()
+                page.wait_for_function(f"Number(document.getElementById('seen').value) > {seen}", timeout=30000)
+            assert "Game over" in page.locator("#status").inner_text()
+            browser.close()
+    finally:
+        server.kill()
+        server.wait(timeout=30)
