@@ -182,7 +182,6 @@ def map_board(game: Game, obs: dict, vm: VM, moves: list[str]) -> str:
         return ""
     positions = positions_of(game, nodes)
     facts = _facts(g, vm, obs, nodes)
-    titles = _titles(g) if moves else ()
     parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
     seen_edges = set()
     for n in nodes:
@@ -198,8 +197,7 @@ def map_board(game: Game, obs: dict, vm: VM, moves: list[str]) -> str:
     for n in nodes:
         x, y = positions[n]
         title = g.rt.display(n)
-        longer = tuple(t for t in titles if title in t and t != title)
-        move = _move_naming(moves, n, title, longer)
+        move = _move_naming(moves, n, title, _longer(g, title)) if moves else None
         tip = html.escape("\n".join([title, *facts[n]]))
         cls = "node playable" if move is not None else "node"
         data = f' data-move="{move}"' if move is not None else ""
@@ -219,24 +217,37 @@ def _titles(g) -> tuple[str, ...]:
     return tuple(sorted({str(t) for t in g.rt.titles.values()}, key=len, reverse=True))
 
 
+@functools.lru_cache(maxsize=4096)
+def _longer(g, title: str) -> tuple[str, ...]:
+    """The game's longer titles that hold this one (a card named after a country)."""
+    return tuple(t for t in _titles(g) if title in t and t != title)
+
+
 def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each node's lines for its tooltip: every map variable's value there, as seen."""
+    """Each node's lines for its tooltip: every map variable's value there, as seen. Each
+    variable is looked at once (is it keyed by the map's nodes, or by seat then node?),
+    not once per node: a position is drawn after every move."""
     facts: dict[str, list[str]] = {n: [] for n in nodes}
+    among = set(nodes)
     for info in g.var_order:
         view = obs["vars"].get(info.name)
-        if not isinstance(view, dict):
+        if not isinstance(view, dict) or not view:
             continue
-        for n in nodes:
-            if n in view:
+        direct = among.intersection(view)
+        if direct:
+            for n in direct:
                 facts[n].append(f"{info.name}: {plain(g, vm, view[n])}")
-            else:  # a map keyed by seat first, then by node (influence[seat][country])
-                per_seat = [
-                    f"{g.rt.display(k)} {plain(g, vm, v[n])}"
-                    for k, v in view.items()
-                    if isinstance(v, dict) and n in v and plain(g, vm, v[n]) not in ("0", "none", "no")
-                ]
-                if per_seat:
-                    facts[n].append(f"{info.name}: " + ", ".join(per_seat))
+            continue
+        per_node: dict[str, list[str]] = {}
+        for k, v in view.items():  # a map keyed by seat first, then by node (influence[seat][country])
+            if not isinstance(v, dict):
+                continue
+            for n in among.intersection(v):
+                shown = plain(g, vm, v[n])
+                if shown not in ("0", "none", "no"):
+                    per_node.setdefault(n, []).append(f"{g.rt.display(k)} {shown}")
+        for n, entries in per_node.items():
+            facts[n].append(f"{info.name}: " + ", ".join(entries))
     return facts
 
 
