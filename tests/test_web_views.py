@@ -108,3 +108,48 @@ def test_berlin_walls_hammers_are_drawn_on_their_cells():
         cell = where[seat]
         td = re.search(rf'<td title="{cell}[^"]*">(.*?)</td>', grid).group(1)
         assert f'title="hammer of {seat}">{number}</span>' in td
+
+
+def _node(svg: str, title: str) -> str:
+    """The SVG group of the node titled `title`."""
+    for group in re.findall(r"<g class=\"node[^>]*>.*?</g>", svg, re.S):
+        if re.search(rf"<title>{re.escape(title)}(\n|</title>)", group):
+            return group
+    raise AssertionError(f"no node {title}")
+
+
+def test_the_wall_is_down_map_notes_each_superpowers_influence_under_its_country():
+    """The Wall is Down, Setup (starting influence as on the board: the United States 2 US,
+    the United Kingdom 1 US and 1 EU): the map notes the influence under each country."""
+    game = load_game("twid")
+    drawing = draw(game, game.start(players=4, seed=1), None, [])
+    assert '<text class="note" y="17" text-anchor="middle">US 2</text>' in _node(drawing.map, "United States")
+    assert ">US 1 EU 1</text>" in _node(drawing.map, "United Kingdom")
+    assert 'class="note"' not in _node(drawing.map, "Brazil")  # nobody there: nothing noted
+
+
+def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_and_control():
+    """Downfall of Empires, 3. Setup (armies placed in their zones, each zone controlled by
+    its home Power): the zones stand where their `x` and `y` columns put them (Paris west
+    of Berlin, Petrograd north of Kiev), the armies in a zone are noted under it, and a
+    zone is coloured by who controls it (the colours named in a legend)."""
+    game = load_game("downfall_of_empires")
+    g = game.compiled
+    state = game.start(seed=1)
+    drawing = draw(game, state, None, [])
+    where = {
+        t: re.search(r"translate\(([\d.]+),([\d.]+)\)", _node(drawing.map, t)).groups()
+        for t in ("Paris", "Berlin", "Petrograd", "Kiev")
+    }
+    assert float(where["Paris"][0]) < float(where["Berlin"][0])
+    assert float(where["Petrograd"][1]) < float(where["Kiev"][1])
+    at = g.vars["at"]
+    armies = [a for a in g.vars["at"].keys if state.vars[at.slot][at.key_index[a]] == "metz"]
+    assert len(armies) == 3  # the three German armies of the setup
+    metz = _node(drawing.map, "Metz")
+    for a in armies:
+        assert f"at of {g.rt.display(a)}" in metz
+    assert "German 5(2)×3" in metz  # noted under it, counted
+    control = g.vars["control"]
+    assert "control: " + g.rt.display(state.vars[control.slot][control.key_index["metz"]]) in metz
+    assert 'style="fill:' in metz and 'class="legend"' in drawing.map

@@ -50,7 +50,7 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
     obs = observe(g, state, viewer)
     vm = VM(g, state)
     markers = _markers(g, vm, obs, state)
-    drawn_map = map_board(game, obs, vm, moves)
+    drawn_map = map_board(game, state, obs, vm, moves)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
         parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves) for info in _grid_vars(g)]
         parts.append(_text(render(game, state, viewer).splitlines()))
@@ -93,17 +93,19 @@ def _grid_vars(g) -> list:
     return [info for info in g.var_order if info.keys and info.keys[0] in g.rt.coords]
 
 
-def _markers(g, vm: VM, obs: dict, state: State) -> dict[str, list[tuple[str, str]]]:
-    """What stands on each grid cell besides its piece: for every variable that puts a seat
-    or a component on a cell (`hammer: player -> Cell?`), a short mark and its meaning."""
+def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[tuple[str, str]]]:
+    """What stands on each place (a grid cell, or a map node) besides its own value: for
+    every variable that puts a seat or a component there (`hammer: player -> Cell?`,
+    `at: Army -> Zone?`), a short mark and its meaning."""
+    places = g.rt.coords if places is None else places
     seat_no = {p: i + 1 for i, p in enumerate(state.players)}
     out: dict[str, list[tuple[str, str]]] = {}
     for info in g.var_order:
         view = obs["vars"][info.name]
-        if not info.keys or info.keys[0] in g.rt.coords or not isinstance(view, dict):
+        if not info.keys or info.keys[0] in places or not isinstance(view, dict):
             continue
         for key, value in view.items():
-            if not isinstance(value, str) or value not in g.rt.coords:
+            if not isinstance(value, str) or value not in places:
                 continue
             if key in seat_no:
                 mark, who = str(seat_no[key]), g.rt.seat_titles.get(key, key)
@@ -174,14 +176,20 @@ def _cells(title: str, layout: str, groups: list) -> str:
 
 
 # ---- the map ------------------------------------------------------------------------------
-def map_board(game: Game, obs: dict, vm: VM, moves: list[str]) -> str:
+def _short(text: str, most: int) -> str:
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> str:
     """The game's map as an SVG graph ('' when the game has none)."""
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     if not nodes or len(nodes) > MAX_NODES:
         return ""
     positions = positions_of(game, nodes)
-    facts = _facts(g, vm, obs, nodes)
+    facts, notes, colour = _facts(g, vm, obs, nodes)
+    fills = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(sorted(set(colour.values())))}
+    pieces = _markers(g, vm, obs, state, frozenset(nodes))
     parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
     seen_edges = set()
     for n in nodes:
@@ -198,17 +206,27 @@ def map_board(game: Game, obs: dict, vm: VM, moves: list[str]) -> str:
         x, y = positions[n]
         title = g.rt.display(n)
         move = _move_naming(moves, n, title, _longer(g, title)) if moves else None
-        tip = html.escape("\n".join([title, *facts[n]]))
+        on = pieces.get(n, [])
+        tip = html.escape("\n".join([title, *facts[n], *(what for _, what in on)]))
         cls = "node playable" if move is not None else "node"
         data = f' data-move="{move}"' if move is not None else ""
-        busy = " busy" if facts[n] else ""
+        note = "; ".join([*notes[n], _pieces(on)] if on else notes[n])
+        busy = " busy" if note or facts[n] else ""
+        fill = f' style="fill:{fills[colour[n]]}"' if n in colour and move is None else ""
+        under = f'<text class="note" y="17" text-anchor="middle">{html.escape(_short(note, 30))}</text>' if note else ""
         parts.append(
             f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
             f'transform="translate({x * MAP_W:.1f},{y * MAP_H:.1f})">'
-            f'<title>{tip}</title><circle r="7"/>'
-            f'<text y="-10" text-anchor="middle">{html.escape(title[:18])}</text></g>'
+            f'<title>{tip}</title><circle r="7"{fill}/>'
+            f'<text y="-10" text-anchor="middle">{html.escape(title[:18])}</text>{under}</g>'
         )
     parts.append("</svg>")
+    if fills:
+        parts.append(
+            '<p class="legend">'
+            + " ".join(f'<span style="color:{c}">&#9679;</span> {html.escape(v)}' for v, c in fills.items())
+            + "</p>"
+        )
     return "\n".join(parts)
 
 
@@ -223,11 +241,15 @@ def _longer(g, title: str) -> tuple[str, ...]:
     return tuple(t for t in _titles(g) if title in t and t != title)
 
 
-def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> dict[str, list[str]]:
-    """Each node's lines for its tooltip: every map variable's value there, as seen. Each
-    variable is looked at once (is it keyed by the map's nodes, or by seat then node?),
-    not once per node: a position is drawn after every move."""
+def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list[str]], dict[str, list[str]], dict]:
+    """Each node's lines for its tooltip, the short notes drawn under it, and what colours
+    it: every map variable's value there, as seen, where it is not the variable's starting
+    value (`control: Germans`, `influence: US 2, EU 1`). A seat's numbers by node (influence
+    by superpower) are noted under the node; the first variable by node whose values are
+    names (who controls it) colours it. Each variable is looked at once, not once per node."""
     facts: dict[str, list[str]] = {n: [] for n in nodes}
+    notes: dict[str, list[str]] = {n: [] for n in nodes}
+    colour: dict[str, str] = {}
     among = set(nodes)
     for info in g.var_order:
         view = obs["vars"].get(info.name)
@@ -235,20 +257,62 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> dict[str, list[str]]
             continue
         direct = among.intersection(view)
         if direct:
+            blank = _blank(g, vm, info)
+            named = not colour and all(v is None or (isinstance(v, str) and v in g.rt.titles) for v in view.values())
             for n in direct:
-                facts[n].append(f"{info.name}: {plain(g, vm, view[n])}")
+                shown = _compact(g, vm, view[n])
+                if shown != blank and shown:
+                    facts[n].append(f"{info.name}: {shown}")
+                    if named:
+                        colour[n] = shown
             continue
         per_node: dict[str, list[str]] = {}
         for k, v in view.items():  # a map keyed by seat first, then by node (influence[seat][country])
             if not isinstance(v, dict):
                 continue
             for n in among.intersection(v):
-                shown = plain(g, vm, v[n])
-                if shown not in ("0", "none", "no"):
+                shown = _compact(g, vm, v[n])
+                if shown:
                     per_node.setdefault(n, []).append(f"{g.rt.display(k)} {shown}")
         for n, entries in per_node.items():
             facts[n].append(f"{info.name}: " + ", ".join(entries))
-    return facts
+            if info.keys == g.seats:
+                notes[n].append(" ".join(entries))
+    return facts, notes, colour
+
+
+PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#777")
+
+
+_NOTHING = ("0", "none", "no", "[]", "")
+
+
+def _compact(g, vm: VM, value: Any) -> str:
+    """A value as a short text, its nothing-entries left out ('' when it is all nothing)."""
+    if isinstance(value, dict) and "of" not in value and "hidden" not in value:
+        entries = [(k, _compact(g, vm, v)) for k, v in value.items()]
+        return ", ".join(f"{g.rt.display(k)} {v}" for k, v in entries if v)
+    shown = plain(g, vm, value)
+    return "" if shown in _NOTHING else shown
+
+
+def _blank(g, vm: VM, info) -> str:
+    """A map variable's starting value as `_compact` shows it (an entry not worth noting)."""
+    try:
+        default = info.default(vm, [])
+    except Exception:  # a default that needs a key: every entry is worth noting
+        return "\0"
+    return _compact(g, vm, default[0] if isinstance(default, tuple) and default else default)
+
+
+def _pieces(marks: list[tuple[str, str]]) -> str:
+    """The pieces on a node in a few words: each by its mark without a trailing serial
+    number, counted (`German 5(2)×2`)."""
+    counts: dict[str, int] = {}
+    for mark, _ in marks:
+        base = re.sub(r"\s+\d+$", "", mark)
+        counts[base] = counts.get(base, 0) + 1
+    return " ".join(f"{m}×{k}" if k > 1 else m for m, k in counts.items())
 
 
 def positions_of(game: Game, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
