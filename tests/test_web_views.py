@@ -153,3 +153,23 @@ def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_a
     control = g.vars["control"]
     assert "control: " + g.rt.display(state.vars[control.slot][control.key_index["metz"]]) in metz
     assert 'style="fill:' in metz and 'class="legend"' in drawing.map
+
+
+def test_a_computed_map_layout_is_saved_and_read_back(tmp_path, monkeypatch):
+    """docs/web.md: a map without the designer's positions is laid out once from its links
+    and the layout kept (in gamedef's cache): a server started again reads it, and the
+    same map is drawn the same way."""
+    from interpreter.web import board
+
+    monkeypatch.setenv("GAMEDEF_CACHE", str(tmp_path / "cache"))
+    nodes, links = ("a", "b", "c"), (("b",), ("a", "c"), ("b",))
+    first = board.saved_layout(nodes, links)
+    assert len(list((tmp_path / "cache").glob("layout-*.json"))) == 1
+
+    def no_computing(*args):
+        raise AssertionError("computed again")
+
+    monkeypatch.setattr(board, "layout", no_computing)
+    assert board.saved_layout(nodes, links) == first
+    with pytest.raises(AssertionError, match="computed again"):  # another map is not the saved one
+        board.saved_layout(("a", "b"), (("b",), ("a",)))
