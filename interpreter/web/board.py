@@ -176,6 +176,24 @@ def _cells(title: str, layout: str, groups: list) -> str:
 
 
 # ---- the map ------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=16)
+def _links_svg(g, nodes: tuple[str, ...]) -> str:
+    """The map's links as SVG lines: the same in every drawing of a game, drawn once."""
+    positions = positions_of_compiled(g, nodes)
+    lines, seen_edges = [], set()
+    for n in nodes:
+        x1, y1 = positions[n]
+        for m in g.rt.links.get(n, ()):
+            if m in positions and (m, n) not in seen_edges:
+                seen_edges.add((n, m))
+                x2, y2 = positions[m]
+                lines.append(
+                    f'<line x1="{x1 * MAP_W:.1f}" y1="{y1 * MAP_H:.1f}" x2="{x2 * MAP_W:.1f}" '
+                    f'y2="{y2 * MAP_H:.1f}" class="link"/>'
+                )
+    return "\n".join(lines)
+
+
 def _short(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
@@ -191,17 +209,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
     fills = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(sorted(set(colour.values())))}
     pieces = _markers(g, vm, obs, state, frozenset(nodes))
     parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
-    seen_edges = set()
-    for n in nodes:
-        x1, y1 = positions[n]
-        for m in g.rt.links.get(n, ()):
-            if m in positions and (m, n) not in seen_edges:
-                seen_edges.add((n, m))
-                x2, y2 = positions[m]
-                parts.append(
-                    f'<line x1="{x1 * MAP_W:.1f}" y1="{y1 * MAP_H:.1f}" x2="{x2 * MAP_W:.1f}" '
-                    f'y2="{y2 * MAP_H:.1f}" class="link"/>'
-                )
+    parts.append(_links_svg(g, nodes))
     for n in nodes:
         x, y = positions[n]
         title = g.rt.display(n)
@@ -290,10 +298,15 @@ _NOTHING = ("0", "none", "no", "[]", "")
 def _compact(g, vm: VM, value: Any) -> str:
     """A value as a short text, its nothing-entries left out ('' when it is all nothing)."""
     if isinstance(value, dict) and "of" not in value and "hidden" not in value:
-        entries = [(k, _compact(g, vm, v)) for k, v in value.items()]
+        entries = [(k, _compact(g, vm, v)) for k, v in value.items() if not _nothing(v)]
         return ", ".join(f"{g.rt.display(k)} {v}" for k, v in entries if v)
     shown = plain(g, vm, value)
     return "" if shown in _NOTHING else shown
+
+
+def _nothing(value: Any) -> bool:
+    """A value surely shown as nothing (checked before it is formatted: most entries are)."""
+    return value is None or value is False or (type(value) is int and value == 0) or value == []
 
 
 def _blank(g, vm: VM, info) -> str:
@@ -318,7 +331,11 @@ def _pieces(marks: list[tuple[str, str]]) -> str:
 def positions_of(game: Game, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
     """Each node's place in [0.04, 0.96]²: from the view's `layout KIND by X, Y` (the
     designer's columns) where every node has one, else the layout computed from the links."""
-    g = game.compiled
+    return positions_of_compiled(game.compiled, nodes)
+
+
+def positions_of_compiled(g, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
+    """`positions_of` for a compiled game (kept per game and map)."""
     return _positions(g, nodes)
 
 
