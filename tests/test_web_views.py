@@ -173,3 +173,26 @@ def test_a_computed_map_layout_is_saved_and_read_back(tmp_path, monkeypatch):
     assert board.saved_layout(nodes, links) == first
     with pytest.raises(AssertionError, match="computed again"):  # another map is not the saved one
         board.saved_layout(("a", "b"), (("b",), ("a",)))
+
+
+def test_the_log_narrated_state_by_state_is_the_log_narrated_whole():
+    """docs/web.md: a page's log is narrated a state at a time as the game goes; at every
+    point it is the last lines the seat may read of the whole game's narration."""
+    import random
+
+    from interpreter.web.board import Narration
+
+    game = load_game("missiles_now")
+    states = [game.start(players=2, seed=3)]
+    rng = random.Random(3)
+    narration = {seat: Narration() for seat in ("usa", "ussr", None)}
+    for n in range(120):
+        s = states[-1]
+        if s.result is not None:
+            break
+        states.append(game.apply_index(s, rng.randrange(len(game.labels(s)))))
+        if n % 7:
+            continue  # pages ask now and then, not after every move
+        for seat, narrated in narration.items():
+            whole = [line for st in states for line in game.narrate(st, seat, omniscient=False)]
+            assert narrated.last(game, states, seat, last=40) == whole[-40:], (n, seat)

@@ -444,23 +444,20 @@ def _move_naming(moves: list[str], name: str, title: str, longer: tuple[str, ...
 # ---- the log ------------------------------------------------------------------------------
 class Narration:
     """A table's log as each viewer may read it, narrated one state at a time: a state's
-    lines are computed once, the first time a page shows them (states never change)."""
+    lines are computed once, the first time a page shows them (states never change), and
+    only as far back as the lines shown need."""
 
     def __init__(self) -> None:
-        self._lines: dict[Any, list[list[str]]] = {}
+        self._lines: dict[Any, dict[int, list[str]]] = {}
 
     def last(self, game: Game, states: list[State], viewer: str | None, last: int = 40) -> list[str]:
         """The last `last` lines of the log that `viewer` may read (a spectator: the public ones)."""
-        done = self._lines.setdefault(viewer, [])
-        if len(done) > len(states):  # a table replayed shorter (never, as moves are only added)
-            done.clear()
-        start = max(len(done), len(states) - last)
-        if start > len(done):  # the older states are never shown: don't narrate them
-            done.extend([] for _ in range(start - len(done)))
-        for s in states[len(done) :]:
-            done.append(game.narrate(s, viewer, omniscient=False))
+        done = self._lines.setdefault(viewer, {})
         lines: list[str] = []
-        for chunk in reversed(done):
+        for i in range(len(states) - 1, -1, -1):
+            chunk = done.get(i)
+            if chunk is None:
+                chunk = done[i] = game.narrate(states[i], viewer, omniscient=False)
             lines[:0] = chunk
             if len(lines) >= last:
                 break
