@@ -289,7 +289,7 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
     return facts, notes, colour
 
 
-PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#777")
+PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#e5b")
 
 
 _NOTHING = ("0", "none", "no", "[]", "")
