@@ -89,6 +89,12 @@ def _hands(server_app, table_id: str) -> dict[str, list[str]]:
     return {p: [g.rt.display(c) for c in raw[info.key_index[p]]] for p in table.state.players}
 
 
+def _log(server_app, table_id: str, seat: str) -> list[str]:
+    """The last 40 lines of the game's story as `seat` may read it (the engine's narration)."""
+    table = server_app.state.tables.get(table_id)
+    return [line for s in table.states for line in table.game.narrate(s, seat, omniscient=False)][-40:]
+
+
 @pytest.fixture
 def waw_server(tmp_path):
     """Walls and Wonders on uvicorn at a free port of 127.0.0.1, with the app to look into."""
@@ -110,8 +116,9 @@ def waw_server(tmp_path):
 def test_two_seats_in_two_browsers_never_see_each_others_hand(waw_server):
     """Walls and Wonders (each player's hand is their own; Starting the Game: five cards
     each): two browser contexts play p1 and p2 by clicking; after every move each page
-    shows its own hand as the server holds it, and neither the page's source nor the
-    event stream names a card of the other's hand (titles end in their owner's seat)."""
+    shows its own hand as the server holds it and its own story of the game, and neither
+    the page's source nor the event stream names a card of the other's hand (titles end
+    in their owner's seat)."""
     app, base = waw_server
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
@@ -147,6 +154,7 @@ def test_two_seats_in_two_browsers_never_see_each_others_hand(waw_server):
                 assert f"({other})" not in source, (seat, moves)
                 assert not any(title in source for title in hands[other]), (seat, moves)
                 assert all(e.isdigit() for e in page.evaluate("window.__events")), "an event carries more than a count"
+                assert page.locator("#log div").all_inner_texts() == _log(app, table_id, seat)  # its own story
             mover = next(s for s, page in pages.items() if page.locator("button.move").count() > 0)
             pages[mover].locator("button.move").first.click()
             moves += 1
