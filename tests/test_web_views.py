@@ -196,3 +196,28 @@ def test_the_log_narrated_state_by_state_is_the_log_narrated_whole():
         for seat, narrated in narration.items():
             whole = [line for st in states for line in game.narrate(st, seat, omniscient=False)]
             assert narrated.last(game, states, seat, last=40) == whole[-40:], (n, seat)
+
+
+def test_layout_rows_keeps_the_rows_flush_left_and_a_plain_list_names_its_rows(tmp_path):
+    """§3.18: `layout rows` draws the same cells without moving a row; `as LABEL` names a
+    plain list's lines as well."""
+    path = _doc_game(tmp_path)
+    text = path.read_text(encoding="utf-8").replace("layout pyramid", "layout rows")
+    text = text.replace(
+        "    layout Town by x, y\n",
+        '    layout Town by x, y\n    list "Levels" for k in [1, 2] as "level {k}": "{count(row(k))} slots"\n',
+    )
+    path.write_text(text, encoding="utf-8")
+    game = load_game(str(path))
+    shown = render(game, game.start(seed=1), "solo").splitlines()
+    assert shown == [
+        "Pyramid:",
+        "    level 3   0",
+        "    level 2   0 0",
+        "    level 1   0 0 0",
+        "Levels:",
+        "    level 1   3 slots",
+        "    level 2   2 slots",
+    ]
+    drawing = draw(game, game.start(seed=1), "solo", [])
+    assert 'class="cells rows"' in drawing.parts[0]
