@@ -273,3 +273,17 @@ def test_the_documented_status_example_reads_as_the_reference_says(tmp_path):
     state = game.apply(state, "draw")
     assert status_line(game, state, "north").endswith("your hand 1")
     assert status_line(game, state, "south").endswith("your hand 0")
+
+
+def test_the_web_table_shows_the_status_above_the_view(tmp_path):
+    """The browser table's view of a seat starts with the same status line as `play`'s."""
+    from interpreter.web.board import view_text
+
+    game = _status_game(
+        tmp_path,
+        'view {\n    text "Lap {lap}"\n    status "lap {lap}"\n'
+        '    status "your cards {hand[viewer]}" when viewer != none\n}',
+    )
+    state = game.start(players=2)
+    assert view_text(game, state, "south").splitlines() == ["lap 2 | your cards 3", "", "Lap 2"]
+    assert view_text(game, state, None).splitlines() == ["lap 2", "", "Lap 2"]

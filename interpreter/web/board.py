@@ -21,7 +21,7 @@ import re
 
 from interpreter.runtime.engine import VM, Game, State
 from interpreter.runtime.observe import observe, short_text
-from interpreter.runtime.render import plain, render
+from interpreter.runtime.render import plain, render, status_text
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
 
@@ -121,8 +121,11 @@ def map_board(game: Game, state: State, viewer: str | None, moves: list[str]) ->
 
 
 def view_text(game: Game, state: State, viewer: str | None) -> str:
-    """The game's own view of the position for `viewer`, escaped."""
-    return html.escape(render(game, state, viewer))
+    """The game's own view of the position for `viewer`, escaped, under the status line the
+    game declares (its view's `status` items, as `gamedef play` shows them)."""
+    status = status_text(game, state, viewer)
+    view = render(game, state, viewer)
+    return html.escape(f"{status}\n\n{view}" if status else view)
 
 
 def _move_naming(moves: list[str], name: str, title: str, longer: tuple[str, ...] = ()) -> int | None:
