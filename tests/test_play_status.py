@@ -287,3 +287,30 @@ def test_the_web_table_shows_the_status_above_the_view(tmp_path):
     state = game.start(players=2)
     assert view_text(game, state, "south").splitlines() == ["lap 2 | your cards 3", "", "Lap 2"]
     assert view_text(game, state, None).splitlines() == ["lap 2", "", "Lap 2"]
+
+
+def test_status_is_a_keyword_only_in_a_view_so_a_variable_may_be_called_so(tmp_path):
+    """Downfall of Empires' setup table has a column `status`: the word stays a name outside a view."""
+    path = tmp_path / "named.game"
+    path.write_text(
+        textwrap.dedent(
+            """
+            game named "Named" { players 2..2 seats [a, b] }
+            var status: int = 0
+            view {
+                text "status {status}"
+                status "s {status}"
+            }
+            procedure play() {
+                rule "Play"
+                status = 2
+                choose x from [1, 2] by a label "{x} {status}"
+                game over []
+            }
+            """
+        ),
+        encoding="utf-8",
+    )
+    game = load_game(path)
+    state = game.start(players=2)
+    assert render(game, state, "a") == "status 2" and status_line(game, state, "a") == "s 2"

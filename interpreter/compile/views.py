@@ -11,8 +11,8 @@
 A view is a list of items, each evaluated for one viewer (`viewer` is the seat looking,
 none for a spectator): a line of text, a grid drawn as a board, a table (rows, optionally
 grouped, by columns) and a list of lines (optionally grouped). A `status` item is a part of
-the one-line status (`gamedef play` shows it at the bottom of the screen), not of the view. Without a view, a game is
-shown by the generic renderer (interpreter/runtime/render.py).
+the one-line status (`gamedef play` shows it at the bottom of the screen), not of the view.
+Without a view, a game is shown by the generic renderer (interpreter/runtime/render.py).
 
 A view must not show what its viewer may not see. The checker refuses a view that reads a
 variable `seen by none` or `seen by owner`, except as `count(v)` or `count(v[k])` (a deck's
