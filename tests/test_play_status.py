@@ -314,3 +314,27 @@ def test_status_is_a_keyword_only_in_a_view_so_a_variable_may_be_called_so(tmp_p
     game = load_game(path)
     state = game.start(players=2)
     assert render(game, state, "a") == "status 2" and status_line(game, state, "a") == "s 2"
+
+
+def test_the_widest_statuses_still_fit_80_columns():
+    """The longest numbers a status can show: Berlin Wall's four players one piece short of
+    twelve after a roll of 6 (Object); The Wall is Down's four superpowers at 10 VP or more
+    in the last action phase of the last round (1. Goal, 5. Rounds)."""
+    game = load_game("berlin_wall")
+    state = game.start(players=4, seed=1)
+    pieces = list(game.compiled.types["Piece"])[:44]
+    state = game.with_var(state, "collected", {p: pieces[11 * i : 11 * (i + 1)] for i, p in enumerate(state.players)})
+    state = game.with_var(state, "move_roll", 6)
+    state = game.with_var(state, "match_roll", 6)
+    line = status_text(game, state, "red")
+    assert line == "12 pieces win: red 11, black 11, green 11, blue 11 | die: move 6, collect a 6"
+    assert len(line) <= WIDTH
+    game = load_game("twid")
+    state = game.start(players=4, seed=1)
+    state = game.with_var(state, "vp", {"us": 12, "eu": 11, "russia": 13, "china": 10})
+    state = game.with_var(state, "round", 8)
+    state = game.with_var(state, "action_phase", 2)
+    state = game.with_var(state, "hand", {p: game.var(state, "deck")[:9] for p in state.players})
+    line = status_text(game, state, "us")
+    assert line == "round 8/8, action 2/2 | VP US 12, EU 11, Russia 13, China 10 | your hand 9"
+    assert len(line) <= WIDTH
