@@ -9,6 +9,7 @@ every assertion is about the marks, complete boxes, active boxes and winner the 
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from pathlib import Path
 
@@ -1072,7 +1073,8 @@ def test_every_round_is_marked_and_every_tenth_round_gives_the_standings():
                     ", ".join(f"{g.seat_title(p)} {sum(complete[p].values())}" for p in s.players),
                 )
                 standings.append(line)
-                assert line.endswith(expected), (line, expected)
+                counts = re.sub(r" \([^)]*\)", "", line)  # the counts, without why they changed
+                assert counts.endswith(expected), (line, expected)
     assert g.var(s, "round") == 22, "the game should last 22 rounds with this seed"
     assert [m.split(":")[0] for m in marks] == [f"== Round {n}" for n in range(2, 23)]
     assert [m.split(":")[0] for m in standings] == ["== Round 11", "== Round 21"]

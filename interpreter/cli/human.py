@@ -9,7 +9,7 @@ from interpreter.cli.terminal import say, show_view
 from interpreter.core.errors import UsageError
 from interpreter.runtime.cardlist import about_lines
 from interpreter.runtime.engine import Game, State
-from interpreter.runtime.render import render
+from interpreter.runtime.render import render, status_text
 
 
 class UndoRequest(Exception):
@@ -160,46 +160,16 @@ class SaveRequest(Exception):
     """The person pressed Ctrl-C and chose to save: the game is saved and play stops."""
 
 
-# The variables a status line reads, by their usual names in any game: the round, the score
-# track, the seat's own hand. A game with none of them gets whose turn it is and the decision.
-ROUND_VARS = ("round", "turn", "year")
-SCORE_VARS = ("vp", "score", "scores", "points")
-HAND_VARS = ("hand",)
-
-
 def status_line(game: Game, state: State, seat: str, width: int = 79) -> str:
-    """One line for the person at the terminal: the round, each seat's score, whose turn it
-    is and their own hand in brief, from what `seat` may see (the observation), so nothing
-    hidden shows; at most `width` columns, the hand cut first."""
-    g = game.compiled
-    seen = game.observation(state, seat)["vars"]
-    parts = []
-    for name in ROUND_VARS:
-        if isinstance(seen.get(name), int) and not isinstance(seen.get(name), bool):
-            parts.append(f"{name} {seen[name]}")
-            break
-    for name in SCORE_VARS:
-        value = seen.get(name)
-        if isinstance(value, dict) and value and all(isinstance(v, int) for v in value.values()):
-            shown = " ".join(f"{game.seat_title(p)} {value[p]}" for p in state.players if p in value)
-            parts.append(f"{name.upper()} {shown}")
-            break
-    who = state.pending.player if state.pending is not None else None
-    parts.append("your turn" if who == seat else f"{game.seat_title(who)} to play" if who else "game over")
-    line = " | ".join(parts)
-    for name in HAND_VARS:
-        value = seen.get(name)
-        mine = value.get(seat) if isinstance(value, dict) else None
-        if isinstance(mine, list):
-            own = (f" ({seat})", f" ({game.seat_title(seat)})")  # a per-seat deck's `queen of spades (p1)`
-            names = [g.rt.display(c) if isinstance(c, str) else "?" for c in mine]
-            cards = ", ".join(n.replace(own[0], "").replace(own[1], "") for n in names)
-            hand = f" | hand {len(mine)}: {cards}"
-            if len(line) + len(hand) > width:
-                hand = hand[: max(0, width - len(line) - 1)] + "…"
-            line += hand
-            break
-    return line[:width]
+    """One line for the person at the terminal, beside the prompt: the status the game
+    declares (`status` in its view: the round, the scores, one's own hand in brief), shown
+    as `seat` may see it; a game that declares none gets whose turn it is. At most `width`
+    columns (a longer status is cut, its end marked)."""
+    line = status_text(game, state, seat)
+    if not line:
+        who = state.pending.player if state.pending is not None else None
+        line = "your turn" if who == seat else f"{game.seat_title(who)} to play" if who else "game over"
+    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 def about(game: Game, name: str) -> list[str]:

@@ -5,12 +5,14 @@
         grid wall
         table "Influence" for x in countries_in_play() by x.region for s in sides(): influence[s][x]
         list "In play" for c in in_play: "{c}: {c.text}"
+        status "round {round} | VP {vp[us]}-{vp[eu]}"
     }
 
 A view is a list of items, each evaluated for one viewer (`viewer` is the seat looking,
 none for a spectator): a line of text, a grid drawn as a board, a table (rows, optionally
-grouped, by columns) and a list of lines (optionally grouped). Without a view, a game is
-shown by the generic renderer (interpreter/runtime/render.py).
+grouped, by columns) and a list of lines (optionally grouped). A `status` item is a part of
+the one-line status (`gamedef play` shows it at the bottom of the screen), not of the view.
+Without a view, a game is shown by the generic renderer (interpreter/runtime/render.py).
 
 A view must not show what its viewer may not see. The checker refuses a view that reads a
 variable `seen by none` or `seen by owner`, except as `count(v)` or `count(v[k])` (a deck's
@@ -33,7 +35,7 @@ from interpreter.language import syntax as ast
 class Item:
     """A view item compiled: its kind, title, closures and the size of its frame."""
 
-    kind: str  # text, grid, table, list, places
+    kind: str  # text, status, grid, table, list, places
     title: str = ""
     text: tuple = ()  # literal strings and closures, shown in turn
     when: Any = None  # an item shown only when this holds
@@ -54,7 +56,8 @@ def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:
         if isinstance(item, ast.ViewLine):
             scope = Scope(["viewer"])
             when = compiler.expr(item.when, scope) if item.when is not None else None
-            items.append(Item("text", text=_text(compiler, item.text, scope), when=when, frame=scope.count))
+            kind = "status" if item.status else "text"
+            items.append(Item(kind, text=_text(compiler, item.text, scope), when=when, frame=scope.count))
         elif isinstance(item, ast.ViewBoard):
             items.append(Item("grid", var=item.var))
         elif isinstance(item, ast.ViewTable):

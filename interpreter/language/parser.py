@@ -1029,6 +1029,10 @@ class _Builder(Transformer):
         return ast.ViewLine(span=self._s(meta), text=c[0], when=c[1] if len(c) > 1 else None)
 
     @v_args(meta=True)
+    def view_status(self, meta, c):
+        return ast.ViewLine(span=self._s(meta), text=c[0], when=c[1] if len(c) > 1 else None, status=True)
+
+    @v_args(meta=True)
     def view_board(self, meta, c):
         return ast.ViewBoard(span=self._s(meta), var=str(c[0]))
 

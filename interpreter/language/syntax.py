@@ -842,11 +842,14 @@ def contains(node, kind: type) -> bool:
 # ---- the view ------------------------------------------------------------------------------
 @frozen
 class ViewLine:
-    """`text "... {expr}" [when COND]`: one line of text, shown only when COND holds."""
+    """`text "... {expr}" [when COND]`: one line of text, shown only when COND holds;
+    `status "..."` the same, a part of the one-line status (`gamedef play`'s bottom line)
+    rather than a line of the view."""
 
     span: Span
     text: Expr
     when: Expr | None = None
+    status: bool = False
 
 
 @frozen

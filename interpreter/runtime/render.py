@@ -33,7 +33,7 @@ def render(game: Game, state: State, player: str | None) -> str:
         info = g.vars[name]
         return _grid(g, vm, info, obs["vars"][name], markers)
 
-    if g.view:
+    if any(item.kind != "status" for item in g.view):  # a view of status items only: the generic one
         return "\n".join(view_lines(game, state, player, draw_grid))
     lines: list[str] = []
     for info in g.var_order:
@@ -95,6 +95,42 @@ def plain(g, vm, view) -> str:
 
 
 # ---- a declared view ---------------------------------------------------------------------
+def _shower(g, vm, viewer: str | None):
+    """How a view shows a value to `viewer`: as its observation shows it (a face-down piece
+    as `?`), a component by its short form where it has one, a list as `a, b, c`."""
+
+    def shown(value) -> str:
+        if isinstance(value, str) and value not in g.kind_of and value not in g.rt.titles:
+            return g.rt.seat_titles.get(value, value)  # a seat, or a text rather than a name
+        if isinstance(value, tuple):  # a list reads as in a log line: "a, b, c"
+            return ", ".join(shown(v) for v in value) if value else "none"
+        seen = value_view(g, vm, value, viewer)
+        if isinstance(value, str) and g.kind_of.get(value) in g.short_fns:  # as on a board: its short form
+            return short_text(g, vm, seen)
+        return plain(g, vm, seen)
+
+    return shown
+
+
+def status_text(game: Game, state: State, viewer: str | None) -> str | None:
+    """The game's declared status (`status` items of its view) for `viewer`: the parts whose
+    `when` holds, joined by ` | `; None when the game declares none. The checker holds a
+    status to a view's rules, so it shows nothing `viewer` may not see (docs §3.18)."""
+    g = game.compiled
+    items = [item for item in g.view if item.kind == "status"]
+    if not items:
+        return None
+    vm = VM(g, state)
+    shown = _shower(g, vm, viewer)
+    parts = []
+    for item in items:
+        frame: list[Any] = [None] * max(3, item.frame)
+        frame[0] = viewer
+        if item.when is None or item.when(vm, frame):
+            parts.append("".join(p if isinstance(p, str) else shown(p(vm, frame)) for p in item.text))
+    return " | ".join(part for part in parts if part)
+
+
 class Part(NamedTuple):
     """One item of a declared view as shown to a viewer: its lines of text and, for a list
     drawn with a layout, its rows of cells by group (a drawing can then place each cell)."""
@@ -113,22 +149,15 @@ def view_parts(game, state, viewer: str | None, draw_grid) -> list[Part]:
     """The declared view of `state` for `viewer`, item by item (the items shown)."""
     g = game.compiled
     vm = VM(g, state)
-
-    def shown(value) -> str:
-        if isinstance(value, str) and value not in g.kind_of and value not in g.rt.titles:
-            return g.rt.seat_titles.get(value, value)  # a seat, or a text rather than a name
-        if isinstance(value, tuple):  # a list reads as in a log line: "a, b, c"
-            return ", ".join(shown(v) for v in value) if value else "none"
-        seen = value_view(g, vm, value, viewer)
-        if isinstance(value, str) and g.kind_of.get(value) in g.short_fns:  # as on a board: its short form
-            return short_text(g, vm, seen)
-        return plain(g, vm, seen)
+    shown = _shower(g, vm, viewer)
 
     def text(parts, frame) -> str:
         return "".join(p if isinstance(p, str) else shown(p(vm, frame)) for p in parts)
 
     out: list[Part] = []
     for item in g.view:
+        if item.kind == "status":  # a part of the status line (status_text), not of the view
+            continue
         frame: list[Any] = [None] * max(3, item.frame)
         frame[0] = viewer
         if item.kind == "places" or (item.when is not None and not item.when(vm, frame)):

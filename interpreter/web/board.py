@@ -30,7 +30,7 @@ from typing import Any, NamedTuple
 from interpreter.core import cache
 from interpreter.runtime.engine import VM, Game, State
 from interpreter.runtime.observe import observe, short_text
-from interpreter.runtime.render import Part, plain, render, view_parts
+from interpreter.runtime.render import Part, plain, render, status_text, view_parts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
 MAP_W, MAP_H = 1000, 700
@@ -55,7 +55,8 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
         parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves) for info in _grid_vars(g)]
         parts.append(_text(render(game, state, viewer).splitlines()))
         return Drawing(drawn_map, parts)
-    out: list[str] = []
+    status = status_text(game, state, viewer)  # the line the game declares for `play`'s prompt
+    out: list[str] = [_text([status])] if status else []
     pending: list[str] = []  # text lines waiting to be shown as one block
 
     def grid_lines(name: str) -> list[str]:
