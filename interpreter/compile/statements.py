@@ -17,6 +17,10 @@ from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.language import syntax as ast
 
+# Statements joined into one native step at most: Python's compiler takes memory in
+# proportion to one function's size (a procedure of 100,000 `let`s took gigabytes at once).
+MAX_RUN = 500
+
 
 class Code:
     """One compiled procedure, trigger body or card slot."""
@@ -197,6 +201,9 @@ class StatementCompiler:
                     self._flush([s], scope)
                     continue
                 run.append(s)
+                if len(run) >= MAX_RUN:  # a long run is several steps: Python compiles each alone
+                    self._flush(run, scope)
+                    run = []
                 continue
             if isinstance(s, self.MERGEABLE) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
                 self._flush(run, scope, s)
