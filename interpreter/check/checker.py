@@ -41,6 +41,10 @@ class Checker:
         self.defs: dict[str, ast.Def] = {}
         self.queries: dict[str, ast.Query] = {}
         self.procs: dict[str, ast.Procedure] = {}
+        # Each procedure's parameters and locals with their types (a name bound twice: its
+        # last type), as derived while checking its body: a saved state's locals are checked
+        # by them (`local_types`).
+        self.local_types: dict[str, dict[str, Any]] = {}
         self.results: dict[str, Any] = {}  # procedure -> its result type (None: it returns none)
         self.result: Any = None  # the result type of the body being checked (None: no value)
         self.result_of = ""  # the procedure being checked
@@ -473,6 +477,7 @@ class Checker:
             )
             self.result = None
         self.block(d.body, scope, 0)
+        self.local_types[d.name] = scope
         if self.result is not None and not ends(d.body):
             self.error(
                 d.span,
@@ -1189,6 +1194,29 @@ def check_program(program: Program) -> list[Diagnostic]:
     if errors:
         raise GameDefError(errors)
     return [d for d in diags if d.severity == "warning"]
+
+
+def local_types(program: Program) -> dict[str, dict[str, Any]]:
+    """Each procedure's locals and their types (the checker's: types.py), by procedure name.
+    A name bound with two types is left out (its type is not known): only what is sure is
+    checked."""
+    checker = Checker(program)
+    bound: dict[str, dict[str, set]] = {}
+    original = checker.block
+
+    def block(stmts, scope: dict, loops: int) -> None:  # every binding, not just the last
+        original(stmts, scope, loops)
+        seen = bound.setdefault(checker.result_of or "", {})
+        for name, t in scope.items():
+            seen.setdefault(name, set()).add(repr(t))
+
+    checker.block = block  # type: ignore[method-assign]
+    checker.run()
+    out = {}
+    for proc, scope in checker.local_types.items():
+        kinds = bound.get(proc, {})
+        out[proc] = {n: t for n, t in scope.items() if len(kinds.get(n, ())) <= 1}
+    return out
 
 
 def _names(props: list[str]) -> str:

@@ -8,6 +8,7 @@ a message naming the bad field instead of a traceback.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import attrs
 import cattrs
 import tomli_w
 
+from interpreter.check.checker import local_types
 from interpreter.compile.modifiers import GRANTS
 from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
@@ -122,9 +124,33 @@ def _plain(v: Any, field: str, depth: int = 0) -> None:
 class _Values:
     """Checks a saved variable's value against its declared type."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, seats: tuple[str, ...] = ()):
         self.g = game.compiled
         self.members = {name: frozenset(values) for name, values in self.g.types.items()}
+        self.seats = frozenset(seats)
+
+    def misfit(self, t: Any, v: Any) -> str | None:
+        """Why `v` is not a value of the checker's type `t` (check/types.py), or None.
+        `any` and types the checker leaves open fit everything."""
+        if isinstance(t, tuple):
+            if t[0] == "opt":
+                return None if v is None else self.misfit(t[1], v)
+            if not isinstance(v, tuple):
+                return f"expected a list, not {v!r}"
+            return next((why for x in v if (why := self.misfit(t[1], x)) is not None), None)
+        if t == "int":
+            return None if _is_int(v) else f"expected a number, not {v!r}"
+        if t == "bool":
+            return None if isinstance(v, bool) else f"expected true or false, not {v!r}"
+        if t == "str":
+            return None if isinstance(v, str) else f"expected a text, not {v!r}"
+        if t == "none":
+            return None if v is None else f"expected none, not {v!r}"
+        if t == "player":
+            return None if v in self.seats else f"{v!r} is not a seat in play ({', '.join(sorted(self.seats))})"
+        if t in self.members:
+            return None if isinstance(v, str) and v in self.members[t] else f"{v!r} is not a {t}"
+        return None
 
     def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
         if isinstance(t, ast.OptionalType):
@@ -242,6 +268,34 @@ def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _local_types(compiled) -> dict[str, dict[str, Any]]:
+    """The types of each procedure's locals, as the checker derives them (one game's)."""
+    return local_types(compiled.program)
+
+
+def _local_field(field: str, i: int, name: str, proc: str, code_name: str) -> str:
+    """`frames[0].locals[4] (p in turn)`: a local by its index and its name in the rules."""
+    if not name:
+        return f"{field}[{i}]"
+    return f"{field}[{i}] ({name}{'' if proc == code_name else f' in {proc}'})"
+
+
+def _typed_locals(game: Game, code, locals_: tuple, field: str, values: _Values) -> None:
+    """Each local of a running procedure (its own and those of the procedures inlined in
+    it) holds none (not yet bound) or a value of the type the checker derives for it: a
+    seat where a player is, a list of cards where `hand` is. A local of no sure type (bound
+    twice with two types, or of a type the checker leaves open) is not checked."""
+    types = _local_types(game.compiled)
+    for i, (value, (name, proc)) in enumerate(zip(locals_, code.local_names, strict=False)):
+        if value is None or not name:
+            continue
+        t = types.get(proc, {}).get(name)
+        if t is not None:
+            why = values.misfit(t, value)
+            _need(why is None, _local_field(field, i, name, proc, code.name), why or "")
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -350,7 +404,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     # -- variables --
     saved_vars = data.get("vars")
     _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
-    checker = _Values(game)
+    checker = _Values(game, seats)
     values: list = [None] * len(g.var_order)
     for info in g.var_order:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
@@ -391,6 +445,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             f"expected a list of {code.nlocals} values",
         )
         _plain(locals_, f"{field}.locals")
+        _typed_locals(game, code, locals_, f"{field}.locals", checker)
         if code.result_slot is not None:  # the caller's slot that receives the returned value
             dest = locals_[code.result_slot]
             _need(
