@@ -446,6 +446,21 @@ class Checker:
         want = self.vars[d.name][1]
         if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
             self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+        if d.bounds is not None:
+            if strip(want) not in (INT, lst(INT)):
+                self.error(
+                    d.span,
+                    f"bounds `from {d.bounds[0]} to {d.bounds[1]}` are for numbers; '{d.name}' holds {show(want)}",
+                    "bound a variable of int, int? or list int (or a map of these)",
+                )
+            elif isinstance(d.default, ast.Int) and not d.bounds[0] <= d.default.value <= d.bounds[1]:
+                self.error(
+                    d.default.span,
+                    f"'{d.name}' starts at {d.default.value}, outside its bounds {d.bounds[0]} to {d.bounds[1]}",
+                )
+
+    def _decl_Invariant(self, d: ast.Invariant) -> None:
+        self.expect(d.value, {}, BOOL, "an invariant")
 
     def _decl_Grid(self, d: ast.Grid) -> None:
         for e in (d.columns, d.rows):

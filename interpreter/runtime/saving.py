@@ -24,7 +24,7 @@ from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
 from interpreter.language.sources import read_text, toml_too_deep
-from interpreter.runtime.engine import Game, Pending, State
+from interpreter.runtime.engine import VM, Game, Pending, State
 
 
 def _enc(v: Any) -> Any:
@@ -296,6 +296,61 @@ def _typed_locals(game: Game, code, locals_: tuple, field: str, values: _Values)
             _need(why is None, _local_field(field, i, name, proc, code.name), why or "")
 
 
+def out_of_bounds(game: Game, values: tuple | list) -> tuple[str, str] | None:
+    """The first number outside its variable's declared bounds (`var vp: player -> int = 0
+    from 0 to 20`), as (its field, why), or None. Every number the variable holds counts:
+    each entry of a map, each item of a list."""
+    g = game.compiled
+    for info in g.var_order:
+        bounds = getattr(info.decl, "bounds", None)
+        if bounds is None:
+            continue
+        low, high = bounds
+
+        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
+            if i < len(info.levels):
+                for key, inner in zip(info.levels[i][0], value, strict=False):
+                    found = walk(i + 1, inner, f"{field}.{key}")
+                    if found:
+                        return found
+                return None
+            for n, item in enumerate(value if isinstance(value, tuple) else (value,)):
+                if _is_int(item) and not low <= item <= high:
+                    where = f"{field}[{n}]" if isinstance(value, tuple) else field
+                    return where, f"{item} is outside the bounds of '{info.name}', {low} to {high}"
+            return None
+
+        found = walk(0, values[info.slot], f"vars.{info.name}")
+        if found:
+            return found
+    return None
+
+
+def broken_invariant(game: Game, state: State) -> tuple[str, str] | None:
+    """The first `invariant` of the game that `state` breaks, as ("invariant", why), or
+    None. An invariant that can't be evaluated from these values breaks too."""
+    for text, fn, span in game.compiled.invariants:
+        where = f"{Path(span.path).name}:{span.line}"
+        try:
+            holds = fn(VM(game.compiled, state, reading=True), [])
+        except GameDefError as err:
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {err.diagnostics[0].message}"
+        except Exception as exc:  # a value of the wrong kind, read by the invariant
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {explain(exc)}"
+        if holds is not True:
+            return "invariant", f"{text!r} ({where}) does not hold"
+    return None
+
+
+def violations(game: Game, state: State) -> list[tuple[str, str]]:
+    """Every invariant of the game `state` breaks, each as (the field or "invariant", why):
+    a component in two places (zones), a number outside its bounds, a declared
+    `invariant` that does not hold. A state the game reached by its own moves has none;
+    tests check this after every move of random games."""
+    found = [misplaced(game, state.vars), out_of_bounds(game, state.vars), broken_invariant(game, state)]
+    return [f for f in found if f is not None]
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -412,6 +467,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
     _engine_vars(g, values)
     twice = misplaced(game, values)
     _need(twice is None, *(twice or ("", "")), "a component leaves one place as it enters another")
+    outside = out_of_bounds(game, values)
+    _need(outside is None, *(outside or ("", "")), "the rules keep it within its bounds")
     extra = [k for k in saved_vars if k not in g.vars]
     _need(
         not extra,
@@ -501,6 +558,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
         log=tuple(log),
         decisions=decisions,
     )
+    broken = broken_invariant(game, state)
+    _need(broken is None, *(broken or ("", "")), "every position the rules reach keeps it")
     if pending is not None:  # the decision must be one the game can show
         try:
             game.labels(state)
