@@ -16,6 +16,7 @@ from interpreter.check.types import ANY, BOOL, INT, NONE, PLAYER, STR, fits, joi
 from interpreter.check.views import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
+from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 from interpreter.language.tables import tableable
@@ -1204,7 +1205,8 @@ def _breaks(stmts) -> bool:
 
 def check_program(program: Program) -> list[Diagnostic]:
     """Check a program; raise GameDefError with every error, return the warnings."""
-    diags = Checker(program).run()
+    with no_collection():  # linear in the program's size (core/limits.py)
+        diags = Checker(program).run()
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise GameDefError(errors)

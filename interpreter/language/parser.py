@@ -17,7 +17,7 @@ import lark
 from lark import Token, Transformer, v_args
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, no_collection
 from interpreter.core.paths import GRAMMAR
 from interpreter.language import syntax as ast
 from interpreter.language import treecache
@@ -1297,12 +1297,14 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
 def parse_text(text: str, path: str = "<string>") -> ast.Module:
     """Parse one file's text; raise `GameDefError` with the first syntax error."""
     try:
-        tree = _lark().parse(text, start="start")
+        with no_collection():  # a long file's tree: linear, not slower per KB (limits.py)
+            tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
         raise GameDefError([_syntax_error(err, path, text)]) from None
     _check_depth(tree, path)
     try:
-        decls = _Builder(path).transform(tree)
+        with no_collection():
+            decls = _Builder(path).transform(tree)
     except lark.exceptions.VisitError as err:
         if isinstance(err.orig_exc, GameDefError):
             raise err.orig_exc from None
