@@ -91,3 +91,20 @@ def test_every_typed_local_of_the_running_frame_is_checked(name, players, moves)
         assert f"frames[0].locals[{i}] ({local}" in err.value.message, err.value.message
         tried += 1
     assert tried >= 2
+
+
+def test_an_option_of_the_pending_decision_of_the_wrong_kind_is_refused():
+    """Berlin Wall "Game Play": the hammer moves to a space of the wall; an option that is
+    no space is an edited file, named by its place in the pending decision."""
+    game, state = mid_game("berlin_wall", 2, 7)
+    data = state_to_dict(game, state)
+    code = next(c for c in game.compiled.codes if c.name == data["frames"][0]["code"])
+    name, _ = code.local_names[data["pending"]["slot"]]
+    assert name
+    data["pending"]["values"] = [*data["pending"]["values"][:-1], "nan"]
+    last = len(data["pending"]["values"]) - 1
+    with pytest.raises(UsageError) as err:
+        state_from_dict(game, data)
+    assert err.value.message.startswith(f"state: pending.values[{last}]: an option of {name}: 'nan' is not a"), (
+        err.value.message
+    )

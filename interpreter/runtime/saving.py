@@ -351,6 +351,18 @@ def violations(game: Game, state: State) -> list[tuple[str, str]]:
     return [f for f in found if f is not None]
 
 
+def _typed_options(game: Game, code, slot: int, options: tuple, values: _Values) -> None:
+    """The options of the pending decision are values of the local that takes the answer
+    (`choose c from hand[p]`: cards), when its type is sure."""
+    name, proc = code.local_names[slot] if slot < len(code.local_names) else ("", "")
+    t = _local_types(game.compiled).get(proc, {}).get(name) if name else None
+    if t is None:
+        return
+    for n, option in enumerate(options):
+        why = values.misfit(t, option)
+        _need(why is None, f"pending.values[{n}]", f"an option of {name}: {why}")
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -530,6 +542,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             "pending.choice",
             "not a decision of the running procedure",
         )
+        _typed_options(game, g.codes[frames[-1][0]], slot, pvalues, checker)
         pending = Pending(p["player"], pvalues, slot, choice)
     _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
     _need(pending is None or result is None, "pending", "a finished game waits for no decision")
