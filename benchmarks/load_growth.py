@@ -4,7 +4,7 @@
 
 Each shape is a valid game generated to a size (in KB): `defs` (many small functions),
 `lets` (many `let`s in one procedure's body), `table` (a long data table beside a short
-game: one component per row), `nesting` (many functions, each an expression nested 40
+game: one component per row, at most 19,000 rows: longer rows in a larger file), `nesting` (many functions, each an expression nested 40
 levels deep, under the nesting limit of 100). Each file is loaded in a fresh process
 with the caches off, timing each stage (CPU time, so other work on the machine counts
 less) and the process's peak memory. The table ends with the ratio that matters: time per
@@ -72,7 +72,10 @@ def table(size: int, folder: Path) -> Path:
         HEADER + "entity Item {\n    power: int\n    note: str\n}\n"
         'table Item from "items.tsv" {\n    named by name\n    power\n    note\n}\n' + _procedure("")
     )
-    note = "a long note of plain words kept beside each item " * 2
+    # Rows of about 120 bytes, but at most 19,000 of them (a table has at most 20,000 rows:
+    # MAX_COMPONENTS), their notes longer in a larger file.
+    width = max(120, size // 19_000)
+    note = ("a long note of plain words kept beside each item " * (width // 40 + 1))[: width - 20]
     rows = _fill(size - len(game), "name\tpower\tnote\n", lambda i: f"item{i}\t{i % 97}\t{note}{i}\n", "")
     (folder / "items.tsv").write_text(rows, encoding="utf-8")
     return _write(folder, game)
