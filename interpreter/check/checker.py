@@ -16,6 +16,7 @@ from interpreter.check.types import ANY, BOOL, INT, NONE, PLAYER, STR, fits, joi
 from interpreter.check.views import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
+from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 from interpreter.language.tables import tableable
@@ -41,6 +42,10 @@ class Checker:
         self.defs: dict[str, ast.Def] = {}
         self.queries: dict[str, ast.Query] = {}
         self.procs: dict[str, ast.Procedure] = {}
+        # Each procedure's parameters and locals with their types (a name bound twice: its
+        # last type), as derived while checking its body: a saved state's locals are checked
+        # by them (`local_types`).
+        self.local_types: dict[str, dict[str, Any]] = {}
         self.results: dict[str, Any] = {}  # procedure -> its result type (None: it returns none)
         self.result: Any = None  # the result type of the body being checked (None: no value)
         self.result_of = ""  # the procedure being checked
@@ -442,6 +447,21 @@ class Checker:
         want = self.vars[d.name][1]
         if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
             self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+        if d.bounds is not None:
+            if strip(want) not in (INT, lst(INT)):
+                self.error(
+                    d.span,
+                    f"bounds `from {d.bounds[0]} to {d.bounds[1]}` are for numbers; '{d.name}' holds {show(want)}",
+                    "bound a variable of int, int? or list int (or a map of these)",
+                )
+            elif isinstance(d.default, ast.Int) and not d.bounds[0] <= d.default.value <= d.bounds[1]:
+                self.error(
+                    d.default.span,
+                    f"'{d.name}' starts at {d.default.value}, outside its bounds {d.bounds[0]} to {d.bounds[1]}",
+                )
+
+    def _decl_Invariant(self, d: ast.Invariant) -> None:
+        self.expect(d.value, {}, BOOL, "an invariant")
 
     def _decl_Grid(self, d: ast.Grid) -> None:
         for e in (d.columns, d.rows):
@@ -473,6 +493,7 @@ class Checker:
             )
             self.result = None
         self.block(d.body, scope, 0)
+        self.local_types[d.name] = scope
         if self.result is not None and not ends(d.body):
             self.error(
                 d.span,
@@ -1184,11 +1205,35 @@ def _breaks(stmts) -> bool:
 
 def check_program(program: Program) -> list[Diagnostic]:
     """Check a program; raise GameDefError with every error, return the warnings."""
-    diags = Checker(program).run()
+    with no_collection():  # linear in the program's size (core/limits.py)
+        diags = Checker(program).run()
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise GameDefError(errors)
     return [d for d in diags if d.severity == "warning"]
+
+
+def local_types(program: Program) -> dict[str, dict[str, Any]]:
+    """Each procedure's locals and their types (the checker's: types.py), by procedure name.
+    A name bound with two types is left out (its type is not known): only what is sure is
+    checked."""
+    checker = Checker(program)
+    bound: dict[str, dict[str, set]] = {}
+    original = checker.block
+
+    def block(stmts, scope: dict, loops: int) -> None:  # every binding, not just the last
+        original(stmts, scope, loops)
+        seen = bound.setdefault(checker.result_of or "", {})
+        for name, t in scope.items():
+            seen.setdefault(name, set()).add(repr(t))
+
+    checker.block = block  # type: ignore[method-assign]
+    checker.run()
+    out = {}
+    for proc, scope in checker.local_types.items():
+        kinds = bound.get(proc, {})
+        out[proc] = {n: t for n, t in scope.items() if len(kinds.get(n, ())) <= 1}
+    return out
 
 
 def _names(props: list[str]) -> str:

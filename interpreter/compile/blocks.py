@@ -56,8 +56,10 @@ SIMPLE = (
 def _capped_into(target: str, value: str, emit) -> None:
     """`target = value`, held to the value limits (`capped`): a number or a list within
     them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
-    than in a call."""
+    than in a call. A list computed and stored spends a step per item (`xs = xs + [x]`
+    in a loop copies the list each turn: the budget, not the list limit, stops it)."""
     emit(f"__c = {value}")
+    emit("if __c.__class__ is tuple: _charge(vm, __c)")
     emit(
         "if not (__c.__class__ is int and -_MAX_INT <= __c <= _MAX_INT"
         " or __c.__class__ is tuple and len(__c) <= _MAX_LIST): __c = _cap(__c)"
@@ -69,6 +71,8 @@ def _store(target: str, value: str, emit) -> None:
     """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
     if _whole_call(value, ("_cap(",)):
         _capped_into(target, value[len("_cap(") : -1], emit)
+    elif _whole_call(value, ("_cap_deep(",)):  # a list of computed items: spends a step per item too
+        emit(f"{target} = _charge(vm, {value})")
     else:
         emit(f"{target} = {value}")
 

@@ -437,6 +437,8 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         if payoffs:
             p = payoffs[0]
             self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+        # (the rule it cites, closure, span) of each `invariant`: checked on a state's load
+        self.invariants = [(d.text, self.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)]
         estimates = [d for d in decls if isinstance(d, ast.Estimate)]
         self.estimate: tuple | None = None  # (closure of the seat, low, high, span)
         if estimates:

@@ -107,6 +107,8 @@ class Scope:
         self.env: dict[str, str] = env or {}
         self.static_env = static_names or set()
         self._count = 0
+        self.owner = ""  # the procedure whose locals these are, when it is inlined in another
+        self.named: dict[int, tuple[str, str]] = {}  # (the root's) each slot's (name, procedure)
         for n in names:
             self.bind(n)
 
@@ -116,7 +118,9 @@ class Scope:
 
     def bind(self, name: str) -> int:
         if name not in self.slots:
-            self.slots[name] = self.fresh()
+            self.slots[name] = slot = self.fresh()
+            root = self.root if self.root is not None else self
+            root.named[slot] = (name, self.owner)
         return self.slots[name]
 
     def fresh(self) -> int:

@@ -17,11 +17,26 @@ from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.language import syntax as ast
 
+# Statements joined into one native step at most: Python's compiler takes memory in
+# proportion to one function's size (a procedure of 100,000 `let`s took gigabytes at once).
+MAX_RUN = 500
+
 
 class Code:
     """One compiled procedure, trigger body or card slot."""
 
-    __slots__ = ("index", "name", "ops", "spans", "names", "nlocals", "nparams", "span", "result_slot")
+    __slots__ = (
+        "index",
+        "name",
+        "ops",
+        "spans",
+        "names",
+        "nlocals",
+        "nparams",
+        "span",
+        "result_slot",
+        "local_names",
+    )
 
     def __init__(self, index: int, name: str, span: Span):
         self.index, self.name, self.span = index, name, span
@@ -33,6 +48,18 @@ class Code:
         # A procedure with a result keeps, in this slot after its parameters, the caller's
         # slot that receives the value it returns (None: the caller ignores it).
         self.result_slot: int | None = None
+        # Each local's (name as written, the procedure it belongs to: this one or one inlined
+        # in it); ("", "") for a value the compiler keeps. A saved state's locals are checked
+        # by these (their types as the checker derives them) and a wrong one named.
+        self.local_names: tuple[tuple[str, str], ...] = ()
+
+
+def _local(named: tuple[str, str] | None, code: str) -> tuple[str, str]:
+    """A local's name as a designer wrote it and its procedure; ("", "") for one the
+    compiler made (a hidden result, a loop's list), which has no name in the rules."""
+    if named is None or not named[0] or named[0].startswith(("\0", "_")):
+        return ("", "")
+    return (named[0], named[1] or code)
 
 
 @attrs.frozen
@@ -157,6 +184,7 @@ class StatementCompiler:
         self._inline_stack: list[str] = [code.name]
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
+        code.local_names = tuple(_local(scope.named.get(i), code.name) for i in range(scope.count))
         _thread_jumps(code)
         for op in code.ops:  # (a decision's lines served the blocks before it: not kept on disk)
             getattr(op, "__dict__", {}).pop("body", None)
@@ -197,6 +225,9 @@ class StatementCompiler:
                     self._flush([s], scope)
                     continue
                 run.append(s)
+                if len(run) >= MAX_RUN:  # a long run is several steps: Python compiles each alone
+                    self._flush(run, scope)
+                    run = []
                 continue
             if isinstance(s, self.MERGEABLE) and any(not isinstance(x, ast.Cite | ast.Note) for x in run):
                 self._flush(run, scope, s)
@@ -640,6 +671,7 @@ class StatementCompiler:
         slot `dest` and jumps past its end."""
         root = scope.root if scope.root is not None else scope
         inner = Scope(root=root)
+        inner.owner = decl.name
         sources = tuple(self.stored(a, self.src(a, scope, {})) for a in s.args)
         slots = tuple(inner.bind(p.name) for p in decl.params)
         body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)

@@ -17,7 +17,7 @@ import lark
 from lark import Token, Transformer, v_args
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, no_collection
 from interpreter.core.paths import GRAMMAR
 from interpreter.language import syntax as ast
 from interpreter.language import treecache
@@ -336,8 +336,22 @@ class _Builder(Transformer):
     def var_decl(self, meta, c):
         zone = c[-1] is _ZONE
         c = c[:-1] if zone else c
+        bounds = next((x[1] for x in c if isinstance(x, tuple) and x[0] == "bounds"), None)
+        c = [x for x in c if not (isinstance(x, tuple) and x[0] == "bounds")]
         seen = str(c[3]) if len(c) > 3 else "all"
-        return ast.Var(span=self._s(meta), name=str(c[0]), type=c[1], default=c[2], seen_by=seen, zone=zone)
+        span = self._s(meta)
+        if bounds is not None and bounds[0] > bounds[1]:
+            raise GameDefError(
+                [Diagnostic(span, f"bounds from {bounds[0]} to {bounds[1]} are empty", "write the lowest first")]
+            )
+        return ast.Var(span=span, name=str(c[0]), type=c[1], default=c[2], seen_by=seen, zone=zone, bounds=bounds)
+
+    def var_bounds(self, c):
+        return ("bounds", (c[0], c[1]))
+
+    @v_args(meta=True)
+    def invariant_decl(self, meta, c):
+        return ast.Invariant(span=self._s(meta), text=self.plain(c[0]), value=c[1])
 
     def zone(self, c):
         return _ZONE
@@ -1298,12 +1312,14 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
 def parse_text(text: str, path: str = "<string>") -> ast.Module:
     """Parse one file's text; raise `GameDefError` with the first syntax error."""
     try:
-        tree = _lark().parse(text, start="start")
+        with no_collection():  # a long file's tree: linear, not slower per KB (limits.py)
+            tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
         raise GameDefError([_syntax_error(err, path, text)]) from None
     _check_depth(tree, path)
     try:
-        decls = _Builder(path).transform(tree)
+        with no_collection():
+            decls = _Builder(path).transform(tree)
     except lark.exceptions.VisitError as err:
         if isinstance(err.orig_exc, GameDefError):
             raise err.orig_exc from None

@@ -537,6 +537,8 @@ class Var:
     default: Expr
     seen_by: str
     zone: bool = False  # a place components are in: each in at most one zone, once (checked on load)
+    # `from LO to HI`: every number the variable holds (each entry, each item) is within
+    bounds: tuple[int, int] | None = None
 
 
 @frozen
@@ -934,6 +936,17 @@ class About:
     span: Span
     name: str
     text: str
+
+
+@frozen
+class Invariant:
+    """`invariant "RULE": EXPR`: a truth every position of the game keeps (cited from the
+    rule it follows from), checked when a saved state is loaded and by the tests after
+    every move (docs §3.8)."""
+
+    span: Span
+    text: str
+    value: Expr
 
 
 @frozen

@@ -15,6 +15,7 @@ from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
 from interpreter.language.program import load_program
 from interpreter.runtime.chance import ChanceGame
@@ -74,12 +75,13 @@ def load_game(
         compiled = cached
     else:  # not compiled before, or its files have changed since, or not optimised
         tell = progress or (lambda step, what: None)
-        tell(1, path.stem)
-        program = load_program(path, variants)
-        tell(2, program.header.title or path.stem)
-        check_program(program)
-        tell(3, program.header.title or path.stem)
-        compiled = CompiledGame(program, options, optimise=optimise)
+        with no_collection():  # loading is linear in the file's size (limits.py)
+            tell(1, path.stem)
+            program = load_program(path, variants)
+            tell(2, program.header.title or path.stem)
+            check_program(program)
+            tell(3, program.header.title or path.stem)
+            compiled = CompiledGame(program, options, optimise=optimise)
         if optimise:
             gamecache.store(path, variants, options, compiled)
     if chance:

@@ -8,6 +8,7 @@ a message naming the bad field instead of a traceback.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -16,13 +17,14 @@ import attrs
 import cattrs
 import tomli_w
 
+from interpreter.check.checker import local_types
 from interpreter.compile.modifiers import GRANTS
 from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
 from interpreter.language.sources import read_text, toml_too_deep
-from interpreter.runtime.engine import Game, Pending, State
+from interpreter.runtime.engine import VM, Game, Pending, State
 
 
 def _enc(v: Any) -> Any:
@@ -122,9 +124,33 @@ def _plain(v: Any, field: str, depth: int = 0) -> None:
 class _Values:
     """Checks a saved variable's value against its declared type."""
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Game, seats: tuple[str, ...] = ()):
         self.g = game.compiled
         self.members = {name: frozenset(values) for name, values in self.g.types.items()}
+        self.seats = frozenset(seats)
+
+    def misfit(self, t: Any, v: Any) -> str | None:
+        """Why `v` is not a value of the checker's type `t` (check/types.py), or None.
+        `any` and types the checker leaves open fit everything."""
+        if isinstance(t, tuple):
+            if t[0] == "opt":
+                return None if v is None else self.misfit(t[1], v)
+            if not isinstance(v, tuple):
+                return f"expected a list, not {v!r}"
+            return next((why for x in v if (why := self.misfit(t[1], x)) is not None), None)
+        if t == "int":
+            return None if _is_int(v) else f"expected a number, not {v!r}"
+        if t == "bool":
+            return None if isinstance(v, bool) else f"expected true or false, not {v!r}"
+        if t == "str":
+            return None if isinstance(v, str) else f"expected a text, not {v!r}"
+        if t == "none":
+            return None if v is None else f"expected none, not {v!r}"
+        if t == "player":
+            return None if v in self.seats else f"{v!r} is not a seat in play ({', '.join(sorted(self.seats))})"
+        if t in self.members:
+            return None if isinstance(v, str) and v in self.members[t] else f"{v!r} is not a {t}"
+        return None
 
     def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
         if isinstance(t, ast.OptionalType):
@@ -242,6 +268,101 @@ def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _local_types(compiled) -> dict[str, dict[str, Any]]:
+    """The types of each procedure's locals, as the checker derives them (one game's)."""
+    return local_types(compiled.program)
+
+
+def _local_field(field: str, i: int, name: str, proc: str, code_name: str) -> str:
+    """`frames[0].locals[4] (p in turn)`: a local by its index and its name in the rules."""
+    if not name:
+        return f"{field}[{i}]"
+    return f"{field}[{i}] ({name}{'' if proc == code_name else f' in {proc}'})"
+
+
+def _typed_locals(game: Game, code, locals_: tuple, field: str, values: _Values) -> None:
+    """Each local of a running procedure (its own and those of the procedures inlined in
+    it) holds none (not yet bound) or a value of the type the checker derives for it: a
+    seat where a player is, a list of cards where `hand` is. A local of no sure type (bound
+    twice with two types, or of a type the checker leaves open) is not checked."""
+    types = _local_types(game.compiled)
+    for i, (value, (name, proc)) in enumerate(zip(locals_, code.local_names, strict=False)):
+        if value is None or not name:
+            continue
+        t = types.get(proc, {}).get(name)
+        if t is not None:
+            why = values.misfit(t, value)
+            _need(why is None, _local_field(field, i, name, proc, code.name), why or "")
+
+
+def out_of_bounds(game: Game, values: tuple | list) -> tuple[str, str] | None:
+    """The first number outside its variable's declared bounds (`var vp: player -> int = 0
+    from 0 to 20`), as (its field, why), or None. Every number the variable holds counts:
+    each entry of a map, each item of a list."""
+    g = game.compiled
+    for info in g.var_order:
+        bounds = getattr(info.decl, "bounds", None)
+        if bounds is None:
+            continue
+        low, high = bounds
+
+        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
+            if i < len(info.levels):
+                for key, inner in zip(info.levels[i][0], value, strict=False):
+                    found = walk(i + 1, inner, f"{field}.{key}")
+                    if found:
+                        return found
+                return None
+            for n, item in enumerate(value if isinstance(value, tuple) else (value,)):
+                if _is_int(item) and not low <= item <= high:
+                    where = f"{field}[{n}]" if isinstance(value, tuple) else field
+                    return where, f"{item} is outside the bounds of '{info.name}', {low} to {high}"
+            return None
+
+        found = walk(0, values[info.slot], f"vars.{info.name}")
+        if found:
+            return found
+    return None
+
+
+def broken_invariant(game: Game, state: State) -> tuple[str, str] | None:
+    """The first `invariant` of the game that `state` breaks, as ("invariant", why), or
+    None. An invariant that can't be evaluated from these values breaks too."""
+    for text, fn, span in game.compiled.invariants:
+        where = f"{Path(span.path).name}:{span.line}"
+        try:
+            holds = fn(VM(game.compiled, state, reading=True), [])
+        except GameDefError as err:
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {err.diagnostics[0].message}"
+        except Exception as exc:  # a value of the wrong kind, read by the invariant
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {explain(exc)}"
+        if holds is not True:
+            return "invariant", f"{text!r} ({where}) does not hold"
+    return None
+
+
+def violations(game: Game, state: State) -> list[tuple[str, str]]:
+    """Every invariant of the game `state` breaks, each as (the field or "invariant", why):
+    a component in two places (zones), a number outside its bounds, a declared
+    `invariant` that does not hold. A state the game reached by its own moves has none;
+    tests check this after every move of random games."""
+    found = [misplaced(game, state.vars), out_of_bounds(game, state.vars), broken_invariant(game, state)]
+    return [f for f in found if f is not None]
+
+
+def _typed_options(game: Game, code, slot: int, options: tuple, values: _Values) -> None:
+    """The options of the pending decision are values of the local that takes the answer
+    (`choose c from hand[p]`: cards), when its type is sure."""
+    name, proc = code.local_names[slot] if slot < len(code.local_names) else ("", "")
+    t = _local_types(game.compiled).get(proc, {}).get(name) if name else None
+    if t is None:
+        return
+    for n, option in enumerate(options):
+        why = values.misfit(t, option)
+        _need(why is None, f"pending.values[{n}]", f"an option of {name}: {why}")
+
+
 def _engine_vars(g, values: list) -> None:
     """The variables the engine keeps for the game: stated modifiers and added links."""
     if GRANTS in g.vars:
@@ -350,7 +471,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     # -- variables --
     saved_vars = data.get("vars")
     _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
-    checker = _Values(game)
+    checker = _Values(game, seats)
     values: list = [None] * len(g.var_order)
     for info in g.var_order:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
@@ -358,6 +479,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
     _engine_vars(g, values)
     twice = misplaced(game, values)
     _need(twice is None, *(twice or ("", "")), "a component leaves one place as it enters another")
+    outside = out_of_bounds(game, values)
+    _need(outside is None, *(outside or ("", "")), "the rules keep it within its bounds")
     extra = [k for k in saved_vars if k not in g.vars]
     _need(
         not extra,
@@ -391,6 +514,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             f"expected a list of {code.nlocals} values",
         )
         _plain(locals_, f"{field}.locals")
+        _typed_locals(game, code, locals_, f"{field}.locals", checker)
         if code.result_slot is not None:  # the caller's slot that receives the returned value
             dest = locals_[code.result_slot]
             _need(
@@ -418,6 +542,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             "pending.choice",
             "not a decision of the running procedure",
         )
+        _typed_options(game, g.codes[frames[-1][0]], slot, pvalues, checker)
         pending = Pending(p["player"], pvalues, slot, choice)
     _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
     _need(pending is None or result is None, "pending", "a finished game waits for no decision")
@@ -446,6 +571,8 @@ def _state_from_dict(game: Game, data: dict) -> State:
         log=tuple(log),
         decisions=decisions,
     )
+    broken = broken_invariant(game, state)
+    _need(broken is None, *(broken or ("", "")), "every position the rules reach keeps it")
     if pending is not None:  # the decision must be one the game can show
         try:
             game.labels(state)
