@@ -183,3 +183,22 @@ def test_without_a_declaration_a_bare_slot_takes_nothing(tmp_path):
     )
     shown = error(tmp_path, text)
     assert "unknown name 's'" in shown
+
+
+def test_the_editor_knows_a_bare_slots_parameters(tmp_path):
+    """The language server offers and explains the parameters a bare slot takes from its
+    kind (completion, hover, go to definition: the entity's `slot` line)."""
+    from interpreter.lsp.analysis import analyse, completions, definition, hover
+
+    path = tmp_path / "texts.game"
+    text = source()
+    path.write_text(text, encoding="utf-8")
+    analysis = analyse(str(path), text)
+    assert [d.message for d in analysis.diagnostics if d.severity == "error"] == []
+    lines = text.splitlines()
+    line = next(n for n, row in enumerate(lines, 1) if "vp[s] +=" in row)
+    column = lines[line - 1].index("vp[s]") + 4  # on `s`, 1-based
+    assert "s: player (declared by TextCard)" in (hover(analysis, text, line, column) or "")
+    assert [s.line for s in definition(analysis, text, line, column)] == [6]
+    offered = {name for name, _, _ in completions(analysis, text, line, column)}
+    assert {"s", "how"} <= offered
