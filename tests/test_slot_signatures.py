@@ -202,3 +202,12 @@ def test_the_editor_knows_a_bare_slots_parameters(tmp_path):
     assert [s.line for s in definition(analysis, text, line, column)] == [6]
     offered = {name for name, _, _ in completions(analysis, text, line, column)}
     assert {"s", "how"} <= offered
+
+
+def test_a_property_called_slot_is_refused_with_a_hint(tmp_path):
+    """`slot` is a keyword inside an entity: a property so named is a syntax error that says
+    why, at the property, never a traceback."""
+    text = 'game t { players 2..2 }\nentity E {\n    slot: int\n}\nprocedure play() { rule "Play" game over [] }\n'
+    shown = error(tmp_path, text)
+    assert "<file>:3:9: error: unexpected ':'" in shown
+    assert "'slot' is a keyword in an entity" in shown

@@ -1197,6 +1197,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
         if before and before[-1] in ("label", "prompt", "optional", "secret"):
             hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        elif before == ["slot"] and str(token) == ":":
+            hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
         elif before and before[-1] not in keywords():
             close = did_you_mean(before[-1], keywords())
             if close:
