@@ -121,6 +121,7 @@ MECHANICS: dict[str, tuple[str, bool]] = {
     "blocks and coalitions": ("def block_of(p: player)", True),
     "card with properties, printed text and a trigger (Putin)": ("when edge_gained(p, c, ops) where", True),
     "card effect slot": ("    effect {", True),
+    "a slot's parameters declared once in the entity": ("slot effect(s: player, how: Use)", True),
     "52-card deck generated": ("generate PlayingCard named", True),
     "zones: hand seen by owner": ("var hand: player -> list PlayingCard = [] seen by owner", True),
     "reshuffle on empty": ("if count(deck) == 0 {", True),

@@ -78,7 +78,7 @@ def test_a_new_card_set_for_twid_gives_every_needed_property(tmp_path, capsys):
     path = tmp_path / "my_cards.game"
     text = path.read_text()
     assert 'card my_cards_card "My cards" : TwidCard {' in text
-    assert "effect(s: player, by: player, how: Use) {" in text
+    assert "\n    effect {\n" in text  # TwidCard declares the slot's parameters (`slot effect(...)`)
     checks(capsys, path)
     game = load_game(path)
     assert "my_cards_card" in game.compiled.types["TwidCard"]

@@ -19,6 +19,7 @@ from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
+from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.tables import tableable
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
@@ -54,6 +55,8 @@ class Checker:
         self.emitted: set[str] = set()
         self.def_types: dict[str, Any] = {}
         self.slot_arity: dict[str, set[int]] = {}
+        self.slot_signatures: dict[str, dict[str, ast.SlotSignature]] = {}  # kind -> slot -> declared
+        self.slot_types: dict[tuple[str, str], list] = {}  # (kind, slot) -> its parameters' types
         self.grids: list[str] = []
         self.entities: dict[str, ast.Entity] = {}
         # A kind no `entity` declares: its cards, each with the properties it gives.
@@ -161,8 +164,49 @@ class Checker:
                 f"declare it as `var {d.name}: player -> ...`",
             )
 
+    def _slot_matches(self, card: ast.Card, name: str, span, params: tuple[ast.Param, ...]) -> None:
+        """A card that writes out the parameters of a slot its kind declares must write
+        them as declared (same names, same types, same order): its body reads them by
+        name, and `perform` passes what the declaration says."""
+        sig = self.slot_signatures.get(card.kind, {}).get(name)
+        if sig is None or name in card.bare_slots or params_text(params) == params_text(sig.params):
+            return
+        self.error(
+            span,
+            f"card '{card.name}': slot '{name}' takes ({params_text(params)}), but {card.kind} declares "
+            f"`slot {name}({params_text(sig.params)})` at {sig.span}",
+            f"write `{name} {{ ... }}` to take the declared parameters, or write them as declared",
+        )
+
+    def _slot_signatures(self, decls) -> None:
+        """`slot NAME(params)` in an entity: one declaration per slot name, each parameter
+        named once and of a known type. A declared slot may be performed even if no card
+        has it yet (the cards that do take its parameters)."""
+        self.slot_signatures = declared_slots(decls)
+        for d in decls:
+            if not isinstance(d, ast.Entity):
+                continue
+            seen: set[str] = set()
+            for sig in d.slots:
+                if sig.name in seen:
+                    first = self.slot_signatures[d.name][sig.name]
+                    self.error(sig.span, f"{d.name} declares slot '{sig.name}' twice", f"the first is at {first.span}")
+                    continue
+                seen.add(sig.name)
+                if sig.name in self.fields.get(d.name, {}):
+                    self.error(sig.span, f"'{sig.name}' is both a property and a slot of {d.name}", "rename one")
+                names: set[str] = set()
+                self.slot_types[(d.name, sig.name)] = [self.type_of(p.type) for p in sig.params]
+                for p in sig.params:
+                    if p.name in names or p.name == "self":
+                        what = "is `self`, the card itself" if p.name == "self" else "is named twice"
+                        self.error(p.span, f"slot '{sig.name}': parameter '{p.name}' {what}", "rename it")
+                    names.add(p.name)
+                self.slot_arity.setdefault(sig.name, set()).add(len(sig.params))
+
     def _components(self, decls) -> None:
         """Generates and cards: their properties' values, slots and names."""
+        self._slot_signatures(decls)
         for d in decls:
             if isinstance(d, ast.Var) and d.zone:
                 t = d.type
@@ -188,8 +232,9 @@ class Checker:
                 for fv in d.values:
                     self._field_value(d.kind, fv, scope)
             elif isinstance(d, ast.Card):
-                for slot_name, _, _, params in d.slots:
+                for slot_name, _, span, params in d.slots:
                     self.slot_arity.setdefault(slot_name, set()).add(len(params))
+                    self._slot_matches(d, slot_name, span, params)
                 for fv in d.props:
                     if d.kind in self.fields:
                         self._field_value(d.kind, fv, {})
@@ -723,10 +768,15 @@ class Checker:
             self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
 
     def _stmt_Perform(self, s: ast.Perform, scope: dict, loops: int) -> None:
-        self.expr(s.entity, scope)
+        kind = self.expr(s.entity, scope)
         if s.cancel_event is not None:
             self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
         args = [self.expr(a, scope) for a in s.args]
+        kind = strip(kind)
+        declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
+        if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
+            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args)
+            return
         arities = self.slot_arity.get(s.slot)
         if arities is None:
             self.error(

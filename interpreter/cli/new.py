@@ -218,11 +218,13 @@ def _card_kind(program: Program) -> tuple[str, list[str], str]:
         raise UsageError("this game has no cards with a rule to copy", "start a variant instead: gamedef new variant")
     kind = kinds.most_common(1)[0][0]
     slots: Counter[str] = Counter()
+    # A slot the kind's entity declares (`slot effect(...)`) takes its parameters unwritten.
+    declared = {sig.name for d in program.decls if isinstance(d, ast.Entity) and d.name == kind for sig in d.slots}
     for d in program.decls:
         if isinstance(d, ast.Card) and d.kind == kind:
             for name, _, _, params in d.slots:
                 shown = ", ".join(f"{p.name}: {_type_text(p.type)}" for p in params)
-                slots[f"{name}({shown})" if params else name] += 1
+                slots[f"{name}({shown})" if params and name not in declared else name] += 1
     entity = next((d for d in program.decls if isinstance(d, ast.Entity) and d.name == kind), None)
     lines = []
     for f in entity.fields if entity else ():

@@ -24,6 +24,11 @@ from interpreter.language import treecache
 from interpreter.language.sources import read_source
 
 
+class _BareSlot(tuple):
+    """A card's slot written without parentheses, told apart from `effect() { ... }`
+    (which declares no parameters) until `card_decl` records it in `Card.bare_slots`."""
+
+
 @functools.cache
 def keywords() -> tuple[str, ...]:
     """The language's keywords: every word the grammar quotes (the grammar is their one source)."""
@@ -229,7 +234,12 @@ class _Builder(Transformer):
             name=str(c[0]),
             fields=fields,
             short=shorts[0] if shorts else None,
+            slots=tuple(x for x in c[1:] if isinstance(x, ast.SlotSignature)),
         )
+
+    @v_args(meta=True)
+    def slot_decl(self, meta, c):
+        return ast.SlotSignature(span=self._s(meta), name=str(c[0]), params=c[1] if len(c) > 1 else ())
 
     @v_args(meta=True)
     def field_decl(self, meta, c):
@@ -287,8 +297,12 @@ class _Builder(Transformer):
         has_title = len(c) > 1 and isinstance(c[1], Token) and c[1].type == "STRING"
         has_kind = any(isinstance(x, Token) and x.type == "NAME" for x in c[1:3])
         props, slots, triggers, statics, leaves, text, has_text = [], [], [], [], [], "", False
+        bare: list[str] = []
         for item in rest:
-            if isinstance(item, ast.FieldValue):
+            if isinstance(item, _BareSlot):
+                bare.append(item[0])
+                slots.append(tuple(item))
+            elif isinstance(item, ast.FieldValue):
                 props.append(item)
             elif isinstance(item, ast.Trigger):
                 triggers.append(item)
@@ -314,6 +328,7 @@ class _Builder(Transformer):
             has_title=has_title,
             has_kind=has_kind,
             has_text=has_text,
+            bare_slots=tuple(bare),
         )
 
     @v_args(meta=True)
@@ -328,6 +343,11 @@ class _Builder(Transformer):
     def card_slot(self, meta, c):
         params = c[1] if len(c) > 2 else ()
         return (str(c[0]), c[-1], self._s(meta), params)
+
+    @v_args(meta=True)
+    def card_bare_slot(self, meta, c):
+        """`effect { ... }`, no parentheses: it takes the parameters its kind declares."""
+        return _BareSlot((str(c[0]), c[-1], self._s(meta), ()))
 
     def card_text(self, c):
         return ("text", self.plain(c[0]))
@@ -1206,6 +1226,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
         if before and before[-1] in ("label", "prompt", "optional", "secret"):
             hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        elif before == ["slot"] and str(token) == ":":
+            hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
         elif before and before[-1] not in keywords():
             close = did_you_mean(before[-1], keywords())
             if close:

@@ -17,6 +17,7 @@ from interpreter.core.limits import MAX_FILES
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
 from interpreter.language.parser import parse_file
+from interpreter.language.signatures import with_slot_signatures
 from interpreter.language.sources import confined
 from interpreter.language.tables import LoadedTable, extend_cards, open_table
 
@@ -266,7 +267,7 @@ def load_program(
     cards = [k[1] for k in table if k[0] == "card"]
     tables = [open_table(d, roots, sources) for d in order if isinstance(d, ast.Table | ast.Links)]
     tables = _remove_rows(tables, removed_rows, cards)
-    order = extend_cards(order, tables)
+    order = with_slot_signatures(extend_cards(order, tables))
     header = table[("game", headers[0].name)] if ("game", headers[0].name) in table else headers[0]
     digest = hashlib.sha256()
     for name in sorted(sources):

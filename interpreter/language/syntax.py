@@ -464,11 +464,23 @@ class Field:
 
 
 @frozen
+class SlotSignature:
+    """`slot effect(s: player, by: player, how: Use)` in an entity: the parameters every
+    card of the kind takes in that slot, declared once. A card's bare `effect { ... }`
+    takes them (`interpreter.language.signatures`); one that writes its own must match."""
+
+    span: Span
+    name: str
+    params: tuple[Param, ...]
+
+
+@frozen
 class Entity:
     span: Span
     name: str
     fields: tuple[Field, ...]
     short: Str | None
+    slots: tuple[SlotSignature, ...] = ()
 
 
 @frozen
@@ -527,6 +539,9 @@ class Card:
     has_kind: bool = True
     has_text: bool = True
     extends: Span | None = None  # the table row this card adds slots and triggers to
+    # The slots written without parentheses (`effect { ... }`): they take the parameters
+    # their kind's entity declares for them (`slot effect(...)`), if it declares any.
+    bare_slots: tuple[str, ...] = ()
 
 
 @frozen

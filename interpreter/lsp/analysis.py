@@ -516,12 +516,15 @@ def cited_rules(chain: list) -> tuple[list[str], list[str]]:
     return [], []
 
 
-def locals_in(chain: list, sources: dict[str, str], types: dict | None = None) -> list[Symbol]:
+def locals_in(
+    chain: list, sources: dict[str, str], types: dict | None = None, program: Program | None = None
+) -> list[Symbol]:
     """Names bound inside the enclosing declaration: parameters, `let`, loop variables,
-    `choose` and `roll` results, comprehension and lambda variables, trigger arguments."""
+    `choose` and `roll` results, comprehension and lambda variables, trigger arguments,
+    and the parameters a card's bare slot takes from its kind (`slot NAME(...)`)."""
     if not chain:
         return []
-    out: list[Symbol] = []
+    out: list[Symbol] = _declared_slot_params(chain, program)
     for node in ast.walk(chain[0]):
         span = getattr(node, "span", None)
         if isinstance(node, ast.Param):
@@ -547,6 +550,23 @@ def locals_in(chain: list, sources: dict[str, str], types: dict | None = None) -
     return out
 
 
+def _declared_slot_params(chain: list, program: Program | None) -> list[Symbol]:
+    """In a card's `effect { ... }` written bare, the parameters its kind declares for the
+    slot: the open file's tree has none, the assembled program has them filled in."""
+    card, slot = chain[0], chain[1] if len(chain) > 1 else None
+    if program is None or not isinstance(card, ast.Card) or not isinstance(slot, _Slot):
+        return []
+    if slot.name not in card.bare_slots:
+        return []
+    filled = next((d for d in program.decls if isinstance(d, ast.Card) and d.name == card.name), None)
+    params = next((s[3] for s in filled.slots if s[0] == slot.name), ()) if filled is not None else ()
+    return [
+        Symbol(p.name, "parameter", p.span, f"{p.name}: {type_text(p.type)} (declared by {filled.kind})")
+        for p in params
+        if filled is not None
+    ]
+
+
 # ---- the answers -------------------------------------------------------------------------------
 def lookup(analysis: Analysis, text: str, line: int, column: int) -> tuple[str, list[Symbol], list] | None:
     """The name at `line`:`column` of `text` (the document as it is now), the symbols it
@@ -559,7 +579,7 @@ def lookup(analysis: Analysis, text: str, line: int, column: int) -> tuple[str, 
     chain = enclosing(analysis, line, column)
     sources = {**analysis.sources, analysis.path: analysis.text}
     member = row[: start - 1].rstrip().endswith(".")
-    local = [s for s in locals_in(chain, sources, analysis.local_types) if s.name == word]
+    local = [s for s in locals_in(chain, sources, analysis.local_types, analysis.program) if s.name == word]
     named = [s for s in analysis.symbols if s.name == word]
     if member:
         named = [s for s in named if s.kind == "field"] or named
@@ -629,7 +649,7 @@ def completions(analysis: Analysis, text: str, line: int, column: int) -> list[t
                 out.setdefault(s.name, (s.name, s.kind, s.detail))
         return list(out.values())
     sources = {**analysis.sources, analysis.path: analysis.text}
-    for s in locals_in(enclosing(analysis, line, column), sources, analysis.local_types):
+    for s in locals_in(enclosing(analysis, line, column), sources, analysis.local_types, analysis.program):
         out.setdefault(s.name, (s.name, s.kind, s.detail))
     for s in analysis.symbols:
         if s.kind != "field":

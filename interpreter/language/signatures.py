@@ -1,0 +1,70 @@
+"""A card kind's slot signatures, declared once in its entity and given to its cards.
+
+`entity TwidCard { ... slot effect(s: player, by: player, how: Use) }` says what every
+TwidCard's `effect` slot takes; a card then writes `effect { ... }` and its body uses
+`s`, `by` and `how` as if it had written them out. Filling them in here, on the
+assembled program (after the tables have given each card that extends a row its kind,
+and after the variants), means the checker and the compiler see every slot with its
+parameters, as if each card had written them: nothing downstream needs to know.
+
+A card that writes its own parameters keeps them; the checker compares them with the
+declared signature and reports a difference at the card's slot.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from interpreter.language import syntax as ast
+
+
+def declared_slots(decls) -> dict[str, dict[str, ast.SlotSignature]]:
+    """Each entity's declared slot signatures: kind -> slot name -> signature (the first
+    of a name; the checker reports a second)."""
+    out: dict[str, dict[str, ast.SlotSignature]] = {}
+    for d in decls:
+        if isinstance(d, ast.Entity) and d.slots:
+            kind = out.setdefault(d.name, {})
+            for sig in d.slots:
+                kind.setdefault(sig.name, sig)
+    return out
+
+
+def with_slot_signatures(decls: list) -> list:
+    """The declarations, each card's bare slots given the parameters its kind declares
+    for them. A bare slot its kind declares nothing for keeps no parameters, as before."""
+    declared = declared_slots(decls)
+    if not declared:
+        return decls
+    out = []
+    for d in decls:
+        sigs = declared.get(d.kind) if isinstance(d, ast.Card) and d.bare_slots else None
+        if sigs is None or not any(name in sigs for name in d.bare_slots):
+            out.append(d)
+            continue
+        slots = tuple(
+            (name, body, span, sigs[name].params)
+            if name in sigs and name in d.bare_slots
+            else (name, body, span, params)
+            for name, body, span, params in d.slots
+        )
+        out.append(attrs.evolve(d, slots=slots))
+    return out
+
+
+def type_text(t: ast.TypeExpr) -> str:
+    """A type as it is written (`list Country?`), to compare and to show signatures."""
+    if isinstance(t, ast.NamedType):
+        return t.name
+    if isinstance(t, ast.OptionalType):
+        return type_text(t.inner) + "?"
+    if isinstance(t, ast.ListType):
+        return "list " + type_text(t.element)
+    if isinstance(t, ast.MapType):
+        return f"{type_text(t.key)} -> {type_text(t.value)}"
+    return "?"
+
+
+def params_text(params: tuple[ast.Param, ...]) -> str:
+    """Parameters as they are written: `s: player, by: player, how: Use`."""
+    return ", ".join(f"{p.name}: {type_text(p.type)}" for p in params)
