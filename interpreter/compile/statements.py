@@ -13,6 +13,7 @@ import attrs
 
 from interpreter.compile.blocks import BindParams
 from interpreter.compile.expressions import Closure, Scope, _whole_call, compile_source
+from interpreter.compile.modifiers import expirer
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.language import syntax as ast
@@ -218,7 +219,7 @@ class StatementCompiler:
             return
         code = self._code
         start = self._here()
-        outer, self._merge_at = getattr(self, "_merge_at", None), (code, start)
+        outer, self._merge_at = self._merge_at, (code, start)
         try:
             self._stmt(last, scope)  # its steps start at `start`: wrap the first one
         finally:
@@ -256,7 +257,7 @@ class StatementCompiler:
 
     def _s_While(self, s: ast.While, scope):
         cond = self.src(s.condition, scope, {})
-        if getattr(self, "_merge_at", None) == (self._code, self._here()):
+        if self._merge_at == (self._code, self._here()):
             # The step a run of statements before this loop joins (a procedure written in
             # place whose body starts with the loop): the loop must not jump back into that
             # run, so its test is the next step.
@@ -516,7 +517,7 @@ class StatementCompiler:
         args = [self.stored_expr(a, scope) for a in s.args]
         handlers = self.handlers.setdefault(s.event, [])
         nxt = self._here() + 1
-        expiring, event, expire = self.expiring, s.event, self.expire
+        expiring, event, expire = self.expiring, s.event, expirer(self.grants_slot)
 
         def op(vm, L):
             if event in expiring:  # modifiers that lasted until this event end before it is handled

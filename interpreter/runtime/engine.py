@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.game import CompiledGame
 from interpreter.core import rng
 from interpreter.core.errors import Diagnostic, GameRuntimeError, UsageError, explain
 from interpreter.core.limits import (
