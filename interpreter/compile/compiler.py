@@ -541,7 +541,10 @@ class Compiler(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCom
 
 
 def name_seats(c: Compiler, decls: tuple) -> None:
-    """Seats and directions: names every other phase may use."""
+    """Seats and directions: names every other phase may use.
+
+    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
+    """
     c.types["player"] = c.seats
     for seat in c.seats:
         c.claim(seat, "a seat", c.header.span)
@@ -554,7 +557,10 @@ def name_seats(c: Compiler, decls: tuple) -> None:
 
 
 def name_enums(c: Compiler, decls: tuple) -> None:
-    """Enum members: global names, with their titles."""
+    """Enum members: global names, with their titles.
+
+    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
+    """
     for d in decls:
         if isinstance(d, ast.Enum):
             c.types[d.name] = tuple(m.name for m in d.members)
@@ -566,7 +572,11 @@ def name_enums(c: Compiler, decls: tuple) -> None:
 
 def settle_options(c: Compiler, decls: tuple) -> None:
     """The options in force: the given values (checked against the declared type and
-    choices; an unknown option names the variant that declares it) or the defaults."""
+    choices; an unknown option names the variant that declares it) or the defaults.
+
+    Reads: `types`, `rt`, `constants`, `defs`, `vars`, `queries`. Produces:
+    `option_decls`, `options`, `option_choices`, `claimed`, `ns`.
+    """
     for d in decls:
         if isinstance(d, ast.Option):
             c.option_decls[d.name] = d
@@ -612,7 +622,11 @@ def settle_options(c: Compiler, decls: tuple) -> None:
 def make_components(c: Compiler, decls: tuple) -> None:
     """Grids, entities, defs' names, then the components: table rows first (cards and
     generates may name them), cards' properties, generated components, and the tables'
-    values, each read as soon as the components its cells name exist."""
+    values, each read as soon as the components its cells name exist.
+
+    Reads: `options`, `queries`, `vars`. Produces: `entity_decls`, `types`, `def_decls`,
+    `defs`, `claimed`, `kind_of`, `constants`, `rt`, `fields`, `ns`.
+    """
     for d in decls:
         if isinstance(d, ast.Grid):
             c._grid(d)
@@ -648,7 +662,10 @@ def make_components(c: Compiler, decls: tuple) -> None:
 
 
 def link_map_and_events(c: Compiler, decls: tuple) -> None:
-    """The links of the map (written and from tables) and the events."""
+    """The links of the map (written and from tables) and the events.
+
+    Reads: `claimed`. Produces: `rt`, `event_decls`.
+    """
     for d in decls:
         if isinstance(d, ast.Link):
             if d.kind is not None and not c.claimed.get(d.kind, "").startswith("a member of"):
@@ -667,7 +684,10 @@ def link_map_and_events(c: Compiler, decls: tuple) -> None:
 
 def gather_abouts(c: Compiler, decls: tuple) -> None:
     """What each component or enum member does, in a line: `about NAME "..."`, or an
-    entity's `about: str` field (a table column). Once every component is made."""
+    entity's `about: str` field (a table column). Once every component is made.
+
+    Reads: `claimed`, `fields`, `rt`. Produces: `about`.
+    """
     for d in decls:
         if isinstance(d, ast.About):
             c._about(d)
@@ -678,7 +698,12 @@ def gather_abouts(c: Compiler, decls: tuple) -> None:
 
 def lay_out_variables(c: Compiler, decls: tuple) -> None:
     """Queries, then the variables (whose defaults may ask them), the built-in
-    variables for grants, added links and cancelled effects, and the queries' guards."""
+    variables for grants, added links and cancelled effects, and the queries' guards.
+
+    Reads: `types`, `constants`, `options`, `fields`, `defs`, `rt`. Produces: `queries`,
+    `query_decls`, `query_guards`, `modifier_list`, `expiring`, `changeable`,
+    `grants_slot`, `links_slot`, `cancel_slot`, `vars`, `var_order`, `claimed`, `ns`.
+    """
     c._init_queries(decls)
     for d in decls:
         if isinstance(d, ast.Var):
@@ -696,7 +721,11 @@ def lay_out_variables(c: Compiler, decls: tuple) -> None:
 
 
 def compile_visibility(c: Compiler, decls: tuple) -> None:
-    """Each entity's field visibility rules and its short form (how a board shows it)."""
+    """Each entity's field visibility rules and its short form (how a board shows it).
+
+    Reads: `entity_decls`, `types`, `constants`, `options`, `fields`, `defs`, `vars`,
+    `queries`, `changeable`. Produces: `visibility`, `short_fns`, `ns`.
+    """
     for name, ent in c.entity_decls.items():
         rules = []
         c._self_fields = {f.name for f in ent.fields}
@@ -716,7 +745,15 @@ def compile_visibility(c: Compiler, decls: tuple) -> None:
 def compile_behaviour(c: Compiler, decls: tuple) -> None:
     """Procedures (their code slots first, so calls between them resolve), then every
     def, query, modifier, procedure body, trigger and card slot; then the queries
-    specialised for the modifiers that may be in force."""
+    specialised for the modifiers that may be in force.
+
+    Reads: `types`, `constants`, `options`, `fields`, `rt`, `def_decls`, `vars`,
+    `event_decls`, `leave_hooks`, `query_decls`, `query_guards`, `changeable`,
+    `grants_slot`, `links_slot`, `cancel_slot`. Produces: `procs`, `proc_decls`,
+    `codes`, `defs`, `queries`, `modifier_list`, `expiring`, `handlers`, `slots`,
+    `choices`, `choice_spans`, `formats`, `format_spans`, `headline_formats`,
+    `uses_chance`, `blocks`, `ns`.
+    """
     for d in decls:
         if isinstance(d, ast.Procedure):
             c.procs[d.name] = c._new_code(d.name, d.span)
@@ -733,7 +770,12 @@ def compile_behaviour(c: Compiler, decls: tuple) -> None:
 
 
 def compile_payoff_and_view(c: Compiler, decls: tuple) -> None:
-    """The payoff, the view, and the one procedure a game must have: `play()`."""
+    """The payoff, the view, and the one procedure a game must have: `play()`.
+
+    Reads: `types`, `constants`, `options`, `fields`, `defs`, `def_decls`, `vars`,
+    `queries`, `query_decls`, `query_guards`, `changeable`, `procs`. Produces: `payoff`,
+    `estimate`, `view`, `ns`.
+    """
     payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
     if payoffs:
         p = payoffs[0]
@@ -758,7 +800,10 @@ def compile_payoff_and_view(c: Compiler, decls: tuple) -> None:
 def compile_leave_hooks(c: Compiler, decls: tuple) -> None:
     """`when self leaves L` hooks, by list variable and card. An assignment to a
     watched variable compares the list before and after and pushes the hook of each
-    card that left it, to run right after that step."""
+    card that left it, to run right after that step.
+
+    Reads: nothing. Produces: `leave_hooks`, `codes`, `ns`.
+    """
     for d in decls:
         if isinstance(d, ast.Card):
             for hook in d.leaves:
@@ -785,20 +830,106 @@ INPUTS = ("program", "header", "given", "optimise", "seats", "dynamic_links", "c
 PASSES: tuple[Pass, ...] = (
     Pass("seats", name_seats, (), ("types", "constants", "claimed", "rt")),
     Pass("enums", name_enums, (), ("types", "constants", "claimed", "rt")),
-    Pass("options", settle_options, (), ("option_decls", "options", "option_choices", "claimed", "ns")),
+    Pass(
+        "options",
+        settle_options,
+        ("types", "rt", "constants", "defs", "vars", "queries"),
+        ("option_decls", "options", "option_choices", "claimed", "ns"),
+    ),
     Pass(
         "components",
         make_components,
-        (),
+        ("options", "queries", "vars"),
         ("entity_decls", "types", "def_decls", "defs", "claimed", "kind_of", "constants", "rt", "fields", "ns"),
     ),
-    Pass("map and events", link_map_and_events, (), ("rt", "event_decls")),
-    Pass("abouts", gather_abouts, (), ("about",)),
-    Pass("variables", lay_out_variables, (), ("queries", "vars", "var_order", "ns")),
-    Pass("visibility", compile_visibility, (), ("visibility", "short_fns", "ns")),
+    Pass("map and events", link_map_and_events, ("claimed",), ("rt", "event_decls")),
+    Pass("abouts", gather_abouts, ("claimed", "fields", "rt"), ("about",)),
+    Pass(
+        "variables",
+        lay_out_variables,
+        ("types", "constants", "options", "fields", "defs", "rt"),
+        (
+            "queries",
+            "query_decls",
+            "query_guards",
+            "modifier_list",
+            "expiring",
+            "changeable",
+            "grants_slot",
+            "links_slot",
+            "cancel_slot",
+            "vars",
+            "var_order",
+            "claimed",
+            "ns",
+        ),
+    ),
+    Pass(
+        "visibility",
+        compile_visibility,
+        ("entity_decls", "types", "constants", "options", "fields", "defs", "vars", "queries", "changeable"),
+        ("visibility", "short_fns", "ns"),
+    ),
     Pass("leave hooks", compile_leave_hooks, (), ("leave_hooks", "codes", "ns")),
-    Pass("behaviour", compile_behaviour, (), ("procs", "codes", "ns")),
-    Pass("payoff and view", compile_payoff_and_view, (), ("payoff", "estimate", "view")),
+    Pass(
+        "behaviour",
+        compile_behaviour,
+        (
+            "types",
+            "constants",
+            "options",
+            "fields",
+            "rt",
+            "def_decls",
+            "vars",
+            "event_decls",
+            "leave_hooks",
+            "query_decls",
+            "query_guards",
+            "changeable",
+            "grants_slot",
+            "links_slot",
+            "cancel_slot",
+        ),
+        (
+            "procs",
+            "proc_decls",
+            "codes",
+            "defs",
+            "queries",
+            "modifier_list",
+            "expiring",
+            "handlers",
+            "slots",
+            "choices",
+            "choice_spans",
+            "formats",
+            "format_spans",
+            "headline_formats",
+            "uses_chance",
+            "blocks",
+            "ns",
+        ),
+    ),
+    Pass(
+        "payoff and view",
+        compile_payoff_and_view,
+        (
+            "types",
+            "constants",
+            "options",
+            "fields",
+            "defs",
+            "def_decls",
+            "vars",
+            "queries",
+            "query_decls",
+            "query_guards",
+            "changeable",
+            "procs",
+        ),
+        ("payoff", "estimate", "view", "ns"),
+    ),
 )
 OPTIONS_ONLY = PASSES[:3]  # as far as the options: what `gamedef list` and `info` show
 
