@@ -25,7 +25,7 @@ from interpreter.compile.compiler import INPUTS, PASSES, Compiler, Pass, compile
 from interpreter.compile.game import FORMAT_VERSION, CompiledGame, VarInfo
 from interpreter.language.program import load_program
 from interpreter.runtime import load
-from interpreter.runtime.load import find_game
+from interpreter.runtime.load import bundled_games, find_game
 
 
 @pytest.mark.parametrize("cls", [CompiledGame, VarInfo])
@@ -215,3 +215,13 @@ def test_the_compiler_is_never_stored_nor_built_from_an_entry(counter):
     blob = pickle.dumps(Compiler.__new__(Compiler), protocol=2)
     with pytest.raises(pickle.UnpicklingError, match="not allowed"):
         gamecache._Unpickler(io.BytesIO(blob), []).load()
+
+
+@pytest.mark.parametrize("name", sorted(bundled_games()))
+def test_every_bundled_game_compiles_to_a_structure_the_cache_can_keep(name):
+    """The pickler refuses a compiled game that reaches the compiler (a step holding a
+    bound method of it, say): such a game would quietly never be cached."""
+    game = compile_game(load_program(find_game(name), ()), {})
+    pickler = gamecache._Pickler(io.BytesIO())
+    pickler.dump(game)
+    assert pickler.codes  # its functions' code, kept beside the pickle
