@@ -603,6 +603,7 @@ def settle_options(c: Compiler, decls: tuple) -> None:
             c._check_option_type(d, c.given[name])
         value = c.given[name] if name in c.given else c._const(d.default)
         c.claim(name, "an option", d.span)
+        allowed = None  # any value of its type
         if d.choices is not None:
             allowed = c._const(d.choices)
             if not isinstance(allowed, tuple):
@@ -616,7 +617,7 @@ def settle_options(c: Compiler, decls: tuple) -> None:
                     + (f", or add --variant {opening}, which allows it" if opening else ""),
                 )
         c.options[name] = value
-        c.option_choices[name] = allowed if d.choices is not None else None
+        c.option_choices[name] = allowed
 
 
 def make_components(c: Compiler, decls: tuple) -> None:
