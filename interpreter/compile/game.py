@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile.modifiers import CompiledModifier, QueryFunction
-from interpreter.compile.statements import Code, Handler
+from interpreter.compile.statements import Choice, Code, Handler
 from interpreter.compile.views import Item
 from interpreter.core.builtins import Text
 from interpreter.core.errors import Span
@@ -158,7 +158,7 @@ class CompiledGame:
     event_decls: dict[str, ast.Event] = _field("an event's name -> its declaration")
     leave_hooks: dict[str, dict[str, Code]] = _field("a list variable -> card -> its `when self leaves` code")
     # -- decisions, narration and errors
-    choices: list[tuple] = _field("each decision point: (labels fn or None, prompt fn, secret, code)")
+    choices: list[Choice] = _field("each decision point: how its labels and prompt are written")
     choice_spans: list[Span | None] = _field("where each decision point is written")
     formats: list[tuple] = _field("each `log` text's parts: literal strings and None for a value")
     format_spans: list[Span] = _field("where each `log` is written")
