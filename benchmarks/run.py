@@ -26,7 +26,7 @@ from pathlib import Path
 from interpreter import find_game, load_game
 from interpreter.check.checker import check_program
 from interpreter.compile import codecache
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
 from interpreter.language.parser import parse_text
 from interpreter.language.program import load_program
 
@@ -146,12 +146,12 @@ def parse_check_compile(name: str, repeat: int = 5) -> tuple[float, float, float
 
     def compile_time(cache: str) -> float:
         os.environ["GAMEDEF_CACHE"] = cache
-        CompiledGame(program)  # writes the cache file, when there is one
+        compile_game(program)  # writes the cache file, when there is one
         total = 0.0
         for _ in range(repeat):
             codecache._codes.clear()  # as in a new process
             t0 = time.perf_counter()
-            CompiledGame(program)
+            compile_game(program)
             total += time.perf_counter() - t0
         return total / repeat
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from interpreter import GameDefError, load_game
 from interpreter.check.checker import check_program
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
 from interpreter.core.paths import ROOT
 from interpreter.language.program import load_program
 from interpreter.runtime.engine import Game
@@ -36,13 +36,13 @@ def checked(path: Path, variants: tuple[str, ...] = ()) -> tuple[Game | None, li
         check_program(program)
     except GameDefError as err:
         return None, [f"{d.span}: {d.message}" for d in err.diagnostics]
-    return Game(CompiledGame(program, {}), program.header.name, variants, {}), []
+    return Game(compile_game(program, {}), program.header.name, variants, {}), []
 
 
 def unchecked(path: Path, variants: tuple[str, ...] = ()) -> Game:
     """The game compiled without `check`: what `run` would meet if check let it through."""
     program = load_program(path, variants)
-    return Game(CompiledGame(program, {}), program.header.name, variants, {})
+    return Game(compile_game(program, {}), program.header.name, variants, {})
 
 
 def play_through(game: Game, seed: int, players: int | None = None, limit: int = 20_000) -> None:

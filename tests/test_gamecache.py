@@ -131,7 +131,7 @@ def test_a_damaged_entry_is_a_miss(tmp_path, cache, compiles, damage):
     elif damage == "not marshal":
         entry.write_bytes(b"\x00not an entry" * 10)
     elif damage == "wrong shape":
-        entry.write_bytes(marshal.dumps((gamecache.FORMAT, (), [], b"not a pickle")))
+        entry.write_bytes(marshal.dumps((gamecache.FORMAT, gamecache.FORMAT_VERSION, (), [], b"not a pickle")))
     else:
         os.chmod(entry, 0o666)
     assert turns(load_game(path)) == 4
@@ -171,13 +171,13 @@ def test_an_entry_naming_anything_else_is_never_run(tmp_path, cache, compiles):
     path = write(tmp_path)
     load_game(path)
     (entry,) = cache.glob("*.game")
-    files = marshal.loads(entry.read_bytes())[1]  # the files' digests still match
+    files = marshal.loads(entry.read_bytes())[2]  # the files' digests still match
 
     class Boom:
         def __reduce__(self):
             return (os.system, ("echo hacked > " + str(tmp_path / "hacked"),))
 
-    entry.write_bytes(marshal.dumps((gamecache.FORMAT, files, [], pickle.dumps(Boom()))))
+    entry.write_bytes(marshal.dumps((gamecache.FORMAT, gamecache.FORMAT_VERSION, files, [], pickle.dumps(Boom()))))
     assert turns(load_game(path)) == 4
     assert len(compiles) == 2 and not (tmp_path / "hacked").exists()
 
@@ -196,10 +196,10 @@ def test_an_entry_reaching_past_the_interpreters_objects_is_a_miss(tmp_path, cac
     path = write(tmp_path)
     load_game(path)
     (entry,) = cache.glob("*.game")
-    files = marshal.loads(entry.read_bytes())[1]
+    files = marshal.loads(entry.read_bytes())[2]
     with pytest.raises(pickle.UnpicklingError, match="not allowed"):
         gamecache._Unpickler(io.BytesIO(blob), []).load()
-    entry.write_bytes(marshal.dumps((gamecache.FORMAT, files, [], blob)))
+    entry.write_bytes(marshal.dumps((gamecache.FORMAT, gamecache.FORMAT_VERSION, files, [], blob)))
     assert turns(load_game(path)) == 4
     assert len(compiles) == 2
 

@@ -18,7 +18,7 @@ import pytest
 from benchmarks.load_growth import defs, lets
 from interpreter import load_game
 from interpreter.check.checker import check_program
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
 from interpreter.language.program import load_program
 
 
@@ -52,7 +52,7 @@ def test_a_long_procedure_is_compiled_without_memory_for_all_of_it_at_once(tmp_p
     check_program(program)
     tracemalloc.start()
     try:
-        CompiledGame(program, {})
+        compile_game(program, {})
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()

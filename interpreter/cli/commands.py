@@ -18,7 +18,8 @@ from typing import Any
 
 from interpreter.cli.human import HumanAgent, QuitRequest, SaveRequest, UndoRequest
 from interpreter.cli.terminal import clean_output, emphasised, error, listing, say, show_view
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
+from interpreter.compile.game import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
@@ -613,7 +614,7 @@ def _options_of(path, variants=()) -> CompiledGame:
     """A game's options with these variants, compiled as far as the options only."""
     from interpreter.language.program import load_program
 
-    return CompiledGame(load_program(path, tuple(variants)), {}, options_only=True)
+    return compile_game(load_program(path, tuple(variants)), {}, options_only=True)
 
 
 def _option_lines(g: CompiledGame, names, indent: str) -> list[str]:
@@ -628,7 +629,7 @@ def _option_lines(g: CompiledGame, names, indent: str) -> list[str]:
         d = g.option_decls[name]
         choices = ""
         if d.choices is not None:
-            values = list(g._const(d.choices))
+            values = list(g.option_choices[name] or ())
             run = (
                 len(values) > 5
                 and all(type(v) is int for v in values)

@@ -1,102 +1,47 @@
 """Compile a checked program once, at load (docs/architecture.md, principle 8).
 
-This module builds the tables: options, enums, components and their properties, grids
-and links, variables with their key domains, events and their triggers. Expressions
-become Python functions (expressions.py), procedure bodies flat step tables
-(statements.py, blocks.py). Every name is resolved here, to a slot or a constant, so the
-playout loop never walks the syntax tree or looks a name up.
+The compile is a pipeline of passes (`PASSES`, in order) over one working state, the
+`Compiler`; its output is a `CompiledGame` (game.py), the documented structure the
+runtime reads and the cache keeps. The compiler itself is thrown away: nothing it
+holds for its own work (scopes, counters, the syntax it is walking, pending loops)
+reaches the game, and the game cache refuses to store it.
+
+Each pass is a function `(compiler, decls) -> None` whose docstring says what it reads
+and what it produces; `Pass.reads` and `Pass.produces` say the same as data, and
+tests/test_compiled_game.py checks that a pass changes only what it declares and reads
+only what the passes before it produced. The passes build the tables: options, enums,
+components and their properties, grids and links, variables with their key domains,
+events and their triggers. Expressions become Python functions (expressions.py),
+procedure bodies flat step tables (statements.py, blocks.py). Every name is resolved
+here, to a slot or a constant, so the playout loop never walks the syntax tree or looks
+a name up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from interpreter.compile import codecache
 from interpreter.compile.blocks import BlockCompiler
-from interpreter.compile.expressions import Closure, ExpressionCompiler, Scope
-from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.expressions import ExpressionCompiler, Scope
+from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
+from interpreter.compile.modifiers import CompiledModifier, ModifierCompiler, QueryFunction
 from interpreter.compile.statements import Code, Handler, StatementCompiler
-from interpreter.compile.views import compile_view
-from interpreter.core.builtins import DELTA, DIRECTIONS, Text
+from interpreter.compile.views import Item, compile_view
+from interpreter.core.builtins import DELTA, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean, explain
-from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, MAX_SHOWN, LimitExceeded, too_long
+from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
 from interpreter.core.links import ADDED, dynamic_builtins, link_op
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 from interpreter.language.tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
+__all__ = ["PASSES", "CompiledGame", "Compiler", "Pass", "Runtime", "VarInfo", "compile_game", "shown_list"]
+
 RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
-
-
-@attrs.define
-class VarInfo:
-    name: str
-    slot: int
-    keys: tuple | None  # key domain of a map variable (its outer key)
-    key_index: dict | None
-    default: Closure
-    seen_by: str
-    decl: ast.Var
-    levels: tuple = ()  # (keys, index) of every key, outer first: `A -> B -> V` has two
-
-
-def shown_list(items: tuple, show) -> str:
-    """A list as text, its items `show`n and joined by commas; refused past MAX_SHOWN
-    characters as it is written (a list of long texts would otherwise make gigabytes)."""
-    if not items:
-        return "nothing"
-    parts = []
-    size = 0
-    for item in items:
-        part = show(item)
-        size += len(part) + 2
-        if size > MAX_SHOWN:
-            raise too_long("a list written as text", size, MAX_SHOWN, "write a count or the first items")
-        parts.append(part)
-    return ", ".join(parts)
-
-
-class Runtime:
-    """Tables shared by compiled closures and built-ins: geometry, links, names."""
-
-    def __init__(self):
-        self.titles: dict[str, str] = {}
-        self.seat_titles: dict[str, str] = {}
-        self.coords: dict[str, tuple[int, int]] = {}
-        self.cell_at: dict[tuple[str, int, int], str] = {}
-        self.step: dict[tuple[str, str], str] = {}
-        self.links: dict[str, tuple[str, ...]] = {}
-        self.link_kind: dict[tuple[str, str], str] = {}  # (a, b) -> the link's kind, where it has one
-
-    def adjacent(self, node):
-        return self.links.get(node, ())
-
-    def display(self, value) -> str:
-        t = value.__class__
-        if t is str:  # a component, member or seat: its title (the commonest, first)
-            title = self.titles.get(value)
-            return title if title is not None else self.seat_titles.get(value, value)
-        if t is int:
-            return str(value)
-        if t is Text:
-            return value
-        if value is None:
-            return "none"
-        if value is True:
-            return "yes"
-        if value is False:
-            return "no"
-        if isinstance(value, tuple):
-            return shown_list(value, self.display)
-        if isinstance(value, str):
-            title = self.titles.get(value)
-            return title if title is not None else self.seat_titles.get(value, value)
-        return str(value)
-
-    def members(self, values):
-        return values
 
 
 def _cell_name(x: int, y: int) -> str:
@@ -108,77 +53,148 @@ def _cell_name(x: int, y: int) -> str:
     return f"{letters}{y}"
 
 
-class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
-    """Everything the engine needs, built once from a program and its options."""
+class Compiler(ExpressionCompiler, BlockCompiler, StatementCompiler, ModifierCompiler):
+    """The compile's working state: the tables being built and what the expression,
+    statement, block and modifier compilers (the mixins) keep while they work. Every
+    attribute is declared here, in `__init__`; `finish` copies the tables the runtime
+    needs into a `CompiledGame`."""
 
-    def __init__(
-        self,
-        program: Program,
-        options: dict[str, Any] | None = None,
-        options_only: bool = False,
-        optimise: bool = True,
-    ):
-        """`options_only`: stop once the options are known (their values, choices and
-        descriptions), for `gamedef list` and `info`, which show them for every variant
-        and need nothing else: a whole compile of each would take seconds.
-
-        `optimise=False` compiles the rules as written: no procedure or def written in
+    def __init__(self, program: Program, options: dict[str, Any] | None = None, optimise: bool = True) -> None:
+        """`optimise=False` compiles the rules as written: no procedure or def written in
         place of its call, no def turned into a look-up table, no query answered in
         place, no run of statements joined into one generated function; every statement
         is a step of its own. The same game, slower: tests/test_optimisations.py plays
         games both ways and requires the same positions, moves and results."""
-        self.optimise = optimise
+        # -- the inputs
         self.program = program
         self.header = program.header
-        self.rt = Runtime()
-        self.codes: list[Code] = []
-        self.procs: dict[str, Code] = {}
-        self.defs: dict[str, list] = {}
-        self.def_decls: dict[str, ast.Def] = {}
-        self.vars: dict[str, VarInfo] = {}
-        self.var_order: list[VarInfo] = []
-        self.options: dict[str, Any] = {}
-        self.option_decls: dict[str, ast.Option] = {}
-        self.constants: dict[str, Any] = {}
-        self.types: dict[str, tuple] = {}  # finite type name -> its values
-        self.fields: dict[str, dict[str, Any]] = {}  # field -> {entity: value}
-        self.about: dict[str, str] = {}  # name -> its `about` text (components, enum members)
-        self.kind_of: dict[str, str] = {}
-        self.entity_decls: dict[str, ast.Entity] = {}
-        self.visibility: dict[str, list[tuple[str, Closure | None]]] = {}
-        self.handlers: dict[str, list[Handler]] = {}
-        self.event_decls: dict[str, ast.Event] = {}
-        self.slots: dict[tuple[str, str], Code] = {}
-        self.choices: list[tuple] = []  # (labels fn or None: the values as displayed, prompt fn, secret, code)
-        self.choice_spans: list[Span | None] = []  # where each decision is asked
-        self.formats: list[tuple] = []  # parts of each `log` text, rendered on demand
-        self.format_spans: list[Span] = []  # where each `log` is written
-        self.uses_chance = False  # a `roll` or a `shuffle` somewhere in the rules
-        self.headline_formats: set[int] = set()  # the `log headline` texts: the short narration
-        self.short_fns: dict[str, list] = {}
-        self.blocks: list[tuple] = []  # (spans, run lines, names) of each native block, for errors
+        self.given: dict[str, Any] = dict(options or {})  # the options asked for (checked by `settle_options`)
+        self.optimise = optimise
         seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
         listed = self.header.roles + tuple(r[:2] for r in self.header.option_roles)
         roles = tuple(r for _, names in listed for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
-        self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
-        self.queries: dict = {}  # filled by _init_queries; expressions compiled before it see none
-        self.changeable: set[str] = set()
-        self.links_slot: int | None = None
         self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
         self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
+        # -- the tables the passes build (their meanings: CompiledGame's fields)
+        self.rt = Runtime()
+        self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
+        self.types: dict[str, tuple] = {}
+        self.constants: dict[str, Any] = {}
+        self.options: dict[str, Any] = {}
+        self.option_decls: dict[str, ast.Option] = {}
+        self.option_choices: dict[str, tuple | None] = {}
+        self.entity_decls: dict[str, ast.Entity] = {}
+        self.kind_of: dict[str, str] = {}
+        self.fields: dict[str, dict[str, Any]] = {}
+        self.about: dict[str, str] = {}
+        self.event_decls: dict[str, ast.Event] = {}
+        self.vars: dict[str, VarInfo] = {}
+        self.var_order: list[VarInfo] = []
+        self.queries: dict[str, QueryFunction] = {}  # filled by `lay_out_variables`; expressions before it see none
+        self.query_decls: dict[str, ast.Query] = {}
+        self.query_guards: dict[str, tuple[int, ...]] = {}  # a query -> the slots its answers in place depend on
+        self.modifier_list: list[CompiledModifier] = []
+        self.expiring: set[str] = set()  # events named by an `until`: their emit ends modifiers
+        self.changeable: set[str] = set()  # fields read through a query (`changeable`)
+        self.grants_slot: int | None = None
+        self.links_slot: int | None = None
         self.cancel_slot: int | None = None
-        self.leave_hooks: dict[str, dict[str, Code]] = {}  # list var -> card -> its `when self leaves` code
-        self._init_expressions()
-        with codecache.loading(f"{program.rules_hash} {sorted((options or {}).items())!r}"):
-            self._build(options or {}, options_only)
+        self.visibility: dict[str, list[tuple[str, Any]]] = {}
+        self.short_fns: dict[str, list] = {}
+        self.leave_hooks: dict[str, dict[str, Code]] = {}
+        self.codes: list[Code] = []
+        self.procs: dict[str, Code] = {}
+        self.proc_decls: dict[str, ast.Procedure] = {}
+        self.defs: dict[str, list] = {}
+        self.def_decls: dict[str, ast.Def] = {}
+        self.handlers: dict[str, list[Handler]] = {}
+        self.slots: dict[tuple[str, str], Code] = {}
+        self.choices: list[tuple] = []
+        self.choice_spans: list[Span | None] = []
+        self.formats: list[tuple] = []
+        self.format_spans: list[Span] = []
+        self.headline_formats: set[int] = set()
+        self.uses_chance = False
+        self.blocks: list[tuple] = []
+        self.payoff: tuple | None = None
+        self.estimate: tuple | None = None
+        self.invariants: list[tuple] = []
+        self.view: tuple[Item, ...] = ()
+        # -- the statement compiler's state while it compiles one body (statements.py)
+        self._code: Code | None = None
+        self._where: Any = None
+        self._loops: list[list[int]] = []
+        self._returns: list[tuple] = []
+        self._inline_stack: list[str] = []
+        self._merge_at: tuple[Code, int] | None = None  # where a body written in place joins its caller
+        # -- the components pass's readers of table cells
+        self._vocabularies: dict[str, Vocabulary | None] = {}
+        self._init_expressions()  # the expression compiler's own state (expressions.py)
+
+    def run(self, passes: tuple[Pass, ...] | None = None) -> Compiler:
+        """Run `passes` (all of them by default) in order; the compiled code they make is
+        kept by codecache for the next compile of the same rules and options."""
+        decls = self.program.decls
+        with codecache.loading(f"{self.program.rules_hash} {sorted(self.given.items())!r}"):
+            for step in PASSES if passes is None else passes:
+                step.run(self, decls)
+        return self
+
+    def finish(self) -> CompiledGame:
+        """The last pass: the tables the runtime reads, as a `CompiledGame`. Reads every
+        table the passes produced; produces the compiled game (the compiler is not in it)."""
+        enums = tuple(
+            k for k, members in self.types.items() if members and self.claimed.get(members[0], "") == f"a member of {k}"
+        )
+        return CompiledGame(
+            program=self.program,
+            header=self.header,
+            optimised=self.optimise,
+            seats=self.seats,
+            options=self.options,
+            option_decls=self.option_decls,
+            option_choices=self.option_choices,
+            types=self.types,
+            enums=enums,
+            constants=self.constants,
+            kind_of=self.kind_of,
+            entity_decls=self.entity_decls,
+            fields=self.fields,
+            about=self.about,
+            rt=self.rt,
+            visibility=self.visibility,
+            short_fns=self.short_fns,
+            vars=self.vars,
+            var_order=self.var_order,
+            grants_slot=self.grants_slot,
+            links_slot=self.links_slot,
+            cancel_slot=self.cancel_slot,
+            ns=self.ns,
+            codes=self.codes,
+            procs=self.procs,
+            defs=self.defs,
+            def_decls=self.def_decls,
+            queries=self.queries,
+            modifier_list=self.modifier_list,
+            slots=self.slots,
+            handlers=self.handlers,
+            event_decls=self.event_decls,
+            leave_hooks=self.leave_hooks,
+            choices=self.choices,
+            choice_spans=self.choice_spans,
+            formats=self.formats,
+            format_spans=self.format_spans,
+            headline_formats=self.headline_formats,
+            uses_chance=self.uses_chance,
+            blocks=self.blocks,
+            payoff=self.payoff,
+            estimate=self.estimate,
+            invariants=self.invariants,
+            view=self.view,
+        )
 
     # ---- errors -------------------------------------------------------------
-    def enum_kinds(self) -> set[str]:
-        """The names of the game's enums (kinds whose members are named values, not components)."""
-        return {
-            k for k, members in self.types.items() if members and self.claimed.get(members[0], "") == f"a member of {k}"
-        }
 
     def _about(self, d: ast.About) -> None:
         """`about NAME "..."`: kept for `cards` and `about`; NAME must be a component or an
@@ -221,253 +237,6 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
             self.fail(span, f"cannot compute this at load: {message}", hint)
 
     # ---- tables -------------------------------------------------------------
-    def _build(self, given: dict[str, Any], options_only: bool = False) -> None:
-        """The compile, phase by phase. The order matters, and each phase says what it
-        needs from the ones before: names first (seats, enums, options), then the
-        components (which tables, cards and generates make), the map, the variables and
-        queries (which read the components), and last the behaviour (procedures, defs,
-        cards' slots, triggers), the payoff and the view, which read all of it."""
-        decls = self.program.decls
-        self._seats()
-        self._enums(decls)
-        self._options(decls, given)
-        if options_only:
-            return
-        self._components(decls)
-        self._map_and_events(decls)
-        self._fields_final = True  # every component is made: its fields' tables are complete
-        self._abouts(decls)
-        self._variables(decls)
-        self._visibility()
-        self._leave_hooks(decls)
-        self._behaviour(decls)
-        self._payoff_and_view(decls)
-
-    def _seats(self) -> None:
-        """Seats and directions: names every other phase may use."""
-        self.types["player"] = self.seats
-        for seat in self.seats:
-            self.claim(seat, "a seat", self.header.span)
-            self.constants[seat] = seat
-        # Seats' titles are kept apart from the components' titles, which table cells name.
-        self.rt.seat_titles.update(self.header.seat_titles)
-        self.types["Direction"] = DIRECTIONS
-        for d in DIRECTIONS:
-            self.constants[d] = d
-
-    def _enums(self, decls) -> None:
-        """Enum members: global names, with their titles."""
-        for d in decls:
-            if isinstance(d, ast.Enum):
-                self.types[d.name] = tuple(m.name for m in d.members)
-                for m in d.members:
-                    self.claim(m.name, f"a member of {d.name}", m.span)
-                    self.constants[m.name] = m.name
-                    self.rt.titles[m.name] = m.title
-
-    def _options(self, decls, given: dict[str, Any]) -> None:
-        """The options in force: the given values (checked against the declared type and
-        choices; an unknown option names the variant that declares it) or the defaults."""
-        for d in decls:
-            if isinstance(d, ast.Option):
-                self.option_decls[d.name] = d
-        unknown = set(given) - set(self.option_decls)
-        for name in sorted(unknown):
-            declaring = [
-                v.name
-                for v in self.program.all_variants.values()
-                if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
-            ]
-            self.fail(
-                _argument("option", name, given[name]),
-                f"unknown option '{name}'",
-                (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
-                or did_you_mean(name, self.option_decls)
-                or (
-                    "options: " + ", ".join(self.option_decls)
-                    if self.option_decls
-                    else "this game (with these variants) has no options"
-                ),
-            )
-        for name, d in self.option_decls.items():
-            if name in given:
-                self._check_option_type(d, given[name])
-            value = given[name] if name in given else self._const(d.default)
-            self.claim(name, "an option", d.span)
-            if d.choices is not None:
-                allowed = self._const(d.choices)
-                if not isinstance(allowed, tuple):
-                    self.fail(d.choices.span, "an option's choices must be a list or a range")
-                if value not in allowed:
-                    opening = self._variant_allowing(name, value)
-                    self.fail(
-                        _argument("option", name, value) if name in given else d.span,
-                        f"option '{name}' = {value!r} is not allowed",
-                        f"choose from {self.rt.display(tuple(allowed))}"
-                        + (f", or add --variant {opening}, which allows it" if opening else ""),
-                    )
-            self.options[name] = value
-
-    def _components(self, decls) -> None:
-        """Grids, entities, defs' names, then the components: table rows first (cards and
-        generates may name them), cards' properties, generated components, and the tables'
-        values, each read as soon as the components its cells name exist."""
-        for d in decls:
-            if isinstance(d, ast.Grid):
-                self._grid(d)
-            elif isinstance(d, ast.Entity):
-                self.entity_decls[d.name] = d
-                self.types[d.name] = ()
-        for d in decls:
-            if isinstance(d, ast.Def):
-                self.claim(d.name, "a function", d.span)
-                self.def_decls[d.name] = d
-                self.defs[d.name] = [None]
-        for t in self.program.tables:
-            if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
-                for row in t.live():
-                    self._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
-        for d in decls:
-            if isinstance(d, ast.Card):
-                self._card_props(d)
-        self._vocabularies: dict[str, Vocabulary | None] = {}
-        generates = [d for d in decls if isinstance(d, ast.Generate)]
-        waiting = [t for t in self.program.tables if isinstance(t.decl, ast.Table)]
-        for i, d in enumerate(generates):
-            # A table's values are read before a generate, so that it may read them
-            # (`n in 1..t.count`), unless its cells name components a generate still makes.
-            later = {g.kind for g in generates[i:]}
-            ready = [t for t in waiting if not self._table_kinds(t) & later]
-            for t in ready:
-                self._table_values(t)
-            waiting = [t for t in waiting if t not in ready]
-            self._generate(d, waiting, later)
-        for t in waiting:
-            self._table_values(t)
-
-    def _map_and_events(self, decls) -> None:
-        """The links of the map (written and from tables) and the events."""
-        for d in decls:
-            if isinstance(d, ast.Link):
-                if d.kind is not None and not self.claimed.get(d.kind, "").startswith("a member of"):
-                    self.fail(
-                        d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
-                    )
-                for other in d.others:
-                    for a, b in ((d.node, other), (other, d.node)):
-                        if b not in self.rt.links.get(a, ()):
-                            self.rt.links[a] = self.rt.links.get(a, ()) + (b,)
-                        if d.kind is not None:
-                            self.rt.link_kind[(a, b)] = d.kind
-            elif isinstance(d, ast.Links):
-                self._table_links(next(t for t in self.program.tables if t.decl is d))
-            elif isinstance(d, ast.Event):
-                self.event_decls[d.name] = d
-
-    def _abouts(self, decls) -> None:
-        """What each component or enum member does, in a line: `about NAME "..."`, or an
-        entity's `about: str` field (a table column). Once every component is made."""
-        for d in decls:
-            if isinstance(d, ast.About):
-                self._about(d)
-        for name, text in self.fields.get("about", {}).items():
-            if isinstance(text, str) and text:
-                self.about.setdefault(name, text)
-
-    def _variables(self, decls) -> None:
-        """Queries, then the variables (whose defaults may ask them), the built-in
-        variables for grants, added links and cancelled effects, and the queries' guards."""
-        self._init_queries(decls)
-        for d in decls:
-            if isinstance(d, ast.Var):
-                self._var(d)
-        self._grants_var()
-        self._links_var()
-        self._query_guards(decls)
-        if self.cancel_events or ast.contains(self.program.decls, ast.Cancel):
-            # effects about to resolve, innermost last: True once cancelled
-            span = self.header.span
-            any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
-            empty = ast.ListLit(span=span, items=())
-            self._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
-            self.cancel_slot = self.vars[RESOLVING].slot
-
-    def _visibility(self) -> None:
-        """Each entity's field visibility rules and its short form (how a board shows it)."""
-        for name, ent in self.entity_decls.items():
-            rules = []
-            self._self_fields = {f.name for f in ent.fields}
-            for f in ent.fields:
-                if f.hidden:
-                    rules.append((f.name, lambda vm, L: False))
-                elif f.visible is not None:
-                    rules.append((f.name, self.expr(f.visible, Scope(["self", "viewer"]))))
-            self.visibility[name] = rules
-            if ent.short is not None:
-                self._short_mode = True
-                self.short_fns[name] = [
-                    p if isinstance(p, str) else self.expr(p, Scope(["self"])) for p in ent.short.parts
-                ]
-                self._short_mode = False
-            self._self_fields = set()
-
-    def _behaviour(self, decls) -> None:
-        """Procedures (their code slots first, so calls between them resolve), then every
-        def, query, modifier, procedure body, trigger and card slot; then the queries
-        specialised for the modifiers that may be in force."""
-        self.proc_decls: dict[str, ast.Procedure] = {}
-        for d in decls:
-            if isinstance(d, ast.Procedure):
-                self.procs[d.name] = self._new_code(d.name, d.span)
-                self.proc_decls[d.name] = d
-                if d.result is not None:  # the slot after the parameters: where its value goes
-                    self.procs[d.name].result_slot = len(d.params)
-        for d in decls:
-            if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
-                try:
-                    self._compile_behaviour(d)
-                except LimitExceeded as exc:  # generated code past what Python compiles
-                    self.fail(d.span, exc.message, exc.hint)
-        self._specialise_queries()
-
-    def _payoff_and_view(self, decls) -> None:
-        """The payoff, the view, and the one procedure a game must have: `play()`."""
-        payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
-        self.payoff: tuple | None = None  # (closure of the seat, low, high, sum, span)
-        if payoffs:
-            p = payoffs[0]
-            self.payoff = (self.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
-        # (the rule it cites, closure, span) of each `invariant`: checked on a state's load
-        self.invariants = [(d.text, self.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)]
-        estimates = [d for d in decls if isinstance(d, ast.Estimate)]
-        self.estimate: tuple | None = None  # (closure of the seat, low, high, span)
-        if estimates:
-            e = estimates[0]
-            low, high = (e.low, e.high) if e.low is not None else (self.payoff[1:3] if self.payoff else (-1, 1))
-            self.estimate = (self.expr(e.value, Scope([e.var])), low, high, e.span)
-        views = [d for d in decls if isinstance(d, ast.View)]
-        if len(views) > 1:
-            self.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
-        self.view = compile_view(self, views[0]) if views else ()
-        if "play" not in self.procs:
-            self.fail(
-                self.header.span,
-                "the game has no `procedure play()`",
-                "add `procedure play() { ... }`: the turn structure of the game",
-            )
-
-    def _leave_hooks(self, decls) -> None:
-        """`when self leaves L` hooks, by list variable and card. An assignment to a
-        watched variable compares the list before and after and pushes the hook of each
-        card that left it, to run right after that step."""
-        for d in decls:
-            if isinstance(d, ast.Card):
-                for hook in d.leaves:
-                    code = self._new_code(f"when {d.name} leaves {hook.var}", hook.span)
-                    self.leave_hooks.setdefault(hook.var, {})[d.name] = code
-        for var, hooks in self.leave_hooks.items():
-            self.ns[f"_left_{var}"] = _leaver(hooks)
-
     def _links_var(self) -> None:
         """A game that adds links in play keeps them in a variable; see links.py."""
         if not self.dynamic_links:
@@ -769,26 +538,417 @@ class CompiledGame(ExpressionCompiler, BlockCompiler, StatementCompiler, Modifie
         self.codes.append(code)
         return code
 
-    def render_log(self, entry, hidden=None) -> str:
-        """A log entry as text: the format's literal parts with its values displayed.
-        `hidden(value)` names the components the reader may not see; they are written
-        as "a hidden KIND", so a log line cannot give a face-down piece away."""
-        _, fmt, values = entry
-        it = iter(values)
-        display = self.rt.display
 
-        def show(v):
-            if hidden is not None:
-                if isinstance(v, tuple):
-                    return shown_list(v, show)
-                if isinstance(v, str) and v in self.kind_of and hidden(v):
-                    return f"a hidden {self.kind_of[v]}"
-            return display(v)
+# ---- the passes, in the order `PASSES` runs them ------------------------------
 
-        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
-        if len(line) > MAX_SHOWN:
-            raise too_long("a log line", len(line), MAX_SHOWN, "log a count or the first items")
-        return line
+
+def name_seats(c: Compiler, decls: tuple) -> None:
+    """Seats and directions: names every other phase may use.
+
+    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
+    """
+    c.types["player"] = c.seats
+    for seat in c.seats:
+        c.claim(seat, "a seat", c.header.span)
+        c.constants[seat] = seat
+    # Seats' titles are kept apart from the components' titles, which table cells name.
+    c.rt.seat_titles.update(c.header.seat_titles)
+    c.types["Direction"] = DIRECTIONS
+    for d in DIRECTIONS:
+        c.constants[d] = d
+
+
+def name_enums(c: Compiler, decls: tuple) -> None:
+    """Enum members: global names, with their titles.
+
+    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Enum):
+            c.types[d.name] = tuple(m.name for m in d.members)
+            for m in d.members:
+                c.claim(m.name, f"a member of {d.name}", m.span)
+                c.constants[m.name] = m.name
+                c.rt.titles[m.name] = m.title
+
+
+def settle_options(c: Compiler, decls: tuple) -> None:
+    """The options in force: the given values (checked against the declared type and
+    choices; an unknown option names the variant that declares it) or the defaults.
+
+    Reads: `types`, `rt`, `constants`, `defs`, `vars`, `queries`. Produces:
+    `option_decls`, `options`, `option_choices`, `claimed`, `ns`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Option):
+            c.option_decls[d.name] = d
+    unknown = set(c.given) - set(c.option_decls)
+    for name in sorted(unknown):
+        declaring = [
+            v.name
+            for v in c.program.all_variants.values()
+            if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
+        ]
+        c.fail(
+            _argument("option", name, c.given[name]),
+            f"unknown option '{name}'",
+            (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
+            or did_you_mean(name, c.option_decls)
+            or (
+                "options: " + ", ".join(c.option_decls)
+                if c.option_decls
+                else "this game (with these variants) has no options"
+            ),
+        )
+    for name, d in c.option_decls.items():
+        if name in c.given:
+            c._check_option_type(d, c.given[name])
+        value = c.given[name] if name in c.given else c._const(d.default)
+        c.claim(name, "an option", d.span)
+        allowed = None  # any value of its type
+        if d.choices is not None:
+            allowed = c._const(d.choices)
+            if not isinstance(allowed, tuple):
+                c.fail(d.choices.span, "an option's choices must be a list or a range")
+            if value not in allowed:
+                opening = c._variant_allowing(name, value)
+                c.fail(
+                    _argument("option", name, value) if name in c.given else d.span,
+                    f"option '{name}' = {value!r} is not allowed",
+                    f"choose from {c.rt.display(tuple(allowed))}"
+                    + (f", or add --variant {opening}, which allows it" if opening else ""),
+                )
+        c.options[name] = value
+        c.option_choices[name] = allowed
+
+
+def make_components(c: Compiler, decls: tuple) -> None:
+    """Grids, entities, defs' names, then the components: table rows first (cards and
+    generates may name them), cards' properties, generated components, and the tables'
+    values, each read as soon as the components its cells name exist.
+
+    Reads: `options`, `queries`, `vars`. Produces: `entity_decls`, `types`, `def_decls`,
+    `defs`, `claimed`, `kind_of`, `constants`, `rt`, `fields`, `ns`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Grid):
+            c._grid(d)
+        elif isinstance(d, ast.Entity):
+            c.entity_decls[d.name] = d
+            c.types[d.name] = ()
+    for d in decls:
+        if isinstance(d, ast.Def):
+            c.claim(d.name, "a function", d.span)
+            c.def_decls[d.name] = d
+            c.defs[d.name] = [None]
+    for t in c.program.tables:
+        if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
+            for row in t.live():
+                c._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
+    for d in decls:
+        if isinstance(d, ast.Card):
+            c._card_props(d)
+    c._vocabularies = {}
+    generates = [d for d in decls if isinstance(d, ast.Generate)]
+    waiting = [t for t in c.program.tables if isinstance(t.decl, ast.Table)]
+    for i, d in enumerate(generates):
+        # A table's values are read before a generate, so that it may read them
+        # (`n in 1..t.count`), unless its cells name components a generate still makes.
+        later = {g.kind for g in generates[i:]}
+        ready = [t for t in waiting if not c._table_kinds(t) & later]
+        for t in ready:
+            c._table_values(t)
+        waiting = [t for t in waiting if t not in ready]
+        c._generate(d, waiting, later)
+    for t in waiting:
+        c._table_values(t)
+
+
+def link_map_and_events(c: Compiler, decls: tuple) -> None:
+    """The links of the map (written and from tables) and the events.
+
+    Reads: `claimed`. Produces: `rt`, `event_decls`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Link):
+            if d.kind is not None and not c.claimed.get(d.kind, "").startswith("a member of"):
+                c.fail(d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }")
+            for other in d.others:
+                for a, b in ((d.node, other), (other, d.node)):
+                    if b not in c.rt.links.get(a, ()):
+                        c.rt.links[a] = c.rt.links.get(a, ()) + (b,)
+                    if d.kind is not None:
+                        c.rt.link_kind[(a, b)] = d.kind
+        elif isinstance(d, ast.Links):
+            c._table_links(next(t for t in c.program.tables if t.decl is d))
+        elif isinstance(d, ast.Event):
+            c.event_decls[d.name] = d
+
+
+def gather_abouts(c: Compiler, decls: tuple) -> None:
+    """What each component or enum member does, in a line: `about NAME "..."`, or an
+    entity's `about: str` field (a table column). Once every component is made.
+
+    Reads: `claimed`, `fields`, `rt`. Produces: `about`.
+    """
+    for d in decls:
+        if isinstance(d, ast.About):
+            c._about(d)
+    for name, text in c.fields.get("about", {}).items():
+        if isinstance(text, str) and text:
+            c.about.setdefault(name, text)
+
+
+def lay_out_variables(c: Compiler, decls: tuple) -> None:
+    """Queries, then the variables (whose defaults may ask them), the built-in
+    variables for grants, added links and cancelled effects, and the queries' guards.
+
+    Reads: `types`, `constants`, `options`, `fields`, `defs`, `rt`. Produces: `queries`,
+    `query_decls`, `query_guards`, `modifier_list`, `expiring`, `changeable`,
+    `grants_slot`, `links_slot`, `cancel_slot`, `vars`, `var_order`, `claimed`, `ns`.
+    """
+    c._init_queries(decls)
+    for d in decls:
+        if isinstance(d, ast.Var):
+            c._var(d)
+    c._grants_var()
+    c._links_var()
+    c._query_guards(decls)
+    if c.cancel_events or ast.contains(c.program.decls, ast.Cancel):
+        # effects about to resolve, innermost last: True once cancelled
+        span = c.header.span
+        any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
+        empty = ast.ListLit(span=span, items=())
+        c._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
+        c.cancel_slot = c.vars[RESOLVING].slot
+
+
+def compile_visibility(c: Compiler, decls: tuple) -> None:
+    """Each entity's field visibility rules and its short form (how a board shows it).
+
+    Reads: `entity_decls`, `types`, `constants`, `options`, `fields`, `defs`, `vars`,
+    `queries`, `changeable`. Produces: `visibility`, `short_fns`, `ns`.
+    """
+    for name, ent in c.entity_decls.items():
+        rules = []
+        c._self_fields = {f.name for f in ent.fields}
+        for f in ent.fields:
+            if f.hidden:
+                rules.append((f.name, lambda vm, L: False))
+            elif f.visible is not None:
+                rules.append((f.name, c.expr(f.visible, Scope(["self", "viewer"]))))
+        c.visibility[name] = rules
+        if ent.short is not None:
+            c._short_mode = True
+            c.short_fns[name] = [p if isinstance(p, str) else c.expr(p, Scope(["self"])) for p in ent.short.parts]
+            c._short_mode = False
+        c._self_fields = set()
+
+
+def compile_behaviour(c: Compiler, decls: tuple) -> None:
+    """Procedures (their code slots first, so calls between them resolve), then every
+    def, query, modifier, procedure body, trigger and card slot; then the queries
+    specialised for the modifiers that may be in force.
+
+    Reads: `types`, `constants`, `options`, `fields`, `rt`, `def_decls`, `vars`,
+    `event_decls`, `leave_hooks`, `query_decls`, `query_guards`, `changeable`,
+    `grants_slot`, `links_slot`, `cancel_slot`. Produces: `procs`, `proc_decls`,
+    `codes`, `defs`, `queries`, `modifier_list`, `expiring`, `handlers`, `slots`,
+    `choices`, `choice_spans`, `formats`, `format_spans`, `headline_formats`,
+    `uses_chance`, `blocks`, `ns`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Procedure):
+            c.procs[d.name] = c._new_code(d.name, d.span)
+            c.proc_decls[d.name] = d
+            if d.result is not None:  # the slot after the parameters: where its value goes
+                c.procs[d.name].result_slot = len(d.params)
+    for d in decls:
+        if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
+            try:
+                c._compile_behaviour(d)
+            except LimitExceeded as exc:  # generated code past what Python compiles
+                c.fail(d.span, exc.message, exc.hint)
+    c._specialise_queries()
+
+
+def compile_payoff_and_view(c: Compiler, decls: tuple) -> None:
+    """The payoff, the view, and the one procedure a game must have: `play()`.
+
+    Reads: `types`, `constants`, `options`, `fields`, `defs`, `def_decls`, `vars`,
+    `queries`, `query_decls`, `query_guards`, `changeable`, `procs`. Produces: `payoff`,
+    `estimate`, `invariants`, `view`, `ns`.
+    """
+    payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
+    if payoffs:
+        p = payoffs[0]
+        c.payoff = (c.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+    # (the rule it cites, closure, span) of each `invariant`: checked on a state's load
+    c.invariants = [(d.text, c.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)]
+    estimates = [d for d in decls if isinstance(d, ast.Estimate)]
+    if estimates:
+        e = estimates[0]
+        low, high = (e.low, e.high) if e.low is not None else (c.payoff[1:3] if c.payoff else (-1, 1))
+        c.estimate = (c.expr(e.value, Scope([e.var])), low, high, e.span)
+    views = [d for d in decls if isinstance(d, ast.View)]
+    if len(views) > 1:
+        c.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
+    c.view = compile_view(c, views[0]) if views else ()
+    if "play" not in c.procs:
+        c.fail(
+            c.header.span,
+            "the game has no `procedure play()`",
+            "add `procedure play() { ... }`: the turn structure of the game",
+        )
+
+
+def compile_leave_hooks(c: Compiler, decls: tuple) -> None:
+    """`when self leaves L` hooks, by list variable and card. An assignment to a
+    watched variable compares the list before and after and pushes the hook of each
+    card that left it, to run right after that step.
+
+    Reads: nothing. Produces: `leave_hooks`, `codes`, `ns`.
+    """
+    for d in decls:
+        if isinstance(d, ast.Card):
+            for hook in d.leaves:
+                code = c._new_code(f"when {d.name} leaves {hook.var}", hook.span)
+                c.leave_hooks.setdefault(hook.var, {})[d.name] = code
+    for var, hooks in c.leave_hooks.items():
+        c.ns[f"_left_{var}"] = _leaver(hooks)
+
+
+@attrs.frozen
+class Pass:
+    """One step of the compile: `run(compiler, decls)` reads the tables named in `reads`
+    (made by the passes before it, or the compiler's inputs: the program, its header,
+    the options asked for, the seats) and builds or adds to those in `produces`."""
+
+    name: str
+    run: Callable[[Compiler, tuple], None]
+    reads: tuple[str, ...]
+    produces: tuple[str, ...]
+
+
+INPUTS = ("program", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")  # set by __init__
+
+PASSES: tuple[Pass, ...] = (
+    Pass("seats", name_seats, (), ("types", "constants", "claimed", "rt")),
+    Pass("enums", name_enums, (), ("types", "constants", "claimed", "rt")),
+    Pass(
+        "options",
+        settle_options,
+        ("types", "rt", "constants", "defs", "vars", "queries"),
+        ("option_decls", "options", "option_choices", "claimed", "ns"),
+    ),
+    Pass(
+        "components",
+        make_components,
+        ("options", "queries", "vars"),
+        ("entity_decls", "types", "def_decls", "defs", "claimed", "kind_of", "constants", "rt", "fields", "ns"),
+    ),
+    Pass("map and events", link_map_and_events, ("claimed",), ("rt", "event_decls")),
+    Pass("abouts", gather_abouts, ("claimed", "fields", "rt"), ("about",)),
+    Pass(
+        "variables",
+        lay_out_variables,
+        ("types", "constants", "options", "fields", "defs", "rt"),
+        (
+            "queries",
+            "query_decls",
+            "query_guards",
+            "modifier_list",
+            "expiring",
+            "changeable",
+            "grants_slot",
+            "links_slot",
+            "cancel_slot",
+            "vars",
+            "var_order",
+            "claimed",
+            "ns",
+        ),
+    ),
+    Pass(
+        "visibility",
+        compile_visibility,
+        ("entity_decls", "types", "constants", "options", "fields", "defs", "vars", "queries", "changeable"),
+        ("visibility", "short_fns", "ns"),
+    ),
+    Pass("leave hooks", compile_leave_hooks, (), ("leave_hooks", "codes", "ns")),
+    Pass(
+        "behaviour",
+        compile_behaviour,
+        (
+            "types",
+            "constants",
+            "options",
+            "fields",
+            "rt",
+            "def_decls",
+            "vars",
+            "event_decls",
+            "leave_hooks",
+            "query_decls",
+            "query_guards",
+            "changeable",
+            "grants_slot",
+            "links_slot",
+            "cancel_slot",
+        ),
+        (
+            "procs",
+            "proc_decls",
+            "codes",
+            "defs",
+            "queries",
+            "modifier_list",
+            "expiring",
+            "handlers",
+            "slots",
+            "choices",
+            "choice_spans",
+            "formats",
+            "format_spans",
+            "headline_formats",
+            "uses_chance",
+            "blocks",
+            "ns",
+        ),
+    ),
+    Pass(
+        "payoff and view",
+        compile_payoff_and_view,
+        (
+            "types",
+            "constants",
+            "options",
+            "fields",
+            "defs",
+            "def_decls",
+            "vars",
+            "queries",
+            "query_decls",
+            "query_guards",
+            "changeable",
+            "procs",
+        ),
+        ("payoff", "estimate", "invariants", "view", "ns"),
+    ),
+)
+OPTIONS_ONLY = PASSES[:3]  # as far as the options: what `gamedef list` and `info` show
+
+
+def compile_game(
+    program: Program, options: dict[str, Any] | None = None, *, options_only: bool = False, optimise: bool = True
+) -> CompiledGame:
+    """The compiled game of a checked program with these options: every pass, then
+    `finish`. `options_only`: stop once the options are known (their values, choices
+    and descriptions), for `gamedef list` and `info`, which show them for every variant
+    and need nothing else (a whole compile of each would take seconds); the tables past
+    the options are then empty. See `Compiler` for `optimise`."""
+    compiler = Compiler(program, options, optimise)
+    return compiler.run(OPTIONS_ONLY if options_only else None).finish()
 
 
 def _leaver(hooks: dict[str, Code]):

@@ -527,7 +527,7 @@ class ExpressionCompiler:
         obj = self.src(e.obj, scope, py)
         if e.name in self.changeable:  # its current value: the query of the same name
             call = f"_q_{e.name}(vm, ({obj},))"
-            guard = getattr(self, "query_guards", {}).get(e.name)
+            guard = self.query_guards.get(e.name)
             if guard is None or _COMPUTES.search(_STRINGS.sub("''", obj)):
                 return call
             # the component's own value while no modifier of it is in force (`_call_query`)
@@ -815,7 +815,7 @@ class ExpressionCompiler:
         f = e.func
         args = [self.src(a, scope, py) for a in e.args]
         call = f"_q_{f}(vm, ({''.join(a + ', ' for a in args)}))"
-        guard = getattr(self, "query_guards", {}).get(f)
+        guard = self.query_guards.get(f)
         q = self.query_decls.get(f)
         if (
             not self.optimise

@@ -2,12 +2,18 @@
 
 Parsing, checking and compiling The Wall is Down takes about half a second even with its
 syntax trees and code objects cached (codecache.py): the compiler's own work, writing and
-wiring thousands of small functions, is most of it. What it builds, `CompiledGame`, is
-plain data plus functions, and a Python function is data too: its code object, its
-globals (the game's namespace, or a module of the interpreter), its defaults and the
-values in its closure cells. So the compiled game is pickled whole, functions included,
-with every code object in one `marshal` list beside it; a load reads the file back in
-about 40 ms for the biggest bundled games.
+wiring thousands of small functions, is most of it. What it builds, `CompiledGame`
+(game.py), is a declared structure of plain data plus functions, and a Python function
+is data too: its code object, its globals (the game's namespace, or a module of the
+interpreter), its defaults and the values in its closure cells. So the compiled game is
+pickled, functions included, with every code object in one `marshal` list beside it; a
+load reads the file back in about 40 ms for the biggest bundled games. The compiler's
+working state is not in it: the pickler refuses a `Compiler` (a step that held one would
+otherwise drag the whole compiler into the file), and the unpickler builds none.
+
+An entry is `(FORMAT, CompiledGame.FORMAT_VERSION, files, codes, pickle)`; an entry of
+another layout or another version of the structure is a miss, read no further, and so
+is a pickle whose game says another version.
 
 An entry is found by the game file's path, the variants and options, the Python version
 and the digest of the interpreter's own files and grammar (a new version of the
@@ -18,8 +24,9 @@ entry written again. The checks of an entry are those of codecache.py: the user'
 directory and files, nobody else may write them, a size bound, and an unpickler that
 builds only the interpreter's own classes and functions and a few plain built-in types.
 Like Python's own `__pycache__`, the code objects in an entry run when the game does:
-the file's owner and permissions are what make it safe. Nothing here raises: an entry
-that can't be read, checked or written is a miss.
+the file's owner and permissions are what make it safe (core/cache.py opens an entry
+without following a link and checks the open file's own owner and mode, and its real
+folder's). Nothing here raises: an entry that can't be read, checked or written is a miss.
 """
 
 from __future__ import annotations
@@ -39,11 +46,13 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from interpreter.compile.compiler import Compiler
+from interpreter.compile.game import FORMAT_VERSION, CompiledGame
 from interpreter.core import cache
 from interpreter.core.paths import GRAMMAR, PACKAGE, ROOT
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
 
-FORMAT = 1  # the layout of an entry
+FORMAT = 2  # the layout of an entry (its fields; the structure inside has FORMAT_VERSION)
 _digest: list[str] = []
 # Built-ins an entry may name: those the rules' library hands out (builtins.py), and the
 # plain types pickle's own reductions use. Nothing that builds classes, code or calls.
@@ -156,6 +165,8 @@ class _Pickler(pickle.Pickler):
             return (itertools.count, (int(repr(obj)[6:-1]),))
         if type(obj) is types.CellType:
             return (_cell, ())
+        if isinstance(obj, Compiler):  # working state, never part of a compiled game
+            raise pickle.PicklingError("the compiler itself is reachable from the compiled game")
         if type(obj) is not types.FunctionType:
             return NotImplemented
         module = sys.modules.get(obj.__module__ or "")
@@ -203,6 +214,8 @@ class _Unpickler(pickle.Unpickler):
             return globals()[name]
         if module.split(".")[0] == "interpreter" and module in sys.modules:
             found = getattr(sys.modules[module], name, None)
+            if isinstance(found, type) and issubclass(found, Compiler):
+                raise pickle.UnpicklingError(f"not allowed in a compiled game: {module}.{name}")
             if isinstance(found, type | types.FunctionType) and found.__module__ == module:
                 return found  # a class or function of the interpreter's own, not a name it imported
         if module == "builtins" and name == "getattr":
@@ -216,7 +229,9 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"not allowed in a compiled game: {module}.{name}")
 
 
-def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: tuple[Path, ...]):
+def load(
+    path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: tuple[Path, ...]
+) -> CompiledGame | None:
     """The compiled game kept for these files, variants and options, or None."""
     entry = _entry(path, variants, options)
     raw = None if entry is None else cache.read_trusted(entry)
@@ -226,9 +241,9 @@ def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: 
     gc.disable()  # tens of thousands of objects, none of them garbage: no collection while building
     try:
         data = marshal.loads(raw)
-        if not (isinstance(data, tuple) and len(data) == 4 and data[0] == FORMAT):
-            return None
-        _, files, codes, blob = data
+        if not (isinstance(data, tuple) and len(data) == 5 and data[0] == FORMAT and data[1] == FORMAT_VERSION):
+            return None  # another layout, or another version of the compiled game: compiled again
+        _, _, files, codes, blob = data
         if not (isinstance(files, tuple) and isinstance(codes, list) and isinstance(blob, bytes)):
             return None
         if not all(type(c) is types.CodeType for c in codes) or not _unchanged(files, roots):
@@ -239,9 +254,7 @@ def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: 
     finally:
         if enabled:
             gc.enable()
-    from interpreter.compile.compiler import CompiledGame
-
-    if type(compiled) is not CompiledGame:
+    if type(compiled) is not CompiledGame or compiled.format_version != FORMAT_VERSION:
         return None
     try:
         os.utime(entry)  # used now: the last to be pruned
@@ -250,7 +263,7 @@ def load(path: Path, variants: tuple[str, ...], options: dict[str, Any], roots: 
     return compiled
 
 
-def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compiled) -> None:
+def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compiled: CompiledGame) -> None:
     """Keep `compiled` for the next load of the same files, variants and options."""
     entry = _entry(path, variants, options)
     if entry is None:
@@ -260,7 +273,7 @@ def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compil
     try:
         pickler = _Pickler(buffer)
         pickler.dump(compiled)
-        data = marshal.dumps((FORMAT, files, pickler.codes, buffer.getvalue()))
+        data = marshal.dumps((FORMAT, FORMAT_VERSION, files, pickler.codes, buffer.getvalue()))
     except Exception:  # something in this game is not plain data (or too deep): compiled at every load
         return
     cache.write_bytes(entry, data)

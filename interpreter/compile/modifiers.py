@@ -20,6 +20,8 @@ card removes all of this with it: nothing outside the card mentions it.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import Any
 
 import attrs
 
@@ -465,11 +467,18 @@ class ModifierCompiler:
 
         return op
 
-    def expire(self, vm, event: str) -> None:
-        """An event was emitted: the modifiers that lasted `until` it end now."""
-        grants = vm.vars[self.grants_slot]
+
+def expirer(slot: int | None) -> Callable[[Any, str], None]:
+    """What an `emit` runs when its event ends modifiers (`until` it): removes them from
+    the stated modifiers in force, kept in variable `slot`. (A plain function of the
+    slot: a step must hold no reference to the compiler, which is not kept.)"""
+
+    def expire(vm: Any, event: str) -> None:
+        grants = vm.vars[slot]
         if grants:
-            vm.vars[self.grants_slot] = tuple(x for x in grants if x[2] != event)
+            vm.vars[slot] = tuple(x for x in grants if x[2] != event)
+
+    return expire
 
 
 def _unset(vm, L):  # pragma: no cover - every query's base is compiled before the game runs

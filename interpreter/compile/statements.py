@@ -9,10 +9,14 @@ inlined, an event or the end of the game leaves the running step table.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
 import attrs
 
 from interpreter.compile.blocks import BindParams
 from interpreter.compile.expressions import Closure, Scope, _whole_call, compile_source
+from interpreter.compile.modifiers import expirer
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.language import syntax as ast
@@ -60,6 +64,19 @@ def _local(named: tuple[str, str] | None, code: str) -> tuple[str, str]:
     if named is None or not named[0] or named[0].startswith(("\0", "_")):
         return ("", "")
     return (named[0], named[1] or code)
+
+
+class Choice(NamedTuple):
+    """A decision point: how its options' labels and its prompt are written, built only
+    when asked. (A named tuple: read at every `legal_moves`.)"""
+
+    labels: Callable[[Any, list, tuple], list[str]] | None  # (vm, locals, values) -> labels; None: values shown
+    prompt: Closure  # what the decision asks, in the game's words
+    secret: bool  # the answer is shown to the other players as "(secret choice)"
+    code: int  # the index of the code it is asked in: a saved state's pending decision is checked by it
+    # The locals the labels read, if they read nothing else: the engine keeps labels by
+    # the options and these locals' values. None: they may read the position.
+    key_slots: tuple[int, ...] | None = None
 
 
 @attrs.frozen
@@ -249,7 +266,7 @@ class StatementCompiler:
             return
         code = self._code
         start = self._here()
-        outer, self._merge_at = getattr(self, "_merge_at", None), (code, start)
+        outer, self._merge_at = self._merge_at, (code, start)
         try:
             self._stmt(last, scope)  # its steps start at `start`: wrap the first one
         finally:
@@ -287,7 +304,7 @@ class StatementCompiler:
 
     def _s_While(self, s: ast.While, scope):
         cond = self.src(s.condition, scope, {})
-        if getattr(self, "_merge_at", None) == (self._code, self._here()):
+        if self._merge_at == (self._code, self._here()):
             # The step a run of statements before this loop joins (a procedure written in
             # place whose body starts with the loop): the loop must not jump back into that
             # run, so its test is the next step.
@@ -412,7 +429,7 @@ class StatementCompiler:
 
     def _s_Choose(self, s: ast.Choose, scope):
         slot = scope.bind(s.var)
-        labels = self._labels(s, scope, slot) if s.label is not None else None
+        labels, key_slots = self._labels(s, scope, slot) if s.label is not None else (None, None)
         only = s.label.parts[0] if isinstance(s.label, ast.Str) and len(s.label.parts) == 1 else None
         if isinstance(only, ast.Name) and only.id == s.var:
             labels = None  # `label "{c}"` is the value as displayed: no expression to run per option
@@ -421,7 +438,7 @@ class StatementCompiler:
         optional = s.optional
 
         # None: each option is labelled by its value as displayed (the engine needs no VM)
-        choice = self._choice(labels, prompt, s.secret, s.span)
+        choice = self._choice(labels, prompt, s.secret, s.span, key_slots)
 
         def unusual(vm, L, values):
             """No option (or too many): the step that follows, or the rule's error."""
@@ -434,13 +451,14 @@ class StatementCompiler:
 
         self._emit(self._choose_step(s, scope, slot, choice, nxt, unusual), s.span)
 
-    def _labels(self, s: ast.Choose, scope, slot: int):
+    def _labels(self, s: ast.Choose, scope, slot: int) -> tuple[Closure, tuple[int, ...] | None]:
         """The function writing a decision's labels, one per option (`label` computed with
         the option in its slot), as generated source: one call per decision, not one per
         option. A label that reads nothing but its option and the procedure's locals
         ("hammer on {c}", "parts {dice[k]}") is the same for the same options and the same
-        values of those locals: the engine keeps it by them (`key_slots`, the locals'
-        slots) rather than writing it at every decision."""
+        values of those locals: the engine keeps it by them (`Choice.key_slots`, the
+        locals' slots, returned beside the function) rather than writing it at every
+        decision."""
         label = self.src(s.label, scope, {})
         name = f"_labels{next(self._names)}"
         text = (
@@ -461,8 +479,8 @@ class StatementCompiler:
         labels = self.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
         if self.is_static(s.label, scope, {s.var, *read}):
-            labels.key_slots = tuple(scope.slots[n] for n in read)
-        return labels
+            return labels, tuple(scope.slots[n] for n in read)
+        return labels, None
 
     def _choose_step(self, s: ast.Choose, scope, slot: int, choice: int, nxt: int, unusual) -> Closure:
         """The step asking a decision, as one generated function: its options and its
@@ -498,11 +516,13 @@ class StatementCompiler:
         step.body = [line for line in text.splitlines()[1:] if line != "    V = vm.vars"]
         return step
 
-    def _choice(self, labels, prompt, secret: bool = False, span: Span | None = None) -> int:
+    def _choice(
+        self, labels, prompt, secret: bool = False, span: Span | None = None, key_slots: tuple[int, ...] | None = None
+    ) -> int:
         """Register how a decision's labels and prompt are written; built only when asked.
         A secret decision's answer is shown to the other players as "(secret choice)".
         The code it belongs to is kept, to check a saved state's pending decision."""
-        self.choices.append((labels, prompt, secret, self._code.index))
+        self.choices.append(Choice(labels, prompt, secret, self._code.index, key_slots))
         self.choice_spans.append(span)
         return len(self.choices) - 1
 
@@ -547,7 +567,7 @@ class StatementCompiler:
         args = [self.stored_expr(a, scope) for a in s.args]
         handlers = self.handlers.setdefault(s.event, [])
         nxt = self._here() + 1
-        expiring, event, expire = self.expiring, s.event, self.expire
+        expiring, event, expire = self.expiring, s.event, expirer(self.grants_slot)
 
         def op(vm, L):
             if event in expiring:  # modifiers that lasted until this event end before it is handled

@@ -24,7 +24,7 @@ import attrs
 
 from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import (
     Diagnostic,
     GameDefError,
@@ -153,7 +153,7 @@ def _compile(path: Path, variants: tuple[str, ...], options: dict[str, Any], tes
         program = attrs.evolve(program, decls=(*program.decls, *extra))
         check_program(program)
         try:
-            compiled = CompiledGame(program, options)
+            compiled = compile_game(program, options)
         except GameDefError as err:  # an option's name or value: at the test that sets it
             d = err.diagnostics[0]
             if d.span.path.startswith("--option"):

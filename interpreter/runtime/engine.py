@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.game import CompiledGame
+from interpreter.compile.statements import Choice
 from interpreter.core import rng
 from interpreter.core.errors import Diagnostic, GameRuntimeError, UsageError, explain
 from interpreter.core.limits import (
@@ -304,14 +305,14 @@ _NOTHING_KEPT = (None, None)
 KEPT_LABELS = 16384
 
 
-def _label_key(state: State, labels_fn) -> Any:
+def _label_key(state: State, choice: Choice) -> Any:
     """What the pending decision's labels depend on, or None if they read the position:
     its options, if each is shown as its value; else the decision, its options and the
-    locals its labels read (`key_slots`, statements.py)."""
+    locals its labels read (`Choice.key_slots`, statements.py)."""
     p = state.pending
-    if labels_fn is None:
+    if choice.labels is None:
         return p.values
-    slots = getattr(labels_fn, "key_slots", None)
+    slots = choice.key_slots
     if slots is None:
         return None
     if not slots:
@@ -485,8 +486,9 @@ class Game:
         p = state.pending
         if p is None:
             return []
-        labels_fn = self.compiled.choices[p.choice][0]
-        key = _label_key(state, labels_fn)
+        choice = self.compiled.choices[p.choice]
+        labels_fn = choice.labels
+        key = _label_key(state, choice)
         if key is None:
             return _unique(self._run_labels(labels_fn, state))
         labels = self._value_labels.get(key)
@@ -531,7 +533,7 @@ class Game:
         player = p.player
         # Labels that are the same for the same options (and locals) give the same moves:
         # found by those, with no label written.
-        key = _label_key(state, self.compiled.choices[p.choice][0])
+        key = _label_key(state, self.compiled.choices[p.choice])
         moves = None if key is None else self._moves_by_key.get((player, key))
         if moves is None:
             # The same labels for the same player are the same moves: made once, kept.

@@ -13,7 +13,7 @@ from typing import Any
 
 from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
@@ -81,7 +81,7 @@ def load_game(
             tell(2, program.header.title or path.stem)
             check_program(program)
             tell(3, program.header.title or path.stem)
-            compiled = CompiledGame(program, options, optimise=optimise)
+            compiled = compile_game(program, options, optimise=optimise)
         if optimise:
             gamecache.store(path, variants, options, compiled)
     if chance:

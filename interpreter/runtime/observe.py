@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.compiler import CompiledGame
+from interpreter.compile.game import CompiledGame
 from interpreter.runtime.engine import VM, State
 
 
