@@ -22,7 +22,7 @@ from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
-from interpreter.play.agents import KINDS, parse_agents, resolve_seat
+from interpreter.play.agents import KINDS, RESAMPLING, parse_agents, resolve_seat
 from interpreter.runtime.chance import ChanceGame
 from interpreter.runtime.engine import Game, IllegalMove, Move, State
 from interpreter.runtime.load import bundled_games, find_game, load_game
@@ -66,12 +66,12 @@ def _load(args) -> Game:
 
 
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
-    """Whether an `ismcts` agent must see this game in chance mode: it redraws hidden numbers
+    """Whether an `ismcts` or `greedy` agent must see this game in chance mode: it redraws hidden numbers
     (Downfall of Empires' secret research) by replaying the record of the moves, which only
     chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
-    wanted = any(item.partition("=")[2].strip().startswith("ismcts") for item in agents or [])
+    wanted = any(item.partition("=")[2].strip().startswith(RESAMPLING) for item in agents or [])
     return wanted and bool(unresampled(game))
 
 
