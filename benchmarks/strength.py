@@ -10,7 +10,8 @@ rate with the 95% Wilson interval (as `gamedef simulate` gives it), A's fair sha
 the games no one won, A's mean payoff with its 95% interval (the game's `payoff`, or +1
 shared by the winners and -1 by the others), and the seconds the match took. Each game is
 the game `gamedef run GAME --seed S --agent SEAT=KIND ...` plays with the same agents, so
-any of them can be watched again.
+any of them can be watched again. A game that stops on an error in the rules is left out
+of the figures and listed under its row.
 
 The agents searched at a time per move (`ismcts:0.5s`) are not reproducible (the
 machine's speed decides how many iterations fit); those at a number of iterations
@@ -25,6 +26,7 @@ import sys
 import time
 from dataclasses import dataclass
 
+from interpreter.core.errors import UsageError
 from interpreter.play.agents import RESAMPLING
 from interpreter.play.simulate import Setup, mean_interval, simulate, wilson
 from interpreter.runtime.load import load_game
@@ -79,17 +81,25 @@ def play_match(match: Match, seed: int, games: int | None = None, jobs: int = 1)
     wins = nobody = 0.0
     payoffs: list[float] = []
     by_seat = {}
+    stopped: list[str] = []  # games that stopped on an error in the rules (left out of the figures)
     started = time.perf_counter()
     for seat in seats:
         agents = tuple(f"{s}={match.a if s == seat else match.b}" for s in seats)
         setup = Setup(match.game, players=match.players, agents=agents, chance=chance)
-        records = simulate(setup, n, seed, jobs)
+        records = []
+        for s in range(seed, seed + n):  # one at a time: a game stopped by a rule error is counted, not fatal
+            try:
+                records += simulate(setup, 1, s, jobs)
+            except UsageError as err:
+                lines = err.message.splitlines()
+                why = next((line for line in lines if "error:" in line), lines[0]).split("error:")[-1].strip()
+                stopped.append(f"seed {s}, {match.a} as {seat}: {why}")
         won = sum(1 / len(r.winners) for r in records if seat in r.winners)
         by_seat[seat] = won
         wins += won
         nobody += sum(1 for r in records if not r.winners)
         payoffs += [dict(r.payoffs)[seat] for r in records]
-    total = n * len(seats)
+    total = len(payoffs)
     low, high = wilson(wins, total)
     mean, plow, phigh = mean_interval(payoffs)
     return {
@@ -111,6 +121,7 @@ def play_match(match: Match, seed: int, games: int | None = None, jobs: int = 1)
         "payoff_high": phigh,
         "seconds": round(time.perf_counter() - started, 1),
         "chance_mode": chance,
+        "stopped": stopped,
     }
 
 
@@ -121,6 +132,7 @@ def row(r: dict) -> str:
         f"| {r['game']} | {r['players']} | `{r['a']}` | `{r['b']}` | {r['games']} | {r['wins']:g} ({seats}) "
         f"| **{r['rate']:.0%}** ({r['low']:.0%} – {r['high']:.0%}) | {r['share']:.0%} | {r['no_winner']:g} "
         f"| {r['payoff']:+.2f} ({r['payoff_low']:+.2f} to {r['payoff_high']:+.2f}) | {r['seconds']:.0f} |"
+        + "".join(f"\n<!-- stopped: {line} -->" for line in r["stopped"])
     )
 
 
