@@ -35,7 +35,9 @@ def test_move_scores_are_the_estimate_after_the_move_or_the_payoff_of_a_move_tha
     to -1..1); a move that ends the game is worth its payoff (a win: 1)."""
     game = _race(tmp_path)
     assert move_scores(game, _at(game, 0, 0), range(2), "north") == pytest.approx([0.1, 0.2])
-    assert move_scores(game, _at(game, 8, 3), range(2), "north") == pytest.approx([0.6, 1.0])  # 9 - 3 = 6 steps ahead; 2 wins
+    assert move_scores(game, _at(game, 8, 3), range(2), "north") == pytest.approx(
+        [0.6, 1.0]
+    )  # 9 - 3 = 6 steps ahead; 2 wins
     assert normalised([0.1, 0.2, 0.2]) == [0.0, 1.0, 1.0] and normalised([0.3, 0.3]) == [0.0, 0.0]
 
 
@@ -198,3 +200,15 @@ def test_the_ordered_search_beats_random_at_the_wall_is_down():
     moves ordered by the estimate, 60 iterations a move, wins at least 80% of 12 games."""
     rate, low, _ = _win_rate("twid", 2, "ismcts:60:d30:o", 6)
     assert rate >= 0.8, rate
+
+
+def test_ordered_ismcts_chooses_the_same_whatever_the_others_hand_holds():
+    """Move ordering scores moves in the determinisation being searched, never the real
+    position: East's hand exchanged with the deck, West's ordered search is the same."""
+    t = load_game("twid")
+    s = t.start(players=2, seed=2)
+    hands, deck = t.var(s, "hand"), t.var(s, "deck")
+    east = hands["east"]
+    swapped = t.with_var(t.with_var(s, "hand", {"east": deck[: len(east)]}), "deck", east + deck[len(east) :])
+    a, b = ISMCTSAgent(20, seed=3, depth=10, bias=1.0, warm=1), ISMCTSAgent(20, seed=3, depth=10, bias=1.0, warm=1)
+    assert a.choose(t, s) == b.choose(t, swapped) and a.last_root == b.last_root
