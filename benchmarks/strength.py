@@ -1,6 +1,8 @@
 """Strength, measured: each agent against random and against each other, on every bundled game.
 
-    python -m benchmarks.strength [--games N] [--seed S] [--only GAME ...] [--match A,B ...] [--out FILE]
+    python -m benchmarks.strength [--games N] [--seed S] [--only GAME ...] [--match GAME:PLAYERS:A,B ...]
+                                  [--jobs J] [--out FILE]
+    python -m benchmarks.strength --table FILE ...
 
 A match `A vs B` on a game of P players is played P times over the same seeds (`--games`
 games each time, seeds S to S+N-1): once with A in each seat and B in every other seat,
@@ -132,7 +134,7 @@ def row(r: dict) -> str:
         f"| {r['game']} | {r['players']} | `{r['a']}` | `{r['b']}` | {r['games']} | {r['wins']:g} ({seats}) "
         f"| **{r['rate']:.0%}** ({r['low']:.0%} – {r['high']:.0%}) | {r['share']:.0%} | {r['no_winner']:g} "
         f"| {r['payoff']:+.2f} ({r['payoff_low']:+.2f} to {r['payoff_high']:+.2f}) | {r['seconds']:.0f} |"
-        + "".join(f"\n<!-- stopped: {line} -->" for line in r["stopped"])
+        + "".join(f"\n<!-- stopped: {line} -->" for line in r.get("stopped", []))
     )
 
 
@@ -157,7 +159,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--match", action="append", default=[], help="a match GAME:PLAYERS:A,B instead of the table's")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", help="append each match's figures to this file, one JSON object a line")
+    ap.add_argument("--table", nargs="*", help="print the table of matches saved with --out in these files, no play")
     args = ap.parse_args(argv)
+    if args.table:
+        print(HEADER)
+        for path in args.table:
+            with open(path) as f:
+                for line in f:
+                    print(row(json.loads(line)))
+        return
     matches = [parse_match(m, args.games or 10) for m in args.match] or [
         m for m in MATCHES if not args.only or m.game in args.only
     ]
