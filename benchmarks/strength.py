@@ -1,7 +1,7 @@
 """Strength, measured: each agent against random and against each other, on every bundled game.
 
     python -m benchmarks.strength [--games N] [--seed S] [--only GAME ...] [--match GAME:PLAYERS:A,B ...]
-                                  [--jobs J] [--out FILE]
+                                  [--option K=V ...] [--jobs J] [--out FILE]
     python -m benchmarks.strength --table FILE ...
 
 A match `A vs B` on a game of P players is played P times over the same seeds (`--games`
@@ -44,6 +44,7 @@ class Match:
     a: str
     b: str
     games: int  # games per seating (the match plays `players` times as many)
+    options: tuple[tuple[str, str], ...] = ()  # the game's options (`--option K=V`), if not its defaults
 
 
 # The games and agents of the table in benchmarks/README.md ("Strength"). Small games at a
@@ -87,7 +88,7 @@ def play_match(match: Match, seed: int, games: int | None = None, jobs: int = 1)
     started = time.perf_counter()
     for seat in seats:
         agents = tuple(f"{s}={match.a if s == seat else match.b}" for s in seats)
-        setup = Setup(match.game, players=match.players, agents=agents, chance=chance)
+        setup = Setup(match.game, players=match.players, agents=agents, chance=chance, options=dict(match.options))
         records = []
         for s in range(seed, seed + n):  # one at a time: a game stopped by a rule error is counted, not fatal
             try:
@@ -105,7 +106,7 @@ def play_match(match: Match, seed: int, games: int | None = None, jobs: int = 1)
     low, high = wilson(wins, total)
     mean, plow, phigh = mean_interval(payoffs)
     return {
-        "game": match.game,
+        "game": match.game + "".join(f" ({k}={v})" for k, v in match.options),
         "players": match.players,
         "a": match.a,
         "b": match.b,
@@ -144,11 +145,11 @@ HEADER = (
 )
 
 
-def parse_match(text: str, games: int) -> Match:
-    """`GAME:PLAYERS:A,B` from the command line."""
+def parse_match(text: str, games: int, options: list[str]) -> Match:
+    """`GAME:PLAYERS:A,B` from the command line, with the `--option K=V` given."""
     game, players, rest = text.split(":", 2)
     a, b = rest.split(",")
-    return Match(game, int(players), a, b, games)
+    return Match(game, int(players), a, b, games, tuple(tuple(o.split("=", 1)) for o in options))  # type: ignore[misc]
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -157,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seed", type=int, default=1, help="the first seed (default 1)")
     ap.add_argument("--only", nargs="*", default=[], help="only these games")
     ap.add_argument("--match", action="append", default=[], help="a match GAME:PLAYERS:A,B instead of the table's")
+    ap.add_argument("--option", action="append", default=[], help="a game option K=V for the --match matches")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     ap.add_argument("--out", help="append each match's figures to this file, one JSON object a line")
     ap.add_argument("--table", nargs="*", help="print the table of matches saved with --out in these files, no play")
@@ -168,7 +170,7 @@ def main(argv: list[str] | None = None) -> None:
                 for line in f:
                     print(row(json.loads(line)))
         return
-    matches = [parse_match(m, args.games or 10) for m in args.match] or [
+    matches = [parse_match(m, args.games or 10, args.option) for m in args.match] or [
         m for m in MATCHES if not args.only or m.game in args.only
     ]
     print(HEADER, flush=True)
