@@ -22,7 +22,7 @@ from interpreter.compile.compiler import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
-from interpreter.play.agents import KINDS, RESAMPLING, parse_agents, resolve_seat
+from interpreter.play.agents import KINDS_HELP, RESAMPLING, parse_agents, resolve_seat
 from interpreter.runtime.chance import ChanceGame
 from interpreter.runtime.engine import Game, IllegalMove, Move, State
 from interpreter.runtime.load import bundled_games, find_game, load_game
@@ -1003,7 +1003,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub_parser("run", "play a whole game with AI players, narrated")
     game_args(p)
-    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {', '.join(KINDS)}")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {KINDS_HELP}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
     p.add_argument("--save-state", metavar="OUT.toml", help="write the final state")
     p.add_argument("--from-state", metavar="STATE.toml", help="start from a saved state")
@@ -1019,7 +1019,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--seat", required=True, help="the seat you play (its name or title, any case)")
     p.add_argument("--from-state", metavar="STATE.toml", help="go on from a saved state (Ctrl-C offers to save one)")
-    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {KINDS_HELP}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
     p.add_argument(
         "--save-state", metavar="OUT.toml", help="where Ctrl-C saves the game (default gamedef-GAME-seedS.toml)"

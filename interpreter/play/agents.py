@@ -71,6 +71,11 @@ KINDS = (
     "ismcts:Ts:dD",
     "ismcts:Ts:dD:o",
 )
+# What each kind is, for the command line's help (docs/language.md section 3.20 for the estimate).
+KINDS_HELP = (
+    ", ".join(KINDS) + " (greedy: one ply by the game's estimate; mcts/ismcts: N iterations or T seconds a "
+    "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it)"
+)
 BIAS = 1.0  # the weight of move ordering that `:o` gives (`:oW` gives W)
 RESAMPLING = ("ismcts", "greedy")  # kinds that redraw what their seat cannot see (Game.resample)
 
