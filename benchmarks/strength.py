@@ -96,6 +96,12 @@ def play_match(match: Match, seed: int, games: int | None = None, jobs: int = 1)
         for s in range(seed, seed + n):  # one at a time: a game stopped by a rule error is counted, not fatal
             try:
                 records += simulate(setup, 1, s, jobs)
+                print(
+                    f"  seed {s}, {match.a} as {seat}: won by {', '.join(records[-1].winners) or 'no one'}"
+                    f" ({time.perf_counter() - started:.0f} s)",
+                    file=sys.stderr,
+                    flush=True,
+                )
             except UsageError as err:
                 lines = err.message.splitlines()
                 why = next((line for line in lines if "error:" in line), lines[0]).split("error:")[-1].strip()
