@@ -68,7 +68,7 @@ MATCHES: tuple[Match, ...] = (
     Match("twid", 2, "ismcts:0.2s:d30:o", "ismcts:0.2s:d30", 10),
     Match("twid", 4, "greedy", "random", 10),
     Match("twid", 4, "ismcts:0.2s:d30:o", "random", 3),
-    Match("downfall_of_empires", 4, "greedy", "random", 1),
+    Match("downfall_of_empires", 4, "greedy", "random", 4),
 )
 
 

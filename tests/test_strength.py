@@ -197,9 +197,10 @@ def test_greedy_beats_random_at_the_wall_is_down():
 @pytest.mark.slow
 def test_the_ordered_search_beats_random_at_the_wall_is_down():
     """The Wall is Down, 2 players: IS-MCTS with its rollouts cut at 30 decisions and its
-    moves ordered by the estimate, 60 iterations a move, wins at least 80% of 12 games."""
-    rate, low, _ = _win_rate("twid", 2, "ismcts:60:d30:o", 6)
-    assert rate >= 0.8, rate
+    moves ordered by the estimate, 20 iterations a move, wins at least 5 of 6 games
+    against random, seats swapped (at 0.2 s a move it won 19 of 20: benchmarks/README.md)."""
+    rate, _, _ = _win_rate("twid", 2, "ismcts:20:d30:o", 3)
+    assert rate >= 5 / 6, rate
 
 
 def test_ordered_ismcts_chooses_the_same_whatever_the_others_hand_holds():
