@@ -23,7 +23,7 @@ from interpreter.compile.game import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
-from interpreter.play.agents import KINDS, parse_agents, resolve_seat
+from interpreter.play.agents import KINDS_HELP, RESAMPLING, parse_agents, resolve_seat
 from interpreter.runtime.chance import ChanceGame
 from interpreter.runtime.engine import Game, IllegalMove, Move, State
 from interpreter.runtime.load import bundled_games, find_game, load_game
@@ -67,12 +67,12 @@ def _load(args) -> Game:
 
 
 def needs_chance(game: Game, agents: list[str] | None) -> bool:
-    """Whether an `ismcts` agent must see this game in chance mode: it redraws hidden numbers
+    """Whether an `ismcts` or `greedy` agent must see this game in chance mode: it redraws hidden numbers
     (Downfall of Empires' secret research) by replaying the record of the moves, which only
     chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
-    wanted = any(item.partition("=")[2].strip().startswith("ismcts") for item in agents or [])
+    wanted = any(item.partition("=")[2].strip().startswith(RESAMPLING) for item in agents or [])
     return wanted and bool(unresampled(game))
 
 
@@ -1004,7 +1004,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub_parser("run", "play a whole game with AI players, narrated")
     game_args(p)
-    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {', '.join(KINDS)}")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for a seat: {KINDS_HELP}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
     p.add_argument("--save-state", metavar="OUT.toml", help="write the final state")
     p.add_argument("--from-state", metavar="STATE.toml", help="start from a saved state")
@@ -1020,7 +1020,7 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--seat", required=True, help="the seat you play (its name or title, any case)")
     p.add_argument("--from-state", metavar="STATE.toml", help="go on from a saved state (Ctrl-C offers to save one)")
-    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {', '.join(KINDS)}")
+    p.add_argument("--agent", action="append", metavar="SEAT=KIND", help=f"agent for another seat: {KINDS_HELP}")
     p.add_argument("--transcript", metavar="OUT.toml", help="write the game's transcript")
     p.add_argument(
         "--save-state", metavar="OUT.toml", help="where Ctrl-C saves the game (default gamedef-GAME-seedS.toml)"

@@ -12,7 +12,15 @@ from collections.abc import Callable
 from typing import Protocol
 
 from interpreter.core.errors import UsageError, did_you_mean
-from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, refuse_depth, refuse_hidden, refuse_unresampled
+from interpreter.play.mcts import (
+    GreedyAgent,
+    ISMCTSAgent,
+    MCTSAgent,
+    refuse_bias,
+    refuse_depth,
+    refuse_hidden,
+    refuse_unresampled,
+)
 from interpreter.runtime.chance import CHANCE, ChanceGame
 from interpreter.runtime.engine import Game, State
 
@@ -50,7 +58,48 @@ class FirstAgent:
         return 0
 
 
-KINDS = ("random", "first", "human", "mcts:N", "mcts:Ts", "ismcts:N", "ismcts:Ts", "mcts:N:dD", "ismcts:Ts:dD")
+KINDS = (
+    "random",
+    "first",
+    "human",
+    "greedy",
+    "mcts:N",
+    "mcts:Ts",
+    "ismcts:N",
+    "ismcts:Ts",
+    "mcts:N:dD",
+    "ismcts:Ts:dD",
+    "ismcts:Ts:dD:o",
+)
+# What each kind is, for the command line's help (docs/language.md section 3.20 for the estimate).
+KINDS_HELP = (
+    ", ".join(KINDS) + " (greedy: one ply by the game's estimate; mcts/ismcts: N iterations or T seconds a "
+    "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it)"
+)
+BIAS = 1.0  # the weight of move ordering that `:o` gives (`:oW` gives W)
+RESAMPLING = ("ismcts", "greedy")  # kinds that redraw what their seat cannot see (Game.resample)
+
+
+def _parts(kind: str, name: str, arg: str, seat: str, parts: list[str]) -> tuple[int | None, float]:
+    """The rollout depth (`dD`) and move ordering weight (`o`, `oW`) after a search's budget."""
+    depth, bias = None, 0.0
+    for part in parts:
+        if part.startswith("d") and part[1:].isdigit() and int(part[1:]) <= 100_000 and depth is None:
+            depth = int(part[1:])
+            continue
+        if part.startswith("o") and not bias:
+            try:
+                bias = float(part[1:]) if part[1:] else BIAS
+            except ValueError:
+                bias = -1.0
+            if 0 < bias <= 100:
+                continue
+        raise UsageError(
+            f"agent '{kind}' for {seat}: '{part}' is not a rollout depth or move ordering",
+            f"dD cuts rollouts after D decisions (0 to 100000), o orders moves by the estimate: "
+            f"for example {name}:{arg}:d20 or {name}:{arg}:d20:o",
+        )
+    return depth, bias
 
 
 def _budget(arg: str) -> tuple[int | None, float | None]:
@@ -72,13 +121,19 @@ def make_agent(
 ) -> Agent:
     """The agent a `--agent SEAT=KIND` names. `mcts:N` searches N iterations per decision,
     `mcts:Ts` as many as fit in T seconds (not reproducible: the machine's speed decides);
-    `ismcts` likewise; a third part `dD` cuts each rollout after D decisions and scores it
-    by the game's `estimate` (docs §3.20). Given the game, `mcts` is refused here for
-    hidden information (else at its first decision)."""
+    `ismcts` likewise; a part `dD` cuts each rollout after D decisions and scores it
+    by the game's `estimate` (docs §3.20), a part `o` (or `oW`, weight W) orders the moves
+    by it (progressive bias, interpreter/play/mcts.py). `greedy` takes the move whose
+    position the estimate likes best, one ply, no search. Given the game, `mcts` is
+    refused here for hidden information (else at its first decision)."""
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
+    if kind == "greedy":
+        if game is not None:
+            refuse_bias(game, 1.0)
+        return GreedyAgent(seed)
     if kind == "human":
         if human is None:
             raise UsageError(
@@ -91,27 +146,21 @@ def make_agent(
             f"{name}:N searches N iterations (a whole number from 1) per decision, {name}:Ts for T seconds: "
             f"for example {name}:200 or {name}:0.5s"
         )
-        arg, _, cut = arg.partition(":")
+        arg, *rest = arg.split(":")
         iterations, seconds = _budget(arg)
         if iterations is None and seconds is None:
             raise UsageError(f"agent '{kind}' for {seat}: {name} needs a number of iterations or of seconds", hint)
-        depth = None
-        if cut:
-            if not (cut.startswith("d") and cut[1:].isdigit() and int(cut[1:]) <= 100_000):
-                raise UsageError(
-                    f"agent '{kind}' for {seat}: '{cut}' is not a rollout depth",
-                    f"dD cuts rollouts after D decisions (0 to 100000): for example {name}:{arg}:d20",
-                )
-            depth = int(cut[1:])
-            if game is not None:
-                refuse_depth(game, depth)
+        depth, bias = _parts(kind, name, arg, seat, rest)
+        if game is not None:
+            refuse_depth(game, depth)
+            refuse_bias(game, bias)
         if name == "ismcts":
             if game is not None:
                 refuse_unresampled(game)
-            return ISMCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth)
+            return ISMCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth, bias=bias)
         if game is not None:
             refuse_hidden(game)
-        return MCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth)
+        return MCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth, bias=bias)
     raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")
 
 

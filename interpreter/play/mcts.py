@@ -24,6 +24,13 @@ the tree, `Game.playout` for the rollout, in one working copy):
 * `depth`: a rollout cut after that many decisions is scored by the game's `estimate`
   (docs §3.20), scaled to -1..1 by its bounds, instead of being played to the end: a
   designer's judgement of a position for many random moves of a long game.
+* `bias` (move ordering, progressive bias): at the root, and at a node once it has been
+  reached `warm` times, every move is scored by the estimate of the position it leads to
+  (or its payoff when it ends the game), for the mover, rescaled to 0..1 among the node's
+  moves. Untried moves are then tried best first, and UCB1 gains `bias * score / (tries + 1)`:
+  the designer's judgement steers the first visits and fades as real results come in
+  (Chaslot et al. 2008, "progressive strategies"). A node reached fewer times costs nothing.
+* `GreedyAgent` plays one ply by the same scores, no search: cheap, and a fair baseline.
 
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
 choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
@@ -137,6 +144,40 @@ def rollout_value(game: Game, state: State, depth: int | None) -> dict[str, floa
     return scaled_returns(game, state)
 
 
+def move_scores(game: Game, state: State, moves: range | list[int], mover: str) -> list[float]:
+    """The mover's scaled value (-1..1) of the position each move leads to: its payoff if
+    the move ends the game, else the game's `estimate` (docs §3.20). What move ordering and
+    the greedy agent rank moves by; the state's generator decides any random draw a move
+    makes, so a search passes its own."""
+    out = []
+    for i in moves:
+        after = game.apply_index(state, i)
+        if after.result is None:
+            values = scaled_estimates(game, after)
+            out.append(values[mover] if values is not None else 0.0)
+        else:
+            out.append(scaled_returns(game, after)[mover])
+    return out
+
+
+def normalised(values: list[float]) -> list[float]:
+    """Values rescaled to 0..1 between their least and greatest (all 0 when equal): a node's
+    moves compared with each other, whatever the spread of the game's estimate."""
+    low, high = min(values), max(values)
+    if high <= low:
+        return [0.0] * len(values)
+    return [(v - low) / (high - low) for v in values]
+
+
+def refuse_bias(game: Game, bias: float) -> None:
+    """Move ordering needs the game's `estimate` to score the moves."""
+    if bias and game.compiled.estimate is None:
+        raise UsageError(
+            f"ordering moves needs an estimate of the positions they lead to, and {game.header.title} declares none",
+            "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or drop the :o",
+        )
+
+
 def _key(state: State) -> tuple:
     """A position without its random generator (the search draws its own) or its log.
 
@@ -169,10 +210,14 @@ class MCTSAgent:
         max_rollout: int = 10_000,
         allow_hidden: bool = False,
         depth: int | None = None,
+        bias: float = 0.0,
+        warm: int = 8,
     ):
         if iterations < 1 and seconds is None:
             raise ValueError("MCTSAgent needs at least one iteration or a time budget")
         self.depth = depth
+        self.bias = bias  # the weight of move ordering by the estimate (0: none)
+        self.warm = warm  # the visits after which a node below the root has its moves scored
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -187,6 +232,7 @@ class MCTSAgent:
         if not self.allow_hidden and self._checked is not game.compiled:
             refuse_hidden(game)
             refuse_depth(game, self.depth)
+            refuse_bias(game, self.bias)
             self._checked = game.compiled
         if len(state.pending.values) == 1:  # nothing to weigh
             self.last_iterations = 0
@@ -204,6 +250,7 @@ class MCTSAgent:
         depth = self.depth
         limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
         drawer = CHANCE if isinstance(game, ChanceGame) else None  # the seat that draws, in chance mode
+        bias, warm = self.bias, self.warm
         done = 0
         while True:
             if deadline is None:
@@ -221,22 +268,26 @@ class MCTSAgent:
                     continue
                 key = _key(state)
                 node = tree.get(key)
-                if node is None:  # [visits, tries per move, payoff sums, untried moves]
+                mover = state.pending.player
+                if node is None:  # [visits, tries per move, payoff sums, untried moves, move scores]
                     n = len(state.pending.values)
                     untried = list(range(n))
                     rng.shuffle(untried)
-                    node = tree[key] = [0, [0] * n, [0.0] * n, untried]
-                mover = state.pending.player
+                    node = tree[key] = [0, [0] * n, [0.0] * n, untried, None]
+                if bias and node[4] is None and (node[0] >= warm or not path):
+                    node[4] = self._order(game, state, node, mover)
                 if node[3]:
                     i = node[3].pop()
                     path.append((node, i, mover))
                     state = apply(state, i)
                     break
-                tries, sums = node[1], node[2]
+                tries, sums, prior = node[1], node[2], node[4]
                 log_visits = math.log(node[0])
                 best, i = -math.inf, 0
                 for j, t in enumerate(tries):
                     score = sums[j] / t + c * math.sqrt(log_visits / t)
+                    if prior is not None:
+                        score += bias * prior[j] / (t + 1)
                     if score > best:
                         best, i = score, j
                 path.append((node, i, mover))
@@ -253,6 +304,13 @@ class MCTSAgent:
         tries, sums = root_node[1], root_node[2]
         self.last_root = (tries, sums)
         return max(range(len(tries)), key=lambda j: (tries[j], sums[j] / tries[j] if tries[j] else -math.inf, -j))
+
+    def _order(self, game: Game, state: State, node: list, mover: str) -> list[float]:
+        """Score a node's moves by the estimate (0..1 among them) and put its untried moves
+        best last, where the search pops them: move ordering (module docstring)."""
+        prior = normalised(move_scores(game, state, range(len(node[1])), mover))
+        node[3].sort(key=lambda j: prior[j])  # stable: equal scores keep their shuffled order
+        return prior
 
 
 def ucb(stats: list, c: float) -> float:
@@ -273,10 +331,14 @@ class ISMCTSAgent:
         max_rollout: int = 10_000,
         seconds: float | None = None,
         depth: int | None = None,
+        bias: float = 0.0,
+        warm: int = 8,
     ):
         if iterations < 1 and seconds is None:
             raise ValueError("ISMCTSAgent needs at least one iteration or a time budget")
         self.depth = depth
+        self.bias = bias  # the weight of move ordering by the estimate (0: none)
+        self.warm = warm  # the visits after which a node below the root has its moves scored
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
@@ -290,6 +352,7 @@ class ISMCTSAgent:
         if self._checked is not game.compiled:
             refuse_unresampled(game, state)
             refuse_depth(game, self.depth)
+            refuse_bias(game, self.bias)
             self._checked = game.compiled
         labels = game.labels(state)
         if len(labels) == 1:
@@ -302,6 +365,9 @@ class ISMCTSAgent:
         depth = self.depth
         limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
         drawer = CHANCE if isinstance(game, ChanceGame) else None  # the seat that draws, in chance mode
+        bias, warm = self.bias, self.warm
+        reached: dict[tuple, int] = {}  # history -> times the descent reached it (for `warm`)
+        scores: dict[tuple, dict[str, float]] = {}  # history -> move -> its estimate, once scored
         done = 0
         while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
             done += 1
@@ -320,15 +386,32 @@ class ISMCTSAgent:
                 for m in moves:
                     stats = node.setdefault(m, [0, 0.0, 0])
                     stats[2] += 1  # available in this determinisation
+                mover = det.pending.player
+                prior = None
+                if bias:
+                    seen_here = reached[history] = reached.get(history, 0) + 1
+                    if history in scores or seen_here > warm or not history:
+                        prior = self._order(game, det, moves, scores.setdefault(history, {}), mover)
                 untried = [m for m in moves if node[m][0] == 0]
                 if untried:
-                    move = untried[rng.randrange(len(untried))]
+                    if prior is None:
+                        move = untried[rng.randrange(len(untried))]
+                    else:  # best first; ties at random
+                        move = max(untried, key=lambda m: (prior[m], rng.random()))
                     expanded = True
-                else:
+                elif prior is None:
                     move = max(
                         moves, key=lambda m: node[m][1] / node[m][0] + c * math.sqrt(math.log(node[m][2]) / node[m][0])
                     )
-                mover = det.pending.player
+                else:
+                    move = max(
+                        moves,
+                        key=lambda m: (
+                            node[m][1] / node[m][0]
+                            + c * math.sqrt(math.log(node[m][2]) / node[m][0])
+                            + bias * prior[m] / (node[m][0] + 1)
+                        ),
+                    )
                 path.append((node, move, mover))
                 seen = game.move_view(det, move, seat)
                 det = game.apply_index(det, moves.index(move))
@@ -345,3 +428,54 @@ class ISMCTSAgent:
         return max(
             range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)
         )
+
+    @staticmethod
+    def _order(game: Game, det: State, moves: list[str], known: dict[str, float], mover: str) -> dict[str, float]:
+        """The node's moves scored by the estimate, 0..1 among those legal here: a move is
+        scored in the first determinisation it is seen in, and kept (module docstring)."""
+        missing = [i for i, m in enumerate(moves) if m not in known]
+        if missing:
+            for i, v in zip(missing, move_scores(game, det, missing, mover)):
+                known[moves[i]] = v
+        return dict(zip(moves, normalised([known[m] for m in moves])))
+
+
+class GreedyAgent:
+    """One ply by the designer's estimate: each legal move scored as move ordering scores it
+    (`move_scores`: the estimate of the position it leads to, or its payoff if it ends the
+    game), the best taken, ties broken at random. No search, so as fast as the estimate;
+    a baseline that a search must beat to be worth its time.
+
+    Where something is hidden it scores the moves in one position its seat cannot tell from
+    the real one (`Game.resample`), as IS-MCTS does, so it never reads what it cannot see;
+    any random draw a move makes comes from its own generator, not the game's."""
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+        self._checked: object = None  # the compiled game last found fit
+        self._hidden = False
+
+    def choose(self, game: Game, state: State) -> int:
+        if self._checked is not game.compiled:
+            refuse_bias(game, 1.0)
+            self._hidden = bool(hidden_information(game))
+            if self._hidden:
+                refuse_unresampled(game, state)
+            self._checked = game.compiled
+        n = len(state.pending.values)
+        if n == 1:
+            return 0
+        seat = state.pending.player
+        rng = self.rng
+        if not self._hidden:
+            values = move_scores(game, state._replace(rng=rng.getrandbits(64)), range(n), seat)
+        else:
+            det = game.resample(state, seat, rng)
+            where = {label: i for i, label in enumerate(game.labels(det))}
+            labels = game.labels(state)
+            found = [where.get(label) for label in labels]
+            scored = move_scores(game, det, [i for i in found if i is not None], seat)
+            by_index = dict(zip([i for i in found if i is not None], scored))
+            values = [by_index[i] if i is not None else -math.inf for i in found]
+        best = max(values)
+        return rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])

@@ -1,0 +1,223 @@
+"""Strength that would show if it broke: move ordering by the designer's estimate, the
+one-ply greedy agent, and the agents against random on the bundled games (the long ones
+marked slow; benchmarks/strength.py makes the README's table of them).
+
+The race of docs/language.md §3.20 is the small game where the right move is known: each
+seat moves 1 or 2 steps, the first to 10 wins, and the estimate is the seat's lead.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from interpreter import load_game
+from interpreter.cli.commands import main, needs_chance
+from interpreter.core.errors import UsageError
+from interpreter.play.agents import RandomAgent, make_agent
+from interpreter.play.mcts import GreedyAgent, ISMCTSAgent, MCTSAgent, move_scores, normalised
+from interpreter.play.simulate import Setup, simulate, wilson
+from tests.test_mcts import RACE
+
+
+def _race(tmp_path, sign: str = ""):
+    path = tmp_path / f"race{'_minus' if sign else ''}.game"
+    path.write_text(RACE.replace("SIGN", sign), encoding="utf-8")
+    return load_game(str(path))
+
+
+def _at(game, north: int, south: int):
+    """The race with north to move, the seats `north` and `south` steps along."""
+    return game.start(seed=0, arrange=lambda s: game.with_var(s, "steps", {"north": north, "south": south}))
+
+
+def test_move_scores_are_the_estimate_after_the_move_or_the_payoff_of_a_move_that_ends_it(tmp_path):
+    """docs §3.20: a position still in play is worth its estimate (the lead, -10..10, scaled
+    to -1..1); a move that ends the game is worth its payoff (a win: 1)."""
+    game = _race(tmp_path)
+    assert move_scores(game, _at(game, 0, 0), range(2), "north") == pytest.approx([0.1, 0.2])
+    assert move_scores(game, _at(game, 8, 3), range(2), "north") == pytest.approx(
+        [0.6, 1.0]
+    )  # 9 - 3 = 6 steps ahead; 2 wins
+    assert normalised([0.1, 0.2, 0.2]) == [0.0, 1.0, 1.0] and normalised([0.3, 0.3]) == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_greedy_takes_what_the_estimate_prefers_unless_a_move_wins(tmp_path, seed):
+    """One ply by the estimate: 2 steps when the estimate rewards a lead, 1 when it is turned
+    upside down (so the estimate is what is read), yet 2 from 8 steps, where it wins."""
+    game, upside_down = _race(tmp_path), _race(tmp_path, "-")
+    assert game.labels(_at(game, 0, 0))[GreedyAgent(seed).choose(game, _at(game, 0, 0))] == "2"
+    assert (
+        upside_down.labels(_at(upside_down, 0, 0))[GreedyAgent(seed).choose(upside_down, _at(upside_down, 0, 0))] == "1"
+    )
+    assert (
+        upside_down.labels(_at(upside_down, 8, 0))[GreedyAgent(seed).choose(upside_down, _at(upside_down, 8, 0))] == "2"
+    )
+
+
+@pytest.mark.parametrize("kind", ["mcts", "ismcts"])
+def test_move_ordering_tries_the_estimates_best_move_first(tmp_path, kind):
+    """With ordering (`:o`) the first iteration tries the move the estimate likes best, so a
+    one-iteration search takes it on every seed: 2 steps, or 1 with the estimate upside
+    down. Without ordering the first move tried is drawn at random, and some seed takes 1."""
+    for sign, wanted in (("", "2"), ("-", "1")):
+        game = _race(tmp_path, sign)
+        state = _at(game, 0, 0)
+        for seed in range(8):
+            agent = make_agent(f"{kind}:1:o", "north", seed, game)
+            assert agent.bias > 0 and game.labels(state)[agent.choose(game, state)] == wanted
+    game = _race(tmp_path)
+    state = _at(game, 0, 0)
+    unordered = {
+        game.labels(state)[make_agent(f"{kind}:1", "north", seed, game).choose(game, state)] for seed in range(8)
+    }
+    assert unordered == {"1", "2"}
+
+
+def test_move_ordering_scores_nodes_below_the_root_once_they_are_reached_warm_times(tmp_path):
+    """Below the root, a node's moves are scored only once it has been reached `warm` times
+    (scoring costs one move and one estimate per option): with warm 1 the second visit
+    scores it, and a node reached once is never scored."""
+    game = _race(tmp_path)
+    state = _at(game, 0, 0)
+    calls = []
+    agent = MCTSAgent(6, seed=1, bias=1.0, warm=1)
+    real = agent._order
+    agent._order = lambda *args: calls.append(args[3]) or real(*args)
+    agent.choose(game, state)
+    assert calls[0] == "north" and "south" in calls[1:]  # the root, then a node of south's
+    calls.clear()
+    agent = MCTSAgent(6, seed=1, bias=1.0, warm=100)
+    real = agent._order
+    agent._order = lambda *args: calls.append(args[3]) or real(*args)
+    agent.choose(game, state)
+    assert calls == ["north"]
+
+
+def test_greedy_and_ordering_need_an_estimate():
+    """docs §3.20: tic-tac-toe declares no estimate, so there is nothing to order or be greedy by."""
+    ttt = load_game("tictactoe")
+    for kind in ("greedy", "mcts:20:o", "ismcts:0.5s:d10:o"):
+        with pytest.raises(UsageError, match="declares none"):
+            make_agent(kind, "x", 0, ttt)
+    assert main(["run", "tictactoe", "--agent", "x=greedy"]) == 2
+
+
+@pytest.mark.parametrize("kind", ["ismcts:10:x", "ismcts:10:o0", "ismcts:10:oo", "mcts:10:d5:d5", "ismcts:10:o:o"])
+def test_a_bad_search_part_is_a_usage_error(kind, capsys):
+    game = load_game("twid")
+    with pytest.raises(UsageError, match="rollout depth or move ordering"):
+        make_agent(kind, "west", 0, game)
+
+
+def test_search_parts_come_in_either_order_and_o_takes_a_weight():
+    game = load_game("twid")
+    a = make_agent("ismcts:0.5s:o:d30", "west", 0, game)
+    b = make_agent("ismcts:0.5s:d30:o2.5", "west", 0, game)
+    assert (a.depth, a.bias, b.depth, b.bias) == (30, 1.0, 30, 2.5)
+    assert isinstance(make_agent("greedy", "west", 0, game), GreedyAgent)
+
+
+def test_greedy_redraws_hidden_numbers_in_chance_mode():
+    """Downfall of Empires' secret research is redrawn by replaying the record, which only
+    chance mode keeps: `greedy` gets it there, as `ismcts` does."""
+    doe = load_game("downfall_of_empires")
+    assert needs_chance(doe, ["german=greedy"]) and not needs_chance(doe, ["german=random"])
+    assert not needs_chance(load_game("twid"), ["west=greedy"])
+
+
+def test_greedy_chooses_the_same_whatever_the_others_hand_holds():
+    """It scores moves in a redrawn position, never the real one: East's hand exchanged
+    with the deck, West chooses the same, decision after decision."""
+    t = load_game("twid")
+    for seed in (2, 3):
+        s = t.start(players=2, seed=seed)
+        a, b = GreedyAgent(5), GreedyAgent(5)
+        for _ in range(6):
+            hands, deck = t.var(s, "hand"), t.var(s, "deck")
+            east = hands["east"]
+            swapped = t.with_var(t.with_var(s, "hand", {"east": deck[: len(east)]}), "deck", east + deck[len(east) :])
+            if s.pending.player != "west":
+                s = t.apply_index(s, 0)
+                continue
+            i = a.choose(t, s)
+            assert i == b.choose(t, swapped)
+            s = t.apply_index(s, i)
+
+
+def test_greedy_wins_the_race_against_random_from_either_seat(tmp_path):
+    """Taking 2 steps every time wins the race moving first, and as south wins whenever
+    north wastes a step; over 20 seeds a side greedy never loses as north and wins most as south."""
+    game = _race(tmp_path)
+    wins = {"north": 0, "south": 0}
+    for seat, other in (("north", "south"), ("south", "north")):
+        for seed in range(20):
+            state = game.start(seed=seed)
+            agents = {seat: GreedyAgent(seed), other: RandomAgent(100 + seed)}
+            while state.result is None:
+                state = game.apply_index(state, agents[state.pending.player].choose(game, state))
+            wins[seat] += state.result == (seat,)
+    assert wins["north"] == 20 and wins["south"] >= 14, wins
+
+
+def test_ismcts_with_ordering_never_loses_tictactoe_to_random():
+    """IS-MCTS also plays perfect-information games; at 100 iterations it never loses
+    tic-tac-toe to random play in 20 games a side (tictactoe.md: a draw with good play)."""
+    ttt = load_game("tictactoe")
+    for seat, other in (("x", "o"), ("o", "x")):
+        for seed in range(20):
+            state = ttt.start(seed=seed)
+            agents = {seat: ISMCTSAgent(100, seed=seed), other: RandomAgent(50 + seed)}
+            while state.result is None:
+                state = ttt.apply_index(state, agents[state.pending.player].choose(ttt, state))
+            assert state.result in ((seat,), ()), (seat, seed)
+
+
+def _win_rate(game: str, players: int, agent: str, games: int, seed: int = 1) -> tuple[float, float, float]:
+    """`agent` in each seat in turn against random in the others, `games` games a seating:
+    its win rate and 95% Wilson interval (benchmarks/strength.py's figure)."""
+    seats = load_game(game).start(players=players, seed=0).players
+    wins = 0.0
+    for seat in seats:
+        agents = tuple(f"{s}={agent if s == seat else 'random'}" for s in seats)
+        for r in simulate(Setup(game, players=players, agents=agents), games, seed, 1):
+            wins += (seat in r.winners) / max(len(r.winners), 1)
+    n = games * len(seats)
+    return (wins / n, *wilson(wins, n))
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_at_the_wall_is_down():
+    """The Wall is Down, 2 players: one ply by the estimate (VP lead and edged countries)
+    wins far more than half of 40 games against random, seats swapped."""
+    rate, low, _ = _win_rate("twid", 2, "greedy", 20)
+    assert low > 0.6, rate
+
+
+@pytest.mark.slow
+def test_the_ordered_search_beats_random_at_the_wall_is_down():
+    """The Wall is Down, 2 players: IS-MCTS with its rollouts cut at 30 decisions and its
+    moves ordered by the estimate, 20 iterations a move, wins at least 5 of 6 games
+    against random, seats swapped (at 0.2 s a move it won 19 of 20: benchmarks/README.md)."""
+    rate, _, _ = _win_rate("twid", 2, "ismcts:20:d30:o", 3)
+    assert rate >= 5 / 6, rate
+
+
+def test_ordered_ismcts_chooses_the_same_whatever_the_others_hand_holds():
+    """Move ordering scores moves in the determinisation being searched, never the real
+    position: East's hand exchanged with the deck, West's ordered search is the same."""
+    t = load_game("twid")
+    s = t.start(players=2, seed=2)
+    hands, deck = t.var(s, "hand"), t.var(s, "deck")
+    east = hands["east"]
+    swapped = t.with_var(t.with_var(s, "hand", {"east": deck[: len(east)]}), "deck", east + deck[len(east) :])
+    a, b = ISMCTSAgent(20, seed=3, depth=10, bias=1.0, warm=1), ISMCTSAgent(20, seed=3, depth=10, bias=1.0, warm=1)
+    assert a.choose(t, s) == b.choose(t, swapped) and a.last_root == b.last_root
+
+
+def test_greedy_wins_berlin_wall_against_random_from_either_seat():
+    """Berlin Wall (Object: the first to collect 12 pieces wins), scored by its estimate,
+    the lead in pieces collected: greedy wins every one of 2 games a seat against random
+    (seeds 1 and 2, as `gamedef simulate` seeds them, so the figures are reproducible)."""
+    rate, _, _ = _win_rate("berlin_wall", 2, "greedy", 2)
+    assert rate == 1.0, rate
