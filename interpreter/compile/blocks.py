@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-from interpreter.compile.expressions import _CONSTANT, Scope, _whole_call, compile_source
+from interpreter.compile import ir
+from interpreter.compile.expressions import Scope, compile_source
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_LIST, MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
@@ -20,11 +21,11 @@ from interpreter.language import syntax as ast
 @attrs.frozen
 class BindParams:
     """The start of an inlined procedure: its parameters take the caller's arguments
-    (Python sources compiled in the caller's scope) in the slots given."""
+    (compiled in the caller's scope) in the slots given."""
 
     span: Span
     slots: tuple[int, ...]
-    sources: tuple[str, ...]
+    sources: tuple[ir.Node, ...]
 
 
 _NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
@@ -65,12 +66,12 @@ def _capped_into(target: str, value: str, emit) -> None:
     emit(f"{target} = __c")
 
 
-def _store(target: str, value: str, emit) -> None:
+def _store(target: str, value: ir.Node, emit, text) -> None:
     """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
-    if _whole_call(value, ("_cap(",)):
-        _capped_into(target, value[len("_cap(") : -1], emit)
+    if type(value) is ir.Cap and not value.deep:
+        _capped_into(target, text(value.value), emit)
     else:
-        emit(f"{target} = {value}")
+        emit(f"{target} = {text(value)}")
 
 
 class BlockCompiler:
@@ -127,7 +128,7 @@ class BlockCompiler:
         text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
         # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
         local: dict = {}
-        self.link_loops(text)
+        self.link_loops()
         exec(compile_source(text, name), self.ns, local)  # noqa: S102
         return local["_blk"]
 
@@ -135,7 +136,7 @@ class BlockCompiler:
         """A `for` loop in a native block: a step per item spent inline (no call per loop),
         unless the list is known to be paid for already."""
         raw = src(s.iterable)
-        items = self.stored(s.iterable, raw)
+        items = self.text(self.stored(s.iterable, raw))
         if not self._paid(s.iterable, raw):
             emit(f"__it = {items}")
             emit("if __it.__class__ is tuple:")
@@ -153,24 +154,25 @@ class BlockCompiler:
             spans.append(s.span)
 
         src = lambda e: self.src(e, scope, {})  # noqa: E731
+        text = self.text
         if isinstance(s, ast.Cite | ast.Note):
             return
         if isinstance(s, BindParams):
-            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
+            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(text(x) for x in s.sources)},")
         elif isinstance(s, ast.Let):
             value = self.stored(s.value, src(s.value))
-            _store(f"L[{scope.bind(s.name)}]", value, emit)
+            _store(f"L[{scope.bind(s.name)}]", value, emit, text)
         elif isinstance(s, ast.Assign):
             self._assign_lines(s, scope, emit, src)
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
-                emit(("if " if i == 0 else "elif ") + src(cond) + ":")
+                emit(("if " if i == 0 else "elif ") + text(src(cond)) + ":")
                 self._body_lines(body, scope, out, spans, depth + 1, s.span)
             if s.otherwise is not None:
                 emit("else:")
                 self._body_lines(s.otherwise, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.While):
-            emit(f"while {src(s.condition)}:")
+            emit(f"while {text(src(s.condition))}:")
             out.append(pad + "    vm.budget -= 1")
             spans.append(s.span)
             out.append(pad + "    if vm.budget < 0: vm.out_of_steps()")
@@ -181,9 +183,9 @@ class BlockCompiler:
         elif isinstance(s, ast.Break):
             emit("break")
         elif isinstance(s, ast.Log):
-            audience = src(s.audience) if s.audience is not None else "None"
+            audience = text(src(s.audience)) if s.audience is not None else "None"
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
-            values = [src(p) for p in s.text.parts if not isinstance(p, str)]
+            values = [text(src(p)) for p in s.text.parts if not isinstance(p, str)]
             self.formats.append(parts)
             self.format_spans.append(s.span)
             if s.headline:
@@ -193,22 +195,23 @@ class BlockCompiler:
         elif isinstance(s, ast.Roll):
             self.uses_chance = True
             source = self.stored(s.source, src(s.source))
-            if not (_CONSTANT.fullmatch(source) and isinstance(self.ns.get(source), tuple)):
-                source = f"tuple({source})"  # (a die's faces, a constant, are a tuple already)
-            emit(f"L[{scope.bind(s.var)}] = vm.random_choice({source})")
+            if not (type(source) is ir.Const and isinstance(self.ns.get(source.name), tuple)):
+                source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
+            emit(f"L[{scope.bind(s.var)}] = vm.random_choice({text(source)})")
         elif isinstance(s, ast.Shuffle):
             self.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
-            self._assign_lines(target, scope, emit, src, f"vm.shuffled({src(current)})")
+            shuffled = ir.Call(ir.Attr(ir.VM(), "shuffled"), (src(current),))
+            self._assign_lines(target, scope, emit, src, shuffled)
         elif isinstance(s, ast.Require):
             where = f"_span{next(self._names)}"
             self.ns[where] = s.span
-            emit(f"if not {src(s.condition)}: raise vm.rule_error({src(s.message)}, {where})")
+            emit(f"if not {text(src(s.condition))}: raise vm.rule_error({text(src(s.message))}, {where})")
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
-            emit(f"__w = {src(s.winners)}")
+            emit(f"__w = {text(src(s.winners))}")
             emit("vm.finish((__w,) if isinstance(__w, str) else tuple(__w))")
             emit("return 0")
         else:  # pragma: no cover - native_ok admits only the kinds above
@@ -222,12 +225,12 @@ class BlockCompiler:
             out.append("    " * depth + "pass")
             spans.append(span)
 
-    def stored(self, e, source: str) -> str:
+    def stored(self, e, source: ir.Node) -> ir.Node:
         """`source`, held to the value limits if `e` may compute a larger value than it
         reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
         if not self.may_grow(e):
             return source
-        return f"_cap_deep({source})" if self.makes_items(e) else f"_cap({source})"
+        return ir.Cap(source, deep=self.makes_items(e))
 
     def makes_items(self, e) -> bool:
         """Does `e` build a list whose items it computes (so they must be checked too)?"""
@@ -281,8 +284,9 @@ class BlockCompiler:
             return e.func not in _PICKING_BUILTINS
         return True
 
-    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, value: str | None = None) -> None:
-        value = value if value is not None else self.stored(s.value, src(s.value))
+    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None) -> None:
+        node = node if node is not None else self.stored(s.value, src(s.value))
+        value = self.text(node)
         # `x += y` may double x; adding a number written in the rule only counts up.
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
         if s.name in scope.slots:
@@ -300,7 +304,7 @@ class BlockCompiler:
                 _capped_into(base, f"{base} {s.op} {value}", emit)
             else:
                 if s.op == "=":
-                    _store(base, value, emit)
+                    _store(base, node, emit, self.text)
                 else:
                     emit(f"{base} {s.op}= {value}")
             if watched:  # cards that left this list run their `when self leaves` hooks next
@@ -308,7 +312,7 @@ class BlockCompiler:
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         for depth, key in enumerate(s.keys):
-            k = src(key)
+            k = self.text(src(key))
             if depth < len(levels):
                 index = f"_i{self.vars[s.name].slot}_{depth}"
                 self.ns[index] = levels[depth][1]
@@ -321,7 +325,7 @@ class BlockCompiler:
             _capped_into(f"__t{last}[__k{last}]", f"__t{last}[__k{last}] {s.op} {value}", emit)
         else:
             if s.op == "=":
-                _store(f"__t{last}[__k{last}]", value, emit)
+                _store(f"__t{last}[__k{last}]", node, emit, self.text)
             else:
                 emit(f"__t{last}[__k{last}] {s.op}= {value}")
         for depth in range(last, 0, -1):
