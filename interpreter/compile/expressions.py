@@ -35,6 +35,22 @@ from interpreter.core.links import DYNAMIC
 from interpreter.language import syntax as ast
 
 Closure = Callable[[Any, list], Any]
+# What computing a rule's value at load (constant folding, a def's table) may raise that
+# means "not at load": an error the rule would meet in play (a missing key or item, a
+# value of the wrong kind, a division by zero, something only the running machine does,
+# such as a rule's own error or a die roll) or the load's budget or depth spent. The value
+# is then computed in play, where an error names the rule.
+NOT_AT_LOAD = (
+    ArithmeticError,
+    LookupError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    NameError,
+    RecursionError,
+    MemoryError,
+    LimitExceeded,
+)
 TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
@@ -216,7 +232,7 @@ class ExpressionCompiler:
             value = self._function(self.src(e, scope, {}))(self.load_vm, [None] * (scope.count + 1))
         except GameDefError:
             raise
-        except Exception:  # let it fail at run time (or where the constant is needed), where the error names the rule
+        except NOT_AT_LOAD:  # let it fail at run time (or where the constant is needed), where the error names the rule
             return _FAILED
         finally:
             self._folding = False
@@ -709,7 +725,8 @@ class ExpressionCompiler:
         (expressions never write), but may fail where the loop would never have read them
         (an empty list, a condition false first): then the function runs as written, a
         second function without the locals, and any error is raised where the rule reads
-        it."""
+        it. (A read of a list, a table or a key's position by a key can fail only with a
+        missing key or index, or a key of the wrong kind: LookupError or TypeError.)"""
         params = ", ".join(["vm", "L", *free])
         calls: list[str] = []
         head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if passes.uses_vars(stmts) else "")
@@ -721,7 +738,7 @@ class ExpressionCompiler:
         lines = [
             head + "    try:",
             *(f"        {local} = {emit.expr(read)}" for local, read in made),
-            "    except Exception:",
+            "    except (LookupError, TypeError):",
             f"        return {name}_as_written({params})",
         ]
         written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if passes.uses_vars(stmts) else "")
@@ -987,7 +1004,7 @@ class ExpressionCompiler:
                 table[combo[0] if len(combo) == 1 else combo] = call(self.load_vm, list(combo))
         except GameDefError:
             raise
-        except Exception:  # computed at run time instead, where an error names the rule
+        except NOT_AT_LOAD:  # computed at run time instead, where an error names the rule
             return None
         self._tables[decl.name] = table
         return table
