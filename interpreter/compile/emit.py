@@ -30,9 +30,9 @@ def body(stmts: tuple[ir.Stmt, ...] | list[ir.Stmt], pad: str = "    ", calls: l
 
 
 def _stmt(s: ir.Stmt, pad: str, lines: list[str], calls: list[str] | None) -> None:
-    if type(s) is ir.Line:
+    if isinstance(s, ir.Line):
         lines.append(pad + _line(s, calls))
-    elif type(s) is ir.Nest:
+    elif isinstance(s, ir.Nest):
         lines.append(pad + _line(s.head, calls))
         for x in s.body:
             _stmt(x, pad + "    ", lines, calls)
@@ -54,6 +54,22 @@ def _line(s: ir.Line, calls: list[str] | None) -> str:
 
 def _write(n: ir.Node, out: list[str], calls: list[str] | None) -> None:
     _EXPR[type(n)](n, out, calls)
+
+
+def _head(n: ir.Head, out: list[str], calls) -> None:
+    _write(n.obj, out, calls)
+    out.append(f"[:{n.stop}]")
+
+
+def _attr(n: ir.Attr, out: list[str], calls) -> None:
+    _write(n.obj, out, calls)
+    out.append(f".{n.name}")
+
+
+def _list(n: ir.List, out: list[str], calls) -> None:
+    out.append("[")
+    _seq(n.items, out, calls)
+    out.append("]")
 
 
 def _seq(items, out: list[str], calls, sep: str = ", ") -> None:
@@ -140,7 +156,7 @@ def _comp(n: ir.Comp, out: list[str], calls) -> None:
     out.append("[")
     _write(n.element, out, calls)
     for c in n.clauses:
-        if type(c) is ir.For:
+        if isinstance(c, ir.For):
             out.append(f" for {c.var} in ")
             _write(c.iterable, out, calls)
         else:
@@ -188,11 +204,11 @@ _EXPR: dict[type, Callable] = {
     ir.Players: lambda n, out, calls: out.append("vm.players"),
     ir.Group: _wrap("(", "inner", ")"),
     ir.Subscript: _subscript,
-    ir.Head: lambda n, out, calls: (_write(n.obj, out, calls), out.append(f"[:{n.stop}]")),
-    ir.Attr: lambda n, out, calls: (_write(n.obj, out, calls), out.append(f".{n.name}")),
+    ir.Head: _head,
+    ir.Attr: _attr,
     ir.Call: _call,
     ir.Tuple: _tuple,
-    ir.List: lambda n, out, calls: (out.append("["), _seq(n.items, out, calls), out.append("]")),
+    ir.List: _list,
     ir.BinOp: _binop,
     ir.Not: _not,
     ir.Truth: _wrap("(not not ", "operand", ")"),

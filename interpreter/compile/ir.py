@@ -328,7 +328,7 @@ def line(*parts: str | Node) -> Line:
     return Line(tuple(parts))
 
 
-def children(node: Node | Stmt) -> Iterator[Node | Stmt]:
+def children(node: Any) -> Iterator[Any]:
     """The nodes directly inside `node`, in the order the emitter writes them."""
     t = type(node)
     if t in _LEAVES:
@@ -399,8 +399,9 @@ def children(node: Node | Stmt) -> Iterator[Node | Stmt]:
 _LEAVES = (Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players)
 
 
-def walk(node: Node | Stmt) -> Iterator[Node | Stmt]:
-    """`node` and every node inside it, in the order the emitter writes them."""
+def walk(node: Any) -> Iterator[Any]:
+    """`node` and every node inside it, in the order the emitter writes them (typed `Any`:
+    a pass tells the nodes apart by their class)."""
     stack = [node]
     while stack:
         n = stack.pop()

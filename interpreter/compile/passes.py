@@ -12,6 +12,7 @@ tests/test_passes.py tests each on small trees and on small programs.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -82,7 +83,7 @@ def table_read(node: ir.Node) -> ir.Table | None:
 # ---- hoisting -------------------------------------------------------------------------
 
 
-def _invariant(key: ir.Node, bound: set[str]) -> bool:
+def _invariant(key: Any, bound: set[str]) -> bool:
     """Does `key` give the same value at every turn of a loop function: made only of the
     frame's slots, variables, constants, numbers, the function's parameters and fixed
     tables at such keys, with nothing that calls and no variable the loops bind?"""
@@ -239,8 +240,8 @@ def var_reads(node: ir.Node) -> tuple[int, ...] | None:
     return tuple(sorted(slots))
 
 
-_PLAIN = (ir.Lit, ir.Const, ir.Table, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List, ir.BinOp, ir.Not)
-_PLAIN += (ir.Truth, ir.Neg, ir.IfExp, ir.Join, ir.Head)
+_PLAIN: tuple[type, ...] = (ir.Lit, ir.Const, ir.Table, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List)
+_PLAIN += (ir.BinOp, ir.Not, ir.Truth, ir.Neg, ir.IfExp, ir.Join, ir.Head)
 _PURE_NODES = (*_PLAIN, ir.Slot, ir.Local, ir.Lambda, ir.Comp, ir.For, ir.If, ir.Cap)
 
 
