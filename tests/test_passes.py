@@ -163,6 +163,31 @@ def test_whether_a_chosen_list_is_empty_is_a_truth_whichever_list_is_chosen(tmp_
     assert game.var(state, "some") is True
 
 
+def test_loops_that_stop_at_their_answer_nest_three_deep(tmp_path):
+    """`any` of `any` of `any` over comprehensions: each loop written in place in the one
+    around it (docs/language.md section 6: `any(...)` of a comprehension stops at the
+    first true item). The inner loop's answer was once left unwritten two levels up (a
+    NameError in play)."""
+    game = _game(
+        tmp_path,
+        """
+        var grid: list list list int = [[[1, 2], [3]], [[4], [5, 6]]]
+        var n: int = 0
+        var some: bool = false
+        var every: bool = true
+        procedure play() {
+            rule "Play"
+            some = any([any([any([x > n for x in row]) for row in plane]) for plane in grid])
+            every = all([all([all([x > n + 1 for x in row]) for row in plane]) for plane in grid])
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.var(state, "some") is True
+    assert game.var(state, "every") is False  # 1 is not above 1
+
+
 # ---- the compiler reads no generated text ------------------------------------------------
 
 # Broad handlers outside the compiler's own passes, each a boundary that must turn any

@@ -199,7 +199,7 @@ class ExpressionCompiler:
         # loop functions made, not yet compiled: their source and the loop functions it calls
         self._pending_loops: dict[str, tuple[str, list[str]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
-        self._called: list[str] = []  # loop functions called by the texts written since the last `link_loops`
+        self._building = False  # a tree is being built (`src`)
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -209,11 +209,6 @@ class ExpressionCompiler:
             if value is not _FAILED:
                 return lambda vm, L: value
         return self._function(self.src(e, scope, {}))
-
-    def text(self, node: ir.Node) -> str:
-        """`node` written as Python (emit.py), for a text the caller compiles: the loop
-        functions it calls are noted, to be compiled with it (`link_loops`)."""
-        return emit.expr(node, self._called)
 
     def _function(self, node: ir.Node) -> Closure:
         calls: list[str] = []
@@ -248,7 +243,20 @@ class ExpressionCompiler:
     # ---- the intermediate form --------------------------------------------------------
     def src(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
         """The tree of `e` in `scope`; `py` maps the names bound by the comprehensions
-        and lambdas around it to their variables."""
+        and lambdas around it to their variables. The loop functions noted while a tree
+        is built (`_loops_made`, for `_loop_element`) are forgotten once it is: no later
+        tree holds their calls, and the compiled game (kept whole in the game cache)
+        keeps no trees."""
+        if self._building:
+            return self._node(e, scope, py)
+        self._building = True
+        try:
+            return self._node(e, scope, py)
+        finally:
+            self._building = False
+            self._loops_made.clear()
+
+    def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
         if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and self.is_static(
             e, scope, set(), frozenset(py)
         ):
@@ -687,7 +695,7 @@ class ExpressionCompiler:
         frame and the comprehension variables of the expression around it it reads."""
         top: list = []
         inner = self._loop_head(parts, top)
-        elem = self._loop_element(elem, inner)
+        element, elem = elem, self._loop_element(elem, inner)
         if f == "any":
             inner.append(ir.line("if ", elem, ": return True"))
             first, last = [], ir.line("return False")
@@ -715,7 +723,8 @@ class ExpressionCompiler:
         # compiled once a compiled text calls it (`link_loops`)
         self._pending_loops[name] = self._with_hoisted(name, free, stmts, passes.bound_locals(stmts))
         call = _loop_call(name, free)
-        self._loops_made[call] = (f, parts, elem)
+        # as written: a loop written in place in another's writes its own inner loop again
+        self._loops_made[call] = (f, parts, element)
         return call
 
     def _with_hoisted(self, name: str, free: list[str], stmts: list[ir.Stmt], bound: set[str]) -> tuple[str, list[str]]:
@@ -744,13 +753,11 @@ class ExpressionCompiler:
         written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if passes.uses_vars(stmts) else "")
         return "\n".join([*lines, *emit.body(changed)]) + "\n" + written + "\n".join(plain) + "\n", calls
 
-    def link_loops(self, calls: list[str] | None = None) -> None:
+    def link_loops(self, calls: list[str]) -> None:
         """Compile the loop functions (`_loop`) that a text about to be compiled calls
-        (`calls`, or those noted by `text`), and those they call. One written in place in
-        another's loop (`_loop_element`) is never called, and never compiled: compiling is
-        most of a load's time."""
-        if calls is None:
-            calls, self._called = self._called, []
+        (`calls`, as the emitter listed them), and those they call. One written in place
+        in another's loop (`_loop_element`) is never called, and never compiled: compiling
+        is most of a load's time."""
         for name in calls:
             pending = self._pending_loops.pop(name, None)
             if pending is not None:

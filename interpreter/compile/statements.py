@@ -447,26 +447,31 @@ class StatementCompiler:
         name = f"_choose{next(self._names)}"
         self.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
-        body = [
-            f"    values = {emit.expr(options, calls)}",
-            f"    if not values or len(values) > {MAX_CHOICES}:",
-            f"        return {name}_unusual(vm, L, values)",
-            f"    who = {emit.expr(player, calls)}",
-            "    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)",
-            "        vm.left -= 1",
-            f"        L[{slot}] = values[vm.pick(len(values))]",
-            "        vm.budget = vm.step_limit",
-            "        del vm.log[:]",
-            f"        return {nxt}",
-            f"    vm.suspend(who, values, {slot}, {choice}, L)",
-            f"    return {nxt}",
-        ]
+        body = tuple(
+            ir.line(*parts)
+            for parts in (
+                ("    values = ", options),
+                (f"    if not values or len(values) > {MAX_CHOICES}:",),
+                (f"        return {name}_unusual(vm, L, values)",),
+                ("    who = ", player),
+                ("    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)",),
+                ("        vm.left -= 1",),
+                (f"        L[{slot}] = values[vm.pick(len(values))]",),
+                ("        vm.budget = vm.step_limit",),
+                ("        del vm.log[:]",),
+                (f"        return {nxt}",),
+                (f"    vm.suspend(who, values, {slot}, {choice}, L)",),
+                (f"    return {nxt}",),
+            )
+        )
         reads = passes.uses_vars(options) or passes.uses_vars(player)
-        text = f"def {name}(vm, L):\n" + ("    V = vm.vars\n" if reads else "") + "\n".join(body) + "\n"
+        lines = emit.body(body, "", calls)
+        text = f"def {name}(vm, L):\n" + ("    V = vm.vars\n" if reads else "") + "\n".join(lines) + "\n"
         self.link_loops(calls)
         exec(compile_source(text, "<gamedef decision>"), self.ns)  # noqa: S102
         step = self.ns.pop(name)
-        # a run of simple statements before it writes it out in its own step (`native_block`)
+        # a run of simple statements before it writes it out in its own step (`native_block`):
+        # its lines as the intermediate form, written again there
         step.body = body
         return step
 
