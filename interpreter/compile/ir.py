@@ -332,68 +332,63 @@ def children(node: Any) -> Iterator[Any]:
     """The nodes directly inside `node`, in the order the emitter writes them."""
     t = type(node)
     if t in _LEAVES:
-        return
-    if t is Comp:
-        # written `[element for ...]`: the element first, then the clauses
-        yield node.element
-        yield from node.clauses
-        return
-    if t is IfExp:
-        yield node.then
-        yield node.condition
-        yield node.otherwise
-        return
-    if t is Guarded:
-        yield node.fast
-        for slot in node.slots:  # the guard: `V[s] is _qi_NAME[i]`
-            yield Var(slot)
-            yield Global(f"_qi_{node.query}")
-        yield node.call
-        return
-    if t is Charge:
-        yield Global("_charge")
-        yield VM()
-        yield node.items
-        return
-    if t is Cap:
-        yield Global("_cap_deep" if node.deep else "_cap", PYTHON)
-        yield node.value
-        return
-    if t is QueryCall:
-        yield Global(f"_q_{node.query}")
-        yield VM()
-        yield from node.args
-        return
-    if t is Neighbours:
-        yield Global("_links")
-        yield node.node
-        if node.slot is not None:
-            yield Var(node.slot)
-            yield Global("_dl_neighbours")
-            yield VM()
-            yield node.node
-        return
-    if t is Line:
-        yield from (p for p in node.parts if not isinstance(p, str))
-        return
-    if t is Nest:
-        yield node.head
-        yield from node.body
-        return
-    if t is Loop:
-        yield node.iterable
-        yield from node.body
-        return
-    for f in attrs.fields(t):
-        value = getattr(node, f.name)
+        return iter(())
+    special = _SPECIAL.get(t)
+    return special(node) if special is not None else _fields(node, t)
+
+
+def _fields(node: Any, t: type) -> Iterator[Any]:
+    names = _FIELDS.get(t)
+    if names is None:
+        names = _FIELDS[t] = tuple(f.name for f in attrs.fields(t))
+    for name in names:
+        value = getattr(node, name)
         if isinstance(value, Node):
             yield value
-        elif isinstance(value, tuple):
+        elif value.__class__ is tuple:
             for x in value:
                 if isinstance(x, Node):
                     yield x
-                elif isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], Node):
+                elif x.__class__ is tuple and len(x) == 2 and isinstance(x[1], Node):
                     yield x[1]  # a keyword argument
+
+
+def _guarded(node: Guarded) -> Iterator[Any]:
+    yield node.fast
+    for slot in node.slots:  # the guard: `V[s] is _qi_NAME[i]`
+        yield Var(slot)
+        yield Global(f"_qi_{node.query}")
+    yield node.call
+
+
+def _neighbours(node: Neighbours) -> Iterator[Any]:
+    yield Global("_links")
+    yield node.node
+    if node.slot is not None:
+        yield Var(node.slot)
+        yield Global("_dl_neighbours")
+        yield VM()
+        yield node.node
+
+
+# Nodes whose children are not their fields in order: written in another order (a
+# comprehension's element first), or standing for names the passes must see (`Charge` is
+# `_charge(vm, ...)`).
+_SPECIAL: dict[type, Any] = {
+    Comp: lambda n: iter((n.element, *n.clauses)),
+    IfExp: lambda n: iter((n.then, n.condition, n.otherwise)),
+    Guarded: _guarded,
+    Charge: lambda n: iter((Global("_charge"), VM(), n.items)),
+    Cap: lambda n: iter((Global("_cap_deep" if n.deep else "_cap", PYTHON), n.value)),
+    QueryCall: lambda n: iter((Global(f"_q_{n.query}"), VM(), *n.args)),
+    Neighbours: _neighbours,
+    Line: lambda n: (p for p in n.parts if not isinstance(p, str)),
+    Nest: lambda n: iter((n.head, *n.body)),
+    Loop: lambda n: iter((n.iterable, *n.body)),
+}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # each node class's field names, in order
 
 
 _LEAVES = (Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players)
@@ -402,11 +397,10 @@ _LEAVES = (Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players)
 def walk(node: Any) -> Iterator[Any]:
     """`node` and every node inside it, in the order the emitter writes them (typed `Any`:
     a pass tells the nodes apart by their class)."""
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(list(children(n))))
+    yield node
+    if type(node) not in _LEAVES:
+        for child in children(node):
+            yield from walk(child)
 
 
 def unwrapped(node: Node) -> Node:
