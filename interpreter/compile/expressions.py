@@ -481,9 +481,11 @@ class ExpressionCompiler:
         while it runs over countries) as a call of a generated function reading it once,
         before the comprehension, as a loop function does (`_with_hoisted`). Only where
         that saves more than the call costs: not over the seats or a short constant."""
-        bound = passes.bound_locals(made)
-        reads = passes.hoistable(made, bound, after_first_turn=False)
-        if passes.has_text(made) or not any(_reads_variable(r) for r in reads):
+        seen = passes.summary(made)
+        if seen.has_text or not seen.reads_vars:  # (no variable's entry to read once)
+            return made
+        reads = passes.hoistable(made, set(seen.bound), after_first_turn=False)
+        if not any(_reads_variable(r) for r in reads):
             return made
         items = ir.unwrapped(first.iterable)
         if type(items) is ir.Charge:
@@ -491,10 +493,9 @@ class ExpressionCompiler:
         value = self.ns.get(items.name) if type(items) is ir.Const else None
         if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
             return made
-        free = passes.free_locals(made)
         name = f"_list{next(self._names)}"
-        self._pending_loops[name] = self._with_hoisted(name, free, [ir.line("return ", made)], bound)
-        return _loop_call(name, free)
+        self._pending_loops[name] = self._with_hoisted(name, [ir.line("return ", made)], seen)
+        return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
         return ir.Call(ir.Global("_range"), (ir.VM(), self.src(e.low, scope, py), self.src(e.high, scope, py)))
@@ -718,16 +719,16 @@ class ExpressionCompiler:
             inner.append(ir.line("__n += 1"))
             first, last = [ir.line("__n = 0")], ir.line("return __n")
         stmts = [*first, *_frozen(top), last]
-        free = passes.free_locals(stmts)
+        seen = passes.summary(stmts)
         name = f"_{f}{next(self._names)}"
         # compiled once a compiled text calls it (`link_loops`)
-        self._pending_loops[name] = self._with_hoisted(name, free, stmts, passes.bound_locals(stmts))
-        call = _loop_call(name, free)
+        self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
+        call = _loop_call(name, list(seen.free))
         # as written: a loop written in place in another's writes its own inner loop again
         self._loops_made[call] = (f, parts, element)
         return call
 
-    def _with_hoisted(self, name: str, free: list[str], stmts: list[ir.Stmt], bound: set[str]) -> tuple[str, list[str]]:
+    def _with_hoisted(self, name: str, stmts: list[ir.Stmt], seen: passes.Summary) -> tuple[str, list[str]]:
         """The text of loop function `name` (and the loop functions it calls): reads that
         give the same value on every turn (`passes.hoistable`) are made once, before its
         loops, into locals. Reading them early spends no step and writes nothing
@@ -736,10 +737,10 @@ class ExpressionCompiler:
         second function without the locals, and any error is raised where the rule reads
         it. (A read of a list, a table or a key's position by a key can fail only with a
         missing key or index, or a key of the wrong kind: LookupError or TypeError.)"""
-        params = ", ".join(["vm", "L", *free])
+        params = ", ".join(["vm", "L", *seen.free])
         calls: list[str] = []
-        head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if passes.uses_vars(stmts) else "")
-        reads = [] if passes.has_text(stmts) else passes.hoistable(stmts, bound)
+        head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
+        reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
         plain = emit.body(stmts, calls=calls)
         if not reads:
             return head + "\n".join(plain) + "\n", calls
@@ -750,7 +751,7 @@ class ExpressionCompiler:
             "    except (LookupError, TypeError):",
             f"        return {name}_as_written({params})",
         ]
-        written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if passes.uses_vars(stmts) else "")
+        written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
         return "\n".join([*lines, *emit.body(changed)]) + "\n" + written + "\n".join(plain) + "\n", calls
 
     def link_loops(self, calls: list[str]) -> None:
@@ -918,15 +919,17 @@ class ExpressionCompiler:
             try:
                 # The body sees only its parameters, bound to the caller's arguments.
                 body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
-                if _width(body) > INLINE_LIMIT and self._shallow_at is None:
+                width = _width(body)
+                if width > INLINE_LIMIT and self._shallow_at is None:
                     self._shallow_at = len(self._inlining)
                     try:
                         body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                        width = _width(body)
                     finally:
                         self._shallow_at = None
             finally:
                 self._inlining.pop()
-            if _width(body) <= INLINE_LIMIT:
+            if width <= INLINE_LIMIT:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return self._with_arguments(body, bound) if bound else body
         return None
@@ -936,19 +939,19 @@ class ExpressionCompiler:
         the arguments `bound`: a computed argument that the body reads more than once (or
         in a loop) is computed once, as a def's arguments are, not once per reading."""
         names = [v for v, _ in bound]
-        plain = not passes.has_text(body)
-        if plain and type(body) is ir.Call and type(body.func) is ir.Global and body.func.kind == ir.LOOP:
+        seen = passes.summary(body)
+        if not seen.has_text and type(body) is ir.Call and type(body.func) is ir.Global and body.func.kind == ir.LOOP:
             # The body is one call of a loop function, which takes each variable read in its
             # loop as a parameter: an argument it reads once, in its own arguments, is
             # computed once there.
             if all(passes.count(body, ir.Local(v)) == 1 and ir.Local(v) in body.args for v in names):
                 return passes.substitute(body, dict(bound))
-        free = passes.free_locals(body, names)
+        free = [v for v in seen.free if v not in names]
         name = f"_in{next(self._names)}"
         text = f"def {name}({', '.join(['vm', 'L', *free, *names])}):\n"
         calls: list[str] = []
         source = emit.expr(body, calls)
-        text += ("    V = vm.vars\n" if passes.uses_vars(body) else "") + f"    return {source}\n"
+        text += ("    V = vm.vars\n" if seen.reads_vars else "") + f"    return {source}\n"
         self._pending_loops[name] = (text, calls)  # compiled once a compiled text calls it
         params = (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.Call(ir.Global(name, ir.LOOP), params)

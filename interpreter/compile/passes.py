@@ -71,6 +71,42 @@ def free_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterabl
     return sorted(read - bound_locals(nodes) - set(also_bound), key=lambda v: int(v[2:]))
 
 
+@attrs.frozen
+class Summary:
+    """What a generated function's code reads and binds, found in one walk: whether it
+    reads a game variable (`uses_vars`), writes a text (`has_text`), the expression
+    variables it binds (`bound_locals`) and those it reads from around it
+    (`free_locals`, in the order they were made)."""
+
+    reads_vars: bool
+    has_text: bool
+    bound: frozenset[str]
+    free: tuple[str, ...]
+
+
+def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
+    """`uses_vars`, `has_text`, `bound_locals` and `free_locals` of `code` at once."""
+    reads_vars = text = False
+    bound: set[str] = set()
+    read: set[str] = set()
+    for x in code if isinstance(code, list | tuple) else (code,):
+        for n in ir.walk(x):
+            t = type(n)
+            if t is ir.Var:
+                reads_vars = True
+            elif t is ir.Local:
+                if is_variable(n.name):
+                    read.add(n.name)
+            elif t is ir.Lit:
+                text = text or isinstance(n.value, str) and n.value != ""
+            elif t in (ir.For, ir.Loop) or t is ir.Lambda:
+                name = n.param if t is ir.Lambda else n.var
+                if is_variable(name):
+                    bound.add(name)
+    free = tuple(sorted(read - bound, key=lambda v: int(v[2:])))
+    return Summary(reads_vars, text, frozenset(bound), free)
+
+
 def table_read(node: ir.Node) -> ir.Table | None:
     """The field or def table `node` reads, if it is one read of one (`_f_value[c]`) and
     writes no text."""
@@ -191,14 +227,62 @@ def contains(code, target: ir.Node) -> bool:
 
 def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], list[tuple[str, ir.Node]]]:
     """`stmts` with each of `reads` (longest first) that is still written in them replaced
-    by a local `__hN`; and the (local, read) pairs made."""
-    made: list[tuple[str, ir.Node]] = []
-    for read in reads:
-        if contains(stmts, read):
-            local = f"__h{len(made)}"
-            made.append((local, read))
-            stmts = [replace(s, read, ir.Local(local)) for s in stmts]
-    return stmts, made
+    by a local `__hN`; and the (local, read) pairs made. A read written only inside a
+    longer one is not (the longer one's local holds it)."""
+    used: set[int] = set()
+
+    def find(n) -> None:  # the outermost reads: longer ones are found before those inside
+        for i, r in enumerate(reads):
+            if n == r:
+                used.add(i)
+                return
+        for c in ir.children(n):
+            find(c)
+
+    for s in stmts:
+        find(s)
+    made = [(f"__h{k}", reads[i]) for k, i in enumerate(sorted(used))]
+    locals_ = {id(read): ir.Local(local) for local, read in made}
+
+    def swap(n):
+        for _, read in made:
+            if n == read:
+                return locals_[id(read)]
+        return None
+
+    return [_swapped(s, swap) for s in stmts], made
+
+
+def _swapped(node, swap):
+    """`node` with every node for which `swap` gives a replacement (outermost first)
+    replaced by it."""
+    new = swap(node) if isinstance(node, ir.Node) else None
+    if new is not None:
+        return new
+    t = type(node)
+    if t in ir._LEAVES:
+        return node
+    if t is ir.Line:
+        return ir.Line(tuple(p if isinstance(p, str) else _swapped(p, swap) for p in node.parts))
+    changes = {}
+    for f in attrs.fields(t):
+        value = getattr(node, f.name)
+        if isinstance(value, ir.Node | ir.Line | ir.Nest | ir.Loop):
+            changed = _swapped(value, swap)
+        elif isinstance(value, tuple):
+            changed = tuple(
+                _swapped(x, swap)
+                if isinstance(x, ir.Node | ir.Line | ir.Nest | ir.Loop)
+                else (x[0], _swapped(x[1], swap))
+                if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], ir.Node)
+                else x
+                for x in value
+            )
+        else:
+            continue
+        if changed is not value:
+            changes[f.name] = changed
+    return attrs.evolve(node, **changes) if changes else node
 
 
 def substitute(node: ir.Node, values: dict[str, ir.Node]) -> ir.Node:
