@@ -6,7 +6,6 @@ the variables (`game.var`), the narration (`game.narrate`), the legal moves and 
 
 from __future__ import annotations
 
-import re
 import textwrap
 import tomllib
 from pathlib import Path
@@ -14,11 +13,11 @@ from pathlib import Path
 import pytest
 import tomli_w
 
-import interpreter.compile.expressions
+import interpreter.compile.passes
 import interpreter.runtime.engine
 from interpreter import GameDefError, GameRuntimeError, load_game
 from interpreter.compile.compiler import Compiler
-from interpreter.compile.expressions import Scope, _clause_parts
+from interpreter.compile.expressions import Scope
 from interpreter.language.parser import parse_expression
 from interpreter.runtime.saving import load_state, save_state, state_from_dict, state_to_dict
 
@@ -1207,20 +1206,10 @@ def test_a_computed_argument_a_def_reads_again_is_computed_once(tmp_path, monkey
         """
     game = build(tmp_path, HEADER + source)
     assert game.var(game.start(players=2), "n") == 10 * (40 + 80 + 2)
-    monkeypatch.setattr(interpreter.compile.expressions, "_COMPUTES", re.compile(r"(?!)"))  # each reading computes it
+    monkeypatch.setattr(interpreter.compile.passes, "computes", lambda node: False)  # each reading computes it
     game = build(tmp_path, HEADER + source, name="again.game")
     with pytest.raises(GameRuntimeError, match="more than 1,800 steps"):
         game.start(players=2)
-
-
-def test_clauses_of_a_comprehension_source_are_split_outside_brackets():
-    assert _clause_parts("_v1 in _charge(vm, X[(a if b else c)]) if (x in y) for _v2 in Z if q(1, 2)") == [
-        "for _v1 in _charge(vm, X[(a if b else c)])",
-        "if (x in y)",
-        "for _v2 in Z",
-        "if q(1, 2)",
-    ]
-    assert _clause_parts("_v1 in X") == ["for _v1 in X"]
 
 
 def test_whether_path_steps_finds_a_step_is_the_same_answer_as_counting_them(tmp_path):

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import attrs
 
-from interpreter.compile.expressions import _CONSTANT, Scope, _whole_call, compile_source
+from interpreter.compile import ir
+from interpreter.compile.emit import body as written
+from interpreter.compile.expressions import Scope, compile_source
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_LIST, MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
@@ -20,11 +22,11 @@ from interpreter.language import syntax as ast
 @attrs.frozen
 class BindParams:
     """The start of an inlined procedure: its parameters take the caller's arguments
-    (Python sources compiled in the caller's scope) in the slots given."""
+    (compiled in the caller's scope) in the slots given."""
 
     span: Span
     slots: tuple[int, ...]
-    sources: tuple[str, ...]
+    sources: tuple[ir.Node, ...]
 
 
 _NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
@@ -53,12 +55,13 @@ SIMPLE = (
 )
 
 
-def _capped_into(target: str, value: str, emit) -> None:
-    """`target = value`, held to the value limits (`capped`): a number or a list within
-    them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
-    than in a call. A list computed and stored spends a step per item (`xs = xs + [x]`
-    in a loop copies the list each turn: the budget, not the list limit, stops it)."""
-    emit(f"__c = {value}")
+def _capped_into(target: str, value: tuple, emit) -> None:
+    """`target = value` (`value`: the parts of a line), held to the value limits
+    (`capped`): a number or a list within them, the usual case (`x += y`,
+    `pile = append(pile, c)`), is tested in place rather than in a call. A list computed and stored spends a step per
+    item (`xs = xs + [x]` in a loop copies the list each turn: the budget, not the list
+    limit, stops it)."""
+    emit("__c = ", *value)
     emit("if __c.__class__ is tuple: _charge(vm, __c)")
     emit(
         "if not (__c.__class__ is int and -_MAX_INT <= __c <= _MAX_INT"
@@ -67,14 +70,22 @@ def _capped_into(target: str, value: str, emit) -> None:
     emit(f"{target} = __c")
 
 
-def _store(target: str, value: str, emit) -> None:
+def _store(target: str, value: ir.Node, emit) -> None:
     """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
-    if _whole_call(value, ("_cap(",)):
-        _capped_into(target, value[len("_cap(") : -1], emit)
-    elif _whole_call(value, ("_cap_deep(",)):  # a list of computed items: spends a step per item too
-        emit(f"{target} = _charge(vm, {value})")
+    if type(value) is ir.Cap and not value.deep:
+        _capped_into(target, (value.value,), emit)
+    elif type(value) is ir.Cap:  # a list of computed items: spends a step per item too
+        emit(f"{target} = _charge(vm, ", value, ")")
     else:
-        emit(f"{target} = {value}")
+        emit(f"{target} = ", value)
+
+
+def _joined(nodes, sep: str) -> list:
+    """The parts of a line writing `nodes` separated by `sep`."""
+    out: list = []
+    for i, n in enumerate(nodes):
+        out.extend((sep, n) if i else (n,))
+    return out
 
 
 class BlockCompiler:
@@ -99,16 +110,17 @@ class BlockCompiler:
             return all(self.native_ok(x, True) for x in s.body)
         return False
 
-    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[str], list[Span]]:
-        """The Python lines of `stmts` (binding their locals in `scope`), with their spans."""
-        lines: list[str] = []
+    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[ir.Line], list[Span]]:
+        """The lines of `stmts` (binding their locals in `scope`), with their spans: one
+        `ir.Line` each, indented by its first part, written by the emitter."""
+        lines: list[ir.Line] = []
         spans: list[Span] = []
         for s in stmts:
             self._lines(s, scope, lines, spans, 1)
         return lines, spans
 
     def native_block(
-        self, lines: list[str], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
+        self, lines: list[ir.Line], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
     ):
         """One step running `lines`, then continuing at step `nxt`, or ending with the
         step `last` (which returns where to continue: a decision's step is written out
@@ -120,47 +132,48 @@ class BlockCompiler:
         self.blocks.append((spans, len(spans), run_name, last_name or run_name))
         name = f"<gamedef block {len(self.blocks) - 1}>"
         if last is None:
-            ending = f"    return {nxt}"
+            ending = [ir.line(f"    return {nxt}")]
         elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
-            ending = "\n".join(last.body)
+            ending = list(last.body)
             spans.extend([last_span] * len(last.body))
         else:
-            ending = f"    return _end{len(self.blocks) - 1}(vm, L)"
+            ending = [ir.line(f"    return _end{len(self.blocks) - 1}(vm, L)")]
             self.ns[f"_end{len(self.blocks) - 1}"] = last
             spans.append(last_span)
-        text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(lines) + "\n" + ending + "\n"
+        calls: list[str] = []
+        text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(written([*lines, *ending], "", calls)) + "\n"
         # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
         local: dict = {}
-        self.link_loops(text)
+        self.link_loops(calls)
         exec(compile_source(text, name), self.ns, local)  # noqa: S102
         return local["_blk"]
 
-    def _for_lines(self, s: ast.For, scope: Scope, out: list[str], spans: list[Span], depth: int, emit, src) -> None:
+    def _for_lines(self, s: ast.For, scope: Scope, out: list, spans: list[Span], depth: int, emit, src) -> None:
         """A `for` loop in a native block: a step per item spent inline (no call per loop),
         unless the list is known to be paid for already."""
         raw = src(s.iterable)
-        items = self.stored(s.iterable, raw)
+        items: ir.Node = self.stored(s.iterable, raw)
         if not self._paid(s.iterable, raw):
-            emit(f"__it = {items}")
+            emit("__it = ", items)
             emit("if __it.__class__ is tuple:")
             emit("    vm.budget -= len(__it)")
             emit("    if vm.budget < 0: vm.out_of_steps()")
-            items = "__it"
-        emit(f"for L[{scope.bind(s.var)}] in {items}:")
+            items = ir.Local("__it")
+        emit(f"for L[{scope.bind(s.var)}] in ", items, ":")
         self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
 
-    def _lines(self, s, scope: Scope, out: list[str], spans: list[Span], depth: int) -> None:
+    def _lines(self, s, scope: Scope, out: list, spans: list[Span], depth: int) -> None:
         pad = "    " * depth
 
-        def emit(text: str) -> None:
-            out.append(pad + text)
+        def emit(*parts: str | ir.Node) -> None:
+            out.append(ir.Line((pad, *parts)))
             spans.append(s.span)
 
         src = lambda e: self.src(e, scope, {})  # noqa: E731
         if isinstance(s, ast.Cite | ast.Note):
             return
         if isinstance(s, BindParams):
-            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = {', '.join(s.sources)},")
+            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = ", *_joined(s.sources, ", "), ",")
         elif isinstance(s, ast.Let):
             value = self.stored(s.value, src(s.value))
             _store(f"L[{scope.bind(s.name)}]", value, emit)
@@ -168,24 +181,22 @@ class BlockCompiler:
             self._assign_lines(s, scope, emit, src)
         elif isinstance(s, ast.If):
             for i, (cond, body) in enumerate(s.branches):
-                emit(("if " if i == 0 else "elif ") + src(cond) + ":")
+                emit("if " if i == 0 else "elif ", src(cond), ":")
                 self._body_lines(body, scope, out, spans, depth + 1, s.span)
             if s.otherwise is not None:
                 emit("else:")
                 self._body_lines(s.otherwise, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.While):
-            emit(f"while {src(s.condition)}:")
-            out.append(pad + "    vm.budget -= 1")
-            spans.append(s.span)
-            out.append(pad + "    if vm.budget < 0: vm.out_of_steps()")
-            spans.append(s.span)
+            emit("while ", src(s.condition), ":")
+            emit("    vm.budget -= 1")
+            emit("    if vm.budget < 0: vm.out_of_steps()")
             self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
         elif isinstance(s, ast.For):
             self._for_lines(s, scope, out, spans, depth, emit, src)
         elif isinstance(s, ast.Break):
             emit("break")
         elif isinstance(s, ast.Log):
-            audience = src(s.audience) if s.audience is not None else "None"
+            audience = src(s.audience) if s.audience is not None else ir.Lit(None)
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = [src(p) for p in s.text.parts if not isinstance(p, str)]
             self.formats.append(parts)
@@ -193,26 +204,28 @@ class BlockCompiler:
             if s.headline:
                 self.headline_formats.add(len(self.formats) - 1)
             emit(f"if len(vm.log) >= {MAX_LOG_LINES}: vm.log_full()")
-            emit(f"vm.log.append(({audience}, {len(self.formats) - 1}, ({''.join(v + ', ' for v in values)})))")
+            written = [x for v in values for x in (v, ", ")]
+            emit("vm.log.append((", audience, f", {len(self.formats) - 1}, (", *written, ")))")
         elif isinstance(s, ast.Roll):
             self.uses_chance = True
             source = self.stored(s.source, src(s.source))
-            if not (_CONSTANT.fullmatch(source) and isinstance(self.ns.get(source), tuple)):
-                source = f"tuple({source})"  # (a die's faces, a constant, are a tuple already)
-            emit(f"L[{scope.bind(s.var)}] = vm.random_choice({source})")
+            if not (type(source) is ir.Const and isinstance(self.ns.get(source.name), tuple)):
+                source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
+            emit(f"L[{scope.bind(s.var)}] = vm.random_choice(", source, ")")
         elif isinstance(s, ast.Shuffle):
             self.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
-            self._assign_lines(target, scope, emit, src, f"vm.shuffled({src(current)})")
+            shuffled = ir.Call(ir.Attr(ir.VM(), "shuffled"), (src(current),))
+            self._assign_lines(target, scope, emit, src, shuffled)
         elif isinstance(s, ast.Require):
             where = f"_span{next(self._names)}"
             self.ns[where] = s.span
-            emit(f"if not {src(s.condition)}: raise vm.rule_error({src(s.message)}, {where})")
+            emit("if not ", src(s.condition), ": raise vm.rule_error(", src(s.message), f", {where})")
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
-            emit(f"__w = {src(s.winners)}")
+            emit("__w = ", src(s.winners))
             emit("vm.finish((__w,) if isinstance(__w, str) else tuple(__w))")
             emit("return 0")
         else:  # pragma: no cover - native_ok admits only the kinds above
@@ -223,15 +236,15 @@ class BlockCompiler:
         for x in body:
             self._lines(x, scope, out, spans, depth)
         if len(out) == before:
-            out.append("    " * depth + "pass")
+            out.append(ir.line("    " * depth + "pass"))
             spans.append(span)
 
-    def stored(self, e, source: str) -> str:
+    def stored(self, e, source: ir.Node) -> ir.Node:
         """`source`, held to the value limits if `e` may compute a larger value than it
         reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
         if not self.may_grow(e):
             return source
-        return f"_cap_deep({source})" if self.makes_items(e) else f"_cap({source})"
+        return ir.Cap(source, deep=self.makes_items(e))
 
     def makes_items(self, e) -> bool:
         """Does `e` build a list whose items it computes (so they must be checked too)?"""
@@ -285,8 +298,8 @@ class BlockCompiler:
             return e.func not in _PICKING_BUILTINS
         return True
 
-    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, value: str | None = None) -> None:
-        value = value if value is not None else self.stored(s.value, src(s.value))
+    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None) -> None:
+        node = node if node is not None else self.stored(s.value, src(s.value))
         # `x += y` may double x; adding a number written in the rule only counts up.
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
         if s.name in scope.slots:
@@ -301,12 +314,12 @@ class BlockCompiler:
             if watched:
                 emit(f"__old = {base}")
             if grows:
-                _capped_into(base, f"{base} {s.op} {value}", emit)
+                _capped_into(base, (f"{base} {s.op} ", node), emit)
             else:
                 if s.op == "=":
-                    _store(base, value, emit)
+                    _store(base, node, emit)
                 else:
-                    emit(f"{base} {s.op}= {value}")
+                    emit(f"{base} {s.op}= ", node)
             if watched:  # cards that left this list run their `when self leaves` hooks next
                 emit(f"_left_{s.name}(vm, __old, {base})")
             return
@@ -314,20 +327,20 @@ class BlockCompiler:
         for depth, key in enumerate(s.keys):
             k = src(key)
             if depth < len(levels):
-                index = f"_i{self.vars[s.name].slot}_{depth}"
-                self.ns[index] = levels[depth][1]
-                k = f"{index}[{k}]"
-            emit(f"__k{depth} = {k}")
+                index = ir.Table(f"_i{self.vars[s.name].slot}_{depth}", "position")
+                self.ns[index.name] = levels[depth][1]
+                k = ir.Subscript(index, k)
+            emit(f"__k{depth} = ", k)
             emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")
         last = len(s.keys) - 1
         # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
         if grows:
-            _capped_into(f"__t{last}[__k{last}]", f"__t{last}[__k{last}] {s.op} {value}", emit)
+            _capped_into(f"__t{last}[__k{last}]", (f"__t{last}[__k{last}] {s.op} ", node), emit)
         else:
             if s.op == "=":
-                _store(f"__t{last}[__k{last}]", value, emit)
+                _store(f"__t{last}[__k{last}]", node, emit)
             else:
-                emit(f"__t{last}[__k{last}] {s.op}= {value}")
+                emit(f"__t{last}[__k{last}] {s.op}= ", node)
         for depth in range(last, 0, -1):
             emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
         emit(f"{base} = tuple(__t0)")

@@ -1,24 +1,24 @@
 """Expressions compiled to Python source, once, at load.
 
-Each expression of a .game file becomes the text of one Python expression over the
-frame's local slots `L`, the game's variables `V` and a namespace of constants,
-field tables and built-ins; `compile()` turns it into a function `f(vm, L)`. Nested
-names, comprehensions and calls thus run as native Python, with no closure per tree
-node. On the way, pure functions are inlined, expressions that read no state are
-computed once (constant folding), and pure functions of finite arguments are
-tabulated.
+Each expression of a .game file becomes a tree of the intermediate form (ir.py): one
+Python expression over the frame's local slots `L`, the game's variables `V` and a
+namespace of constants, field tables and built-ins, which the emitter (emit.py) writes
+and `compile()` turns into a function `f(vm, L)`. Nested names, comprehensions and
+calls thus run as native Python, with no closure per tree node. On the way, pure
+functions are inlined, expressions that read no state are computed once (constant
+folding), and pure functions of finite arguments are tabulated; what the compiler needs
+to know about a tree it has built is asked of the passes (passes.py), never of its text.
 """
 
 from __future__ import annotations
 
 import itertools
-import re
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from interpreter.compile import codecache
+from interpreter.compile import codecache, emit, ir, passes
 from interpreter.core.builtins import BUILTINS, Text, always_true
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import (
@@ -35,42 +35,56 @@ from interpreter.core.links import DYNAMIC
 from interpreter.language import syntax as ast
 
 Closure = Callable[[Any, list], Any]
+# What computing a rule's value at load (constant folding, a def's table) may raise that
+# means "not at load": an error the rule would meet in play (a missing key or item, a
+# value of the wrong kind, a division by zero, something only the running machine does,
+# such as a rule's own error or a die roll) or the load's budget or depth spent. The value
+# is then computed in play, where an error names the rule.
+NOT_AT_LOAD = (
+    ArithmeticError,
+    LookupError,
+    TypeError,
+    ValueError,
+    AttributeError,
+    NameError,
+    RecursionError,
+    MemoryError,
+    LimitExceeded,
+)
 TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a call to hoist its reads
-_CONSTANT = re.compile(r"_k[0-9]+")
-_TABLE = re.compile(r"(_[ft]_[A-Za-z0-9_]+)\[")
+
 # Built-ins whose whole body is one Python expression (builtins.py): written in place of
-# a call to them, one Python call less each time.
-_INLINE = {
-    "index_of": "{0}.index({1})",
-    "append": "{0} + ({1},)",
-    "concat": "tuple({0}) + tuple({1})",
-    "sum": "sum({0})",
-    "any": "any({0})",
-    "all": "all({0})",
-    "sort": "tuple(sorted({0}))",
-    "first": "(({0}) or (None,))[0]",
-    "last": "(({0}) or (None,))[-1]",
+# a call to them, one Python call less each time. Each makes the body from its
+# arguments' nodes.
+_INLINE: dict[str, tuple[int, Callable[..., ir.Node]]] = {
+    "index_of": (2, lambda a, b: ir.Call(ir.Attr(a, "index"), (b,))),
+    "append": (2, lambda a, b: ir.Join((a, ir.Tuple((b,))))),
+    "concat": (2, lambda a, b: ir.Join((ir.Call(ir.TUPLE, (a,)), ir.Call(ir.TUPLE, (b,))))),
+    "sum": (1, lambda a: ir.Call(ir.Global("sum", ir.PYTHON), (a,))),
+    "any": (1, lambda a: ir.Call(ir.Global("any", ir.PYTHON), (a,))),
+    "all": (1, lambda a: ir.Call(ir.Global("all", ir.PYTHON), (a,))),
+    "sort": (1, lambda a: ir.Call(ir.TUPLE, (ir.Call(ir.SORTED, (a,)),))),
+    "first": (1, lambda a: ir.Subscript(ir.BinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(0))),
+    "last": (1, lambda a: ir.Subscript(ir.BinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(-1))),
 }
 # Built-ins written out in the function that spends their lists' steps (`_charging`),
 # whose parameters are a0, a1, ...: one call instead of two where they are hot.
+_A0, _A1 = ir.Local("a0"), ir.Local("a1")
 _IN_CHARGING = {
-    "without": ("if a1 in a0:", "    i = a0.index(a1)", "    return a0[:i] + a0[i + 1 :]", "return a0"),
+    "without": (
+        ir.Nest(
+            ir.line("if a1 in a0:"),
+            (ir.line("i = ", ir.Call(ir.Attr(_A0, "index"), (_A1,))), ir.line("return a0[:i] + a0[i + 1 :]")),
+        ),
+        ir.line("return a0"),
+    ),
 }
 # Comparisons of a count with a number that ask only whether a list is empty.
 _EMPTINESS = {(">", 0), ("!=", 0), ("==", 0), (">=", 1), ("<", 1), ("<=", 0)}
 _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
-# In generated source: a string literal (as repr writes it), a comprehension variable,
-# and the places that bind one.
-_STRINGS = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_LOOP_CALL = re.compile(r"\b(_(?:any|all|count|first|sum|best|in|list)[0-9]+)\(")
-# A source that computes (calls a function, makes a list), rather than reading a value.
-_COMPUTES = re.compile(r"\w\(|\bfor\b")
-_VARIABLE = re.compile(r"\b_v[0-9]+\b")
-_BINDER = re.compile(r"(?:\bfor|\blambda) (_v[0-9]+)\b")
-_ITEMS_OF = re.compile(r"tuple\(\[_v[0-9]+ for (_v[0-9]+) in (.*)\]\)", re.DOTALL)
 # Expressions whose value is never none (so `max(a, b)` means the larger of the two).
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
@@ -186,8 +200,10 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[str] = set()
         self._fields_final = False  # set once every component and its fields are known
-        self._pending_loops: dict[str, str] = {}  # loop functions made, not yet compiled: their source
-        self._loops_made: dict[str, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
+        # loop functions made, not yet compiled: their source and the loop functions it calls
+        self._pending_loops: dict[str, tuple[str, list[str]]] = {}
+        self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
+        self._building = False  # a tree is being built (`src`)
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -198,10 +214,11 @@ class ExpressionCompiler:
                 return lambda vm, L: value
         return self._function(self.src(e, scope, {}))
 
-    def _function(self, source: str) -> Closure:
-        uses_vars = "V[" in source
-        text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if uses_vars else "") + f"    return {source}\n"
-        self.link_loops(text)
+    def _function(self, node: ir.Node) -> Closure:
+        calls: list[str] = []
+        source = emit.expr(node, calls)
+        text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if passes.uses_vars(node) else "") + f"    return {source}\n"
+        self.link_loops(calls)
         local: dict[str, Any] = {}
         exec(compile_source(text, "<gamedef expression>"), self.ns, local)  # noqa: S102
         return local["_f"]
@@ -214,21 +231,36 @@ class ExpressionCompiler:
             value = self._function(self.src(e, scope, {}))(self.load_vm, [None] * (scope.count + 1))
         except GameDefError:
             raise
-        except Exception:  # let it fail at run time (or where the constant is needed), where the error names the rule
+        except NOT_AT_LOAD:  # let it fail at run time (or where the constant is needed), where the error names the rule
             return _FAILED
         finally:
             self._folding = False
         return _FAILED if callable(value) else value
 
-    def _literal(self, value: Any) -> str:
+    def _literal(self, value: Any) -> ir.Node:
         if value is None or isinstance(value, bool | int | str):
-            return repr(value)
+            return ir.Lit(value)
         name = f"_k{next(self._names)}"
         self.ns[name] = value
-        return name
+        return ir.Const(name, value)
 
-    # ---- source generation --------------------------------------------------------
-    def src(self, e, scope: Scope, py: dict[str, str]) -> str:
+    # ---- the intermediate form --------------------------------------------------------
+    def src(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
+        """The tree of `e` in `scope`; `py` maps the names bound by the comprehensions
+        and lambdas around it to their variables. The loop functions noted while a tree
+        is built (`_loops_made`, for `_loop_element`) are forgotten once it is: no later
+        tree holds their calls, and the compiled game (kept whole in the game cache)
+        keeps no trees."""
+        if self._building:
+            return self._node(e, scope, py)
+        self._building = True
+        try:
+            return self._node(e, scope, py)
+        finally:
+            self._building = False
+            self._loops_made.clear()
+
+    def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
         if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and self.is_static(
             e, scope, set(), frozenset(py)
         ):
@@ -238,36 +270,36 @@ class ExpressionCompiler:
         return getattr(self, "_g_" + type(e).__name__)(e, scope, py)
 
     def _g_Int(self, e, scope, py):
-        return repr(e.value)
+        return ir.Lit(e.value)
 
     def _g_Bool(self, e, scope, py):
-        return repr(e.value)
+        return ir.Lit(e.value)
 
     def _g_NoneLit(self, e, scope, py):
-        return "None"
+        return ir.Lit(None)
 
     def _g_Str(self, e: ast.Str, scope, py):
-        parts = [repr(p) if isinstance(p, str) else f"_disp({self.src(p, scope, py)})" for p in e.parts]
+        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self.src(p, scope, py),)) for p in e.parts]
         if not parts:
-            return "_T('')"
-        return "_T(" + " + ".join(parts) + ")"  # a Text: shown as written, never read as a name
+            return ir.Call(ir.TEXT, (ir.Lit(""),))
+        return ir.Call(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
 
     def _g_Name(self, e: ast.Name, scope, py):
         n = e.id
         if n in py:
             return py[n]
         if n in scope.slots:
-            return f"L[{scope.slots[n]}]"
+            return ir.Slot(scope.slots[n])
         if n in scope.env:
-            return f"({scope.env[n]})"
+            return ir.Group(scope.env[n])
         if n in self._self_fields and self._short_mode:
-            return f"L[0][{n!r}]"  # a `short` template reads a dict of the visible fields
+            return ir.Subscript(ir.Slot(0), ir.Lit(n))  # a `short` template reads a dict of the visible fields
         if n in self.vars:
-            return f"V[{self.vars[n].slot}]"
+            return ir.Var(self.vars[n].slot)
         if n in self.options:
             return self._literal(self.options[n])
         if n == "players":
-            return "vm.players"
+            return ir.Players()
         if n in self.constants:
             return self._literal(self.constants[n])
         if n in self.defs:
@@ -278,16 +310,15 @@ class ExpressionCompiler:
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
     def _g_ListLit(self, e, scope, py):
-        if not e.items:
-            return "()"
-        return "(" + ", ".join(self.src(i, scope, py) for i in e.items) + ",)"
+        return ir.Tuple(tuple(self.src(i, scope, py) for i in e.items))
 
     def _bind(self, py: dict, name: str) -> tuple[dict, str]:
         inner = dict(py)
-        inner[name] = f"_v{next(self._names)}"
-        return inner, inner[name]
+        var = f"_v{next(self._names)}"
+        inner[name] = ir.Local(var)
+        return inner, var
 
-    def _needs_charge(self, e, source: str) -> bool:
+    def _needs_charge(self, e, source: ir.Node) -> bool:
         """Must the list `e` (compiled to `source`) spend the step budget per item where it
         is iterated or read whole? Not if it is bounded at load (a short constant, the
         seats, a short list from a field or a tabulated function): those cost a bounded
@@ -296,11 +327,11 @@ class ExpressionCompiler:
         a truth, a text): `_charge` would pass it free."""
         if not self._may_be_list(e):
             return False
-        core = _unwrapped(source)
-        if core == "vm.players" or core in ("None", "True", "False") or core.isdigit():
+        core = ir.unwrapped(source)
+        if type(core) is ir.Players or type(core) is ir.Lit and _plain_literal(core.value):
             return False
-        if _CONSTANT.fullmatch(core):
-            value = self.ns.get(core)
+        if type(core) is ir.Const:
+            value = self.ns.get(core.name)
             return isinstance(value, tuple) and len(value) > FREE_ITEMS
         if core in self._short_vars:  # an item of a constant list of short lists: short itself
             return False
@@ -318,7 +349,7 @@ class ExpressionCompiler:
             return BUILTINS[e.func].returns not in ("int", "bool", "str")
         return True
 
-    def _bounded(self, e, core: str) -> bool:
+    def _bounded(self, e, core: ir.Node) -> bool:
         """Is `e` a list of at most FREE_ITEMS items, fixed by the rule and the components: a
         read from a field or a tabulated function whose every value is that short, or one
         noted "short" (a single `for` over such a list)? A list literal is not: `for z in [x]`
@@ -326,17 +357,17 @@ class ExpressionCompiler:
         (Fields only once every component is made: before, a table may still grow.)"""
         if self._noted(e) == "short":
             return True
-        table = _table_read(core)
-        if table is None or (table.startswith("_f_") and not self._fields_final):
+        table = passes.table_read(core)
+        if table is None or (table.of == "field" and not self._fields_final):
             return False
-        if not isinstance(self.ns.get(table), dict):
+        if not isinstance(self.ns.get(table.name), dict):
             return False
-        if table not in self._short_tables:
-            values = self.ns[table].values()
-            self._short_tables[table] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
-        return self._short_tables[table]
+        if table.name not in self._short_tables:
+            values = self.ns[table.name].values()
+            self._short_tables[table.name] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
+        return self._short_tables[table.name]
 
-    def _items_short(self, core: str) -> bool:
+    def _items_short(self, core: ir.Node) -> bool:
         """Is every item of the list `core` (a constant, or a read from a function table)
         itself a list of at most FREE_ITEMS items, fixed at load? Then a variable running
         over it holds a short list, read free like one (a line of a tic-tac-toe board)."""
@@ -344,12 +375,12 @@ class ExpressionCompiler:
         def short_lists(value) -> bool:
             return isinstance(value, tuple) and all(x.__class__ is tuple and len(x) <= FREE_ITEMS for x in value)
 
-        if _CONSTANT.fullmatch(core):
-            return short_lists(self.ns.get(core))
-        table = _table_read(core)
-        if table is None or not table.startswith("_t_") or not isinstance(self.ns.get(table), dict):
+        if type(core) is ir.Const:
+            return short_lists(self.ns.get(core.name))
+        table = passes.table_read(core)
+        if table is None or table.of != "def" or not isinstance(self.ns.get(table.name), dict):
             return False
-        return all(short_lists(v) for v in self.ns[table].values())
+        return all(short_lists(v) for v in self.ns[table.name].values())
 
     def _makes_short_lists(self, e, seen: frozenset = frozenset()) -> bool:
         """Is every item of the list `e` a list of at most FREE_ITEMS items by how `e` is
@@ -367,13 +398,13 @@ class ExpressionCompiler:
             return self._makes_short_lists(self.def_decls[e.func].body, seen | {e.func})
         return False
 
-    def _paid(self, e, source: str) -> bool:
+    def _paid(self, e, source: ir.Node) -> bool:
         """Did making the list `e` already spend at least a step per item it has? A range
         (`_range` spends its size), a comprehension whose last `for` spent its items, a
         joined, sorted or shortened list whose list arguments spent theirs. Reading such a
         list again costs no more than making it did, so it is not charged twice. A list
         computed once at load (a constant) was not made here: never paid."""
-        if _CONSTANT.fullmatch(_unwrapped(source)):
+        if type(ir.unwrapped(source)) is ir.Const:
             return False
         if isinstance(e, ast.Range):
             return True
@@ -411,66 +442,67 @@ class ExpressionCompiler:
                 return False
         return all(self._leaf(child) for child in _sub_expressions(e))
 
-    def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[str], str]:
-        """The Python clauses of a comprehension, `for v in xs`, each source spending
-        the step budget as `_needs_charge` says (and always, unless a leaf: see `_leaf`),
-        and `if c`, and the element's source."""
-        parts = []
+    def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[ir.For | ir.If], ir.Node]:
+        """The clauses of a comprehension, `for v in xs`, each list spending the step
+        budget as `_needs_charge` says (and always, unless a leaf: see `_leaf`), and
+        `if c`, and the element."""
+        parts: list[ir.For | ir.If] = []
         last_spent = short = False
         leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
             source = self.src(clause.iterable, scope, py)
             last_spent = self._paid(clause.iterable, source)
             if not leaf and not last_spent and self._may_be_list(clause.iterable):
-                source = f"_charge(vm, {source})"
+                source = ir.Charge(source)
                 last_spent = True
             elif self._needs_charge(clause.iterable, source):
-                source = f"_charge(vm, {source})"
+                source = ir.Charge(source)
                 last_spent = True
             # one `for` over a short list: as short
             short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
-            if self._items_short(_unwrapped(self.src(clause.iterable, scope, py))) or self._makes_short_lists(
+            if self._items_short(ir.unwrapped(self.src(clause.iterable, scope, py))) or self._makes_short_lists(
                 clause.iterable
             ):
-                self._short_vars.add(v)  # each item is a short list fixed at load, or by the rule's text
-            parts.append(f"for {v} in {source}")
+                self._short_vars.add(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
+            parts.append(ir.For(v, source))
             if clause.condition is not None:
-                parts.append(f"if {self.src(clause.condition, scope, py)}")
+                parts.append(ir.If(self.src(clause.condition, scope, py)))
         # Its items are at most the turns of its last `for`: paid for if those were.
         self._note(e, "paid" if last_spent else "short" if short else "")
         return parts, self.src(e.element, scope, py)
 
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
         parts, elem = self._clauses(e, scope, py)
-        if len(parts) == 1 and parts[0].startswith(f"for {elem} in "):  # [x for x in xs]: the items
-            return f"tuple({parts[0][len(f'for {elem} in ') :]})"
-        source = f"tuple([{elem} {' '.join(parts)}])"
-        return source if self._plain_lists else self._hoisted_list(source, parts[0])
+        first = parts[0]
+        if len(parts) == 1 and type(first) is ir.For and elem == ir.Local(first.var):  # [x for x in xs]: the items
+            return ir.Call(ir.TUPLE, (first.iterable,))
+        made = ir.Call(ir.TUPLE, (ir.Comp(elem, tuple(parts)),))
+        return made if self._plain_lists else self._hoisted_list(made, parts[0])
 
-    def _hoisted_list(self, source: str, first: str) -> str:
+    def _hoisted_list(self, made: ir.Node, first: ir.For) -> ir.Node:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
         while it runs over countries) as a call of a generated function reading it once,
         before the comprehension, as a loop function does (`_with_hoisted`). Only where
         that saves more than the call costs: not over the seats or a short constant."""
-        code = _STRINGS.sub("''", source)
-        bound = set(_BINDER.findall(code))
-        if code != source or not any(r.startswith("V") for r in _hoistable(code, bound)):
-            return source
-        items = _unwrapped(first.split(" in ", 1)[1])
-        if _whole_call(items, ("_charge(",)):
-            items = _unwrapped(items[len("_charge(vm, ") : -1])
-        value = self.ns.get(items) if _CONSTANT.fullmatch(items) else None
-        if items == "vm.players" or isinstance(value, tuple) and len(value) < SHORT_LOOP:
-            return source
-        free = sorted(set(_VARIABLE.findall(code)) - bound, key=lambda v: int(v[2:]))
-        params = ", ".join(["vm", "L", *free])
+        seen = passes.summary(made)
+        if seen.has_text or not seen.reads_vars:  # (no variable's entry to read once)
+            return made
+        reads = passes.hoistable(made, set(seen.bound), after_first_turn=False)
+        if not any(_reads_variable(r) for r in reads):
+            return made
+        items = ir.unwrapped(first.iterable)
+        if type(items) is ir.Charge:
+            items = ir.unwrapped(items.items)
+        value = self.ns.get(items.name) if type(items) is ir.Const else None
+        if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
+            return made
         name = f"_list{next(self._names)}"
-        self._pending_loops[name] = _with_hoisted(name, params, f"    return {source}", bound)
-        return f"{name}({params})"
+        self._pending_loops[name] = self._with_hoisted(name, [ir.line("return ", made)], seen)
+        return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
-        return f"_range(vm, {self.src(e.low, scope, py)}, {self.src(e.high, scope, py)})"
+        return ir.Call(ir.Global("_range"), (ir.VM(), self.src(e.low, scope, py), self.src(e.high, scope, py)))
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
         left = e.left
@@ -485,36 +517,37 @@ class ExpressionCompiler:
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             self._plain_lists = True  # (as written: its clauses are read here)
             try:
-                arg = _unwrapped(self.src(left.args[0], scope, py))
+                arg = ir.unwrapped(self.src(left.args[0], scope, py))
             finally:
                 self._plain_lists = False
-            if _whole_call(arg, ("_b_path_steps(", "_dl_path_steps(")):
-                return f"(len({arg[:-1]}, first=True)) {_OPS[e.op]} {e.right.value})"
-            found = _ITEMS_OF.fullmatch(arg)  # [x for ... in ...]: its items, no value computed
-            if found is not None and _closing(arg, 5) == len(arg) - 1 and _closing(arg, 6) == len(arg) - 2:
-                parts = _clause_parts(f"{found.group(1)} in {found.group(2)}")
-                exists = self._loop("any", parts, "True")
-                return exists if (e.op, e.right.value) in _NONEMPTY else f"(not {exists})"
+            if type(arg) is ir.Call and getattr(arg.func, "name", None) in ("_b_path_steps", "_dl_path_steps"):
+                first = attrs.evolve(arg, keywords=(("first", ir.Lit(True)),))
+                return ir.BinOp(_OPS[e.op], ir.Call(ir.LEN, (first,)), ir.Lit(e.right.value))
+            comp = arg.args[0] if type(arg) is ir.Call and arg.func == ir.TUPLE and len(arg.args) == 1 else None
+            if type(comp) is ir.Comp and type(comp.element) is ir.Local and passes.is_variable(comp.element.name):
+                # [x for ... in ...]: its items, no value computed
+                exists = self._loop("any", list(comp.clauses), ir.Lit(True))
+                return exists if (e.op, e.right.value) in _NONEMPTY else ir.Not(exists)
             if not isinstance(left.args[0], ast.Comprehension):  # a list as it is: empty or not, no call
-                return f"(not not {arg})" if (e.op, e.right.value) in _NONEMPTY else f"(not {arg})"
-        return f"({self.src(e.left, scope, py)} {_OPS[e.op]} {self.src(e.right, scope, py)})"
+                return ir.Truth(arg) if (e.op, e.right.value) in _NONEMPTY else ir.Not(arg)
+        return ir.BinOp(_OPS[e.op], self.src(e.left, scope, py), self.src(e.right, scope, py))
 
     def _g_Not(self, e, scope, py):
-        return f"(not {self.src(e.operand, scope, py)})"
+        return ir.Not(self.src(e.operand, scope, py))
 
     def _g_Neg(self, e, scope, py):
-        return f"(-{self.src(e.operand, scope, py)})"
+        return ir.Neg(self.src(e.operand, scope, py))
 
     def _g_IfExpr(self, e, scope, py):
         c, t, f = (self.src(x, scope, py) for x in (e.condition, e.then, e.otherwise))
         if all(self._short_constant(x) for x in (t, f)):  # one of two short lists fixed at load
             self._note(e, "short")
-        return f"({t} if {c} else {f})"
+        return ir.IfExp(c, t, f)
 
-    def _short_constant(self, source: str) -> bool:
+    def _short_constant(self, source: ir.Node) -> bool:
         """Is `source` a constant list of at most FREE_ITEMS items (made at load)?"""
-        core = _unwrapped(source)
-        value = self.ns.get(core) if _CONSTANT.fullmatch(core) else None
+        core = ir.unwrapped(source)
+        value = self.ns.get(core.name) if type(core) is ir.Const else None
         return isinstance(value, tuple) and len(value) <= FREE_ITEMS
 
     def _g_Member(self, e: ast.Member, scope, py):
@@ -522,18 +555,18 @@ class ExpressionCompiler:
             raise GameDefError(
                 [Diagnostic(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))]
             )
-        table = f"_f_{e.name}"
-        self.ns[table] = self.fields.setdefault(e.name, {})
+        table = ir.Table(f"_f_{e.name}", "field")
+        self.ns[table.name] = self.fields.setdefault(e.name, {})
         obj = self.src(e.obj, scope, py)
         if e.name in self.changeable:  # its current value: the query of the same name
-            call = f"_q_{e.name}(vm, ({obj},))"
+            call = ir.QueryCall(e.name, (obj,), tight=True)
             guard = self.query_guards.get(e.name)
-            if guard is None or _COMPUTES.search(_STRINGS.sub("''", obj)):
+            if guard is None or passes.computes(obj):
                 return call
             # the component's own value while no modifier of it is in force (`_call_query`)
-            test = " and ".join(f"V[{slot}] is _qi_{e.name}[{i}]" for i, slot in enumerate(guard))
-            return f"({table}[{obj}] if ({test}) else {call})" if guard else f"{table}[{obj}]"
-        return f"{table}[{obj}]"
+            read = ir.Subscript(table, obj)
+            return ir.Guarded(read, e.name, guard, call) if guard else read
+        return ir.Subscript(table, obj)
 
     def _g_Index(self, e: ast.Index, scope, py):
         keys = [e.key]
@@ -544,23 +577,23 @@ class ExpressionCompiler:
         n = getattr(base, "id", None)
         if n in self.vars and n not in scope.slots and n not in py and n not in scope.env:
             info = self.vars[n]
-            out = f"V[{info.slot}]"
+            out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
                 k = self.src(key, scope, py)
                 if depth < len(info.levels):
-                    index = f"_i{info.slot}_{depth}"
-                    self.ns[index] = info.levels[depth][1]
-                    k = f"{index}[{k}]"
-                out += f"[{k}]"
+                    index = ir.Table(f"_i{info.slot}_{depth}", "position")
+                    self.ns[index.name] = info.levels[depth][1]
+                    k = ir.Subscript(index, k)
+                out = ir.Subscript(out, k)
             return out
-        return f"{self.src(e.obj, scope, py)}[{self.src(e.key, scope, py)}]"
+        return ir.Subscript(self.src(e.obj, scope, py), self.src(e.key, scope, py))
 
     def _g_Lambda(self, e: ast.Lambda, scope, py):
         inner, v = self._bind(py, e.param)
         body = self.src(e.body, scope, inner)
-        if body == "True":  # one shared function: a search told "every end is fine" skips the test
-            return "_always_true"
-        return f"(lambda {v}: {body})"
+        if body == ir.Lit(True):  # one shared function: a search told "every end is fine" skips the test
+            return ir.Global("_always_true")
+        return ir.Lambda(v, body)
 
     def _g_Call(self, e: ast.Call, scope, py):
         f = e.func
@@ -575,19 +608,20 @@ class ExpressionCompiler:
         if f == "members":
             arg = e.args[0] if e.args else None
             if isinstance(arg, ast.Name) and arg.id == "player":
-                return "vm.players"
+                return ir.Players()
             if isinstance(arg, ast.Name) and arg.id in self.types:
                 return self._literal(self.types[arg.id])
             raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
         if f == "initial":
-            return f"_disp({self.src(e.args[0], scope, py)})[:1].upper()"
+            shown = ir.Call(ir.DISPLAY, (self.src(e.args[0], scope, py),))
+            return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
         if f not in BUILTINS:
             raise GameDefError(
                 [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
             )
         return self._builtin_call(e, scope, py)
 
-    def _links_call(self, e: ast.Call, scope, py) -> str | None:
+    def _links_call(self, e: ast.Call, scope, py) -> ir.Node | None:
         """`neighbours(x)` read from the map's links in place (and the state's added links
         when there are any); the other link built-ins from the state when links are added
         in play. None: an ordinary call."""
@@ -596,14 +630,12 @@ class ExpressionCompiler:
             # the map's own links, read in place; links added in play, when there are any
             node = self.src(e.args[0], scope, py)
             self.ns["_links"] = self.rt.links
-            if not self.dynamic_links:
-                return f"_links.get({node}, ())"
-            return f"(_links.get({node}, ()) if not V[{self.links_slot}] else _dl_neighbours(vm, {node}))"
+            return ir.Neighbours(node, self.links_slot if self.dynamic_links else None)
         if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
-            return f"_dl_{f}(vm, {', '.join(self.src(a, scope, py) for a in e.args)})"
+            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self.src(a, scope, py) for a in e.args)))
         return None
 
-    def _builtin_call(self, e: ast.Call, scope, py) -> str:
+    def _builtin_call(self, e: ast.Call, scope, py) -> ir.Node:
         """A built-in's call: a loop that stops at its answer for `any`, `all`, `count`,
         `first`, `sum` of a comprehension and `best` by a score; else the function itself,
         its list arguments charged one step per item unless they are known to be paid for."""
@@ -646,17 +678,17 @@ class ExpressionCompiler:
                 else:
                     self._note(e, "")
             if any(charged) and not b.takes_vm:
-                return f"{self._charging(f, charged)}(vm, {', '.join(args)})"
-            args = [f"_charge(vm, {a})" if c else a for a, c in zip(args, charged)]
+                return ir.Call(ir.Global(self._charging(f, charged)), (ir.VM(), *args))
+            args = [ir.Charge(a) if c else a for a, c in zip(args, charged)]
             if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
-                return f"{f}({args[0]}, {args[1]})"  # Python's own: no `b is None` test, no call between
-        if f in _INLINE and _INLINE[f].count("{") == len(args) and not b.takes_vm:
-            return "(" + _INLINE[f].format(*(f"({a})" for a in args)) + ")"  # its body, in place
+                return ir.Call(ir.Global(f, ir.PYTHON), tuple(args))  # Python's own: no `b is None` test
+        if f in _INLINE and _INLINE[f][0] == len(args) and not b.takes_vm:
+            return ir.Group(_INLINE[f][1](*(ir.Group(a) for a in args)))  # its body, in place
         if b.takes_vm:
-            args.insert(0, "vm")
-        return f"_b_{f}({', '.join(args)})"
+            args.insert(0, ir.VM())
+        return ir.Call(ir.Global(f"_b_{f}", ir.OTHER if b.takes_vm else ir.BUILTIN), tuple(args))
 
-    def _loop(self, f: str, parts: list[str], elem: str) -> str:
+    def _loop(self, f: str, parts: list[ir.For | ir.If], elem: ir.Node) -> ir.Node:
         """`any`, `all`, `count`, `first` or `sum` of a comprehension (or `best` of a list by a
         score written as a lambda) as a call of a generated
         function whose loops return as soon as the answer is known. A generator expression
@@ -666,87 +698,120 @@ class ExpressionCompiler:
         list (`any(all(... for x in line) for line in lines)`) is written in place, and
         a list's steps are spent inline as `charge` spends them. The function takes the
         frame and the comprehension variables of the expression around it it reads."""
-        lines: list[str] = []
-        pad = self._loop_head(parts, "    ", lines)
-        elem = self._loop_element(elem, pad, lines)
+        top: list = []
+        inner = self._loop_head(parts, top)
+        element, elem = elem, self._loop_element(elem, inner)
         if f == "any":
-            lines.append(f"{pad}if {elem}: return True")
-            first, last = [], "    return False"
+            inner.append(ir.line("if ", elem, ": return True"))
+            first, last = [], ir.line("return False")
         elif f == "all":
-            lines.append(f"{pad}if not {elem}: return False")
-            first, last = [], "    return True"
+            inner.append(ir.line("if not ", elem, ": return False"))
+            first, last = [], ir.line("return True")
         elif f == "first":  # the first item: the later ones are never computed
-            lines.append(f"{pad}return {elem}")
-            first, last = [], "    return None"
+            inner.append(ir.line("return ", elem))
+            first, last = [], ir.line("return None")
         elif f == "sum":
-            lines.append(f"{pad}__n += {elem}")
-            first, last = ["    __n = 0"], "    return __n"
+            inner.append(ir.line("__n += ", elem))
+            first, last = [ir.line("__n = 0")], ir.line("return __n")
         elif f == "best":  # the items of the highest score, in their order
-            item = parts[0].split()[1]
-            lines.append(f"{pad}__s = {elem}")
-            lines.append(f"{pad}if __out is None or __s > __top: __top, __out = __s, [{item}]")
-            lines.append(f"{pad}elif __s == __top: __out.append({item})")
-            first, last = ["    __top = __out = None"], "    return () if __out is None else tuple(__out)"
+            item = ir.Local(parts[0].var)
+            inner.append(ir.line("__s = ", elem))
+            inner.append(ir.line("if __out is None or __s > __top: __top, __out = __s, [", item, "]"))
+            inner.append(ir.line("elif __s == __top: __out.append(", item, ")"))
+            first, last = [ir.line("__top = __out = None")], ir.line("return () if __out is None else tuple(__out)")
         else:  # count: the element is never computed
-            lines.append(f"{pad}__n += 1")
-            first, last = ["    __n = 0"], "    return __n"
-        body = "\n".join(first + lines + [last])
-        code = _STRINGS.sub("''", body)
-        free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)), key=lambda v: int(v[2:]))
-        params = ", ".join(["vm", "L", *free])
+            inner.append(ir.line("__n += 1"))
+            first, last = [ir.line("__n = 0")], ir.line("return __n")
+        stmts = [*first, *_frozen(top), last]
+        seen = passes.summary(stmts)
         name = f"_{f}{next(self._names)}"
-        text = _with_hoisted(name, params, body, set(_BINDER.findall(code)))
-        self._pending_loops[name] = text  # compiled once a compiled source calls it (`link_loops`)
-        call = f"{name}({params})"
-        self._loops_made[call] = (f, parts, elem)
+        # compiled once a compiled text calls it (`link_loops`)
+        self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
+        call = _loop_call(name, list(seen.free))
+        # as written: a loop written in place in another's writes its own inner loop again
+        self._loops_made[call] = (f, parts, element)
         return call
 
-    def link_loops(self, text: str) -> None:
-        """Compile the loop functions (`_loop`) that the source `text`, about to be
-        compiled, calls, and those they call. One written in place in another's loop
-        (`_loop_element`) is never called, and never compiled: compiling is most of a
-        load's time."""
-        for name in _LOOP_CALL.findall(text):
+    def _with_hoisted(self, name: str, stmts: list[ir.Stmt], seen: passes.Summary) -> tuple[str, list[str]]:
+        """The text of loop function `name` (and the loop functions it calls): reads that
+        give the same value on every turn (`passes.hoistable`) are made once, before its
+        loops, into locals. Reading them early spends no step and writes nothing
+        (expressions never write), but may fail where the loop would never have read them
+        (an empty list, a condition false first): then the function runs as written, a
+        second function without the locals, and any error is raised where the rule reads
+        it. (A read of a list, a table or a key's position by a key can fail only with a
+        missing key or index, or a key of the wrong kind: LookupError or TypeError.)"""
+        params = ", ".join(["vm", "L", *seen.free])
+        calls: list[str] = []
+        head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
+        reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
+        plain = emit.body(stmts, calls=calls)
+        if not reads:
+            return head + "\n".join(plain) + "\n", calls
+        changed, made = passes.hoist(stmts, reads)
+        lines = [
+            head + "    try:",
+            *(f"        {local} = {emit.expr(read)}" for local, read in made),
+            "    except (LookupError, TypeError):",
+            f"        return {name}_as_written({params})",
+        ]
+        written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
+        return "\n".join([*lines, *emit.body(changed)]) + "\n" + written + "\n".join(plain) + "\n", calls
+
+    def link_loops(self, calls: list[str]) -> None:
+        """Compile the loop functions (`_loop`) that a text about to be compiled calls
+        (`calls`, as the emitter listed them), and those they call. One written in place
+        in another's loop (`_loop_element`) is never called, and never compiled: compiling
+        is most of a load's time."""
+        for name in calls:
             pending = self._pending_loops.pop(name, None)
             if pending is not None:
-                self.link_loops(pending)
-                exec(compile_source(pending, "<gamedef loop>"), self.ns)  # noqa: S102
+                text, inner = pending
+                self.link_loops(inner)
+                exec(compile_source(text, "<gamedef loop>"), self.ns)  # noqa: S102
 
-    def _loop_head(self, parts: list[str], pad: str, lines: list[str]) -> str:
-        """The `for` and `if` lines of a loop's clauses; the indentation of its body."""
+    def _loop_head(self, parts: list[ir.For | ir.If], out: list) -> list:
+        """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
+        lists, frozen by `_frozen`); the list their body goes in."""
         for part in parts:
-            head, _, source = part.partition(" in ")
-            if part.startswith("for ") and source.startswith("_charge(vm, ") and _whole_call(source, ("_charge(",)):
+            body: list = []
+            if type(part) is ir.If:
+                out.append(("if", part.condition, body))
+            elif type(part.iterable) is ir.Charge:  # a list's steps spent inline, as `charge` does
                 items = f"__i{next(self._names)}"
-                lines.append(f"{pad}{items} = {source[len('_charge(vm, ') : -1]}")
-                lines.append(f"{pad}if {items}.__class__ is tuple:")
-                lines.append(f"{pad}    vm.budget -= len({items})")
-                lines.append(f"{pad}    if vm.budget < 0: vm.out_of_steps()")
-                part = f"{head} in {items}"
-            lines.append(f"{pad}{part}:")
-            pad += "    "
-        return pad
+                out.append(ir.line(f"{items} = ", part.iterable.items))
+                out.append(
+                    ir.Nest(
+                        ir.line(f"if {items}.__class__ is tuple:"),
+                        (ir.line(f"vm.budget -= len({items})"), ir.line("if vm.budget < 0: vm.out_of_steps()")),
+                    )
+                )
+                out.append(("for", part.var, ir.Local(items), body))
+            else:
+                out.append(("for", part.var, part.iterable, body))
+            out = body
+        return out
 
-    def _loop_element(self, elem: str, pad: str, lines: list[str]) -> str:
+    def _loop_element(self, elem: ir.Node, out: list) -> ir.Node:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
         made = self._loops_made.get(elem)
-        if made is None or made[0] in ("first", "sum", "best") or sum(p.startswith("for ") for p in made[1]) != 1:
+        if made is None or made[0] in ("first", "sum", "best") or sum(type(p) is ir.For for p in made[1]) != 1:
             return elem
         f, parts, inner = made
         result = f"__r{next(self._names)}"
-        lines.append(f"{pad}{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}")
-        body = self._loop_head(parts, pad, lines)
-        inner = self._loop_element(inner, body, lines)
+        out.append(ir.line(f"{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}"))
+        body = self._loop_head(parts, out)
+        inner = self._loop_element(inner, body)
         if f == "any":
-            lines.extend([f"{body}if {inner}:", f"{body}    {result} = True", f"{body}    break"])
+            body.append(ir.Nest(ir.line("if ", inner, ":"), (ir.line(f"{result} = True"), ir.line("break"))))
         elif f == "all":
-            lines.extend([f"{body}if not {inner}:", f"{body}    {result} = False", f"{body}    break"])
+            body.append(ir.Nest(ir.line("if not ", inner, ":"), (ir.line(f"{result} = False"), ir.line("break"))))
         else:
-            lines.append(f"{body}{result} += 1")
-        return result
+            body.append(ir.line(f"{result} += 1"))
+        return ir.Local(result)
 
-    def _count_equal(self, e: ast.Call, scope, py) -> str | None:
+    def _count_equal(self, e: ast.Call, scope, py) -> ir.Node | None:
         """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
         call, no loop of Python code), xs spending the step budget as a `for` would."""
         c = e.args[0] if len(e.args) == 1 else None
@@ -759,10 +824,11 @@ class ExpressionCompiler:
         for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
             if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
                 items = self.src(clause.iterable, scope, py)
-                if _unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
-                    return f"{items}.count({self.src(other, scope, py)})"
-                counter = "_count_eq_charged(vm, " if self._needs_charge(clause.iterable, items) else "_count_eq("
-                return f"{counter}{items}, {self.src(other, scope, py)})"
+                if ir.unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
+                    return ir.Call(ir.Attr(items, "count"), (self.src(other, scope, py),))
+                if self._needs_charge(clause.iterable, items):
+                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self.src(other, scope, py)))
+                return ir.Call(ir.Global("_count_eq"), (items, self.src(other, scope, py)))
         return None
 
     def _charging(self, f: str, charged: list[bool]) -> str:
@@ -772,19 +838,20 @@ class ExpressionCompiler:
         name = f"_bc_{f}_{''.join('1' if c else '0' for c in charged)}"
         if name not in self.ns:
             params = [f"a{i}" for i in range(len(charged))]
-            lines = [f"def {name}(vm, {', '.join(params)}):"]
+            body: list[ir.Stmt] = []
             for p, c in zip(params, charged):
                 if c:
-                    lines.append(f"    if {p}.__class__ is tuple:")
-                    lines.append(f"        vm.budget -= len({p})")
-                    lines.append("        if vm.budget < 0: vm.out_of_steps()")
+                    spend = (ir.line(f"vm.budget -= len({p})"), ir.line("if vm.budget < 0: vm.out_of_steps()"))
+                    body.append(ir.Nest(ir.line(f"if {p}.__class__ is tuple:"), spend))
+            locals_ = [ir.Local(p) for p in params]
             if f in _IN_CHARGING and len(params) == 2:
-                lines.extend("    " + line for line in _IN_CHARGING[f])
-            elif f in _INLINE and _INLINE[f].count("{") == len(params):
-                lines.append(f"    return {_INLINE[f].format(*params)}")
+                body.extend(_IN_CHARGING[f])
+            elif f in _INLINE and _INLINE[f][0] == len(params):
+                body.append(ir.line("return ", _INLINE[f][1](*locals_)))
             else:
-                lines.append(f"    return _b_{f}({', '.join(params)})")
-            exec(compile_source("\n".join(lines) + "\n", "<gamedef built-in call>"), self.ns)  # noqa: S102
+                body.append(ir.line("return ", ir.Call(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
+            text = f"def {name}(vm, {', '.join(params)}):\n" + "\n".join(emit.body(body)) + "\n"
+            exec(compile_source(text, "<gamedef built-in call>"), self.ns)  # noqa: S102
         return name
 
     def _call_def(self, e: ast.Call, scope, py):
@@ -799,41 +866,35 @@ class ExpressionCompiler:
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
             self.ns[name] = table
-            key = args[0] if len(args) == 1 else "(" + ", ".join(args) + ",)"
-            return f"{name}[{key}]"
+            key = args[0] if len(args) == 1 else ir.Tuple(tuple(args))
+            return ir.Subscript(ir.Table(name, "def"), key)
         inlined = self._inlined(decl, e, args, scope, py)
         if inlined is not None:
             return inlined
         self._compile_def(decl)
-        return f"_d_{e.func}(vm, [{', '.join(args)}])"
+        return ir.Call(ir.Global(f"_d_{e.func}"), (ir.VM(), ir.List(tuple(args))))
 
-    def _call_query(self, e: ast.Call, scope, py) -> str:
+    def _call_query(self, e: ast.Call, scope, py) -> ir.Node:
         """A query's call: its base written in place, as a def's body is, while the
         variables that decide whether a modifier of it is in force hold the values last
         seen with none (`_qi_NAME`, see modifiers.py); else, or if it can't be written in
         place, a call that applies the modifiers in force."""
         f = e.func
         args = [self.src(a, scope, py) for a in e.args]
-        call = f"_q_{f}(vm, ({''.join(a + ', ' for a in args)}))"
+        call = ir.QueryCall(f, tuple(args))
         guard = self.query_guards.get(f)
         q = self.query_decls.get(f)
-        if (
-            not self.optimise
-            or guard is None
-            or q is None
-            or any(_COMPUTES.search(_STRINGS.sub("''", a)) for a in args)
-        ):
+        if not self.optimise or guard is None or q is None or any(passes.computes(a) for a in args):
             return call  # (an argument that computes would be written twice)
         base = self._inlined(ast.Def(span=q.span, name=f, params=q.params, body=q.base), e, args, scope, py)
         if base is None:
             return call
         if not guard:  # no modifier of it anywhere in the game
             return base
-        test = " and ".join(f"V[{slot}] is _qi_{f}[{i}]" for i, slot in enumerate(guard))
-        return f"({base} if ({test}) else {call})"
+        return ir.Guarded(base, f, guard, call)
 
-    def _inlined(self, decl: ast.Def, e: ast.Call, args: list[str], scope, py) -> str | None:
-        """The body of `decl` written in place of the call `e` (argument sources `args`),
+    def _inlined(self, decl: ast.Def, e: ast.Call, args: list[ir.Node], scope, py) -> ir.Node | None:
+        """The body of `decl` written in place of the call `e` (argument trees `args`),
         or None if it calls itself, nests too deep or is too long.
 
         A body too long with every def it calls written in place too is written again
@@ -849,54 +910,55 @@ class ExpressionCompiler:
             env = {p.name: a for p, a in zip(decl.params, args)}
             for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
                 if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
-                    self._short_vars.add(_unwrapped(source))
-            bound = []  # (the variable a parameter becomes, its argument's source)
+                    self._short_vars.add(ir.unwrapped(source))
+            bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
-                if _COMPUTES.search(_STRINGS.sub("''", source)) and _reads_again(decl.body, p.name):
-                    env[p.name] = f"_v{next(self._names)}"
-                    bound.append((env[p.name], source))
-                    if _unwrapped(source) in self._short_vars:
-                        self._short_vars.add(env[p.name])
+                if passes.computes(source) and _reads_again(decl.body, p.name):
+                    var = ir.Local(f"_v{next(self._names)}")
+                    env[p.name] = var
+                    bound.append((var.name, source))
+                    if ir.unwrapped(source) in self._short_vars:
+                        self._short_vars.add(var)
             self._inlining.append(e.func)
             try:
-                # The body sees only its parameters, bound to the caller's argument sources.
+                # The body sees only its parameters, bound to the caller's arguments.
                 body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
-                if len(body) > INLINE_LIMIT and self._shallow_at is None:
+                width = _width(body)
+                if width > INLINE_LIMIT and self._shallow_at is None:
                     self._shallow_at = len(self._inlining)
                     try:
                         body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                        width = _width(body)
                     finally:
                         self._shallow_at = None
             finally:
                 self._inlining.pop()
-            if len(body) <= INLINE_LIMIT:
+            if width <= INLINE_LIMIT:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return self._with_arguments(body, bound) if bound else body
         return None
 
-    def _with_arguments(self, body: str, bound: list[tuple[str, str]]) -> str:
+    def _with_arguments(self, body: ir.Node, bound: list[tuple[str, ir.Node]]) -> ir.Node:
         """An inlined def's `body` as a call of a generated function whose parameters are
         the arguments `bound`: a computed argument that the body reads more than once (or
         in a loop) is computed once, as a def's arguments are, not once per reading."""
-        code = _STRINGS.sub("''", body)
         names = [v for v, _ in bound]
-        call = _LOOP_CALL.match(code) if code == body else None  # (no texts: replaced as text)
-        if call is not None and _closing(code, call.end() - 1) == len(code) - 1:
+        seen = passes.summary(body)
+        if not seen.has_text and type(body) is ir.Call and type(body.func) is ir.Global and body.func.kind == ir.LOOP:
             # The body is one call of a loop function, which takes each variable read in its
             # loop as a parameter: an argument it reads once, in its own arguments, is
             # computed once there.
-            args = code[call.end() : -1]
-            if all(len(re.findall(rf"\b{v}\b", code)) == 1 and re.search(rf"(?:^|, ){v}(?:,|$)", args) for v in names):
-                for v, source in bound:
-                    body = re.sub(rf"\b{v}\b", lambda _m, s=source: f"({s})", body)
-                return body
-        free = sorted(set(_VARIABLE.findall(code)) - set(_BINDER.findall(code)) - set(names), key=lambda v: int(v[2:]))
+            if all(passes.count(body, ir.Local(v)) == 1 and ir.Local(v) in body.args for v in names):
+                return passes.substitute(body, dict(bound))
+        free = [v for v in seen.free if v not in names]
         name = f"_in{next(self._names)}"
-        uses_vars = "V[" in code
         text = f"def {name}({', '.join(['vm', 'L', *free, *names])}):\n"
-        text += ("    V = vm.vars\n" if uses_vars else "") + f"    return {body}\n"
-        self._pending_loops[name] = text  # compiled once a compiled source calls it
-        return f"{name}({', '.join(['vm', 'L', *free, *(source for _, source in bound)])})"
+        calls: list[str] = []
+        source = emit.expr(body, calls)
+        text += ("    V = vm.vars\n" if seen.reads_vars else "") + f"    return {source}\n"
+        self._pending_loops[name] = (text, calls)  # compiled once a compiled text calls it
+        params = (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
+        return ir.Call(ir.Global(name, ir.LOOP), params)
 
     def _compile_def(self, d: ast.Def) -> None:
         holder = self.defs[d.name]
@@ -904,7 +966,7 @@ class ExpressionCompiler:
             return
         scope = Scope([p.name for p in d.params])
         holder[0] = _PENDING
-        source = self.src(d.body, scope, {})
+        body = self.src(d.body, scope, {})
         # One generated function taking the list of arguments the call site makes as its
         # frame (widened for the slots of what it inlines). Only such a call can recurse,
         # so each spends a step of the budget and its result, if it may be larger than what
@@ -912,17 +974,19 @@ class ExpressionCompiler:
         # instead of running on.
         name = f"_d_{d.name}"
         extra = scope.count - len(d.params)
+        calls: list[str] = []
+        source = emit.expr(body, calls)
         text = (
             f"def {name}(vm, L):\n    vm.budget -= 1\n    if vm.budget < 0: vm.out_of_steps()\n"
             + (f"    L += {(None,) * extra!r}\n" if extra > 0 else "")
-            + ("    V = vm.vars\n" if "V[" in source else "")
+            + ("    V = vm.vars\n" if passes.uses_vars(body) else "")
             + (
                 f"    return _cap_deep({source})\n"
                 if self.may_grow(d.body, frozenset({d.name}))
                 else f"    return {source}\n"
             )
         )
-        self.link_loops(text)
+        self.link_loops(calls)
         exec(compile_source(text, "<gamedef function>"), self.ns)  # noqa: S102
         holder[0] = self.ns[name]
 
@@ -954,7 +1018,7 @@ class ExpressionCompiler:
                 table[combo[0] if len(combo) == 1 else combo] = call(self.load_vm, list(combo))
         except GameDefError:
             raise
-        except Exception:  # computed at run time instead, where an error names the rule
+        except NOT_AT_LOAD:  # computed at run time instead, where an error names the rule
             return None
         self._tables[decl.name] = table
         return table
@@ -1038,23 +1102,6 @@ class ExpressionCompiler:
         return self.is_static(e.element, scope, inner, dynamic)
 
 
-def _table_read(core: str) -> str | None:
-    """The name of the field or function table `core` reads, if it is one read
-    `_f_name[...]` or `_t_name[...]` as a whole (no quotes, to read brackets safely)."""
-    m = _TABLE.match(core)
-    if m is None or not core.endswith("]") or "'" in core or '"' in core:
-        return None
-    depth = 0
-    for i in range(m.end() - 1, len(core)):
-        if core[i] == "[":
-            depth += 1
-        elif core[i] == "]":
-            depth -= 1
-            if depth == 0:
-                return m.group(1) if i == len(core) - 1 else None
-    return None
-
-
 def _count_eq(items, value) -> int:
     """How many items equal `value` (a tuple counts them itself)."""
     if items.__class__ is tuple:
@@ -1084,139 +1131,6 @@ def _reads_again(body, name: str) -> bool:
     return n > 1
 
 
-# A key that reads the same value on every turn of a loop function: the frame's slots,
-# the function's parameters, constants, variables and their keys' positions, nothing
-# that calls (a call may spend steps or take time, so it is never moved).
-_INVARIANT_KEY = re.compile(
-    r"(?:[()\s,\]]|L\[[0-9]+\]|V\[[0-9]+\]|_[vk][0-9]+|[0-9]+|_i[0-9]+_[0-9]+\[|_[ft]_[A-Za-z0-9_]+\[)*"
-)
-_READ = re.compile(r"V\[[0-9]+\]|_i[0-9]+_[0-9]+\[|_[ft]_[A-Za-z0-9_]+\[")
-
-
-def _hoistable(code: str, bound: set[str]) -> list[str]:
-    """The reads in a loop function's `code` (without strings) that give the same value
-    on every turn: a variable's entry at keys that don't depend on the loop
-    (`influence[s]` while the loop runs over countries), a key's position (`_i18_1[x]`
-    for an x fixed in the loop), or a component's field or a tabulated function at such
-    a key (`_f_value[c]`: both are fixed at load). Longest first."""
-    found: set[str] = set()
-
-    def invariant(key: str) -> bool:
-        return _INVARIANT_KEY.fullmatch(key) is not None and not set(_VARIABLE.findall(key)) & bound
-
-    for m in _READ.finditer(code):
-        if m.group().startswith("V"):
-            end, best = m.end(), None
-            while end < len(code) and code[end] == "[":
-                close = _closing(code, end)
-                if close is None or not invariant(code[end + 1 : close]):
-                    break
-                end, best = close + 1, code[m.start() : close + 1]
-            if best is not None:
-                found.add(best)
-        else:
-            close = _closing(code, m.end() - 1)
-            if close is not None and invariant(code[m.end() : close]):
-                found.add(code[m.start() : close + 1])
-    return sorted(found, key=len, reverse=True)
-
-
-def _with_hoisted(name: str, params: str, body: str, bound: set[str]) -> str:
-    """The text of loop function `name`: reads that give the same value on every turn
-    (`_hoistable`) are made once, before its loops, into locals. Reading them early
-    spends no step and writes nothing (expressions never write), but may fail where
-    the loop would never have read them (an empty list, a condition false first): then
-    the function runs as written, a second function without the locals, and any error
-    is raised where the rule reads it."""
-    code = _STRINGS.sub("''", body)
-    head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "")
-    turns = code.find(" for ")  # only a read made at every turn is worth a local
-    reads = _hoistable(code[turns:], bound) if code == body and turns >= 0 else []  # (no quotes: as text)
-    if not reads:
-        return head + body + "\n"
-    made = {}
-    for read in reads:  # longest first: a shorter read is replaced where it stands alone
-        if read in body:
-            made[read] = f"__h{len(made)}"
-            body = body.replace(read, made[read])
-    lines = [head + "    try:", *(f"        {local} = {read}" for read, local in made.items())]
-    lines += ["    except Exception:", f"        return {name}_as_written({params})"]
-    plain = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if "V[" in code else "") + code
-    return "\n".join(lines) + "\n" + body + "\n" + plain + "\n"
-
-
-def _clause_parts(text: str) -> list[str]:
-    """The clauses of a comprehension's source after its first `for`
-    ("v in xs if c for w in ys"), as `_clauses` gives them: ["for v in xs", "if c",
-    "for w in ys"]. Split where " for " or " if " stands outside every bracket and every
-    text: generated code writes a conditional expression in parentheses."""
-    parts, depth, start, i = [], 0, 0, 0
-    word = "for "
-    code = _blank(text)
-    while i < len(text):
-        ch = code[i]
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif depth == 0 and code.startswith((" for ", " if "), i):
-            parts.append(word + text[start:i])
-            word = "for " if code.startswith(" for ", i) else "if "
-            i += len(word) + 1
-            start = i
-            continue
-        i += 1
-    parts.append(word + text[start:])
-    return parts
-
-
-def _blank(source: str) -> str:
-    """`source` with each text literal in it written over by as many underscores: the
-    same positions, and no bracket or word inside a text left to misread."""
-    if "'" not in source and '"' not in source:
-        return source
-    return _STRINGS.sub(lambda m: "_" * len(m.group()), source)
-
-
-def _closing(source: str, start: int) -> int | None:
-    """Where the bracket opened at `source[start]` closes (generated code: brackets of
-    all kinds nest properly, texts aside), or None if it does not."""
-    source = _blank(source)
-    depth = 0
-    for i in range(start, len(source)):
-        if source[i] in "([":
-            depth += 1
-        elif source[i] in ")]":
-            depth -= 1
-            if depth == 0:
-                return i
-    return None
-
-
-def _whole_call(source: str, prefixes: tuple[str, ...]) -> bool:
-    """Is `source` one call of a function named by `prefixes` (its name and "("), its
-    closing parenthesis the last character?"""
-    prefix = next((p for p in prefixes if source.startswith(p)), None)
-    return prefix is not None and _closing(source, len(prefix) - 1) == len(source) - 1
-
-
-def _unwrapped(source: str) -> str:
-    """`source` without the parentheses around the whole of it: `((L[1]))` is `L[1]`.
-    Only used to recognise a source; a text with parentheses in quotes may be
-    misread, and then is recognised as nothing (so it is charged)."""
-    while source.startswith("(") and source.endswith(")"):
-        depth = 0
-        for i, ch in enumerate(source):
-            if ch == "(":
-                depth += 1
-            elif ch == ")":
-                depth -= 1
-                if depth == 0 and i < len(source) - 1:
-                    return source
-        source = source[1:-1]
-    return source
-
-
 def compile_source(text: str, name: str):
     """Python's compile() of generated code; code nested past what Python's parser
     takes (deep expressions, long inlined chains) is a LimitExceeded, not a crash."""
@@ -1231,6 +1145,41 @@ def compile_source(text: str, name: str):
 
 _FAILED = object()
 _PENDING = object()  # a function being compiled (its own body may call it)
+
+
+def _plain_literal(value: Any) -> bool:
+    """Is `value` none, a truth or a number of no sign (never a list, read as written)?"""
+    return value is None or isinstance(value, bool) or isinstance(value, int) and value >= 0
+
+
+def _reads_variable(read: ir.Node) -> bool:
+    """Is `read` (a hoistable read) an entry of a game variable?"""
+    while type(read) is ir.Subscript:
+        read = read.obj
+    return type(read) is ir.Var
+
+
+def _width(node: ir.Node) -> int:
+    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT)."""
+    return len(emit.expr(node))
+
+
+def _loop_call(name: str, free: list[str]) -> ir.Node:
+    """The call of generated function `name`, with the frame and the variables `free`."""
+    return ir.Call(ir.Global(name, ir.LOOP), (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free)))
+
+
+def _frozen(out: list) -> tuple[ir.Stmt, ...]:
+    """The statements built by `_loop_head` (mutable while they are filled) as ir nodes."""
+    stmts: list[ir.Stmt] = []
+    for x in out:
+        if type(x) is not tuple:
+            stmts.append(x)
+        elif x[0] == "for":
+            stmts.append(ir.Loop(x[1], x[2], _frozen(x[3])))
+        else:
+            stmts.append(ir.Nest(ir.line("if ", x[1], ":"), _frozen(x[2])))
+    return tuple(stmts)
 
 
 def _sub_expressions(e) -> list:

@@ -19,14 +19,13 @@ card removes all of this with it: nothing outside the card mentions it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
 import attrs
 
-from interpreter.compile.expressions import _STRINGS, Closure, Scope
-from interpreter.core.builtins import BUILTINS
+from interpreter.compile.expressions import Closure, Scope
+from interpreter.compile.passes import pure, var_reads
 from interpreter.core.limits import capped
 from interpreter.language import syntax as ast
 from interpreter.language.syntax import names_in
@@ -247,44 +246,6 @@ def _in_force(statics: tuple) -> tuple:
     return many, None, memo
 
 
-def _reads(source: str, builtins: dict) -> tuple[int, ...] | None:
-    """The variables' slots a compiled condition reads, if it reads nothing but
-    variables, its card (`L[0]`), constants, fixed tables and pure built-ins; else None."""
-    code = _STRINGS.sub("''", source)
-    if re.search(r"L\[(?!0\])", code):
-        return None
-    for name in set(_NAME.findall(code)):
-        if name in _PLAIN or _FIXED.fullmatch(name):
-            continue
-        b = builtins.get(name[3:]) if name.startswith("_b_") else None
-        if b is None or b.takes_vm:
-            return None
-    return tuple(sorted({int(i) for i in re.findall(r"\bV\[([0-9]+)\]", code)}))
-
-
-def _pure(source: str, builtins: dict) -> bool:
-    """Does a compiled expression read nothing but its frame `L` (any slot), constants,
-    fixed tables, its comprehensions' variables and built-ins that read only their
-    arguments: no variable, no query, no players, no step budget (`vm`)?"""
-    code = _STRINGS.sub("''", source)
-    for name in set(_NAME.findall(code)):
-        if name == "V":
-            return False
-        if name in _PLAIN or name in _PURE_PYTHON or _FIXED.fullmatch(name) or _COMPREHENDED.fullmatch(name):
-            continue
-        b = builtins.get(name[3:]) if name.startswith("_b_") else None
-        if b is None or b.takes_vm:
-            return False
-    return True
-
-
-_PURE_PYTHON = frozenset("L for lambda tuple len sum any all max min sorted abs _cap _cap_deep _T _disp".split())
-_COMPREHENDED = re.compile(r"_v[0-9]+")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_PLAIN = frozenset("V L None True False in not and or is if else".split())
-_FIXED = re.compile(r"_k[0-9]+|_i[0-9]+_[0-9]+|_[ft]_[A-Za-z0-9_]+")
-
-
 def _combine(vm, value, found: list):
     adds = 0
     allowed = forbidden = False
@@ -373,7 +334,7 @@ class ModifierCompiler:
             for m in statics:
                 q = m.modifier.query
                 if slots.get(q) is not None:
-                    reads = _reads(self.src(m.condition, Scope(["self"]), {}), BUILTINS)
+                    reads = var_reads(self.src(m.condition, Scope(["self"]), {}))
                     slots[q] = None if reads is None else slots[q] | set(reads)
         for g in ast.find_all(decls, ast.Grant):
             q = g.modifier.query
@@ -391,11 +352,11 @@ class ModifierCompiler:
     def _compile_query(self, d: ast.Query) -> None:
         q = self.queries[d.name]
         q.base = self.expr(d.base, Scope([p.name for p in d.params]))
-        q.pure = _pure(self.src(d.base, Scope([p.name for p in d.params]), {}), BUILTINS)
+        q.pure = pure(self.src(d.base, Scope([p.name for p in d.params]), {}))
 
     def _pure_modifier(self, mod: ast.Modifier, names: list[str]) -> bool:
         """Do a modifier's value and `where` read nothing but their frame (`names`)?"""
-        return all(_pure(self.src(e, Scope(names), {}), BUILTINS) for e in (mod.value, mod.where) if e is not None)
+        return all(pure(self.src(e, Scope(names), {})) for e in (mod.value, mod.where) if e is not None)
 
     def _static_modifier(self, m: ast.StaticModifier, owner: str | None) -> None:
         mod = m.modifier
@@ -407,7 +368,7 @@ class ModifierCompiler:
             where=self.expr(mod.where, scope) if mod.where is not None else None,
             active=self.expr(m.condition, Scope(["self"])),
             owner=owner,
-            reads=_reads(self.src(m.condition, Scope(["self"]), {}), BUILTINS),
+            reads=var_reads(self.src(m.condition, Scope(["self"]), {})),
             pure=self._pure_modifier(mod, ["self", *mod.names]),
         )
         self.queries[mod.query].statics.append(entry)

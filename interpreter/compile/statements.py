@@ -14,8 +14,9 @@ from typing import Any, NamedTuple
 
 import attrs
 
+from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams
-from interpreter.compile.expressions import Closure, Scope, _whole_call, compile_source
+from interpreter.compile.expressions import Closure, Scope, compile_source
 from interpreter.compile.modifiers import expirer
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
@@ -295,7 +296,7 @@ class StatementCompiler:
             if i < len(s.branches) - 1 or s.otherwise is not None:
                 end_jumps.append(self._emit(None, s.span))
             after = self._here()
-            self._code.ops[at] = self._function(f"({at + 1} if {cond} else {after})")
+            self._code.ops[at] = self._function(ir.IfExp(cond, ir.Lit(at + 1), ir.Lit(after)))
         if s.otherwise is not None:
             self._block(s.otherwise, scope)
         end = self._here()
@@ -316,7 +317,7 @@ class StatementCompiler:
         end = self._here()
         # `while true`: the head only continues into the body
         self._code.ops[head] = (
-            _jump(head + 1) if cond == "True" else self._function(f"({head + 1} if {cond} else {end})")
+            _jump(head + 1) if cond == ir.Lit(True) else self._function(ir.IfExp(cond, ir.Lit(head + 1), ir.Lit(end)))
         )
         for j in self._loops.pop():
             self._code.ops[j] = _jump(end)
@@ -459,11 +460,13 @@ class StatementCompiler:
         values of those locals: the engine keeps it by them (`Choice.key_slots`, the
         locals' slots, returned beside the function) rather than writing it at every
         decision."""
-        label = self.src(s.label, scope, {})
+        node = self.src(s.label, scope, {})
+        calls: list[str] = []
+        label = emit.expr(node, calls)
         name = f"_labels{next(self._names)}"
         text = (
             f"def {name}(vm, L, values):\n"
-            + ("    V = vm.vars\n" if "V[" in label else "")
+            + ("    V = vm.vars\n" if passes.uses_vars(node) else "")
             + "    out = []\n"
             + "    size = 0\n"
             + "    for v in values:\n"
@@ -474,7 +477,7 @@ class StatementCompiler:
             + "        out.append(text)\n"
             + "    return out\n"
         )
-        self.link_loops(text)
+        self.link_loops(calls)
         exec(compile_source(text, "<gamedef labels>"), self.ns)  # noqa: S102
         labels = self.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
@@ -486,34 +489,39 @@ class StatementCompiler:
         """The step asking a decision, as one generated function: its options and its
         player computed in place, and in a playout (`VM.suspend`) the answer taken at
         once, with no call: a random game's every decision runs through it."""
-        options = self.src(s.options, scope, {})
-        if self.may_grow(s.options):
-            options = f"{'_cap_deep' if self.makes_items(s.options) else '_cap'}({options})"
+        options = self.stored(s.options, self.src(s.options, scope, {}))
         player = self.src(s.player, scope, {})
-        code = f"{options} {player}"
+        if not (type(options) is ir.Call and options.func == ir.TUPLE):
+            options = ir.Call(ir.TUPLE, (options,))
         name = f"_choose{next(self._names)}"
         self.ns[f"{name}_unusual"] = unusual
-        text = (
-            f"def {name}(vm, L):\n"
-            + ("    V = vm.vars\n" if "V[" in code else "")
-            + f"    values = {options if _whole_call(options, ('tuple(',)) else f'tuple({options})'}\n"
-            + f"    if not values or len(values) > {MAX_CHOICES}:\n"
-            + f"        return {name}_unusual(vm, L, values)\n"
-            + f"    who = {player}\n"
-            + "    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)\n"
-            + "        vm.left -= 1\n"
-            + f"        L[{slot}] = values[vm.pick(len(values))]\n"
-            + "        vm.budget = vm.step_limit\n"
-            + "        del vm.log[:]\n"
-            + f"        return {nxt}\n"
-            + f"    vm.suspend(who, values, {slot}, {choice}, L)\n"
-            + f"    return {nxt}\n"
+        calls: list[str] = []
+        body = tuple(
+            ir.line(*parts)
+            for parts in (
+                ("    values = ", options),
+                (f"    if not values or len(values) > {MAX_CHOICES}:",),
+                (f"        return {name}_unusual(vm, L, values)",),
+                ("    who = ", player),
+                ("    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)",),
+                ("        vm.left -= 1",),
+                (f"        L[{slot}] = values[vm.pick(len(values))]",),
+                ("        vm.budget = vm.step_limit",),
+                ("        del vm.log[:]",),
+                (f"        return {nxt}",),
+                (f"    vm.suspend(who, values, {slot}, {choice}, L)",),
+                (f"    return {nxt}",),
+            )
         )
-        self.link_loops(text)
+        reads = passes.uses_vars(options) or passes.uses_vars(player)
+        lines = emit.body(body, "", calls)
+        text = f"def {name}(vm, L):\n" + ("    V = vm.vars\n" if reads else "") + "\n".join(lines) + "\n"
+        self.link_loops(calls)
         exec(compile_source(text, "<gamedef decision>"), self.ns)  # noqa: S102
         step = self.ns.pop(name)
-        # a run of simple statements before it writes it out in its own step (`native_block`)
-        step.body = [line for line in text.splitlines()[1:] if line != "    V = vm.vars"]
+        # a run of simple statements before it writes it out in its own step (`native_block`):
+        # its lines as the intermediate form, written again there
+        step.body = body
         return step
 
     def _choice(

@@ -1,0 +1,347 @@
+"""Passes over the intermediate form (ir.py): the questions the compiler asks about the
+code it is generating, and the rewrites it makes to it, answered from the tree.
+
+Each pass is a plain function of nodes. None reads generated text: what a node reads,
+calls or binds is what the tree says. The expression compiler (expressions.py) asks them
+while it builds a tree (`computes`, `table_read`), when it wraps a tree in a generated
+function (`free_locals`, `uses_vars`, `hoistable` and `hoist`, `substitute`), and the
+modifier compiler asks what a compiled condition or value reads (`var_reads`, `pure`).
+tests/test_passes.py tests each on small trees and on small programs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from interpreter.compile import emit, ir
+
+# ---- what a node does -------------------------------------------------------------------
+
+_CALLING = (ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours)
+
+
+def computes(node: ir.Node) -> bool:
+    """Does `node` call a function or make a list (rather than read values)? Such a node
+    is never written twice (an inlined body reading its parameter twice, a guarded query
+    whose argument the guard would repeat): it is computed once, into a local."""
+    return any(type(n) in _CALLING for n in ir.walk(node))
+
+
+def uses_vars(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
+    """Does the code read a game variable (`V[...]`)? Its function then starts
+    `V = vm.vars`."""
+    nodes = node if isinstance(node, list | tuple) else (node,)
+    return any(type(n) is ir.Var for x in nodes for n in ir.walk(x))
+
+
+def has_text(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
+    """Does the code write a text other than the empty one? (Its reads are then left as
+    they are: hoisting is kept to code of plain reads.)"""
+    nodes = node if isinstance(node, list | tuple) else (node,)
+    return any(type(n) is ir.Lit and isinstance(n.value, str) and n.value for x in nodes for n in ir.walk(x))
+
+
+def is_variable(name: str) -> bool:
+    """Is `name` one of the compiler's expression variables (`_v12`): a comprehension's
+    or a lambda's variable, or an inlined def's computed argument?"""
+    return name.startswith("_v") and name[2:].isdigit()
+
+
+def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
+    """The expression variables the code binds (`for v in`, `lambda v:`)."""
+    nodes = node if isinstance(node, list | tuple) else (node,)
+    out = set()
+    for x in nodes:
+        for n in ir.walk(x):
+            t = type(n)
+            name = n.var if t in (ir.For, ir.Loop) else n.param if t is ir.Lambda else None
+            if name is not None and is_variable(name):
+                out.add(name)
+    return out
+
+
+def free_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterable[str] = ()) -> list[str]:
+    """The expression variables the code reads but does not bind, in the order they were
+    made: the parameters a generated function around it takes from the code around it."""
+    nodes = node if isinstance(node, list | tuple) else (node,)
+    read = {n.name for x in nodes for n in ir.walk(x) if type(n) is ir.Local and is_variable(n.name)}
+    return sorted(read - bound_locals(nodes) - set(also_bound), key=lambda v: int(v[2:]))
+
+
+@attrs.frozen
+class Summary:
+    """What a generated function's code reads and binds, found in one walk: whether it
+    reads a game variable (`uses_vars`), writes a text (`has_text`), the expression
+    variables it binds (`bound_locals`) and those it reads from around it
+    (`free_locals`, in the order they were made)."""
+
+    reads_vars: bool
+    has_text: bool
+    bound: frozenset[str]
+    free: tuple[str, ...]
+
+
+def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
+    """`uses_vars`, `has_text`, `bound_locals` and `free_locals` of `code` at once."""
+    reads_vars = text = False
+    bound: set[str] = set()
+    read: set[str] = set()
+    for x in code if isinstance(code, list | tuple) else (code,):
+        for n in ir.walk(x):
+            t = type(n)
+            if t is ir.Var:
+                reads_vars = True
+            elif t is ir.Local:
+                if is_variable(n.name):
+                    read.add(n.name)
+            elif t is ir.Lit:
+                text = text or isinstance(n.value, str) and n.value != ""
+            elif t in (ir.For, ir.Loop) or t is ir.Lambda:
+                name = n.param if t is ir.Lambda else n.var
+                if is_variable(name):
+                    bound.add(name)
+    free = tuple(sorted(read - bound, key=lambda v: int(v[2:])))
+    return Summary(reads_vars, text, frozenset(bound), free)
+
+
+def table_read(node: ir.Node) -> ir.Table | None:
+    """The field or def table `node` reads, if it is one read of one (`_f_value[c]`) and
+    writes no text."""
+    if type(node) is ir.Subscript and type(node.obj) is ir.Table and node.obj.of in ("field", "def"):
+        if not any(type(n) is ir.Lit and isinstance(n.value, str) for n in ir.walk(node)):
+            return node.obj
+    return None
+
+
+# ---- hoisting -------------------------------------------------------------------------
+
+
+def _invariant(key: Any, bound: set[str]) -> bool:
+    """Does `key` give the same value at every turn of a loop function: made only of the
+    frame's slots, variables, constants, numbers, the function's parameters and fixed
+    tables at such keys, with nothing that calls and no variable the loops bind?"""
+    t = type(key)
+    if t in (ir.Slot, ir.Var, ir.Const):
+        return True
+    if t is ir.Lit:
+        return type(key.value) is int and key.value >= 0
+    if t is ir.Local:
+        return is_variable(key.name) and key.name not in bound
+    if t is ir.Group:
+        return _invariant(key.inner, bound)
+    if t is ir.Tuple:
+        return all(_invariant(x, bound) for x in key.items)
+    if t is ir.Subscript:
+        return type(key.obj) is ir.Table and _invariant(key.key, bound)
+    return False
+
+
+def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_turn: bool = True) -> list[ir.Node]:
+    """The reads in a loop function's code that give the same value on every turn: a
+    variable's entry at keys that don't depend on the loop (`influence[s]` while the loop
+    runs over countries, the longest such chain of keys), a key's position, a component's
+    field or a tabulated def at such a key (all fixed at load). With `after_first_turn`,
+    only those written after the first `for` (read at every turn: the ones before it are
+    read once anyway). Longest (as written) first."""
+    found: dict[ir.Node, int] = {}
+    started = [not after_first_turn]
+
+    def visit(n) -> None:
+        t = type(n)
+        if t is ir.Comp:  # `[element for ...]`: the element is written before the `for`
+            visit(n.element)
+            for c in n.clauses:
+                if type(c) is ir.For:
+                    started[0] = True
+                    visit(c.iterable)
+                else:
+                    visit(c.condition)
+            return
+        if t is ir.Loop:
+            started[0] = True
+        if t is ir.Subscript and started[0]:
+            chain, base = [], n
+            while type(base) is ir.Subscript:
+                chain.append(base)
+                base = base.obj
+            if type(base) is ir.Var:  # the longest run of invariant keys from the variable
+                best = None
+                for level in reversed(chain):
+                    if not _invariant(level.key, bound):
+                        break
+                    best = level
+                if best is not None:
+                    found[best] = 0
+                for level in chain:
+                    visit(level.key)
+                return
+            if type(n.obj) is ir.Table and _invariant(n.key, bound):
+                found[n] = 0
+        for c in ir.children(n):
+            visit(c)
+
+    for x in code if isinstance(code, list | tuple) else (code,):
+        visit(x)
+    texts = {n: emit.expr(n) for n in found}
+    return sorted(found, key=lambda n: (-len(texts[n]), texts[n]))
+
+
+def replace(node, old: ir.Node, new: ir.Node):
+    """`node` (an expression or a statement) with every `old` inside it written `new`."""
+    if node == old:
+        return new
+    t = type(node)
+    if t in ir._LEAVES:
+        return node
+    if t is ir.Line:
+        return ir.Line(tuple(p if isinstance(p, str) else replace(p, old, new) for p in node.parts))
+    changes = {}
+    for f in attrs.fields(t):
+        value = getattr(node, f.name)
+        if isinstance(value, ir.Node | ir.Line | ir.Nest | ir.Loop):
+            changed = replace(value, old, new)
+        elif isinstance(value, tuple):
+            changed = tuple(_replace_item(x, old, new) for x in value)
+        else:
+            continue
+        if changed is not value and changed != value:
+            changes[f.name] = changed
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def _replace_item(x, old, new):
+    if isinstance(x, ir.Node | ir.Line | ir.Nest | ir.Loop):
+        return replace(x, old, new)
+    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], ir.Node):
+        return (x[0], replace(x[1], old, new))
+    return x
+
+
+def contains(code, target: ir.Node) -> bool:
+    """Is `target` written somewhere in `code` (a node or statements)?"""
+    return any(n == target for x in (code if isinstance(code, list | tuple) else (code,)) for n in ir.walk(x))
+
+
+def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], list[tuple[str, ir.Node]]]:
+    """`stmts` with each of `reads` (longest first) that is still written in them replaced
+    by a local `__hN`; and the (local, read) pairs made. A read written only inside a
+    longer one is not (the longer one's local holds it)."""
+    used: set[int] = set()
+
+    def find(n) -> None:  # the outermost reads: longer ones are found before those inside
+        for i, r in enumerate(reads):
+            if n == r:
+                used.add(i)
+                return
+        for c in ir.children(n):
+            find(c)
+
+    for s in stmts:
+        find(s)
+    made = [(f"__h{k}", reads[i]) for k, i in enumerate(sorted(used))]
+    locals_ = {id(read): ir.Local(local) for local, read in made}
+
+    def swap(n):
+        for _, read in made:
+            if n == read:
+                return locals_[id(read)]
+        return None
+
+    return [_swapped(s, swap) for s in stmts], made
+
+
+def _swapped(node, swap):
+    """`node` with every node for which `swap` gives a replacement (outermost first)
+    replaced by it."""
+    new = swap(node) if isinstance(node, ir.Node) else None
+    if new is not None:
+        return new
+    t = type(node)
+    if t in ir._LEAVES:
+        return node
+    if t is ir.Line:
+        return ir.Line(tuple(p if isinstance(p, str) else _swapped(p, swap) for p in node.parts))
+    changes = {}
+    for f in attrs.fields(t):
+        value = getattr(node, f.name)
+        if isinstance(value, ir.Node | ir.Line | ir.Nest | ir.Loop):
+            changed = _swapped(value, swap)
+        elif isinstance(value, tuple):
+            changed = tuple(
+                _swapped(x, swap)
+                if isinstance(x, ir.Node | ir.Line | ir.Nest | ir.Loop)
+                else (x[0], _swapped(x[1], swap))
+                if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], ir.Node)
+                else x
+                for x in value
+            )
+        else:
+            continue
+        if changed is not value:
+            changes[f.name] = changed
+    return attrs.evolve(node, **changes) if changes else node
+
+
+def substitute(node: ir.Node, values: dict[str, ir.Node]) -> ir.Node:
+    """`node` with each expression variable named in `values` written as its value, in
+    parentheses (an inlined def's argument computed once, in the one place it is read)."""
+    for name, value in values.items():
+        node = replace(node, ir.Local(name), ir.Group(value))
+    return node
+
+
+def count(node: ir.Node, target: ir.Node) -> int:
+    """How many times `target` is written in `node`."""
+    return sum(1 for n in ir.walk(node) if n == target)
+
+
+# ---- what a condition or a value reads (modifiers.py) ---------------------------------
+
+
+def var_reads(node: ir.Node) -> tuple[int, ...] | None:
+    """The variables' slots a compiled condition reads, if it reads nothing but
+    variables, its card (`L[0]`), constants, fixed tables and built-ins that read only
+    their arguments; else None (it may read anything: a query, the seats, a def)."""
+    slots = set()
+    for n in ir.walk(node):
+        t = type(n)
+        if t is ir.Var:
+            slots.add(n.slot)
+        elif t is ir.Slot:
+            if n.index != 0:
+                return None
+        elif t is ir.Global:
+            if n.kind != ir.BUILTIN:
+                return None
+        elif t is ir.Call:
+            if n.keywords:
+                return None
+        elif t not in _PLAIN:
+            return None
+    return tuple(sorted(slots))
+
+
+_PLAIN: tuple[type, ...] = (ir.Lit, ir.Const, ir.Table, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List)
+_PLAIN += (ir.BinOp, ir.Not, ir.Truth, ir.Neg, ir.IfExp, ir.Join, ir.Head)
+_PURE_NODES = (*_PLAIN, ir.Slot, ir.Local, ir.Lambda, ir.Comp, ir.For, ir.If, ir.Cap)
+
+
+def pure(node: ir.Node) -> bool:
+    """Does a compiled expression read nothing but its frame `L` (any slot), constants,
+    fixed tables, its comprehensions' variables and functions that read only their
+    arguments: no variable, no query, no seats, no step budget (`vm`)? Its answer is then
+    a function of its frame alone (modifiers.py keeps such answers)."""
+    for n in ir.walk(node):
+        t = type(n)
+        if t is ir.Global:
+            if n.kind not in (ir.BUILTIN, ir.PYTHON):
+                return False
+        elif t is ir.Call:
+            if n.keywords:
+                return False
+        elif t not in _PURE_NODES:
+            return False
+    return True

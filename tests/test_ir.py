@@ -1,0 +1,142 @@
+"""The compiler's intermediate form (interpreter/compile/ir.py) and its one emitter
+(emit.py): what each node is written as, that a tree is walked in the order it is
+written, and the trees small expressions of a program compile to
+(docs/architecture.md, "The compiler's intermediate form")."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from interpreter import load_game
+from interpreter.check.checker import check_program
+from interpreter.compile import emit, ir
+from interpreter.compile.compiler import Compiler
+from interpreter.compile.expressions import Scope
+from interpreter.language.parser import parse_expression
+from interpreter.language.program import load_program
+
+X, Y = ir.Local("_v1"), ir.Local("_v2")
+
+
+def test_each_node_is_written_as_python():
+    cases = [
+        (ir.Lit("a'b"), '"a\'b"'),
+        (ir.Lit(None), "None"),
+        (ir.Const("_k3", (1, 2)), "_k3"),
+        (ir.Slot(2), "L[2]"),
+        (ir.Var(7), "V[7]"),
+        (ir.Players(), "vm.players"),
+        (ir.Group(ir.Slot(1)), "(L[1])"),
+        (ir.Subscript(ir.Table("_f_cost", "field"), X), "_f_cost[_v1]"),
+        (ir.Head(ir.Lit("abc"), 1), "'abc'[:1]"),
+        (ir.Call(ir.Attr(X, "count"), (Y,)), "_v1.count(_v2)"),
+        (ir.Call(ir.Global("_b_f"), (X,), (("first", ir.Lit(True)),)), "_b_f(_v1, first=True)"),
+        (ir.Call(ir.Global("_b_g"), (), (("first", ir.Lit(True)),)), "_b_g(first=True)"),
+        (ir.Tuple(()), "()"),
+        (ir.Tuple((X,)), "(_v1,)"),
+        (ir.List((X, Y)), "[_v1, _v2]"),
+        (ir.BinOp("+", X, ir.Lit(1)), "(_v1 + 1)"),
+        (ir.Not(X), "(not _v1)"),
+        (ir.Not(X, bare=True), "not _v1"),
+        (ir.Truth(X), "(not not _v1)"),
+        (ir.Neg(X), "(-_v1)"),
+        (ir.IfExp(X, ir.Lit(1), ir.Lit(2)), "(1 if _v1 else 2)"),
+        (ir.Lambda("_v2", ir.BinOp(">", Y, ir.Lit(0))), "(lambda _v2: (_v2 > 0))"),
+        (ir.Comp(X, (ir.For("_v1", ir.Var(0)), ir.If(X))), "[_v1 for _v1 in V[0] if _v1]"),
+        (ir.Join((ir.Lit("a"), X)), "'a' + _v1"),
+        (ir.Charge(X), "_charge(vm, _v1)"),
+        (ir.Cap(X), "_cap(_v1)"),
+        (ir.Cap(X, deep=True), "_cap_deep(_v1)"),
+        (ir.QueryCall("ops", (X, Y)), "_q_ops(vm, (_v1, _v2, ))"),
+        (ir.QueryCall("ops", (X,), tight=True), "_q_ops(vm, (_v1,))"),
+        (ir.Guarded(ir.Slot(0), "q", (3, 4), ir.Lit(0)), "(L[0] if (V[3] is _qi_q[0] and V[4] is _qi_q[1]) else 0)"),
+        (ir.Neighbours(X), "_links.get(_v1, ())"),
+        (ir.Neighbours(X, 5), "(_links.get(_v1, ()) if not V[5] else _dl_neighbours(vm, _v1))"),
+    ]
+    for node, text in cases:
+        assert emit.expr(node) == text, node
+
+
+def test_statements_are_written_indented():
+    stmts = [
+        ir.line("__n = 0"),
+        ir.Loop("_v1", ir.Var(2), (ir.Nest(ir.line("if ", X, ":"), (ir.line("__n += 1"),)),)),
+        ir.line("return __n"),
+    ]
+    assert emit.body(stmts) == [
+        "    __n = 0",
+        "    for _v1 in V[2]:",
+        "        if _v1:",
+        "            __n += 1",
+        "    return __n",
+    ]
+
+
+def test_the_emitter_lists_the_generated_functions_a_text_calls():
+    call = ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame()))
+    other = ir.Call(ir.Global("_b_len"), (X,))
+    calls: list[str] = []
+    assert emit.expr(ir.BinOp("and", call, other), calls) == "(_any4(vm, L) and _b_len(_v1))"
+    assert calls == ["_any4"]
+
+
+def test_nodes_compare_by_what_they_write_and_a_constant_by_its_name():
+    assert ir.BinOp("+", ir.Var(1), ir.Lit(2)) == ir.BinOp("+", ir.Var(1), ir.Lit(2))
+    assert ir.Const("_k1", (1,)) == ir.Const("_k1", (1, 2))  # the name is the value's one place
+    assert len({ir.Subscript(ir.Var(1), X), ir.Subscript(ir.Var(1), X)}) == 1
+
+
+def test_a_tree_is_walked_in_the_order_it_is_written():
+    """The passes rely on it: a read is "after the first `for`" if it is walked after it."""
+    tree = ir.Comp(ir.Slot(1), (ir.For("_v1", ir.Slot(2)), ir.If(ir.Slot(3))))
+    written = [n.index for n in ir.walk(tree) if type(n) is ir.Slot]
+    assert written == [1, 2, 3]
+    cond = ir.IfExp(ir.Slot(2), ir.Slot(1), ir.Slot(3))  # `(then if condition else otherwise)`
+    assert [n.index for n in ir.walk(cond) if type(n) is ir.Slot] == [1, 2, 3]
+
+
+def _game(tmp_path: Path, source: str):
+    path = tmp_path / "t.game"
+    path.write_text("game t { players 2..2 seats [a, b] }\n" + textwrap.dedent(source), encoding="utf-8")
+    return load_game(path)
+
+
+def _compiler(tmp_path: Path) -> Compiler:
+    """The compiler's working state after every pass, for the game `_game` wrote: its
+    expression compiler (`src`) builds trees of the intermediate form."""
+    program = load_program(tmp_path / "t.game")
+    check_program(program)
+    return Compiler(program, {}).run()
+
+
+SMALL = """
+    enum Suit { red, blue, green }
+    var chips: player -> Suit -> int = 1
+    var pile: list int = [1, 2, 3]
+    def double(n: int) = n * 2
+    procedure play() {
+        rule "Play"
+        game over []
+    }
+    """
+
+
+def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
+    game = _game(tmp_path, SMALL)
+    compiled = _compiler(tmp_path)
+    span = game.compiled.header.span
+
+    def tree(text: str, names=("p", "n")):
+        return compiled.src(parse_expression(text, span), Scope(list(names)), {})
+
+    chips, pile = compiled.vars["chips"].slot, compiled.vars["pile"].slot
+    assert tree("n + 1") == ir.BinOp("+", ir.Slot(1), ir.Lit(1))
+    read = tree("chips[p][blue]")  # a variable's entry, each key through its position
+    assert type(read) is ir.Subscript and type(read.obj) is ir.Subscript and read.obj.obj == ir.Var(chips)
+    assert read.key == ir.Subscript(ir.Table(f"_i{chips}_1", "position"), ir.Lit("blue"))
+    assert tree("double(n)") == ir.BinOp("*", ir.Group(ir.Slot(1)), ir.Lit(2))  # written in place
+    assert type(tree("double(3)")) is ir.Lit  # folded at load
+    assert tree("count(pile) > 0") == ir.Truth(ir.Var(pile))  # whether it is empty, no count
+    assert emit.expr(tree("count(pile) == 0")) == f"(not V[{pile}])"
+    assert type(tree("any([x > n for x in pile])")) is ir.Call  # a loop function that stops early

@@ -1,0 +1,262 @@
+"""The passes over the compiler's intermediate form (interpreter/compile/passes.py), on
+small trees and small programs, and the rule that keeps the compiler honest: nothing in
+interpreter/compile/ reads generated Python back (no regular expressions) and no error is
+swallowed whole (docs/architecture.md, "The compiler's intermediate form")."""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from pathlib import Path
+
+from interpreter import load_game
+from interpreter.check.checker import check_program
+from interpreter.compile import codecache, emit, ir, passes
+from interpreter.compile.compiler import Compiler
+from interpreter.compile.expressions import Scope
+from interpreter.language.parser import parse_expression
+from interpreter.language.program import load_program
+
+COMPILE = Path(__file__).resolve().parent.parent / "interpreter" / "compile"
+X, Y, Z = ir.Local("_v1"), ir.Local("_v2"), ir.Local("_v3")
+POS = ir.Table("_i4_0", "position")
+
+
+def test_computes_tells_a_call_or_a_list_made_from_a_read():
+    assert not passes.computes(ir.Subscript(ir.Var(1), ir.Subscript(POS, X)))
+    assert not passes.computes(ir.IfExp(X, ir.Slot(1), ir.Lit("call(me)")))  # a text is no call
+    assert passes.computes(ir.BinOp("+", X, ir.Call(ir.Global("_b_max"), (Y,))))
+    assert passes.computes(ir.Comp(X, (ir.For("_v1", Y),)))
+    assert passes.computes(ir.QueryCall("q", (X,)))
+
+
+def test_uses_vars_sees_the_variables_a_guard_reads():
+    assert not passes.uses_vars(ir.Slot(0))
+    assert passes.uses_vars(ir.Guarded(ir.Slot(0), "q", (3,), ir.QueryCall("q", ())))
+    assert passes.uses_vars([ir.line("__n = ", ir.Var(2))])
+
+
+def test_free_locals_are_the_variables_read_and_not_bound_in_the_order_made():
+    loop = ir.Comp(ir.BinOp("+", X, ir.Local("_v12")), (ir.For("_v1", Z), ir.If(ir.Local("_v10"))))
+    assert passes.bound_locals(loop) == {"_v1"}
+    assert passes.free_locals(loop) == ["_v3", "_v10", "_v12"]  # by number, not by name
+    assert passes.free_locals(loop, ["_v10"]) == ["_v3", "_v12"]
+    assert passes.free_locals(ir.Lambda("_v2", ir.BinOp("<", Y, X))) == ["_v1"]
+
+
+def test_hoistable_reads_are_those_the_same_at_every_turn():
+    """`chips[who][x]` in a loop over x: `chips[who]` is the same at every turn, and so is a
+    key's position or a field at a key the loop doesn't bind; the longest chain wins."""
+    entry = ir.Subscript(ir.Var(4), ir.Subscript(POS, Y))  # chips[who]: who is a parameter
+    item = ir.Subscript(entry, ir.Subscript(ir.Table("_i4_1", "position"), X))  # chips[who][x]
+    body = [ir.Loop("_v1", ir.Var(2), (ir.line("if ", ir.BinOp(">", item, ir.Lit(1)), ": return True"),))]
+    reads = passes.hoistable(body, passes.bound_locals(body))
+    assert reads == [entry, ir.Subscript(POS, Y)]
+    changed, made = passes.hoist(body, reads)
+    assert made == [("__h0", entry)]  # the position is read only inside the entry: no second local
+    assert emit.body(changed)[1] == "        if (__h0[_i4_1[_v1]] > 1): return True"
+
+
+def test_only_the_reads_after_the_first_turn_are_hoisted():
+    """Before the first `for`, a read is made once anyway: no local for it."""
+    before = ir.Subscript(ir.Var(5), ir.Lit(1))
+    body = [ir.line("__i = ", before), ir.Loop("_v1", ir.Local("__i"), (ir.line("return ", X),))]
+    assert passes.hoistable(body, {"_v1"}) == []
+    assert passes.hoistable(body, {"_v1"}, after_first_turn=False) == [before]
+    comp = ir.Comp(before, (ir.For("_v1", ir.Var(3)), ir.If(ir.Subscript(ir.Var(6), ir.Lit(0)))))
+    assert passes.hoistable(comp, {"_v1"}) == [ir.Subscript(ir.Var(6), ir.Lit(0))]  # the element is written first
+
+
+def test_a_key_that_calls_or_reads_the_loop_item_is_not_hoisted():
+    calls = ir.Subscript(ir.Var(1), ir.Call(ir.Global("_b_f"), (Y,)))
+    by_item = ir.Subscript(ir.Var(1), X)
+    body = [ir.Loop("_v1", ir.Var(2), (ir.line("__n += ", calls), ir.line("__n += ", by_item)))]
+    assert passes.hoistable(body, {"_v1"}) == []
+
+
+def test_substitute_writes_an_argument_in_place_of_its_variable():
+    call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VM(), ir.Frame(), X))
+    made = passes.substitute(call, {"_v1": ir.Call(ir.Global("_b_f"), (ir.Slot(1),))})
+    assert emit.expr(made) == "_any3(vm, L, (_b_f(L[1])))"
+    assert passes.count(made, X) == 0
+
+
+def test_table_read_is_one_read_of_a_field_or_def_table():
+    field = ir.Table("_f_cost", "field")
+    assert passes.table_read(ir.Subscript(field, X)) == field
+    assert passes.table_read(ir.Subscript(POS, X)) is None  # a key's position is no list
+    assert passes.table_read(ir.Subscript(field, ir.Lit("x"))) is None
+    assert passes.table_read(ir.Subscript(ir.Subscript(field, X), ir.Lit(0))) is None
+
+
+def test_var_reads_are_the_variables_of_a_condition_that_reads_nothing_else():
+    cond = ir.BinOp("in", ir.Slot(0), ir.Var(7))  # `self in in_play`
+    assert passes.var_reads(cond) == (7,)
+    assert passes.var_reads(ir.BinOp("and", cond, ir.Call(ir.Global("_b_abs", ir.BUILTIN), (ir.Var(2),)))) == (2, 7)
+    assert passes.var_reads(ir.BinOp("in", ir.Slot(1), ir.Var(7))) is None  # another local
+    assert passes.var_reads(ir.QueryCall("q", (ir.Slot(0),))) is None
+    assert passes.var_reads(ir.Call(ir.Global("_b_roll"), (ir.VM(),))) is None
+
+
+def test_pure_is_a_value_of_its_frame_alone():
+    assert passes.pure(ir.BinOp("+", ir.Slot(1), ir.Subscript(ir.Table("_f_ops", "field"), ir.Slot(0))))
+    assert passes.pure(ir.Call(ir.TUPLE, (ir.Comp(X, (ir.For("_v1", ir.Slot(1)),)),)))
+    assert not passes.pure(ir.Var(1))
+    assert not passes.pure(ir.Players())
+    assert not passes.pure(ir.Charge(ir.Slot(1)))  # spends the machine's budget
+
+
+def _game(tmp_path: Path, source: str):
+    path = tmp_path / "t.game"
+    path.write_text("game t { players 2..2 seats [a, b] }\n" + textwrap.dedent(source), encoding="utf-8")
+    return load_game(path)
+
+
+def _compiler(tmp_path: Path) -> Compiler:
+    """The compiler's working state after every pass, for the game `_game` wrote: its
+    expression compiler (`src`) builds trees of the intermediate form."""
+    program = load_program(tmp_path / "t.game")
+    check_program(program)
+    return Compiler(program, {}).run()
+
+
+def test_the_passes_on_a_small_program(tmp_path):
+    """A condition on a card's list reads one variable; a query's base reading a field
+    is pure; a comprehension reading a variable's entry at every turn is a generated
+    function reading it once."""
+    game = _game(
+        tmp_path,
+        """
+        enum Suit { red, blue, green, white, black, gold, silver, grey }
+        var in_play: list Suit = []
+        var chips: player -> Suit -> int = 1
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+    )
+    compiled = _compiler(tmp_path)
+    span = game.compiled.header.span
+
+    def tree(text: str):
+        return compiled.src(parse_expression(text, span), Scope(["self", "p"]), {})
+
+    assert passes.var_reads(tree("self in in_play")) == (compiled.vars["in_play"].slot,)
+    assert passes.var_reads(tree("p in in_play")) is None
+    assert passes.pure(tree("[x for x in [red, blue] if x != self]"))
+    assert not passes.pure(tree("count(in_play)"))
+    made = tree("[x for x in members(Suit) if chips[p][x] > 1]")
+    assert type(made) is ir.Call and made.func.kind == ir.LOOP  # `_listN(vm, L)`: chips[p] read once
+
+
+def test_whether_a_chosen_list_is_empty_is_a_truth_whichever_list_is_chosen(tmp_path):
+    """`count(if c then xs else ys) == 0` is true or false, whichever list `if` picks (the
+    compiler once wrote `not` before the whole `if`, so a false condition gave the list
+    itself: docs/language.md section 6, `if C then A else B` is a value)."""
+    game = _game(
+        tmp_path,
+        """
+        var flag: bool = false
+        var xs: list int = [1, 2]
+        var empty: bool = true
+        var some: bool = false
+        procedure play() {
+            rule "Play"
+            empty = count(if flag then [] else xs) == 0
+            some = count(if flag then [] else xs) > 0
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.var(state, "empty") is False
+    assert game.var(state, "some") is True
+
+
+def test_loops_that_stop_at_their_answer_nest_three_deep(tmp_path):
+    """`any` of `any` of `any` over comprehensions: each loop written in place in the one
+    around it (docs/language.md section 6: `any(...)` of a comprehension stops at the
+    first true item). The inner loop's answer was once left unwritten two levels up (a
+    NameError in play)."""
+    game = _game(
+        tmp_path,
+        """
+        var grid: list list list int = [[[1, 2], [3]], [[4], [5, 6]]]
+        var n: int = 0
+        var some: bool = false
+        var every: bool = true
+        procedure play() {
+            rule "Play"
+            some = any([any([any([x > n for x in row]) for row in plane]) for plane in grid])
+            every = all([all([all([x > n + 1 for x in row]) for row in plane]) for plane in grid])
+            game over []
+        }
+        """,
+    )
+    state = game.start(players=2)
+    assert game.var(state, "some") is True
+    assert game.var(state, "every") is False  # 1 is not above 1
+
+
+# ---- the compiler reads no generated text ------------------------------------------------
+
+# Broad handlers outside the compiler's own passes, each a boundary that must turn any
+# failure into something else: a load error with a position, or a cache miss.
+BOUNDARIES = {
+    "compiler.py": "`loaded`: a value computed at load that fails is a diagnostic at its rule",
+    "gamecache.py": "a damaged or foreign cache entry is a miss, whatever it raises",
+}
+
+
+def _broad(handler: ast.ExceptHandler) -> bool:
+    names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
+    return any(n is None or isinstance(n, ast.Name) and n.id in ("Exception", "BaseException") for n in names)
+
+
+def test_the_compiler_reads_no_generated_text_and_swallows_no_error():
+    """No module of interpreter/compile/ imports `re` (what the compiler knows about the
+    code it generates comes from the tree, never from the text), and none but the named
+    boundaries catches every exception."""
+    broad, regex = [], []
+    for path in sorted(COMPILE.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import) and any(a.name == "re" for a in node.names):
+                regex.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.ImportFrom) and node.module == "re":
+                regex.append(f"{path.name}:{node.lineno}")
+            if isinstance(node, ast.ExceptHandler) and _broad(node) and path.name not in BOUNDARIES:
+                broad.append(f"{path.name}:{node.lineno}")
+    assert regex == []
+    assert broad == []
+
+
+def test_generated_code_catches_only_what_a_hoisted_read_can_raise(tmp_path, monkeypatch):
+    """A loop function's reads made before its loop fall back to the function as written
+    only on a missing key or index or a key of the wrong kind, never on every error."""
+    texts: list[str] = []
+    real = codecache.compiled
+
+    def recording(text: str, name: str):
+        texts.append(text)
+        return real(text, name)
+
+    monkeypatch.setattr(codecache, "compiled", recording)
+    _game(
+        tmp_path,
+        """
+        enum Suit { red, blue, green, white, black, gold, silver, grey }
+        var chips: player -> Suit -> int = 1
+        def held(who: player, xs: list Suit) = any([chips[who][x] > 1 for x in xs])
+        var out: bool = false
+        procedure play() {
+            rule "Play"
+            out = held(a, members(Suit))
+            game over []
+        }
+        """,
+    )
+    hoisted = [t for t in texts if "_as_written" in t]
+    assert hoisted and all("    except (LookupError, TypeError):\n" in t for t in hoisted)
+    assert not any("except Exception" in t for t in texts)
