@@ -474,3 +474,56 @@ def test_planet_with_a_whole_block_ousted_its_texts_still_resolve():
     s = play(g, s, "play Neocolonialism", "Neocolonialism for operations", "influence operation", "text first")
     assert labels(g, s) == ["remove 1 VP from US", "remove 1 VP from EU", "stop removing VP"]
     assert "Russia resolves the text of Neocolonialism, played by US" in log_lines(g, s, "solo")
+
+
+# ---- a destabilization with nothing left to destabilize -----------------------------------------
+
+NO_TARGET_VARIANT = """
+variant destabilize_now "West's destabilization operation, at once" of twid {
+    rule "Test: West resolves a destabilization operation of 2 points, then the game ends"
+    replace procedure play() {
+        rule "Test: one operation"
+        destabilization_op(west, 2)
+        game over []
+    }
+}
+"""
+
+
+@cache
+def no_target_game(reading: str):
+    folder = Path(tempfile.mkdtemp(prefix="twid_no_target_"))
+    path = folder / "no_target.game"
+    path.write_text(f'include "{os.path.relpath(CORE, folder)}"\n' + NO_TARGET_VARIANT, encoding="utf-8")
+    return load_game(path, variants=["destabilize_now"], options={"no_target": reading})
+
+
+def _cleared(g):
+    """The start with East's influence gone from the board: West has nothing to destabilize
+    (a country with another player's influence) but its own influence to place from."""
+
+    def arrange(s):
+        influence = dict(g.var(s, "influence"))
+        influence["east"] = dict.fromkeys(g.compiled.types["Country"], 0)
+        return g.with_var(s, "influence", influence)
+
+    return g.start(players=2, seed=1, arrange=arrange)
+
+
+def test_a_destabilization_left_with_no_target_is_lost_by_default():
+    """6.2.1: the operation is chosen while a country can be destabilized, and the opposite
+    block's text may be resolved first; if it leaves no country, 6.2.3 (a part that cannot
+    be applied is ignored) is read as the operation being lost, not as a rules error."""
+    g = no_target_game("lost")
+    s = _cleared(g)
+    assert g.is_over(s)
+    assert any("no country left to destabilize: the operation is lost" in line for line in g.narrate(s, None))
+
+
+def test_a_destabilization_left_with_no_target_places_influence_with_the_option():
+    """The other reading (--option no_target=as_influence): the points are placed as influence."""
+    g = no_target_game("as_influence")
+    s = _cleared(g)
+    assert not g.is_over(s)
+    assert any("placed as influence instead" in line for line in g.narrate(s, None))
+    assert all("influence" in m.label or "place" in m.label for m in g.legal_moves(s)), labels(g, s)
