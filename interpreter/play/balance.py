@@ -20,9 +20,10 @@ import base64
 import html
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -214,10 +215,7 @@ def run(
     game = game or plan.setup.load()
     sim.check_scale(plan.games, jobs)
     sections, by_count = [], {}
-    session = nullcontext()
-    if ray_address is not None:
-        session = _ray_session(ray_address, jobs)
-    with session:
+    with ray_session(ray_address, jobs) if ray_address is not None else nullcontext():
         for count in plan.counts:
             seats = game.seats_for(count)
             items = tuple(seat_agents(game, seats, plan.agent_items))
@@ -232,7 +230,7 @@ def run(
                 plan.seed,
                 min(jobs, plan.games),
                 game=game,
-                watch=lambda n, count=count: watch(n, count),
+                watch=partial(_count_watch, watch, count),
                 ray_address=ray_address,
             )
             section = count_section(game, setup, records, seats, kinds)
@@ -254,19 +252,24 @@ def run(
     return doc, by_count
 
 
-class _ray_session:
+def _count_watch(watch: Watch, count: int, games: int) -> AbstractContextManager[Callable[[], None]]:
+    return watch(games, count)
+
+
+@contextmanager
+def ray_session(address: str, jobs: int) -> Iterator[None]:
     """One Ray session for every count of a report (a local instance started once, not once
-    a count), closed at the end; `simulate` uses the session it finds open."""
-
-    def __init__(self, address: str, jobs: int):
-        self.address, self.jobs = address, jobs
-
-    def __enter__(self) -> None:
-        self.ray = sim.import_ray()
-        sim.start_ray(self.address, self.jobs)
-
-    def __exit__(self, *exc: object) -> None:
-        self.ray.shutdown()
+    a count), closed at the end; `simulate` uses the session it finds open. A session the
+    caller already opened is used as it is and left open."""
+    ray = sim.import_ray()
+    if ray.is_initialized():
+        yield
+        return
+    sim.start_ray(address, jobs)
+    try:
+        yield
+    finally:
+        ray.shutdown()
 
 
 def records_dict(by_count: dict[int, list[sim.Record]]) -> dict[str, list[dict[str, Any]]]:
