@@ -941,7 +941,8 @@ def cmd_balance(args) -> int:
     )
     plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents))
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
-    doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray)
+    keep = Path(args.keep) if args.keep else None
+    doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
     if args.json:
         print(json.dumps({**doc, "records": bal.records_dict(by_count)}, indent=1))
     else:
@@ -1218,6 +1219,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="play on Ray: a new local instance of J CPUs, or the cluster at ADDRESS (pip install '.[ray]')",
     )
     p.add_argument("--html", metavar="FILE", help="write the report as one HTML page (charts beside it)")
+    p.add_argument(
+        "--keep",
+        metavar="FILE",
+        help="write each game to FILE as it ends, and read back the games already there (a stopped run goes on)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON document: the figures and every game")
     p.add_argument(
         "--top",

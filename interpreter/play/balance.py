@@ -18,11 +18,12 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from interpreter.runtime.engine import Game
 MIN_SEAT_GAMES = 10  # below this many seat-games on either side, a component's rate is not read at all
 TOP_COMPONENTS = 15  # components listed in the text report (the JSON and the HTML have them all)
 TOP_ENDINGS = 6  # endings listed per player count in the text report
+MAX_KEEP_BYTES = 512 * 1024 * 1024  # a --keep file past this is refused: it is read whole into records
 
 Watch = Callable[[int, int], AbstractContextManager[Callable[[], None]]]
 
@@ -206,15 +208,22 @@ def run(
     game: Game | None = None,
     watch: Watch = _no_watch,
     ray_address: str | None = None,
+    keep: Path | None = None,
 ) -> tuple[dict[str, Any], dict[int, list[sim.Record]]]:
     """Play every count's games and return the report's document with the records by count.
 
     The same seeds at every count (seed..seed+games-1), each count a `simulate` run, so
     each record is the game `gamedef run` plays with that seed, count and agents. On Ray one
-    session serves every count (started here, unless the caller's is already open)."""
+    session serves every count (started here, unless the caller's is already open).
+
+    With `keep` (`--keep FILE`), each game is written to that file as it ends, and a game
+    already there (the same seed, count and setup) is read back instead of played: a long
+    run stopped by a deadline or a crash keeps its games, and the same command goes on
+    where it stopped. A game depends only on its seed, so the figures are the same."""
     game = game or plan.setup.load()
     sim.check_scale(plan.games, jobs)
     sections, by_count = [], {}
+    kept = read_kept(keep) if keep is not None else {}
     with ray_session(ray_address, jobs) if ray_address is not None else nullcontext():
         for count in plan.counts:
             seats = game.seats_for(count)
@@ -224,15 +233,18 @@ def run(
 
             _, kinds = parse_agents(list(items), game, seats, plan.seed)
             start = time.perf_counter()
-            records = sim.simulate(
-                setup,
-                plan.games,
-                plan.seed,
-                min(jobs, plan.games),
-                game=game,
-                watch=partial(_count_watch, watch, count),
-                ray_address=ray_address,
-            )
+            if keep is None:
+                records = sim.simulate(
+                    setup,
+                    plan.games,
+                    plan.seed,
+                    min(jobs, plan.games),
+                    game=game,
+                    watch=partial(_count_watch, watch, count),
+                    ray_address=ray_address,
+                )
+            else:
+                records = _play_kept(game, setup, plan, jobs, watch, ray_address, keep, kept.get(_key(setup), {}))
             section = count_section(game, setup, records, seats, kinds)
             section["seconds"] = round(time.perf_counter() - start, 1)
             sections.append(section)
@@ -250,6 +262,96 @@ def run(
         "counts": sections,
     }
     return doc, by_count
+
+
+def _key(setup: sim.Setup) -> str:
+    """What makes a kept game the game a plan would play: everything of the setup but the seed."""
+    return json.dumps(asdict(setup), sort_keys=True, default=str)
+
+
+def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
+    """The games of a `--keep` file, by setup and seed; none if the file does not exist yet.
+    The file is this command's own, but read as untrusted: a line that is not a game is an
+    error naming the line, and a file past MAX_KEEP_BYTES is refused before it is read."""
+    if not path.exists():
+        return {}
+    if path.is_dir():
+        raise UsageError(f"--keep {path}: that is a folder", "give a file name, e.g. games.jsonl")
+    if path.stat().st_size > MAX_KEEP_BYTES:
+        raise UsageError(f"--keep {path}: larger than {MAX_KEEP_BYTES:,} bytes", "start a new file")
+    out: dict[str, dict[int, sim.Record]] = {}
+    with path.open(encoding="utf-8") as f:
+        for number, line in enumerate(f, start=1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+                r = item["record"]
+                record = sim.Record(
+                    int(r["seed"]),
+                    tuple(str(w) for w in r["winners"]),
+                    int(r["decisions"]),
+                    None if r["rounds"] is None else int(r["rounds"]),
+                    str(r["headline"]),
+                    str(r["ending"]),
+                    tuple((str(a), str(b), int(c)) for a, b, c in r["cards"]),
+                    tuple((str(a), float(b)) for a, b in r["payoffs"]),
+                    str(r["first"]),
+                )
+                out.setdefault(str(item["key"]), {})[record.seed] = record
+            except (ValueError, KeyError, TypeError) as err:
+                raise UsageError(
+                    f"--keep {path}:{number}: not a game this command wrote ({type(err).__name__}: {err})",
+                    "give another file, or remove that line",
+                ) from None
+    return out
+
+
+def _play_kept(
+    game: Game,
+    setup: sim.Setup,
+    plan: Plan,
+    jobs: int,
+    watch: Watch,
+    ray_address: str | None,
+    keep: Path,
+    kept: dict[int, sim.Record],
+) -> list[sim.Record]:
+    """One count's games: those kept read back, the others played in small batches (one
+    game a batch on one process, two a worker otherwise), each batch written to `keep` as
+    soon as it ends."""
+    seeds = range(plan.seed, plan.seed + plan.games)
+    missing = [s for s in seeds if s not in kept]
+    batch = 1 if jobs <= 1 and ray_address is None else 2 * jobs
+    key = _key(setup)
+    with watch(plan.games, setup.players or 0) as advance:
+        for _ in range(plan.games - len(missing)):
+            advance()
+        i = 0
+        while i < len(missing):
+            run_ = [missing[i]]  # a run of consecutive seeds, at most `batch` long
+            while len(run_) < batch and i + len(run_) < len(missing) and missing[i + len(run_)] == run_[-1] + 1:
+                run_.append(missing[i + len(run_)])
+            i += len(run_)
+            got = sim.simulate(
+                setup,
+                len(run_),
+                run_[0],
+                min(jobs, len(run_)),
+                game=game,
+                watch=lambda n: nullcontext(advance),
+                ray_address=ray_address,
+            )
+            try:
+                with keep.open("a", encoding="utf-8") as f:
+                    for r in got:
+                        f.write(json.dumps({"key": key, "record": asdict(r)}) + "\n")
+                        kept[r.seed] = r
+            except OSError as err:
+                raise UsageError(
+                    f"--keep {keep}: cannot write it ({err.strerror})", "give a path you may write"
+                ) from None
+    return [kept[s] for s in seeds]
 
 
 def _count_watch(watch: Watch, count: int, games: int) -> AbstractContextManager[Callable[[], None]]:
