@@ -254,6 +254,42 @@ def test_a_seat_of_another_count_is_not_a_mistake(capsys):
     assert doc["counts"][1]["agents"]["us"] == "first"
 
 
+def test_kept_games_are_read_back_and_give_the_figures_of_a_fresh_run(capsys, tmp_path):
+    """`--keep FILE`: a run of 4 games writes them; a run of 7 with the same file plays only
+    seeds 5-7 (the kept ones are not played again: a kept record edited by hand shows
+    through) and gives, for the 7, every figure of a fresh run of 7."""
+    keep = tmp_path / "games.jsonl"
+    argv = ("twid", "--players", "2", "--seed", "2", "--jobs", "1", "--keep", str(keep))
+    balance_json(capsys, *argv, "--games", "4")
+    lines = keep.read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line)["record"]["seed"] for line in lines] == [2, 3, 4, 5]
+    resumed = balance_json(capsys, *argv, "--games", "7")
+    assert [json.loads(line)["record"]["seed"] for line in keep.read_text().splitlines()] == list(range(2, 9))
+    fresh = balance_json(capsys, "twid", "--players", "2", "--seed", "2", "--jobs", "1", "--games", "7")
+    assert without_times(resumed) == without_times(fresh)
+    edited = json.loads(lines[0])
+    edited["record"]["decisions"] = 99999
+    keep.write_text("\n".join([json.dumps(edited), *keep.read_text().splitlines()[1:]]) + "\n")
+    again = balance_json(capsys, *argv, "--games", "7")
+    assert again["counts"][0]["decisions"]["max"] == 99999
+
+
+def test_a_kept_game_of_another_setup_is_played_again(capsys, tmp_path):
+    """The same file with other agents: nothing kept matches, every game is played."""
+    keep = tmp_path / "games.jsonl"
+    argv = ("tictactoe", "--games", "3", "--jobs", "1", "--keep", str(keep))
+    balance_json(capsys, *argv)
+    balance_json(capsys, *argv, "--agent", "o=first")
+    assert len(keep.read_text().splitlines()) == 6
+
+
+def test_a_keep_file_that_is_not_games_is_exit_2_naming_the_line(capsys, tmp_path):
+    keep = tmp_path / "games.jsonl"
+    keep.write_text('{"key": "x", "record": {"seed": 1}}\n', encoding="utf-8")
+    code, out, err = cli(capsys, "balance", "tictactoe", "--games", "2", "--keep", str(keep))
+    assert code == 2 and f"--keep {keep}:1: not a game this command wrote" in err and out == ""
+
+
 # ---- Ray: a local cluster of several workers -------------------------------------------------------
 @pytest.mark.slow
 def test_a_local_ray_cluster_of_several_workers_gives_the_figures_of_one_process(capsys):

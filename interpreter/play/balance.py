@@ -637,14 +637,29 @@ def _html_count(s: dict[str, Any], images: list[Path]) -> str:
         _html_table(["games", "share", "ending", "won by", "for example"], rows, {0, 1}),
     ]
     if s["cards"] is not None:
-        parts.append(_html_components(s["cards"]))
+        parts.append(_html_components(s["cards"], titles))
     for path in images:
         data = base64.b64encode(path.read_bytes()).decode("ascii")
         parts.append(f'<p><img alt="{_esc(path.stem)}" src="data:image/png;base64,{data}"></p>')
     return "\n".join(parts)
 
 
-def _html_components(cards: list[dict[str, Any]]) -> str:
+def _by_seat(c: dict[str, Any], titles: dict[str, str]) -> str:
+    """Each seat that chose the component, set against itself: its win rate in the games it
+    chose it and in the others (escaped). Free of the bias of a card one side plays more."""
+    parts = []
+    for seat, sides in c["by_seat"].items():
+        me, other = sides["chose_it"], sides["did_not"]
+        if not me["seat_games"]:
+            continue
+        without = "-" if other["rate"] is None else _pct(other["rate"])
+        parts.append(
+            f"{titles.get(seat, seat)} {_pct(me['rate'])} of {me['seat_games']} / {without} of {other['seat_games']}"
+        )
+    return _esc("; ".join(parts))
+
+
+def _html_components(cards: list[dict[str, Any]], titles: dict[str, str]) -> str:
     chosen = sorted(
         (c for c in cards if c["times"]),
         key=lambda c: (c["difference"] is None, -abs(c["difference"] or 0), -c["games"]),
@@ -665,10 +680,12 @@ def _html_components(cards: list[dict[str, Any]]) -> str:
                 _esc(_interval(others)),
                 "-" if c["difference"] is None else f"{100 * c['difference']:+.1f}",
                 f"<span class='{style}'>{_esc(c['verdict'])}</span>",
+                _by_seat(c, titles),
             ]
         )
     never = [c["title"] for c in cards if not c["times"]]
     head = ["component", "kind", "games", "times", "chose it", "95% interval", "others", "95% interval", "pts", ""]
+    head.append("each seat that chose it: its win rate with it / without it")
     out = [
         "<h3>Components</h3>",
         "<p>How often each was played (chosen in a decision: the games, with their share, and the times), and the "
