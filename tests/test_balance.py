@@ -344,8 +344,9 @@ def test_each_balance_command_in_the_docs_is_valid(command, capsys, tmp_path):
         words[words.index("--games") + 1] = "1"
     else:
         words += ["--games", "1"]
-    if "--html" in words:
-        words[words.index("--html") + 1] = str(tmp_path / "page.html")
+    for flag, name in (("--html", "page.html"), ("--keep", "games.jsonl")):  # nothing written in the project
+        if flag in words:
+            words[words.index(flag) + 1] = str(tmp_path / name)
     if args.ray is not None:  # one game here, not on a cluster
         at = words.index("--ray")
         del words[at : at + (1 if args.ray == bal.sim.LOCAL_RAY else 2)]
