@@ -901,6 +901,59 @@ def cmd_simulate(args) -> int:
     return 0
 
 
+def cmd_balance(args) -> int:
+    """The balance report: every player count (or --players), win rates per seat, the first
+    player, length, endings and each component, as text, JSON or an HTML page."""
+    from interpreter.cli.terminal import progress
+    from interpreter.play import balance as bal
+    from interpreter.play import simulate as sim
+
+    jobs = sim.default_jobs() if args.jobs is None else args.jobs
+    if jobs < 1:
+        raise UsageError(f"--jobs {jobs}: at least one job is needed", "--jobs 1 plays in this process")
+    sim.check_scale(args.games, jobs)
+    if args.ray is not None:
+        sim.import_ray()
+    html = bal.html_target(Path(args.html)) if args.html else None
+    game = _load(args)
+    agents = list(args.agent or ())
+    counts = bal.game_counts(game, args.players)
+    bal.check_components(game, args.component or ())
+    bal.check_agent_seats(game, counts, agents)
+    chance = bal.needs_chance(game, agents)
+    if chance:
+        game = ChanceGame(game.compiled, game.name, game.variants, game.options)
+    for count in counts:  # unknown agent kinds, and a setup that refuses a count, before any game
+        seats = _start(game, argparse.Namespace(players=count, seed=args.seed)).players
+        _, kinds = parse_agents(bal.seat_agents(game, seats, agents), game, seats, args.seed, human=HumanAgent)
+        if "human" in kinds.values():
+            raise UsageError("--agent human: a balance report has nobody to ask", "use `gamedef play`")
+    if chance:
+        print(
+            f"note: {game.header.title} is played in chance mode for ismcts (see `gamedef simulate`)", file=sys.stderr
+        )
+    setup = sim.Setup(
+        game=args.game,
+        variants=tuple(args.variant or ()),
+        options=parse_options(args.option),
+        max_decisions=args.max_decisions,
+        chance=chance,
+        components=tuple(args.component or ()),
+    )
+    plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents))
+    watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
+    keep = Path(args.keep) if args.keep else None
+    doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
+    if args.json:
+        print(json.dumps({**doc, "records": bal.records_dict(by_count)}, indent=1))
+    else:
+        listing(bal.text_report(doc, top=args.top))
+    if html is not None:
+        for path in bal.write_html(doc, by_count, html, bal.command_line(args.game, doc, html)):
+            print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
 def _max_decisions_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--max-decisions",
@@ -944,6 +997,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "simulate": [
         ("gamedef simulate walls_and_wonders --games 200", "win rates, game length, endings"),
         ("gamedef simulate twid --games 50 --agent us=ismcts:20 --csv", "one CSV row per game"),
+    ],
+    "balance": [
+        ("gamedef balance walls_and_wonders --games 100", "every player count: seats, first player, endings"),
+        ("gamedef balance twid --players 2,4 --games 20 --agent ismcts:0.05s:d10 --html twid.html", "a page"),
+        ("gamedef balance downfall_of_empires --games 50 --component Action", "how each action fares"),
     ],
 }
 
@@ -1129,6 +1187,54 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--plot", metavar="DIR", help="write PNG charts: win rates, game lengths")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_simulate)
+
+    from interpreter.play.balance import TOP_COMPONENTS, parse_counts
+
+    p = sub_parser("balance", "a balance report over every player count: seats, first player, endings, cards")
+    p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
+    p.add_argument(
+        "--players", type=parse_counts, metavar="N,M", help="player counts, e.g. 2,4 or 2-4 (default: every count)"
+    )
+    p.add_argument("--games", type=_positive, default=100, metavar="N", help="games at each count (default 100)")
+    p.add_argument("--seed", type=int, default=1, help="the first seed (default 1): games use seeds S..S+N-1")
+    p.add_argument("--variant", action="append", metavar="V", help="apply a variant (repeatable)")
+    p.add_argument("--option", action="append", metavar="NAME=VALUE", help="set a game option (repeatable)")
+    p.add_argument(
+        "--agent",
+        action="append",
+        metavar="[SEAT=]KIND",
+        help="KIND for every seat, or SEAT=KIND for one (default random; repeatable)",
+    )
+    p.add_argument(
+        "--component",
+        action="append",
+        metavar="KIND",
+        help="count the choices of this kind of component (repeatable; default: the game's cards)",
+    )
+    p.add_argument("--jobs", type=int, default=None, metavar="J", help="worker processes (default: every core)")
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const=LOCAL_RAY,
+        metavar="ADDRESS",
+        help="play on Ray: a new local instance of J CPUs, or the cluster at ADDRESS (pip install '.[ray]')",
+    )
+    p.add_argument("--html", metavar="FILE", help="write the report as one HTML page (charts beside it)")
+    p.add_argument(
+        "--keep",
+        metavar="FILE",
+        help="write each game to FILE as it ends, and read back the games already there (a stopped run goes on)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON document: the figures and every game")
+    p.add_argument(
+        "--top",
+        type=cards_shown,
+        default=TOP_COMPONENTS,
+        metavar="N|all",
+        help=f"components listed per count in the text, the largest differences first (default {TOP_COMPONENTS})",
+    )
+    _max_decisions_arg(p)
+    p.set_defaults(func=cmd_balance)
 
     p = sub_parser("serve", "the web table: play any game in a browser, alone against AI or with friends")
     p.add_argument("games", nargs="*", metavar="GAME", help="the games offered (default: every bundled game)")

@@ -63,6 +63,8 @@ class Setup:
     agents: tuple[str, ...] = ()  # the --agent SEAT=KIND items as typed
     max_decisions: int = 100_000
     chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (cli.needs_chance)
+    # the kinds of component whose choices are counted (`gamedef balance --component`); () counts the cards
+    components: tuple[str, ...] = ()
 
     def load(self) -> Game:
         from interpreter.runtime.load import load_game
@@ -84,6 +86,7 @@ class Record:
     cards: tuple[tuple[str, str, int], ...] = ()
     # (seat, payoff) in seat order: `game.returns` at the end (docs/language.md §3.19)
     payoffs: tuple[tuple[str, float], ...] = ()
+    first: str = ""  # the first seat asked to decide (never the chance seat): who moved first
 
 
 class _Failure(Exception):
@@ -171,6 +174,20 @@ def card_catalogue(game: Game) -> dict[str, tuple[str, str]]:
     return out
 
 
+def component_catalogue(game: Game, kinds: Sequence[str] = ()) -> dict[str, tuple[str, str]]:
+    """The components counted when chosen: the members of `kinds` (any kind of entity or
+    enum the game declares, by its name), or the game's cards when `kinds` is empty; name ->
+    (kind, title), in declaration order. An unknown kind is the caller's to refuse."""
+    if not kinds:
+        return card_catalogue(game)
+    compiled = game.compiled
+    out: dict[str, tuple[str, str]] = {}
+    for kind in kinds:
+        for name in compiled.types.get(kind, ()):
+            out.setdefault(name, (kind, compiled.rt.display(name)))
+    return out
+
+
 def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
     """The card the pending decision's option `index` is, if it is one: the value the seat
     picks, not its label, so that a card counts however the game words the option."""
@@ -185,13 +202,13 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
     winners, the length, the ending, and which seat chose which card how often."""
     from interpreter.play.agents import parse_agents
 
-    cards = frozenset(card_catalogue(game))
+    cards = frozenset(component_catalogue(game, setup.components))
     chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
     # The key events when the game marks them; otherwise its last narrated line of all.
     headlines = bool(game.compiled.headline_formats)
-    last = ""
+    last = first = ""
     lines = game.narrate(state, headlines=headlines)
     if lines:
         last = lines[-1]
@@ -203,6 +220,8 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
                 "raise --max-decisions N, or check the rules for a game that cannot end",
             )
         seat = state.pending.player
+        if not first and seat != CHANCE:
+            first = seat
         index = agents[seat].choose(game, state)
         card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
@@ -227,6 +246,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         normalise(last, state.players + tuple(map(game.seat_title, state.players))),
         tuple((seat, card, times) for (seat, card), times in chosen.items()),
         tuple((seat, float(value)) for seat, value in game.returns(state).items()),
+        first,
     )
 
 
@@ -339,7 +359,7 @@ def _unreachable(address: str) -> str | None:
         return err.strerror or str(err) or type(err).__name__
 
 
-def _start_ray(address: str, jobs: int) -> int:
+def start_ray(address: str, jobs: int) -> int:
     """Start a local Ray instance of `jobs` CPUs, or connect to the cluster at `address`;
     returns the CPUs the games may use (to size the chunks).
 
@@ -375,7 +395,8 @@ def _simulate_ray(
     """The seeds' records, played as Ray tasks: the same chunks and the same worker code as
     local processes, so the same records (a game depends only on its seed)."""
     ray = import_ray()
-    cpus = _start_ray(address, jobs)
+    owned = not ray.is_initialized()  # a session already open (`gamedef balance`'s) is its caller's to close
+    cpus = start_ray(address, jobs) if owned else max(1, int(ray.cluster_resources().get("CPU", 1)))
     try:
         task = ray.remote(_ray_chunk)
         setup_ref = ray.put(setup)  # sent to the object store once, not with every chunk
@@ -399,7 +420,8 @@ def _simulate_ray(
             raise
         return [r for first in sorted(done) for r in done[first]]
     finally:
-        ray.shutdown()
+        if owned:
+            ray.shutdown()
 
 
 def simulate(
