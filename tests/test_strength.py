@@ -123,6 +123,7 @@ def test_greedy_redraws_hidden_numbers_in_chance_mode():
     chance mode keeps: `greedy` gets it there, as `ismcts` does."""
     doe = load_game("downfall_of_empires")
     assert needs_chance(doe, ["german=greedy"]) and not needs_chance(doe, ["german=random"])
+    assert needs_chance(doe, ["greedy"]) and needs_chance(doe, ["ismcts:4"])  # balance's `--agent KIND`: every seat
     assert not needs_chance(load_game("twid"), ["west=greedy"])
 
 

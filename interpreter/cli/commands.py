@@ -23,7 +23,7 @@ from interpreter.compile.game import CompiledGame
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
-from interpreter.play.agents import KINDS_HELP, RESAMPLING, parse_agents, resolve_seat
+from interpreter.play.agents import KINDS_HELP, needs_chance, parse_agents, resolve_seat
 from interpreter.runtime.chance import ChanceGame
 from interpreter.runtime.engine import Game, IllegalMove, Move, State
 from interpreter.runtime.load import bundled_games, find_game, load_game
@@ -64,16 +64,6 @@ def _load(args) -> Game:
 
     with first_load() as tell:
         return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), progress=tell)
-
-
-def needs_chance(game: Game, agents: list[str] | None) -> bool:
-    """Whether an `ismcts` or `greedy` agent must see this game in chance mode: it redraws hidden numbers
-    (Downfall of Empires' secret research) by replaying the record of the moves, which only
-    chance mode keeps (interpreter/runtime/resample.py)."""
-    from interpreter.runtime.resample import unresampled
-
-    wanted = any(item.partition("=")[2].strip().startswith(RESAMPLING) for item in agents or [])
-    return wanted and bool(unresampled(game))
 
 
 def _chance_if_needed(args, game: Game) -> Game:
@@ -920,7 +910,7 @@ def cmd_balance(args) -> int:
     counts = bal.game_counts(game, args.players)
     bal.check_components(game, args.component or ())
     bal.check_agent_seats(game, counts, agents)
-    chance = bal.needs_chance(game, agents)
+    chance = needs_chance(game, agents)
     if chance:
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
     for count in counts:  # unknown agent kinds, and a setup that refuses a count, before any game

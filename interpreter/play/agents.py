@@ -8,7 +8,7 @@ randomness is separate from the game's, so a transcript replays without them.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from interpreter.core.errors import UsageError, did_you_mean
@@ -193,3 +193,14 @@ def parse_agents(
     if isinstance(game, ChanceGame):  # chance mode: the random results are drawn by the chance seat
         agents[CHANCE] = ChanceAgent(seed * 1000 + len(kinds))
     return agents, kinds
+
+
+def needs_chance(game: Game, items: Sequence[str] | None) -> bool:
+    """Whether an agent of `items` (`SEAT=KIND` or `KIND`) that redraws what its seat cannot
+    see (`RESAMPLING`: ismcts, greedy) needs this game in chance mode: it redraws hidden
+    numbers (Downfall of Empires' secret research) by replaying the record of the moves,
+    which only chance mode keeps (interpreter/runtime/resample.py)."""
+    from interpreter.runtime.resample import unresampled
+
+    wanted = any(item.rpartition("=")[2].strip().startswith(RESAMPLING) for item in items or [])
+    return wanted and bool(unresampled(game))

@@ -118,15 +118,6 @@ def check_agent_seats(game: Game, counts: Sequence[int], items: Sequence[str]) -
             resolve_seat(game, item.split("=", 1)[0], everyone, "--agent")
 
 
-def needs_chance(game: Game, items: Sequence[str]) -> bool:
-    """Whether an `ismcts` agent needs the game in chance mode (as `gamedef simulate` decides):
-    it redraws hidden numbers by replaying the moves, which only chance mode records."""
-    from interpreter.runtime.resample import unresampled
-
-    wanted = any(item.rpartition("=")[2].strip().startswith("ismcts") for item in items)
-    return wanted and bool(unresampled(game))
-
-
 # ---- the figures ---------------------------------------------------------------------------------
 def verdict(chose: dict[str, Any], others: dict[str, Any]) -> str:
     """What a component's two win rates allow a designer to say: `higher` or `lower` when

@@ -62,7 +62,7 @@ class Setup:
     players: int | None = None
     agents: tuple[str, ...] = ()  # the --agent SEAT=KIND items as typed
     max_decisions: int = 100_000
-    chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (cli.needs_chance)
+    chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (agents.needs_chance)
     # the kinds of component whose choices are counted (`gamedef balance --component`); () counts the cards
     components: tuple[str, ...] = ()
 
