@@ -75,7 +75,8 @@ def _chance_if_needed(args, game: Game) -> Game:
         if given:
             raise UsageError(
                 f"{flag} cannot be used with ismcts in {game.header.title}",
-                "ismcts and greedy play this game in chance mode, where the chance seat draws every random result from the seed",
+                "ismcts and greedy play this game in chance mode,"
+                " where the chance seat draws every random result from the seed",
             )
     print(
         f"note: ismcts redraws what it cannot see in {game.header.title} by replaying the moves, so the game is "
@@ -920,7 +921,8 @@ def cmd_balance(args) -> int:
             raise UsageError("--agent human: a balance report has nobody to ask", "use `gamedef play`")
     if chance:
         print(
-            f"note: {game.header.title} is played in chance mode for ismcts and greedy, which redraw its secret numbers (see `gamedef simulate`)",
+            f"note: {game.header.title} is played in chance mode for ismcts and greedy,"
+            " which redraw its secret numbers (see `gamedef simulate`)",
             file=sys.stderr,
         )
     setup = sim.Setup(
