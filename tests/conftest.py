@@ -36,6 +36,22 @@ SLOW = [
     r"test_playout\.py::test_a_playout_ends_in_the_state_that_apply_index_gives\[downfall_of_empires-4p\]",
     # The Wall is Down's canonical games with options (2, 3 and 4 players stay).
     r"test_transcripts\.py::test_canonical_game_matches_its_snapshot\[twid_(promos|solo_planet|solo_elite|alternate_goal)\]",
+    # Whole random games of The Wall is Down followed for their VP causes: 2 players stays.
+    r"test_narration_causes\.py::test_the_wall_is_down_tells_every_vp_change_with_its_cause\[(3p|4p|promos|alternate_goal|solo\w*)\]",
+    # Each bundled game's own tests in the language: the designer-tests runner's unit tests stay.
+    r"test_designer_tests\.py::test_every_bundled_test_file_passes",
+    # Cases that compile The Wall is Down or Downfall of Empires afresh with options or a
+    # variant (several seconds each): the other cases of their files stay.
+    r"test_twid_game\.py::test_options_that_do_not_compose_are_refused_with_the_fix",
+    r"test_twid_game\.py::test_a_solo_view_has_no_nwo_track",
+    r"test_twid_examples\.py::test_the_new_card_joins_the_pre_9_11_deck_only_with_its_variant",
+    r"test_new\.py::test_each_skeleton_comes_with_one_passing_test_that_can_fail\[cards\]",
+    r"test_doe_rules\.py::test_option_",
+    # A 10,000-statement procedure compiled to measure its memory; the no-collection case stays.
+    r"test_hardening_load\.py::test_a_long_procedure_is_compiled_without_memory_for_all_of_it_at_once",
+    # The fuzzer's reproducibility (its first cases stay) and Berlin Wall's largest wall.
+    r"test_fuzz\.py::test_cases_are_reproducible_from_seed_and_index",
+    r"test_invariants\.py::\w+\[wall_of_china-5p-stacks5\]",
 ]
 _SLOW = re.compile("|".join(f"(?:{p})" for p in SLOW))
 

@@ -391,16 +391,21 @@ _SPECIAL: dict[type, Any] = {
 _FIELDS: dict[type, tuple[str, ...]] = {}  # each node class's field names, in order
 
 
-_LEAVES = (Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players)
+_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players))
 
 
 def walk(node: Any) -> Iterator[Any]:
     """`node` and every node inside it, in the order the emitter writes them (typed `Any`:
     a pass tells the nodes apart by their class)."""
-    yield node
-    if type(node) not in _LEAVES:
-        for child in children(node):
-            yield from walk(child)
+    stack = [node]  # iterative, not recursive generators: a pass walks every tree often
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        yield node
+        if type(node) not in _LEAVES:
+            kids = list(children(node))
+            kids.reverse()
+            push(kids)
 
 
 def unwrapped(node: Node) -> Node:
