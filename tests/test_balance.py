@@ -355,3 +355,14 @@ def test_each_balance_command_in_the_docs_is_valid(command, capsys, tmp_path):
         words = [re.sub(r"ismcts:[\w.:]+", "random", w) for w in words]
     code, _, err = cli(capsys, "balance", *words, "--jobs", "1")
     assert code == 0, err
+
+
+@pytest.mark.parametrize("content", [b"\xff\xfe{{{{\n", b"[" * 100_000 + b"\n"], ids=["not-utf8", "deeply-nested"])
+def test_a_kept_file_of_bad_bytes_or_deep_nesting_is_exit_2_naming_its_line(capsys, tmp_path, content):
+    """Every input is untrusted: a --keep file that is not UTF-8 or nests past the JSON
+    reader's depth is a clean error with its line, never a traceback."""
+    keep = tmp_path / "games.jsonl"
+    keep.write_bytes(content)
+    code, out, err = cli(capsys, "balance", "tictactoe", "--games", "2", "--keep", str(keep))
+    assert code == 2 and f"--keep {keep}:1: not a game this command wrote" in err and out == ""
+    assert "Traceback" not in err

@@ -271,12 +271,12 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
     if path.stat().st_size > MAX_KEEP_BYTES:
         raise UsageError(f"--keep {path}: larger than {MAX_KEEP_BYTES:,} bytes", "start a new file")
     out: dict[str, dict[int, sim.Record]] = {}
-    with path.open(encoding="utf-8") as f:
-        for number, line in enumerate(f, start=1):
-            if not line.strip():
+    with path.open("rb") as f:  # bytes: a line that is not UTF-8 is named like any bad line
+        for number, raw in enumerate(f, start=1):
+            if not raw.strip():
                 continue
             try:
-                item = json.loads(line)
+                item = json.loads(raw.decode("utf-8"))
                 r = item["record"]
                 record = sim.Record(
                     int(r["seed"]),
@@ -290,7 +290,7 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
                     str(r["first"]),
                 )
                 out.setdefault(str(item["key"]), {})[record.seed] = record
-            except (ValueError, KeyError, TypeError) as err:
+            except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
                 raise UsageError(
                     f"--keep {path}:{number}: not a game this command wrote ({type(err).__name__}: {err})",
                     "give another file, or remove that line",
