@@ -43,12 +43,17 @@ variant round_end "Scripted texts, then the round ends" of twid {
 """
 
 
+def _variant_game(source: str, variant: str, **options):
+    """The core with a test variant written beside it (in a folder of its own), loaded."""
+    folder = Path(tempfile.mkdtemp(prefix="twid_fidelity_"))
+    path = folder / f"{variant}.game"
+    path.write_text(f'include "{os.path.relpath(CORE, folder)}"\n' + source, encoding="utf-8")
+    return load_game(path, variants=[variant], options=options)
+
+
 @cache
 def round_end_game():
-    folder = Path(tempfile.mkdtemp(prefix="twid_fidelity_"))
-    path = folder / "round_end.game"
-    path.write_text(f'include "{os.path.relpath(CORE, folder)}"\n' + ROUND_END_VARIANT, encoding="utf-8")
-    return load_game(path, variants=["round_end"])
+    return _variant_game(ROUND_END_VARIANT, "round_end")
 
 
 def vp(g, s):
@@ -492,10 +497,7 @@ variant destabilize_now "West's destabilization operation, at once" of twid {
 
 @cache
 def no_target_game(reading: str):
-    folder = Path(tempfile.mkdtemp(prefix="twid_no_target_"))
-    path = folder / "no_target.game"
-    path.write_text(f'include "{os.path.relpath(CORE, folder)}"\n' + NO_TARGET_VARIANT, encoding="utf-8")
-    return load_game(path, variants=["destabilize_now"], options={"no_target": reading})
+    return _variant_game(NO_TARGET_VARIANT, "destabilize_now", no_target=reading)
 
 
 def _cleared(g):
