@@ -35,7 +35,7 @@ def part(filename: str, function: str) -> str:
         return "built-ins"
     if filename.startswith("<gamedef") or filename.endswith(("statements.py", "blocks.py", "expressions.py")):
         return "rules as compiled"
-    if filename.endswith(("engine.py", "limits.py")):
+    if filename.endswith(("engine.py", "machine.py", "limits.py")):
         return "engine"
     if filename.endswith(("random.py", "rng.py")):
         return "random draws"

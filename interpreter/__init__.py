@@ -27,8 +27,10 @@ This module is the public API: what is named in `__all__`.
 from __future__ import annotations
 
 from interpreter.core.errors import Diagnostic, GameDefError, GameRuntimeError, UsageError
-from interpreter.runtime.engine import Game, IllegalMove, Move, State
+from interpreter.runtime.engine import IllegalMove
+from interpreter.runtime.game import Game
 from interpreter.runtime.load import bundled_games, find_game, load_game
+from interpreter.runtime.machine import Move, State
 from interpreter.runtime.saving import load_state, save_state
 
 __all__ = [

@@ -24,7 +24,7 @@ from interpreter.check.checker import check_program
 from interpreter.compile.compiler import compile_game
 from interpreter.core.paths import ROOT
 from interpreter.language.program import load_program
-from interpreter.runtime.engine import Game
+from interpreter.runtime.game import Game
 
 PROPS = ("power", "weight", "shade")
 

@@ -14,7 +14,7 @@ import pytest
 import tomli_w
 
 import interpreter.compile.passes
-import interpreter.runtime.engine
+import interpreter.runtime.machine
 from interpreter import GameDefError, GameRuntimeError, load_game
 from interpreter.compile.compiler import Compiler
 from interpreter.compile.expressions import Scope
@@ -173,7 +173,7 @@ def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_p
 def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
     """The inner clause's list is charged once per item of the outer one: 60 x 60 items
     are past a budget of 5,000 steps, 20 x 20 are not."""
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 5000)
     source = """
         var n: int = 0
         var size: int = SIZE
@@ -205,7 +205,7 @@ def test_every_for_clause_spends_the_step_budget(tmp_path, monkeypatch):
 def test_lists_made_from_long_lists_still_spend_the_step_budget(tmp_path, monkeypatch, body):
     """A list whose making spent a step per item is not charged again where it is read,
     and a short list fixed by the rule is free, but a loop over them still runs out."""
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 5000)
     source = f"""
         var n: int = 0
         var size: int = 60
@@ -1161,7 +1161,7 @@ def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads
 def test_loops_of_any_and_all_spend_the_step_budget_as_comprehensions_do(tmp_path, monkeypatch):
     """The list of a loop written for `any` spends a step per item where it starts, as
     `charge` does: 100 turns of a search over 60 x 60 items are past 5,000 steps."""
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 5000)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 5000)
     source = """
         var n: int = 0
         var size: int = SIZE
@@ -1189,7 +1189,7 @@ def test_a_computed_argument_a_def_reads_again_is_computed_once(tmp_path, monkey
     """An inlined def reading its parameter three times gets a computed argument once (as
     a def's arguments are), not once per reading: ten calls over a list of 40 made from a
     range fit in 1,800 steps only so."""
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 1800)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 1800)
     source = """
         var size: int = 40
         var n: int = 0
@@ -1363,7 +1363,7 @@ def test_fully_visible_entities_are_shown_by_name(tmp_path):
 
 # ---- the engine ------------------------------------------------------------------------------------
 def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 2000)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 2000)
     game = build(
         tmp_path,
         program("""
@@ -1382,7 +1382,7 @@ def test_step_limit_stops_an_endless_loop(tmp_path, monkeypatch):
 
 
 def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 2000)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 2000)
     game = build(
         tmp_path,
         program("""
@@ -1399,7 +1399,7 @@ def test_step_limit_error_points_at_the_loop(tmp_path, monkeypatch):
 
 
 def test_step_limit_counts_between_decisions_only(tmp_path, monkeypatch):
-    monkeypatch.setattr(interpreter.runtime.engine, "STEP_LIMIT", 50)
+    monkeypatch.setattr(interpreter.runtime.machine, "STEP_LIMIT", 50)
     game = build(
         tmp_path,
         program(

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from interpreter import load_game
-from interpreter.runtime.chance import ChanceGame
+from interpreter.runtime.game import ChanceGame
 
 # (game, variants, players, decisions to play: None for a whole game)
 GAMES = [

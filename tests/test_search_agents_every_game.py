@@ -21,7 +21,8 @@ from interpreter import load_game
 from interpreter.cli.commands import needs_chance
 from interpreter.play.agents import RandomAgent, parse_agents
 from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, draw, hidden_information
-from interpreter.runtime.chance import CHANCE, ChanceGame
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.game import ChanceGame
 
 GAMES = ["berlin_wall", "walls_and_wonders", "missiles_now", "twid", "downfall_of_empires", "tictactoe", "kuhn_poker"]
 ITERATIONS = 3

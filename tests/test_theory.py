@@ -451,7 +451,7 @@ def test_ismcts_refuses_a_game_whose_hidden_parts_it_cannot_redraw(capsys):
     research) only from the record of the moves, which ordinary play does not keep."""
     from interpreter.cli.commands import main
     from interpreter.core.errors import UsageError
-    from interpreter.runtime.theory import unresampled
+    from interpreter.runtime.resample import unresampled
 
     for name in ("kuhn_poker", "twid", "berlin_wall", "walls_and_wonders"):
         assert unresampled(plain(name)) == [], name

@@ -36,8 +36,8 @@ from interpreter import load_game
 from interpreter.adapters.tensors import HistoryLayout, TensorLayout
 from interpreter.core.errors import UsageError
 from interpreter.runtime.chance import CHANCE
-from interpreter.runtime.engine import Game as EngineGame
-from interpreter.runtime.engine import State as EngineState
+from interpreter.runtime.game import Game as EngineGame
+from interpreter.runtime.machine import State as EngineState
 
 # A cap on a game's decisions (chance's draws not counted): above the longest random
 # playouts of the bundled games (Berlin Wall, four players: about 21,000), far below the
@@ -313,7 +313,7 @@ class GamedefState(pyspiel.State):
         random stream decides it."""
         import random
 
-        from interpreter.runtime.theory import resample
+        from interpreter.runtime.resample import resample
 
         sh = self._shared
         seat = sh.seats[player_id]

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from interpreter.language import syntax as ast
-from interpreter.runtime.engine import Game
+from interpreter.runtime.game import Game
 
 _NUMBERS = ("int",)
 _FLAGS = ("bool",)

@@ -37,7 +37,8 @@ from pettingzoo.utils import wrappers
 
 from interpreter import load_game
 from interpreter.adapters.tensors import TensorLayout
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import State
 
 DEFAULT_OBSERVATION_SIZE = 32_768  # bytes: the bundled games' longest observations are about 22,000
 DEFAULT_MAX_STEPS = 25_000  # decisions: above the longest bundled game's random playouts

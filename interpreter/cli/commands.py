@@ -24,9 +24,10 @@ from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.language.sources import confined
 from interpreter.play.agents import KINDS_HELP, needs_chance, parse_agents, resolve_seat
-from interpreter.runtime.chance import ChanceGame
-from interpreter.runtime.engine import Game, IllegalMove, Move, State
+from interpreter.runtime.engine import IllegalMove
+from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.load import bundled_games, find_game, load_game
+from interpreter.runtime.machine import Move, State
 from interpreter.runtime.saving import Transcript, load_state, read_transcript, save_state, write_transcript
 
 

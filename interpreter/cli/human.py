@@ -8,7 +8,8 @@ import shutil
 from interpreter.cli.terminal import say, show_view
 from interpreter.core.errors import UsageError
 from interpreter.runtime.cardlist import about_lines
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import State
 from interpreter.runtime.render import render, status_text
 
 

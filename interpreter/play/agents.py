@@ -21,8 +21,9 @@ from interpreter.play.mcts import (
     refuse_hidden,
     refuse_unresampled,
 )
-from interpreter.runtime.chance import CHANCE, ChanceGame
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.game import ChanceGame, Game
+from interpreter.runtime.machine import State
 
 
 class Agent(Protocol):

@@ -30,7 +30,7 @@ from typing import Any
 
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.play import simulate as sim
-from interpreter.runtime.engine import Game
+from interpreter.runtime.game import Game
 
 MIN_SEAT_GAMES = 10  # below this many seat-games on either side, a component's rate is not read at all
 TOP_COMPONENTS = 15  # components listed in the text report (the JSON and the HTML have them all)

@@ -49,8 +49,9 @@ import random
 import time
 
 from interpreter.core.errors import UsageError
-from interpreter.runtime.chance import CHANCE, ChanceGame
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.game import ChanceGame, Game
+from interpreter.runtime.machine import State
 
 
 def hidden_information(game: Game) -> list[str]:
@@ -87,7 +88,7 @@ def refuse_unresampled(game: Game, state: State | None = None) -> None:
     """Raise a UsageError if some hidden value cannot be redrawn in `state`, or in a position
     of ordinary play without one (IS-MCTS would read it): hidden numbers are redrawn by
     replaying the record of the moves, which only chance mode keeps."""
-    from interpreter.runtime.theory import unresampled
+    from interpreter.runtime.resample import unresampled
 
     found = unresampled(game, state)
     if found:
@@ -114,7 +115,7 @@ def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
     estimate = game.compiled.estimate
     if estimate is None:
         return None
-    from interpreter.runtime.engine import VM
+    from interpreter.runtime.machine import VM
 
     fn, low, high, _ = estimate
     vm = VM(game.compiled, state)

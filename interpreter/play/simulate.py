@@ -41,7 +41,8 @@ from typing import IO, Any
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import State
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 ROUND_VAR = "round"  # a game's round counter, if it has one by this name

@@ -4,7 +4,8 @@ Game-theory tools (OpenSpiel's CFR, exact expectimax, a tree drawn by hand) need
 game's randomness as explicit nodes: "roll 4" with probability 1/6, a shuffle as one draw
 per card ("draw K" with probability 1/3, then one of the two left, ...). Ordinary play
 keeps its seeded generator, which is faster; `load_game(name, chance=True)` gives a
-`ChanceGame` instead, whose states carry:
+`ChanceGame` instead (runtime/game.py: the `ChanceEngine` here with `Game`'s tools), whose
+states carry:
 
 * a `Node` while a draw is pending: the position the move was made in, the move, the
   results drawn so far, and the options with their probabilities. `apply_index` on it
@@ -24,7 +25,8 @@ from fractions import Fraction
 from typing import NamedTuple
 
 from interpreter.core.errors import UsageError
-from interpreter.runtime.engine import VM, Game, Move, Pending, State
+from interpreter.runtime.engine import Engine
+from interpreter.runtime.machine import VM, Move, Pending, State
 
 CHANCE = "chance"  # the seat that draws
 
@@ -101,8 +103,8 @@ def _distinct(options: tuple) -> tuple[tuple, tuple[float, ...]]:
     return tuple(counts), tuple(float(Fraction(n, total)) for n in counts.values())
 
 
-class ChanceGame(Game):
-    """A game whose random draws are the `chance` seat's decisions (module docstring)."""
+class ChanceEngine(Engine):
+    """An engine whose random draws are the `chance` seat's decisions (module docstring)."""
 
     def start(self, players: int | None = None, seed: int = 0, pins: tuple = (), arrange=None) -> State:
         if pins or arrange is not None:

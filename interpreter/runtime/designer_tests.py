@@ -38,7 +38,9 @@ from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program, load_program
 from interpreter.language.sources import confined
-from interpreter.runtime.engine import VM, Game, IllegalMove, State
+from interpreter.runtime.engine import IllegalMove
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import VM, State
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 SHOWN_LABELS = 12  # labels listed in a failure's message

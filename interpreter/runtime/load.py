@@ -18,8 +18,7 @@ from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
 from interpreter.language.program import load_program
-from interpreter.runtime.chance import ChanceGame
-from interpreter.runtime.engine import Game
+from interpreter.runtime.game import ChanceGame, Game
 
 
 def _search_dirs() -> list[Path]:

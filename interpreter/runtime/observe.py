@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.compile.game import CompiledGame
-from interpreter.runtime.engine import VM, State
+from interpreter.runtime.machine import VM, State
 
 
 def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) -> dict[str, Any] | None:

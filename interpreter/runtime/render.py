@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from interpreter.compile.views import Item
-from interpreter.runtime.engine import VM, Game, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe, short_text, value_view
 
 

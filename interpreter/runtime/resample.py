@@ -14,8 +14,11 @@ import weakref
 from typing import Any, NamedTuple
 
 from interpreter.core.errors import UsageError
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.chance import CHANCE, ChanceEngine, Record
+from interpreter.runtime.engine import Engine
+from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe
+from interpreter.runtime.theory import information_state
 
 # ---- resampling -------------------------------------------------------------------------------
 #
@@ -53,21 +56,19 @@ def _hidden_numbers(g) -> list:
     return out
 
 
-def unresampled(game: Game, state: State | None = None) -> list[str]:
+def unresampled(game: Engine, state: State | None = None) -> list[str]:
     """The hidden variables whose values `resample` cannot redraw in `state` (without a state:
     in a position of ordinary play, or none for a game loaded in chance mode). Components
     are always redrawn, hidden or face down; hidden numbers (values other than components,
     such as secret research boxes) only by replaying the record of the moves, which a state
     of chance mode carries (`load_game(..., chance=True)`) and a state of ordinary play
     does not."""
-    from interpreter.runtime.chance import ChanceGame
-
-    if state is not None and state.chance is not None or isinstance(game, ChanceGame):
+    if state is not None and state.chance is not None or isinstance(game, ChanceEngine):
         return []
     return [info.name for info in _hidden_numbers(game.compiled)]
 
 
-def resample(game: Game, state: State, seat: str, rng: random.Random) -> State:
+def resample(game: Engine, state: State, seat: str, rng: random.Random) -> State:
     """A position `seat` cannot tell from `state`: what it cannot see, redrawn at random.
 
     1. Hidden numbers (`_replayed_world`): a value kept hidden that is not a component (a
@@ -174,7 +175,6 @@ def _dealt_again(g, state: State, seat: str, face_down: set, rng: random.Random)
 def _face_down(g, state: State, seat: str, rng: random.Random) -> tuple[State, set]:
     """`state` with the components hidden from `seat` by their fields renamed at random
     within each class of one kind and equal visible fields; and the set of those components."""
-    from interpreter.runtime.engine import VM
     from interpreter.runtime.observe import visible_fields
 
     vm = VM(g, state)
@@ -284,8 +284,6 @@ def _renamed_state(g, state: State, names: dict[str, str]) -> State:
         pending = pending._replace(values=_renamed(pending.values, names))
     record = state.chance
     if record is not None:
-        from interpreter.runtime.chance import Record
-
         node = record.node
         if node is not None:
             base = None if node.base is None else _renamed_state(g, node.base, names)
@@ -328,27 +326,23 @@ def _renamed_log(log: tuple, names: dict[str, str]) -> tuple:
 # lines it saw), so the worlds depend on what the seat saw and on the caller's earlier calls,
 # never on what it could not see.
 
-_CHANCE_TWINS: dict[int, tuple] = {}  # id(compiled game) -> (compiled game, its ChanceGame)
+_CHANCE_TWINS: dict[int, tuple] = {}  # id(compiled game) -> (compiled game, its ChanceEngine)
 # per caller's generator: (id(compiled), seat, players) -> (compiled, digest, index, particles)
 _BELIEFS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 _ROOT: list = []  # [state, seat, generator, worlds]: the last position asked about, for every iteration
 
 
 def _others_chose_in_secret(trail: tuple, seat: str) -> bool:
-    from interpreter.runtime.chance import CHANCE
-
     return any(secret and player not in (None, CHANCE, seat) for player, _, secret, _ in trail)
 
 
-def _chance_twin(game: Game):
-    from interpreter.runtime.chance import ChanceGame
-
-    if isinstance(game, ChanceGame):
+def _chance_twin(game: Engine):
+    if isinstance(game, ChanceEngine):
         return game
     g = game.compiled
     twin = _CHANCE_TWINS.get(id(g))
     if twin is None or twin[0] is not g:
-        twin = _CHANCE_TWINS[id(g)] = (g, ChanceGame(g, game.name, game.variants, game.options))
+        twin = _CHANCE_TWINS[id(g)] = (g, ChanceEngine(g, game.name, game.variants, game.options))
         if len(_CHANCE_TWINS) > 8:  # the oldest let go
             del _CHANCE_TWINS[next(iter(_CHANCE_TWINS))]
     return twin[1]
@@ -368,8 +362,6 @@ class _View(NamedTuple):
 
 def _view(state: State, seat: str) -> _View:
     import hashlib
-
-    from interpreter.runtime.chance import CHANCE
 
     trail = state.chance.trail
     lines: list = []
@@ -424,8 +416,6 @@ def _segment(cg, particle: tuple, view: _View, rng: random.Random, prefer=None, 
     choice makes the segment look to the seat as recorded, the fewest lines missed (`BLOCKED`
     for a move that could not be made). `prefer` (trail index -> label): the redrawn choice
     there tries that label first; `avoid`: never that label."""
-    from interpreter.runtime.chance import CHANCE
-
     g, seat, trail, lines = cg.compiled, view.seat, view.trail, view.lines
     s0, j0, history0 = particle
     end = j0
@@ -600,15 +590,13 @@ def _differences(a: Any, b: Any) -> int:
     return int(a != b)
 
 
-def _worlds(game: Game, state: State, seat: str, owner: random.Random) -> list[State]:
+def _worlds(game: Engine, state: State, seat: str, owner: random.Random) -> list[State]:
     """The replayed worlds consistent with everything `seat` saw up to `state` (the comment
     above `_CHANCE_TWINS`), as `PARTICLES` states (a world may be there several times).
     They are kept for the caller's generator `owner` (a search agent's own) and carried on
     from its last call when the record has grown since. If they cannot be carried on, a new
     set is replayed from the start (its draws from other seeds), up to `RESTARTS` times;
     after that, none is looked for until the record has grown by `RETRY_AFTER` entries."""
-    from interpreter.runtime.theory import information_state  # theory re-exports this module's functions
-
     cg = _chance_twin(game)
     g = cg.compiled
     view = _view(state, seat)
@@ -678,7 +666,7 @@ def _settled(cg, particles: list | None, view: _View, salt: int, mismatch) -> li
     return good
 
 
-def _replayed_world(game: Game, state: State, seat: str, rng: random.Random) -> State:
+def _replayed_world(game: Engine, state: State, seat: str, rng: random.Random) -> State:
     """One of the replayed worlds (`_worlds`), drawn with `rng`, found once per position,
     seat and generator and reused by every later call. The fallback, when `_worlds` finds
     none: the position itself, whose hidden numbers the search then reads (counted in

@@ -24,7 +24,8 @@ from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
 from interpreter.language.sources import read_text, toml_too_deep
-from interpreter.runtime.engine import VM, Game, Pending, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import VM, Pending, State
 
 
 def _enc(v: Any) -> Any:

@@ -22,19 +22,18 @@ from typing import Any, NamedTuple
 
 from interpreter.core.errors import UsageError
 from interpreter.core.limits import MAX_CHOICES
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.engine import Engine
+from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe
 
 
-def returns(game: Game, state: State) -> dict[str, float]:
+def returns(game: Engine, state: State) -> dict[str, float]:
     """Each seat's payoff: all 0 until the game is over."""
     seats = state.players
     if state.result is None:
         return dict.fromkeys(seats, 0.0)
     payoff = game.compiled.payoff
     if payoff is not None:
-        from interpreter.runtime.engine import VM
-
         fn, low, high, _, span = payoff
         vm = VM(game.compiled, state)
         values = {p: float(fn(vm, [p])) for p in seats}
@@ -54,7 +53,7 @@ def returns(game: Game, state: State) -> dict[str, float]:
     return {p: (1.0 / len(winners) if p in state.result else -1.0 / len(losers)) for p in seats}
 
 
-def utility_bounds(game: Game) -> tuple[float, float]:
+def utility_bounds(game: Engine) -> tuple[float, float]:
     payoff = game.compiled.payoff
     return (float(payoff[1]), float(payoff[2])) if payoff is not None else (-1.0, 1.0)
 
@@ -71,7 +70,7 @@ class Metadata(NamedTuple):
     max_length: int  # decisions: the command line's cap on a game's length
 
 
-def metadata(game: Game) -> Metadata:
+def metadata(game: Engine) -> Metadata:
     from interpreter.core.limits import MAX_DECISIONS
 
     g = game.compiled
@@ -96,7 +95,7 @@ class ActionSpace:
     SMALL = range(-64, 1025)  # numbers chosen as themselves (a count, a sum of dice)
     POSITIONS = 64  # options of any other kind, by position
 
-    def __init__(self, game: Game):
+    def __init__(self, game: Engine):
         g = game.compiled
         names = list(g.seats) + [v for t in g.types.values() for v in t if isinstance(v, str)]
         vocabulary: list[Any] = [None, False, True, *dict.fromkeys(names), *self.SMALL]
@@ -134,7 +133,7 @@ class ActionSpace:
 assert ActionSpace.POSITIONS <= MAX_CHOICES
 
 
-def information_state(game: Game, state: State, seat: str) -> str:
+def information_state(game: Engine, state: State, seat: str) -> str:
     """What `seat` knows (module docstring), as one canonical string."""
     record = state.chance
     if record is None:
@@ -155,6 +154,3 @@ def information_state(game: Game, state: State, seat: str) -> str:
     now.pop("log", None)  # already in the trail
     parts.append(json.dumps(now, sort_keys=True, separators=(",", ":")))
     return "\n".join(parts)
-
-
-from interpreter.runtime.resample import resample, unresampled  # noqa: E402,F401  (part of this API)

@@ -19,8 +19,9 @@ import attrs
 from interpreter.core.errors import GameRuntimeError, Span, UsageError
 from interpreter.language import syntax as ast
 from interpreter.language.sources import confined
-from interpreter.runtime.engine import Game, Move, State
+from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
+from interpreter.runtime.machine import Move, State
 from interpreter.runtime.saving import Transcript, load_state, read_transcript
 
 SHOWN = 8  # labels or lines listed on each side of a difference

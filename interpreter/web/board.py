@@ -28,7 +28,8 @@ import re
 from typing import Any, NamedTuple
 
 from interpreter.core import cache
-from interpreter.runtime.engine import VM, Game, State
+from interpreter.runtime.game import Game
+from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe, short_text
 from interpreter.runtime.render import Part, plain, render, status_text, view_parts
 

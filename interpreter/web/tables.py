@@ -16,8 +16,9 @@ from typing import Any
 from interpreter.core.errors import UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import Agent, make_agent
-from interpreter.runtime.engine import Game, State
+from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
+from interpreter.runtime.machine import State
 from interpreter.web.board import Narration
 from interpreter.web.store import Store, TableRecord
 
