@@ -78,7 +78,10 @@ class Engine:
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
         self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
         self._moves_by_key: dict[tuple, list] = {}  # (player, `_label_key`) -> its moves
-        self._last: tuple = _NOTHING_KEPT  # the state last made, and its working copy (`_working`)
+        # The state last made and its working copy (`_working`): two fields, not a pair, as
+        # `apply_index` sets them at every decision.
+        self._last_state: State | None = None
+        self._last_vm: VM | None = None
         self._offered: tuple = _NOTHING_KEPT  # the state `legal_moves` last answered, and its moves
 
     @property
@@ -126,7 +129,7 @@ class Engine:
         players = (self.header.default_players or self.header.min_players) if players is None else players
         vm = self._started(players, seed, pins, arrange, VM, main)
         state = vm.freeze(0)
-        self._last = (state, vm)  # kept for the next move from it (`_working`)
+        self._last_state, self._last_vm = state, vm  # kept for the next move from it (`_working`)
         return state
 
     def _working(self, state: State) -> VM:
@@ -136,10 +139,9 @@ class Engine:
         usual case, then never thaws a state it has just frozen.
         A kept copy is what thawing the state would give: the same variables, the
         same frames (some already thawed), the random state, no log and nothing pending."""
-        last = self._last
-        if last[0] is state:
-            self._last = _NOTHING_KEPT
-            vm = last[1]
+        if self._last_state is state:
+            self._last_state = None
+            vm = self._last_vm
             vm.pending = None
             vm.stop = vm.switch = False
             vm.log = []
@@ -328,11 +330,22 @@ class Engine:
     def apply_index(self, state: State, i: int) -> State:
         """Apply the i-th legal move (the fast path for agents)."""
         p = state.pending
-        vm = self._working(state)
-        vm.thaw_top()[2][p.slot] = p.values[i]
+        if self._last_state is state:  # `_working`'s common case written out: this runs at every decision
+            self._last_state = None
+            vm = self._last_vm
+            vm.pending = None
+            vm.stop = vm.switch = False
+            vm.log = []
+            vm.left = 0
+        else:
+            vm = VM(self.compiled, state)
+        fr = vm.frames[-1]
+        if fr.__class__ is tuple:
+            fr = vm.thaw_top()
+        fr[2][p.slot] = p.values[i]
         vm.run()
         state = vm.freeze(state.decisions + 1)
-        self._last = (state, vm)
+        self._last_state, self._last_vm = state, vm
         return state
 
     def playout(self, state: State, pick: Callable[[int], int], limit: int | None = None) -> State:
@@ -357,7 +370,7 @@ class Engine:
         vm.run()
         taken = 1 + (limit - 1 - vm.left if limit is not None else -1 - vm.left)
         state = vm.freeze(state.decisions + taken)
-        self._last = (state, vm)
+        self._last_state, self._last_vm = state, vm
         return state
 
     def var(self, state: State, name: str) -> Any:

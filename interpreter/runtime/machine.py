@@ -259,7 +259,10 @@ class VM:
 
     def freeze(self, decisions: int) -> State:
         frames = self.frames
-        if frames:
+        if len(frames) == 1:  # the usual case, without a comprehension
+            fr = frames[0]
+            frames = (fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])),)
+        elif frames:
             frames = tuple([fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])) for fr in frames])
         else:
             frames = ()  # a game over
