@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter import load_game
-from interpreter.cli.commands import play_out
+from interpreter.cli.shared import play_out
 from interpreter.play.agents import RandomAgent
 from interpreter.runtime.saving import Transcript, state_to_dict
 

@@ -793,10 +793,10 @@ def test_list_and_info_compile_each_variant_only_as_far_as_its_options():
     """`gamedef list` shows the options of every game and every variant: a whole compile of
     each took 4.6 s; the options alone are the same values, choices and descriptions."""
     from interpreter import find_game, load_game
-    from interpreter.cli.commands import _options_of
+    from interpreter.cli.shared import options_of
 
     path = find_game("berlin_wall")
-    only = _options_of(path, ["wall_of_china"])
+    only = options_of(path, ["wall_of_china"])
     whole = load_game("berlin_wall", variants=["wall_of_china"]).compiled
     assert only.options == whole.options and list(only.option_decls) == list(whole.option_decls)
     assert only.procs == {} and whole.procs  # nothing past the options was compiled

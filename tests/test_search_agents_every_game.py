@@ -18,8 +18,7 @@ from collections import Counter
 import pytest
 
 from interpreter import load_game
-from interpreter.cli.commands import needs_chance
-from interpreter.play.agents import RandomAgent, parse_agents
+from interpreter.play.agents import RandomAgent, needs_chance, parse_agents
 from interpreter.play.mcts import ISMCTSAgent, MCTSAgent, draw, hidden_information
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame

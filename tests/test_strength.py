@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from interpreter import load_game
-from interpreter.cli.commands import main, needs_chance
+from interpreter.cli.commands import main
 from interpreter.core.errors import UsageError
-from interpreter.play.agents import RandomAgent, make_agent
+from interpreter.play.agents import RandomAgent, make_agent, needs_chance
 from interpreter.play.mcts import GreedyAgent, ISMCTSAgent, MCTSAgent, move_scores, normalised
 from interpreter.play.simulate import Setup, simulate, wilson
 from tests.test_mcts import RACE

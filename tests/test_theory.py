@@ -506,7 +506,8 @@ def test_ismcts_on_the_command_line_plays_a_game_with_hidden_numbers_in_chance_m
     holds the draws as `chance: ...` moves, and replays; the same seed gives the same game."""
     import tomllib
 
-    from interpreter.cli.commands import main, needs_chance
+    from interpreter.cli.commands import main
+    from interpreter.play.agents import needs_chance
 
     path = tmp_path / "secret_bid.game"
     path.write_text(SECRET_BID, encoding="utf-8")

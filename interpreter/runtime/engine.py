@@ -426,4 +426,5 @@ class IllegalMove(Exception):
 
     def __init__(self, move: str, reason: str):
         self.move, self.reason = move, reason
+        self.game: Any = None  # set by a replay: the game it was replayed in (has a rule changed?)
         super().__init__(f"illegal move '{move}': {reason}")

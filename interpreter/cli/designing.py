@@ -1,0 +1,166 @@
+"""The designer's commands: `check` (the whole game, as `run` would meet it), `test` (the
+tests written in the language), `diff` (what a change did to a transcript), `new` (a game or
+variant to start from), `lsp` (the editor's language server), `cards` and `rules` (what the
+game's files say)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+from interpreter.cli.shared import load_named, put, shown_path
+from interpreter.cli.terminal import error
+from interpreter.core.errors import GameDefError, UsageError
+from interpreter.runtime.load import find_game, load_game
+from interpreter.runtime.saving import read_transcript
+
+
+def cmd_test(args) -> int:
+    """Run the `test` blocks of each file: each failure at its line, with what was
+    expected and what came; exit 1 if any failed, 2 for a file that does not check."""
+    from interpreter.runtime.designer_tests import run_tests
+
+    total = failed = 0
+    bad = False
+    for name in args.files:
+        try:
+            outcomes = run_tests(name, args.k)
+        except GameDefError as err:
+            print(err.render(), file=sys.stderr)
+            bad = True
+            continue
+        for o in outcomes:
+            total += 1
+            if o.passed:
+                if args.verbose:
+                    print(f"{shown_path(o.test.span.path)}: test {o.test.name}: ok")
+                continue
+            failed += 1
+            for f in o.failures:
+                print(f.render().replace(f.span.path, shown_path(f.span.path), 1))
+        passed = sum(o.passed for o in outcomes)
+        print(f"{name}: {passed} of {len(outcomes)} tests passed")
+    if bad:
+        return 2
+    if len(args.files) > 1:
+        print(f"{total - failed} of {total} tests passed")
+    return 1 if failed else 0
+
+
+def cmd_diff(args) -> int:
+    """Play transcripts against the edited rules; per transcript, the first decision that
+    goes differently and the rules in force there. Exit 0 when none differs, else 1."""
+    from interpreter.core.paths import ROOT
+    from interpreter.runtime.transcript_diff import diff_transcript, transcripts_in
+
+    items = args.transcripts
+    if not items:
+        canonical = ROOT / "tests" / "transcripts"
+        if not canonical.is_dir():
+            raise UsageError(
+                "no transcripts named, and the canonical ones (tests/transcripts/ of a checkout) are not here",
+                "name transcripts or a folder of them: gamedef diff MY_GAMES/ --game my.game",
+            )
+        items = [str(canonical)]
+    paths = transcripts_in(items)
+    if args.game and not args.transcripts:  # the canonical games of that game only
+        name = load_game(args.game).name
+        paths = [p for p in paths if Path(read_transcript(p).game).name.removesuffix(".game") == name]
+    if not paths:
+        raise UsageError("no transcripts to play", "a folder's transcripts are its *.toml files")
+    differ = 0
+    for path in paths:
+        d = diff_transcript(path, args.game)
+        shown = shown_path(str(path))
+        if d is None:
+            print(f"{shown}: same")
+            continue
+        differ += 1
+        where = f"move {d.decision} ({d.move})" if d.move else "the result"
+        print(f"{shown}: differs at {where}")
+        for line in d.what:
+            print(f"    {line}")
+        if d.rules:
+            print("    rules in force:")
+            for line in d.rules:
+                print(f"      {shown_path(line.split(':', 1)[0])}:{line.split(':', 1)[1]}")
+    print(f"{differ} of {len(paths)} transcripts differ")
+    return 1 if differ else 0
+
+
+def cmd_check(args) -> int:
+    from interpreter.check.checker import check_program
+    from interpreter.language.program import load_program
+
+    failed = False
+    for name in args.files:
+        try:
+            path = find_game(name)
+            program = load_program(path)
+            warnings = None
+            variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
+            for vs in variant_sets:
+                found = check_program(load_program(path, vs))
+                load_game(str(path), variants=vs)
+                # Warn only of what no variant uses either.
+                keys = {(d.span, d.message): d for d in found}
+                warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
+            for d in (warnings or {}).values():
+                print(d.render(), file=sys.stderr)
+            print(f"{name}: ok ({len(program.all_variants)} variants)")
+        except GameDefError as err:
+            print(err.render(), file=sys.stderr)
+            failed = True
+    return 2 if failed else 0
+
+
+def cmd_lsp(args) -> int:
+    """The language server for editors (docs/editor.md); its libraries are an optional extra."""
+    try:
+        from interpreter.lsp.server import main as serve
+    except ImportError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("pygls", "lsprotocol"):
+            raise
+        error(f"gamedef lsp needs the optional extra 'lsp' ({missing} is not installed)", LSP_HINT)
+        return 2
+    return serve()
+
+
+LSP_HINT = "install it with: pip install 'gamedef[lsp]'"
+
+
+def cmd_new(args) -> int:
+    from interpreter.cli.new import make_skeleton
+
+    path = make_skeleton(args.what, args.name, args.of, Path(args.dir))
+    test = path.with_name(path.stem + ".test.game")
+    print(
+        f"wrote {path} and its tests {test}: check it with `gamedef check {path}`, test it with `gamedef test {test}`"
+    )
+    return 0
+
+
+def cmd_cards(args) -> int:
+    """The game's printed cards, filtered; exit 1 when no card matches."""
+    from interpreter.runtime.cardlist import card_listing
+
+    game = load_named(args)
+    width = min(88, shutil.get_terminal_size((88, 24)).columns) if sys.stdout.isatty() else 88
+    lines = card_listing(game.compiled, args.kind, args.where or [], args.search, width=width)
+    for line in lines:
+        put(line)
+    shown = sum(1 for line in lines if not line.startswith("    "))
+    from interpreter.runtime.cardlist import card_kinds
+
+    one, many = ("card", "cards") if card_kinds(game.compiled) else ("entry", "entries")
+    print(f"({shown} {one if shown == 1 else many})", file=sys.stderr)
+    return 0 if shown else 1
+
+
+def cmd_rules(args) -> int:
+    from interpreter.check.rules_index import rules_listing
+
+    print(rules_listing(find_game(args.game), args.variant or []))
+    return 0
