@@ -5,6 +5,8 @@ payoffs and game metadata (runtime/theory.py), redrawing what a seat cannot see
 (runtime/resample.py), and what a seat observes (runtime/observe.py). They build on the
 engine, so they are reached from this class, which sits above all of them, and the
 runtime's modules import one another in one direction only (docs/architecture.md).
+The resampler is imported when first asked for: a game loaded to be played, checked or
+served never needs it, and a new process's load stays as fast as before.
 """
 
 from __future__ import annotations
@@ -16,7 +18,6 @@ from interpreter.runtime.chance import ChanceEngine
 from interpreter.runtime.engine import Engine
 from interpreter.runtime.machine import State
 from interpreter.runtime.observe import observe
-from interpreter.runtime.resample import resample
 
 
 class Game(Engine):
@@ -46,6 +47,8 @@ class Game(Engine):
 
     def resample(self, state: State, seat: str, rng: random.Random) -> State:
         """A position `seat` cannot tell from `state`: what it cannot see, redrawn."""
+        from interpreter.runtime.resample import resample  # below this module: see the docstring
+
         return resample(self, state, seat, rng)
 
     def observation(self, state: State, player: str | None) -> dict:
