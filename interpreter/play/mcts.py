@@ -178,8 +178,20 @@ def _value_after(game: Game, before: State, after: State, mover: str, budget: li
         if 0 < n <= budget[0]:
             budget[0] -= n
             return max(_value_after(game, after, game.apply_index(after, j), mover, budget) for j in range(n))
-    values = scaled_estimates(game, after)
-    return values[mover] if values is not None else 0.0
+    return scaled_estimate(game, after, mover)
+
+
+def scaled_estimate(game: Game, state: State, seat: str) -> float:
+    """One seat's `scaled_estimates` (0 for a game without an estimate): what scoring a
+    move needs, without the other seats' estimates."""
+    estimate = game.compiled.estimate
+    if estimate is None:
+        return 0.0
+    from interpreter.runtime.engine import VM
+
+    fn, low, high, _ = estimate
+    v = min(max(float(fn(VM(game.compiled, state), [seat])), low), high)
+    return 2 * (v - low) / (high - low) - 1
 
 
 def normalised(values: list[float]) -> list[float]:
