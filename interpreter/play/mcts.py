@@ -31,6 +31,8 @@ the tree, `Game.playout` for the rollout, in one working copy):
   the designer's judgement steers the first visits and fades as real results come in
   (Chaslot et al. 2008, "progressive strategies"). A node reached fewer times costs nothing.
 * `GreedyAgent` plays one ply by the same scores, no search: cheap, and a fair baseline.
+  Its ply is a whole action: a move that changes nothing but asks its seat a further choice
+  (an action, then its card, then its place) is scored by the best of those (`LOOKAHEAD`).
 
 `ISMCTSAgent` is the information-set search for games with hidden hands and secret
 choices (single-observer IS-MCTS, Cowling, Powley & Whitehouse 2012): each iteration
@@ -145,20 +147,52 @@ def rollout_value(game: Game, state: State, depth: int | None) -> dict[str, floa
     return scaled_returns(game, state)
 
 
-def move_scores(game: Game, state: State, moves: range | list[int], mover: str) -> list[float]:
+# The positions the greedy agent may look through to score one move whose choice is made in
+# several steps by the same seat (an action, then its card, then where it goes).
+LOOKAHEAD = 256
+
+
+def move_scores(game: Game, state: State, moves: range | list[int], mover: str, lookahead: int = 0) -> list[float]:
     """The mover's scaled value (-1..1) of the position each move leads to: its payoff if
     the move ends the game, else the game's `estimate` (docs §3.20). What move ordering and
     the greedy agent rank moves by; the state's generator decides any random draw a move
-    makes, so a search passes its own."""
+    makes, so a search passes its own.
+
+    With `lookahead` > 0 (the greedy agent's), a move that changes no variable and leads to
+    the same seat's next choice (an action chosen before its card and its place) is scored
+    by the best of those next moves, through at most `lookahead` positions a move: else
+    such a move looks exactly like the position before it, and every action ties."""
     out = []
     for i in moves:
-        after = game.apply_index(state, i)
-        if after.result is None:
-            values = scaled_estimates(game, after)
-            out.append(values[mover] if values is not None else 0.0)
-        else:
-            out.append(scaled_returns(game, after)[mover])
+        out.append(_value_after(game, state, game.apply_index(state, i), mover, [lookahead]))
     return out
+
+
+def _value_after(game: Game, before: State, after: State, mover: str, budget: list[int]) -> float:
+    """`move_scores`' value of one move (from `before` to `after`); `budget` (one number, shared
+    by the move's whole look ahead) is the positions it may still look through."""
+    if after.result is not None:
+        return scaled_returns(game, after)[mover]
+    pending = after.pending
+    if budget[0] > 0 and pending is not None and pending.player == mover and after.vars == before.vars:
+        n = len(pending.values)
+        if 0 < n <= budget[0]:
+            budget[0] -= n
+            return max(_value_after(game, after, game.apply_index(after, j), mover, budget) for j in range(n))
+    return scaled_estimate(game, after, mover)
+
+
+def scaled_estimate(game: Game, state: State, seat: str) -> float:
+    """One seat's `scaled_estimates` (0 for a game without an estimate): what scoring a
+    move needs, without the other seats' estimates."""
+    estimate = game.compiled.estimate
+    if estimate is None:
+        return 0.0
+    from interpreter.runtime.engine import VM
+
+    fn, low, high, _ = estimate
+    v = min(max(float(fn(VM(game.compiled, state), [seat])), low), high)
+    return 2 * (v - low) / (high - low) - 1
 
 
 def normalised(values: list[float]) -> list[float]:
@@ -469,13 +503,13 @@ class GreedyAgent:
         seat = state.pending.player
         rng = self.rng
         if not self._hidden:
-            values = move_scores(game, state._replace(rng=rng.getrandbits(64)), range(n), seat)
+            values = move_scores(game, state._replace(rng=rng.getrandbits(64)), range(n), seat, LOOKAHEAD)
         else:
             det = game.resample(state, seat, rng)
             where = {label: i for i, label in enumerate(game.labels(det))}
             labels = game.labels(state)
             found = [where.get(label) for label in labels]
-            scored = move_scores(game, det, [i for i in found if i is not None], seat)
+            scored = move_scores(game, det, [i for i in found if i is not None], seat, LOOKAHEAD)
             by_index = dict(zip([i for i in found if i is not None], scored))
             values = [by_index[i] if i is not None else -math.inf for i in found]
         best = max(values)
