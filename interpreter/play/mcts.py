@@ -53,7 +53,7 @@ import time
 from interpreter.core.errors import UsageError
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
-from interpreter.runtime.machine import State
+from interpreter.runtime.machine import VM, State
 
 
 def hidden_information(game: Game) -> list[str]:
@@ -117,8 +117,6 @@ def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
     estimate = game.compiled.estimate
     if estimate is None:
         return None
-    from interpreter.runtime.machine import VM
-
     fn, low, high, _ = estimate
     vm = VM(game.compiled, state)
     out = {}
@@ -188,8 +186,6 @@ def scaled_estimate(game: Game, state: State, seat: str) -> float:
     estimate = game.compiled.estimate
     if estimate is None:
         return 0.0
-    from interpreter.runtime.engine import VM
-
     fn, low, high, _ = estimate
     v = min(max(float(fn(VM(game.compiled, state), [seat])), low), high)
     return 2 * (v - low) / (high - low) - 1
