@@ -204,6 +204,9 @@ class ExpressionCompiler:
         self._pending_loops: dict[str, tuple[str, list[str]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._building = False  # a tree is being built (`src`)
+        # def name -> is its body static for static arguments (`_static_def`), with the
+        # sizes of the tables that answer depends on when it was found
+        self._static_defs: dict[str, tuple[tuple, bool]] = {}
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -1078,18 +1081,39 @@ class ExpressionCompiler:
         if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
             return False
         if e.func in self.def_decls:
-            if e.func in self._static_stack:
-                return False
-            decl = self.def_decls[e.func]
-            self._static_stack.append(e.func)
-            try:
-                params = {p.name for p in decl.params}
-                return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
-            finally:
-                self._static_stack.pop()
+            return self._static_def(e.func)
         if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
             return False
         return e.func in BUILTINS or e.func == "initial"
+
+    def _static_def(self, name: str) -> bool:
+        """Is the body of def `name` static when its parameters are? Asked at every call
+        of it the compiler meets (and of every def that body calls), so the answer is
+        kept. It reads no scope, only the game's names (variables, options, constants,
+        defs, changeable properties), which only grow while a game compiles: an answer
+        is kept with their sizes and asked again when they differ, and never kept while
+        a `short` template reads its component's fields by name. The recursion guard
+        (`_static_stack`) can only turn an answer false (the check is a conjunction that
+        explores every call when true): an answer true met no def on the stack, and is
+        the answer from any stack; one false is kept only when found with no other def
+        on the stack, as it then is from any stack."""
+        if name in self._static_stack:
+            return False
+        fresh = not self._static_stack
+        state = (len(self.vars), len(self.options), len(self.constants), len(self.def_decls), len(self.changeable))
+        known = None if self._short_mode else self._static_defs.get(name)
+        if known is not None and known[0] == state:
+            return known[1]
+        decl = self.def_decls[name]
+        self._static_stack.append(name)
+        try:
+            params = {p.name for p in decl.params}
+            answer = self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
+        finally:
+            self._static_stack.pop()
+        if not self._short_mode and (answer or fresh):
+            self._static_defs[name] = (state, answer)
+        return answer
 
     def _static_comprehension(self, e: ast.Comprehension, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         inner = bound
