@@ -262,17 +262,22 @@ def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], li
     longer one is not (the longer one's local holds it). The reads `hoistable` finds are
     all subscripts: only subscripts are compared with them."""
     used: set[int] = set()
+    around: set[int] = set()  # the ids of the nodes with a read inside: the rest is kept as it is
     kids, Subscript = ir._KIDS, ir.Subscript
 
-    def find(n) -> None:  # the outermost reads: longer ones are found before those inside
+    def find(n) -> bool:  # the outermost reads: longer ones are found before those inside
         t = type(n)
         if t is Subscript:
             for i, r in enumerate(reads):
                 if n == r:
                     used.add(i)
-                    return
+                    return True
+        inside = False
         for c in kids[t](n):
-            find(c)
+            inside = find(c) or inside
+        if inside:
+            around.add(id(n))
+        return inside
 
     for s in stmts:
         find(s)
@@ -284,7 +289,7 @@ def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], li
             for read, local in swaps:
                 if n == read:
                     return local
-        return _rebuilt(n, swap)
+        return _rebuilt(n, swap) if id(n) in around else n
 
     return [swap(s) for s in stmts], made
 
