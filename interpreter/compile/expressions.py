@@ -89,6 +89,12 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
 
+# Expressions computed at load when they read nothing that changes (constant folding).
+_FOLDED = frozenset((ast.Comprehension, ast.Call, ast.ListLit, ast.Range))
+# Each kind of expression's builder (`ExpressionCompiler._g_KIND`), found once.
+_BUILDERS: dict[type, Callable[..., ir.Node]] = {}
+
+
 def _never_none(e) -> bool:
     """True if `e` can't be none: a literal, arithmetic, a comparison, a list it makes
     (`a or b` may be either operand, so not `and`/`or`)."""
@@ -241,7 +247,7 @@ class ExpressionCompiler:
         return _FAILED if callable(value) else value
 
     def _literal(self, value: Any) -> ir.Node:
-        if value is None or isinstance(value, bool | int | str):
+        if value is None or isinstance(value, (bool, int, str)):
             return ir.Lit(value)
         name = f"_k{next(self._names)}"
         self.ns[name] = value
@@ -264,13 +270,15 @@ class ExpressionCompiler:
             self._loops_made.clear()
 
     def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
-        if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and self.is_static(
-            e, scope, set(), frozenset(py)
-        ):
+        t = type(e)
+        if t in _FOLDED and self.is_static(e, scope, set(), frozenset(py)):
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return self._literal(value)
-        return getattr(self, "_g_" + type(e).__name__)(e, scope, py)
+        build = _BUILDERS.get(t)
+        if build is None:  # (the builder of each kind of expression found once, by its name)
+            build = _BUILDERS[t] = getattr(ExpressionCompiler, "_g_" + t.__name__)
+        return build(self, e, scope, py)
 
     def _g_Int(self, e, scope, py):
         return ir.Lit(e.value)
