@@ -213,6 +213,7 @@ class ExpressionCompiler:
         # def name -> is its body static for static arguments (`_static_def`), with the
         # sizes of the tables that answer depends on when it was found
         self._static_defs: dict[str, tuple[tuple, bool]] = {}
+        self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -924,7 +925,7 @@ class ExpressionCompiler:
                     self._short_vars.add(ir.unwrapped(source))
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
-                if passes.computes(source) and _reads_again(decl.body, p.name):
+                if passes.computes(source) and self._reads_again(decl.body, p.name):
                     var = ir.Local(f"_v{next(self._names)}")
                     env[p.name] = var
                     bound.append((var.name, source))
@@ -948,6 +949,15 @@ class ExpressionCompiler:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return self._with_arguments(body, bound) if bound else body
         return None
+
+    def _reads_again(self, body: ast.Expr, name: str) -> bool:
+        """`_reads_again`, asked of a def's body at each of its calls written in place:
+        kept per body (with it, so that its id is no other's) and parameter."""
+        key = (id(body), name)
+        known = self._read_again.get(key)
+        if known is None or known[0] is not body:
+            known = self._read_again[key] = (body, _reads_again(body, name))
+        return known[1]
 
     def _with_arguments(self, body: ir.Node, bound: list[tuple[str, ir.Node]]) -> ir.Node:
         """An inlined def's `body` as a call of a generated function whose parameters are
@@ -1156,7 +1166,7 @@ def _reads_again(body, name: str) -> bool:
     function (`x => ...`), where it may be read once per item?"""
     n = 0
     for node in ast.walk(body):
-        if isinstance(node, ast.Comprehension | ast.Lambda) and name in ast.names_in(node):
+        if isinstance(node, (ast.Comprehension, ast.Lambda)) and name in ast.names_in(node):
             return True
         if isinstance(node, ast.Name) and node.id == name:
             n += 1
@@ -1217,8 +1227,16 @@ def _frozen(out: list) -> tuple[ir.Stmt, ...]:
 def _sub_expressions(e) -> list:
     """The expressions directly inside `e` (its operands, arguments, items, parts)."""
     out = []
-    for f in attrs.fields(type(e)):
-        value = getattr(e, f.name)
-        items = value if isinstance(value, tuple) else (value,)
-        out.extend(x for x in items if attrs.has(type(x)) and not isinstance(x, Span))
+    names = _EXPRESSION_FIELDS.get(type(e))
+    if names is None:
+        names = _EXPRESSION_FIELDS[type(e)] = tuple(f.name for f in attrs.fields(type(e)) if f.name != "span")
+    for name in names:
+        value = getattr(e, name)
+        if isinstance(value, tuple):
+            out.extend(x for x in value if attrs.has(type(x)) and not isinstance(x, Span))
+        elif attrs.has(type(value)) and not isinstance(value, Span):
+            out.append(value)
     return out
+
+
+_EXPRESSION_FIELDS: dict[type, tuple[str, ...]] = {}  # each syntax class's field names but its span

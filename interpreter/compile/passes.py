@@ -20,28 +20,40 @@ from interpreter.compile import emit, ir
 
 # ---- what a node does -------------------------------------------------------------------
 
-_CALLING = (ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours)
+_CALLING = frozenset((ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours))
+
+
+def _holds(code: Any, test: Any) -> bool:
+    """Does `test` hold of some node in `code` (a node or statements)? One walk with no
+    generator, in no particular order, stopping at the first: the passes' yes-or-no
+    questions are asked of every tree the compiler builds."""
+    stack = list(code) if isinstance(code, list | tuple) else [code]
+    pop, push, kids = stack.pop, stack.extend, ir._KIDS
+    while stack:
+        n = pop()
+        if test(n):
+            return True
+        push(kids[type(n)](n))
+    return False
 
 
 def computes(node: ir.Node) -> bool:
     """Does `node` call a function or make a list (rather than read values)? Such a node
     is never written twice (an inlined body reading its parameter twice, a guarded query
     whose argument the guard would repeat): it is computed once, into a local."""
-    return any(type(n) in _CALLING for n in ir.walk(node))
+    return _holds(node, lambda n: type(n) in _CALLING)
 
 
 def uses_vars(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code read a game variable (`V[...]`)? Its function then starts
     `V = vm.vars`."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
-    return any(type(n) is ir.Var for x in nodes for n in ir.walk(x))
+    return _holds(node, lambda n: type(n) is ir.Var)
 
 
 def has_text(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code write a text other than the empty one? (Its reads are then left as
     they are: hoisting is kept to code of plain reads.)"""
-    nodes = node if isinstance(node, list | tuple) else (node,)
-    return any(type(n) is ir.Lit and isinstance(n.value, str) and n.value for x in nodes for n in ir.walk(x))
+    return _holds(node, lambda n: type(n) is ir.Lit and isinstance(n.value, str) and n.value != "")
 
 
 def is_variable(name: str) -> bool:
@@ -253,7 +265,8 @@ def _rebuilt_item(x, f):
 
 def contains(code, target: ir.Node) -> bool:
     """Is `target` written somewhere in `code` (a node or statements)?"""
-    return any(n == target for x in (code if isinstance(code, list | tuple) else (code,)) for n in ir.walk(x))
+    kind = type(target)
+    return _holds(code, lambda n: type(n) is kind and n == target)
 
 
 def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], list[tuple[str, ir.Node]]]:
