@@ -21,6 +21,27 @@ def expr(node: ir.Node, calls: list[str] | None = None) -> str:
     return "".join(out)
 
 
+def kept(node: ir.Node) -> str:
+    """`expr(node)`, its text kept for the later writes of the same node until `forget`:
+    an inlined def's body is written to measure it (expressions.INLINE_LIMIT), then
+    again inside the body of each def around it that is written in place, and in the
+    end in its function. Kept by the node's identity, with the node (so that its id is
+    no other's): the text of a node is a function of the node alone."""
+    calls: list[str] = []
+    text = expr(node, calls)
+    _kept[id(node)] = (node, text, tuple(calls))
+    return text
+
+
+def forget() -> None:
+    """Forget the texts `kept` keeps (when a new tree is begun: the nodes of the last
+    one are seldom written again)."""
+    _kept.clear()
+
+
+_kept: dict[int, tuple[ir.Node, str, tuple[str, ...]]] = {}
+
+
 def body(stmts: tuple[ir.Stmt, ...] | list[ir.Stmt], pad: str = "    ", calls: list[str] | None = None) -> list[str]:
     """The lines of `stmts`, indented from `pad`."""
     lines: list[str] = []
@@ -53,6 +74,12 @@ def _line(s: ir.Line, calls: list[str] | None) -> str:
 
 
 def _write(n: ir.Node, out: list[str], calls: list[str] | None) -> None:
+    known = _kept.get(id(n))
+    if known is not None and known[0] is n:
+        out.append(known[1])
+        if calls is not None:
+            calls.extend(known[2])
+        return
     _EXPR[type(n)](n, out, calls)
 
 

@@ -264,6 +264,7 @@ class ExpressionCompiler:
         if self._building:
             return self._node(e, scope, py)
         self._building = True
+        emit.forget()
         try:
             return self._node(e, scope, py)
         finally:
@@ -1202,8 +1203,9 @@ def _reads_variable(read: ir.Node) -> bool:
 
 
 def _width(node: ir.Node) -> int:
-    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT)."""
-    return len(emit.expr(node))
+    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT).
+    Its text is kept: the body is written again in the bodies around it."""
+    return len(emit.kept(node))
 
 
 def _loop_call(name: str, free: list[str]) -> ir.Node:
