@@ -213,6 +213,7 @@ class ExpressionCompiler:
         # def name -> is its body static for static arguments (`_static_def`), with the
         # sizes of the tables that answer depends on when it was found
         self._static_defs: dict[str, tuple[tuple, bool]] = {}
+        self._static_seen: dict[tuple, tuple[Any, Scope, bool]] = {}  # `is_static`'s answers in this tree
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
 
     # ---- entry points --------------------------------------------------------
@@ -265,6 +266,7 @@ class ExpressionCompiler:
             return self._node(e, scope, py)
         self._building = True
         emit.forget()
+        self._static_seen.clear()
         try:
             return self._node(e, scope, py)
         finally:
@@ -1046,7 +1048,25 @@ class ExpressionCompiler:
         return table
 
     def is_static(self, e, scope: Scope, bound: set, dynamic: frozenset = frozenset()) -> bool:
-        """True if `e` reads no variable, local, player list or random state."""
+        """True if `e` reads no variable, local, player list or random state.
+
+        While a tree is built, the answers for the expressions `_node` asks about (calls,
+        lists, comprehensions, ranges) are kept until the next tree: each is asked again
+        when its turn comes to be built, and again of an inlined def's arguments. Kept by
+        the expression, the scope (both kept with the answer, so that their ids are no
+        other's) and the comprehension variables around it: within one tree no name is
+        bound in a scope, and the game's names do not change."""
+        if bound or not self._building or type(e) not in _FOLDED:
+            return self._is_static(e, scope, bound, dynamic)
+        key = (id(e), id(scope), dynamic)
+        known = self._static_seen.get(key)
+        if known is not None and known[0] is e and known[1] is scope:
+            return known[2]
+        answer = self._is_static(e, scope, bound, dynamic)
+        self._static_seen[key] = (e, scope, answer)
+        return answer
+
+    def _is_static(self, e, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         t = type(e)
         if t in (ast.Int, ast.Bool, ast.NoneLit):
             return True
