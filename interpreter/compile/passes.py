@@ -166,22 +166,27 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
     only those written after the first `for` (read at every turn: the ones before it are
     read once anyway). Longest (as written) first."""
     found: dict[ir.Node, int] = {}
-    started = [not after_first_turn]
-
-    def visit(n) -> None:
+    started = not after_first_turn
+    # One walk in the order the code is written (an explicit stack, no recursion: asked
+    # of every loop function); a `for` starts the turns where it is met.
+    stack = list(code) if isinstance(code, list | tuple) else [code]
+    stack.reverse()
+    pop, push, kids, leaves = stack.pop, stack.extend, ir._KIDS, ir._LEAVES
+    while stack:
+        n = pop()
         t = type(n)
+        if t in leaves:
+            continue
         if t is ir.Comp:  # `[element for ...]`: the element is written before the `for`
-            visit(n.element)
-            for c in n.clauses:
-                if type(c) is ir.For:
-                    started[0] = True
-                    visit(c.iterable)
-                else:
-                    visit(c.condition)
-            return
+            push(reversed((n.element, *n.clauses)))
+            continue
+        if t is ir.For:  # a comprehension's `for`: its list is read at the first turn's start
+            started = True
+            stack.append(n.iterable)
+            continue
         if t is ir.Loop:
-            started[0] = True
-        if t is ir.Subscript and started[0]:
+            started = True
+        elif t is ir.Subscript and started:
             chain, base = [], n
             while type(base) is ir.Subscript:
                 chain.append(base)
@@ -194,16 +199,11 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
                     best = level
                 if best is not None:
                     found[best] = 0
-                for level in chain:
-                    visit(level.key)
-                return
+                push(reversed([level.key for level in chain]))
+                continue
             if type(n.obj) is ir.Table and _invariant(n.key, bound):
                 found[n] = 0
-        for c in ir.children(n):
-            visit(c)
-
-    for x in code if isinstance(code, list | tuple) else (code,):
-        visit(x)
+        push(reversed(kids[t](n)))
     texts = {n: emit.expr(n) for n in found}
     return sorted(found, key=lambda n: (-len(texts[n]), texts[n]))
 
