@@ -760,7 +760,7 @@ class ExpressionCompiler:
         calls: list[str] = []
         head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
         reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
-        plain = emit.body(stmts, calls=calls)
+        plain = emit.body(stmts, calls=calls, keep=bool(reads))
         if not reads:
             return head + "\n".join(plain) + "\n", calls
         changed, made = passes.hoist(stmts, reads)

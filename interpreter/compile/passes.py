@@ -204,7 +204,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
             if type(n.obj) is ir.Table and _invariant(n.key, bound):
                 found[n] = 0
         push(reversed(kids[t](n)))
-    texts = {n: emit.expr(n) for n in found}
+    texts = {n: emit.kept(n) for n in found}  # (kept: written again where they are made)
     return sorted(found, key=lambda n: (-len(texts[n]), texts[n]))
 
 
