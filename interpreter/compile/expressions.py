@@ -274,6 +274,7 @@ class ExpressionCompiler:
             self._loops_made.clear()
 
     def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
+        """`src` of `e` inside a tree being built: the builders call this directly."""
         t = type(e)
         if t in _FOLDED and self.is_static(e, scope, set(), frozenset(py)):
             value = self._evaluate_static(e, scope)
@@ -294,7 +295,7 @@ class ExpressionCompiler:
         return ir.Lit(None)
 
     def _g_Str(self, e: ast.Str, scope, py):
-        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self.src(p, scope, py),)) for p in e.parts]
+        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self._node(p, scope, py),)) for p in e.parts]
         if not parts:
             return ir.Call(ir.TEXT, (ir.Lit(""),))
         return ir.Call(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
@@ -325,7 +326,7 @@ class ExpressionCompiler:
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
     def _g_ListLit(self, e, scope, py):
-        return ir.Tuple(tuple(self.src(i, scope, py) for i in e.items))
+        return ir.Tuple(tuple(self._node(i, scope, py) for i in e.items))
 
     def _bind(self, py: dict, name: str) -> tuple[dict, str]:
         inner = dict(py)
@@ -465,7 +466,7 @@ class ExpressionCompiler:
         last_spent = short = False
         leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
-            source = self.src(clause.iterable, scope, py)
+            source = self._node(clause.iterable, scope, py)
             last_spent = self._paid(clause.iterable, source)
             if not leaf and not last_spent and self._may_be_list(clause.iterable):
                 source = ir.Charge(source)
@@ -476,16 +477,16 @@ class ExpressionCompiler:
             # one `for` over a short list: as short
             short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
-            if self._items_short(ir.unwrapped(self.src(clause.iterable, scope, py))) or self._makes_short_lists(
+            if self._items_short(ir.unwrapped(self._node(clause.iterable, scope, py))) or self._makes_short_lists(
                 clause.iterable
             ):
                 self._short_vars.add(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
             parts.append(ir.For(v, source))
             if clause.condition is not None:
-                parts.append(ir.If(self.src(clause.condition, scope, py)))
+                parts.append(ir.If(self._node(clause.condition, scope, py)))
         # Its items are at most the turns of its last `for`: paid for if those were.
         self._note(e, "paid" if last_spent else "short" if short else "")
-        return parts, self.src(e.element, scope, py)
+        return parts, self._node(e.element, scope, py)
 
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
         parts, elem = self._clauses(e, scope, py)
@@ -517,7 +518,7 @@ class ExpressionCompiler:
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
-        return ir.Call(ir.Global("_range"), (ir.VM(), self.src(e.low, scope, py), self.src(e.high, scope, py)))
+        return ir.Call(ir.Global("_range"), (ir.VM(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
         left = e.left
@@ -532,7 +533,7 @@ class ExpressionCompiler:
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             self._plain_lists = True  # (as written: its clauses are read here)
             try:
-                arg = ir.unwrapped(self.src(left.args[0], scope, py))
+                arg = ir.unwrapped(self._node(left.args[0], scope, py))
             finally:
                 self._plain_lists = False
             if type(arg) is ir.Call and getattr(arg.func, "name", None) in ("_b_path_steps", "_dl_path_steps"):
@@ -545,16 +546,16 @@ class ExpressionCompiler:
                 return exists if (e.op, e.right.value) in _NONEMPTY else ir.Not(exists)
             if not isinstance(left.args[0], ast.Comprehension):  # a list as it is: empty or not, no call
                 return ir.Truth(arg) if (e.op, e.right.value) in _NONEMPTY else ir.Not(arg)
-        return ir.BinOp(_OPS[e.op], self.src(e.left, scope, py), self.src(e.right, scope, py))
+        return ir.BinOp(_OPS[e.op], self._node(e.left, scope, py), self._node(e.right, scope, py))
 
     def _g_Not(self, e, scope, py):
-        return ir.Not(self.src(e.operand, scope, py))
+        return ir.Not(self._node(e.operand, scope, py))
 
     def _g_Neg(self, e, scope, py):
-        return ir.Neg(self.src(e.operand, scope, py))
+        return ir.Neg(self._node(e.operand, scope, py))
 
     def _g_IfExpr(self, e, scope, py):
-        c, t, f = (self.src(x, scope, py) for x in (e.condition, e.then, e.otherwise))
+        c, t, f = (self._node(x, scope, py) for x in (e.condition, e.then, e.otherwise))
         if all(self._short_constant(x) for x in (t, f)):  # one of two short lists fixed at load
             self._note(e, "short")
         return ir.IfExp(c, t, f)
@@ -572,7 +573,7 @@ class ExpressionCompiler:
             )
         table = ir.Table(f"_f_{e.name}", "field")
         self.ns[table.name] = self.fields.setdefault(e.name, {})
-        obj = self.src(e.obj, scope, py)
+        obj = self._node(e.obj, scope, py)
         if e.name in self.changeable:  # its current value: the query of the same name
             call = ir.QueryCall(e.name, (obj,), tight=True)
             guard = self.query_guards.get(e.name)
@@ -594,18 +595,18 @@ class ExpressionCompiler:
             info = self.vars[n]
             out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
-                k = self.src(key, scope, py)
+                k = self._node(key, scope, py)
                 if depth < len(info.levels):
                     index = ir.Table(f"_i{info.slot}_{depth}", "position")
                     self.ns[index.name] = info.levels[depth][1]
                     k = ir.Subscript(index, k)
                 out = ir.Subscript(out, k)
             return out
-        return ir.Subscript(self.src(e.obj, scope, py), self.src(e.key, scope, py))
+        return ir.Subscript(self._node(e.obj, scope, py), self._node(e.key, scope, py))
 
     def _g_Lambda(self, e: ast.Lambda, scope, py):
         inner, v = self._bind(py, e.param)
-        body = self.src(e.body, scope, inner)
+        body = self._node(e.body, scope, inner)
         if body == ir.Lit(True):  # one shared function: a search told "every end is fine" skips the test
             return ir.Global("_always_true")
         return ir.Lambda(v, body)
@@ -628,7 +629,7 @@ class ExpressionCompiler:
                 return self._literal(self.types[arg.id])
             raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
         if f == "initial":
-            shown = ir.Call(ir.DISPLAY, (self.src(e.args[0], scope, py),))
+            shown = ir.Call(ir.DISPLAY, (self._node(e.args[0], scope, py),))
             return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
         if f not in BUILTINS:
             raise GameDefError(
@@ -643,11 +644,11 @@ class ExpressionCompiler:
         f = e.func
         if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
             # the map's own links, read in place; links added in play, when there are any
-            node = self.src(e.args[0], scope, py)
+            node = self._node(e.args[0], scope, py)
             self.ns["_links"] = self.rt.links
             return ir.Neighbours(node, self.links_slot if self.dynamic_links else None)
         if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
-            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self.src(a, scope, py) for a in e.args)))
+            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self._node(a, scope, py) for a in e.args)))
         return None
 
     def _builtin_call(self, e: ast.Call, scope, py) -> ir.Node:
@@ -677,7 +678,7 @@ class ExpressionCompiler:
             self._note(e, self._noted(scored))  # no more items than its list
             return self._loop(f, parts, elem)
         b = BUILTINS[f]
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
             charged = [self._needs_charge(a, s) for a, s in zip(e.args, args)]
             if any(isinstance(a, ast.Lambda) and not self._leaf(a.body) for a in e.args):
@@ -838,12 +839,12 @@ class ExpressionCompiler:
             return None
         for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
             if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
-                items = self.src(clause.iterable, scope, py)
+                items = self._node(clause.iterable, scope, py)
                 if ir.unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
-                    return ir.Call(ir.Attr(items, "count"), (self.src(other, scope, py),))
+                    return ir.Call(ir.Attr(items, "count"), (self._node(other, scope, py),))
                 if self._needs_charge(clause.iterable, items):
-                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self.src(other, scope, py)))
-                return ir.Call(ir.Global("_count_eq"), (items, self.src(other, scope, py)))
+                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self._node(other, scope, py)))
+                return ir.Call(ir.Global("_count_eq"), (items, self._node(other, scope, py)))
         return None
 
     def _charging(self, f: str, charged: list[bool]) -> str:
@@ -871,12 +872,12 @@ class ExpressionCompiler:
 
     def _call_def(self, e: ast.Call, scope, py):
         decl = self.def_decls[e.func]
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         self._note(e, "")
-        if isinstance(decl.body, ast.Bool | ast.Int | ast.NoneLit):
+        if isinstance(decl.body, (ast.Bool, ast.Int, ast.NoneLit)):
             # a constant, whatever its arguments (a rule a variant may change): as an inlined
             # body whose parameters it never reads
-            return self.src(decl.body, scope, py)
+            return self._node(decl.body, scope, py)
         table = self._table(decl) if self.optimise else None
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
@@ -895,7 +896,7 @@ class ExpressionCompiler:
         seen with none (`_qi_NAME`, see modifiers.py); else, or if it can't be written in
         place, a call that applies the modifiers in force."""
         f = e.func
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         call = ir.QueryCall(f, tuple(args))
         guard = self.query_guards.get(f)
         q = self.query_decls.get(f)
@@ -928,7 +929,7 @@ class ExpressionCompiler:
                     self._short_vars.add(ir.unwrapped(source))
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
-                if passes.computes(source) and self._reads_again(decl.body, p.name):
+                if self._reads_again(decl.body, p.name) and passes.computes(source):
                     var = ir.Local(f"_v{next(self._names)}")
                     env[p.name] = var
                     bound.append((var.name, source))
@@ -937,12 +938,12 @@ class ExpressionCompiler:
             self._inlining.append(e.func)
             try:
                 # The body sees only its parameters, bound to the caller's arguments.
-                body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                body = self._node(decl.body, Scope(root=root, env=env, static_names=static), {})
                 width = _width(body)
                 if width > INLINE_LIMIT and self._shallow_at is None:
                     self._shallow_at = len(self._inlining)
                     try:
-                        body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                        body = self._node(decl.body, Scope(root=root, env=env, static_names=static), {})
                         width = _width(body)
                     finally:
                         self._shallow_at = None

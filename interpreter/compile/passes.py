@@ -27,7 +27,7 @@ def _holds(code: Any, test: Any) -> bool:
     """Does `test` hold of some node in `code` (a node or statements)? One walk with no
     generator, in no particular order, stopping at the first: the passes' yes-or-no
     questions are asked of every tree the compiler builds."""
-    stack = list(code) if isinstance(code, list | tuple) else [code]
+    stack = list(code) if isinstance(code, (list, tuple)) else [code]
     pop, push, kids = stack.pop, stack.extend, ir._KIDS
     while stack:
         n = pop()
@@ -64,7 +64,7 @@ def is_variable(name: str) -> bool:
 
 def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
     """The expression variables the code binds (`for v in`, `lambda v:`)."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
+    nodes = node if isinstance(node, (list, tuple)) else (node,)
     out = set()
     for x in nodes:
         for n in ir.walk(x):
@@ -78,7 +78,7 @@ def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
 def free_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterable[str] = ()) -> list[str]:
     """The expression variables the code reads but does not bind, in the order they were
     made: the parameters a generated function around it takes from the code around it."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
+    nodes = node if isinstance(node, (list, tuple)) else (node,)
     read = {n.name for x in nodes for n in ir.walk(x) if type(n) is ir.Local and is_variable(n.name)}
     return sorted(read - bound_locals(nodes) - set(also_bound), key=lambda v: int(v[2:]))
 
@@ -102,7 +102,7 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     reads_vars = text = False
     bound: set[str] = set()
     read: set[str] = set()
-    stack = list(code) if isinstance(code, list | tuple) else [code]
+    stack = list(code) if isinstance(code, (list, tuple)) else [code]
     pop, push, kids = stack.pop, stack.extend, ir._KIDS
     Var, Local, Lit, For, Loop, Lambda = ir.Var, ir.Local, ir.Lit, ir.For, ir.Loop, ir.Lambda
     while stack:
@@ -169,7 +169,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
     started = not after_first_turn
     # One walk in the order the code is written (an explicit stack, no recursion: asked
     # of every loop function); a `for` starts the turns where it is met.
-    stack = list(code) if isinstance(code, list | tuple) else [code]
+    stack = list(code) if isinstance(code, (list, tuple)) else [code]
     stack.reverse()
     pop, push, kids, leaves = stack.pop, stack.extend, ir._KIDS, ir._LEAVES
     while stack:
