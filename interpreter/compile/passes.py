@@ -27,7 +27,7 @@ def _holds(code: Any, test: Any) -> bool:
     """Does `test` hold of some node in `code` (a node or statements)? One walk with no
     generator, in no particular order, stopping at the first: the passes' yes-or-no
     questions are asked of every tree the compiler builds."""
-    stack = list(code) if isinstance(code, (list, tuple)) else [code]
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
     pop, push, kids = stack.pop, stack.extend, ir._KIDS
     while stack:
         n = pop()
@@ -102,7 +102,7 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     reads_vars = text = False
     bound: set[str] = set()
     read: set[str] = set()
-    stack = list(code) if isinstance(code, (list, tuple)) else [code]
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
     pop, push, kids = stack.pop, stack.extend, ir._KIDS
     Var, Local, Lit, For, Loop, Lambda = ir.Var, ir.Local, ir.Lit, ir.For, ir.Loop, ir.Lambda
     while stack:
@@ -169,7 +169,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
     started = not after_first_turn
     # One walk in the order the code is written (an explicit stack, no recursion: asked
     # of every loop function); a `for` starts the turns where it is met.
-    stack = list(code) if isinstance(code, (list, tuple)) else [code]
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
     stack.reverse()
     pop, push, kids, leaves = stack.pop, stack.extend, ir._KIDS, ir._LEAVES
     while stack:
