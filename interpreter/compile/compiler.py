@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile import codecache
+from interpreter.compile import codecache, emit
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.expressions import ExpressionCompiler, Scope
 from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
@@ -955,7 +955,10 @@ def compile_game(
     compile, for the LSP's re-checks and any caller of this function directly)."""
     with no_collection():
         compiler = Compiler(program, options, optimise)
-        return compiler.run(OPTIONS_ONLY if options_only else None).finish()
+        try:
+            return compiler.run(OPTIONS_ONLY if options_only else None).finish()
+        finally:
+            emit.forget()  # the texts the emitter kept for the last tree: no tree outlives the compile
 
 
 def _leaver(hooks: dict[str, Code]):
