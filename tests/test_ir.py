@@ -96,6 +96,37 @@ def test_a_tree_is_walked_in_the_order_it_is_written():
     assert [n.index for n in ir.walk(cond) if type(n) is ir.Slot] == [1, 2, 3]
 
 
+def test_every_node_class_says_what_is_inside_it():
+    """A pass walks a node's children from `ir._KIDS` (one small function per class, for
+    speed): a node class missing from it would stop every walk with a KeyError, and one
+    whose entry forgot a field would hide that field's reads from every pass."""
+    classes = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.Node) and c is not ir.Node]
+    assert {*classes, ir.Line, ir.Nest, ir.Loop} <= set(ir._KIDS)
+    call = ir.Call(ir.Global("f"), (X,), (("k", Y),))
+    assert ir.children(call) == (ir.Global("f"), X, Y)
+    assert ir.children(ir.Line(("x = ", X, " + ", Y))) == (X, Y)
+    assert ir.children(ir.Charge(X)) == (ir.Global("_charge"), ir.VM(), X)  # `_charge(vm, x)`
+
+
+def test_a_kept_text_is_written_again_without_walking_its_node(monkeypatch):
+    """An inlined def's body is written once to measure it and kept (`emit.kept`): the
+    bodies around it write its kept text, and list the loop functions it calls, without
+    walking it again; until `forget`, which a new tree calls."""
+    body = ir.BinOp("+", ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame())), ir.Lit(1))
+    assert emit.kept(body) == "(_any4(vm, L) + 1)"
+    walked: list[ir.Node] = []
+    writer = emit._EXPR[ir.BinOp]
+    monkeypatch.setitem(emit._EXPR, ir.BinOp, lambda n, out, calls: (walked.append(n), writer(n, out, calls)))
+    calls: list[str] = []
+    around = ir.IfExp(ir.Slot(1), body, ir.Lit(0))
+    assert emit.expr(around, calls) == "((_any4(vm, L) + 1) if L[1] else 0)"
+    assert calls == ["_any4"] and walked == []
+    equal = ir.BinOp("+", ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame())), ir.Lit(1))
+    assert emit.expr(equal) == "(_any4(vm, L) + 1)" and walked == [equal]  # kept by identity, not by value
+    emit.forget()
+    assert emit.expr(body) == "(_any4(vm, L) + 1)" and walked == [equal, body]
+
+
 def _game(tmp_path: Path, source: str):
     path = tmp_path / "t.game"
     path.write_text("game t { players 2..2 seats [a, b] }\n" + textwrap.dedent(source), encoding="utf-8")

@@ -74,6 +74,26 @@ def test_a_key_that_calls_or_reads_the_loop_item_is_not_hoisted():
     assert passes.hoistable(body, {"_v1"}) == []
 
 
+def test_hoisting_copies_only_what_it_changes():
+    """A loop function is written as it is and again with its hoisted reads replaced: the
+    lines with no read to replace are the same objects in both, so the emitter writes
+    them once (`emit.body(..., keep=True)`); a rewrite that finds nothing returns the
+    very node it was given."""
+    entry = ir.Subscript(ir.Var(4), ir.Slot(1))
+    plain = ir.line("__n += ", ir.Call(ir.Global("_b_f"), (X, ir.Tuple((X,)))))
+    reads = ir.line("if ", ir.BinOp(">", ir.Subscript(entry, X), ir.Lit(1)), ": return True")
+    body = [ir.Loop("_v1", ir.Var(2), (plain, reads)), ir.line("return False")]
+    changed, made = passes.hoist(body, passes.hoistable(body, {"_v1"}))
+    assert made == [("__h0", entry)]
+    assert changed[0].body[0] is plain and changed[1] is body[1]  # no read in them: not copied
+    assert changed[0].body[1] is not reads
+    assert emit.body(changed)[2] == "        if (__h0[_v1] > 1): return True"
+    nest = ir.Nest(ir.line("if ", X, ":"), (plain,))
+    assert passes.replace(nest, ir.Local("_v9"), ir.Lit(0)) is nest
+    swapped = passes.replace(nest, X, ir.Lit(0))
+    assert emit.body([swapped]) == ["    if 0:", "        __n += _b_f(0, (0,))"]
+
+
 def test_substitute_writes_an_argument_in_place_of_its_variable():
     call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VM(), ir.Frame(), X))
     made = passes.substitute(call, {"_v1": ir.Call(ir.Global("_b_f"), (ir.Slot(1),))})
@@ -148,6 +168,40 @@ def test_the_passes_on_a_small_program(tmp_path):
     assert not passes.pure(tree("count(in_play)"))
     made = tree("[x for x in members(Suit) if chips[p][x] > 1]")
     assert type(made) is ir.Call and made.func.kind == ir.LOOP  # `_listN(vm, L)`: chips[p] read once
+
+
+def test_whether_a_def_is_static_is_kept_and_right_through_recursion(tmp_path):
+    """Whether a def's body is static (so that its calls with static arguments are
+    computed at load) is found once per def and kept (`_static_def`): a def that calls
+    itself, directly or through another, is never static, whichever is asked first,
+    and a def on static defs is, however often it is asked."""
+    _game(
+        tmp_path,
+        """
+        var pile: list int = [1, 2, 3]
+        def double(n: int) = n * 2
+        def quad(n: int) = double(double(n))
+        def down(n: int) = if n <= 0 then 0 else up(n - 1)
+        def up(n: int) = if n <= 0 then 0 else down(n - 1)
+        def size() = count(pile)
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+    )
+    compiled = _compiler(tmp_path)
+    span = compiled.program.header.span
+
+    def tree(text: str):
+        return compiled.src(parse_expression(text, span), Scope(["n"]), {})
+
+    for _ in range(2):  # the second time from what was kept
+        assert compiled._static_def("up") is False and compiled._static_def("down") is False
+        assert compiled._static_def("quad") is True and compiled._static_def("size") is False
+        assert tree("quad(3)") == ir.Lit(12)  # computed at load
+        assert type(tree("quad(n)")) is not ir.Lit and type(tree("up(3)")) is not ir.Lit
+    assert set(compiled._static_defs) >= {"up", "down", "quad", "double", "size"}
 
 
 def test_whether_a_chosen_list_is_empty_is_a_truth_whichever_list_is_chosen(tmp_path):

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile import codecache
+from interpreter.compile import codecache, emit
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.expressions import ExpressionCompiler, Scope
 from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
@@ -33,7 +33,7 @@ from interpreter.compile.statements import Code, Handler, StatementCompiler
 from interpreter.compile.views import Item, compile_view
 from interpreter.core.builtins import DELTA, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean, explain
-from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded
+from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded, no_collection
 from interpreter.core.links import ADDED, dynamic_builtins, link_op
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
@@ -946,9 +946,19 @@ def compile_game(
     `finish`. `options_only`: stop once the options are known (their values, choices
     and descriptions), for `gamedef list` and `info`, which show them for every variant
     and need nothing else (a whole compile of each would take seconds); the tables past
-    the options are then empty. See `Compiler` for `optimise`."""
-    compiler = Compiler(program, options, optimise)
-    return compiler.run(OPTIONS_ONLY if options_only else None).finish()
+    the options are then empty. See `Compiler` for `optimise`.
+
+    With Python's cycle collector held off (as `load_game` holds it off around the
+    whole load): the compile makes hundreds of thousands of tree nodes, each of which
+    counts towards the next collection, and none of them in a cycle; a collection would
+    walk every object of the program for nothing (about a sixth of The Wall is Down's
+    compile, for the LSP's re-checks and any caller of this function directly)."""
+    with no_collection():
+        compiler = Compiler(program, options, optimise)
+        try:
+            return compiler.run(OPTIONS_ONLY if options_only else None).finish()
+        finally:
+            emit.forget()  # the texts the emitter kept for the last tree: no tree outlives the compile
 
 
 def _leaver(hooks: dict[str, Code]):

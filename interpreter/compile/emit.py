@@ -21,38 +21,81 @@ def expr(node: ir.Node, calls: list[str] | None = None) -> str:
     return "".join(out)
 
 
-def body(stmts: tuple[ir.Stmt, ...] | list[ir.Stmt], pad: str = "    ", calls: list[str] | None = None) -> list[str]:
-    """The lines of `stmts`, indented from `pad`."""
+def kept(node: ir.Node) -> str:
+    """`expr(node)`, its text kept for the later writes of the same node until `forget`:
+    an inlined def's body is written to measure it (expressions.INLINE_LIMIT), then
+    again inside the body of each def around it that is written in place, and in the
+    end in its function. Kept by the node's identity, with the node (so that its id is
+    no other's): the text of a node is a function of the node alone."""
+    calls: list[str] = []
+    text = expr(node, calls)
+    _kept[id(node)] = (node, text, tuple(calls))
+    return text
+
+
+def forget() -> None:
+    """Forget the texts `kept` keeps (when a new tree is begun: the nodes of the last
+    one are seldom written again)."""
+    _kept.clear()
+
+
+_kept: dict[int, tuple[ir.Node | ir.Line, str, tuple[str, ...]]] = {}
+
+
+def body(
+    stmts: tuple[ir.Stmt, ...] | list[ir.Stmt], pad: str = "    ", calls: list[str] | None = None, keep: bool = False
+) -> list[str]:
+    """The lines of `stmts`, indented from `pad`. `keep`: each line's text is kept, as
+    `kept` keeps a node's, for the same lines written again (a loop function's body is
+    written as it is, then again with its hoisted reads replaced: the lines with none
+    are the same objects, `passes.hoist` copying only what it changes)."""
     lines: list[str] = []
     for s in stmts:
-        _stmt(s, pad, lines, calls)
+        _stmt(s, pad, lines, calls, keep)
     return lines
 
 
-def _stmt(s: ir.Stmt, pad: str, lines: list[str], calls: list[str] | None) -> None:
+def _stmt(s: ir.Stmt, pad: str, lines: list[str], calls: list[str] | None, keep: bool) -> None:
     if isinstance(s, ir.Line):
-        lines.append(pad + _line(s, calls))
+        lines.append(pad + _line(s, calls, keep))
     elif isinstance(s, ir.Nest):
-        lines.append(pad + _line(s.head, calls))
+        lines.append(pad + _line(s.head, calls, keep))
         for x in s.body:
-            _stmt(x, pad + "    ", lines, calls)
+            _stmt(x, pad + "    ", lines, calls, keep)
     else:
         lines.append(f"{pad}for {s.var} in {expr(s.iterable, calls)}:")
         for x in s.body:
-            _stmt(x, pad + "    ", lines, calls)
+            _stmt(x, pad + "    ", lines, calls, keep)
 
 
-def _line(s: ir.Line, calls: list[str] | None) -> str:
+def _line(s: ir.Line, calls: list[str] | None, keep: bool) -> str:
+    known = _kept.get(id(s))
+    if known is not None and known[0] is s:
+        if calls is not None:
+            calls.extend(known[2])
+        return known[1]
+    mine: list[str] | None = [] if keep else calls
     out: list[str] = []
     for p in s.parts:
         if isinstance(p, str):
             out.append(p)
         else:
-            _write(p, out, calls)
-    return "".join(out)
+            _write(p, out, mine)
+    text = "".join(out)
+    if keep:
+        _kept[id(s)] = (s, text, tuple(mine or ()))
+        if calls is not None and mine:
+            calls.extend(mine)
+    return text
 
 
 def _write(n: ir.Node, out: list[str], calls: list[str] | None) -> None:
+    known = _kept.get(id(n))
+    if known is not None and known[0] is n:
+        out.append(known[1])
+        if calls is not None:
+            calls.extend(known[2])
+        return
     _EXPR[type(n)](n, out, calls)
 
 

@@ -89,6 +89,12 @@ _NONEMPTY = {(">", 0), ("!=", 0), (">=", 1)}
 _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.ListLit, ast.Comprehension, ast.Range)
 
 
+# Expressions computed at load when they read nothing that changes (constant folding).
+_FOLDED = frozenset((ast.Comprehension, ast.Call, ast.ListLit, ast.Range))
+# Each kind of expression's builder (`ExpressionCompiler._g_KIND`), found once.
+_BUILDERS: dict[type, Callable[..., ir.Node]] = {}
+
+
 def _never_none(e) -> bool:
     """True if `e` can't be none: a literal, arithmetic, a comparison, a list it makes
     (`a or b` may be either operand, so not `and`/`or`)."""
@@ -204,6 +210,11 @@ class ExpressionCompiler:
         self._pending_loops: dict[str, tuple[str, list[str]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._building = False  # a tree is being built (`src`)
+        # def name -> is its body static for static arguments (`_static_def`), with the
+        # sizes of the tables that answer depends on when it was found
+        self._static_defs: dict[str, tuple[tuple, bool]] = {}
+        self._static_seen: dict[tuple, tuple[Any, Scope, bool]] = {}  # `is_static`'s answers in this tree
+        self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -238,7 +249,7 @@ class ExpressionCompiler:
         return _FAILED if callable(value) else value
 
     def _literal(self, value: Any) -> ir.Node:
-        if value is None or isinstance(value, bool | int | str):
+        if value is None or isinstance(value, (bool, int, str)):
             return ir.Lit(value)
         name = f"_k{next(self._names)}"
         self.ns[name] = value
@@ -254,6 +265,8 @@ class ExpressionCompiler:
         if self._building:
             return self._node(e, scope, py)
         self._building = True
+        emit.forget()
+        self._static_seen.clear()
         try:
             return self._node(e, scope, py)
         finally:
@@ -261,13 +274,16 @@ class ExpressionCompiler:
             self._loops_made.clear()
 
     def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
-        if isinstance(e, ast.Comprehension | ast.Call | ast.ListLit | ast.Range) and self.is_static(
-            e, scope, set(), frozenset(py)
-        ):
+        """`src` of `e` inside a tree being built: the builders call this directly."""
+        t = type(e)
+        if t in _FOLDED and self.is_static(e, scope, set(), frozenset(py)):
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return self._literal(value)
-        return getattr(self, "_g_" + type(e).__name__)(e, scope, py)
+        build = _BUILDERS.get(t)
+        if build is None:  # (the builder of each kind of expression found once, by its name)
+            build = _BUILDERS[t] = getattr(ExpressionCompiler, "_g_" + t.__name__)
+        return build(self, e, scope, py)
 
     def _g_Int(self, e, scope, py):
         return ir.Lit(e.value)
@@ -279,7 +295,7 @@ class ExpressionCompiler:
         return ir.Lit(None)
 
     def _g_Str(self, e: ast.Str, scope, py):
-        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self.src(p, scope, py),)) for p in e.parts]
+        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self._node(p, scope, py),)) for p in e.parts]
         if not parts:
             return ir.Call(ir.TEXT, (ir.Lit(""),))
         return ir.Call(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
@@ -310,7 +326,7 @@ class ExpressionCompiler:
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
     def _g_ListLit(self, e, scope, py):
-        return ir.Tuple(tuple(self.src(i, scope, py) for i in e.items))
+        return ir.Tuple(tuple(self._node(i, scope, py) for i in e.items))
 
     def _bind(self, py: dict, name: str) -> tuple[dict, str]:
         inner = dict(py)
@@ -450,7 +466,7 @@ class ExpressionCompiler:
         last_spent = short = False
         leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
-            source = self.src(clause.iterable, scope, py)
+            source = self._node(clause.iterable, scope, py)
             last_spent = self._paid(clause.iterable, source)
             if not leaf and not last_spent and self._may_be_list(clause.iterable):
                 source = ir.Charge(source)
@@ -461,16 +477,16 @@ class ExpressionCompiler:
             # one `for` over a short list: as short
             short = not last_spent and len(e.clauses) == 1 and self._may_be_list(clause.iterable)
             py, v = self._bind(py, clause.var)
-            if self._items_short(ir.unwrapped(self.src(clause.iterable, scope, py))) or self._makes_short_lists(
+            if self._items_short(ir.unwrapped(self._node(clause.iterable, scope, py))) or self._makes_short_lists(
                 clause.iterable
             ):
                 self._short_vars.add(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
             parts.append(ir.For(v, source))
             if clause.condition is not None:
-                parts.append(ir.If(self.src(clause.condition, scope, py)))
+                parts.append(ir.If(self._node(clause.condition, scope, py)))
         # Its items are at most the turns of its last `for`: paid for if those were.
         self._note(e, "paid" if last_spent else "short" if short else "")
-        return parts, self.src(e.element, scope, py)
+        return parts, self._node(e.element, scope, py)
 
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
         parts, elem = self._clauses(e, scope, py)
@@ -502,7 +518,7 @@ class ExpressionCompiler:
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
-        return ir.Call(ir.Global("_range"), (ir.VM(), self.src(e.low, scope, py), self.src(e.high, scope, py)))
+        return ir.Call(ir.Global("_range"), (ir.VM(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
         left = e.left
@@ -517,7 +533,7 @@ class ExpressionCompiler:
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             self._plain_lists = True  # (as written: its clauses are read here)
             try:
-                arg = ir.unwrapped(self.src(left.args[0], scope, py))
+                arg = ir.unwrapped(self._node(left.args[0], scope, py))
             finally:
                 self._plain_lists = False
             if type(arg) is ir.Call and getattr(arg.func, "name", None) in ("_b_path_steps", "_dl_path_steps"):
@@ -530,16 +546,16 @@ class ExpressionCompiler:
                 return exists if (e.op, e.right.value) in _NONEMPTY else ir.Not(exists)
             if not isinstance(left.args[0], ast.Comprehension):  # a list as it is: empty or not, no call
                 return ir.Truth(arg) if (e.op, e.right.value) in _NONEMPTY else ir.Not(arg)
-        return ir.BinOp(_OPS[e.op], self.src(e.left, scope, py), self.src(e.right, scope, py))
+        return ir.BinOp(_OPS[e.op], self._node(e.left, scope, py), self._node(e.right, scope, py))
 
     def _g_Not(self, e, scope, py):
-        return ir.Not(self.src(e.operand, scope, py))
+        return ir.Not(self._node(e.operand, scope, py))
 
     def _g_Neg(self, e, scope, py):
-        return ir.Neg(self.src(e.operand, scope, py))
+        return ir.Neg(self._node(e.operand, scope, py))
 
     def _g_IfExpr(self, e, scope, py):
-        c, t, f = (self.src(x, scope, py) for x in (e.condition, e.then, e.otherwise))
+        c, t, f = (self._node(x, scope, py) for x in (e.condition, e.then, e.otherwise))
         if all(self._short_constant(x) for x in (t, f)):  # one of two short lists fixed at load
             self._note(e, "short")
         return ir.IfExp(c, t, f)
@@ -557,7 +573,7 @@ class ExpressionCompiler:
             )
         table = ir.Table(f"_f_{e.name}", "field")
         self.ns[table.name] = self.fields.setdefault(e.name, {})
-        obj = self.src(e.obj, scope, py)
+        obj = self._node(e.obj, scope, py)
         if e.name in self.changeable:  # its current value: the query of the same name
             call = ir.QueryCall(e.name, (obj,), tight=True)
             guard = self.query_guards.get(e.name)
@@ -579,18 +595,18 @@ class ExpressionCompiler:
             info = self.vars[n]
             out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
-                k = self.src(key, scope, py)
+                k = self._node(key, scope, py)
                 if depth < len(info.levels):
                     index = ir.Table(f"_i{info.slot}_{depth}", "position")
                     self.ns[index.name] = info.levels[depth][1]
                     k = ir.Subscript(index, k)
                 out = ir.Subscript(out, k)
             return out
-        return ir.Subscript(self.src(e.obj, scope, py), self.src(e.key, scope, py))
+        return ir.Subscript(self._node(e.obj, scope, py), self._node(e.key, scope, py))
 
     def _g_Lambda(self, e: ast.Lambda, scope, py):
         inner, v = self._bind(py, e.param)
-        body = self.src(e.body, scope, inner)
+        body = self._node(e.body, scope, inner)
         if body == ir.Lit(True):  # one shared function: a search told "every end is fine" skips the test
             return ir.Global("_always_true")
         return ir.Lambda(v, body)
@@ -613,7 +629,7 @@ class ExpressionCompiler:
                 return self._literal(self.types[arg.id])
             raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
         if f == "initial":
-            shown = ir.Call(ir.DISPLAY, (self.src(e.args[0], scope, py),))
+            shown = ir.Call(ir.DISPLAY, (self._node(e.args[0], scope, py),))
             return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
         if f not in BUILTINS:
             raise GameDefError(
@@ -628,11 +644,11 @@ class ExpressionCompiler:
         f = e.func
         if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
             # the map's own links, read in place; links added in play, when there are any
-            node = self.src(e.args[0], scope, py)
+            node = self._node(e.args[0], scope, py)
             self.ns["_links"] = self.rt.links
             return ir.Neighbours(node, self.links_slot if self.dynamic_links else None)
         if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
-            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self.src(a, scope, py) for a in e.args)))
+            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self._node(a, scope, py) for a in e.args)))
         return None
 
     def _builtin_call(self, e: ast.Call, scope, py) -> ir.Node:
@@ -662,7 +678,7 @@ class ExpressionCompiler:
             self._note(e, self._noted(scored))  # no more items than its list
             return self._loop(f, parts, elem)
         b = BUILTINS[f]
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         if b.charges:  # a list argument spends one step per item, unless `_needs_charge` says not
             charged = [self._needs_charge(a, s) for a, s in zip(e.args, args)]
             if any(isinstance(a, ast.Lambda) and not self._leaf(a.body) for a in e.args):
@@ -745,7 +761,7 @@ class ExpressionCompiler:
         calls: list[str] = []
         head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
         reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
-        plain = emit.body(stmts, calls=calls)
+        plain = emit.body(stmts, calls=calls, keep=bool(reads))
         if not reads:
             return head + "\n".join(plain) + "\n", calls
         changed, made = passes.hoist(stmts, reads)
@@ -823,12 +839,12 @@ class ExpressionCompiler:
             return None
         for mine, other in ((cond.left, cond.right), (cond.right, cond.left)):
             if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
-                items = self.src(clause.iterable, scope, py)
+                items = self._node(clause.iterable, scope, py)
                 if ir.unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
-                    return ir.Call(ir.Attr(items, "count"), (self.src(other, scope, py),))
+                    return ir.Call(ir.Attr(items, "count"), (self._node(other, scope, py),))
                 if self._needs_charge(clause.iterable, items):
-                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self.src(other, scope, py)))
-                return ir.Call(ir.Global("_count_eq"), (items, self.src(other, scope, py)))
+                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self._node(other, scope, py)))
+                return ir.Call(ir.Global("_count_eq"), (items, self._node(other, scope, py)))
         return None
 
     def _charging(self, f: str, charged: list[bool]) -> str:
@@ -856,12 +872,12 @@ class ExpressionCompiler:
 
     def _call_def(self, e: ast.Call, scope, py):
         decl = self.def_decls[e.func]
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         self._note(e, "")
-        if isinstance(decl.body, ast.Bool | ast.Int | ast.NoneLit):
+        if isinstance(decl.body, (ast.Bool, ast.Int, ast.NoneLit)):
             # a constant, whatever its arguments (a rule a variant may change): as an inlined
             # body whose parameters it never reads
-            return self.src(decl.body, scope, py)
+            return self._node(decl.body, scope, py)
         table = self._table(decl) if self.optimise else None
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
@@ -880,7 +896,7 @@ class ExpressionCompiler:
         seen with none (`_qi_NAME`, see modifiers.py); else, or if it can't be written in
         place, a call that applies the modifiers in force."""
         f = e.func
-        args = [self.src(a, scope, py) for a in e.args]
+        args = [self._node(a, scope, py) for a in e.args]
         call = ir.QueryCall(f, tuple(args))
         guard = self.query_guards.get(f)
         q = self.query_decls.get(f)
@@ -913,7 +929,7 @@ class ExpressionCompiler:
                     self._short_vars.add(ir.unwrapped(source))
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
-                if passes.computes(source) and _reads_again(decl.body, p.name):
+                if self._reads_again(decl.body, p.name) and passes.computes(source):
                     var = ir.Local(f"_v{next(self._names)}")
                     env[p.name] = var
                     bound.append((var.name, source))
@@ -922,12 +938,12 @@ class ExpressionCompiler:
             self._inlining.append(e.func)
             try:
                 # The body sees only its parameters, bound to the caller's arguments.
-                body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                body = self._node(decl.body, Scope(root=root, env=env, static_names=static), {})
                 width = _width(body)
                 if width > INLINE_LIMIT and self._shallow_at is None:
                     self._shallow_at = len(self._inlining)
                     try:
-                        body = self.src(decl.body, Scope(root=root, env=env, static_names=static), {})
+                        body = self._node(decl.body, Scope(root=root, env=env, static_names=static), {})
                         width = _width(body)
                     finally:
                         self._shallow_at = None
@@ -937,6 +953,15 @@ class ExpressionCompiler:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 return self._with_arguments(body, bound) if bound else body
         return None
+
+    def _reads_again(self, body: ast.Expr, name: str) -> bool:
+        """`_reads_again`, asked of a def's body at each of its calls written in place:
+        kept per body (with it, so that its id is no other's) and parameter."""
+        key = (id(body), name)
+        known = self._read_again.get(key)
+        if known is None or known[0] is not body:
+            known = self._read_again[key] = (body, _reads_again(body, name))
+        return known[1]
 
     def _with_arguments(self, body: ir.Node, bound: list[tuple[str, ir.Node]]) -> ir.Node:
         """An inlined def's `body` as a call of a generated function whose parameters are
@@ -1024,7 +1049,25 @@ class ExpressionCompiler:
         return table
 
     def is_static(self, e, scope: Scope, bound: set, dynamic: frozenset = frozenset()) -> bool:
-        """True if `e` reads no variable, local, player list or random state."""
+        """True if `e` reads no variable, local, player list or random state.
+
+        While a tree is built, the answers for the expressions `_node` asks about (calls,
+        lists, comprehensions, ranges) are kept until the next tree: each is asked again
+        when its turn comes to be built, and again of an inlined def's arguments. Kept by
+        the expression, the scope (both kept with the answer, so that their ids are no
+        other's) and the comprehension variables around it: within one tree no name is
+        bound in a scope, and the game's names do not change."""
+        if bound or not self._building or type(e) not in _FOLDED:
+            return self._is_static(e, scope, bound, dynamic)
+        key = (id(e), id(scope), dynamic)
+        known = self._static_seen.get(key)
+        if known is not None and known[0] is e and known[1] is scope:
+            return known[2]
+        answer = self._is_static(e, scope, bound, dynamic)
+        self._static_seen[key] = (e, scope, answer)
+        return answer
+
+    def _is_static(self, e, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         t = type(e)
         if t in (ast.Int, ast.Bool, ast.NoneLit):
             return True
@@ -1078,18 +1121,39 @@ class ExpressionCompiler:
         if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
             return False
         if e.func in self.def_decls:
-            if e.func in self._static_stack:
-                return False
-            decl = self.def_decls[e.func]
-            self._static_stack.append(e.func)
-            try:
-                params = {p.name for p in decl.params}
-                return self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
-            finally:
-                self._static_stack.pop()
+            return self._static_def(e.func)
         if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
             return False
         return e.func in BUILTINS or e.func == "initial"
+
+    def _static_def(self, name: str) -> bool:
+        """Is the body of def `name` static when its parameters are? Asked at every call
+        of it the compiler meets (and of every def that body calls), so the answer is
+        kept. It reads no scope, only the game's names (variables, options, constants,
+        defs, changeable properties), which only grow while a game compiles: an answer
+        is kept with their sizes and asked again when they differ, and never kept while
+        a `short` template reads its component's fields by name. The recursion guard
+        (`_static_stack`) can only turn an answer false (the check is a conjunction that
+        explores every call when true): an answer true met no def on the stack, and is
+        the answer from any stack; one false is kept only when found with no other def
+        on the stack, as it then is from any stack."""
+        if name in self._static_stack:
+            return False
+        fresh = not self._static_stack
+        state = (len(self.vars), len(self.options), len(self.constants), len(self.def_decls), len(self.changeable))
+        known = None if self._short_mode else self._static_defs.get(name)
+        if known is not None and known[0] == state:
+            return known[1]
+        decl = self.def_decls[name]
+        self._static_stack.append(name)
+        try:
+            params = {p.name for p in decl.params}
+            answer = self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
+        finally:
+            self._static_stack.pop()
+        if not self._short_mode and (answer or fresh):
+            self._static_defs[name] = (state, answer)
+        return answer
 
     def _static_comprehension(self, e: ast.Comprehension, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         inner = bound
@@ -1124,7 +1188,7 @@ def _reads_again(body, name: str) -> bool:
     function (`x => ...`), where it may be read once per item?"""
     n = 0
     for node in ast.walk(body):
-        if isinstance(node, ast.Comprehension | ast.Lambda) and name in ast.names_in(node):
+        if isinstance(node, (ast.Comprehension, ast.Lambda)) and name in ast.names_in(node):
             return True
         if isinstance(node, ast.Name) and node.id == name:
             n += 1
@@ -1160,8 +1224,9 @@ def _reads_variable(read: ir.Node) -> bool:
 
 
 def _width(node: ir.Node) -> int:
-    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT)."""
-    return len(emit.expr(node))
+    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT).
+    Its text is kept: the body is written again in the bodies around it."""
+    return len(emit.kept(node))
 
 
 def _loop_call(name: str, free: list[str]) -> ir.Node:
@@ -1185,8 +1250,16 @@ def _frozen(out: list) -> tuple[ir.Stmt, ...]:
 def _sub_expressions(e) -> list:
     """The expressions directly inside `e` (its operands, arguments, items, parts)."""
     out = []
-    for f in attrs.fields(type(e)):
-        value = getattr(e, f.name)
-        items = value if isinstance(value, tuple) else (value,)
-        out.extend(x for x in items if attrs.has(type(x)) and not isinstance(x, Span))
+    names = _EXPRESSION_FIELDS.get(type(e))
+    if names is None:
+        names = _EXPRESSION_FIELDS[type(e)] = tuple(f.name for f in attrs.fields(type(e)) if f.name != "span")
+    for name in names:
+        value = getattr(e, name)
+        if isinstance(value, tuple):
+            out.extend(x for x in value if attrs.has(type(x)) and not isinstance(x, Span))
+        elif attrs.has(type(value)) and not isinstance(value, Span):
+            out.append(value)
     return out
+
+
+_EXPRESSION_FIELDS: dict[type, tuple[str, ...]] = {}  # each syntax class's field names but its span

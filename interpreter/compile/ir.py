@@ -14,8 +14,8 @@ functions the compiler generates around expressions (loop functions, native bloc
 `Line` is compiler-written syntax around expression nodes, never parsed.
 
 To add a node: define it here (frozen, its children as fields), write it in
-`emit._EXPR` (or `emit._stmt`), and say in `children` order (emission order) which
-fields hold nodes; every pass then walks it.
+`emit._EXPR` (or `emit._stmt`), and say in `_KIDS` which fields hold nodes, in the
+order the emitter writes them; every pass then walks it.
 """
 
 from __future__ import annotations
@@ -328,84 +328,88 @@ def line(*parts: str | Node) -> Line:
     return Line(tuple(parts))
 
 
-def children(node: Any) -> Iterator[Any]:
+def children(node: Any) -> tuple[Any, ...]:
     """The nodes directly inside `node`, in the order the emitter writes them."""
-    t = type(node)
-    if t in _LEAVES:
-        return iter(())
-    special = _SPECIAL.get(t)
-    return special(node) if special is not None else _fields(node, t)
+    return _KIDS[type(node)](node)
 
 
-def _fields(node: Any, t: type) -> Iterator[Any]:
-    names = _FIELDS.get(t)
-    if names is None:
-        names = _FIELDS[t] = tuple(f.name for f in attrs.fields(t))
-    for name in names:
-        value = getattr(node, name)
-        if isinstance(value, Node):
-            yield value
-        elif value.__class__ is tuple:
-            for x in value:
-                if isinstance(x, Node):
-                    yield x
-                elif x.__class__ is tuple and len(x) == 2 and isinstance(x[1], Node):
-                    yield x[1]  # a keyword argument
-
-
-def _guarded(node: Guarded) -> Iterator[Any]:
-    yield node.fast
+def _guarded(node: Guarded) -> tuple[Any, ...]:
+    out: list[Any] = [node.fast]
+    q = Global(f"_qi_{node.query}")
     for slot in node.slots:  # the guard: `V[s] is _qi_NAME[i]`
-        yield Var(slot)
-        yield Global(f"_qi_{node.query}")
-    yield node.call
+        out += (Var(slot), q)
+    out.append(node.call)
+    return tuple(out)
 
 
-def _neighbours(node: Neighbours) -> Iterator[Any]:
-    yield Global("_links")
-    yield node.node
-    if node.slot is not None:
-        yield Var(node.slot)
-        yield Global("_dl_neighbours")
-        yield VM()
-        yield node.node
+def _neighbours(node: Neighbours) -> tuple[Any, ...]:
+    if node.slot is None:
+        return (_LINKS, node.node)
+    return (_LINKS, node.node, Var(node.slot), _DL_NEIGHBOURS, _VM, node.node)
 
 
-# Nodes whose children are not their fields in order: written in another order (a
-# comprehension's element first), or standing for names the passes must see (`Charge` is
-# `_charge(vm, ...)`).
-_SPECIAL: dict[type, Any] = {
-    Comp: lambda n: iter((n.element, *n.clauses)),
-    IfExp: lambda n: iter((n.then, n.condition, n.otherwise)),
+def _call(node: Call) -> tuple[Any, ...]:
+    if node.keywords:
+        return (node.func, *node.args, *(value for _, value in node.keywords))
+    return (node.func, *node.args)
+
+
+_VM = VM()
+_LINKS = Global("_links")
+_DL_NEIGHBOURS = Global("_dl_neighbours")
+_CHARGE = Global("_charge")
+_CAP = Global("_cap", PYTHON)
+_CAP_DEEP = Global("_cap_deep", PYTHON)
+_NONE: tuple[Any, ...] = ()
+
+# Each class's children as a tuple, made by one small function: every pass walks every
+# tree often, so this is written out rather than found from the fields. Some are not
+# the fields in order: written in another order (a comprehension's element first), or
+# standing for names the passes must see (`Charge` is `_charge(vm, ...)`).
+_KIDS: dict[type, Any] = {
+    Group: lambda n: (n.inner,),
+    Subscript: lambda n: (n.obj, n.key),
+    Head: lambda n: (n.obj,),
+    Attr: lambda n: (n.obj,),
+    Call: _call,
+    Tuple: lambda n: n.items,
+    List: lambda n: n.items,
+    BinOp: lambda n: (n.left, n.right),
+    Not: lambda n: (n.operand,),
+    Truth: lambda n: (n.operand,),
+    Neg: lambda n: (n.operand,),
+    IfExp: lambda n: (n.then, n.condition, n.otherwise),
+    Lambda: lambda n: (n.body,),
+    For: lambda n: (n.iterable,),
+    If: lambda n: (n.condition,),
+    Comp: lambda n: (n.element, *n.clauses),
+    Join: lambda n: n.parts,
+    Charge: lambda n: (_CHARGE, _VM, n.items),
+    Cap: lambda n: (_CAP_DEEP if n.deep else _CAP, n.value),
+    QueryCall: lambda n: (Global(f"_q_{n.query}"), _VM, *n.args),
     Guarded: _guarded,
-    Charge: lambda n: iter((Global("_charge"), VM(), n.items)),
-    Cap: lambda n: iter((Global("_cap_deep" if n.deep else "_cap", PYTHON), n.value)),
-    QueryCall: lambda n: iter((Global(f"_q_{n.query}"), VM(), *n.args)),
     Neighbours: _neighbours,
-    Line: lambda n: (p for p in n.parts if not isinstance(p, str)),
-    Nest: lambda n: iter((n.head, *n.body)),
-    Loop: lambda n: iter((n.iterable, *n.body)),
+    Line: lambda n: tuple(p for p in n.parts if p.__class__ is not str),
+    Nest: lambda n: (n.head, *n.body),
+    Loop: lambda n: (n.iterable, *n.body),
 }
 
-
-_FIELDS: dict[type, tuple[str, ...]] = {}  # each node class's field names, in order
-
-
 _LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players))
+for _leaf in _LEAVES:
+    _KIDS[_leaf] = lambda n: _NONE
 
 
 def walk(node: Any) -> Iterator[Any]:
     """`node` and every node inside it, in the order the emitter writes them (typed `Any`:
     a pass tells the nodes apart by their class)."""
     stack = [node]  # iterative, not recursive generators: a pass walks every tree often
-    pop, push = stack.pop, stack.extend
+    pop, push, kids = stack.pop, stack.extend, _KIDS
     while stack:
         node = pop()
         yield node
-        if type(node) not in _LEAVES:
-            kids = list(children(node))
-            kids.reverse()
-            push(kids)
+        inner = kids[type(node)](node)
+        if inner:
+            push(reversed(inner))
 
 
 def unwrapped(node: Node) -> Node:

@@ -20,28 +20,40 @@ from interpreter.compile import emit, ir
 
 # ---- what a node does -------------------------------------------------------------------
 
-_CALLING = (ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours)
+_CALLING = frozenset((ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours))
+
+
+def _holds(code: Any, test: Any) -> bool:
+    """Does `test` hold of some node in `code` (a node or statements)? One walk with no
+    generator, in no particular order, stopping at the first: the passes' yes-or-no
+    questions are asked of every tree the compiler builds."""
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
+    pop, push, kids = stack.pop, stack.extend, ir._KIDS
+    while stack:
+        n = pop()
+        if test(n):
+            return True
+        push(kids[type(n)](n))
+    return False
 
 
 def computes(node: ir.Node) -> bool:
     """Does `node` call a function or make a list (rather than read values)? Such a node
     is never written twice (an inlined body reading its parameter twice, a guarded query
     whose argument the guard would repeat): it is computed once, into a local."""
-    return any(type(n) in _CALLING for n in ir.walk(node))
+    return _holds(node, lambda n: type(n) in _CALLING)
 
 
 def uses_vars(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code read a game variable (`V[...]`)? Its function then starts
     `V = vm.vars`."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
-    return any(type(n) is ir.Var for x in nodes for n in ir.walk(x))
+    return _holds(node, lambda n: type(n) is ir.Var)
 
 
 def has_text(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code write a text other than the empty one? (Its reads are then left as
     they are: hoisting is kept to code of plain reads.)"""
-    nodes = node if isinstance(node, list | tuple) else (node,)
-    return any(type(n) is ir.Lit and isinstance(n.value, str) and n.value for x in nodes for n in ir.walk(x))
+    return _holds(node, lambda n: type(n) is ir.Lit and isinstance(n.value, str) and n.value != "")
 
 
 def is_variable(name: str) -> bool:
@@ -52,7 +64,7 @@ def is_variable(name: str) -> bool:
 
 def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
     """The expression variables the code binds (`for v in`, `lambda v:`)."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
+    nodes = node if isinstance(node, (list, tuple)) else (node,)
     out = set()
     for x in nodes:
         for n in ir.walk(x):
@@ -66,7 +78,7 @@ def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
 def free_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterable[str] = ()) -> list[str]:
     """The expression variables the code reads but does not bind, in the order they were
     made: the parameters a generated function around it takes from the code around it."""
-    nodes = node if isinstance(node, list | tuple) else (node,)
+    nodes = node if isinstance(node, (list, tuple)) else (node,)
     read = {n.name for x in nodes for n in ir.walk(x) if type(n) is ir.Local and is_variable(n.name)}
     return sorted(read - bound_locals(nodes) - set(also_bound), key=lambda v: int(v[2:]))
 
@@ -85,24 +97,31 @@ class Summary:
 
 
 def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
-    """`uses_vars`, `has_text`, `bound_locals` and `free_locals` of `code` at once."""
+    """`uses_vars`, `has_text`, `bound_locals` and `free_locals` of `code` at once (one
+    walk of its own, with no generator: asked of every generated function)."""
     reads_vars = text = False
     bound: set[str] = set()
     read: set[str] = set()
-    for x in code if isinstance(code, list | tuple) else (code,):
-        for n in ir.walk(x):
-            t = type(n)
-            if t is ir.Var:
-                reads_vars = True
-            elif t is ir.Local:
-                if is_variable(n.name):
-                    read.add(n.name)
-            elif t is ir.Lit:
-                text = text or isinstance(n.value, str) and n.value != ""
-            elif t in (ir.For, ir.Loop) or t is ir.Lambda:
-                name = n.param if t is ir.Lambda else n.var
-                if is_variable(name):
-                    bound.add(name)
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
+    pop, push, kids = stack.pop, stack.extend, ir._KIDS
+    Var, Local, Lit, For, Loop, Lambda = ir.Var, ir.Local, ir.Lit, ir.For, ir.Loop, ir.Lambda
+    while stack:
+        n = pop()
+        t = type(n)
+        if t is Var:
+            reads_vars = True
+        elif t is Local:
+            if is_variable(n.name):
+                read.add(n.name)
+        elif t is Lit:
+            text = text or isinstance(n.value, str) and n.value != ""
+        else:
+            if t is For or t is Loop:
+                if is_variable(n.var):
+                    bound.add(n.var)
+            elif t is Lambda and is_variable(n.param):
+                bound.add(n.param)
+            push(kids[t](n))
     free = tuple(sorted(read - bound, key=lambda v: int(v[2:])))
     return Summary(reads_vars, text, frozenset(bound), free)
 
@@ -147,22 +166,27 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
     only those written after the first `for` (read at every turn: the ones before it are
     read once anyway). Longest (as written) first."""
     found: dict[ir.Node, int] = {}
-    started = [not after_first_turn]
-
-    def visit(n) -> None:
+    started = not after_first_turn
+    # One walk in the order the code is written (an explicit stack, no recursion: asked
+    # of every loop function); a `for` starts the turns where it is met.
+    stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
+    stack.reverse()
+    pop, push, kids, leaves = stack.pop, stack.extend, ir._KIDS, ir._LEAVES
+    while stack:
+        n = pop()
         t = type(n)
+        if t in leaves:
+            continue
         if t is ir.Comp:  # `[element for ...]`: the element is written before the `for`
-            visit(n.element)
-            for c in n.clauses:
-                if type(c) is ir.For:
-                    started[0] = True
-                    visit(c.iterable)
-                else:
-                    visit(c.condition)
-            return
+            push(reversed((n.element, *n.clauses)))
+            continue
+        if t is ir.For:  # a comprehension's `for`: its list is read at the first turn's start
+            started = True
+            stack.append(n.iterable)
+            continue
         if t is ir.Loop:
-            started[0] = True
-        if t is ir.Subscript and started[0]:
+            started = True
+        elif t is ir.Subscript and started:
             chain, base = [], n
             while type(base) is ir.Subscript:
                 chain.append(base)
@@ -175,114 +199,112 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
                     best = level
                 if best is not None:
                     found[best] = 0
-                for level in chain:
-                    visit(level.key)
-                return
+                push(reversed([level.key for level in chain]))
+                continue
             if type(n.obj) is ir.Table and _invariant(n.key, bound):
                 found[n] = 0
-        for c in ir.children(n):
-            visit(c)
-
-    for x in code if isinstance(code, list | tuple) else (code,):
-        visit(x)
-    texts = {n: emit.expr(n) for n in found}
+        push(reversed(kids[t](n)))
+    texts = {n: emit.kept(n) for n in found}  # (kept: written again where they are made)
     return sorted(found, key=lambda n: (-len(texts[n]), texts[n]))
 
 
 def replace(node, old: ir.Node, new: ir.Node):
-    """`node` (an expression or a statement) with every `old` inside it written `new`."""
-    if node == old:
-        return new
+    """`node` (an expression or a statement) with every `old` inside it written `new`
+    (the same object where there is none)."""
+    kind = type(old)
+
+    def swap(n):
+        return new if type(n) is kind and n == old else _rebuilt(n, swap)
+
+    return swap(node)
+
+
+_TREE = (ir.Node, ir.Line, ir.Nest, ir.Loop)
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # each class's field names, in order
+
+
+def _rebuilt(node, f):
+    """`node` with `f` applied to each node or statement in its fields (the items of a
+    tuple field, a keyword argument's value): the rewrites' one way down a tree. The
+    same object when `f` changes nothing, so a rewrite that finds nothing to do copies
+    nothing."""
     t = type(node)
     if t in ir._LEAVES:
         return node
     if t is ir.Line:
-        return ir.Line(tuple(p if isinstance(p, str) else replace(p, old, new) for p in node.parts))
-    changes = {}
-    for f in attrs.fields(t):
-        value = getattr(node, f.name)
-        if isinstance(value, ir.Node | ir.Line | ir.Nest | ir.Loop):
-            changed = replace(value, old, new)
-        elif isinstance(value, tuple):
-            changed = tuple(_replace_item(x, old, new) for x in value)
+        parts = tuple(p if p.__class__ is str else f(p) for p in node.parts)
+        return node if all(x is y for x, y in zip(parts, node.parts)) else ir.Line(parts)
+    names = _FIELD_NAMES.get(t)
+    if names is None:
+        names = _FIELD_NAMES[t] = tuple(x.name for x in attrs.fields(t))
+    changes = None
+    for name in names:
+        value = getattr(node, name)
+        if isinstance(value, _TREE):
+            changed = f(value)
+        elif value.__class__ is tuple:
+            items = tuple(_rebuilt_item(x, f) for x in value)
+            changed = value if all(x is y for x, y in zip(items, value)) else items
         else:
             continue
-        if changed is not value and changed != value:
-            changes[f.name] = changed
+        if changed is not value:
+            if changes is None:
+                changes = {}
+            changes[name] = changed
     return attrs.evolve(node, **changes) if changes else node
 
 
-def _replace_item(x, old, new):
-    if isinstance(x, ir.Node | ir.Line | ir.Nest | ir.Loop):
-        return replace(x, old, new)
-    if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], ir.Node):
-        return (x[0], replace(x[1], old, new))
+def _rebuilt_item(x, f):
+    if isinstance(x, _TREE):
+        return f(x)
+    if x.__class__ is tuple and len(x) == 2 and isinstance(x[1], ir.Node):  # a keyword argument
+        value = f(x[1])
+        return x if value is x[1] else (x[0], value)
     return x
 
 
 def contains(code, target: ir.Node) -> bool:
     """Is `target` written somewhere in `code` (a node or statements)?"""
-    return any(n == target for x in (code if isinstance(code, list | tuple) else (code,)) for n in ir.walk(x))
+    kind = type(target)
+    return _holds(code, lambda n: type(n) is kind and n == target)
 
 
 def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], list[tuple[str, ir.Node]]]:
     """`stmts` with each of `reads` (longest first) that is still written in them replaced
     by a local `__hN`; and the (local, read) pairs made. A read written only inside a
-    longer one is not (the longer one's local holds it)."""
+    longer one is not (the longer one's local holds it). The reads `hoistable` finds are
+    all subscripts: only subscripts are compared with them."""
     used: set[int] = set()
+    around: set[int] = set()  # the ids of the nodes with a read inside: the rest is kept as it is
+    kids, Subscript = ir._KIDS, ir.Subscript
 
-    def find(n) -> None:  # the outermost reads: longer ones are found before those inside
-        for i, r in enumerate(reads):
-            if n == r:
-                used.add(i)
-                return
-        for c in ir.children(n):
-            find(c)
+    def find(n) -> bool:  # the outermost reads: longer ones are found before those inside
+        t = type(n)
+        if t is Subscript:
+            for i, r in enumerate(reads):
+                if n == r:
+                    used.add(i)
+                    return True
+        inside = False
+        for c in kids[t](n):
+            inside = find(c) or inside
+        if inside:
+            around.add(id(n))
+        return inside
 
     for s in stmts:
         find(s)
     made = [(f"__h{k}", reads[i]) for k, i in enumerate(sorted(used))]
-    locals_ = {id(read): ir.Local(local) for local, read in made}
+    swaps = [(read, ir.Local(local)) for local, read in made]
 
     def swap(n):
-        for _, read in made:
-            if n == read:
-                return locals_[id(read)]
-        return None
+        if type(n) is Subscript:
+            for read, local in swaps:
+                if n == read:
+                    return local
+        return _rebuilt(n, swap) if id(n) in around else n
 
-    return [_swapped(s, swap) for s in stmts], made
-
-
-def _swapped(node, swap):
-    """`node` with every node for which `swap` gives a replacement (outermost first)
-    replaced by it."""
-    new = swap(node) if isinstance(node, ir.Node) else None
-    if new is not None:
-        return new
-    t = type(node)
-    if t in ir._LEAVES:
-        return node
-    if t is ir.Line:
-        return ir.Line(tuple(p if isinstance(p, str) else _swapped(p, swap) for p in node.parts))
-    changes = {}
-    for f in attrs.fields(t):
-        value = getattr(node, f.name)
-        if isinstance(value, ir.Node | ir.Line | ir.Nest | ir.Loop):
-            changed = _swapped(value, swap)
-        elif isinstance(value, tuple):
-            changed = tuple(
-                _swapped(x, swap)
-                if isinstance(x, ir.Node | ir.Line | ir.Nest | ir.Loop)
-                else (x[0], _swapped(x[1], swap))
-                if isinstance(x, tuple) and len(x) == 2 and isinstance(x[1], ir.Node)
-                else x
-                for x in value
-            )
-        else:
-            continue
-        if changed is not value:
-            changes[f.name] = changed
-    return attrs.evolve(node, **changes) if changes else node
+    return [swap(s) for s in stmts], made
 
 
 def substitute(node: ir.Node, values: dict[str, ir.Node]) -> ir.Node:
