@@ -95,6 +95,19 @@ async def _published(client: LanguageClient, uri: str) -> list[types.Diagnostic]
             return list(params.diagnostics)
 
 
+async def _eventually(client: LanguageClient, uri: str, wanted, seconds: float = 60) -> list[types.Diagnostic]:
+    """The diagnostics last published for `uri` once `wanted(them)` holds: read from what the
+    client keeps, so a publication that came before this began to wait is not missed."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        found = list(client.diagnostics.get(uri, []))
+        if wanted(found):
+            return found
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"after {seconds} s the diagnostics of {uri} are {found}")
+        await asyncio.sleep(0.05)
+
+
 async def _open(client: LanguageClient, path: Path, text: str) -> list[types.Diagnostic]:
     uri = path.as_uri()
     client.text_document_did_open(
@@ -337,7 +350,7 @@ async def test_compile_errors_on_open(client: LanguageClient, tmp_path: Path):
     path = tmp_path / "grid.game"
     path.write_text(text)
     assert await _open(client, path, text) == []  # the checker's answer
-    found = await _published(client, path.as_uri())
+    found = await _eventually(client, path.as_uri(), lambda found: len(found) > 0)
     assert len(found) == 1 and "positive number of columns" in found[0].message
     assert found[0].range.start == _at(text, "grid Cell")
 
