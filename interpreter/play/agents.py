@@ -74,7 +74,8 @@ KINDS = (
 )
 # What each kind is, for the command line's help (docs/language.md section 3.20 for the estimate).
 KINDS_HELP = (
-    ", ".join(KINDS) + " (greedy: one ply by the game's estimate, greedy:dD:nS each move's estimate after D more greedy decisions, "
+    ", ".join(KINDS)
+    + " (greedy: one ply by the game's estimate, greedy:dD:nS each move's estimate after D more greedy decisions, "
     "mean of S samples; mcts/ismcts: N iterations or T seconds a "
     "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it)"
 )
@@ -119,7 +120,8 @@ def _lookahead(kind: str, seat: str, parts: list[str]) -> tuple[int, int]:
                 samples = max(1, int(digits))
             continue
         raise UsageError(
-            f"agent '{kind}' for {seat}: '{part}' is not a lookahead (dD, 0 to 200) or a number of samples (nS, 1 to 100)",
+            f"agent '{kind}' for {seat}: '{part}' is not a lookahead (dD, 0 to 200) "
+            "or a number of samples (nS, 1 to 100)",
             "for example greedy:d8:n2: each move's estimate after 8 more greedy decisions, mean of 2 samples",
         )
     return lookahead, samples
