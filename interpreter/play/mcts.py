@@ -125,6 +125,16 @@ def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
     return out
 
 
+def scaled_estimate(game: Game, state: State, seat: str) -> float:
+    """One seat's value of `scaled_estimates`, the only one a move's mover needs: a quarter
+    of the work on a four-seat game, where an estimate compares each seat with the others."""
+    from interpreter.runtime.engine import VM
+
+    fn, low, high, _ = game.compiled.estimate
+    v = min(max(float(fn(VM(game.compiled, state), [seat])), low), high)
+    return 2 * (v - low) / (high - low) - 1
+
+
 def refuse_depth(game: Game, depth: int | None) -> None:
     """A rollout depth needs the game's `estimate` to score the rollouts it cuts short."""
     if depth is not None and game.compiled.estimate is None:
@@ -153,8 +163,7 @@ def move_scores(game: Game, state: State, moves: range | list[int], mover: str) 
     for i in moves:
         after = game.apply_index(state, i)
         if after.result is None:
-            values = scaled_estimates(game, after)
-            out.append(values[mover] if values is not None else 0.0)
+            out.append(scaled_estimate(game, after, mover) if game.compiled.estimate is not None else 0.0)
         else:
             out.append(scaled_returns(game, after)[mover])
     return out
@@ -537,6 +546,5 @@ class GreedyAgent:
                 i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
             state = game.apply_index(state, i)
         if state.result is None:
-            values = scaled_estimates(game, state)
-            return values[seat] if values is not None else 0.0
+            return scaled_estimate(game, state, seat) if game.compiled.estimate is not None else 0.0
         return scaled_returns(game, state)[seat]
