@@ -72,6 +72,8 @@ MATCHES: tuple[Match, ...] = (
     Match("twid", 4, "greedy", "random", 10),
     Match("twid", 4, "ismcts:0.2s:d30:o", "random", 3),
     Match("downfall_of_empires", 4, "greedy", "random", 4),
+    # one ply cannot see an offensive pay (the dice, then control at the turn's end): look 6 ahead
+    Match("downfall_of_empires", 4, "greedy:d6:n2", "random", 4),
 )
 
 

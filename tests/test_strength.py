@@ -283,3 +283,104 @@ def test_greedy_beats_random_at_walls_and_wonders():
     seats swapped (the bar of benchmarks/README.md "Strength"; it won 97% of 240 there)."""
     rate, _, _ = _win_rate("walls_and_wonders", 2, "greedy", 20)
     assert rate >= 0.9, rate
+
+
+GAMBLE = """
+game gamble "A gamble" {
+    players 2..2
+    seats [north, south]
+}
+
+var score: player -> int = 0
+
+payoff p from -1 to 1: (if score[p] >= max([score[q] for q in players]) then 1 else -1)
+
+estimate p from -10 to 10: score[p] - score[first([q for q in players if q != p])]
+
+procedure play() {
+    rule "Gamble: three rounds; each seat risks (a die: 3 or more gains 2, else loses 1) or passes"
+    for k in 1..3 {
+        for p in players {
+            choose m from ["risk", "pass"] by p prompt "risk or pass?" label "{m}"
+            if m == "risk" {
+                roll r from 1..6
+                if r >= 3 {
+                    score[p] += 2
+                } else {
+                    score[p] -= 1
+                }
+            }
+        }
+    }
+    game over best(players, p => score[p])
+}
+"""
+
+
+def test_greedy_looking_ahead_sees_the_worth_of_a_gamble_that_one_ply_cannot(tmp_path):
+    """A risk resolved by a die (a draw of chance mode) is worth +1 a try on average, a pass
+    0. One ply scores the position before the die, the same as a pass, so it takes either;
+    `greedy:d1:n8` plays past the die, 8 samples, and takes the risk from every seed."""
+    path = tmp_path / "gamble.game"
+    path.write_text(GAMBLE, encoding="utf-8")
+    game = load_game(str(path), chance=True)
+    start = game.start(seed=0)
+    assert game.labels(start) == ["risk", "pass"]
+    ahead = {game.labels(start)[GreedyAgent(seed, lookahead=1, samples=8).choose(game, start)] for seed in range(12)}
+    one_ply = {game.labels(start)[GreedyAgent(seed).choose(game, start)] for seed in range(12)}
+    assert ahead == {"risk"} and one_ply == {"risk", "pass"}, (ahead, one_ply)
+
+
+def test_greedy_lookahead_is_parsed_and_checked():
+    """`greedy:dD:nS`: D decisions ahead (0 to 200), S samples (1 to 100, 2 if not given);
+    anything else is a usage error naming the part, and a game without an estimate refuses it."""
+    twid = load_game("twid")
+    agent = make_agent("greedy:d6:n3", "west", 0, twid)
+    assert isinstance(agent, GreedyAgent) and (agent.lookahead, agent.samples) == (6, 3)
+    assert make_agent("greedy:d4", "west", 0, twid).samples == 2
+    for bad in ("greedy:x", "greedy:d", "greedy:d201", "greedy:d3:d4", "greedy:n0x"):
+        with pytest.raises(UsageError):
+            make_agent(bad, "west", 0, twid)
+    assert main(["run", "tictactoe", "--agent", "x=greedy:d3"]) == 2
+
+
+def _doe_estimate(game, state) -> dict[str, int]:
+    """Each seat's raw `estimate` of Downfall of Empires (its lead, before scaling)."""
+    from interpreter.runtime.machine import VM
+
+    fn = game.compiled.estimate[0]
+    vm = VM(game.compiled, state)
+    return {p: fn(vm, [p]) for p in state.players}
+
+
+def test_downfall_estimate_counts_a_city_taken_before_the_turn_ends():
+    """Rule 3 (control changes at the end of the active Power's turn) and rule 5 (an enemy
+    city held: +1 VP; a home city lost: -1 VP, which the Franco-British share): a German army
+    standing alone in Warsaw during Germany's turn is already worth Warsaw to the estimate,
+    1 VP (3 points) more for Germany and 1 less for Russia and the Franco-British, so a
+    player that looks a few decisions ahead sees an offensive pay before the turn's end;
+    with the Russian army still there it is worth nothing yet."""
+    game = load_game("downfall_of_empires")
+    s = game.start(players=4, seed=1)
+    assert game.var(s, "playing") == "GE"
+    at = game.var(s, "at")
+    defenders = [a for a, z in at.items() if z == "warsaw"]
+    assert defenders and game.var(s, "control")["warsaw"] == "RU"
+    alone = game.with_var(s, "at", {"German 5(2) 1": "warsaw", **dict.fromkeys(defenders)})
+    beside = game.with_var(s, "at", {"German 5(2) 1": "warsaw"})
+    before, after = _doe_estimate(game, s), _doe_estimate(game, alone)
+    assert game.var(alone, "control")["warsaw"] == "RU"  # not yet German: the turn has not ended
+    # Germany +3 (Warsaw) against Russia's -3 (the city) -1 (its army off the map): a lead 7 better
+    assert after["german"] - before["german"] == 7, (before, after)
+    assert _doe_estimate(game, beside) == before
+
+
+@pytest.mark.slow
+def test_greedy_looking_ahead_wins_downfall_of_empires_as_germany():
+    """Rule 5: Germany starts 8 VP behind Russia and must take enemy cities to win. Looking
+    6 decisions ahead (2 samples) it does: on seed 3 against three random players Germany
+    ends with the most VP (it won 3 of seeds 1-4; one-ply greedy won none of 4 as Germany,
+    benchmarks/README.md "Strength"). About 40 seconds."""
+    setup = Setup("downfall_of_empires", players=4, agents=("german=greedy:d6:n2",), chance=True)
+    (record,) = simulate(setup, 1, 3, 1)
+    assert record.winners == ("german",), record.winners

@@ -64,6 +64,7 @@ KINDS = (
     "first",
     "human",
     "greedy",
+    "greedy:dD:nS",
     "mcts:N",
     "mcts:Ts",
     "ismcts:N",
@@ -74,7 +75,9 @@ KINDS = (
 )
 # What each kind is, for the command line's help (docs/language.md section 3.20 for the estimate).
 KINDS_HELP = (
-    ", ".join(KINDS) + " (greedy: one ply by the game's estimate; mcts/ismcts: N iterations or T seconds a "
+    ", ".join(KINDS)
+    + " (greedy: one ply by the game's estimate, greedy:dD:nS each move's estimate after D more greedy decisions, "
+    "mean of S samples; mcts/ismcts: N iterations or T seconds a "
     "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it)"
 )
 BIAS = 1.0  # the weight of move ordering that `:o` gives (`:oW` gives W)
@@ -101,6 +104,28 @@ def _parts(kind: str, name: str, arg: str, seat: str, parts: list[str]) -> tuple
             f"for example {name}:{arg}:d20 or {name}:{arg}:d20:o",
         )
     return depth, bias
+
+
+def _lookahead(kind: str, seat: str, parts: list[str]) -> tuple[int, int]:
+    """`greedy:dD:nS`'s lookahead (D decisions, 0 to 200) and samples (S, 1 to 100; 2 if not given)."""
+    lookahead, samples = 0, 2
+    seen: set[str] = set()
+    for part in parts:
+        key, digits = part[:1], part[1:]
+        limit = 200 if key == "d" else 100
+        if key in ("d", "n") and key not in seen and digits.isdigit() and int(digits) <= limit:
+            seen.add(key)
+            if key == "d":
+                lookahead = int(digits)
+            else:
+                samples = max(1, int(digits))
+            continue
+        raise UsageError(
+            f"agent '{kind}' for {seat}: '{part}' is not a lookahead (dD, 0 to 200) "
+            "or a number of samples (nS, 1 to 100)",
+            "for example greedy:d8:n2: each move's estimate after 8 more greedy decisions, mean of 2 samples",
+        )
+    return lookahead, samples
 
 
 def _budget(arg: str) -> tuple[int | None, float | None]:
@@ -131,10 +156,11 @@ def make_agent(
         return RandomAgent(seed)
     if kind == "first":
         return FirstAgent()
-    if kind == "greedy":
+    if kind == "greedy" or kind.startswith("greedy:"):
         if game is not None:
             refuse_bias(game, 1.0)
-        return GreedyAgent(seed)
+        lookahead, samples = _lookahead(kind, seat, kind.split(":")[1:])
+        return GreedyAgent(seed, lookahead=lookahead, samples=samples)
     if kind == "human":
         if human is None:
             raise UsageError(

@@ -477,12 +477,24 @@ class GreedyAgent:
     game), the best taken, ties broken at random. No search, so as fast as the estimate;
     a baseline that a search must beat to be worth its time.
 
+    With a lookahead (`greedy:dD`, `lookahead` = D) a move is scored instead by the mean
+    estimate after D more decisions, over `samples` continuations, each played greedily by
+    every seat with its own estimate and every random draw taken by its odds (forced moves
+    do not count): one ply cannot see an offensive whose worth appears only after the dice
+    (a draw of chance mode) or after the moves that follow it, and a flat Monte Carlo of
+    greedy continuations can, far cheaper than a tree search. Only the `width` moves that
+    one ply likes best are looked ahead (ties drawn at random); the others keep their
+    one-ply score below them.
+
     Where something is hidden it scores the moves in one position its seat cannot tell from
     the real one (`Game.resample`), as IS-MCTS does, so it never reads what it cannot see;
     any random draw a move makes comes from its own generator, not the game's."""
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0, lookahead: int = 0, samples: int = 2, width: int = 6):
         self.rng = random.Random(seed)
+        self.lookahead = lookahead
+        self.samples = samples
+        self.width = width
         self._checked: object = None  # the compiled game last found fit
         self._hidden = False
 
@@ -499,14 +511,62 @@ class GreedyAgent:
         seat = state.pending.player
         rng = self.rng
         if not self._hidden:
-            values = move_scores(game, state._replace(rng=rng.getrandbits(64)), range(n), seat, LOOKAHEAD)
+            det = state._replace(rng=rng.getrandbits(64))
+            found: list[int | None] = list(range(n))
         else:
             det = game.resample(state, seat, rng)
             where = {label: i for i, label in enumerate(game.labels(det))}
-            labels = game.labels(state)
-            found = [where.get(label) for label in labels]
-            scored = move_scores(game, det, [i for i in found if i is not None], seat, LOOKAHEAD)
-            by_index = dict(zip([i for i in found if i is not None], scored))
-            values = [by_index[i] if i is not None else -math.inf for i in found]
+            found = [where.get(label) for label in game.labels(state)]
+        legal = [i for i in found if i is not None]
+        scored = dict(zip(legal, move_scores(game, det, legal, seat, LOOKAHEAD)))
+        if self.lookahead:
+            scored = self._look_ahead(game, det, scored, seat)
+        values = [scored[i] if i is not None else -math.inf for i in found]
         best = max(values)
         return rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
+
+    def _look_ahead(self, game: Game, det: State, scored: dict[int, float], seat: str) -> dict[int, float]:
+        """The `width` best moves by one ply rescored by the mean of `samples` greedy
+        continuations `lookahead` decisions deep; the others placed below every one of them
+        (a move that ends the game keeps its payoff: nothing follows it)."""
+        rng = self.rng
+        order = sorted(scored, key=lambda i: (scored[i], rng.random()), reverse=True)
+        chosen = order[: self.width]
+        out: dict[int, float] = {}
+        for i in chosen:
+            after = game.apply_index(det._replace(rng=rng.getrandbits(64)), i)
+            if after.result is not None:
+                out[i] = scored[i]
+                continue
+            total = 0.0
+            for _ in range(self.samples):
+                total += self._continue(game, after._replace(rng=rng.getrandbits(64)), seat)
+            out[i] = total / self.samples
+        floor = min(out.values()) - 2.0 if out else 0.0
+        for i in order[self.width :]:
+            out[i] = floor + scored[i] / 4  # below the looked-ahead ones, in their one-ply order
+        return out
+
+    def _continue(self, game: Game, state: State, seat: str) -> float:
+        """`seat`'s scaled value after `lookahead` more real decisions, each taken by its
+        own seat's one-ply choice (ties at random) and each draw of chance mode by its odds."""
+        rng = self.rng
+        drawer = CHANCE if isinstance(game, ChanceGame) else None
+        left, steps = self.lookahead, 0
+        while state.result is None and left > 0 and steps < 4 * self.lookahead + 20:
+            steps += 1
+            mover = state.pending.player
+            n = len(state.pending.values)
+            if drawer is not None and mover == drawer:
+                i = draw(game, state, rng)
+            elif n == 1:
+                i = 0
+            else:
+                left -= 1
+                values = move_scores(game, state, range(n), mover)
+                best = max(values)
+                i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
+            state = game.apply_index(state, i)
+        if state.result is None:
+            return scaled_estimate(game, state, seat) if game.compiled.estimate is not None else 0.0
+        return scaled_returns(game, state)[seat]
