@@ -18,6 +18,7 @@ import pytest
 from interpreter import load_game
 from interpreter.cli.commands import build_parser, main
 from interpreter.play import balance as bal
+from interpreter.play.agents import make_agent, needs_chance
 from interpreter.play.simulate import Record, wilson
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -350,9 +351,17 @@ def test_each_balance_command_in_the_docs_is_valid(command, capsys, tmp_path):
     if args.ray is not None:  # one game here, not on a cluster
         at = words.index("--ray")
         del words[at : at + (1 if args.ray == bal.sim.LOCAL_RAY else 2)]
-    heavy = any(w.startswith("ismcts") or "=ismcts" in w for w in words)
-    if heavy:  # a search agent's whole game is minutes: the arguments are checked, the games random
-        words = [re.sub(r"ismcts:[\w.:]+", "random", w) for w in words]
+    # A search's or a look-ahead's whole game of a big game is minutes: each such agent is
+    # made for the game (so its kind is checked), then the games are played at random.
+    agents = [i for i in range(1, len(words)) if words[i - 1] == "--agent"]
+    game = None
+    for i in agents:
+        seat, _, kind = words[i].rpartition("=")
+        if kind.split(":")[0] in ("ismcts", "mcts", "greedy"):
+            game = game or load_game(words[0])
+            made_for = load_game(words[0], chance=True) if needs_chance(game, [kind]) else game
+            make_agent(kind, seat or "every seat", 0, made_for)
+            words[i] = f"{seat}=random" if seat else "random"
     code, _, err = cli(capsys, "balance", *words, "--jobs", "1")
     assert code == 0, err
 
