@@ -100,6 +100,8 @@ def test_greedy_and_ordering_need_an_estimate():
     for kind in ("greedy", "mcts:20:o", "ismcts:0.5s:d10:o"):
         with pytest.raises(UsageError, match="declares none"):
             make_agent(kind, "x", 0, ttt)
+    with pytest.raises(UsageError, match="^the greedy agent needs an estimate"):  # named as what was asked for
+        make_agent("greedy:d4", "x", 0, ttt)
     assert main(["run", "tictactoe", "--agent", "x=greedy"]) == 2
 
 

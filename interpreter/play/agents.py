@@ -158,7 +158,7 @@ def make_agent(
         return FirstAgent()
     if kind == "greedy" or kind.startswith("greedy:"):
         if game is not None:
-            refuse_bias(game, 1.0)
+            refuse_bias(game, 1.0, "the greedy agent", "choose another agent: random, mcts, ismcts")
         lookahead, samples = _lookahead(kind, seat, kind.split(":")[1:])
         return GreedyAgent(seed, lookahead=lookahead, samples=samples)
     if kind == "human":

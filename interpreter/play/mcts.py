@@ -200,12 +200,12 @@ def normalised(values: list[float]) -> list[float]:
     return [(v - low) / (high - low) for v in values]
 
 
-def refuse_bias(game: Game, bias: float) -> None:
-    """Move ordering needs the game's `estimate` to score the moves."""
+def refuse_bias(game: Game, bias: float, who: str = "ordering moves", instead: str = "drop the :o") -> None:
+    """Move ordering (and the greedy agent, `who`) needs the game's `estimate` to score the moves."""
     if bias and game.compiled.estimate is None:
         raise UsageError(
-            f"ordering moves needs an estimate of the positions they lead to, and {game.header.title} declares none",
-            "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or drop the :o",
+            f"{who} needs an estimate of the positions moves lead to, and {game.header.title} declares none",
+            f"declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or {instead}",
         )
 
 
@@ -500,7 +500,7 @@ class GreedyAgent:
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
-            refuse_bias(game, 1.0)
+            refuse_bias(game, 1.0, "the greedy agent", "choose another agent: random, mcts, ismcts")
             self._hidden = bool(hidden_information(game))
             if self._hidden:
                 refuse_unresampled(game, state)
@@ -568,5 +568,5 @@ class GreedyAgent:
                 i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
             state = game.apply_index(state, i)
         if state.result is None:
-            return scaled_estimate(game, state, seat) if game.compiled.estimate is not None else 0.0
+            return scaled_estimate(game, state, seat)
         return scaled_returns(game, state)[seat]
