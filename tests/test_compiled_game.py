@@ -21,7 +21,7 @@ import pytest
 
 from interpreter import load_game
 from interpreter.compile import gamecache
-from interpreter.compile.compiler import INPUTS, PASSES, Compiler, Pass, compile_game
+from interpreter.compile.compiler import INPUTS, PASSES, WORKING_STATE, Compiler, Pass, Tables, compile_game
 from interpreter.compile.game import FORMAT_VERSION, CompiledGame, VarInfo
 from interpreter.language.program import load_program
 from interpreter.runtime import load
@@ -47,20 +47,15 @@ def test_the_compiled_game_is_only_its_declared_fields():
     assert type(game) is CompiledGame and game.format_version == FORMAT_VERSION
     with pytest.raises(AttributeError):
         game.something_new = 1  # type: ignore[attr-defined]
-    assert not any(isinstance(v, Compiler) for v in attrs.asdict(game, recurse=False).values())
+    assert not any(isinstance(v, WORKING_STATE) for v in attrs.asdict(game, recurse=False).values())
 
 
 # ---- the passes --------------------------------------------------------------------
 
 
-# The budget of the values computed at load, spent by every pass that computes a constant:
-# the expression compiler's own state (expressions.py), not a table a pass produces.
-SPENT = {"load_vm"}
-
-
-def _tables(c: Compiler) -> list[str]:
-    """The compiler's shared tables: its public attributes that are not its inputs."""
-    return [k for k in vars(c) if not k.startswith("_") and k not in INPUTS and k not in SPENT]
+def _tables(t: Tables) -> list[str]:
+    """The shared tables: the public attributes of `Tables` that are not the inputs."""
+    return [k for k in vars(t) if not k.startswith("_") and k not in INPUTS]
 
 
 def _snapshot(value: Any) -> Any:
@@ -71,8 +66,8 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
-class _Watched(Compiler):
-    """A compiler that notes which of its attributes are read while `_reading` is on."""
+class _Watched(Tables):
+    """Tables that note which of their attributes are read while `_reading` is on."""
 
     def __getattribute__(self, name: str) -> Any:
         own = object.__getattribute__(self, "__dict__")
@@ -83,24 +78,41 @@ class _Watched(Compiler):
 
 def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
     """Each pass with the tables it changed (rebound, or a container's contents), the
-    tables it read, and the tables still empty when it began."""
-    c = _Watched(program, {})
+    tables it read, and the tables still empty when it began. Every compiler shares the
+    one `Tables`; watching it sees every pass's reads and writes, whichever compiler
+    makes them."""
+    c = Compiler(program, {})
+    t = c.tables
+    t.__class__ = _Watched
     found = []
     for step in PASSES:
-        before = {k: (id(v), _snapshot(v)) for k, v in vars(c).items() if not k.startswith("_")}
-        empty = {k for k in _tables(c) if vars(c)[k] in ({}, [], set(), None)}
-        c.__dict__["_read"] = set()
-        c.__dict__["_reading"] = True
+        before = {k: (id(v), _snapshot(v)) for k, v in vars(t).items() if not k.startswith("_")}
+        empty = {k for k in _tables(t) if vars(t)[k] in ({}, [], set(), None)}
+        t.__dict__["_read"] = set()
+        t.__dict__["_reading"] = True
         step.run(c, program.decls)
-        c.__dict__["_reading"] = False
-        read = c.__dict__.pop("_read") & set(_tables(c))
+        t.__dict__["_reading"] = False
+        read = t.__dict__.pop("_read") & set(_tables(t))
         changed = {
             k
-            for k in _tables(c)
-            if k not in before or before[k][0] != id(vars(c)[k]) or before[k][1] != _snapshot(vars(c)[k])
+            for k in _tables(t)
+            if k not in before or before[k][0] != id(vars(t)[k]) or before[k][1] != _snapshot(vars(t)[k])
         }
         found.append((step, changed, read, empty))
     return found
+
+
+def test_the_compilers_share_only_the_tables():
+    """Each compiler holds its own working state and the collaborators it was given;
+    what they share is the one `Tables`, and no compiler reaches another's state."""
+    c = Compiler(load_program(find_game("tictactoe"), ()), {})
+    parts = {"expressions": c.expressions, "modifiers": c.modifiers, "native": c.native, "statements": c.statements}
+    for name, part in parts.items():
+        assert part.tables is c.tables, name
+        shared = {k for k, v in vars(part).items() if k != "tables" and any(v is p for p in parts.values())}
+        allowed = {"expressions": set(), "modifiers": {"expressions"}, "native": {"expressions"}}
+        assert shared == allowed.get(name, {"expressions", "native", "modifiers"}), name
+        assert not set(vars(part)) & set(_tables(c.tables)), f"{name} keeps a table of its own"
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn_poker", "berlin_wall", "missiles_now"])
@@ -210,11 +222,13 @@ def test_the_compiler_is_never_stored_nor_built_from_an_entry(counter):
     path, _cache, _made = counter
     program = load_program(path, ())
     compiler = Compiler(program, {}).run()
-    with pytest.raises(pickle.PicklingError, match="compiler"):
-        gamecache._Pickler(io.BytesIO()).dump({"step": compiler})
-    blob = pickle.dumps(Compiler.__new__(Compiler), protocol=2)
-    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
-        gamecache._Unpickler(io.BytesIO(blob), []).load()
+    for part in (compiler, compiler.tables, compiler.expressions, compiler.statements, compiler.native):
+        with pytest.raises(pickle.PicklingError, match="compiler"):
+            gamecache._Pickler(io.BytesIO()).dump({"step": part})
+    for cls in WORKING_STATE:
+        blob = pickle.dumps(cls.__new__(cls), protocol=2)
+        with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+            gamecache._Unpickler(io.BytesIO(blob), []).load()
 
 
 @pytest.mark.parametrize("name", sorted(bundled_games()))

@@ -159,9 +159,9 @@ def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
     span = game.compiled.header.span
 
     def tree(text: str, names=("p", "n")):
-        return compiled.src(parse_expression(text, span), Scope(list(names)), {})
+        return compiled.expressions.src(parse_expression(text, span), Scope(list(names)), {})
 
-    chips, pile = compiled.vars["chips"].slot, compiled.vars["pile"].slot
+    chips, pile = compiled.tables.vars["chips"].slot, compiled.tables.vars["pile"].slot
     assert tree("n + 1") == ir.BinOp("+", ir.Slot(1), ir.Lit(1))
     read = tree("chips[p][blue]")  # a variable's entry, each key through its position
     assert type(read) is ir.Subscript and type(read.obj) is ir.Subscript and read.obj.obj == ir.Var(chips)

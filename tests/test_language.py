@@ -157,10 +157,10 @@ def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_p
         """,
     )
     compiled = Compiler(game.compiled.program).run()  # the compiler's working state, kept past the passes
-    span = compiled.header.span
+    span = compiled.tables.header.span
 
     def static(text: str) -> bool:
-        return compiled.is_static(parse_expression(text, span), Scope(), set())
+        return compiled.expressions.is_static(parse_expression(text, span), Scope(), set())
 
     assert static("[[x, y] for x in 1..3 for y in x..3 if x != y]")
     assert static("pairs()")

@@ -160,9 +160,9 @@ def test_the_passes_on_a_small_program(tmp_path):
     span = game.compiled.header.span
 
     def tree(text: str):
-        return compiled.src(parse_expression(text, span), Scope(["self", "p"]), {})
+        return compiled.expressions.src(parse_expression(text, span), Scope(["self", "p"]), {})
 
-    assert passes.var_reads(tree("self in in_play")) == (compiled.vars["in_play"].slot,)
+    assert passes.var_reads(tree("self in in_play")) == (compiled.tables.vars["in_play"].slot,)
     assert passes.var_reads(tree("p in in_play")) is None
     assert passes.pure(tree("[x for x in [red, blue] if x != self]"))
     assert not passes.pure(tree("count(in_play)"))
@@ -191,17 +191,17 @@ def test_whether_a_def_is_static_is_kept_and_right_through_recursion(tmp_path):
         """,
     )
     compiled = _compiler(tmp_path)
-    span = compiled.program.header.span
+    span = compiled.tables.program.header.span
 
     def tree(text: str):
-        return compiled.src(parse_expression(text, span), Scope(["n"]), {})
+        return compiled.expressions.src(parse_expression(text, span), Scope(["n"]), {})
 
     for _ in range(2):  # the second time from what was kept
-        assert compiled._static_def("up") is False and compiled._static_def("down") is False
-        assert compiled._static_def("quad") is True and compiled._static_def("size") is False
+        assert compiled.expressions._static_def("up") is False and compiled.expressions._static_def("down") is False
+        assert compiled.expressions._static_def("quad") is True and compiled.expressions._static_def("size") is False
         assert tree("quad(3)") == ir.Lit(12)  # computed at load
         assert type(tree("quad(n)")) is not ir.Lit and type(tree("up(3)")) is not ir.Lit
-    assert set(compiled._static_defs) >= {"up", "down", "quad", "double", "size"}
+    assert set(compiled.expressions._static_defs) >= {"up", "down", "quad", "double", "size"}
 
 
 def test_whether_a_chosen_list_is_empty_is_a_truth_whichever_list_is_chosen(tmp_path):
@@ -258,7 +258,7 @@ def test_loops_that_stop_at_their_answer_nest_three_deep(tmp_path):
 # Broad handlers outside the compiler's own passes, each a boundary that must turn any
 # failure into something else: a load error with a position, or a cache miss.
 BOUNDARIES = {
-    "compiler.py": "`loaded`: a value computed at load that fails is a diagnostic at its rule",
+    "tables.py": "`loaded`: a value computed at load that fails is a diagnostic at its rule",
     "gamecache.py": "a damaged or foreign cache entry is a miss, whatever it raises",
 }
 

@@ -13,9 +13,10 @@ import attrs
 
 from interpreter.compile import ir
 from interpreter.compile.emit import body as written
-from interpreter.compile.expressions import Scope, compile_source
+from interpreter.compile.expressions import ExpressionCompiler, Scope, compile_source
+from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
-from interpreter.core.limits import MAX_LIST, MAX_LOG_LINES, capped, capped_deep
+from interpreter.core.limits import MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
 
 
@@ -28,16 +29,6 @@ class BindParams:
     slots: tuple[int, ...]
     sources: tuple[ir.Node, ...]
 
-
-_NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
-_GROWING_OPS = ("+", "-", "*")
-_COMPARING_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
-# Built-ins whose result is a truth, a position, one of their arguments' items, or a
-# list no longer than an argument: they never make a value larger than they read.
-_PICKING_BUILTINS = frozenset(
-    "count any all first last index_of column row cell_at neighbour neighbours adjacent opposite "
-    "max min abs members without rotate sort sort_by best path_steps reachable".split()
-)
 
 # (`win` and `game over` end the run: the block returns at once, with the run stopped.)
 SIMPLE = (
@@ -89,16 +80,21 @@ def _joined(nodes, sep: str) -> list:
 
 
 class BlockCompiler:
-    """Mixed into the compiler after ExpressionCompiler."""
+    """Runs of simple statements as one native step, and the value limits on what they
+    store; asked by the statement compiler, with the expression compiler's help."""
+
+    def __init__(self, tables: Tables, expressions: ExpressionCompiler) -> None:
+        self.tables = tables
+        self.expressions = expressions
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
-        if not self.optimise and isinstance(s, ast.If | ast.While | ast.For | ast.Break):
+        if not self.tables.optimise and isinstance(s, ast.If | ast.While | ast.For | ast.Break):
             return False  # as steps of their own, with jumps
-        if isinstance(s, ast.Assign) and s.name in self.leave_hooks and not s.keys:
+        if isinstance(s, ast.Assign) and s.name in self.tables.leave_hooks and not s.keys:
             return False  # a step of its own: the hooks of the cards it removes run right after it
         if isinstance(s, ast.Let | ast.Assign):
-            return self.proc_call(s.value) is None  # a procedure's result is a call
+            return self.tables.proc_call(s.value) is None  # a procedure's result is a call
         if isinstance(s, SIMPLE):
             return True
         if isinstance(s, ast.Break):
@@ -120,32 +116,39 @@ class BlockCompiler:
         return lines, spans
 
     def native_block(
-        self, lines: list[ir.Line], spans: list[Span], nxt: int, last=None, last_span=None, last_name: str | None = None
+        self,
+        run_name: str,
+        lines: list[ir.Line],
+        spans: list[Span],
+        nxt: int,
+        last=None,
+        last_span=None,
+        last_name: str | None = None,
     ):
         """One step running `lines`, then continuing at step `nxt`, or ending with the
         step `last` (which returns where to continue: a decision's step is written out
-        in it, others called); None if it does nothing."""
+        in it, others called); None if it does nothing. `run_name` is the procedure the
+        lines come from (a call written in place: the called one)."""
         if not lines:
             return None
         # Each block keeps its lines' spans and procedure names, to place a runtime error.
-        run_name = self._inline_stack[-1] if self._inline_stack else ""
-        self.blocks.append((spans, len(spans), run_name, last_name or run_name))
-        name = f"<gamedef block {len(self.blocks) - 1}>"
+        self.tables.blocks.append((spans, len(spans), run_name, last_name or run_name))
+        name = f"<gamedef block {len(self.tables.blocks) - 1}>"
         if last is None:
             ending = [ir.line(f"    return {nxt}")]
         elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
             ending = list(last.body)
             spans.extend([last_span] * len(last.body))
         else:
-            ending = [ir.line(f"    return _end{len(self.blocks) - 1}(vm, L)")]
-            self.ns[f"_end{len(self.blocks) - 1}"] = last
+            ending = [ir.line(f"    return _end{len(self.tables.blocks) - 1}(vm, L)")]
+            self.tables.ns[f"_end{len(self.tables.blocks) - 1}"] = last
             spans.append(last_span)
         calls: list[str] = []
         text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(written([*lines, *ending], "", calls)) + "\n"
         # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
         local: dict = {}
-        self.link_loops(calls)
-        exec(compile_source(text, name), self.ns, local)  # noqa: S102
+        self.expressions.link_loops(calls)
+        exec(compile_source(text, name), self.tables.ns, local)  # noqa: S102
         return local["_blk"]
 
     def _for_lines(self, s: ast.For, scope: Scope, out: list, spans: list[Span], depth: int, emit, src) -> None:
@@ -153,7 +156,7 @@ class BlockCompiler:
         unless the list is known to be paid for already."""
         raw = src(s.iterable)
         items: ir.Node = self.stored(s.iterable, raw)
-        if not self._paid(s.iterable, raw):
+        if not self.expressions.paid(s.iterable, raw):
             emit("__it = ", items)
             emit("if __it.__class__ is tuple:")
             emit("    vm.budget -= len(__it)")
@@ -169,7 +172,7 @@ class BlockCompiler:
             out.append(ir.Line((pad, *parts)))
             spans.append(s.span)
 
-        src = lambda e: self.src(e, scope, {})  # noqa: E731
+        src = lambda e: self.expressions.src(e, scope, {})  # noqa: E731
         if isinstance(s, ast.Cite | ast.Note):
             return
         if isinstance(s, BindParams):
@@ -199,21 +202,21 @@ class BlockCompiler:
             audience = src(s.audience) if s.audience is not None else ir.Lit(None)
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = [src(p) for p in s.text.parts if not isinstance(p, str)]
-            self.formats.append(parts)
-            self.format_spans.append(s.span)
+            self.tables.formats.append(parts)
+            self.tables.format_spans.append(s.span)
             if s.headline:
-                self.headline_formats.add(len(self.formats) - 1)
+                self.tables.headline_formats.add(len(self.tables.formats) - 1)
             emit(f"if len(vm.log) >= {MAX_LOG_LINES}: vm.log_full()")
             written = [x for v in values for x in (v, ", ")]
-            emit("vm.log.append((", audience, f", {len(self.formats) - 1}, (", *written, ")))")
+            emit("vm.log.append((", audience, f", {len(self.tables.formats) - 1}, (", *written, ")))")
         elif isinstance(s, ast.Roll):
-            self.uses_chance = True
+            self.tables.uses_chance = True
             source = self.stored(s.source, src(s.source))
-            if not (type(source) is ir.Const and isinstance(self.ns.get(source.name), tuple)):
+            if not (type(source) is ir.Const and isinstance(self.tables.ns.get(source.name), tuple)):
                 source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
             emit(f"L[{scope.bind(s.var)}] = vm.random_choice(", source, ")")
         elif isinstance(s, ast.Shuffle):
-            self.uses_chance = True
+            self.tables.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
@@ -221,8 +224,8 @@ class BlockCompiler:
             shuffled = ir.Call(ir.Attr(ir.VM(), "shuffled"), (src(current),))
             self._assign_lines(target, scope, emit, src, shuffled)
         elif isinstance(s, ast.Require):
-            where = f"_span{next(self._names)}"
-            self.ns[where] = s.span
+            where = f"_span{next(self.expressions.name_numbers)}"
+            self.tables.ns[where] = s.span
             emit("if not ", src(s.condition), ": raise vm.rule_error(", src(s.message), f", {where})")
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
             emit("__w = ", src(s.winners))
@@ -242,7 +245,7 @@ class BlockCompiler:
     def stored(self, e, source: ir.Node) -> ir.Node:
         """`source`, held to the value limits if `e` may compute a larger value than it
         reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
-        if not self.may_grow(e):
+        if not self.expressions.may_grow(e):
             return source
         return ir.Cap(source, deep=self.makes_items(e))
 
@@ -250,11 +253,11 @@ class BlockCompiler:
         """Does `e` build a list whose items it computes (so they must be checked too)?"""
         t = type(e)
         if t is ast.ListLit:
-            return any(self.may_grow(i) for i in e.items)
+            return any(self.expressions.may_grow(i) for i in e.items)
         if t is ast.Comprehension:
-            return self.may_grow(e.element)
+            return self.expressions.may_grow(e.element)
         if t is ast.Call:
-            return any(self.may_grow(a) or self.makes_items(a) for a in e.args)
+            return any(self.expressions.may_grow(a) or self.makes_items(a) for a in e.args)
         if t is ast.BinOp:
             return self.makes_items(e.left) or self.makes_items(e.right)
         if t is ast.IfExpr:
@@ -263,40 +266,11 @@ class BlockCompiler:
 
     def stored_expr(self, e, scope: Scope):
         """The function computing `e`, held to the value limits as `stored` says."""
-        f = self.expr(e, scope)
-        if not self.may_grow(e):
+        f = self.expressions.expr(e, scope)
+        if not self.expressions.may_grow(e):
             return f
         check = capped_deep if self.makes_items(e) else capped
         return lambda vm, L: check(f(vm, L))
-
-    def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
-        """Can `e` compute a number, list or text larger than every value it reads?
-
-        Only values made so are checked when stored (a value doubled in a loop is
-        caught at once); reads, comparisons and picks from a list are not, so the
-        common statements of a game's hot path pay nothing."""
-        t = type(e)
-        if t in _NEVER_GROWS:
-            return False
-        if t is ast.Str:
-            return any(not isinstance(p, str) for p in e.parts)
-        if t is ast.ListLit:  # as many items as the rule writes, each a value already held
-            return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
-        if t is ast.BinOp:
-            if e.op in _COMPARING_OPS:  # a truth, whatever it compares
-                return False
-            return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
-        if t is ast.IfExpr:
-            return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
-        if t is ast.Comprehension:  # several `for`s: as many items as their product
-            return len(e.clauses) > 1 or self.may_grow(e.element, seen)
-        if t is ast.Call:
-            if e.func in self.def_decls:
-                if e.func in seen:
-                    return True
-                return self.may_grow(self.def_decls[e.func].body, seen | {e.func})
-            return e.func not in _PICKING_BUILTINS
-        return True
 
     def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None) -> None:
         node = node if node is not None else self.stored(s.value, src(s.value))
@@ -304,13 +278,13 @@ class BlockCompiler:
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
         if s.name in scope.slots:
             base, levels = f"L[{scope.slots[s.name]}]", ()
-        elif s.name in self.vars:
-            info = self.vars[s.name]
+        elif s.name in self.tables.vars:
+            info = self.tables.vars[s.name]
             base, levels = f"V[{info.slot}]", info.levels
         else:
-            self.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
+            self.tables.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
-            watched = s.name in self.leave_hooks and s.name not in scope.slots
+            watched = s.name in self.tables.leave_hooks and s.name not in scope.slots
             if watched:
                 emit(f"__old = {base}")
             if grows:
@@ -327,8 +301,8 @@ class BlockCompiler:
         for depth, key in enumerate(s.keys):
             k = src(key)
             if depth < len(levels):
-                index = ir.Table(f"_i{self.vars[s.name].slot}_{depth}", "position")
-                self.ns[index.name] = levels[depth][1]
+                index = ir.Table(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
+                self.tables.ns[index.name] = levels[depth][1]
                 k = ir.Subscript(index, k)
             emit(f"__k{depth} = ", k)
             emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")

@@ -19,6 +19,8 @@ from typing import Any
 import attrs
 
 from interpreter.compile import codecache, emit, ir, passes
+from interpreter.compile.steps import Closure
+from interpreter.compile.tables import Tables
 from interpreter.core.builtins import BUILTINS, Text, always_true
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import (
@@ -34,7 +36,6 @@ from interpreter.core.limits import (
 from interpreter.core.links import DYNAMIC
 from interpreter.language import syntax as ast
 
-Closure = Callable[[Any, list], Any]
 # What computing a rule's value at load (constant folding, a def's table) may raise that
 # means "not at load": an error the rule would meet in play (a missing key or item, a
 # value of the wrong kind, a division by zero, something only the running machine does,
@@ -169,33 +170,49 @@ _OPS = {
 }
 
 
-class ExpressionCompiler:
-    """Mixed into the compiler: turns expressions into fast Python functions."""
+_NEVER_GROWS = (ast.Name, ast.Int, ast.Bool, ast.NoneLit, ast.Member, ast.Index, ast.Not, ast.Neg, ast.Range)
+_GROWING_OPS = ("+", "-", "*")
+_COMPARING_OPS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+# Built-ins whose result is a truth, a position, one of their arguments' items, or a
+# list no longer than an argument: they never make a value larger than they read.
+_PICKING_BUILTINS = frozenset(
+    "count any all first last index_of column row cell_at neighbour neighbours adjacent opposite "
+    "max min abs members without rotate sort sort_by best path_steps reachable".split()
+)
 
-    def _init_expressions(self) -> None:
-        self.ns: dict[str, Any] = {
-            "_disp": self.rt.display,
-            "_T": Text,
-            "_charge": charge,
-            "_range": checked_range,
-            "_cap": capped,
-            "_MAX_INT": MAX_INT,
-            "_MAX_LIST": MAX_LIST,
-            "_cap_deep": capped_deep,
-            "_count_eq": _count_eq,
-            "_count_eq_charged": _count_eq_charged,
-        }
-        self.load_vm = LoadBudget(self.seats)  # what constants computed at load may spend
+
+class ExpressionCompiler:
+    """Turns expressions into fast Python functions, reading the shared tables; the rest
+    of its state (scopes being inlined, folds, loop functions waiting to be compiled, the
+    answers it keeps about the syntax tree) is its own."""
+
+    def __init__(self, tables: Tables) -> None:
+        self.tables = tables
+        tables.ns.update(
+            {
+                "_disp": self.tables.rt.display,
+                "_T": Text,
+                "_charge": charge,
+                "_range": checked_range,
+                "_cap": capped,
+                "_MAX_INT": MAX_INT,
+                "_MAX_LIST": MAX_LIST,
+                "_cap_deep": capped_deep,
+                "_count_eq": _count_eq,
+                "_count_eq_charged": _count_eq_charged,
+            }
+        )
+        self.load_vm = LoadBudget(self.tables.seats)  # what constants computed at load may spend
         for name, b in BUILTINS.items():
-            self.ns[f"_b_{name}"] = b.factory(self.rt)
-        self.ns["_b_count"] = len
-        self.ns["_always_true"] = always_true
-        self._names = itertools.count()
+            self.tables.ns[f"_b_{name}"] = b.factory(self.tables.rt)
+        self.tables.ns["_b_count"] = len
+        self.tables.ns["_always_true"] = always_true
+        self.name_numbers = itertools.count()
         self._inlining: list[str] = []
         self._static_stack: list[str] = []
         self._tables: dict[str, dict | None] = {}
-        self._self_fields: set[str] = set()
-        self._short_mode = False
+        self.self_fields: set[str] = set()
+        self.short_mode = False
         self._folding = False
         self._plain_lists = False  # comprehensions written as they are, never as `_hoisted_list` calls
         self._shallow_at: int | None = None  # inlining depth past which defs are called, not inlined
@@ -223,15 +240,15 @@ class ExpressionCompiler:
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return lambda vm, L: value
-        return self._function(self.src(e, scope, {}))
+        return self.function(self.src(e, scope, {}))
 
-    def _function(self, node: ir.Node) -> Closure:
+    def function(self, node: ir.Node) -> Closure:
         calls: list[str] = []
         source = emit.expr(node, calls)
         text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if passes.uses_vars(node) else "") + f"    return {source}\n"
         self.link_loops(calls)
         local: dict[str, Any] = {}
-        exec(compile_source(text, "<gamedef expression>"), self.ns, local)  # noqa: S102
+        exec(compile_source(text, "<gamedef expression>"), self.tables.ns, local)  # noqa: S102
         return local["_f"]
 
     def _evaluate_static(self, e, scope):
@@ -239,7 +256,7 @@ class ExpressionCompiler:
             return _FAILED
         self._folding = True
         try:
-            value = self._function(self.src(e, scope, {}))(self.load_vm, [None] * (scope.count + 1))
+            value = self.function(self.src(e, scope, {}))(self.load_vm, [None] * (scope.count + 1))
         except GameDefError:
             raise
         except NOT_AT_LOAD:  # let it fail at run time (or where the constant is needed), where the error names the rule
@@ -251,8 +268,8 @@ class ExpressionCompiler:
     def _literal(self, value: Any) -> ir.Node:
         if value is None or isinstance(value, (bool, int, str)):
             return ir.Lit(value)
-        name = f"_k{next(self._names)}"
-        self.ns[name] = value
+        name = f"_k{next(self.name_numbers)}"
+        self.tables.ns[name] = value
         return ir.Const(name, value)
 
     # ---- the intermediate form --------------------------------------------------------
@@ -308,21 +325,27 @@ class ExpressionCompiler:
             return ir.Slot(scope.slots[n])
         if n in scope.env:
             return ir.Group(scope.env[n])
-        if n in self._self_fields and self._short_mode:
+        if n in self.self_fields and self.short_mode:
             return ir.Subscript(ir.Slot(0), ir.Lit(n))  # a `short` template reads a dict of the visible fields
-        if n in self.vars:
-            return ir.Var(self.vars[n].slot)
-        if n in self.options:
-            return self._literal(self.options[n])
+        if n in self.tables.vars:
+            return ir.Var(self.tables.vars[n].slot)
+        if n in self.tables.options:
+            return self._literal(self.tables.options[n])
         if n == "players":
             return ir.Players()
-        if n in self.constants:
-            return self._literal(self.constants[n])
-        if n in self.defs:
+        if n in self.tables.constants:
+            return self._literal(self.tables.constants[n])
+        if n in self.tables.defs:
             return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
-        if n in self._self_fields and "self" in scope.slots:
+        if n in self.self_fields and "self" in scope.slots:
             return self._g_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope, py)
-        known = list(py) + list(scope.slots) + list(self.vars) + list(self.options) + list(self.constants)
+        known = (
+            list(py)
+            + list(scope.slots)
+            + list(self.tables.vars)
+            + list(self.tables.options)
+            + list(self.tables.constants)
+        )
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
     def _g_ListLit(self, e, scope, py):
@@ -330,7 +353,7 @@ class ExpressionCompiler:
 
     def _bind(self, py: dict, name: str) -> tuple[dict, str]:
         inner = dict(py)
-        var = f"_v{next(self._names)}"
+        var = f"_v{next(self.name_numbers)}"
         inner[name] = ir.Local(var)
         return inner, var
 
@@ -347,11 +370,11 @@ class ExpressionCompiler:
         if type(core) is ir.Players or type(core) is ir.Lit and _plain_literal(core.value):
             return False
         if type(core) is ir.Const:
-            value = self.ns.get(core.name)
+            value = self.tables.ns.get(core.name)
             return isinstance(value, tuple) and len(value) > FREE_ITEMS
         if core in self._short_vars:  # an item of a constant list of short lists: short itself
             return False
-        return not (self._bounded(e, core) or self._paid(e, source))
+        return not (self._bounded(e, core) or self.paid(e, source))
 
     def _may_be_list(self, e) -> bool:
         """False if `e` is surely no list: a literal, arithmetic, a comparison, a truth, a
@@ -361,7 +384,12 @@ class ExpressionCompiler:
             return False
         if t is ast.BinOp:
             return e.op in ("+", "*") and (self._may_be_list(e.left) or self._may_be_list(e.right))
-        if t is ast.Call and e.func in BUILTINS and e.func not in self.defs and e.func not in self.queries:
+        if (
+            t is ast.Call
+            and e.func in BUILTINS
+            and e.func not in self.tables.defs
+            and e.func not in self.tables.queries
+        ):
             return BUILTINS[e.func].returns not in ("int", "bool", "str")
         return True
 
@@ -376,10 +404,10 @@ class ExpressionCompiler:
         table = passes.table_read(core)
         if table is None or (table.of == "field" and not self._fields_final):
             return False
-        if not isinstance(self.ns.get(table.name), dict):
+        if not isinstance(self.tables.ns.get(table.name), dict):
             return False
         if table.name not in self._short_tables:
-            values = self.ns[table.name].values()
+            values = self.tables.ns[table.name].values()
             self._short_tables[table.name] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
         return self._short_tables[table.name]
 
@@ -392,11 +420,11 @@ class ExpressionCompiler:
             return isinstance(value, tuple) and all(x.__class__ is tuple and len(x) <= FREE_ITEMS for x in value)
 
         if type(core) is ir.Const:
-            return short_lists(self.ns.get(core.name))
+            return short_lists(self.tables.ns.get(core.name))
         table = passes.table_read(core)
-        if table is None or table.of != "def" or not isinstance(self.ns.get(table.name), dict):
+        if table is None or table.of != "def" or not isinstance(self.tables.ns.get(table.name), dict):
             return False
-        return all(short_lists(v) for v in self.ns[table.name].values())
+        return all(short_lists(v) for v in self.tables.ns[table.name].values())
 
     def _makes_short_lists(self, e, seen: frozenset = frozenset()) -> bool:
         """Is every item of the list `e` a list of at most FREE_ITEMS items by how `e` is
@@ -410,11 +438,16 @@ class ExpressionCompiler:
             return all(type(i) is ast.ListLit and len(i.items) <= FREE_ITEMS for i in e.items)
         if t is ast.IfExpr:
             return self._makes_short_lists(e.then, seen) and self._makes_short_lists(e.otherwise, seen)
-        if t is ast.Call and e.func in self.def_decls and e.func not in self.queries and e.func not in seen:
-            return self._makes_short_lists(self.def_decls[e.func].body, seen | {e.func})
+        if (
+            t is ast.Call
+            and e.func in self.tables.def_decls
+            and e.func not in self.tables.queries
+            and e.func not in seen
+        ):
+            return self._makes_short_lists(self.tables.def_decls[e.func].body, seen | {e.func})
         return False
 
-    def _paid(self, e, source: ir.Node) -> bool:
+    def paid(self, e, source: ir.Node) -> bool:
         """Did making the list `e` already spend at least a step per item it has? A range
         (`_range` spends its size), a comprehension whose last `for` spent its items, a
         joined, sorted or shortened list whose list arguments spent theirs. Reading such a
@@ -451,7 +484,7 @@ class ExpressionCompiler:
         if t is ast.BinOp and e.op in ("in", "not in") and not isinstance(e.right, ast.ListLit):
             return False
         if t is ast.Call:
-            if e.func in self.defs or e.func in self.queries or e.func not in BUILTINS:
+            if e.func in self.tables.defs or e.func in self.tables.queries or e.func not in BUILTINS:
                 return e.func in ("members", "initial") and all(self._leaf(a) for a in e.args)
             b = BUILTINS[e.func]
             if b.charges or b.takes_vm:
@@ -467,7 +500,7 @@ class ExpressionCompiler:
         leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
             source = self._node(clause.iterable, scope, py)
-            last_spent = self._paid(clause.iterable, source)
+            last_spent = self.paid(clause.iterable, source)
             if not leaf and not last_spent and self._may_be_list(clause.iterable):
                 source = ir.Charge(source)
                 last_spent = True
@@ -510,10 +543,10 @@ class ExpressionCompiler:
         items = ir.unwrapped(first.iterable)
         if type(items) is ir.Charge:
             items = ir.unwrapped(items.items)
-        value = self.ns.get(items.name) if type(items) is ir.Const else None
+        value = self.tables.ns.get(items.name) if type(items) is ir.Const else None
         if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
             return made
-        name = f"_list{next(self._names)}"
+        name = f"_list{next(self.name_numbers)}"
         self._pending_loops[name] = self._with_hoisted(name, [ir.line("return ", made)], seen)
         return _loop_call(name, list(seen.free))
 
@@ -528,8 +561,8 @@ class ExpressionCompiler:
             and len(left.args) == 1
             and isinstance(e.right, ast.Int)
             and (e.op, e.right.value) in _EMPTINESS
-            and "count" not in self.defs
-            and "count" not in self.queries
+            and "count" not in self.tables.defs
+            and "count" not in self.tables.queries
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             self._plain_lists = True  # (as written: its clauses are read here)
             try:
@@ -563,20 +596,24 @@ class ExpressionCompiler:
     def _short_constant(self, source: ir.Node) -> bool:
         """Is `source` a constant list of at most FREE_ITEMS items (made at load)?"""
         core = ir.unwrapped(source)
-        value = self.ns.get(core.name) if type(core) is ir.Const else None
+        value = self.tables.ns.get(core.name) if type(core) is ir.Const else None
         return isinstance(value, tuple) and len(value) <= FREE_ITEMS
 
     def _g_Member(self, e: ast.Member, scope, py):
-        if e.name not in self.fields and e.name not in ("title", "text"):
+        if e.name not in self.tables.fields and e.name not in ("title", "text"):
             raise GameDefError(
-                [Diagnostic(e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.fields))]
+                [
+                    Diagnostic(
+                        e.span, f"no component has a property '{e.name}'", did_you_mean(e.name, self.tables.fields)
+                    )
+                ]
             )
         table = ir.Table(f"_f_{e.name}", "field")
-        self.ns[table.name] = self.fields.setdefault(e.name, {})
+        self.tables.ns[table.name] = self.tables.fields.setdefault(e.name, {})
         obj = self._node(e.obj, scope, py)
-        if e.name in self.changeable:  # its current value: the query of the same name
+        if e.name in self.tables.changeable:  # its current value: the query of the same name
             call = ir.QueryCall(e.name, (obj,), tight=True)
-            guard = self.query_guards.get(e.name)
+            guard = self.tables.query_guards.get(e.name)
             if guard is None or passes.computes(obj):
                 return call
             # the component's own value while no modifier of it is in force (`_call_query`)
@@ -591,14 +628,14 @@ class ExpressionCompiler:
             keys.insert(0, base.key)
             base = base.obj
         n = getattr(base, "id", None)
-        if n in self.vars and n not in scope.slots and n not in py and n not in scope.env:
-            info = self.vars[n]
+        if n in self.tables.vars and n not in scope.slots and n not in py and n not in scope.env:
+            info = self.tables.vars[n]
             out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
                 k = self._node(key, scope, py)
                 if depth < len(info.levels):
                     index = ir.Table(f"_i{info.slot}_{depth}", "position")
-                    self.ns[index.name] = info.levels[depth][1]
+                    self.tables.ns[index.name] = info.levels[depth][1]
                     k = ir.Subscript(index, k)
                 out = ir.Subscript(out, k)
             return out
@@ -617,23 +654,27 @@ class ExpressionCompiler:
             links = self._links_call(e, scope, py)
             if links is not None:
                 return links
-        if f in self.queries:  # a query asks the modifiers in force: never folded
+        if f in self.tables.queries:  # a query asks the modifiers in force: never folded
             return self._call_query(e, scope, py)
-        if f in self.defs:
+        if f in self.tables.defs:
             return self._call_def(e, scope, py)
         if f == "members":
             arg = e.args[0] if e.args else None
             if isinstance(arg, ast.Name) and arg.id == "player":
                 return ir.Players()
-            if isinstance(arg, ast.Name) and arg.id in self.types:
-                return self._literal(self.types[arg.id])
+            if isinstance(arg, ast.Name) and arg.id in self.tables.types:
+                return self._literal(self.tables.types[arg.id])
             raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
         if f == "initial":
             shown = ir.Call(ir.DISPLAY, (self._node(e.args[0], scope, py),))
             return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
         if f not in BUILTINS:
             raise GameDefError(
-                [Diagnostic(e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.defs)))]
+                [
+                    Diagnostic(
+                        e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.tables.defs))
+                    )
+                ]
             )
         return self._builtin_call(e, scope, py)
 
@@ -642,12 +683,12 @@ class ExpressionCompiler:
         when there are any); the other link built-ins from the state when links are added
         in play. None: an ordinary call."""
         f = e.func
-        if f == "neighbours" and len(e.args) == 1 and f not in self.defs and f not in self.queries:
+        if f == "neighbours" and len(e.args) == 1 and f not in self.tables.defs and f not in self.tables.queries:
             # the map's own links, read in place; links added in play, when there are any
             node = self._node(e.args[0], scope, py)
-            self.ns["_links"] = self.rt.links
-            return ir.Neighbours(node, self.links_slot if self.dynamic_links else None)
-        if f in DYNAMIC and self.dynamic_links:  # links added in play: read from the state
+            self.tables.ns["_links"] = self.tables.rt.links
+            return ir.Neighbours(node, self.tables.links_slot if self.tables.dynamic_links else None)
+        if f in DYNAMIC and self.tables.dynamic_links:  # links added in play: read from the state
             return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self._node(a, scope, py) for a in e.args)))
         return None
 
@@ -684,10 +725,10 @@ class ExpressionCompiler:
             if any(isinstance(a, ast.Lambda) and not self._leaf(a.body) for a in e.args):
                 # a function called per item that does work of its own: every item spends
                 pairs = zip(charged, e.args, args)
-                charged = [c or (self._may_be_list(a) and not self._paid(a, s)) for c, a, s in pairs]
+                charged = [c or (self._may_be_list(a) and not self.paid(a, s)) for c, a, s in pairs]
             if f in _LIST_ARGS:  # its result is no longer than its list arguments (+1)
                 lists = [i for i in _LIST_ARGS[f] if i < len(args)]
-                if all(charged[i] or self._paid(e.args[i], args[i]) for i in lists):
+                if all(charged[i] or self.paid(e.args[i], args[i]) for i in lists):
                     self._note(e, "paid")
                 elif f not in ("concat", "append") and not any(charged[i] for i in lists):
                     self._note(e, "short")  # a short list, shortened or reordered
@@ -740,7 +781,7 @@ class ExpressionCompiler:
             first, last = [ir.line("__n = 0")], ir.line("return __n")
         stmts = [*first, *_frozen(top), last]
         seen = passes.summary(stmts)
-        name = f"_{f}{next(self._names)}"
+        name = f"_{f}{next(self.name_numbers)}"
         # compiled once a compiled text calls it (`link_loops`)
         self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
         call = _loop_call(name, list(seen.free))
@@ -784,7 +825,7 @@ class ExpressionCompiler:
             if pending is not None:
                 text, inner = pending
                 self.link_loops(inner)
-                exec(compile_source(text, "<gamedef loop>"), self.ns)  # noqa: S102
+                exec(compile_source(text, "<gamedef loop>"), self.tables.ns)  # noqa: S102
 
     def _loop_head(self, parts: list[ir.For | ir.If], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
@@ -794,7 +835,7 @@ class ExpressionCompiler:
             if type(part) is ir.If:
                 out.append(("if", part.condition, body))
             elif type(part.iterable) is ir.Charge:  # a list's steps spent inline, as `charge` does
-                items = f"__i{next(self._names)}"
+                items = f"__i{next(self.name_numbers)}"
                 out.append(ir.line(f"{items} = ", part.iterable.items))
                 out.append(
                     ir.Nest(
@@ -815,7 +856,7 @@ class ExpressionCompiler:
         if made is None or made[0] in ("first", "sum", "best") or sum(type(p) is ir.For for p in made[1]) != 1:
             return elem
         f, parts, inner = made
-        result = f"__r{next(self._names)}"
+        result = f"__r{next(self.name_numbers)}"
         out.append(ir.line(f"{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}"))
         body = self._loop_head(parts, out)
         inner = self._loop_element(inner, body)
@@ -852,7 +893,7 @@ class ExpressionCompiler:
         for the arguments marked in `charged` that are lists: one call in the compiled
         source instead of a `_charge` call per argument (made once per pattern)."""
         name = f"_bc_{f}_{''.join('1' if c else '0' for c in charged)}"
-        if name not in self.ns:
+        if name not in self.tables.ns:
             params = [f"a{i}" for i in range(len(charged))]
             body: list[ir.Stmt] = []
             for p, c in zip(params, charged):
@@ -867,27 +908,27 @@ class ExpressionCompiler:
             else:
                 body.append(ir.line("return ", ir.Call(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
             text = f"def {name}(vm, {', '.join(params)}):\n" + "\n".join(emit.body(body)) + "\n"
-            exec(compile_source(text, "<gamedef built-in call>"), self.ns)  # noqa: S102
+            exec(compile_source(text, "<gamedef built-in call>"), self.tables.ns)  # noqa: S102
         return name
 
     def _call_def(self, e: ast.Call, scope, py):
-        decl = self.def_decls[e.func]
+        decl = self.tables.def_decls[e.func]
         args = [self._node(a, scope, py) for a in e.args]
         self._note(e, "")
         if isinstance(decl.body, (ast.Bool, ast.Int, ast.NoneLit)):
             # a constant, whatever its arguments (a rule a variant may change): as an inlined
             # body whose parameters it never reads
             return self._node(decl.body, scope, py)
-        table = self._table(decl) if self.optimise else None
+        table = self._table(decl) if self.tables.optimise else None
         if table is not None:  # a pure function of finite arguments: looked up, not computed
             name = f"_t_{e.func}"
-            self.ns[name] = table
+            self.tables.ns[name] = table
             key = args[0] if len(args) == 1 else ir.Tuple(tuple(args))
             return ir.Subscript(ir.Table(name, "def"), key)
         inlined = self._inlined(decl, e, args, scope, py)
         if inlined is not None:
             return inlined
-        self._compile_def(decl)
+        self.compile_def(decl)
         return ir.Call(ir.Global(f"_d_{e.func}"), (ir.VM(), ir.List(tuple(args))))
 
     def _call_query(self, e: ast.Call, scope, py) -> ir.Node:
@@ -898,9 +939,9 @@ class ExpressionCompiler:
         f = e.func
         args = [self._node(a, scope, py) for a in e.args]
         call = ir.QueryCall(f, tuple(args))
-        guard = self.query_guards.get(f)
-        q = self.query_decls.get(f)
-        if not self.optimise or guard is None or q is None or any(passes.computes(a) for a in args):
+        guard = self.tables.query_guards.get(f)
+        q = self.tables.query_decls.get(f)
+        if not self.tables.optimise or guard is None or q is None or any(passes.computes(a) for a in args):
             return call  # (an argument that computes would be written twice)
         base = self._inlined(ast.Def(span=q.span, name=f, params=q.params, body=q.base), e, args, scope, py)
         if base is None:
@@ -916,7 +957,7 @@ class ExpressionCompiler:
         A body too long with every def it calls written in place too is written again
         with those calls left as calls: the call's own tests (`complete[p][i] > 0 and
         ...`) then run in place, and the defs behind them only when reached."""
-        if not self.optimise:
+        if not self.tables.optimise:
             return None
         if self._shallow_at is not None and len(self._inlining) > self._shallow_at:
             return None  # (inside a body written with its calls left as calls)
@@ -930,7 +971,7 @@ class ExpressionCompiler:
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
                 if self._reads_again(decl.body, p.name) and passes.computes(source):
-                    var = ir.Local(f"_v{next(self._names)}")
+                    var = ir.Local(f"_v{next(self.name_numbers)}")
                     env[p.name] = var
                     bound.append((var.name, source))
                     if ir.unwrapped(source) in self._short_vars:
@@ -976,7 +1017,7 @@ class ExpressionCompiler:
             if all(passes.count(body, ir.Local(v)) == 1 and ir.Local(v) in body.args for v in names):
                 return passes.substitute(body, dict(bound))
         free = [v for v in seen.free if v not in names]
-        name = f"_in{next(self._names)}"
+        name = f"_in{next(self.name_numbers)}"
         text = f"def {name}({', '.join(['vm', 'L', *free, *names])}):\n"
         calls: list[str] = []
         source = emit.expr(body, calls)
@@ -985,8 +1026,37 @@ class ExpressionCompiler:
         params = (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.Call(ir.Global(name, ir.LOOP), params)
 
-    def _compile_def(self, d: ast.Def) -> None:
-        holder = self.defs[d.name]
+    def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
+        """Can `e` compute a number, list or text larger than every value it reads?
+
+        Only values made so are checked when stored (a value doubled in a loop is
+        caught at once); reads, comparisons and picks from a list are not, so the
+        common statements of a game's hot path pay nothing."""
+        t = type(e)
+        if t in _NEVER_GROWS:
+            return False
+        if t is ast.Str:
+            return any(not isinstance(p, str) for p in e.parts)
+        if t is ast.ListLit:  # as many items as the rule writes, each a value already held
+            return len(e.items) > MAX_LIST or any(self.may_grow(i, seen) for i in e.items)
+        if t is ast.BinOp:
+            if e.op in _COMPARING_OPS:  # a truth, whatever it compares
+                return False
+            return e.op in _GROWING_OPS or self.may_grow(e.left, seen) or self.may_grow(e.right, seen)
+        if t is ast.IfExpr:
+            return self.may_grow(e.then, seen) or self.may_grow(e.otherwise, seen)
+        if t is ast.Comprehension:  # several `for`s: as many items as their product
+            return len(e.clauses) > 1 or self.may_grow(e.element, seen)
+        if t is ast.Call:
+            if e.func in self.tables.def_decls:
+                if e.func in seen:
+                    return True
+                return self.may_grow(self.tables.def_decls[e.func].body, seen | {e.func})
+            return e.func not in _PICKING_BUILTINS
+        return True
+
+    def compile_def(self, d: ast.Def) -> None:
+        holder = self.tables.defs[d.name]
         if holder[0] is not None:
             return
         scope = Scope([p.name for p in d.params])
@@ -1012,8 +1082,8 @@ class ExpressionCompiler:
             )
         )
         self.link_loops(calls)
-        exec(compile_source(text, "<gamedef function>"), self.ns)  # noqa: S102
-        holder[0] = self.ns[name]
+        exec(compile_source(text, "<gamedef function>"), self.tables.ns)  # noqa: S102
+        holder[0] = self.tables.ns[name]
 
     def _table(self, decl: ast.Def) -> dict | None:
         """Tabulate a function whose parameters all range over finite types and whose body
@@ -1026,17 +1096,17 @@ class ExpressionCompiler:
         domains = []
         size = 1
         for p in decl.params:
-            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.types:
+            if not isinstance(p.type, ast.NamedType) or p.type.name not in self.tables.types:
                 return None
-            domains.append(self.types[p.type.name])
+            domains.append(self.tables.types[p.type.name])
             size *= len(domains[-1])
         probe = ast.Call(
             span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0) for _ in decl.params)
         )
         if size > TABLE_LIMIT or not self.is_static(probe, Scope(), set()):
             return None
-        self._compile_def(decl)
-        call = self.defs[decl.name][0]
+        self.compile_def(decl)
+        call = self.tables.defs[decl.name][0]
         table: dict = {}
         try:
             for combo in itertools.product(*domains):
@@ -1092,7 +1162,7 @@ class ExpressionCompiler:
         if t is ast.IfExpr:
             return all(self.is_static(x, scope, bound, dynamic) for x in (e.condition, e.then, e.otherwise))
         if t is ast.Member:
-            return e.name not in self.changeable and self.is_static(e.obj, scope, bound, dynamic)
+            return e.name not in self.tables.changeable and self.is_static(e.obj, scope, bound, dynamic)
         if t is ast.Index:  # an item of a list or a table the rule wrote (a variable's entry is not)
             return self.is_static(e.obj, scope, bound, dynamic) and self.is_static(e.key, scope, bound, dynamic)
         return False
@@ -1107,11 +1177,11 @@ class ExpressionCompiler:
             return False
         if n in scope.env:
             return n in scope.static_env
-        if n in self.vars or n == "players" or (self._short_mode and n in self._self_fields):
+        if n in self.tables.vars or n == "players" or (self.short_mode and n in self.self_fields):
             return False
-        if n in self.defs:
+        if n in self.tables.defs:
             return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
-        return n in self.options or n in self.constants
+        return n in self.tables.options or n in self.tables.constants
 
     def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         """A call is static if its arguments are and it is a built-in (not one reading links
@@ -1120,9 +1190,9 @@ class ExpressionCompiler:
             return bool(e.args) and getattr(e.args[0], "id", None) != "player"
         if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
             return False
-        if e.func in self.def_decls:
+        if e.func in self.tables.def_decls:
             return self._static_def(e.func)
-        if e.func in DYNAMIC and self.dynamic_links:  # links added in play are state
+        if e.func in DYNAMIC and self.tables.dynamic_links:  # links added in play are state
             return False
         return e.func in BUILTINS or e.func == "initial"
 
@@ -1140,18 +1210,24 @@ class ExpressionCompiler:
         if name in self._static_stack:
             return False
         fresh = not self._static_stack
-        state = (len(self.vars), len(self.options), len(self.constants), len(self.def_decls), len(self.changeable))
-        known = None if self._short_mode else self._static_defs.get(name)
+        state = (
+            len(self.tables.vars),
+            len(self.tables.options),
+            len(self.tables.constants),
+            len(self.tables.def_decls),
+            len(self.tables.changeable),
+        )
+        known = None if self.short_mode else self._static_defs.get(name)
         if known is not None and known[0] == state:
             return known[1]
-        decl = self.def_decls[name]
+        decl = self.tables.def_decls[name]
         self._static_stack.append(name)
         try:
             params = {p.name for p in decl.params}
             answer = self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
         finally:
             self._static_stack.pop()
-        if not self._short_mode and (answer or fresh):
+        if not self.short_mode and (answer or fresh):
             self._static_defs[name] = (state, answer)
         return answer
 

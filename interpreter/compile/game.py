@@ -23,14 +23,33 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.modifiers import CompiledModifier, QueryFunction
-from interpreter.compile.statements import Choice, Code, Handler
-from interpreter.compile.views import Item
+from interpreter.compile.queries import CompiledModifier, QueryFunction
+from interpreter.compile.steps import Choice, Code, Handler
 from interpreter.core.builtins import Text
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_SHOWN, too_long
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
+
+
+@attrs.frozen
+class Item:
+    """A view item compiled: its kind, title, closures and the size of its frame."""
+
+    kind: str  # text, status, grid, table, list, places
+    title: str = ""
+    text: tuple = ()  # literal strings and closures, shown in turn
+    when: Any = None  # an item shown only when this holds
+    rows: Any = None
+    group: Any = None
+    columns: Any = None
+    cell: Any = None
+    var: str = ""
+    label: Any = None
+    frame: int = 0
+    layout: str = ""  # a list's `layout NAME`: its rows are cells, drawn so (pyramid, rows)
+    fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
+
 
 FORMAT_VERSION = 1  # the layout of `CompiledGame`: raise it when a field or its contents change
 

@@ -8,8 +8,9 @@ is data too: its code object, its globals (the game's namespace, or a module of 
 interpreter), its defaults and the values in its closure cells. So the compiled game is
 pickled, functions included, with every code object in one `marshal` list beside it; a
 load reads the file back in about 40 ms for the biggest bundled games. The compiler's
-working state is not in it: the pickler refuses a `Compiler` (a step that held one would
-otherwise drag the whole compiler into the file), and the unpickler builds none.
+working state is not in it: the pickler refuses a `Compiler`, its tables or any of its
+compilers (a step that held one would otherwise drag the whole compiler into the file),
+and the unpickler builds none.
 
 An entry is `(FORMAT, CompiledGame.FORMAT_VERSION, files, codes, pickle)`; an entry of
 another layout or another version of the structure is a miss, read no further, and so
@@ -46,7 +47,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from interpreter.compile.compiler import Compiler
+from interpreter.compile.compiler import WORKING_STATE
 from interpreter.compile.game import FORMAT_VERSION, CompiledGame
 from interpreter.core import cache
 from interpreter.core.paths import GRAMMAR, PACKAGE, ROOT
@@ -165,7 +166,7 @@ class _Pickler(pickle.Pickler):
             return (itertools.count, (int(repr(obj)[6:-1]),))
         if type(obj) is types.CellType:
             return (_cell, ())
-        if isinstance(obj, Compiler):  # working state, never part of a compiled game
+        if isinstance(obj, WORKING_STATE):  # the compiler's, never part of a compiled game
             raise pickle.PicklingError("the compiler itself is reachable from the compiled game")
         if type(obj) is not types.FunctionType:
             return NotImplemented
@@ -214,7 +215,7 @@ class _Unpickler(pickle.Unpickler):
             return globals()[name]
         if module.split(".")[0] == "interpreter" and module in sys.modules:
             found = getattr(sys.modules[module], name, None)
-            if isinstance(found, type) and issubclass(found, Compiler):
+            if isinstance(found, type) and issubclass(found, WORKING_STATE):
                 raise pickle.UnpicklingError(f"not allowed in a compiled game: {module}.{name}")
             if isinstance(found, type | types.FunctionType) and found.__module__ == module:
                 return found  # a class or function of the interpreter's own, not a name it imported

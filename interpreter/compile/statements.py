@@ -9,54 +9,23 @@ inlined, an event or the end of the game leaves the running step table.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, NamedTuple
-
 import attrs
 
 from interpreter.compile import emit, ir, passes
-from interpreter.compile.blocks import BindParams
-from interpreter.compile.expressions import Closure, Scope, compile_source
-from interpreter.compile.modifiers import expirer
+from interpreter.compile.blocks import BindParams, BlockCompiler
+from interpreter.compile.expressions import ExpressionCompiler, Scope, compile_source
+from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.queries import expirer
+from interpreter.compile.steps import Choice, Closure, Code, Handler
+from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
+from interpreter.core.links import link_op
 from interpreter.language import syntax as ast
 
 # Statements joined into one native step at most: Python's compiler takes memory in
 # proportion to one function's size (a procedure of 100,000 `let`s took gigabytes at once).
 MAX_RUN = 500
-
-
-class Code:
-    """One compiled procedure, trigger body or card slot."""
-
-    __slots__ = (
-        "index",
-        "name",
-        "ops",
-        "spans",
-        "names",
-        "nlocals",
-        "nparams",
-        "span",
-        "result_slot",
-        "local_names",
-    )
-
-    def __init__(self, index: int, name: str, span: Span):
-        self.index, self.name, self.span = index, name, span
-        self.ops: list = []
-        self.spans: list[Span] = []
-        self.names: list[str] = []  # the procedure each step comes from (inlined calls)
-        self.nlocals = 0
-        self.nparams = 0
-        # A procedure with a result keeps, in this slot after its parameters, the caller's
-        # slot that receives the value it returns (None: the caller ignores it).
-        self.result_slot: int | None = None
-        # Each local's (name as written, the procedure it belongs to: this one or one inlined
-        # in it); ("", "") for a value the compiler keeps. A saved state's locals are checked
-        # by these (their types as the checker derives them) and a wrong one named.
-        self.local_names: tuple[tuple[str, str], ...] = ()
 
 
 def _local(named: tuple[str, str] | None, code: str) -> tuple[str, str]:
@@ -67,33 +36,12 @@ def _local(named: tuple[str, str] | None, code: str) -> tuple[str, str]:
     return (named[0], named[1] or code)
 
 
-class Choice(NamedTuple):
-    """A decision point: how its options' labels and its prompt are written, built only
-    when asked. (A named tuple: read at every `legal_moves`.)"""
-
-    labels: Callable[[Any, list, tuple], list[str]] | None  # (vm, locals, values) -> labels; None: values shown
-    prompt: Closure  # what the decision asks, in the game's words
-    secret: bool  # the answer is shown to the other players as "(secret choice)"
-    code: int  # the index of the code it is asked in: a saved state's pending decision is checked by it
-    # The locals the labels read, if they read nothing else: the engine keeps labels by
-    # the options and these locals' values. None: they may read the position.
-    key_slots: tuple[int, ...] | None = None
-
-
 @attrs.frozen
 class SkipIfCancelled:
     """The first step of a trigger of an event that announces a cancellable effect:
     if an earlier trigger has cancelled it, this one has nothing left to cancel."""
 
     span: Span
-
-
-@attrs.define
-class Handler:
-    code: Code
-    where: Closure | None
-    has_self: bool
-    self_value: str | None
 
 
 def _size(stmts) -> int:
@@ -174,26 +122,42 @@ def _thread_jumps(code: Code) -> None:
 
 
 class StatementCompiler:
-    """Mixed into the compiler: turns statement lists into step tables."""
+    """Turns statement lists into step tables. It keeps the state of the one body it
+    is compiling (its step table, loops, inlined calls being written); expressions,
+    native runs and modifiers it asks of the compilers it is given."""
 
-    def _trigger(self, t: ast.Trigger, card: str | None) -> None:
+    def __init__(
+        self, tables: Tables, expressions: ExpressionCompiler, native: BlockCompiler, modifiers: ModifierCompiler
+    ) -> None:
+        self.tables = tables
+        self.expressions = expressions
+        self.native = native
+        self.modifiers = modifiers
+        self._code: Code | None = None
+        self._where: Closure | None = None
+        self._loops: list[list[int]] = []
+        self._returns: list[tuple] = []
+        self._inline_stack: list[str] = []
+        self._merge_at: tuple[Code, int] | None = None  # where a body written in place joins its caller
+
+    def compile_trigger(self, t: ast.Trigger, card: str | None) -> None:
         names = (["self"] if card else []) + list(t.names)
-        code = self._new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
+        code = self.tables.new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
         body = t.body
-        if t.event in self.cancel_events:  # first taker wins: once cancelled, the others don't run
+        if t.event in self.tables.cancel_events:  # first taker wins: once cancelled, the others don't run
             body = (SkipIfCancelled(span=t.span),) + tuple(body)
-        scope = self._body(code, names, body, where=t.where)
+        scope = self.compile_body(code, names, body, where=t.where)
         where = self._where
-        self.handlers.setdefault(t.event, []).append(Handler(code, where, card is not None, card))
+        self.tables.handlers.setdefault(t.event, []).append(Handler(code, where, card is not None, card))
         del scope
 
     # ---- statements -----------------------------------------------------------
-    def _body(self, code: Code, params: list[str], body, where=None) -> Scope:
+    def compile_body(self, code: Code, params: list[str], body, where=None) -> Scope:
         scope = Scope(params)
         code.nparams = len(params)
         if code.result_slot is not None:
             scope.bind("\0dest")  # code.result_slot, right after the parameters
-        self._where = self.expr(where, scope) if where is not None else None
+        self._where = self.expressions.expr(where, scope) if where is not None else None
         self._loops: list[list[int]] = []
         self._code = code
         # Inlined procedures being compiled: (jump targets of their `return`s, the slot that
@@ -238,8 +202,8 @@ class StatementCompiler:
     def _block(self, stmts, scope: Scope) -> None:
         run: list = []
         for s in stmts:
-            if self.native_ok(s, False):
-                if not self.optimise:  # a step of its own, joined to nothing
+            if self.native.native_ok(s, False):
+                if not self.tables.optimise:  # a step of its own, joined to nothing
                     self._flush([s], scope)
                     continue
                 run.append(s)
@@ -258,9 +222,9 @@ class StatementCompiler:
     def _flush(self, run: list, scope: Scope, last=None) -> None:
         """Compile a run of simple statements into one native step. When a `last`
         statement follows, the run and that statement's first step become one step."""
-        lines, spans = self.native_lines(run, scope)
+        lines, spans = self.native.native_lines(run, scope)
         if last is None:
-            op = self.native_block(lines, spans, self._here() + 1)
+            op = self.native.native_block(self._inline_stack[-1], lines, spans, self._here() + 1)
             if op is not None:
                 first = next((x for x in run if not isinstance(x, ast.Cite | ast.Note)), run[0])
                 self._emit(op, first.span)
@@ -272,7 +236,9 @@ class StatementCompiler:
             self._stmt(last, scope)  # its steps start at `start`: wrap the first one
         finally:
             self._merge_at = outer
-        op = self.native_block(lines, spans, start + 1, code.ops[start], code.spans[start], code.names[start])
+        op = self.native.native_block(
+            self._inline_stack[-1], lines, spans, start + 1, code.ops[start], code.spans[start], code.names[start]
+        )
         if op is not None:
             code.ops[start] = op
             code.names[start] = self._inline_stack[-1]  # the run belongs to this procedure
@@ -290,13 +256,13 @@ class StatementCompiler:
     def _s_If(self, s: ast.If, scope):
         end_jumps = []
         for i, (cond_expr, body) in enumerate(s.branches):
-            cond = self.src(cond_expr, scope, {})
+            cond = self.expressions.src(cond_expr, scope, {})
             at = self._emit(None, cond_expr.span)
             self._block(body, scope)
             if i < len(s.branches) - 1 or s.otherwise is not None:
                 end_jumps.append(self._emit(None, s.span))
             after = self._here()
-            self._code.ops[at] = self._function(ir.IfExp(cond, ir.Lit(at + 1), ir.Lit(after)))
+            self._code.ops[at] = self.expressions.function(ir.IfExp(cond, ir.Lit(at + 1), ir.Lit(after)))
         if s.otherwise is not None:
             self._block(s.otherwise, scope)
         end = self._here()
@@ -304,7 +270,7 @@ class StatementCompiler:
             self._code.ops[j] = _jump(end)
 
     def _s_While(self, s: ast.While, scope):
-        cond = self.src(s.condition, scope, {})
+        cond = self.expressions.src(s.condition, scope, {})
         if self._merge_at == (self._code, self._here()):
             # The step a run of statements before this loop joins (a procedure written in
             # place whose body starts with the loop): the loop must not jump back into that
@@ -317,13 +283,15 @@ class StatementCompiler:
         end = self._here()
         # `while true`: the head only continues into the body
         self._code.ops[head] = (
-            _jump(head + 1) if cond == ir.Lit(True) else self._function(ir.IfExp(cond, ir.Lit(head + 1), ir.Lit(end)))
+            _jump(head + 1)
+            if cond == ir.Lit(True)
+            else self.expressions.function(ir.IfExp(cond, ir.Lit(head + 1), ir.Lit(end)))
         )
         for j in self._loops.pop():
             self._code.ops[j] = _jump(end)
 
     def _s_For(self, s: ast.For, scope):
-        items = self.stored_expr(s.iterable, scope)
+        items = self.native.stored_expr(s.iterable, scope)
         seq, pos = scope.fresh(), scope.fresh()
         var = scope.bind(s.var)
         start = self._here()
@@ -360,15 +328,15 @@ class StatementCompiler:
 
     def _s_Break(self, s, scope):
         if not self._loops:
-            self.fail(s.span, "`break` outside a loop")
+            self.tables.fail(s.span, "`break` outside a loop")
         self._loops[-1].append(self._emit(None, s.span))
 
     def _s_Return(self, s: ast.Return, scope):
-        if s.value is not None and self.proc_call(s.value) is not None:  # `return f(x)`
+        if s.value is not None and self.tables.proc_call(s.value) is not None:  # `return f(x)`
             temp = self._temp(scope)
-            self._call(self.proc_call(s.value), scope, scope.slots[temp])
+            self._call(self.tables.proc_call(s.value), scope, scope.slots[temp])
             s = ast.Return(span=s.span, value=ast.Name(span=s.value.span, id=temp))
-        value = self.stored_expr(s.value, scope) if s.value is not None else None
+        value = self.native.stored_expr(s.value, scope) if s.value is not None else None
         if self._returns:  # inside an inlined procedure: its value to the caller's slot, jump to its end
             target = [None]
             ends, dest, has_result = self._returns[-1]
@@ -406,26 +374,26 @@ class StatementCompiler:
 
     def _temp(self, scope: Scope) -> str:
         """A hidden local of this frame, holding a procedure's result on its way to a target."""
-        name = f"\0result{next(self._names)}"
+        name = f"\0result{next(self.expressions.name_numbers)}"
         scope.bind(name)
         return name
 
     def _s_Let(self, s: ast.Let, scope):
         """`let x = f(args)`: the procedure returns its value straight into x's slot."""
-        self._call(self.proc_call(s.value), scope, scope.bind(s.name))
+        self._call(self.tables.proc_call(s.value), scope, scope.bind(s.name))
 
     def _s_Assign(self, s: ast.Assign, scope):
         """`target = f(args)` (or `+=`, `-=`): the value lands in a hidden local, then the
         assignment reads it like any other value. An assignment to a list that cards
         watch (`when self leaves`) is a step alone, so their hooks run right after it."""
-        if self.proc_call(s.value) is None:
+        if self.tables.proc_call(s.value) is None:
             self._flush([s], scope)
             return
         if s.op == "=" and not s.keys and s.name in scope.slots:
-            self._call(self.proc_call(s.value), scope, scope.slots[s.name])
+            self._call(self.tables.proc_call(s.value), scope, scope.slots[s.name])
             return
         temp = self._temp(scope)
-        self._call(self.proc_call(s.value), scope, scope.slots[temp])
+        self._call(self.tables.proc_call(s.value), scope, scope.slots[temp])
         self._block((attrs.evolve(s, value=ast.Name(span=s.value.span, id=temp)),), scope)
 
     def _s_Choose(self, s: ast.Choose, scope):
@@ -434,7 +402,7 @@ class StatementCompiler:
         only = s.label.parts[0] if isinstance(s.label, ast.Str) and len(s.label.parts) == 1 else None
         if isinstance(only, ast.Name) and only.id == s.var:
             labels = None  # `label "{c}"` is the value as displayed: no expression to run per option
-        prompt = self.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
+        prompt = self.expressions.expr(s.prompt, scope) if s.prompt is not None else (lambda vm, L: "")
         nxt = self._here() + 1
         optional = s.optional
 
@@ -460,10 +428,10 @@ class StatementCompiler:
         values of those locals: the engine keeps it by them (`Choice.key_slots`, the
         locals' slots, returned beside the function) rather than writing it at every
         decision."""
-        node = self.src(s.label, scope, {})
+        node = self.expressions.src(s.label, scope, {})
         calls: list[str] = []
         label = emit.expr(node, calls)
-        name = f"_labels{next(self._names)}"
+        name = f"_labels{next(self.expressions.name_numbers)}"
         text = (
             f"def {name}(vm, L, values):\n"
             + ("    V = vm.vars\n" if passes.uses_vars(node) else "")
@@ -477,11 +445,11 @@ class StatementCompiler:
             + "        out.append(text)\n"
             + "    return out\n"
         )
-        self.link_loops(calls)
-        exec(compile_source(text, "<gamedef labels>"), self.ns)  # noqa: S102
-        labels = self.ns.pop(name)
+        self.expressions.link_loops(calls)
+        exec(compile_source(text, "<gamedef labels>"), self.tables.ns)  # noqa: S102
+        labels = self.tables.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
-        if self.is_static(s.label, scope, {s.var, *read}):
+        if self.expressions.is_static(s.label, scope, {s.var, *read}):
             return labels, tuple(scope.slots[n] for n in read)
         return labels, None
 
@@ -489,12 +457,12 @@ class StatementCompiler:
         """The step asking a decision, as one generated function: its options and its
         player computed in place, and in a playout (`VM.suspend`) the answer taken at
         once, with no call: a random game's every decision runs through it."""
-        options = self.stored(s.options, self.src(s.options, scope, {}))
-        player = self.src(s.player, scope, {})
+        options = self.native.stored(s.options, self.expressions.src(s.options, scope, {}))
+        player = self.expressions.src(s.player, scope, {})
         if not (type(options) is ir.Call and options.func == ir.TUPLE):
             options = ir.Call(ir.TUPLE, (options,))
-        name = f"_choose{next(self._names)}"
-        self.ns[f"{name}_unusual"] = unusual
+        name = f"_choose{next(self.expressions.name_numbers)}"
+        self.tables.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
         body = tuple(
             ir.line(*parts)
@@ -516,9 +484,9 @@ class StatementCompiler:
         reads = passes.uses_vars(options) or passes.uses_vars(player)
         lines = emit.body(body, "", calls)
         text = f"def {name}(vm, L):\n" + ("    V = vm.vars\n" if reads else "") + "\n".join(lines) + "\n"
-        self.link_loops(calls)
-        exec(compile_source(text, "<gamedef decision>"), self.ns)  # noqa: S102
-        step = self.ns.pop(name)
+        self.expressions.link_loops(calls)
+        exec(compile_source(text, "<gamedef decision>"), self.tables.ns)  # noqa: S102
+        step = self.tables.ns.pop(name)
         # a run of simple statements before it writes it out in its own step (`native_block`):
         # its lines as the intermediate form, written again there
         step.body = body
@@ -530,14 +498,14 @@ class StatementCompiler:
         """Register how a decision's labels and prompt are written; built only when asked.
         A secret decision's answer is shown to the other players as "(secret choice)".
         The code it belongs to is kept, to check a saved state's pending decision."""
-        self.choices.append(Choice(labels, prompt, secret, self._code.index, key_slots))
-        self.choice_spans.append(span)
-        return len(self.choices) - 1
+        self.tables.choices.append(Choice(labels, prompt, secret, self._code.index, key_slots))
+        self.tables.choice_spans.append(span)
+        return len(self.tables.choices) - 1
 
     def _s_May(self, s: ast.May, scope):
-        player = self.expr(s.player, scope)
-        text = self.expr(s.text, scope)
-        asked = self.expr(s.prompt, scope) if s.prompt is not None else None
+        player = self.expressions.expr(s.player, scope)
+        text = self.expressions.expr(s.text, scope)
+        asked = self.expressions.expr(s.prompt, scope) if s.prompt is not None else None
         slot = scope.fresh()
         nxt = self._here() + 1
 
@@ -562,20 +530,20 @@ class StatementCompiler:
             scope.slots.pop(hidden, None)
 
     def _s_SkipIfCancelled(self, s, scope):
-        slot, nxt = self.cancel_slot, self._here() + 1
+        slot, nxt = self.tables.cancel_slot, self._here() + 1
         self._emit(lambda vm, L: vm.return_() if vm.vars[slot][-1:] == (True,) else nxt, s.span)
 
     def _s_Grant(self, s: ast.Grant, scope):
-        self._emit(self.grant_op(s, scope, self._here() + 1), s.span)
+        self._emit(self.modifiers.grant_op(s, scope, self._here() + 1), s.span)
 
     def _s_Consume(self, s: ast.Consume, scope):
-        self._emit(self.consume_op(s, scope, self._here() + 1), s.span)
+        self._emit(self.modifiers.consume_op(s, scope, self._here() + 1), s.span)
 
     def _s_Emit(self, s: ast.Emit, scope):
-        args = [self.stored_expr(a, scope) for a in s.args]
-        handlers = self.handlers.setdefault(s.event, [])
+        args = [self.native.stored_expr(a, scope) for a in s.args]
+        handlers = self.tables.handlers.setdefault(s.event, [])
         nxt = self._here() + 1
-        expiring, event, expire = self.expiring, s.event, expirer(self.grants_slot)
+        expiring, event, expire = self.tables.expiring, s.event, expirer(self.tables.grants_slot)
 
         def op(vm, L):
             if event in expiring:  # modifiers that lasted until this event end before it is handled
@@ -596,7 +564,7 @@ class StatementCompiler:
         self._emit(op, s.span)
 
     def _s_Cancel(self, s: ast.Cancel, scope):
-        slot, nxt = self.cancel_slot, self._here() + 1
+        slot, nxt = self.tables.cancel_slot, self._here() + 1
 
         def op(vm, L):
             stack = vm.vars[slot] if slot is not None else ()
@@ -609,7 +577,7 @@ class StatementCompiler:
 
     def _s_Perform(self, s: ast.Perform, scope):
         if s.cancel_event is not None:  # announce it; the event's triggers may cancel it
-            slot, after = self.cancel_slot, self._here() + 1
+            slot, after = self.tables.cancel_slot, self._here() + 1
 
             def announce(vm, L, nxt=after):
                 vm.vars[slot] = vm.vars[slot] + (False,)
@@ -617,13 +585,13 @@ class StatementCompiler:
 
             self._emit(announce, s.span)
             self._s_Emit(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope)
-        entity = self.expr(s.entity, scope)
-        args = [self.stored_expr(a, scope) for a in s.args]
-        slots = self.slots
+        entity = self.expressions.expr(s.entity, scope)
+        args = [self.native.stored_expr(a, scope) for a in s.args]
+        slots = self.tables.slots
         name = s.slot
         nxt = self._here() + 1
 
-        cancel_slot = self.cancel_slot if s.cancel_event is not None else None
+        cancel_slot = self.tables.cancel_slot if s.cancel_event is not None else None
 
         def op(vm, L):
             if cancel_slot is not None:  # the announcement is over: resolve unless cancelled
@@ -642,7 +610,7 @@ class StatementCompiler:
         self._emit(op, s.span)
 
     def _s_Win(self, s: ast.Win, scope):
-        winners = self.expr(s.winners, scope)
+        winners = self.expressions.expr(s.winners, scope)
 
         def op(vm, L):
             w = winners(vm, L)
@@ -653,27 +621,28 @@ class StatementCompiler:
 
     _s_GameOver = _s_Win
 
+    def _s_LinkStmt(self, s: ast.LinkStmt, scope) -> None:
+        a, b = self.expressions.expr(s.a, scope), self.expressions.expr(s.b, scope)
+        if s.kind is not None and not self.tables.claimed.get(s.kind, "").startswith("a member of"):
+            self.tables.fail(
+                s.span, f"'{s.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
+            )
+        self._emit(link_op(self.tables.links_slot, a, b, s.kind, self._here() + 1), s.span)
+
     def _s_CallStmt(self, s: ast.CallStmt, scope):
         self._call(ast.Call(span=s.span, func=s.name, args=s.args), scope, None)
 
-    def proc_call(self, e) -> ast.Call | None:
-        """`e` if it is a call of a procedure (a `let`, assignment or `return` of its
-        result), else None."""
-        if isinstance(e, ast.Call) and e.func in self.proc_decls and e.func not in self.def_decls:
-            return e
-        return None
-
     def _call(self, s: ast.Call, scope: Scope, dest: int | None) -> None:
         """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame."""
-        if s.func not in self.procs:
+        if s.func not in self.tables.procs:
             from interpreter.core.errors import did_you_mean
 
-            self.fail(s.span, f"unknown procedure '{s.func}'", did_you_mean(s.func, self.procs))
-        code = self.procs[s.func]
-        args = [self.stored_expr(a, scope) for a in s.args]
-        decl = self.proc_decls[s.func]
+            self.tables.fail(s.span, f"unknown procedure '{s.func}'", did_you_mean(s.func, self.tables.procs))
+        code = self.tables.procs[s.func]
+        args = [self.native.stored_expr(a, scope) for a in s.args]
+        decl = self.tables.proc_decls[s.func]
         if (
-            self.optimise
+            self.tables.optimise
             and s.func not in self._inline_stack
             and len(self._inline_stack) <= 4
             and _size(decl.body) <= 400
@@ -700,7 +669,7 @@ class StatementCompiler:
         root = scope.root if scope.root is not None else scope
         inner = Scope(root=root)
         inner.owner = decl.name
-        sources = tuple(self.stored(a, self.src(a, scope, {})) for a in s.args)
+        sources = tuple(self.native.stored(a, self.expressions.src(a, scope, {})) for a in s.args)
         slots = tuple(inner.bind(p.name) for p in decl.params)
         body = ((BindParams(span=s.span, slots=slots, sources=sources),) if slots else ()) + tuple(decl.body)
         if decl.result is not None:  # its end is unreachable (the checker proves it): say so if reached

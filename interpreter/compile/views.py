@@ -23,31 +23,9 @@ face-down piece stays face down.
 
 from __future__ import annotations
 
-from typing import Any
-
-import attrs
-
 from interpreter.compile.expressions import Scope
+from interpreter.compile.game import Item
 from interpreter.language import syntax as ast
-
-
-@attrs.frozen
-class Item:
-    """A view item compiled: its kind, title, closures and the size of its frame."""
-
-    kind: str  # text, status, grid, table, list, places
-    title: str = ""
-    text: tuple = ()  # literal strings and closures, shown in turn
-    when: Any = None  # an item shown only when this holds
-    rows: Any = None
-    group: Any = None
-    columns: Any = None
-    cell: Any = None
-    var: str = ""
-    label: Any = None
-    frame: int = 0
-    layout: str = ""  # a list's `layout NAME`: its rows are cells, drawn so (pyramid, rows)
-    fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
 
 
 def compile_view(compiler, view: ast.View) -> tuple[Item, ...]:

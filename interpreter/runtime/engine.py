@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.compile.game import CompiledGame
-from interpreter.compile.statements import Choice
+from interpreter.compile.steps import Choice
 from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long

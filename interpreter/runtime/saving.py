@@ -18,7 +18,7 @@ import cattrs
 import tomli_w
 
 from interpreter.check.checker import local_types
-from interpreter.compile.modifiers import GRANTS
+from interpreter.compile.queries import GRANTS
 from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED

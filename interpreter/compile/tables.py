@@ -1,0 +1,131 @@
+"""The compile's shared tables: what the passes build and the compilers read.
+
+A compile is a pipeline of passes (compiler.py) helped by four compilers, each an
+object of its own: expressions (expressions.py), statements (statements.py), native
+blocks (blocks.py) and modifiers (modifiers.py). What they share is this one value: the
+program and options it was asked for, and the tables the passes fill in (names and what
+they name, types, components and their properties, variables, queries, procedures,
+decisions...). Everything else a compiler keeps while it works is its own.
+
+`CompiledGame` (game.py) is made from these tables once the passes are done: each
+field there says what the table of the same name here holds. tests/test_compiled_game.py
+checks that each pass changes only the tables it declares and reads only those made
+before it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.compile.game import Item, Runtime, VarInfo
+from interpreter.compile.queries import CompiledModifier, QueryFunction
+from interpreter.compile.steps import Code, Handler
+from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
+from interpreter.core.limits import LimitExceeded
+from interpreter.language import syntax as ast
+from interpreter.language.program import Program
+
+# The attributes set from the compile's inputs; every other public attribute is a table.
+INPUTS = ("program", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")
+
+
+class Tables:
+    """The program, the options asked for, and the tables the passes build. Every
+    attribute is declared here; the meaning of each table is that of `CompiledGame`'s
+    field of the same name."""
+
+    def __init__(self, program: Program, options: dict[str, Any] | None = None, optimise: bool = True) -> None:
+        # -- the inputs
+        self.program = program
+        self.header = program.header
+        self.given: dict[str, Any] = dict(options or {})  # the options asked for (checked by `settle_options`)
+        self.optimise = optimise
+        seats = self.header.seats or tuple(f"p{i}" for i in range(1, self.header.max_players + 1))
+        listed = self.header.roles + tuple(r[:2] for r in self.header.option_roles)
+        roles = tuple(r for _, names in listed for r in names if r not in seats)
+        self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
+        self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
+        self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
+        # -- the tables the passes build
+        self.rt = Runtime()
+        self.ns: dict[str, Any] = {}  # the generated code's globals: built-ins, tables, other functions
+        self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
+        self.types: dict[str, tuple] = {}
+        self.constants: dict[str, Any] = {}
+        self.options: dict[str, Any] = {}
+        self.option_decls: dict[str, ast.Option] = {}
+        self.option_choices: dict[str, tuple | None] = {}
+        self.entity_decls: dict[str, ast.Entity] = {}
+        self.kind_of: dict[str, str] = {}
+        self.fields: dict[str, dict[str, Any]] = {}
+        self.about: dict[str, str] = {}
+        self.event_decls: dict[str, ast.Event] = {}
+        self.vars: dict[str, VarInfo] = {}
+        self.var_order: list[VarInfo] = []
+        self.queries: dict[str, QueryFunction] = {}  # filled by `lay_out_variables`; expressions before it see none
+        self.query_decls: dict[str, ast.Query] = {}
+        self.query_guards: dict[str, tuple[int, ...]] = {}  # a query -> the slots its answers in place depend on
+        self.modifier_list: list[CompiledModifier] = []
+        self.expiring: set[str] = set()  # events named by an `until`: their emit ends modifiers
+        self.changeable: set[str] = set()  # fields read through a query (`changeable`)
+        self.grants_slot: int | None = None
+        self.links_slot: int | None = None
+        self.cancel_slot: int | None = None
+        self.visibility: dict[str, list[tuple[str, Any]]] = {}
+        self.short_fns: dict[str, list] = {}
+        self.leave_hooks: dict[str, dict[str, Code]] = {}
+        self.codes: list[Code] = []
+        self.procs: dict[str, Code] = {}
+        self.proc_decls: dict[str, ast.Procedure] = {}
+        self.defs: dict[str, list] = {}
+        self.def_decls: dict[str, ast.Def] = {}
+        self.handlers: dict[str, list[Handler]] = {}
+        self.slots: dict[tuple[str, str], Code] = {}
+        self.choices: list[tuple] = []
+        self.choice_spans: list[Span | None] = []
+        self.formats: list[tuple] = []
+        self.format_spans: list[Span] = []
+        self.headline_formats: set[int] = set()
+        self.uses_chance = False
+        self.blocks: list[tuple] = []
+        self.payoff: tuple | None = None
+        self.estimate: tuple | None = None
+        self.invariants: list[tuple] = []
+        self.view: tuple[Item, ...] = ()
+
+    # ---- what every compiler may ask of the tables ---------------------------
+    def fail(self, span: Span, message: str, hint: str | None = None):
+        raise GameDefError([Diagnostic(span, message, hint)])
+
+    def claim(self, name: str, what: str, span: Span) -> None:
+        """Give a global name its one meaning: a seat, a cell, a component, an enum
+        member, a variable, a function... A second meaning would silently shadow the
+        first (`grid Cell 16 by 1` would make the seat `p1` a cell), so it is an error."""
+        other = self.claimed.get(name)
+        if other is not None and other != what:
+            self.fail(span, f"'{name}' names both {other} and {what}", "rename one of them: names are global")
+        self.claimed[name] = what
+
+    def loaded(self, span: Span, compute):
+        """`compute()` run at load; a rule error or a limit there is a diagnostic at `span`."""
+        try:
+            return compute()
+        except GameDefError:
+            raise
+        except Exception as exc:
+            hint = exc.hint if isinstance(exc, LimitExceeded) else None
+            message = exc.message if isinstance(exc, LimitExceeded) else explain(exc)
+            self.fail(span, f"cannot compute this at load: {message}", hint)
+
+    def new_code(self, name: str, span: Span) -> Code:
+        """A new, empty step table (a procedure's, a trigger's, a card slot's...)."""
+        code = Code(len(self.codes), name, span)
+        self.codes.append(code)
+        return code
+
+    def proc_call(self, e) -> ast.Call | None:
+        """`e` if it is a call of a procedure (a `let`, assignment or `return` of its
+        result), else None."""
+        if isinstance(e, ast.Call) and e.func in self.proc_decls and e.func not in self.def_decls:
+            return e
+        return None
