@@ -19,7 +19,7 @@ a name up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence, Set
 from typing import Any
 
 import attrs
@@ -212,11 +212,11 @@ class Compiler:
 
     def _check_option_type(self, d: ast.Option, value) -> None:
         t = d.type.name if isinstance(d.type, ast.NamedType) else None
-        ok = {
+        ok = t is None or {
             "int": isinstance(value, int) and not isinstance(value, bool),
             "bool": isinstance(value, bool),
             "str": isinstance(value, str),
-        }.get(t, value in self.tables.types.get(t, ()) if t else True)
+        }.get(t, value in self.tables.types.get(t, ()))
         if not ok:
             allowed = (
                 {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
@@ -291,27 +291,29 @@ class Compiler:
 
     def _table_kinds(self, t: LoadedTable) -> set[str]:
         """The types a table's cells name values of (the kinds its properties hold)."""
-        types = {f.name: f.type for f in self.tables.entity_decls[t.decl.kind].fields}
+        decl = _table(t)
+        types = {f.name: f.type for f in self.tables.entity_decls[decl.kind].fields}
         out: set[str] = set()
-        for c in t.decl.columns:
+        for c in decl.columns:
             if c.prop in types:
                 out.update(n.name for n in ast.find_all(types[c.prop], ast.NamedType))
         return out
 
-    def _generate(self, d: ast.Generate, waiting: list[LoadedTable] = (), later: set[str] = frozenset()) -> None:
+    def _generate(self, d: ast.Generate, waiting: Sequence[LoadedTable] = (), later: Set[str] = frozenset()) -> None:
         """One component per combination of the loops. `waiting` are the tables whose
         values are read after it, since their cells name components of `later` (kinds a
         generate makes): a generate reading one of them is an error that says so."""
         if d.kind not in self.tables.entity_decls:
             self.tables.fail(d.span, f"unknown entity '{d.kind}'")
         reads = {m.name for m in ast.find_all(d, ast.Member)}
-        late = {c.prop: t for t in reversed(waiting) for c in t.decl.columns if c.prop in reads}
+        late = {c.prop: t for t in reversed(waiting) for c in _table(t).columns if c.prop in reads}
 
         def too_early(prop: str, t: LoadedTable):
             kinds = " and ".join(sorted(self._table_kinds(t) & later))
+            kind = _table(t).kind
             self.tables.fail(
                 d.span,
-                f"this generate reads {t.decl.kind}.{prop}, which table {t.decl.kind} ({t.decl.span}) gives only "
+                f"this generate reads {kind}.{prop}, which table {kind} ({t.decl.span}) gives only "
                 f"after the generates, since its cells name {kinds} components",
                 f"a generate cannot read a table whose cells name the components it makes: write {prop} in "
                 "the generate, or read it from another table",
@@ -396,7 +398,7 @@ class Compiler:
 
     def _table_values(self, t: LoadedTable) -> None:
         """Each row's properties, read from its cells; every bad cell reported at once."""
-        decl = t.decl
+        decl = _table(t)
         entity = self.tables.entity_decls[decl.kind]
         types = {f.name: f.type for f in entity.fields}
         types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
@@ -471,8 +473,8 @@ class Compiler:
             t = t.value
         for keys, _ in reversed(levels):  # every entry starts at the default value
             default = (lambda inner, n: lambda vm, L: (inner(vm, L),) * n)(default, len(keys))
-        keys, key_index = levels[0] if levels else (None, None)
-        info = VarInfo(d.name, len(self.tables.var_order), keys, key_index, default, d.seen_by, d, tuple(levels))
+        outer_keys, key_index = levels[0] if levels else (None, None)
+        info = VarInfo(d.name, len(self.tables.var_order), outer_keys, key_index, default, d.seen_by, d, tuple(levels))
         self.tables.vars[d.name] = info
         self.tables.var_order.append(info)
 
@@ -935,3 +937,9 @@ def _optional_fields(entity: ast.Entity) -> list[str]:
     """The properties a component of `entity` may leave out: of an optional type (`T?`),
     they are none where a table's row, a card or a generate does not give them."""
     return [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
+
+
+def _table(t: LoadedTable) -> ast.Table:
+    """The declaration of a `table` (not a `links` file), whose rows are components."""
+    assert isinstance(t.decl, ast.Table)
+    return t.decl

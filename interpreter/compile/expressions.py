@@ -221,7 +221,7 @@ class ExpressionCompiler:
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
         # Sources of short lists: comprehension variables bound to the short lists of a constant
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
-        self._short_vars: set[str] = set()
+        self._short_vars: set[ir.Node] = set()
         self._fields_final = False  # set once every component and its fields are known
         # loop functions made, not yet compiled: their source and the loop functions it calls
         self._pending_loops: dict[str, tuple[str, list[str]]] = {}
@@ -524,10 +524,11 @@ class ExpressionCompiler:
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
         parts, elem = self._clauses(e, scope, py)
         first = parts[0]
-        if len(parts) == 1 and type(first) is ir.For and elem == ir.Local(first.var):  # [x for x in xs]: the items
+        assert isinstance(first, ir.For)  # a comprehension's clauses begin with a `for`
+        if len(parts) == 1 and elem == ir.Local(first.var):  # [x for x in xs]: the items
             return ir.Call(ir.TUPLE, (first.iterable,))
         made = ir.Call(ir.TUPLE, (ir.Comp(elem, tuple(parts)),))
-        return made if self._plain_lists else self._hoisted_list(made, parts[0])
+        return made if self._plain_lists else self._hoisted_list(made, first)
 
     def _hoisted_list(self, made: ir.Node, first: ir.For) -> ir.Node:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
@@ -758,6 +759,7 @@ class ExpressionCompiler:
         top: list = []
         inner = self._loop_head(parts, top)
         element, elem = elem, self._loop_element(elem, inner)
+        first: list[ir.Line]
         if f == "any":
             inner.append(ir.line("if ", elem, ": return True"))
             first, last = [], ir.line("return False")
@@ -771,7 +773,9 @@ class ExpressionCompiler:
             inner.append(ir.line("__n += ", elem))
             first, last = [ir.line("__n = 0")], ir.line("return __n")
         elif f == "best":  # the items of the highest score, in their order
-            item = ir.Local(parts[0].var)
+            head = parts[0]
+            assert isinstance(head, ir.For)  # a loop's clauses begin with a `for`
+            item = ir.Local(head.var)
             inner.append(ir.line("__s = ", elem))
             inner.append(ir.line("if __out is None or __s > __top: __top, __out = __s, [", item, "]"))
             inner.append(ir.line("elif __s == __top: __out.append(", item, ")"))
@@ -832,7 +836,7 @@ class ExpressionCompiler:
         lists, frozen by `_frozen`); the list their body goes in."""
         for part in parts:
             body: list = []
-            if type(part) is ir.If:
+            if isinstance(part, ir.If):
                 out.append(("if", part.condition, body))
             elif type(part.iterable) is ir.Charge:  # a list's steps spent inline, as `charge` does
                 items = f"__i{next(self.name_numbers)}"
@@ -1325,7 +1329,7 @@ def _frozen(out: list) -> tuple[ir.Stmt, ...]:
 
 def _sub_expressions(e) -> list:
     """The expressions directly inside `e` (its operands, arguments, items, parts)."""
-    out = []
+    out: list = []
     names = _EXPRESSION_FIELDS.get(type(e))
     if names is None:
         names = _EXPRESSION_FIELDS[type(e)] = tuple(f.name for f in attrs.fields(type(e)) if f.name != "span")

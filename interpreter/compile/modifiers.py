@@ -19,9 +19,12 @@ card removes all of this with it: nothing outside the card mentions it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from interpreter.compile.expressions import ExpressionCompiler, Scope
 from interpreter.compile.passes import pure, var_reads
 from interpreter.compile.queries import GRANTS, NEVER, CompiledModifier, QueryFunction, specialised, unset_query
+from interpreter.compile.steps import Closure
 from interpreter.compile.tables import Tables
 from interpreter.core.limits import capped
 from interpreter.language import syntax as ast
@@ -49,7 +52,7 @@ class ModifierCompiler:
                     if f.changeable:  # `x.f` reads the query `f(x)`, based on the component's own value
                         self.tables.claim(f.name, "a changeable property", f.span)
                         table = self.tables.fields.setdefault(f.name, {})
-                        q = QueryFunction(f.name, lambda vm, L, table=table: table[L[0]])
+                        q = QueryFunction(f.name, _own_value(table))
                         q.pure = True  # a component's own value: fixed at load
                         self.tables.queries[f.name] = q
                         self.tables.ns[f"_q_{f.name}"] = q
@@ -96,13 +99,15 @@ class ModifierCompiler:
             statics = [d] if isinstance(d, ast.StaticModifier) else list(d.statics) if isinstance(d, ast.Card) else []
             for m in statics:
                 q = m.modifier.query
-                if slots.get(q) is not None:
+                found = slots.get(q)
+                if found is not None:
                     reads = var_reads(self.expressions.src(m.condition, Scope(["self"]), {}))
-                    slots[q] = None if reads is None else slots[q] | set(reads)
+                    slots[q] = None if reads is None else found | set(reads)
         for g in ast.find_all(decls, ast.Grant):
             q = g.modifier.query
-            if slots.get(q) is not None and self.tables.grants_slot is not None:
-                slots[q].add(self.tables.grants_slot)
+            found = slots.get(q)
+            if found is not None and self.tables.grants_slot is not None:
+                found.add(self.tables.grants_slot)
         for d in decls:  # a static modifier whose condition reads no variable: always called
             statics = [d] if isinstance(d, ast.StaticModifier) else list(d.statics) if isinstance(d, ast.Card) else []
             for m in statics:
@@ -190,3 +195,8 @@ class ModifierCompiler:
             return nxt
 
         return op
+
+
+def _own_value(table: dict[str, Any]) -> Closure:
+    """The base of a changeable property's query: the component's own value."""
+    return lambda vm, L: table[L[0]]

@@ -65,7 +65,7 @@ def _jump(target: int | list):
     def op(vm, L):
         return target if target.__class__ is int else target[0]
 
-    op.jump = target
+    op.jump = target  # type: ignore[attr-defined]  # read by `_thread_jumps`
     return op
 
 
@@ -90,7 +90,7 @@ def _back_edge(head: int):
             vm.out_of_steps()
         return head
 
-    op.back = head
+    op.back = head  # type: ignore[attr-defined]  # marks a loop's back edge
     return op
 
 
@@ -133,7 +133,7 @@ class StatementCompiler:
         self.expressions = expressions
         self.native = native
         self.modifiers = modifiers
-        self._code: Code | None = None
+        self._code: Code  # the body being compiled: set by `compile_body`
         self._where: Closure | None = None
         self._loops: list[list[int]] = []
         self._returns: list[tuple] = []
@@ -143,7 +143,7 @@ class StatementCompiler:
     def compile_trigger(self, t: ast.Trigger, card: str | None) -> None:
         names = (["self"] if card else []) + list(t.names)
         code = self.tables.new_code(f"when {t.event}" + (f" ({card})" if card else ""), t.span)
-        body = t.body
+        body: tuple = t.body
         if t.event in self.tables.cancel_events:  # first taker wins: once cancelled, the others don't run
             body = (SkipIfCancelled(span=t.span),) + tuple(body)
         scope = self.compile_body(code, names, body, where=t.where)
@@ -158,12 +158,12 @@ class StatementCompiler:
         if code.result_slot is not None:
             scope.bind("\0dest")  # code.result_slot, right after the parameters
         self._where = self.expressions.expr(where, scope) if where is not None else None
-        self._loops: list[list[int]] = []
+        self._loops = []
         self._code = code
         # Inlined procedures being compiled: (jump targets of their `return`s, the slot that
         # receives their value, whether they have a result).
-        self._returns: list[tuple] = []
-        self._inline_stack: list[str] = [code.name]
+        self._returns = []
+        self._inline_stack = [code.name]
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
         code.local_names = tuple(_local(scope.named.get(i), code.name) for i in range(scope.count))
@@ -334,7 +334,7 @@ class StatementCompiler:
     def _s_Return(self, s: ast.Return, scope):
         if s.value is not None and self.tables.proc_call(s.value) is not None:  # `return f(x)`
             temp = self._temp(scope)
-            self._call(self.tables.proc_call(s.value), scope, scope.slots[temp])
+            self._call(self._result_call(s.value), scope, scope.slots[temp])
             s = ast.Return(span=s.span, value=ast.Name(span=s.value.span, id=temp))
         value = self.native.stored_expr(s.value, scope) if s.value is not None else None
         if self._returns:  # inside an inlined procedure: its value to the caller's slot, jump to its end
@@ -380,7 +380,7 @@ class StatementCompiler:
 
     def _s_Let(self, s: ast.Let, scope):
         """`let x = f(args)`: the procedure returns its value straight into x's slot."""
-        self._call(self.tables.proc_call(s.value), scope, scope.bind(s.name))
+        self._call(self._result_call(s.value), scope, scope.bind(s.name))
 
     def _s_Assign(self, s: ast.Assign, scope):
         """`target = f(args)` (or `+=`, `-=`): the value lands in a hidden local, then the
@@ -390,11 +390,12 @@ class StatementCompiler:
             self._flush([s], scope)
             return
         if s.op == "=" and not s.keys and s.name in scope.slots:
-            self._call(self.tables.proc_call(s.value), scope, scope.slots[s.name])
+            self._call(self._result_call(s.value), scope, scope.slots[s.name])
             return
         temp = self._temp(scope)
-        self._call(self.tables.proc_call(s.value), scope, scope.slots[temp])
-        self._block((attrs.evolve(s, value=ast.Name(span=s.value.span, id=temp)),), scope)
+        self._call(self._result_call(s.value), scope, scope.slots[temp])
+        stored = attrs.evolve(s, value=ast.Name(span=s.value.span, id=temp))  # type: ignore[misc]  # (syntax.frozen: attrs)
+        self._block((stored,), scope)
 
     def _s_Choose(self, s: ast.Choose, scope):
         slot = scope.bind(s.var)
@@ -627,10 +628,18 @@ class StatementCompiler:
             self.tables.fail(
                 s.span, f"'{s.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
             )
+        assert self.tables.links_slot is not None  # a game with a `link` statement has the variable
         self._emit(link_op(self.tables.links_slot, a, b, s.kind, self._here() + 1), s.span)
 
     def _s_CallStmt(self, s: ast.CallStmt, scope):
         self._call(ast.Call(span=s.span, func=s.name, args=s.args), scope, None)
+
+    def _result_call(self, e: ast.Expr) -> ast.Call:
+        """The procedure call whose result a `let`, assignment or `return` stores: a
+        statement comes here only when it is one (`native_ok` keeps the others)."""
+        call = self.tables.proc_call(e)
+        assert call is not None
+        return call
 
     def _call(self, s: ast.Call, scope: Scope, dest: int | None) -> None:
         """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame."""

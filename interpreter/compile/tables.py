@@ -15,11 +15,11 @@ before it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from interpreter.compile.game import Item, Runtime, VarInfo
 from interpreter.compile.queries import CompiledModifier, QueryFunction
-from interpreter.compile.steps import Code, Handler
+from interpreter.compile.steps import Choice, Code, Handler
 from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
 from interpreter.core.limits import LimitExceeded
 from interpreter.language import syntax as ast
@@ -81,7 +81,7 @@ class Tables:
         self.def_decls: dict[str, ast.Def] = {}
         self.handlers: dict[str, list[Handler]] = {}
         self.slots: dict[tuple[str, str], Code] = {}
-        self.choices: list[tuple] = []
+        self.choices: list[Choice] = []
         self.choice_spans: list[Span | None] = []
         self.formats: list[tuple] = []
         self.format_spans: list[Span] = []
@@ -94,7 +94,7 @@ class Tables:
         self.view: tuple[Item, ...] = ()
 
     # ---- what every compiler may ask of the tables ---------------------------
-    def fail(self, span: Span, message: str, hint: str | None = None):
+    def fail(self, span: Span, message: str, hint: str | None = None) -> NoReturn:
         raise GameDefError([Diagnostic(span, message, hint)])
 
     def claim(self, name: str, what: str, span: Span) -> None:
