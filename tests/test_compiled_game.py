@@ -106,11 +106,22 @@ def test_the_compilers_share_only_the_tables():
     """Each compiler holds its own working state and the collaborators it was given;
     what they share is the one `Tables`, and no compiler reaches another's state."""
     c = Compiler(load_program(find_game("tictactoe"), ()), {})
-    parts = {"expressions": c.expressions, "modifiers": c.modifiers, "native": c.native, "statements": c.statements}
+    parts = {
+        "expressions": c.expressions,
+        "modifiers": c.modifiers,
+        "native": c.native,
+        "statements": c.statements,
+        "declarations": c.declarations,
+    }
     for name, part in parts.items():
         assert part.tables is c.tables, name
         shared = {k for k, v in vars(part).items() if k != "tables" and any(v is p for p in parts.values())}
-        allowed = {"expressions": set(), "modifiers": {"expressions"}, "native": {"expressions"}}
+        allowed = {
+            "expressions": set(),
+            "modifiers": {"expressions"},
+            "native": {"expressions"},
+            "declarations": {"expressions"},
+        }
         assert shared == allowed.get(name, {"expressions", "native", "modifiers"}), name
         assert not set(vars(part)) & set(_tables(c.tables)), f"{name} keeps a table of its own"
 
@@ -222,7 +233,7 @@ def test_the_compiler_is_never_stored_nor_built_from_an_entry(counter):
     path, _cache, _made = counter
     program = load_program(path, ())
     compiler = Compiler(program, {}).run()
-    for part in (compiler, compiler.tables, compiler.expressions, compiler.statements, compiler.native):
+    for part in (compiler, compiler.tables, compiler.expressions, compiler.statements, compiler.declarations):
         with pytest.raises(pickle.PicklingError, match="compiler"):
             gamecache._Pickler(io.BytesIO()).dump({"step": part})
     for cls in WORKING_STATE:

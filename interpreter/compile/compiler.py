@@ -19,13 +19,14 @@ a name up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from interpreter.compile import codecache, emit
 from interpreter.compile.blocks import BlockCompiler
+from interpreter.compile.declarations import DeclarationCompiler, argument_span
 from interpreter.compile.expressions import ExpressionCompiler, Scope
 from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
 from interpreter.compile.modifiers import ModifierCompiler
@@ -33,13 +34,11 @@ from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.steps import Code
 from interpreter.compile.tables import INPUTS, Tables
 from interpreter.compile.views import compile_view
-from interpreter.core.builtins import DELTA, DIRECTIONS
-from interpreter.core.errors import GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME, LimitExceeded, no_collection
-from interpreter.core.links import ADDED, dynamic_builtins
+from interpreter.core.builtins import DIRECTIONS
+from interpreter.core.errors import did_you_mean
+from interpreter.core.limits import LimitExceeded, no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
-from interpreter.language.tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
 __all__ = [
     "INPUTS",
@@ -56,15 +55,6 @@ __all__ = [
 ]
 
 RESOLVING = "effects_resolving"  # the cancellable effects now announced, innermost last: cancelled?
-
-
-def _cell_name(x: int, y: int) -> str:
-    letters = ""
-    n = x
-    while n > 0:
-        n, r = divmod(n - 1, 26)
-        letters = chr(97 + r) + letters
-    return f"{letters}{y}"
 
 
 class Compiler:
@@ -86,8 +76,7 @@ class Compiler:
         self.modifiers = ModifierCompiler(self.tables, self.expressions)
         self.native = BlockCompiler(self.tables, self.expressions)
         self.statements = StatementCompiler(self.tables, self.expressions, self.native, self.modifiers)
-        # the components pass's readers of table cells
-        self._vocabularies: dict[str, Vocabulary | None] = {}
+        self.declarations = DeclarationCompiler(self.tables, self.expressions)
 
     def run(self, passes: tuple[Pass, ...] | None = None) -> Compiler:
         """Run `passes` (all of them by default) in order; the compiled code they make is
@@ -152,335 +141,18 @@ class Compiler:
             view=t.view,
         )
 
-    # ---- errors -------------------------------------------------------------
 
-    def _about(self, d: ast.About) -> None:
-        """`about NAME "..."`: kept for `cards` and `about`; NAME must be a component or an
-        enum member (a misspelt name would otherwise leave its text unseen)."""
-        what = self.tables.claimed.get(d.name, "")
-        if not (what.startswith("a member of") or d.name in self.tables.rt.titles and not what.startswith("a seat")):
-            from interpreter.core.errors import did_you_mean
+Behaviour = ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card  # what has code
 
-            known = [n for n in self.tables.rt.titles if not self.tables.claimed.get(n, "").startswith("a seat")]
-            self.tables.fail(
-                d.span,
-                f"`about {d.name}`: nothing called '{d.name}' is a component or an enum member",
-                did_you_mean(d.name, known) or "name a card, a component of a table, or an enum member",
-            )
-        if d.name in self.tables.about:
-            self.tables.fail(
-                d.span, f"'{d.name}' has two `about` texts", "keep one (a variant replaces it with `replace`)"
-            )
-        self.tables.about[d.name] = d.text
-
-    # ---- tables -------------------------------------------------------------
-    def _links_var(self) -> None:
-        """A game that adds links in play keeps them in a variable; see links.py."""
-        if not self.tables.dynamic_links:
-            return
-        span = self.tables.header.span
-        any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="any"))
-        self._var(
-            ast.Var(span=span, name=ADDED, type=any_list, default=ast.ListLit(span=span, items=()), seen_by="all")
-        )
-        self.tables.links_slot = self.tables.vars[ADDED].slot
-        for name, f in dynamic_builtins(self.tables.rt, self.tables.links_slot).items():
-            self.tables.ns[f"_dl_{name}"] = f
-
-    def _compile_behaviour(self, d) -> None:
-        if isinstance(d, ast.Def):
-            self.expressions.compile_def(d)
-        elif isinstance(d, ast.Query):
-            self.modifiers.compile_query(d)
-        elif isinstance(d, ast.StaticModifier):
-            self.modifiers.static_modifier(d, None)
-        elif isinstance(d, ast.Procedure):
-            self.statements.compile_body(self.tables.procs[d.name], [p.name for p in d.params], d.body)
-        elif isinstance(d, ast.Trigger):
-            self.statements.compile_trigger(d, None)
-        else:
-            for t in d.triggers:
-                self.statements.compile_trigger(t, d.name)
-            for m in d.statics:
-                self.modifiers.static_modifier(m, d.name)
-            for hook in d.leaves:
-                self.statements.compile_body(self.tables.leave_hooks[hook.var][d.name], ["self"], hook.body)
-            for slot_name, body, span, params in d.slots:
-                code = self.tables.new_code(f"{d.name}.{slot_name}", span)
-                self.statements.compile_body(code, ["self"] + [p.name for p in params], body)
-                self.tables.slots[(d.name, slot_name)] = code
-
-    def _check_option_type(self, d: ast.Option, value) -> None:
-        t = d.type.name if isinstance(d.type, ast.NamedType) else None
-        ok = t is None or {
-            "int": isinstance(value, int) and not isinstance(value, bool),
-            "bool": isinstance(value, bool),
-            "str": isinstance(value, str),
-        }.get(t, value in self.tables.types.get(t, ()))
-        if not ok:
-            allowed = (
-                {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
-                    t, "one of " + ", ".join(map(str, self.tables.types.get(t, ())))
-                )
-                if t
-                else "a value"
-            )
-            choices = [str(x) for x in self.tables.types.get(t, ())] if t else []
-            default = self._const(d.default)  # the checker has already checked it
-            example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
-            self.tables.fail(
-                _argument("option", d.name, value),
-                f"option '{d.name}' must be {allowed}, not {value!r}",
-                did_you_mean(str(value), choices) or example,
-            )
-
-    def _const(self, e: ast.Expr):
-        return self.tables.loaded(e.span, lambda: self.expressions.expr(e, Scope())(self.expressions.load_vm, []))
-
-    def _grid(self, d: ast.Grid) -> None:
-        cols, rows = self._const(d.columns), self._const(d.rows)
-        if not (isinstance(cols, int) and isinstance(rows, int) and cols > 0 and rows > 0):
-            self.tables.fail(d.span, f"a grid needs a positive number of columns and rows, not {cols!r} by {rows!r}")
-        if cols * rows + len(self.tables.rt.coords) + len(self.tables.kind_of) > MAX_COMPONENTS:
-            self.tables.fail(
-                d.span,
-                f"a grid of {cols} by {rows} is past the limit of {MAX_COMPONENTS:,} cells and components",
-                "a board game's grid has at most a few hundred cells",
-            )
-        cells = []
-        prefix = "" if not any(k[0] != d.name for k in self.tables.rt.cell_at) else f"{d.name.lower()}_"
-        for y in range(1, rows + 1):
-            for x in range(1, cols + 1):
-                name = prefix + _cell_name(x, y)  # a second grid's cells: track_a1, ...
-                cells.append(name)
-                self.tables.claim(name, f"a cell of {d.name}", d.span)
-                self.tables.rt.coords[name] = (x, y)
-                self.tables.rt.cell_at[(d.name, x, y)] = name
-                self.tables.constants[name] = name
-        for direction in DIRECTIONS:  # the directions name something only where there is a grid
-            self.tables.claim(direction, "a Direction", d.span)
-        for name in cells:
-            x, y = self.tables.rt.coords[name]
-            near = []
-            for direction in DIRECTIONS:
-                dx, dy = DELTA[direction]
-                other = self.tables.rt.cell_at.get((d.name, x + dx, y + dy))
-                if other is not None:
-                    self.tables.rt.step[(name, direction)] = other
-                    near.append(other)
-            self.tables.rt.links[name] = tuple(near)
-        self.tables.types[d.name] = tuple(cells)
-        self.tables.constants[d.name] = d.name
-
-    def _add_entity(self, kind: str, name: str, title: str, values: dict, span: Span) -> None:
-        if name in self.tables.kind_of:
-            self.tables.fail(span, f"two components are named '{name}'", "names must be unique")
-        if not isinstance(name, str) or not name:
-            self.tables.fail(span, f"a component's name must be a text, not {name!r}")
-        if len(self.tables.kind_of) + len(self.tables.rt.coords) >= MAX_COMPONENTS:
-            self.tables.fail(
-                span, f"more than {MAX_COMPONENTS:,} components", "a game needs far fewer: check the ranges"
-            )
-        self.tables.claim(name, f"a {kind}", span)
-        self.tables.kind_of[name] = kind
-        self.tables.constants[name] = name
-        self.tables.rt.titles[name] = title
-        self.tables.types[kind] = self.tables.types.get(kind, ()) + (name,)
-        for f, v in values.items():
-            self.tables.fields.setdefault(f, {})[name] = v
-
-    def _table_kinds(self, t: LoadedTable) -> set[str]:
-        """The types a table's cells name values of (the kinds its properties hold)."""
-        decl = _table(t)
-        types = {f.name: f.type for f in self.tables.entity_decls[decl.kind].fields}
-        out: set[str] = set()
-        for c in decl.columns:
-            if c.prop in types:
-                out.update(n.name for n in ast.find_all(types[c.prop], ast.NamedType))
-        return out
-
-    def _generate(self, d: ast.Generate, waiting: Sequence[LoadedTable] = (), later: Set[str] = frozenset()) -> None:
-        """One component per combination of the loops. `waiting` are the tables whose
-        values are read after it, since their cells name components of `later` (kinds a
-        generate makes): a generate reading one of them is an error that says so."""
-        if d.kind not in self.tables.entity_decls:
-            self.tables.fail(d.span, f"unknown entity '{d.kind}'")
-        reads = {m.name for m in ast.find_all(d, ast.Member)}
-        late = {c.prop: t for t in reversed(waiting) for c in _table(t).columns if c.prop in reads}
-
-        def too_early(prop: str, t: LoadedTable):
-            kinds = " and ".join(sorted(self._table_kinds(t) & later))
-            kind = _table(t).kind
-            self.tables.fail(
-                d.span,
-                f"this generate reads {kind}.{prop}, which table {kind} ({t.decl.span}) gives only "
-                f"after the generates, since its cells name {kinds} components",
-                f"a generate cannot read a table whose cells name the components it makes: write {prop} in "
-                "the generate, or read it from another table",
-            )
-
-        for prop, t in late.items():
-            if prop not in self.tables.fields:  # no component has it yet: the read could not compile
-                too_early(prop, t)
-        names = [n for n, _ in d.iterators]
-        scope = Scope(names)
-        at_load = self.expressions.load_vm  # components exist before a game starts: every seat, no variables
-        # A loop's list may use the loops before it (`level in 1..5, pos in 1..6 - level`).
-        domains = [self.expressions.expr(e, Scope(names[:i])) for i, (_, e) in enumerate(d.iterators)]
-        name_fn = self.expressions.expr(d.name_template, scope)
-        value_fns = {fv.name: self.expressions.expr(fv.value, scope) for fv in d.values}
-        optional = _optional_fields(self.tables.entity_decls[d.kind])
-
-        def product(i, acc):
-            if i == len(domains):
-                yield list(acc)
-                return
-            for v in domains[i](at_load, acc):
-                yield from product(i + 1, acc + [v])
-
-        def make_all():
-            for combo in product(0, []):
-                name = name_fn(at_load, combo)
-                if isinstance(name, str) and len(name) > MAX_NAME:
-                    self.tables.fail(
-                        d.span, f"a component's name has {len(name):,} characters; the limit is {MAX_NAME}"
-                    )
-                values = {f: fn(at_load, combo) for f, fn in value_fns.items()}
-                # Every component has a title and a text, and none for an optional property not given.
-                values.setdefault("title", name)
-                values.setdefault("text", "")
-                for f in optional:
-                    values.setdefault(f, None)
-                self._add_entity(d.kind, name, name, values, d.span)
-
-        def make_all_or_explain():
-            try:
-                make_all()
-            except KeyError as exc:  # a property of a row whose table is read later
-                row = exc.args[0] if exc.args else None
-                for prop, t in late.items():
-                    if any(r.name == row for r in t.rows):
-                        too_early(prop, t)
-                raise
-
-        self.tables.loaded(d.span, make_all_or_explain)
-
-    def _card_props(self, d: ast.Card) -> None:
-        values = {fv.name: self._const(fv.value) for fv in d.props}
-        if d.extends is not None:  # a table's row: the table made the component
-            if d.has_text:
-                values["text"] = d.text
-            for f, v in values.items():
-                self.tables.fields.setdefault(f, {})[d.name] = v
-            return
-        values["title"] = d.title
-        values["text"] = d.text
-        entity = self.tables.entity_decls.setdefault(
-            d.kind, ast.Entity(span=d.span, name=d.kind, fields=(), short=None)
-        )
-        for f in _optional_fields(entity):  # an optional property the card does not give is none, as in a table
-            values.setdefault(f, None)
-        self._add_entity(d.kind, d.name, d.title, values, d.span)
-
-    # ---- tables -------------------------------------------------------------
-    def _vocabulary(self, type_name: str) -> Vocabulary | None:
-        """The values a cell of a finite type may name, once every component exists."""
-        if type_name not in self._vocabularies:
-            values = self.tables.types.get(type_name)
-            self._vocabularies[type_name] = (
-                None if values is None else Vocabulary(values, self.tables.rt.titles, self.tables.claimed)
-            )
-        return self._vocabularies[type_name]
-
-    def _removed_rows(self) -> Vocabulary:
-        titles = {r.name: r.title for t in self.tables.program.tables for r in t.rows if r.name in t.removed}
-        return Vocabulary(tuple(titles), titles)
-
-    def _table_values(self, t: LoadedTable) -> None:
-        """Each row's properties, read from its cells; every bad cell reported at once."""
-        decl = _table(t)
-        entity = self.tables.entity_decls[decl.kind]
-        types = {f.name: f.type for f in entity.fields}
-        types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
-        reader = CellReader(t.sheet, self._vocabulary, self._removed_rows(), decl.empty)
-        bindings = [
-            Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self._const(r.value) for r in c.readings})
-            for c in decl.columns
-        ]
-        optional = _optional_fields(entity)
-        for row in t.live():
-            for b in bindings:
-                self.tables.fields.setdefault(b.column.prop, {})[row.name] = reader.read(row.row, b)
-            for name in optional:  # a property no column gives is none, unless a card gives it
-                self.tables.fields.setdefault(name, {}).setdefault(row.name, None)
-        reader.problems.check()
-
-    def _table_links(self, t: LoadedTable) -> None:
-        """The links a `links` file lists, both ways, after the links declared before it."""
-        nodes = Vocabulary(
-            tuple(self.tables.rt.titles) + tuple(self.tables.rt.coords), self.tables.rt.titles, self.tables.claimed
-        )
-        added: dict[str, list[str]] = {}
-        seen: set[tuple[str, str]] = set()
-        members = tuple(m for m, what in self.tables.claimed.items() if what.startswith("a member of"))
-        kinds = Vocabulary(members, self.tables.rt.titles, self.tables.claimed)
-        for a, b, kind in link_pairs(t, nodes, self._removed_rows(), kinds):
-            for x, y in ((a, b), (b, a)):
-                if kind is not None:
-                    self.tables.rt.link_kind[(x, y)] = kind
-                if (x, y) not in seen and y not in self.tables.rt.links.get(x, ()):
-                    seen.add((x, y))
-                    added.setdefault(x, []).append(y)
-        for x, ys in added.items():
-            self.tables.rt.links[x] = self.tables.rt.links.get(x, ()) + tuple(ys)
-
-    def _variant_allowing(self, name: str, value) -> str | None:
-        """A variant not in play that redeclares option `name` with `value` among its choices
-        (Wall of China's stacks 4 to 8): where an option error can point."""
-        chosen = {v.name for v in self.tables.program.variants}
-        for v in self.tables.program.all_variants.values():
-            if v.name in chosen:
-                continue
-            for x in v.decls:
-                d = x.decl if isinstance(x, ast.Replace) else x
-                if isinstance(d, ast.Option) and d.name == name and d.choices is not None:
-                    try:
-                        if value in self._const(d.choices):
-                            return v.name
-                    except GameDefError:
-                        continue
-        return None
-
-    def _domain(self, t: ast.TypeExpr) -> tuple:
-        if isinstance(t, ast.NamedType) and t.name in self.tables.types:
-            return self.tables.types[t.name]
-        self.tables.fail(t.span, "a map's key must be a finite type (player, an enum, an entity or a grid)")
-
-    def _var(self, d: ast.Var) -> None:
-        self.tables.claim(d.name, "a variable", d.span)
-        default = self.expressions.expr(d.default, Scope())
-        levels = []
-        t = d.type
-        entries = 1
-        while isinstance(t, ast.MapType):
-            keys = self._domain(t.key)
-            levels.append((keys, {k: i for i, k in enumerate(keys)}))
-            entries *= max(1, len(keys))
-            if entries > MAX_MAP_ENTRIES:
-                self.tables.fail(
-                    d.span, f"'{d.name}' would have more than {MAX_MAP_ENTRIES:,} entries", "use fewer keys"
-                )
-            t = t.value
-        for keys, _ in reversed(levels):  # every entry starts at the default value
-            default = (lambda inner, n: lambda vm, L: (inner(vm, L),) * n)(default, len(keys))
-        outer_keys, key_index = levels[0] if levels else (None, None)
-        info = VarInfo(d.name, len(self.tables.var_order), outer_keys, key_index, default, d.seen_by, d, tuple(levels))
-        self.tables.vars[d.name] = info
-        self.tables.var_order.append(info)
-
-
-# The compile's working state: never part of a compiled game, never in the game cache.
-WORKING_STATE = (Compiler, Tables, ExpressionCompiler, ModifierCompiler, BlockCompiler, StatementCompiler)
+WORKING_STATE = (
+    Compiler,
+    Tables,
+    ExpressionCompiler,
+    ModifierCompiler,
+    BlockCompiler,
+    StatementCompiler,
+    DeclarationCompiler,
+)
 
 # ---- the passes, in the order `PASSES` runs them ------------------------------
 
@@ -533,7 +205,7 @@ def settle_options(c: Compiler, decls: tuple) -> None:
             if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
         ]
         c.tables.fail(
-            _argument("option", name, c.tables.given[name]),
+            argument_span("option", name, c.tables.given[name]),
             f"unknown option '{name}'",
             (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
             or did_you_mean(name, c.tables.option_decls)
@@ -545,18 +217,18 @@ def settle_options(c: Compiler, decls: tuple) -> None:
         )
     for name, d in c.tables.option_decls.items():
         if name in c.tables.given:
-            c._check_option_type(d, c.tables.given[name])
-        value = c.tables.given[name] if name in c.tables.given else c._const(d.default)
+            c.declarations.check_option_type(d, c.tables.given[name])
+        value = c.tables.given[name] if name in c.tables.given else c.declarations.const(d.default)
         c.tables.claim(name, "an option", d.span)
         allowed = None  # any value of its type
         if d.choices is not None:
-            allowed = c._const(d.choices)
+            allowed = c.declarations.const(d.choices)
             if not isinstance(allowed, tuple):
                 c.tables.fail(d.choices.span, "an option's choices must be a list or a range")
             if value not in allowed:
-                opening = c._variant_allowing(name, value)
+                opening = c.declarations.variant_allowing(name, value)
                 c.tables.fail(
-                    _argument("option", name, value) if name in c.tables.given else d.span,
+                    argument_span("option", name, value) if name in c.tables.given else d.span,
                     f"option '{name}' = {value!r} is not allowed",
                     f"choose from {c.tables.rt.display(tuple(allowed))}"
                     + (f", or add --variant {opening}, which allows it" if opening else ""),
@@ -575,7 +247,7 @@ def make_components(c: Compiler, decls: tuple) -> None:
     """
     for d in decls:
         if isinstance(d, ast.Grid):
-            c._grid(d)
+            c.declarations.add_grid(d)
         elif isinstance(d, ast.Entity):
             c.tables.entity_decls[d.name] = d
             c.tables.types[d.name] = ()
@@ -587,24 +259,24 @@ def make_components(c: Compiler, decls: tuple) -> None:
     for t in c.tables.program.tables:
         if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
             for row in t.live():
-                c._add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
+                c.declarations.add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
     for d in decls:
         if isinstance(d, ast.Card):
-            c._card_props(d)
-    c._vocabularies = {}
+            c.declarations.card_props(d)
+    c.declarations.forget_vocabularies()  # (read once every component a cell may name exists)
     generates = [d for d in decls if isinstance(d, ast.Generate)]
     waiting = [t for t in c.tables.program.tables if isinstance(t.decl, ast.Table)]
     for i, d in enumerate(generates):
         # A table's values are read before a generate, so that it may read them
         # (`n in 1..t.count`), unless its cells name components a generate still makes.
         later = {g.kind for g in generates[i:]}
-        ready = [t for t in waiting if not c._table_kinds(t) & later]
+        ready = [t for t in waiting if not c.declarations.table_kinds(t) & later]
         for t in ready:
-            c._table_values(t)
+            c.declarations.table_values(t)
         waiting = [t for t in waiting if t not in ready]
-        c._generate(d, waiting, later)
+        c.declarations.generate(d, waiting, later)
     for t in waiting:
-        c._table_values(t)
+        c.declarations.table_values(t)
 
 
 def link_map_and_events(c: Compiler, decls: tuple) -> None:
@@ -625,7 +297,7 @@ def link_map_and_events(c: Compiler, decls: tuple) -> None:
                     if d.kind is not None:
                         c.tables.rt.link_kind[(a, b)] = d.kind
         elif isinstance(d, ast.Links):
-            c._table_links(next(t for t in c.tables.program.tables if t.decl is d))
+            c.declarations.table_links(next(t for t in c.tables.program.tables if t.decl is d))
         elif isinstance(d, ast.Event):
             c.tables.event_decls[d.name] = d
 
@@ -638,7 +310,7 @@ def gather_abouts(c: Compiler, decls: tuple) -> None:
     """
     for d in decls:
         if isinstance(d, ast.About):
-            c._about(d)
+            c.declarations.add_about(d)
     for name, text in c.tables.fields.get("about", {}).items():
         if isinstance(text, str) and text:
             c.tables.about.setdefault(name, text)
@@ -655,19 +327,19 @@ def lay_out_variables(c: Compiler, decls: tuple) -> None:
     c.modifiers.init_queries(decls)
     for d in decls:
         if isinstance(d, ast.Var):
-            c._var(d)
+            c.declarations.declare_var(d)
     grants = c.modifiers.grants_var()
     if grants is not None:
-        c._var(grants)
+        c.declarations.declare_var(grants)
         c.modifiers.grants_declared()
-    c._links_var()
+    c.declarations.declare_links_var()
     c.modifiers.guard_queries(decls)
     if c.tables.cancel_events or ast.contains(c.tables.program.decls, ast.Cancel):
         # effects about to resolve, innermost last: True once cancelled
         span = c.tables.header.span
         any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
         empty = ast.ListLit(span=span, items=())
-        c._var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
+        c.declarations.declare_var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
         c.tables.cancel_slot = c.tables.vars[RESOLVING].slot
 
 
@@ -716,10 +388,35 @@ def compile_behaviour(c: Compiler, decls: tuple) -> None:
     for d in decls:
         if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
             try:
-                c._compile_behaviour(d)
+                _compile_behaviour(c, d)
             except LimitExceeded as exc:  # generated code past what Python compiles
                 c.tables.fail(d.span, exc.message, exc.hint)
     c.modifiers.specialise_queries()
+
+
+def _compile_behaviour(c: Compiler, d: Behaviour) -> None:
+    """One def, query, static modifier, procedure body, trigger or card, compiled by its compiler."""
+    if isinstance(d, ast.Def):
+        c.expressions.compile_def(d)
+    elif isinstance(d, ast.Query):
+        c.modifiers.compile_query(d)
+    elif isinstance(d, ast.StaticModifier):
+        c.modifiers.static_modifier(d, None)
+    elif isinstance(d, ast.Procedure):
+        c.statements.compile_body(c.tables.procs[d.name], [p.name for p in d.params], d.body)
+    elif isinstance(d, ast.Trigger):
+        c.statements.compile_trigger(d, None)
+    else:
+        for t in d.triggers:
+            c.statements.compile_trigger(t, d.name)
+        for m in d.statics:
+            c.modifiers.static_modifier(m, d.name)
+        for hook in d.leaves:
+            c.statements.compile_body(c.tables.leave_hooks[hook.var][d.name], ["self"], hook.body)
+        for slot_name, body, span, params in d.slots:
+            code = c.tables.new_code(f"{d.name}.{slot_name}", span)
+            c.statements.compile_body(code, ["self"] + [p.name for p in params], body)
+            c.tables.slots[(d.name, slot_name)] = code
 
 
 def compile_payoff_and_view(c: Compiler, decls: tuple) -> None:
@@ -924,22 +621,3 @@ def _leaver(hooks: dict[str, Code]):
             vm.push([code, 0, [c] + [None] * (code.nlocals - 1)])
 
     return left
-
-
-def _argument(flag: str, name: str, value=None) -> Span:
-    """Where a mistake in a command-line argument is reported: the argument itself
-    (`--option ground=left: error: ...`), not a line of a file the user did not write."""
-    shown = name if value is None else f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-    return Span(f"--{flag} {shown}", 0, 0)
-
-
-def _optional_fields(entity: ast.Entity) -> list[str]:
-    """The properties a component of `entity` may leave out: of an optional type (`T?`),
-    they are none where a table's row, a card or a generate does not give them."""
-    return [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
-
-
-def _table(t: LoadedTable) -> ast.Table:
-    """The declaration of a `table` (not a `links` file), whose rows are components."""
-    assert isinstance(t.decl, ast.Table)
-    return t.decl
