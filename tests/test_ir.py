@@ -12,7 +12,7 @@ from interpreter import load_game
 from interpreter.check.checker import check_program
 from interpreter.compile import emit, ir
 from interpreter.compile.compiler import Compiler
-from interpreter.compile.expressions import Scope
+from interpreter.compile.scope import Scope
 from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 

@@ -17,7 +17,7 @@ import interpreter.compile.passes
 import interpreter.runtime.machine
 from interpreter import GameDefError, GameRuntimeError, load_game
 from interpreter.compile.compiler import Compiler
-from interpreter.compile.expressions import Scope
+from interpreter.compile.scope import Scope
 from interpreter.language.parser import parse_expression
 from interpreter.runtime.saving import load_state, save_state, state_from_dict, state_to_dict
 
@@ -160,7 +160,7 @@ def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_p
     span = compiled.tables.header.span
 
     def static(text: str) -> bool:
-        return compiled.expressions.is_static(parse_expression(text, span), Scope(), set())
+        return compiled.expressions.static.is_static(parse_expression(text, span), Scope(), set())
 
     assert static("[[x, y] for x in 1..3 for y in x..3 if x != y]")
     assert static("pairs()")

@@ -13,7 +13,7 @@ from interpreter import load_game
 from interpreter.check.checker import check_program
 from interpreter.compile import codecache, emit, ir, passes
 from interpreter.compile.compiler import Compiler
-from interpreter.compile.expressions import Scope
+from interpreter.compile.scope import Scope
 from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 
@@ -197,11 +197,17 @@ def test_whether_a_def_is_static_is_kept_and_right_through_recursion(tmp_path):
         return compiled.expressions.src(parse_expression(text, span), Scope(["n"]), {})
 
     for _ in range(2):  # the second time from what was kept
-        assert compiled.expressions._static_def("up") is False and compiled.expressions._static_def("down") is False
-        assert compiled.expressions._static_def("quad") is True and compiled.expressions._static_def("size") is False
+        assert (
+            compiled.expressions.static.static_def("up") is False
+            and compiled.expressions.static.static_def("down") is False
+        )
+        assert (
+            compiled.expressions.static.static_def("quad") is True
+            and compiled.expressions.static.static_def("size") is False
+        )
         assert tree("quad(3)") == ir.Lit(12)  # computed at load
         assert type(tree("quad(n)")) is not ir.Lit and type(tree("up(3)")) is not ir.Lit
-    assert set(compiled.expressions._static_defs) >= {"up", "down", "quad", "double", "size"}
+    assert set(compiled.expressions.static._defs) >= {"up", "down", "quad", "double", "size"}
 
 
 def test_whether_a_chosen_list_is_empty_is_a_truth_whichever_list_is_chosen(tmp_path):

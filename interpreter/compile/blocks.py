@@ -13,7 +13,8 @@ import attrs
 
 from interpreter.compile import ir
 from interpreter.compile.emit import body as written
-from interpreter.compile.expressions import ExpressionCompiler, Scope, compile_source
+from interpreter.compile.expressions import ExpressionCompiler, compile_source
+from interpreter.compile.scope import Scope
 from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_LOG_LINES, capped, capped_deep

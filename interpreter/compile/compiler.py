@@ -27,9 +27,10 @@ import attrs
 from interpreter.compile import codecache, emit
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.declarations import DeclarationCompiler, argument_span
-from interpreter.compile.expressions import ExpressionCompiler, Scope
+from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
 from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.scope import Scope
 from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.steps import Code
 from interpreter.compile.tables import INPUTS, Tables
@@ -351,7 +352,7 @@ def compile_visibility(c: Compiler, decls: tuple) -> None:
     """
     for name, ent in c.tables.entity_decls.items():
         rules = []
-        c.expressions.self_fields = {f.name for f in ent.fields}
+        c.expressions.self_fields.names = {f.name for f in ent.fields}
         for f in ent.fields:
             if f.hidden:
                 rules.append((f.name, lambda vm, L: False))
@@ -359,12 +360,12 @@ def compile_visibility(c: Compiler, decls: tuple) -> None:
                 rules.append((f.name, c.expressions.expr(f.visible, Scope(["self", "viewer"]))))
         c.tables.visibility[name] = rules
         if ent.short is not None:
-            c.expressions.short_mode = True
+            c.expressions.self_fields.short = True
             c.tables.short_fns[name] = [
                 p if isinstance(p, str) else c.expressions.expr(p, Scope(["self"])) for p in ent.short.parts
             ]
-            c.expressions.short_mode = False
-        c.expressions.self_fields = set()
+            c.expressions.self_fields.short = False
+        c.expressions.self_fields.names = set()
 
 
 def compile_behaviour(c: Compiler, decls: tuple) -> None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence, Set
 
-from interpreter.compile.expressions import ExpressionCompiler, Scope
+from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.game import VarInfo
+from interpreter.compile.scope import Scope
 from interpreter.compile.tables import Tables
 from interpreter.core.builtins import DELTA, DIRECTIONS
 from interpreter.core.errors import GameDefError, Span, did_you_mean

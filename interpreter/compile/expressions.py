@@ -19,6 +19,8 @@ from typing import Any
 import attrs
 
 from interpreter.compile import codecache, emit, ir, passes
+from interpreter.compile.scope import Scope
+from interpreter.compile.static import FOLDED, SelfFields, StaticAnalysis
 from interpreter.compile.steps import Closure
 from interpreter.compile.tables import Tables
 from interpreter.core.builtins import BUILTINS, Text, always_true
@@ -91,7 +93,6 @@ _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.List
 
 
 # Expressions computed at load when they read nothing that changes (constant folding).
-_FOLDED = frozenset((ast.Comprehension, ast.Call, ast.ListLit, ast.Range))
 # Each kind of expression's builder (`ExpressionCompiler._g_KIND`), found once.
 _BUILDERS: dict[type, Callable[..., ir.Node]] = {}
 
@@ -112,43 +113,6 @@ _LIST_ARGS = {
     "sort_by": (0,),
     "best": (0,),
 }
-
-
-class Scope:
-    """Local names of one code body, each given a slot in the frame.
-
-    An inlined function body gets a child scope: it sees only its parameters (bound
-    to the caller's argument sources in `env`), while the slots it needs are
-    allocated in the caller's frame.
-    """
-
-    def __init__(self, names=(), root: Scope | None = None, env: dict | None = None, static_names: set | None = None):
-        self.slots: dict[str, int] = {}
-        self.root = root
-        self.env: dict[str, str] = env or {}
-        self.static_env = static_names or set()
-        self._count = 0
-        self.owner = ""  # the procedure whose locals these are, when it is inlined in another
-        self.named: dict[int, tuple[str, str]] = {}  # (the root's) each slot's (name, procedure)
-        for n in names:
-            self.bind(n)
-
-    @property
-    def count(self) -> int:
-        return self.root.count if self.root is not None else self._count
-
-    def bind(self, name: str) -> int:
-        if name not in self.slots:
-            self.slots[name] = slot = self.fresh()
-            root = self.root if self.root is not None else self
-            root.named[slot] = (name, self.owner)
-        return self.slots[name]
-
-    def fresh(self) -> int:
-        if self.root is not None:
-            return self.root.fresh()
-        self._count += 1
-        return self._count - 1
 
 
 _OPS = {
@@ -209,10 +173,9 @@ class ExpressionCompiler:
         self.tables.ns["_always_true"] = always_true
         self.name_numbers = itertools.count()
         self._inlining: list[str] = []
-        self._static_stack: list[str] = []
         self._tables: dict[str, dict | None] = {}
-        self.self_fields: set[str] = set()
-        self.short_mode = False
+        self.self_fields = SelfFields()  # an entity's fields read by bare name (the visibility pass)
+        self.static = StaticAnalysis(tables, self.self_fields)
         self._folding = False
         self._plain_lists = False  # comprehensions written as they are, never as `_hoisted_list` calls
         self._shallow_at: int | None = None  # inlining depth past which defs are called, not inlined
@@ -226,17 +189,12 @@ class ExpressionCompiler:
         # loop functions made, not yet compiled: their source and the loop functions it calls
         self._pending_loops: dict[str, tuple[str, list[str]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
-        self._building = False  # a tree is being built (`src`)
-        # def name -> is its body static for static arguments (`_static_def`), with the
-        # sizes of the tables that answer depends on when it was found
-        self._static_defs: dict[str, tuple[tuple, bool]] = {}
-        self._static_seen: dict[tuple, tuple[Any, Scope, bool]] = {}  # `is_static`'s answers in this tree
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
         """A function (vm, L) -> value computing `e`."""
-        if self.is_static(e, scope, set()) and not isinstance(e, ast.Lambda):
+        if self.static.is_static(e, scope, set()) and not isinstance(e, ast.Lambda):
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return lambda vm, L: value
@@ -279,21 +237,21 @@ class ExpressionCompiler:
         is built (`_loops_made`, for `_loop_element`) are forgotten once it is: no later
         tree holds their calls, and the compiled game (kept whole in the game cache)
         keeps no trees."""
-        if self._building:
+        static = self.static
+        if static.building:
             return self._node(e, scope, py)
-        self._building = True
         emit.forget()
-        self._static_seen.clear()
+        static.new_tree()
         try:
             return self._node(e, scope, py)
         finally:
-            self._building = False
+            static.building = False
             self._loops_made.clear()
 
     def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
         """`src` of `e` inside a tree being built: the builders call this directly."""
         t = type(e)
-        if t in _FOLDED and self.is_static(e, scope, set(), frozenset(py)):
+        if t in FOLDED and self.static.is_static(e, scope, set(), frozenset(py)):
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return self._literal(value)
@@ -325,7 +283,7 @@ class ExpressionCompiler:
             return ir.Slot(scope.slots[n])
         if n in scope.env:
             return ir.Group(scope.env[n])
-        if n in self.self_fields and self.short_mode:
+        if self.self_fields.short and n in self.self_fields.names:
             return ir.Subscript(ir.Slot(0), ir.Lit(n))  # a `short` template reads a dict of the visible fields
         if n in self.tables.vars:
             return ir.Var(self.tables.vars[n].slot)
@@ -337,7 +295,7 @@ class ExpressionCompiler:
             return self._literal(self.tables.constants[n])
         if n in self.tables.defs:
             return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
-        if n in self.self_fields and "self" in scope.slots:
+        if n in self.self_fields.names and "self" in scope.slots:
             return self._g_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope, py)
         known = (
             list(py)
@@ -967,7 +925,9 @@ class ExpressionCompiler:
             return None  # (inside a body written with its calls left as calls)
         if e.func not in self._inlining and len(self._inlining) < 8 and len(args) == len(decl.params):
             root = scope.root if scope.root is not None else scope
-            static = {p.name for p, a in zip(decl.params, e.args) if self.is_static(a, scope, set(), frozenset(py))}
+            static = {
+                p.name for p, a in zip(decl.params, e.args) if self.static.is_static(a, scope, set(), frozenset(py))
+            }
             env = {p.name: a for p, a in zip(decl.params, args)}
             for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
                 if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
@@ -1107,7 +1067,7 @@ class ExpressionCompiler:
         probe = ast.Call(
             span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0) for _ in decl.params)
         )
-        if size > TABLE_LIMIT or not self.is_static(probe, Scope(), set()):
+        if size > TABLE_LIMIT or not self.static.is_static(probe, Scope(), set()):
             return None
         self.compile_def(decl)
         call = self.tables.defs[decl.name][0]
@@ -1121,129 +1081,6 @@ class ExpressionCompiler:
             return None
         self._tables[decl.name] = table
         return table
-
-    def is_static(self, e, scope: Scope, bound: set, dynamic: frozenset = frozenset()) -> bool:
-        """True if `e` reads no variable, local, player list or random state.
-
-        While a tree is built, the answers for the expressions `_node` asks about (calls,
-        lists, comprehensions, ranges) are kept until the next tree: each is asked again
-        when its turn comes to be built, and again of an inlined def's arguments. Kept by
-        the expression, the scope (both kept with the answer, so that their ids are no
-        other's) and the comprehension variables around it: within one tree no name is
-        bound in a scope, and the game's names do not change."""
-        if bound or not self._building or type(e) not in _FOLDED:
-            return self._is_static(e, scope, bound, dynamic)
-        key = (id(e), id(scope), dynamic)
-        known = self._static_seen.get(key)
-        if known is not None and known[0] is e and known[1] is scope:
-            return known[2]
-        answer = self._is_static(e, scope, bound, dynamic)
-        self._static_seen[key] = (e, scope, answer)
-        return answer
-
-    def _is_static(self, e, scope: Scope, bound: set, dynamic: frozenset) -> bool:
-        t = type(e)
-        if t in (ast.Int, ast.Bool, ast.NoneLit):
-            return True
-        if t is ast.Str:
-            return all(isinstance(p, str) or self.is_static(p, scope, bound, dynamic) for p in e.parts)
-        if t is ast.Name:
-            return self._static_name(e, scope, bound, dynamic)
-        if t is ast.Call:
-            return self._static_call(e, scope, bound, dynamic)
-        if t is ast.ListLit:
-            return all(self.is_static(i, scope, bound, dynamic) for i in e.items)
-        if t is ast.Range:
-            return self.is_static(e.low, scope, bound, dynamic) and self.is_static(e.high, scope, bound, dynamic)
-        if t is ast.Comprehension:
-            return self._static_comprehension(e, scope, bound, dynamic)
-        if t is ast.Lambda:
-            return self.is_static(e.body, scope, bound | {e.param}, dynamic)
-        if t is ast.BinOp:
-            return self.is_static(e.left, scope, bound, dynamic) and self.is_static(e.right, scope, bound, dynamic)
-        if t in (ast.Not, ast.Neg):
-            return self.is_static(e.operand, scope, bound, dynamic)
-        if t is ast.IfExpr:
-            return all(self.is_static(x, scope, bound, dynamic) for x in (e.condition, e.then, e.otherwise))
-        if t is ast.Member:
-            return e.name not in self.tables.changeable and self.is_static(e.obj, scope, bound, dynamic)
-        if t is ast.Index:  # an item of a list or a table the rule wrote (a variable's entry is not)
-            return self.is_static(e.obj, scope, bound, dynamic) and self.is_static(e.key, scope, bound, dynamic)
-        return False
-
-    def _static_name(self, e: ast.Name, scope: Scope, bound: set, dynamic: frozenset) -> bool:
-        """A name is static if it is bound by an enclosing static loop, an option, a
-        constant, or a def whose body is static; not if it is a variable or a local."""
-        n = e.id
-        if n in bound:
-            return True
-        if n in dynamic or n in scope.slots:
-            return False
-        if n in scope.env:
-            return n in scope.static_env
-        if n in self.tables.vars or n == "players" or (self.short_mode and n in self.self_fields):
-            return False
-        if n in self.tables.defs:
-            return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
-        return n in self.tables.options or n in self.tables.constants
-
-    def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
-        """A call is static if its arguments are and it is a built-in (not one reading links
-        added in play) or a def whose body is static for static arguments (recursion is not)."""
-        if e.func == "members":  # its argument is a type name; only the seats in play vary
-            return bool(e.args) and getattr(e.args[0], "id", None) != "player"
-        if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
-            return False
-        if e.func in self.tables.def_decls:
-            return self._static_def(e.func)
-        if e.func in DYNAMIC and self.tables.dynamic_links:  # links added in play are state
-            return False
-        return e.func in BUILTINS or e.func == "initial"
-
-    def _static_def(self, name: str) -> bool:
-        """Is the body of def `name` static when its parameters are? Asked at every call
-        of it the compiler meets (and of every def that body calls), so the answer is
-        kept. It reads no scope, only the game's names (variables, options, constants,
-        defs, changeable properties), which only grow while a game compiles: an answer
-        is kept with their sizes and asked again when they differ, and never kept while
-        a `short` template reads its component's fields by name. The recursion guard
-        (`_static_stack`) can only turn an answer false (the check is a conjunction that
-        explores every call when true): an answer true met no def on the stack, and is
-        the answer from any stack; one false is kept only when found with no other def
-        on the stack, as it then is from any stack."""
-        if name in self._static_stack:
-            return False
-        fresh = not self._static_stack
-        state = (
-            len(self.tables.vars),
-            len(self.tables.options),
-            len(self.tables.constants),
-            len(self.tables.def_decls),
-            len(self.tables.changeable),
-        )
-        known = None if self.short_mode else self._static_defs.get(name)
-        if known is not None and known[0] == state:
-            return known[1]
-        decl = self.tables.def_decls[name]
-        self._static_stack.append(name)
-        try:
-            params = {p.name for p in decl.params}
-            answer = self.is_static(decl.body, Scope(env=dict.fromkeys(params, ""), static_names=params), set())
-        finally:
-            self._static_stack.pop()
-        if not self.short_mode and (answer or fresh):
-            self._static_defs[name] = (state, answer)
-        return answer
-
-    def _static_comprehension(self, e: ast.Comprehension, scope: Scope, bound: set, dynamic: frozenset) -> bool:
-        inner = bound
-        for clause in e.clauses:  # a clause may use the names of the clauses before it
-            if not self.is_static(clause.iterable, scope, inner, dynamic):
-                return False
-            inner = inner | {clause.var}
-            if clause.condition is not None and not self.is_static(clause.condition, scope, inner, dynamic):
-                return False
-        return self.is_static(e.element, scope, inner, dynamic)
 
 
 def _count_eq(items, value) -> int:

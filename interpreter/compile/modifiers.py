@@ -21,9 +21,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.compile.expressions import ExpressionCompiler, Scope
+from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.passes import pure, var_reads
 from interpreter.compile.queries import GRANTS, NEVER, CompiledModifier, QueryFunction, specialised, unset_query
+from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Closure
 from interpreter.compile.tables import Tables
 from interpreter.core.limits import capped

@@ -13,9 +13,10 @@ import attrs
 
 from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
-from interpreter.compile.expressions import ExpressionCompiler, Scope, compile_source
+from interpreter.compile.expressions import ExpressionCompiler, compile_source
 from interpreter.compile.modifiers import ModifierCompiler
 from interpreter.compile.queries import expirer
+from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Choice, Closure, Code, Handler
 from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
@@ -450,7 +451,7 @@ class StatementCompiler:
         exec(compile_source(text, "<gamedef labels>"), self.tables.ns)  # noqa: S102
         labels = self.tables.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
-        if self.expressions.is_static(s.label, scope, {s.var, *read}):
+        if self.expressions.static.is_static(s.label, scope, {s.var, *read}):
             return labels, tuple(scope.slots[n] for n in read)
         return labels, None
 

@@ -23,8 +23,8 @@ face-down piece stays face down.
 
 from __future__ import annotations
 
-from interpreter.compile.expressions import Scope
 from interpreter.compile.game import Item
+from interpreter.compile.scope import Scope
 from interpreter.language import syntax as ast
 
 
