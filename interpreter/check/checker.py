@@ -224,7 +224,7 @@ class Checker:
                 if d.kind not in self.fields:
                     self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
                     continue
-                scope = {}
+                scope: dict[str, Any] = {}
                 for name, e in d.iterators:  # a loop's list may use the loops before it
                     self.expr(e, scope)
                     scope[name] = ANY

