@@ -952,6 +952,22 @@ CASES = [
             game over []
         }
         variant v "V" {
+            replace invariant "no rule": true
+        }
+        """,
+        {"variants": ["v"]},
+        "7:5",
+        "`replace` needs a declaration with a name, and an invariant has none",
+        id="variant-replaces-an-unnamed-declaration",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        variant v "V" {
             procedure play() {
                 rule "Variant play"
                 game over []

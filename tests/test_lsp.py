@@ -438,3 +438,18 @@ def test_positions_in_utf16():
     position = to_position(text, 1, column)
     assert position == types.Position(line=0, character=column)  # one more unit than characters before it
     assert from_position(text, position) == (1, column)
+
+
+def test_a_def_named_like_a_procedure_shows_its_own_type(tmp_path: Path):
+    """Hover on a def shows its result type, never the locals of a procedure that has
+    the same name (the language keeps defs and procedures apart)."""
+    from interpreter.lsp import analysis as A
+
+    text = (
+        "game g { players 1..1 }\ndef turn(p: player) = 3\n"
+        'procedure turn(p: player) {\n    rule "T"\n    let c = 2\n}\n'
+        'procedure play() {\n    rule "G 1"\n    let n = turn(players[0])\n    game over players\n}\n'
+    )
+    found = A.analyse(str(tmp_path / "d.game"), text)
+    shown = A.hover(found, text, 2, 5)
+    assert "def turn(p: player): int" in shown and "'c'" not in shown

@@ -43,6 +43,12 @@ KEYED = {
 }
 
 
+def _unnamed(decl) -> str:
+    """A declaration that has no name, as a designer calls it (for an error)."""
+    kinds = {ast.Invariant: "an invariant", ast.Trigger: "a `when` trigger", ast.StaticModifier: "a `while` modifier"}
+    return kinds.get(type(decl), "this declaration")
+
+
 def decl_key(decl) -> tuple[str, str] | None:
     kind = KEYED.get(type(decl))
     if kind is None:
@@ -235,9 +241,18 @@ def load_program(
                     continue
                 order.remove(table.pop(key))
             elif isinstance(decl, ast.Replace):
-                # Not right, reported: decl_key is None for a declaration without a key (`replace
-                # invariant "x": ...`, `replace when ...`), and `key[0]` below then raises a TypeError.
-                key = decl_key(decl.decl)  # type: ignore[assignment]
+                replaced = decl_key(decl.decl)
+                if replaced is None:  # an invariant, a trigger, a link...: nothing names it
+                    errors.append(
+                        Diagnostic(
+                            decl.span,
+                            f"`replace` needs a declaration with a name, and {_unnamed(decl.decl)} has none",
+                            "drop `replace` to add it; to change a base rule, put it in a named "
+                            "procedure, def or query and replace that",
+                        )
+                    )
+                    continue
+                key = replaced
                 if key not in table:
                     errors.append(
                         Diagnostic(

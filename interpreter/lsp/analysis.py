@@ -97,10 +97,6 @@ def _check(program: Program, types: dict[tuple[str, int, int] | str, LocalType] 
     if types is not None:  # the game's own first, then what only a variant has
         for key, t in checker.bound_types.items():
             types.setdefault(key, t)
-        # Not right, reported: the procedures' scopes join the defs' types by name, so a def
-        # named like a procedure is shown with that procedure's scope as its type.
-        for name, scope in checker.local_types.items():
-            types.setdefault(name, scope)
         for name, t in checker.def_types.items():
             types.setdefault(name, show(t))
     return [d for d in diags if d.severity == "warning"]
