@@ -178,7 +178,7 @@ def _listed(chain: tuple | None, last: int | None = None) -> list:
     """The items of a chain `(newest, (older, (... ())))`, oldest first; only the `last`
     newest if given. Positions keep their actions and moves as such chains: one link a
     step, shared with the position before, where a tuple would copy the whole history."""
-    items = []
+    items: list = []
     while chain and (last is None or len(items) < last):
         item, chain = chain
         items.append(item)
@@ -288,7 +288,9 @@ class GamedefState(pyspiel.State):
             elif self._chance():
                 pos.player = int(pyspiel.PlayerId.CHANCE)
             else:
-                pos.player = self._shared.seat_index[pos.state.pending.player]
+                pending = pos.state.pending
+                assert pending is not None  # not over, not cut short, no draw: a seat decides
+                pos.player = self._shared.seat_index[pending.player]
         return pos.player
 
     def _legal_actions(self, player: int) -> list[int]:
@@ -369,6 +371,7 @@ class GamedefState(pyspiel.State):
         if self._cut_short():
             return f"{text}\ncut short after {self._pos.decisions} decisions"
         p = state.pending
+        assert p is not None  # neither over nor cut short: a decision waits
         labels = sh.game.labels(state)
         return f"{text}\n{p.player} ({sh.game.prompt(state)}): {' | '.join(labels)}"
 

@@ -65,7 +65,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
     """A .game as an AEC environment (module docstring); `env(...)` wraps it as
     PettingZoo's own environments are wrapped."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "gamedef_v0", "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "name": "gamedef_v0", "is_parallelizable": False}
 
     def __init__(
         self,
@@ -95,6 +95,7 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self.max_steps = max_steps
         self.observation_kind = observation
         self.layout: TensorLayout | None = None
+        box: gymnasium.spaces.Box[np.float32] | gymnasium.spaces.Box[np.uint8]  # the tensor, or the JSON's bytes
         if observation == "tensor":
             self.layout = TensorLayout(self.game, self.players)
             observation_size = self.layout.size
@@ -143,12 +144,13 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._settle()
 
     def _settle(self) -> None:
         """After a reset or a move: the next agent, or the end of the game for all."""
         state = self.game_state
+        assert state is not None  # set by `reset`, before any move
         if self.game.is_over(state):
             returns = self.game.returns(state)
             self.rewards = {a: float(returns[a]) for a in self.agents}
@@ -159,7 +161,9 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
             self.truncations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.game.current_player(state)
+            seat = self.game.current_player(state)
+            assert seat is not None  # not over: a seat decides
+            self.agent_selection = seat
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's move, by its action number; a finished agent's step
@@ -168,14 +172,17 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        ids = self._actions.ids(self.game_state)
+        state = self.game_state
+        assert state is not None  # an agent is selected: `reset` has started a game
+        ids = self._actions.ids(state)
         try:
-            index = ids.index(int(action))
+            # None raises TypeError here, refused below as an illegal action like any other.
+            index = ids.index(int(action))  # type: ignore[arg-type]
         except (ValueError, TypeError):
             raise ValueError(f"action {action} is not legal for {agent}; legal: {sorted(ids)[:12]}") from None
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
-        self.game_state = self.game.apply_index(self.game_state, index)
+        self.game_state = self.game.apply_index(state, index)
         self.steps += 1
         self._settle()
         if self.render_mode == "human":
@@ -197,12 +204,16 @@ class raw_env(AECEnv, EzPickle):  # noqa: N801 - PettingZoo's name for the unwra
 
     def observation_json(self, agent: str) -> str:
         """The agent's observation, whole, as the canonical JSON the vector encodes."""
-        return _canonical(self.game.observation(self.game_state, agent))
+        state = self.game_state
+        assert state is not None  # observed after `reset`, as PettingZoo's protocol requires
+        return _canonical(self.game.observation(state, agent))
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The agent's observation vector and action mask (module docstring)."""
         if self.layout is not None:
-            seen = self.game.observation(self.game_state, agent)
+            state = self.game_state
+            assert state is not None  # observed after `reset`, as PettingZoo's protocol requires
+            seen = self.game.observation(state, agent)
             return {"observation": self.layout.encode(seen, agent), "action_mask": self.action_mask(agent)}
         data = self.observation_json(agent).encode("utf-8")
         if len(data) > self.observation_size and not self._warned:

@@ -37,7 +37,9 @@ class RandomAgent:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, state: State) -> int:
-        return self.rng.randrange(len(state.pending.values))
+        p = state.pending
+        assert p is not None  # an agent is asked only while a decision is pending
+        return self.rng.randrange(len(p.values))
 
 
 class ChanceAgent:
@@ -48,6 +50,7 @@ class ChanceAgent:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game, state: State) -> int:
+        assert isinstance(game, ChanceGame)  # `parse_agents` makes this agent only for a ChanceGame
         weights = [p for _, p in game.chance_outcomes(state)]
         return self.rng.choices(range(len(weights)), weights=weights)[0]
 

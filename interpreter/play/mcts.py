@@ -265,7 +265,9 @@ class MCTSAgent:
             refuse_depth(game, self.depth)
             refuse_bias(game, self.bias)
             self._checked = game.compiled
-        if len(state.pending.values) == 1:  # nothing to weigh
+        pending = state.pending
+        assert pending is not None  # an agent is asked only while a decision is pending
+        if len(pending.values) == 1:  # nothing to weigh
             self.last_iterations = 0
             return 0
         return self.search(game, state)
@@ -294,14 +296,16 @@ class MCTSAgent:
             path: list[tuple[list, int, str]] = []
             # Descend while every move of the node has been tried; expand one untried move.
             while state.result is None:
-                if state.pending.player == drawer:  # a draw: by its probability, no node, no payoff
-                    state = apply(state, draw(game, state, rng))
+                # A draw: by its probability, no node, no payoff. (Not over: a decision waits, and
+                # `drawer` is set only for a ChanceGame: no check per node.)
+                if state.pending.player == drawer:  # type: ignore[union-attr]
+                    state = apply(state, draw(game, state, rng))  # type: ignore[arg-type]
                     continue
                 key = _key(state)
                 node = tree.get(key)
-                mover = state.pending.player
+                mover = state.pending.player  # type: ignore[union-attr]  # (as above)
                 if node is None:  # [visits, tries per move, payoff sums, untried moves, move scores]
-                    n = len(state.pending.values)
+                    n = len(state.pending.values)  # type: ignore[union-attr]  # (as above)
                     untried = list(range(n))
                     rng.shuffle(untried)
                     node = tree[key] = [0, [0] * n, [0.0] * n, untried, None]
@@ -388,7 +392,9 @@ class ISMCTSAgent:
         labels = game.labels(state)
         if len(labels) == 1:
             return 0
-        seat = state.pending.player
+        pending = state.pending
+        assert pending is not None  # an agent is asked only while a decision is pending
+        seat = pending.player
         rng = self.rng
         tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
         c = self.exploration
@@ -407,8 +413,10 @@ class ISMCTSAgent:
             path: list[tuple[dict, str, str]] = []
             expanded = False
             while det.result is None and not expanded:
-                if drawer is not None and det.pending.player == drawer:  # a draw: as in MCTSAgent.search
-                    i = draw(game, det, rng)
+                # A draw: as in MCTSAgent.search. (Not over: a decision waits, and `drawer` is set
+                # only for a ChanceGame: no check per node.)
+                if drawer is not None and det.pending.player == drawer:  # type: ignore[union-attr]
+                    i = draw(game, det, rng)  # type: ignore[arg-type]
                     history += ((drawer, game.move_view(det, game.labels(det)[i], seat)),)
                     det = game.apply_index(det, i)
                     continue
@@ -417,7 +425,7 @@ class ISMCTSAgent:
                 for m in moves:
                     stats = node.setdefault(m, [0, 0.0, 0])
                     stats[2] += 1  # available in this determinisation
-                mover = det.pending.player
+                mover = det.pending.player  # type: ignore[union-attr]  # (as above)
                 prior = None
                 if bias:
                     seen_here = reached[history] = reached.get(history, 0) + 1
@@ -505,10 +513,12 @@ class GreedyAgent:
             if self._hidden:
                 refuse_unresampled(game, state)
             self._checked = game.compiled
-        n = len(state.pending.values)
+        pending = state.pending
+        assert pending is not None  # an agent is asked only while a decision is pending
+        n = len(pending.values)
         if n == 1:
             return 0
-        seat = state.pending.player
+        seat = pending.player
         rng = self.rng
         if not self._hidden:
             det = state._replace(rng=rng.getrandbits(64))
@@ -555,10 +565,11 @@ class GreedyAgent:
         left, steps = self.lookahead, 0
         while state.result is None and left > 0 and steps < 4 * self.lookahead + 20:
             steps += 1
-            mover = state.pending.player
-            n = len(state.pending.values)
+            # (Not over: a decision waits, and `drawer` is set only for a ChanceGame: no check per decision.)
+            mover = state.pending.player  # type: ignore[union-attr]
+            n = len(state.pending.values)  # type: ignore[union-attr]
             if drawer is not None and mover == drawer:
-                i = draw(game, state, rng)
+                i = draw(game, state, rng)  # type: ignore[arg-type]
             elif n == 1:
                 i = 0
             else:

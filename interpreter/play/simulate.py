@@ -192,7 +192,9 @@ def component_catalogue(game: Game, kinds: Sequence[str] = ()) -> dict[str, tupl
 def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
     """The card the pending decision's option `index` is, if it is one: the value the seat
     picks, not its label, so that a card counts however the game words the option."""
-    value = state.pending.values[index]
+    pending = state.pending
+    assert pending is not None  # asked of the decision an agent has just answered
+    value = pending.values[index]
     return value if isinstance(value, str) and value in cards else None
 
 
@@ -220,7 +222,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
                 f"the game of seed {seed} has not ended after {setup.max_decisions:,} decisions",
                 "raise --max-decisions N, or check the rules for a game that cannot end",
             )
-        seat = state.pending.player
+        seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits (no check per move)
         if not first and seat != CHANCE:
             first = seat
         index = agents[seat].choose(game, state)
@@ -518,7 +520,8 @@ def card_summary(
         for seat, card, k in r.cards:  # one entry per (seat, card) of the game
             times[card] += k
             seat_games.setdefault(card, Counter())[seat] += 1  # (setdefault: a card missing from `cards`)
-            wins.setdefault(card, Counter())[seat] += won.get(seat, 0.0)
+            # A Counter of win shares (floats): typeshed types a Counter's counts as int only.
+            wins.setdefault(card, Counter())[seat] += won.get(seat, 0.0)  # type: ignore[assignment]
         games.update({card for _, card, _ in r.cards})
     out = []
     for card, by_seat in seat_games.items():
@@ -566,9 +569,9 @@ def summarise(
         for w in r.winners:
             wins[w] = wins.get(w, 0.0) + 1 / len(r.winners)
     win_rates = []
-    for s, w in wins.items():
-        low, high = wilson(w, n)
-        win_rates.append({"seat": s, "wins": w, "rate": w / n if n else 0.0, "low": low, "high": high})
+    for s, won in wins.items():
+        low, high = wilson(won, n)
+        win_rates.append({"seat": s, "wins": won, "rate": won / n if n else 0.0, "low": low, "high": high})
     payoffs = []
     for s in seats:
         values = [v for r in records for seat, v in r.payoffs if seat == s]
@@ -859,7 +862,7 @@ def plot(doc: dict[str, Any], records: Sequence[Record], folder: Path) -> list[P
     ax.set_title(title, fontsize=10)
     if with_rounds:
         ax = axes[0][1]
-        counts = Counter(r.rounds for r in records)
+        counts = Counter(r.rounds for r in records if r.rounds is not None)  # (with_rounds: every game has them)
         ax.bar([str(k) for k in sorted(counts)], [counts[k] for k in sorted(counts)])
         ax.set_xlabel(f"final `{ROUND_VAR}`")
         ax.set_ylabel("games")

@@ -21,6 +21,7 @@ Nothing here knows a game. Ordinary `Game` objects and their playouts are untouc
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
 from typing import NamedTuple
 
@@ -106,7 +107,15 @@ def _distinct(options: tuple) -> tuple[tuple, tuple[float, ...]]:
 class ChanceEngine(Engine):
     """An engine whose random draws are the `chance` seat's decisions (module docstring)."""
 
-    def start(self, players: int | None = None, seed: int = 0, pins: tuple = (), arrange=None) -> State:
+    # No `main`: only a designer's test names one, and it runs a plain Game, never chance
+    # mode. So this override is narrower than Engine.start (mypy: incompatible override).
+    def start(  # type: ignore[override]
+        self,
+        players: int | None = None,
+        seed: int = 0,
+        pins: tuple = (),
+        arrange: Callable[[State], State] | None = None,
+    ) -> State:
         if pins or arrange is not None:
             raise UsageError("chance mode draws every random result itself: no pins, no arrange")
         players = (self.header.default_players or self.header.min_players) if players is None else players
@@ -127,6 +136,7 @@ class ChanceEngine(Engine):
             else:
                 vm = make(g, base)
                 p = base.pending
+                assert p is not None and move is not None  # a move resumed in the state that waited for it
                 vm.thaw_top()[2][p.slot] = p.values[move]
                 vm.run()
                 state = vm.freeze(base.decisions + 1)
@@ -142,12 +152,13 @@ class ChanceEngine(Engine):
     def apply_index(self, state: State, i: int) -> State:
         record: Record = state.chance
         node = record.node
+        p = state.pending
+        assert p is not None  # a move is applied to a state waiting for one
         if node is not None:  # a draw: its result joins those drawn, and the move runs again
-            value = state.pending.values[i]
+            value = p.values[i]
             label = self._chance_label(node.kind, value)
             trail = record.trail + ((CHANCE, label, True, ()),)
             return self._resume(node.base, node.move, node.players, node.outcomes + (value,), trail)
-        p = state.pending
         label = self.labels(state)[i]
         secret = bool(self.compiled.choices[p.choice][2])
         nxt = self._resume(state, i, len(state.players), (), record.trail + ((p.player, label, secret, ()),))
@@ -169,7 +180,9 @@ class ChanceEngine(Engine):
         node = state.chance.node if state.chance is not None else None
         if node is None:
             return super()._write_labels(state)
-        return [self._chance_label(node.kind, v) for v in state.pending.values]
+        pending = state.pending
+        assert pending is not None  # a chance node waits for its draw
+        return [self._chance_label(node.kind, v) for v in pending.values]
 
     def prompt(self, state: State) -> str:
         node = state.chance.node if state.chance is not None else None

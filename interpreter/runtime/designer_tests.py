@@ -115,6 +115,7 @@ def _generated(index: int, test: ast.Test) -> list:
         if step.kind != "holds":
             continue
         e = step.expr
+        assert e is not None  # a `holds` step has its condition (the parser makes it so)
         decls.append(ast.Def(span=step.span, name=f"{names['expect']}{k}", params=(), body=e))
         if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
             decls.append(ast.Def(span=e.left.span, name=f"{names['expect']}{k}_left", params=(), body=e.left))
@@ -203,15 +204,16 @@ def _start(game: Game, index: int, test: ast.Test, folder: Path) -> tuple[State,
         state = state_from_dict(game, data, str(path))
         return (state._replace(pins=tuple(test.dice)) if test.dice else state), 0
     main = _names(index)["run"] if test.run is not None else "play"
-    start = {"players": test.players, "seed": test.seed, "pins": tuple(test.dice), "main": main}
+    players, seed, pins = test.players, test.seed, tuple(test.dice)
     if test.steps and test.steps[0].kind == "arrange":
         name = f"{_names(index)['arrange']}0"
         try:
-            return game.start(**start, arrange=lambda s: _run_procedure(game, s, name)), 1
+            arrange = lambda s: _run_procedure(game, s, name)
+            return game.start(players=players, seed=seed, pins=pins, arrange=arrange, main=main), 1
         except UsageError as err:
             if not err.message.startswith("arrange: setup() asks"):
                 raise
-    return game.start(**start), 0
+    return game.start(players=players, seed=seed, pins=pins, main=main), 0
 
 
 def _included_hashes(test_file: Path, variants: tuple[str, ...]) -> set[str]:
@@ -296,6 +298,7 @@ class _Run:
 
     def go(self) -> Outcome:
         game, test = self.game, self.test
+        state: State | None  # None once a step could not be played
         try:
             state, done = _start(game, self.index, test, self.folder)
         except GameRuntimeError as err:
@@ -362,7 +365,9 @@ class _Run:
         elif kind == "over" and not game.is_over(state):
             self.fail(step.span, f"expected the game to be over; {game.current_player(state)} decides next")
         elif kind == "not_over" and game.is_over(state):
-            self.fail(step.span, f"expected the game to go on; it is over, won by [{', '.join(game.result(state))}]")
+            winners = game.result(state)
+            assert winners is not None  # over: is_over read it
+            self.fail(step.span, f"expected the game to go on; it is over, won by [{', '.join(winners)}]")
         return state
 
     def holds(self, state: State, k: int, step: ast.TestStep) -> None:
@@ -370,12 +375,13 @@ class _Run:
         value = self.value(state, name)
         if value is True:
             return
+        e = step.expr
+        assert e is not None  # a `holds` step has its condition (the parser makes it so)
         sources = self.game.compiled.program.sources
-        written = _source(sources, step.expr.span) or "the condition"
+        written = _source(sources, e.span) or "the condition"
         if value is not False:
             self.fail(step.span, f"expected a condition (true or false); {written} is {self.shown(value)}")
             return
-        e = step.expr
         if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
             left, right = self.value(state, name + "_left"), self.value(state, name + "_right")
             came = f"{_source(sources, e.left.span) or 'the left side'} is {self.shown(left)}"

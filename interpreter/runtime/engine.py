@@ -15,7 +15,7 @@ from interpreter.compile.steps import Choice
 from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
-from interpreter.runtime.machine import VM, Move, State
+from interpreter.runtime.machine import VM, Move, Pending, State
 from interpreter.runtime.observe import hidden_test, shown_keys
 
 _new_tuple = tuple.__new__
@@ -30,7 +30,8 @@ def _label_key(state: State, choice: Choice) -> Any:
     """What the pending decision's labels depend on, or None if they read the position:
     its options, if each is shown as its value; else the decision, its options and the
     locals its labels read (`Choice.key_slots`, statements.py)."""
-    p = state.pending
+    # Asked only with a decision pending (its callers return first without one); per move: no check.
+    p: Pending = state.pending  # type: ignore[assignment]
     if choice.labels is None:
         return p.values
     slots = choice.key_slots
@@ -141,7 +142,8 @@ class Engine:
         same frames (some already thawed), the random state, no log and nothing pending."""
         if self._last_state is state:
             self._last_state = None
-            vm = self._last_vm
+            # Set with `_last_state`, which is this state: a VM (per move: no check).
+            vm: VM = self._last_vm  # type: ignore[assignment]
             vm.pending = None
             vm.stop = vm.switch = False
             vm.log = []
@@ -229,7 +231,8 @@ class Engine:
     def _run_labels(self, labels_fn, state: State) -> list[str]:
         """The pending decision's labels as written (each option's value displayed, when
         the game gives no `label`); one past its limit is an error at the `choose`."""
-        p = state.pending
+        # Asked only with a decision pending (`_write_labels` returns first without one); no check.
+        p: Pending = state.pending  # type: ignore[assignment]
         vm = VM(self.compiled, state, True)
         try:
             if labels_fn is None:
@@ -329,10 +332,12 @@ class Engine:
 
     def apply_index(self, state: State, i: int) -> State:
         """Apply the i-th legal move (the fast path for agents)."""
-        p = state.pending
+        # Asked only of a state waiting for a decision; `_last_vm` is set with `_last_state`.
+        # (Per move: no checks, so two ignores.)
+        p: Pending = state.pending  # type: ignore[assignment]
         if self._last_state is state:  # `_working`'s common case written out: this runs at every decision
             self._last_state = None
-            vm = self._last_vm
+            vm: VM = self._last_vm  # type: ignore[assignment]
             vm.pending = None
             vm.stop = vm.switch = False
             vm.log = []

@@ -124,7 +124,8 @@ class VM:
         and a new one begun: the step budget is renewed and the log is the new move's."""
         if self.left:
             self.left -= 1
-            L[slot] = values[self.pick(len(values))]
+            # `left` is set only by a playout, which sets `pick` with it (None otherwise).
+            L[slot] = values[self.pick(len(values))]  # type: ignore[misc]
             self.budget = self.step_limit
             del self.log[:]
             return
@@ -219,7 +220,8 @@ class VM:
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
         name = name or (code.names[pc] if code.names else code.name)  # an inlined procedure's own name
         err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
-        err.raw = (message, span)
+        # Carried on the error for `run` (read by getattr) to place it on the step that raised.
+        err.raw = (message, span)  # type: ignore[attr-defined]
         return err
 
     # -- the loop --
@@ -258,7 +260,7 @@ class VM:
             raise self.rule_error(explain(exc), *_block_span(self.game, exc)) from None
 
     def freeze(self, decisions: int) -> State:
-        frames = self.frames
+        frames: list | tuple = self.frames  # the working list, then the state's tuple
         if len(frames) == 1:  # the usual case, without a comprehension
             fr = frames[0]
             frames = (fr if fr.__class__ is tuple else (fr[0].index, fr[1], tuple(fr[2])),)

@@ -20,14 +20,17 @@ def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) 
     A `visible when` condition reads `viewer`, so a player may see their own face-down
     cards while the others do not."""
     kind = game.kind_of.get(entity)
-    rules = game.visibility.get(kind) if kind else None
+    if not kind:
+        return None
+    rules = game.visibility.get(kind)
     if not rules:
         return None
-    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}
+    # (compile_visibility stores a closure for every rule: CompiledGame's `Closure | None` is wider.)
+    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}  # type: ignore[misc]
     if not hidden:
         return None
     decl = game.entity_decls[kind]
-    shown = {"of": kind}
+    shown: dict[str, Any] = {"of": kind}
     for f in decl.fields:
         if f.name not in hidden:
             shown[f.name] = game.fields.get(f.name, {}).get(entity)
@@ -89,6 +92,7 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
         raw = state.vars[info.slot]
         if info.keys is not None:
             keys = shown_keys(game, state, info, vm)
+            assert info.key_index is not None  # made with `keys`: a map variable has both
             view = {}
             for k in keys:
                 v = raw[info.key_index[k]]
@@ -122,6 +126,8 @@ def short_text(game: CompiledGame, vm: VM, value: Any) -> str:
         return "."
     if isinstance(value, dict):
         kind = value.get("of")
+        if kind is None:  # no kind, no short form (as `short_fns.get(None)` answered)
+            return "?"
         fn = game.short_fns.get(kind)
         if fn is None:
             return "?"

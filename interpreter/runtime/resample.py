@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from interpreter.core.errors import UsageError
@@ -136,6 +137,7 @@ def _dealt_again(g, state: State, seat: str, face_down: set, rng: random.Random)
         if info.seen_by == "all":
             continue
         raw = state.vars[info.slot]
+        entries: list[tuple[tuple[int, ...], Any]]  # (path of indices, value)
         if info.keys is None:
             entries = [((), raw)]
         else:
@@ -157,17 +159,17 @@ def _dealt_again(g, state: State, seat: str, face_down: set, rng: random.Random)
     for c in pool:
         by_kind.setdefault(g.kind_of[c], []).append(c)
     values = list(state.vars)
-    for slot, path, i in places:
+    for slot, path, at in places:
         old = values[slot] if not path else values[slot][path[0]]
-        new = by_kind[g.kind_of[old if i is None else old[i]]].pop()
-        if i is not None:
-            new = old[:i] + (new,) + old[i + 1 :]
+        new = by_kind[g.kind_of[old if at is None else old[at]]].pop()
+        if at is not None:
+            new = old[:at] + (new,) + old[at + 1 :]
         if not path:
             values[slot] = new
         else:
-            entries = list(values[slot])
-            entries[path[0]] = new
-            values[slot] = tuple(entries)
+            row = list(values[slot])
+            row[path[0]] = new
+            values[slot] = tuple(row)
     return state._replace(vars=tuple(values))
 
 
@@ -367,6 +369,8 @@ def _view(state: State, seat: str) -> _View:
     lines: list = []
     digest = seed = b""
     digests, seeds = [digest], [0]
+    item: tuple  # what a replay reads of the entry, and what the seat sees of it
+    seen: tuple
     blake = hashlib.blake2b
     for player, label, secret, log in trail:
         if player is None:
@@ -385,7 +389,7 @@ def _view(state: State, seat: str) -> _View:
     return _View(trail, seat, lines, digests, seeds)
 
 
-def _lines_missed(g, s: State, log: tuple, expected: tuple, seat: str) -> int:
+def _lines_missed(g, s: State, log: tuple, expected: Sequence, seat: str) -> int:
     """How many lines a replayed move logged to the seat differ from what the recorded one
     logged (0: the same; hidden components read as the seat reads them in the replay)."""
     mine = [e for e in log if e[0] is None or e[0] == seat]

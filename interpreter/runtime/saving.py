@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 import attrs
 import cattrs
@@ -100,7 +100,7 @@ def _need(ok: bool, field: str, message: str, hint=None) -> None:
         raise _Bad(field, message, hint() if callable(hint) else hint)
 
 
-def _is_int(v: Any) -> bool:
+def _is_int(v: Any) -> TypeGuard[int]:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
@@ -240,6 +240,7 @@ def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
             continue
         t = info.decl.type
         for _ in info.levels:
+            assert isinstance(t, ast.MapType)  # a map variable's type has one map per level of keys
             t = t.value
         holds = _holds(t, kinds)
         if holds is None:
@@ -444,6 +445,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
         "players",
         "expected a list of seat names",
     )
+    assert isinstance(players, list)  # refused above otherwise
     try:
         seats = game.seats_for(len(players))
     except UsageError as err:
@@ -457,6 +459,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     _need(
         rng_value is not None and 0 <= rng_value < 2**64, "rng", "expected a hexadecimal number of 64 bits, like 0x1f"
     )
+    assert rng_value is not None  # refused above otherwise
     pins = data.get("pins", [])
     _need(isinstance(pins, list) and len(pins) <= MAX_LIST, "pins", "expected a list of results")
     for x in pins:
@@ -472,6 +475,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     # -- variables --
     saved_vars = data.get("vars")
     _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
+    assert isinstance(saved_vars, dict)  # refused above otherwise
     checker = _Values(game, seats)
     values: list = [None] * len(g.var_order)
     for info in g.var_order:
@@ -491,7 +495,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     )
     # -- frames --
     codes = {c.name: c for c in g.codes}
-    frames = []
+    frames: list[tuple[int, int, tuple]] = []  # (code index, step, locals), as in a State
     for i, f in enumerate(frames_data):
         field = f"frames[{i}]"
         _need(isinstance(f, dict), field, "expected a table with code, step and locals")
@@ -502,6 +506,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
             f"no procedure {f.get('code')!r} in this game",
             lambda: did_you_mean(str(f.get("code")), codes),
         )
+        assert code is not None  # refused above otherwise
         step = f.get("step")
         _need(
             _is_int(step) and 0 <= step < len(code.ops),

@@ -81,6 +81,12 @@ def _listed(items: list[str]) -> str:
     return "; ".join(items[:SHOWN]) + more if items else "nothing"
 
 
+def _winners(game: Game, state: State) -> list[str] | None:
+    """The winners as a list once the game is over (`is_over`: its result is set), else None."""
+    result = game.result(state)
+    return list(result) if result is not None else None
+
+
 def _start(game: Game, t: Transcript, base: Path) -> State:
     if t.start:
         return load_state(game, _beside(base, t.start, "start"))
@@ -110,10 +116,10 @@ def diff_transcript(path: str | Path, edited: str | Path | None = None) -> Diffe
             raise UsageError(f"{path}: move {n} '{text}' is not 'seat: label'")
         rules = rules_in_force(now, s, cites)
         if now.is_over(s):
-            result = list(now.result(s))
+            result = _winners(now, s)
             return Difference(n, text, [f"the game is now over before this move, won by {result}"], rules)
         who, labels = now.current_player(s), now.labels(s)
-        if b is not None:
+        if before is not None and b is not None:  # (both or neither)
             was_who, was = before.current_player(b), before.labels(b)
             if (was_who, was) != (who, labels):
                 what = [f"seat deciding: was {was_who}, is {who}"] if was_who != who else []
@@ -131,7 +137,7 @@ def diff_transcript(path: str | Path, edited: str | Path | None = None) -> Diffe
             after = now.apply(s, Move(seat, label))
         except GameRuntimeError as err:
             return Difference(n, text, ["the rules now stop with an error: " + err.render().splitlines()[0]], rules)
-        if b is not None:
+        if before is not None and b is not None:
             b = before.apply(b, Move(seat, label))
             was_lines, lines = before.narrate(b), now.narrate(after)
             if was_lines != lines:
@@ -141,15 +147,15 @@ def diff_transcript(path: str | Path, edited: str | Path | None = None) -> Diffe
                 ]
                 return Difference(n, text, what, rules)
         s = after
-    result = list(now.result(s)) if now.is_over(s) else None
+    result = _winners(now, s)
     expected = t.result
-    if before is not None:
-        expected = list(before.result(b)) if before.is_over(b) else None
+    if before is not None and b is not None:
+        expected = _winners(before, b)
     if result != expected:
         shown = "not over" if result is None else f"won by {result}"
-        was = "not over" if expected is None else f"won by {expected}"
+        then = "not over" if expected is None else f"won by {expected}"
         return Difference(
-            len(t.moves) + 1, "", [f"result: was {was}, is {shown}"], rules_in_force(now, s, cites) if s.frames else []
+            len(t.moves) + 1, "", [f"result: was {then}, is {shown}"], rules_in_force(now, s, cites) if s.frames else []
         )
     return None
 
