@@ -154,8 +154,8 @@ class CompiledGame:
     fields: dict[str, dict[str, Any]] = _field("a property -> {component: value}")
     about: dict[str, str] = _field("a component or enum member -> its `about` text")
     rt: Runtime = _field("titles, grid geometry and links: what built-ins and display read")
-    visibility: dict[str, list[tuple[str, Closure | None]]] = _field(
-        "an entity kind -> (field, who may see it) rules; None: seen by all"
+    visibility: dict[str, list[tuple[str, Closure]]] = _field(
+        "an entity kind -> (field, who may see it) rules; a field with no rule: seen by all"
     )
     short_fns: dict[str, list] = _field("an entity kind -> parts of its short form (texts and closures)")
     # -- the state's variables

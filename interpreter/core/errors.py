@@ -97,6 +97,10 @@ class GameDefError(Exception):
 class GameRuntimeError(GameDefError):
     """A rule failed while running: names the rule and the source line being run."""
 
+    # The message and span as the rule's error gave them, before the running procedure's
+    # name was added: where the machine places an error raised inside a native block.
+    raw: tuple[str, Span | None] | None = None
+
 
 class UsageError(Exception):
     """A bad command-line argument, transcript or saved state (exit code 2)."""

@@ -220,8 +220,7 @@ class VM:
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
         name = name or (code.names[pc] if code.names else code.name)  # an inlined procedure's own name
         err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
-        # Carried on the error for `run` (read by getattr) to place it on the step that raised.
-        err.raw = (message, span)  # type: ignore[attr-defined]
+        err.raw = (message, span)  # for `run`, to place it on the step that raised
         return err
 
     # -- the loop --
@@ -247,7 +246,7 @@ class VM:
                 self.switch = False
                 fr[1] = pc
         except GameRuntimeError as err:
-            raw = getattr(err, "raw", None)
+            raw = err.raw
             if raw is not None and frames and frames[-1] is fr:
                 fr[1] = pc  # the step that raised: the assignment in the loop never happened
                 message, span = raw

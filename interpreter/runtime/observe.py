@@ -25,8 +25,7 @@ def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) 
     rules = game.visibility.get(kind)
     if not rules:
         return None
-    # (compile_visibility stores a closure for every rule: CompiledGame's `Closure | None` is wider.)
-    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}  # type: ignore[misc]
+    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}
     if not hidden:
         return None
     decl = game.entity_decls[kind]
