@@ -51,7 +51,7 @@ class Item:
     fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
 
 
-FORMAT_VERSION = 1  # the layout of `CompiledGame`: raise it when a field or its contents change
+FORMAT_VERSION = 2  # the layout of `CompiledGame`: raise it when a field or its contents change
 
 Closure = Callable[[Any, list], Any]  # a compiled expression: (vm, frame locals) -> value
 
