@@ -259,6 +259,34 @@ def test_loops_that_stop_at_their_answer_nest_three_deep(tmp_path):
     assert game.var(state, "every") is False  # 1 is not above 1
 
 
+def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
+    """`[x for x in xs if c or any(... for y in neighbours(x)) or d]`: one generated
+    function whose loop writes the `any` in place (no call per item), keeping an item at
+    its first true test, as `or` does; the same list as the rules written plainly."""
+    source = """
+        grid Board 4 by 1
+        var mark: Board -> int = 0
+        var reach: list Board = []
+        procedure play() {
+            rule "Play"
+            mark[a1] = 1
+            reach = [x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]
+            game over []
+        }
+        """
+    game = _game(tmp_path, source)
+    assert game.var(game.start(players=2), "reach") == ("a1", "b1", "d1")
+    compiled = _compiler(tmp_path)
+    span = game.compiled.header.span
+    text = "[x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]"
+    made = compiled.expressions.src(parse_expression(text, span), Scope(), {})
+    assert type(made) is ir.Call and made.func.kind == ir.LOOP and made.func.name.startswith("_list")
+    _source, calls = compiled.expressions._pending_loops[made.func.name]
+    assert not [c for c in calls if c.startswith("_any")]  # the `any` is written in its loop, not called
+    plain = load_game(tmp_path / "t.game", optimise=False)
+    assert plain.var(plain.start(players=2), "reach") == ("a1", "b1", "d1")
+
+
 # ---- the compiler reads no generated text ------------------------------------------------
 
 # Broad handlers outside the compiler's own passes, each a boundary that must turn any

@@ -486,7 +486,41 @@ class ExpressionCompiler:
         if len(parts) == 1 and elem == ir.Local(first.var):  # [x for x in xs]: the items
             return ir.Call(ir.TUPLE, (first.iterable,))
         made = ir.Call(ir.TUPLE, (ir.Comp(elem, tuple(parts)),))
-        return made if self._plain_lists else self._hoisted_list(made, first)
+        if self._plain_lists:
+            return made
+        return self._list_loop(first, parts, elem) or self._hoisted_list(made, first)
+
+    def _list_loop(self, first: ir.For, parts: list[ir.For | ir.If], elem: ir.Node) -> ir.Node | None:
+        """`[elem for x in xs if c1 or c2 or ...]` where some `ci` is a loop over one list
+        (`any(influence[s][y] > 0 for y in neighbours(x))`, made by `_loop`), as a call of
+        a generated function whose loop writes those inner loops in place: one call in all
+        rather than one per item, and the reads the inner loops share with the rest hoisted
+        once. Each `ci` is tested in turn, as `or` does, and the item kept at the first
+        true one. None where it does not apply (a plain build, more clauses, no such loop)."""
+        if not self.tables.optimise or len(parts) != 2 or type(parts[1]) is not ir.If:
+            return None
+        disjuncts = _disjuncts(parts[1].condition)
+        if not any(self._in_place(d) for d in disjuncts):
+            return None
+        top: list = []
+        body = self._loop_head([first], top)
+        for d in disjuncts:
+            test = self._loop_element(d, body)
+            body.append(ir.Nest(ir.line("if ", test, ":"), (ir.line("__out.append(", elem, ")"), ir.line("continue"))))
+        stmts = [ir.line("__out = []"), *_frozen(top), ir.line("return tuple(__out)")]
+        seen = passes.summary(stmts)
+        name = f"_list{next(self.name_numbers)}"
+        self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
+        return _loop_call(name, list(seen.free))
+
+    def _in_place(self, node: ir.Node) -> bool:
+        """Is `node` a call of a loop `_loop_element` writes in place (over one list)?"""
+        made = self._loops_made.get(node)
+        return (
+            made is not None
+            and made[0] not in ("first", "sum", "best")
+            and sum(type(p) is ir.For for p in made[1]) == 1
+        )
 
     def _hoisted_list(self, made: ir.Node, first: ir.For) -> ir.Node:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
@@ -814,10 +848,9 @@ class ExpressionCompiler:
     def _loop_element(self, elem: ir.Node, out: list) -> ir.Node:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
-        made = self._loops_made.get(elem)
-        if made is None or made[0] in ("first", "sum", "best") or sum(type(p) is ir.For for p in made[1]) != 1:
+        if not self._in_place(elem):
             return elem
-        f, parts, inner = made
+        f, parts, inner = self._loops_made[elem]
         result = f"__r{next(self.name_numbers)}"
         out.append(ir.line(f"{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}"))
         body = self._loop_head(parts, out)
@@ -1144,6 +1177,14 @@ def _width(node: ir.Node) -> int:
     """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT).
     Its text is kept: the body is written again in the bodies around it."""
     return len(emit.kept(node))
+
+
+def _disjuncts(node: ir.Node) -> list[ir.Node]:
+    """The operands of a chain of `or`s (`a or (b or c)`: a, b, c), or `node` alone."""
+    node = ir.unwrapped(node)
+    if type(node) is ir.BinOp and node.op == "or":
+        return _disjuncts(node.left) + _disjuncts(node.right)
+    return [node]
 
 
 def _loop_call(name: str, free: list[str]) -> ir.Node:

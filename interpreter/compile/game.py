@@ -3,7 +3,7 @@
 `CompiledGame` is the compile's one output (compiler.py builds it in its last pass,
 `finish`) and the runtime's one input: `Game`, the VM, observation, saving, rendering
 and the card lists read these fields and nothing else. It is a plain, declared
-structure, separate from the compiler's working state (the `Compiler` object, which is
+structure, separate from the compiler's working state (the `Compiler` and its tables, which are
 thrown away once the game is built): every field below has its type and a one-line
 meaning (`meaning` in its metadata; tests/test_compiled_game.py requires one), and
 `FORMAT_VERSION` names the layout. The game cache (gamecache.py) pickles this object,
