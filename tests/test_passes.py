@@ -262,20 +262,27 @@ def test_loops_that_stop_at_their_answer_nest_three_deep(tmp_path):
 def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
     """`[x for x in xs if c or any(... for y in neighbours(x)) or d]`: one generated
     function whose loop writes the `any` in place (no call per item), keeping an item at
-    its first true test, as `or` does; the same list as the rules written plainly."""
+    its first true test, as `or` does; the same lists as the rules written plainly,
+    beside lists whose `and` keeps them comprehensions."""
     source = """
         grid Board 4 by 1
         var mark: Board -> int = 0
         var reach: list Board = []
+        var next_to: list Board = []
+        var mixed: list Board = []
         procedure play() {
             rule "Play"
             mark[a1] = 1
             reach = [x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]
+            next_to = [x for x in members(Board) if mark[x] == 0 and any([mark[y] > 0 for y in neighbours(x)])]
+            mixed = [x for x in members(Board) if x != a1 and (x == d1 or all([mark[y] == 0 for y in neighbours(x)]))]
             game over []
         }
         """
     game = _game(tmp_path, source)
-    assert game.var(game.start(players=2), "reach") == ("a1", "b1", "d1")
+    lists = {"reach": ("a1", "b1", "d1"), "next_to": ("b1",), "mixed": ("c1", "d1")}
+    state = game.start(players=2)
+    assert {name: game.var(state, name) for name in lists} == lists
     compiled = _compiler(tmp_path)
     span = game.compiled.header.span
     text = "[x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]"
@@ -284,7 +291,8 @@ def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
     _source, calls = compiled.expressions._pending_loops[made.func.name]
     assert not [c for c in calls if c.startswith("_any")]  # the `any` is written in its loop, not called
     plain = load_game(tmp_path / "t.game", optimise=False)
-    assert plain.var(plain.start(players=2), "reach") == ("a1", "b1", "d1")
+    state = plain.start(players=2)
+    assert {name: plain.var(state, name) for name in lists} == lists
 
 
 # ---- the compiler reads no generated text ------------------------------------------------
