@@ -404,8 +404,46 @@ def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
 
 
 def _state_from_dict(game: Game, data: dict) -> State:
-    g = game.compiled
+    """A saved state read back, every field checked against the game (each check names
+    the field it refuses): the header (game, variants, options, seats, random state), the
+    variables, the running procedures, the pending decision and the last move's log."""
     _need(isinstance(data, dict), "state", "not a table")
+    seats, rng_value, pins, decisions, result = _header(game, data)
+    checker = _Values(game, seats)
+    values = _variables(game, data, checker)
+    frames = _frames(game, data, checker)
+    _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
+    _need(not frames or result is None, "result", "a finished game has no running procedures")
+    pending = _pending(game, data, seats, frames, checker)
+    _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
+    _need(pending is None or result is None, "pending", "a finished game waits for no decision")
+    log = _log(game, data, seats)
+    state = State(
+        players=seats,
+        vars=tuple(values),
+        frames=tuple(frames),
+        pending=pending,
+        rng=rng_value,
+        pins=tuple(_dec(x) for x in pins),
+        result=result,
+        log=tuple(log),
+        decisions=decisions,
+    )
+    broken = broken_invariant(game, state)
+    _need(broken is None, *(broken or ("", "")), "every position the rules reach keeps it")
+    if pending is not None:  # the decision must be one the game can show
+        try:
+            game.labels(state)
+            game.prompt(state)
+        except Exception as exc:  # a value of the wrong kind for this decision
+            raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
+        _goes_on(game, state)
+    return state
+
+
+def _header(game: Game, data: dict) -> tuple[tuple[str, ...], int, list, int, tuple | None]:
+    """The saved state's header checked against the game (its name, variants, options
+    and rules) and read: its seats, random state, pins, decisions and result."""
     name = data.get("game")
     _need(
         name == game.name,
@@ -472,11 +510,16 @@ def _state_from_dict(game: Game, data: dict) -> State:
             isinstance(result, list) and all(r in seats for r in result), "result", "expected a list of seats in play"
         )
         result = tuple(result)
-    # -- variables --
+    return seats, rng_value, pins, decisions, result
+
+
+def _variables(game: Game, data: dict, checker: _Values) -> list:
+    """The saved variables, by slot: each of the game's, of its type, none unknown, and
+    together a position the rules allow (no component in two places, within bounds)."""
+    g = game.compiled
     saved_vars = data.get("vars")
     _need(isinstance(saved_vars, dict), "vars", "expected a table of variables")
     assert isinstance(saved_vars, dict)  # refused above otherwise
-    checker = _Values(game, seats)
     values: list = [None] * len(g.var_order)
     for info in g.var_order:
         _need(info.name in saved_vars, f"vars.{info.name}", "missing", "save a state to see every field")
@@ -493,7 +536,14 @@ def _state_from_dict(game: Game, data: dict) -> State:
         "no such variable in this game",
         lambda: did_you_mean(extra[0], g.vars) if extra else None,
     )
-    # -- frames --
+    return values
+
+
+def _frames(game: Game, data: dict, checker: _Values) -> list[tuple[int, int, tuple]]:
+    """The running procedures, outermost first: each a step of one of the game's codes,
+    with as many locals as it has, of the types its rules give them."""
+    g = game.compiled
+    frames_data = data.get("frames", [])
     codes = {c.name: c for c in g.codes}
     frames: list[tuple[int, int, tuple]] = []  # (code index, step, locals), as in a State
     for i, f in enumerate(frames_data):
@@ -529,9 +579,13 @@ def _state_from_dict(game: Game, data: dict) -> State:
                 f"value {code.result_slot} is where the result goes: a slot of the calling procedure, or none",
             )
         frames.append((code.index, step, locals_))
-    _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
-    _need(not frames or result is None, "result", "a finished game has no running procedures")
-    # -- the pending decision --
+    return frames
+
+
+def _pending(game: Game, data: dict, seats: tuple[str, ...], frames: list, checker: _Values) -> Pending | None:
+    """The decision the state waits for, if any: a seat in play, options of the kinds the
+    decision offers, in a slot and a decision of the running procedure."""
+    g = game.compiled
     pending = None
     if "pending" in data:
         p = data["pending"]
@@ -550,9 +604,12 @@ def _state_from_dict(game: Game, data: dict) -> State:
         )
         _typed_options(game, g.codes[frames[-1][0]], slot, pvalues, checker)
         pending = Pending(p["player"], pvalues, slot, choice)
-    _need(pending is not None or result is not None, "pending", "missing: a game not over waits for a decision")
-    _need(pending is None or result is None, "pending", "a finished game waits for no decision")
-    # -- the log of the last move --
+    return pending
+
+
+def _log(game: Game, data: dict, seats: tuple[str, ...]) -> list[tuple]:
+    """The last move's log: lines of this game's formats, each with its values."""
+    g = game.compiled
     log = []
     log_data = data.get("log", [])
     _need(isinstance(log_data, list), "log", "expected a list of [audience, format, values]")
@@ -566,27 +623,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
         _need(isinstance(vals, tuple) and len(vals) == holes, f"{field}[2]", f"expected {holes} values")
         _plain(vals, f"{field}[2]")
         log.append((aud, fmt, vals))
-    state = State(
-        players=seats,
-        vars=tuple(values),
-        frames=tuple(frames),
-        pending=pending,
-        rng=rng_value,
-        pins=tuple(_dec(x) for x in pins),
-        result=result,
-        log=tuple(log),
-        decisions=decisions,
-    )
-    broken = broken_invariant(game, state)
-    _need(broken is None, *(broken or ("", "")), "every position the rules reach keeps it")
-    if pending is not None:  # the decision must be one the game can show
-        try:
-            game.labels(state)
-            game.prompt(state)
-        except Exception as exc:  # a value of the wrong kind for this decision
-            raise _Bad("pending", f"the decision can't be shown from these values: {explain(exc)}") from None
-        _goes_on(game, state)
-    return state
+    return log
 
 
 def _goes_on(game: Game, state: State) -> None:
