@@ -199,86 +199,10 @@ def load_program(
     base = [d for d in decls if not isinstance(d, ast.Variant)]
     errors: list[Diagnostic] = []
     table, order = _declared_once(base, errors)
-    chosen: list[ast.Variant] = []
+    chosen = _chosen(variants, all_variants)
     removed_rows: list[tuple[ast.Remove, bool]] = []  # `remove card X` may name a table's row, known later
-    for name in variants:
-        if name not in all_variants:
-            hint = did_you_mean(name, all_variants) or (
-                "this game has variants: " + ", ".join(all_variants) if all_variants else "this game has no variants"
-            )
-            raise GameDefError([Diagnostic(Span(f"--variant {name}", 0, 0), f"unknown variant '{name}'", hint)])
-        variant = all_variants[name]
-        for other in chosen:
-            if other.name in variant.excludes or variant.name in other.excludes:
-                raise GameDefError(
-                    [
-                        Diagnostic(
-                            Span(f"--variant {name}", 0, 0),
-                            f"variant '{name}' cannot be combined with '{other.name}'",
-                            "choose one of them",
-                        )
-                    ]
-                )
-        if name in [v.name for v in chosen]:
-            continue
-        chosen.append(variant)
-        for decl in variant.decls:
-            if isinstance(decl, ast.Remove):
-                key = (decl.kind if decl.kind != "when" else "trigger", decl.name)
-                if decl.kind == "card":
-                    removed_rows.append((decl, key in table))
-                    if key in table:
-                        order.remove(table.pop(key))
-                    continue
-                if key not in table:
-                    errors.append(
-                        Diagnostic(
-                            decl.span,
-                            f"variant removes unknown {key[0]} '{key[1]}'",
-                            did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]]),
-                        )
-                    )
-                    continue
-                order.remove(table.pop(key))
-            elif isinstance(decl, ast.Replace):
-                replaced = decl_key(decl.decl)
-                if replaced is None:  # an invariant, a trigger, a link...: nothing names it
-                    errors.append(
-                        Diagnostic(
-                            decl.span,
-                            f"`replace` needs a declaration with a name, and {_unnamed(decl.decl)} has none",
-                            "drop `replace` to add it; to change a base rule, put it in a named "
-                            "procedure, def or query and replace that",
-                        )
-                    )
-                    continue
-                key = replaced
-                if key not in table:
-                    errors.append(
-                        Diagnostic(
-                            decl.span,
-                            f"variant replaces unknown {key[0]} '{key[1]}'",
-                            did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])
-                            or "to add a new declaration, drop `replace`",
-                        )
-                    )
-                    continue
-                order[order.index(table[key])] = decl.decl
-                table[key] = decl.decl
-            else:
-                added = decl_key(decl)
-                if added is not None and added in table:
-                    errors.append(
-                        Diagnostic(
-                            decl.span,
-                            f"variant redeclares {added[0]} '{added[1]}'",
-                            "write `replace` before it to overlay the base rule",
-                        )
-                    )
-                    continue
-                if added is not None:
-                    table[added] = decl
-                order.append(decl)
+    for variant in chosen:
+        _overlay(variant, table, order, errors, removed_rows)
     if errors:
         raise GameDefError(errors)
     cards = [k[1] for k in table if k[0] == "card"]
@@ -301,6 +225,103 @@ def load_program(
         tables=tuple(tables),
         tests=tests,
     )
+
+
+def _chosen(names: list[str] | tuple[str, ...], all_variants: dict[str, ast.Variant]) -> list[ast.Variant]:
+    """The variants asked for, in order, each once; an unknown one, or two that exclude
+    each other, refused at the command line's argument."""
+    chosen: list[ast.Variant] = []
+    for name in names:
+        if name not in all_variants:
+            hint = did_you_mean(name, all_variants) or (
+                "this game has variants: " + ", ".join(all_variants) if all_variants else "this game has no variants"
+            )
+            raise GameDefError([Diagnostic(Span(f"--variant {name}", 0, 0), f"unknown variant '{name}'", hint)])
+        variant = all_variants[name]
+        for other in chosen:
+            if other.name in variant.excludes or variant.name in other.excludes:
+                raise GameDefError(
+                    [
+                        Diagnostic(
+                            Span(f"--variant {name}", 0, 0),
+                            f"variant '{name}' cannot be combined with '{other.name}'",
+                            "choose one of them",
+                        )
+                    ]
+                )
+        if name in [v.name for v in chosen]:
+            continue
+        chosen.append(variant)
+    return chosen
+
+
+def _overlay(
+    variant: ast.Variant,
+    table: dict,
+    order: list,
+    errors: list[Diagnostic],
+    removed_rows: list[tuple[ast.Remove, bool]],
+) -> None:
+    """One variant's declarations laid over the program so far (`table` by name, `order`
+    as written): `remove` drops a declaration, `replace` puts its own in the same place,
+    and a new one is added; a mistake is added to `errors`, all reported together."""
+    for decl in variant.decls:
+        if isinstance(decl, ast.Remove):
+            key = (decl.kind if decl.kind != "when" else "trigger", decl.name)
+            if decl.kind == "card":
+                removed_rows.append((decl, key in table))
+                if key in table:
+                    order.remove(table.pop(key))
+                continue
+            if key not in table:
+                errors.append(
+                    Diagnostic(
+                        decl.span,
+                        f"variant removes unknown {key[0]} '{key[1]}'",
+                        did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]]),
+                    )
+                )
+                continue
+            order.remove(table.pop(key))
+        elif isinstance(decl, ast.Replace):
+            replaced = decl_key(decl.decl)
+            if replaced is None:  # an invariant, a trigger, a link...: nothing names it
+                errors.append(
+                    Diagnostic(
+                        decl.span,
+                        f"`replace` needs a declaration with a name, and {_unnamed(decl.decl)} has none",
+                        "drop `replace` to add it; to change a base rule, put it in a named "
+                        "procedure, def or query and replace that",
+                    )
+                )
+                continue
+            key = replaced
+            if key not in table:
+                errors.append(
+                    Diagnostic(
+                        decl.span,
+                        f"variant replaces unknown {key[0]} '{key[1]}'",
+                        did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])
+                        or "to add a new declaration, drop `replace`",
+                    )
+                )
+                continue
+            order[order.index(table[key])] = decl.decl
+            table[key] = decl.decl
+        else:
+            added = decl_key(decl)
+            if added is not None and added in table:
+                errors.append(
+                    Diagnostic(
+                        decl.span,
+                        f"variant redeclares {added[0]} '{added[1]}'",
+                        "write `replace` before it to overlay the base rule",
+                    )
+                )
+                continue
+            if added is not None:
+                table[added] = decl
+            order.append(decl)
 
 
 def _without_tests(text: str, path: str, tests: tuple[ast.Test, ...]) -> str:
