@@ -326,9 +326,10 @@ def _completion(parser: argparse.ArgumentParser) -> None:
             import shtab
 
             for action in _game_arguments(parser):
-                action.complete = {"bash": "_gamedef_games", "zsh": "($(gamedef list --names))"}
+                # shtab reads `complete` on an action: the shell function that lists its values
+                action.complete = {"bash": "_gamedef_games", "zsh": "($(gamedef list --names))"}  # type: ignore[attr-defined]
             preamble = {"bash": '_gamedef_games() { compgen -W "$(gamedef list --names)" -- "$1"; }\n'}
-            print(shtab.complete(parser, shell=values, preamble=preamble))
+            print(shtab.complete(parser, shell=values, preamble=preamble.get(values, "")))
             parser.exit(0)
 
     parser.add_argument(

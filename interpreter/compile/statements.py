@@ -64,7 +64,7 @@ def _jump(target: int | list):
     an inlined procedure). `_thread_jumps` puts the step found there in its place."""
 
     def op(vm, L):
-        return target if target.__class__ is int else target[0]
+        return target if target.__class__ is int else target[0]  # type: ignore[index]  # (a list, then)
 
     op.jump = target  # type: ignore[attr-defined]  # read by `_thread_jumps`
     return op

@@ -729,8 +729,9 @@ class _Builder(Transformer):
         value = values[0]
         if word == "seed" and isinstance(value, ast.Int):
             return ("seed", value.value, span)
-        if word == "state" and isinstance(value, ast.Str) and all(isinstance(p, str) for p in value.parts):
-            return ("state", "".join(value.parts), span)
+        text = _plain_text(value) if isinstance(value, ast.Str) else None
+        if word == "state" and text is not None:
+            return ("state", text, span)
         if word == "dice" and isinstance(value, ast.ListLit) and all(_die(x) is not None for x in value.items):
             return ("dice", [_die(x) for x in value.items], span)
         if word == "expect":
@@ -1041,7 +1042,7 @@ class _Builder(Transformer):
         name, *bounds, value = c
         span = self._s(meta)
         low, high = bounds if bounds else (None, None)
-        if bounds and low >= high:
+        if low is not None and high is not None and low >= high:
             raise GameDefError(
                 [Diagnostic(span, f"an estimate from {low} to {high} is empty", "write the lowest first")]
             )
