@@ -267,7 +267,7 @@ def _overlay(
     and a new one is added; a mistake is added to `errors`, all reported together."""
     for decl in variant.decls:
         if isinstance(decl, ast.Remove):
-            key = (decl.kind if decl.kind != "when" else "trigger", decl.name)
+            key = (decl.kind, decl.name)
             if decl.kind == "card":
                 removed_rows.append((decl, key in table))
                 if key in table:
