@@ -108,6 +108,20 @@ def test_a_roll_is_a_chance_decision_and_a_die_with_a_repeated_face_weighs_it(tm
     assert g.is_over(play(g, s, "3"))
 
 
+def test_chance_mode_refuses_what_only_a_plain_game_does():
+    """Chance mode draws every random result itself and plays the game's own `play()`:
+    pins, an arranged position and another main procedure (a designer's test's) are
+    refused with a message, not run with the draws in the wrong hands."""
+    from interpreter.core.errors import UsageError
+
+    g = chance_game("kuhn_poker")
+    with pytest.raises(UsageError, match="no pins, no arrange"):
+        g.start(pins=(1,))
+    with pytest.raises(UsageError, match=r"plays the game's own play\(\), not deal\(\)"):
+        g.start(main="deal")
+    assert g.start().pending is not None
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_every_bundled_game_plays_through_chance_mode_and_stable_action_numbers(name):
     """Random games (capped) in chance mode: every draw's probabilities sum to 1, every

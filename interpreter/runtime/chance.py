@@ -107,17 +107,21 @@ def _distinct(options: tuple) -> tuple[tuple, tuple[float, ...]]:
 class ChanceEngine(Engine):
     """An engine whose random draws are the `chance` seat's decisions (module docstring)."""
 
-    # No `main`: only a designer's test names one, and it runs a plain Game, never chance
-    # mode. So this override is narrower than Engine.start (mypy: incompatible override).
-    def start(  # type: ignore[override]
+    def start(
         self,
         players: int | None = None,
         seed: int = 0,
         pins: tuple = (),
         arrange: Callable[[State], State] | None = None,
+        main: str = "play",
     ) -> State:
+        """The position after setup, its first random result a decision of the chance seat.
+        Only the game's own `play()` is played here (another `main` is a designer's test's,
+        run on a plain game), and no result is pinned or position arranged."""
         if pins or arrange is not None:
             raise UsageError("chance mode draws every random result itself: no pins, no arrange")
+        if main != "play":
+            raise UsageError(f"chance mode plays the game's own play(), not {main}()")
         players = (self.header.default_players or self.header.min_players) if players is None else players
         return self._resume(None, None, players, (), ())
 
