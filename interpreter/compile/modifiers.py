@@ -15,6 +15,9 @@ modifiers in declaration order, then the stated ones in the order they were made
 then every `+=`/`-=` added; then, for a true/false query, `allow` makes it true and
 `forbid` false, and a prohibition beats a permission ("can't beats can"). Removing a
 card removes all of this with it: nothing outside the card mentions it.
+
+This module compiles them (`ModifierCompiler`); what the running game calls, a query's
+answer with the modifiers in force, is in queries.py.
 """
 
 from __future__ import annotations
