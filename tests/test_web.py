@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+import time
 import tomllib
 from pathlib import Path
 
@@ -84,11 +85,47 @@ def test_a_bad_request_is_refused_with_a_reason_and_changes_nothing(client, tmp_
     assert seen(client, x) == n  # nothing changed
 
 
-def test_an_ai_seat_answers_at_once(client):
+def wait_for(client: TestClient, link: str, count: int, timeout: float = 30.0) -> int:
+    """Wait until the table has at least `count` moves (AI seats play in the background)."""
+    deadline = time.monotonic() + timeout
+    while (n := seen(client, link)) < count:
+        assert time.monotonic() < deadline, f"the table stayed at {n} moves"
+        time.sleep(0.02)
+    return n
+
+
+def test_an_ai_seat_answers_in_the_background_not_inside_the_request(client):
+    """docs/web.md, AI seats: the human's move is answered at once with the count after it
+    (1); the AI's answer follows from the pool."""
     links = start(client, "tictactoe", seat_x="human", seat_o="random", seed="3")
     r = client.post(links["x"] + "/move", data={"index": "0", "seen": "0"})
-    assert r.status_code == 200
-    assert seen(client, links["x"]) == 2  # x's move, then o's
+    assert r.status_code == 200 and r.text == "1"
+    assert wait_for(client, links["x"], 2) == 2  # x's move, then o's
+
+
+def test_a_table_of_ai_seats_alone_is_refused(client):
+    r = client.post("/tables", data={"game": "tictactoe", "seat_x": "random", "seat_o": "mcts:1s"})
+    assert r.status_code == 400 and "at least one human seat" in r.text
+
+
+def test_the_start_form_offers_every_seat_of_every_player_count(client):
+    """Walls and Wonders is for 2 to 8: the form has a choice for p1..p8, each saying at
+    which counts it is in play; started at 4, p3 and p4 are played as the form chose (not
+    silently human), and seats not in play at 2 are left out."""
+    page = client.get("/").text
+    form = page[page.index('id="game-walls_and_wonders"') :]
+    form = form[: form.index("</form>")]
+    for i in range(1, 9):
+        assert f'name="seat_p{i}"' in form
+    assert re.search(r'data-counts="([\d ]+)">p3 ', form).group(1) == "3 4 5 6 7 8"
+    seats = {f"seat_p{i}": "random" for i in range(2, 9)}
+    links = start(client, "walls_and_wonders", players="4", seat_p1="human", seed="1", **seats)
+    table = client.app.state.tables.get(links["p1"].split("/")[2])
+    assert table.record.agents == {"p1": "human", "p2": "random", "p3": "random", "p4": "random"}
+    links = start(client, "walls_and_wonders", players="2", seat_p1="human", seed="1", **seats)
+    assert client.app.state.tables.get(links["p1"].split("/")[2]).record.agents == {"p1": "human", "p2": "random"}
+    r = client.post("/tables", data={"game": "walls_and_wonders", "seat_p9": "human"})
+    assert r.status_code == 400 and "no seat 'p9'" in r.text
 
 
 def test_a_seat_never_sees_another_seats_hand(client):
@@ -105,6 +142,9 @@ def test_a_seat_never_sees_another_seats_hand(client):
 
 
 def test_a_restarted_server_resumes_every_table_and_its_transcript_replays(tmp_path):
+    """docs/web.md, Nothing lost: the moves are in the store; a new server on the same file
+    shows the same position and plays on; once the game is over every link downloads the
+    whole transcript, which `gamedef replay` plays again."""
     db = tmp_path / "tables.sqlite"
     with TestClient(create_app(db, ["tictactoe"])) as first:
         links = start(first, "tictactoe", seat_x="human", seat_o="human", seed="5")
@@ -114,14 +154,18 @@ def test_a_restarted_server_resumes_every_table_and_its_transcript_replays(tmp_p
         before = first.get(links["spectator"] + "/board").text
     with TestClient(create_app(db, ["tictactoe"])) as second:  # a new server, the same file
         assert second.get(links["spectator"] + "/board").text == before
-        assert second.post(links["o"] + "/move", data={"index": "0", "seen": "3"}).status_code == 200
-        transcript = second.get(links["x"] + "/transcript").text
+        n = 3
+        while "Game over" not in second.get(links["x"] + "/board").text:
+            mover = links["x"] if n % 2 == 0 else links["o"]
+            assert second.post(mover + "/move", data={"index": "0", "seen": str(n)}).status_code == 200
+            n += 1
+        transcript = second.get(links["o"] + "/transcript").text
     path = tmp_path / "t.toml"
     path.write_text(transcript, encoding="utf-8")
     from interpreter.cli import main
 
     assert main(["replay", str(path)]) == 0
-    assert transcript.count('"x: ') + transcript.count('"o: ') == 4
+    assert transcript.count('"x: ') + transcript.count('"o: ') == n
 
 
 # ---- whole games through the HTTP API, each seat at its own link ----------------------------

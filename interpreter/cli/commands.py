@@ -311,7 +311,22 @@ def build_parser() -> argparse.ArgumentParser:
         "--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)"
     )
     p.add_argument("--port", type=int, default=8000, help="the port (default 8000)")
-    p.add_argument("--db", default="gamedef-tables.sqlite", metavar="FILE", help="where tables are kept (SQLite)")
+    p.add_argument(
+        "--db",
+        default="gamedef-tables.sqlite",
+        metavar="FILE|URL",
+        help="where tables are kept: a SQLite file (default gamedef-tables.sqlite), or a postgresql:// URL that "
+        "several servers share",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        metavar="NAME",
+        help="a host name the server answers to besides this machine's (its name behind a proxy); repeatable",
+    )
+    p.add_argument(
+        "--ai-workers", type=positive, default=1, metavar="N", help="processes that play the AI seats (default 1)"
+    )
     p.set_defaults(func=cmd_serve)
     return parser
 

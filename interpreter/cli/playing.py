@@ -230,9 +230,8 @@ def _play_loop(args, game: Game, state: State, agents: dict, human: HumanAgent, 
 def cmd_serve(args) -> int:
     """`gamedef serve`: the web table on uvicorn (the `web` extra)."""
     try:
-        import uvicorn
-
-        from interpreter.web.app import create_app
+        from interpreter.web.serve import serve, where
+        from interpreter.web.store import StoreUnavailable
     except ImportError as err:
         raise UsageError(
             f"gamedef serve needs the web extra ({err.name} is missing)", 'pip install "gamedef[web]"'
@@ -241,7 +240,12 @@ def cmd_serve(args) -> int:
         find_game(name)  # an unknown game is an argument error, before the server starts
     if not 0 < args.port < 65536:
         raise UsageError(f"--port {args.port} is not a port", "a number from 1 to 65535, for example 8000")
-    app = create_app(args.db, args.games or None)
-    say(f"gamedef serve: http://{args.host}:{args.port}/ (tables kept in {args.db}; Ctrl-C stops)")
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    hosts = list(args.allow_host or [])
+    if args.host not in ("0.0.0.0", "::"):
+        hosts.append(args.host)
+    say(f"gamedef serve: http://{args.host}:{args.port}/ (tables kept in {where(args.db)}; Ctrl-C stops)")
+    try:
+        serve(args.db, args.games or None, args.host, args.port, hosts, args.ai_workers)
+    except StoreUnavailable as err:
+        raise UsageError(str(err), "choose another file with --db, or move this one away") from None
     return 0

@@ -716,6 +716,11 @@ def read_transcript(path: str | Path) -> Transcript:
 
 
 def write_transcript(t: Transcript, path: str | Path) -> None:
+    Path(path).write_text(transcript_text(t), encoding="utf-8")
+
+
+def transcript_text(t: Transcript) -> str:
+    """The transcript as the TOML `gamedef replay` reads."""
     # Empty fields are left out, except a result of no winner (`result = []`), which is a result.
     data = {
         k: v
@@ -723,4 +728,4 @@ def write_transcript(t: Transcript, path: str | Path) -> None:
         if (v not in (None, "", [], {}) or (k == "result" and v is not None)) and not (k == "chance" and v is False)
     }
     data.setdefault("moves", [])
-    Path(path).write_text(tomli_w.dumps(data, multiline_strings=False, indent=2), encoding="utf-8")
+    return tomli_w.dumps(data, multiline_strings=False, indent=2)

@@ -208,7 +208,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         return ""
     positions = positions_of(game, nodes)
     facts, notes, colour = _facts(g, vm, obs, nodes)
-    fills = {v: PALETTE[i % len(PALETTE)] for i, v in enumerate(sorted(set(colour.values())))}
+    fills = {v: i % len(PALETTE) for i, v in enumerate(sorted(set(colour.values())))}  # a palette class each
     pieces = _markers(g, vm, obs, state, frozenset(nodes))
     parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
     parts.append(_links_svg(g, nodes))
@@ -222,7 +222,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         data = f' data-move="{move}"' if move is not None else ""
         note = "; ".join([*notes[n], _pieces(on)] if on else notes[n])
         busy = " busy" if note or facts[n] else ""
-        fill = f' style="fill:{fills[colour[n]]}"' if n in colour and move is None else ""
+        fill = f' class="fill{fills[colour[n]]}"' if n in colour and move is None else ""
         under = f'<text class="note" y="17" text-anchor="middle">{html.escape(_short(note, 30))}</text>' if note else ""
         parts.append(
             f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
@@ -234,7 +234,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
     if fills:
         parts.append(
             '<p class="legend">'
-            + " ".join(f'<span style="color:{c}">&#9679;</span> {html.escape(v)}' for v, c in fills.items())
+            + " ".join(f'<span class="fill{c}">&#9679;</span> {html.escape(v)}' for v, c in fills.items())
             + "</p>"
         )
     return "\n".join(parts)
@@ -291,6 +291,8 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
     return facts, notes, colour
 
 
+# The colours of a map's owners, as classes `fill0`.. of the web table's style sheet
+# (static/style.css): no inline style, which the content security policy forbids.
 PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#e5b")
 
 
@@ -452,7 +454,11 @@ class Narration:
     def __init__(self) -> None:
         self._lines: dict[Any, dict[int, list[str]]] = {}
 
-    def last(self, game: Game, states: list[State], viewer: str | None, last: int = 40) -> list[str]:
+    def all(self, game: Game, states: list[State], viewer: str | None) -> list[str]:
+        """Every line of the log that `viewer` may read, from the start."""
+        return self.last(game, states, viewer, last=None)
+
+    def last(self, game: Game, states: list[State], viewer: str | None, last: int | None = 40) -> list[str]:
         """The last `last` lines of the log that `viewer` may read (a spectator: the public ones)."""
         done = self._lines.setdefault(viewer, {})
         lines: list[str] = []
@@ -461,6 +467,6 @@ class Narration:
             if chunk is None:
                 chunk = done[i] = game.narrate(states[i], viewer, omniscient=False)
             lines[:0] = chunk
-            if len(lines) >= last:
+            if last is not None and len(lines) >= last:
                 break
-        return lines[-last:]
+        return lines if last is None else lines[-last:]

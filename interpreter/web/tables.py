@@ -2,29 +2,37 @@
 
 Every request names a table and a token; the token says which seat (or a spectator) is
 asking, and that decides what the answer may show: a seat's view and narration are
-those the engine gives that seat, never the whole state. A move is checked (the asker
-is the seat to move, the move is legal, the asker saw the latest position), committed to
-the store, then applied; the AI seats then move in turn, each move committed as well.
+those the engine gives that seat, never the whole state.
+
+The store holds the truth (web/store.py); what is here is a cache of replayed tables,
+brought up to the store's moves each time one is used, so a table evicted, replayed after
+a restart or moved by another process is never behind what a page is told. One process
+replays a table once however many pages ask for it at the same moment. A move is checked
+(the asker is the seat to move, the move is legal, the asker saw the latest position),
+committed to the store, then applied; the AI seats are played elsewhere, in the
+background (web/ai.py), never inside a request.
 """
 
 from __future__ import annotations
 
 import secrets
 import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from interpreter.core.errors import UsageError
-from interpreter.core.limits import MAX_DECISIONS
-from interpreter.play.agents import Agent, make_agent
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
 from interpreter.runtime.machine import State
 from interpreter.web.board import Narration
-from interpreter.web.store import Store, TableRecord
+from interpreter.web.store import Committed, MoveConflict, Store, TableRecord
 
 SPECTATOR = ""  # the seat a spectator's token stands for: nobody's secrets
-MAX_TABLES_IN_MEMORY = 200  # tables kept replayed in memory; the others are replayed again when asked for
+MAX_TABLES_IN_MEMORY = 100  # tables kept replayed in memory; the others are replayed again when asked for
 AI_KINDS = ("random", "first", "mcts:0.2s", "ismcts:0.2s", "mcts:1s", "ismcts:1s")
+MAX_SEED = 2**63 - 1  # a seed is stored as a 64-bit integer
+NO_LINK = "no such table, or this link is not one of its seats"
 
 
 class WebError(Exception):
@@ -36,26 +44,27 @@ class WebError(Exception):
 
 
 class Table:
-    """A table replayed in memory: its game, every state from the start, its agents."""
+    """A table replayed in memory: its game and every state from the start."""
 
-    def __init__(self, record: TableRecord, game: Game, states: list[State], labels: list[tuple[str, str]]):
+    def __init__(self, record: TableRecord, game: Game, start: State):
         self.record = record
         self.game = game
-        self.states = states  # states[0] is the start; states[n] follows move n - 1
-        self.moves = labels  # (seat, label) of each move
+        self.states = [start]  # states[0] is the start; states[n] follows move n - 1
+        self.moves: list[tuple[str, str]] = []  # (seat, label) of each move
         self.lock = threading.Lock()
-        self.changed = threading.Condition()
         self.drawn: dict[tuple[int, str], str] = {}  # a page part by (moves seen, seat): the latest only
         self.narration = Narration()
-        self.agents: dict[str, Agent] = {
-            seat: make_agent(kind, seat, record.seed * 1000 + i, game)
-            for i, (seat, kind) in enumerate(sorted(record.agents.items()))
-            if kind != "human"
-        }
 
     @property
     def state(self) -> State:
         return self.states[-1]
+
+    def catch_up(self, store: Store) -> None:
+        """Apply the moves the store has and this copy has not (made by another request,
+        another process, or before a restart). Called with the lock held."""
+        for seat, label in store.moves(self.record.id, since=len(self.moves)):
+            self.states.append(self.game.apply(self.state, label))
+            self.moves.append((seat, label))
 
     def remember(self, moves_seen: int, seat: str, page: str) -> None:
         """Keep a seat's drawing of the latest position (older ones are never asked again)."""
@@ -67,20 +76,48 @@ class Table:
 
     def seat_of(self, token: str) -> str:
         """The seat a token stands for (SPECTATOR for the spectators' token)."""
-        if secrets.compare_digest(token, self.record.spectator):
+        if secrets.compare_digest(token.encode(), self.record.spectator.encode()):
             return SPECTATOR
         for seat, own in self.record.tokens.items():
-            if secrets.compare_digest(token, own):
+            if secrets.compare_digest(token.encode(), own.encode()):
                 return seat
-        raise WebError(404, "no such table, or this link is not one of its seats")
+        raise WebError(404, NO_LINK)
+
+    def ai_to_move(self, state: State | None = None) -> str | None:
+        """The AI seat whose decision is pending, if one is."""
+        state = self.state if state is None else state
+        if state.result is not None or state.pending is None:
+            return None
+        seat = state.pending.player
+        return seat if self.record.agents.get(seat, "human") != "human" else None
+
+
+def every_seat_of(game: Game) -> list[str]:
+    """The seats of every player count of the game, in the order they first appear."""
+    h = game.header
+    seats: dict[str, None] = {}
+    for n in range(h.min_players, h.max_players + 1):
+        seats.update(dict.fromkeys(game.seats_for(n)))
+    return list(seats)
 
 
 class Tables:
-    """Every table: created here, kept in the store, replayed on demand after a restart."""
+    """Every table: created here, kept in the store, replayed on demand, moved in turn.
 
-    def __init__(self, store: Store):
+    `moved(table_id, count)` is told after each committed move (the event streams and
+    the AI players listen); `ai_turn(table_id)` when an AI seat is to move."""
+
+    def __init__(
+        self,
+        store: Store,
+        moved: Callable[[str, int], None] = lambda table_id, count: None,
+        ai_turn: Callable[[str], None] = lambda table_id: None,
+    ):
         self.store = store
-        self._open: dict[str, Table] = {}
+        self.moved = moved
+        self.ai_turn = ai_turn
+        self._open: OrderedDict[str, Table] = OrderedDict()
+        self._gates: dict[str, threading.Lock] = {}  # one replay at a time per table
         self._lock = threading.Lock()
 
     def create(
@@ -92,16 +129,26 @@ class Tables:
         options: dict[str, Any] | None = None,
         seed: int | None = None,
     ) -> Table:
-        """A new table; `seats` gives each seat `human` or an AI kind (a seat not named is human)."""
+        """A new table; `seats` gives each seat `human` or an AI kind. A seat not named is
+        human; a seat named that is not in play at this player count is left out (the
+        form offers the seats of every count); a table needs one human seat."""
         game = load_game(game_name, variants=variants, options=options or {})
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise UsageError(f"seed {seed} is out of range", f"a whole number from 0 to {MAX_SEED}")
         seed = secrets.randbelow(2**31) if seed is None else seed
         start = game.start(players=players, seed=seed)
+        every_seat = every_seat_of(game)
         for seat, kind in seats.items():
-            if seat not in start.players:
+            if seat not in every_seat:
                 raise UsageError(f"no seat '{seat}' in this game", "seats: " + ", ".join(start.players))
             if kind != "human" and kind not in AI_KINDS:
                 raise UsageError(f"unknown player kind '{kind}'", "kinds: human, " + ", ".join(AI_KINDS))
         agents = {seat: seats.get(seat, "human") for seat in start.players}
+        if all(kind != "human" for kind in agents.values()):
+            raise UsageError(
+                "a table needs at least one human seat",
+                "the web table is for people; to watch AI players alone, run the game from the command line",
+            )
         record = TableRecord(
             id=secrets.token_urlsafe(9),
             game=game_name,
@@ -113,39 +160,55 @@ class Tables:
             tokens={seat: secrets.token_urlsafe(18) for seat in start.players},
             spectator=secrets.token_urlsafe(18),
         )
-        table = Table(record, game, [start], [])
-        self.store.create(record)
+        table = Table(record, game, start)
+        ai_first = table.ai_to_move() is not None
+        self.store.create(record, ai_first)
         self._keep(table)
-        self.run_agents(table)
+        if ai_first:
+            self.ai_turn(record.id)
         return table
 
     def get(self, table_id: str) -> Table:
+        """The table, replayed up to the store's latest move."""
         with self._lock:
             table = self._open.get(table_id)
-        if table is not None:
-            return table
+            if table is not None:
+                self._open.move_to_end(table_id)
+            else:
+                gate = self._gates.setdefault(table_id, threading.Lock())
+        if table is None:
+            with gate:  # pages reconnecting together: the first replays, the others wait for it
+                with self._lock:
+                    table = self._open.get(table_id)
+                if table is None:
+                    table = self._replay(table_id)
+                    self._keep(table)
+                with self._lock:
+                    self._gates.pop(table_id, None)
+        with table.lock:
+            table.catch_up(self.store)
+        return table
+
+    def _replay(self, table_id: str) -> Table:
         record = self.store.table(table_id)
         if record is None:
-            raise WebError(404, "no such table, or this link is not one of its seats")
+            raise WebError(404, NO_LINK)
         game = load_game(record.game, variants=record.variants, options=record.options)
-        states = [game.start(players=record.players, seed=record.seed)]
-        labels = self.store.moves(table_id)
-        for _seat, label in labels:  # the moves as committed: replayed exactly
-            states.append(game.apply(states[-1], label))
-        table = Table(record, game, states, labels)
-        self._keep(table)
-        return table
+        return Table(record, game, game.start(players=record.players, seed=record.seed))
 
     def _keep(self, table: Table) -> None:
         with self._lock:
-            if len(self._open) >= MAX_TABLES_IN_MEMORY:
-                self._open.pop(next(iter(self._open)))
             self._open[table.record.id] = table
+            self._open.move_to_end(table.record.id)
+            while len(self._open) > MAX_TABLES_IN_MEMORY:
+                self._open.popitem(last=False)
 
-    def move(self, table: Table, token: str, index: int, seen: int) -> None:
-        """The seat of `token` takes its option `index`, having seen `seen` moves."""
+    def move(self, table: Table, token: str, index: int, seen: int, key: str | None = None) -> int:
+        """The seat of `token` takes its option `index`, having seen `seen` moves; the
+        table's count of moves after it. The same `key` sent again plays nothing again."""
         seat = table.seat_of(token)
         with table.lock:
+            table.catch_up(self.store)
             state = table.state
             if seen != len(table.moves):
                 raise WebError(409, "the position has changed since you saw it: look again")
@@ -156,25 +219,29 @@ class Tables:
             labels = table.game.labels(state)
             if not 0 <= index < len(labels):
                 raise WebError(400, f"no move number {index}: there are {len(labels)}")
-            self._commit(table, seat, index, labels[index])
-        self.run_agents(table)
+            committed = self.commit(table, seat, labels[index], index, key)
+        return committed.count
 
-    def _commit(self, table: Table, seat: str, index: int, label: str) -> None:
-        self.store.add_move(table.record.id, len(table.moves), seat, label)  # committed before it counts
-        table.states.append(table.game.apply_index(table.state, index))
+    def commit(self, table: Table, seat: str, label: str, index: int, key: str | None = None) -> Committed:
+        """Commit a checked move to the store, then apply it here. Called with the lock held."""
+        after = table.game.apply_index(table.state, index)
+        try:
+            committed = self.store.add_move(
+                table.record.id, len(table.moves), seat, label, key, table.ai_to_move(after) is not None
+            )
+        except MoveConflict:
+            table.catch_up(self.store)
+            raise WebError(409, "the position has changed since you saw it: look again") from None
+        if not committed.played:  # this key was played before: the same request again
+            table.catch_up(self.store)
+            return committed
+        table.states.append(after)
         table.moves.append((seat, label))
-        with table.changed:
-            table.changed.notify_all()
+        self.moved(table.record.id, committed.count)
+        if table.ai_to_move() is not None:
+            self.ai_turn(table.record.id)
+        return committed
 
-    def run_agents(self, table: Table) -> None:
-        """The AI seats move while it is their turn (each move committed)."""
-        with table.lock:
-            while len(table.moves) < MAX_DECISIONS:
-                state = table.state
-                if state.result is not None or state.pending is None:
-                    return
-                agent = table.agents.get(state.pending.player)
-                if agent is None:
-                    return
-                index = agent.choose(table.game, state)
-                self._commit(table, state.pending.player, index, table.game.labels(state)[index])
+    def waiting_for_ai(self) -> list[str]:
+        """The tables whose AI seat is to move, as the store knows them (after a restart)."""
+        return self.store.waiting_for_ai()
