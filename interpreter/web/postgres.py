@@ -155,6 +155,14 @@ class PostgresStore:
 
         return self._run(work)
 
+    def played(self, table_id: str, key: str) -> int | None:
+        row = self._run(
+            lambda cur: cur.execute(
+                "SELECT n FROM moves WHERE table_id = %s AND key = %s", (table_id, key)
+            ).fetchone()
+        )
+        return None if row is None else int(row[0]) + 1
+
     def waiting_for_ai(self, limit: int = 1000) -> list[str]:
         rows = self._run(
             lambda cur: cur.execute(

@@ -114,6 +114,10 @@ class Store(Protocol):
         """Commit move `n`; raises MoveConflict if the table no longer has `n` moves."""
         ...
 
+    def played(self, table_id: str, key: str) -> int | None:
+        """The table's count of moves after the move sent with `key`, if one was."""
+        ...
+
     def waiting_for_ai(self, limit: int = 1000) -> list[str]:
         """Tables whose next decision is an AI seat's (to resume after a restart)."""
         ...
@@ -231,6 +235,12 @@ class SqliteStore:
             return Committed(count=n + 1, played=True)
 
         return self._run(work)
+
+    def played(self, table_id: str, key: str) -> int | None:
+        row = self._run(
+            lambda db: db.execute("SELECT n FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
+        )
+        return None if row is None else int(row[0]) + 1
 
     def waiting_for_ai(self, limit: int = 1000) -> list[str]:
         rows = self._run(
