@@ -32,8 +32,8 @@ from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
 from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -47,7 +47,7 @@ from interpreter.web.board import draw
 from interpreter.web.defences import Defences
 from interpreter.web.downloads import download
 from interpreter.web.hub import Hub
-from interpreter.web.store import StoreUnavailable, open_store
+from interpreter.web.store import Store, StoreUnavailable, open_store
 from interpreter.web.tables import AI_KINDS, SPECTATOR, Table, Tables, WebError, every_seat_of
 
 MAX_BODY = 8192  # bytes of a form: a move or a new table needs a few hundred
@@ -145,25 +145,7 @@ def create_app(
 
     async def events(request: Request) -> Response:
         await _table_and_seat(request)  # a valid link, or a 404 before the stream starts
-        table_id = request.path_params["table"]
-
-        async def stream() -> AsyncIterator[str]:
-            yield "retry: 1000\n\n"  # a page reconnects a second after the server is back
-            sent = -1
-            while hub.stopping is None or not hub.stopping.is_set():
-                count = hub.known(table_id)
-                if count is None or count <= sent:
-                    count = await run_in_threadpool(store.count, table_id)  # the truth, now and then
-                    hub.told(table_id, count)
-                if count != sent:
-                    sent = count
-                    yield f"data: {count}\n\n"
-                    continue
-                await hub.wait(table_id, sent, EVENT_WAIT)
-                if hub.known(table_id) == sent:
-                    yield ": keep-alive\n\n"
-
-        return StreamingResponse(_guarded_stream(stream()), media_type="text/event-stream")
+        return StreamingResponse(_stream(hub, store, request.path_params["table"]), media_type="text/event-stream")
 
     async def transcript(request: Request) -> Response:
         table, seat = await _table_and_seat(request)
@@ -224,11 +206,26 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
     return guarded
 
 
-async def _guarded_stream(events: AsyncIterator[str]) -> AsyncIterator[str]:
-    """An event stream that ends quietly when the store fails (the page reconnects)."""
+async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
+    """A page's event stream: the table's count of moves each time it changes, from the
+    store (through the hub); a keep-alive line when nothing happened for a while, after a
+    look at the store itself. It ends when the server stops, or quietly when the store
+    fails (the page's EventSource connects again)."""
+    yield "retry: 1000\n\n"  # a page reconnects a second after the server is back
+    sent = -1
     try:
-        async for event in events:
-            yield event
+        while hub.stopping is None or not hub.stopping.is_set():
+            count = hub.known(table_id)
+            if count is None or count <= sent:
+                count = await run_in_threadpool(store.count, table_id)  # the truth, now and then
+                hub.told(table_id, count)
+            if count != sent:
+                sent = count
+                yield f"data: {count}\n\n"
+                continue
+            await hub.wait(table_id, sent, EVENT_WAIT)
+            if hub.known(table_id) == sent:
+                yield ": keep-alive\n\n"
     except StoreUnavailable as err:
         log.warning("gamedef serve: an event stream ended: %s", err)
 

@@ -86,8 +86,8 @@ class PostgresStore:
         except MoveConflict:
             raise
         except psycopg.Error as err:
-            conn = getattr(self._local, "conn", None)
-            if conn is not None and conn.broken:
+            lost: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+            if lost is not None and lost.broken:
                 self._local.conn = None
             reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreUnavailable(f"the tables database cannot be reached ({reason})") from None
@@ -117,7 +117,8 @@ class PostgresStore:
     def table(self, table_id: str) -> TableRecord | None:
         row = self._run(
             lambda cur: cur.execute(
-                "SELECT id, game, variants, options, players, seed, agents, tokens, spectator FROM tables WHERE id = %s",
+                "SELECT id, game, variants, options, players, seed, agents, tokens, spectator FROM tables"
+                " WHERE id = %s",
                 (table_id,),
             ).fetchone()
         )
@@ -157,9 +158,7 @@ class PostgresStore:
 
     def played(self, table_id: str, key: str) -> int | None:
         row = self._run(
-            lambda cur: cur.execute(
-                "SELECT n FROM moves WHERE table_id = %s AND key = %s", (table_id, key)
-            ).fetchone()
+            lambda cur: cur.execute("SELECT n FROM moves WHERE table_id = %s AND key = %s", (table_id, key)).fetchone()
         )
         return None if row is None else int(row[0]) + 1
 

@@ -147,9 +147,7 @@ class SqliteStore:
         self._path = str(path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(
-                self._path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT
-            )
+            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.execute("PRAGMA synchronous=FULL")  # a committed move survives a crash
             self._db.executescript(SCHEMA)
@@ -212,9 +210,7 @@ class SqliteStore:
         return [(seat, label) for seat, label in rows]
 
     def count(self, table_id: str) -> int:
-        row = self._run(
-            lambda db: db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()
-        )
+        row = self._run(lambda db: db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone())
         return int(row[0])
 
     def add_move(self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool) -> Committed:
@@ -229,7 +225,10 @@ class SqliteStore:
             if have != n:
                 db.execute("ROLLBACK")
                 raise MoveConflict(f"move {n} was asked, and the table has {have}")
-            db.execute("INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)", (table_id, n, seat, label, key))
+            db.execute(
+                "INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)",
+                (table_id, n, seat, label, key),
+            )
             db.execute("UPDATE tables SET moves = ?, ai_turn = ? WHERE id = ?", (n + 1, int(ai_turn), table_id))
             db.execute("COMMIT")
             return Committed(count=n + 1, played=True)
@@ -280,8 +279,6 @@ def open_store(where: str | Path) -> Store:
         try:
             from interpreter.web.postgres import PostgresStore
         except ImportError:
-            raise StoreUnavailable(
-                'a postgresql:// store needs psycopg: pip install "gamedef[web,postgres]"'
-            ) from None
+            raise StoreUnavailable('a postgresql:// store needs psycopg: pip install "gamedef[web,postgres]"') from None
         return PostgresStore(text)
     return SqliteStore(where)
