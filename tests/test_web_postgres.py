@@ -24,7 +24,8 @@ pytest.importorskip("psycopg")
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("starlette")
 
-from interpreter.web.store import StoreUnavailable, open_store  # noqa: E402
+from interpreter.web.store import StoreUnavailable  # noqa: E402
+from interpreter.web.stores import open_store  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

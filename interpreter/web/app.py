@@ -47,7 +47,8 @@ from interpreter.web.board import draw
 from interpreter.web.defences import Defences
 from interpreter.web.downloads import download
 from interpreter.web.hub import Hub
-from interpreter.web.store import Store, StoreUnavailable, open_store
+from interpreter.web.store import Store, StoreUnavailable
+from interpreter.web.stores import open_store
 from interpreter.web.tables import AI_KINDS, SPECTATOR, Table, Tables, WebError, every_seat_of
 
 MAX_BODY = 8192  # bytes of a form: a move or a new table needs a few hundred

@@ -270,15 +270,3 @@ def record_of(row: Any) -> TableRecord:
         tokens=json.loads(row[7]),
         spectator=row[8],
     )
-
-
-def open_store(where: str | Path) -> Store:
-    """The store at `where`: a `postgresql://` URL, or else a SQLite file."""
-    text = str(where)
-    if text.startswith(("postgresql://", "postgres://")):
-        try:
-            from interpreter.web.postgres import PostgresStore
-        except ImportError:
-            raise StoreUnavailable('a postgresql:// store needs psycopg: pip install "gamedef[web,postgres]"') from None
-        return PostgresStore(text)
-    return SqliteStore(where)
