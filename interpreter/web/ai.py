@@ -16,6 +16,7 @@ as `random` for the rest of the game, so one long table cannot hold the pool.
 
 from __future__ import annotations
 
+import json
 import logging
 import multiprocessing
 import multiprocessing.pool
@@ -62,14 +63,28 @@ class _Replayed:
     """A table as a worker process keeps it: its game, its latest state, its agents."""
 
     def __init__(self, decision: Decision):
-        self.game: Game = load_game(decision.game, variants=decision.variants, options=decision.options)
+        self.game: Game = _game(decision)
         self.state: State = self.game.start(players=decision.players, seed=decision.seed)
         self.moves: list[str] = []
         self.agents: dict[tuple[str, str], Agent] = {}
 
 
 _kept: OrderedDict[str, _Replayed] = OrderedDict()  # per worker process (or per server, with threads)
+_games: OrderedDict[str, Game] = OrderedDict()  # one loaded game per rules, shared by the tables kept
 _kept_lock = threading.Lock()
+
+
+def _game(decision: Decision) -> Game:
+    key = json.dumps([decision.game, list(decision.variants), decision.options], sort_keys=True)
+    with _kept_lock:
+        game = _games.get(key)
+    if game is None:
+        game = load_game(decision.game, variants=decision.variants, options=decision.options)
+        with _kept_lock:
+            _games[key] = game
+            while len(_games) > KEPT_IN_WORKER:
+                _games.popitem(last=False)
+    return game
 
 
 def think(decision: Decision) -> int:

@@ -15,6 +15,7 @@ background (web/ai.py), never inside a request.
 
 from __future__ import annotations
 
+import json
 import secrets
 import threading
 from collections import OrderedDict
@@ -31,6 +32,7 @@ from interpreter.web.store import Committed, MoveConflict, Store, TableRecord
 SPECTATOR = ""  # the seat a spectator's token stands for: nobody's secrets
 MAX_TABLES_IN_MEMORY = 100  # tables kept replayed in memory; the others are replayed again when asked for
 AI_KINDS = ("random", "first", "mcts:0.2s", "ismcts:0.2s", "mcts:1s", "ismcts:1s")
+KEPT_GAMES = 32  # games (a game's rules with their variants and options) kept loaded
 MAX_SEED = 2**63 - 1  # a seed is stored as a 64-bit integer
 NO_LINK = "no such table, or this link is not one of its seats"
 
@@ -117,6 +119,7 @@ class Tables:
         self.moved = moved
         self.ai_turn = ai_turn
         self._open: OrderedDict[str, Table] = OrderedDict()
+        self._games: OrderedDict[str, Game] = OrderedDict()  # one loaded game per rules, shared by its tables
         self._gates: dict[str, threading.Lock] = {}  # one replay at a time per table
         self._lock = threading.Lock()
 
@@ -132,7 +135,7 @@ class Tables:
         """A new table; `seats` gives each seat `human` or an AI kind. A seat not named is
         human; a seat named that is not in play at this player count is left out (the
         form offers the seats of every count); a table needs one human seat."""
-        game = load_game(game_name, variants=variants, options=options or {})
+        game = self.game(game_name, variants, options or {})
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise UsageError(f"seed {seed} is out of range", f"a whole number from 0 to {MAX_SEED}")
         seed = secrets.randbelow(2**31) if seed is None else seed
@@ -193,8 +196,24 @@ class Tables:
         record = self.store.table(table_id)
         if record is None:
             raise WebError(404, NO_LINK)
-        game = load_game(record.game, variants=record.variants, options=record.options)
+        game = self.game(record.game, record.variants, record.options)
         return Table(record, game, game.start(players=record.players, seed=record.seed))
+
+    def game(self, name: str, variants: tuple[str, ...], options: dict[str, Any]) -> Game:
+        """The game with these rules, loaded once and shared by every table that plays them
+        (a game holds no position: each table keeps its own states)."""
+        key = json.dumps([name, list(variants), options], sort_keys=True)
+        with self._lock:
+            game = self._games.get(key)
+            if game is not None:
+                self._games.move_to_end(key)
+                return game
+        game = load_game(name, variants=variants, options=options)
+        with self._lock:
+            game = self._games.setdefault(key, game)
+            while len(self._games) > KEPT_GAMES:
+                self._games.popitem(last=False)
+        return game
 
     def _keep(self, table: Table) -> None:
         with self._lock:
