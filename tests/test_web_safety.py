@@ -284,7 +284,7 @@ def test_every_answer_carries_the_security_headers(client):
         policy = r.headers["content-security-policy"]
         assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "unsafe-inline" not in policy
         assert r.headers["x-frame-options"] == "DENY" and r.headers["x-content-type-options"] == "nosniff"
-        assert r.headers["referrer-policy"] == "no-referrer"
+        assert r.headers["referrer-policy"] == "same-origin"  # a link is a key: never sent to another site
     assert client.get(links["x"]).headers["cache-control"] == "no-store"
     assert "<script>" not in client.get(links["x"]).text and "<style>" not in client.get("/").text
 

@@ -8,7 +8,7 @@
   host, and a browser that says the request is cross-site (`Sec-Fetch-Site`) is refused.
   A client that sends neither (a script, a test) is no browser and carries no one's cookies.
 - **Headers** on every answer: a content security policy allowing only this server's own
-  scripts and styles and no framing, `X-Frame-Options`, `nosniff`, no referrer (a seat's
+  scripts and styles and no framing, `X-Frame-Options`, `nosniff`, no referrer to another site (a seat's
   link is its key: it must not travel in a `Referer`), and no caching of a seat's pages.
 """
 
@@ -34,7 +34,7 @@ HEADERS = [
     (b"content-security-policy", POLICY.encode()),
     (b"x-frame-options", b"DENY"),
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    (b"referrer-policy", b"same-origin"),  # (no-referrer would make a form send `Origin: null`)
     (b"cross-origin-opener-policy", b"same-origin"),
 ]
 
