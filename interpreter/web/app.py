@@ -41,7 +41,7 @@ from starlette.staticfiles import StaticFiles
 
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.runtime.engine import IllegalMove
-from interpreter.runtime.load import bundled_games, load_game
+from interpreter.runtime.load import bundled_games
 from interpreter.web.ai import AIPlayers
 from interpreter.web.board import draw
 from interpreter.web.defences import Defences
@@ -97,7 +97,7 @@ def create_app(
             store.close()
 
     async def index(request: Request) -> Response:
-        listing = await run_in_threadpool(_listing, offered)
+        listing = await run_in_threadpool(_listing, tables, offered)
         page = _templates.get_template("index.html").render(games=listing, kinds=("human", *AI_KINDS))
         return HTMLResponse(page)
 
@@ -231,12 +231,12 @@ async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
         log.warning("gamedef serve: an event stream ended: %s", err)
 
 
-def _listing(offered: list[str]) -> list[dict[str, Any]]:
+def _listing(tables: Tables, offered: list[str]) -> list[dict[str, Any]]:
     """Each offered game as the start form needs it: its seats at each player count."""
     listing: list[dict[str, Any]] = []
     for name in offered:
         try:
-            game = load_game(name)
+            game = tables.game(name, (), {})
         except (GameDefError, UsageError) as err:
             listing.append({"name": name, "error": str(err)})
             continue
