@@ -85,6 +85,18 @@ def assert_only_what_the_seat_may_see(client: TestClient, links: dict[str, str])
                 ), (seat, label)
 
 
+@pytest.mark.parametrize(
+    "name", ["twid_2p", "waw_hidden_victory", "missiles_2p", pytest.param("doe_2p", marks=pytest.mark.slow), "base_2p"]
+)
+def test_every_bundled_games_downloads_hold_only_what_each_seat_may_see(tmp_path, name):
+    """Each bundled game, part-way through its canonical game: every seat's and the
+    spectators' download is what the engine shows that seat, and no more."""
+    game = tomllib.loads((TRANSCRIPTS / f"{name}.toml").read_text(encoding="utf-8"))["game"]
+    with TestClient(create_app(tmp_path / "t.sqlite", [game])) as client:
+        links = play_transcript(client, name, 15)
+        assert_only_what_the_seat_may_see(client, links)
+
+
 def test_walls_and_wonders_hidden_victory_cards_stay_hidden_in_every_download(tmp_path):
     """Walls and Wonders, hidden victory (a second card, seen only by its owner, revealed at
     the end): mid-game, no other seat's nor the spectators' download names a seat's hidden
