@@ -3,8 +3,9 @@ many tables at once (a bounded load test against 127.0.0.1 only).
 
     python -m benchmarks.web              # round trips, then 50 tables with AI seats
 
-A round trip is a seat's POST of a move (with every AI seat's answer, which the server
-plays before it answers) and the GET of the board it then shows. Its wall-clock time moves
+A round trip is a seat's POST of a move and the GETs of its board until the board is the
+seat's turn again (or the game's end): the AI seats answer in the background, so it
+includes their moves. Its wall-clock time moves
 with whatever else the machine runs; the CPU time this process spent on it (client and
 server threads together) moves much less, so both are shown. Needs the `web` extra.
 """
@@ -31,6 +32,16 @@ def _links(page: str) -> dict[str, str]:
     return dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', page))
 
 
+def _until_my_turn(client: TestClient, link: str, timeout: float = 60.0) -> None:
+    """Ask for the board until it offers the seat a move or the game is over."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        board = client.get(link + "/board").text
+        if 'class="move"' in board or "Game over" in board or "Waiting for" not in board:
+            return
+        time.sleep(0.002)
+
+
 def round_trips(client: TestClient, game: str, moves: int = 15, cpu: list[float] | None = None) -> list[float]:
     g = load_game(game)
     seats = g.seats_for(g.compiled.header.default_players or g.compiled.header.min_players)
@@ -39,6 +50,7 @@ def round_trips(client: TestClient, game: str, moves: int = 15, cpu: list[float]
     link = _links(page)[seats[0]]
     times = []
     for _ in range(moves):
+        _until_my_turn(client, link)  # the AI seats may move first
         board = client.get(link + "/board").text
         if "Game over" in board:
             break
@@ -47,7 +59,7 @@ def round_trips(client: TestClient, game: str, moves: int = 15, cpu: list[float]
         seen = re.search(r'id="seen" value="(\d+)"', board).group(1)
         t0, c0 = time.perf_counter(), time.process_time()
         r = client.post(link + "/move", data={"index": "0", "seen": seen})
-        client.get(link + "/board")
+        _until_my_turn(client, link)
         times.append(time.perf_counter() - t0)
         if cpu is not None:
             cpu.append(time.process_time() - c0)
@@ -77,6 +89,7 @@ def load(client: TestClient, tables: int = 50, moves: int = 9) -> tuple[int, int
                 errors[0] += 1
                 return
             made[0] += 1
+            _until_my_turn(client, link)
 
     t0 = time.perf_counter()
     threads = [threading.Thread(target=one) for _ in range(tables)]
