@@ -12,7 +12,6 @@ so a notification lost with a dropped connection delays a page, never freezes it
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -22,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from interpreter.web.store import Committed, MoveConflict, StoreUnavailable, TableRecord, record_of
+from interpreter.web.store import Execute, MoveConflict, SqlStore, StoreUnavailable
 
 CHANNEL = "gamedef_moves"
 SCHEMA = """
@@ -38,7 +37,11 @@ CREATE TABLE IF NOT EXISTS tables (
     spectator TEXT NOT NULL,
     created DOUBLE PRECISION NOT NULL,
     moves INTEGER NOT NULL DEFAULT 0,
-    ai_turn BOOLEAN NOT NULL DEFAULT FALSE
+    ai_turn BOOLEAN NOT NULL DEFAULT FALSE,
+    over BOOLEAN NOT NULL DEFAULT FALSE,
+    listed BOOLEAN NOT NULL DEFAULT FALSE,
+    names TEXT NOT NULL DEFAULT '{}',
+    rematch TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -49,7 +52,15 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (table_id, n),
     UNIQUE (table_id, key)
 );
+CREATE TABLE IF NOT EXISTS notes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 CREATE INDEX IF NOT EXISTS tables_ai_turn ON tables (ai_turn);
+CREATE INDEX IF NOT EXISTS tables_listed ON tables (listed, over);
 """
 CONNECT_TIMEOUT = 5  # seconds
 RELISTEN_AFTER = 1.0  # seconds before a lost listening connection is opened again
@@ -57,8 +68,9 @@ RELISTEN_AFTER = 1.0  # seconds before a lost listening connection is opened aga
 log = logging.getLogger("gamedef.web")
 
 
-class PostgresStore:
-    """Tables in the PostgreSQL database at `url`; a connection per thread that uses it."""
+class PostgresStore(SqlStore):
+    """Tables in the PostgreSQL database at `url`: the store's SQL (web/store.py) on a
+    connection per thread that uses it."""
 
     def __init__(self, url: str):
         self._url = url
@@ -66,7 +78,7 @@ class PostgresStore:
         self._closing = threading.Event()
         self._all: list[psycopg.Connection[Any]] = []
         self._all_lock = threading.Lock()
-        self._run(lambda cur: cur.execute(SCHEMA))
+        self._run(None, lambda ex: ex(SCHEMA, ()))
 
     def _connection(self) -> psycopg.Connection[Any]:
         conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
@@ -77,12 +89,19 @@ class PostgresStore:
                 self._all.append(conn)
         return conn
 
-    def _run(self, work: Callable[[psycopg.Cursor[Any]], Any]) -> Any:
-        """`work` in one transaction, committed; a lost or refused database is StoreUnavailable."""
+    def _run(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
+        """`work` in one transaction, committed (the table's row held from its start when
+        `table_id` is given); a lost or refused database is StoreUnavailable."""
         try:
             conn = self._connection()
             with conn.transaction(), conn.cursor() as cur:
-                return work(cur)
+
+                def ex(query: str, params: tuple) -> Any:
+                    return cur.execute(query.replace("?", "%s") if params else query, params or None)
+
+                if table_id is not None:
+                    ex("SELECT 1 FROM tables WHERE id = ? FOR UPDATE", (table_id,))
+                return work(ex)
         except MoveConflict:
             raise
         except psycopg.Error as err:
@@ -92,83 +111,14 @@ class PostgresStore:
             reason = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
             raise StoreUnavailable(f"the tables database cannot be reached ({reason})") from None
 
-    def create(self, record: TableRecord, ai_turn: bool) -> None:
-        row = (
-            record.id,
-            record.game,
-            json.dumps(list(record.variants)),
-            json.dumps(record.options),
-            record.players,
-            record.seed,
-            json.dumps(record.agents),
-            json.dumps(record.tokens),
-            record.spectator,
-            time.time(),
-            ai_turn,
-        )
-        self._run(
-            lambda cur: cur.execute(
-                "INSERT INTO tables (id, game, variants, options, players, seed, agents, tokens, spectator, created,"
-                " moves, ai_turn) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, 0, %s)",
-                row,
-            )
-        )
+    def _read(self, work: Callable[[Execute], Any]) -> Any:
+        return self._run(None, work)
 
-    def table(self, table_id: str) -> TableRecord | None:
-        row = self._run(
-            lambda cur: cur.execute(
-                "SELECT id, game, variants, options, players, seed, agents, tokens, spectator FROM tables"
-                " WHERE id = %s",
-                (table_id,),
-            ).fetchone()
-        )
-        return None if row is None else record_of(row)
+    def _write(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
+        return self._run(table_id, work)
 
-    def moves(self, table_id: str, since: int = 0) -> list[tuple[str, str]]:
-        rows = self._run(
-            lambda cur: cur.execute(
-                "SELECT seat, label FROM moves WHERE table_id = %s AND n >= %s ORDER BY n", (table_id, since)
-            ).fetchall()
-        )
-        return [(seat, label) for seat, label in rows]
-
-    def count(self, table_id: str) -> int:
-        row = self._run(lambda cur: cur.execute("SELECT moves FROM tables WHERE id = %s", (table_id,)).fetchone())
-        return 0 if row is None else int(row[0])
-
-    def add_move(self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool) -> Committed:
-        def work(cur: psycopg.Cursor[Any]) -> Committed:
-            row = cur.execute("SELECT moves FROM tables WHERE id = %s FOR UPDATE", (table_id,)).fetchone()
-            if key is not None:
-                done = cur.execute("SELECT n FROM moves WHERE table_id = %s AND key = %s", (table_id, key)).fetchone()
-                if done is not None:
-                    return Committed(count=int(done[0]) + 1, played=False)
-            have = -1 if row is None else int(row[0])
-            if have != n:
-                raise MoveConflict(f"move {n} was asked, and the table has {have}")
-            cur.execute(
-                "INSERT INTO moves (table_id, n, seat, label, key) VALUES (%s, %s, %s, %s, %s)",
-                (table_id, n, seat, label, key),
-            )
-            cur.execute("UPDATE tables SET moves = %s, ai_turn = %s WHERE id = %s", (n + 1, ai_turn, table_id))
-            cur.execute("SELECT pg_notify(%s, %s)", (CHANNEL, f"{table_id} {n + 1}"))
-            return Committed(count=n + 1, played=True)
-
-        return self._run(work)
-
-    def played(self, table_id: str, key: str) -> int | None:
-        row = self._run(
-            lambda cur: cur.execute("SELECT n FROM moves WHERE table_id = %s AND key = %s", (table_id, key)).fetchone()
-        )
-        return None if row is None else int(row[0]) + 1
-
-    def waiting_for_ai(self, limit: int = 1000) -> list[str]:
-        rows = self._run(
-            lambda cur: cur.execute(
-                "SELECT id FROM tables WHERE ai_turn ORDER BY created LIMIT %s", (limit,)
-            ).fetchall()
-        )
-        return [r[0] for r in rows]
+    def _announce(self, ex: Execute, table_id: str, count: int) -> None:
+        ex("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {count}"))
 
     def listen(self, heard: Callable[[str, int], None]) -> None:
         """Hear every process's committed moves, in a thread, until the store is closed."""

@@ -1,16 +1,17 @@
 """Where tables are kept: what a table is (game, variants, options, players, seed, who
-plays each seat, the private links) and every move, in order. The store is the one truth
-of a table: every page, every process and every restart reads the moves from it.
+plays each seat, the private links), every move in order, who sits at each seat, and what
+the players said. The store is the one truth of a table: every page, every process and
+every restart reads the moves from it.
 
 A move is committed before the server answers the request that made it, so a server
 killed at any moment loses no move it acknowledged. Move `n` of a table is written only
-while the table has exactly `n` moves (the check and the write are one transaction), so
-two requests racing for one turn, in one process or in several, cannot both land; a move
-sent again with the same key (a retried request) is found, never played twice. The state
-itself is never stored: it is derived by replaying the moves from the start, which the
-engine makes exact, so it cannot disagree with them.
+while the table has exactly `n` moves (the check and the write are one transaction, the
+table's row held for it), so two requests racing for one turn, in one process or in
+several, cannot both land; a move sent again with the same key (a retried request) is
+found, never played twice. The state itself is never stored: it is derived by replaying
+the moves from the start, which the engine makes exact, so it cannot disagree with them.
 
-Two stores share one interface (`Store`): SQLite, one file, for one server process (the
+Two stores share the SQL below (`SqlStore`): SQLite, one file, for one server process (the
 default), and PostgreSQL (`web/postgres.py`), for several processes behind one proxy.
 Either raises `StoreUnavailable` with a plain reason when it cannot be read or written.
 """
@@ -47,19 +48,37 @@ CREATE TABLE IF NOT EXISTS moves (
     label TEXT NOT NULL,
     PRIMARY KEY (table_id, n)
 );
+CREATE TABLE IF NOT EXISTS notes (
+    table_id TEXT NOT NULL REFERENCES tables(id),
+    n INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (table_id, n)
+);
 """
-# Added since the first version of the file: each ALTER is tried once, on every start, so a
-# file written by an older server is brought up to date in place (its tables and moves kept).
-COLUMNS = (
-    "ALTER TABLE tables ADD COLUMN moves INTEGER NOT NULL DEFAULT -1",  # -1: not yet counted
-    "ALTER TABLE tables ADD COLUMN ai_turn INTEGER NOT NULL DEFAULT 0",  # an AI seat is to move
-    "ALTER TABLE moves ADD COLUMN key TEXT",  # the request's idempotency key, when it sent one
-)
+# Added since the first version of the file: each is added once, on the first start that
+# lacks it, so a file written by an older server is brought up to date in place.
+COLUMNS = {
+    "tables": (
+        ("moves", "INTEGER NOT NULL DEFAULT 0"),  # the number of moves
+        ("ai_turn", "INTEGER NOT NULL DEFAULT 0"),  # an AI seat is to move
+        ("over", "INTEGER NOT NULL DEFAULT 0"),  # the game has ended
+        ("listed", "INTEGER NOT NULL DEFAULT 0"),  # its free seats are offered in the lobby
+        ("names", "TEXT NOT NULL DEFAULT '{}'"),  # seat -> the name of who took it ('' unnamed)
+        ("rematch", "TEXT"),  # the table started again with the same settings, if one was
+    ),
+    "moves": (("key", "TEXT"),),  # the request's idempotency key, when it sent one
+}
 INDEXES = (
     "CREATE UNIQUE INDEX IF NOT EXISTS moves_key ON moves (table_id, key)",
     "CREATE INDEX IF NOT EXISTS tables_ai_turn ON tables (ai_turn)",
+    "CREATE INDEX IF NOT EXISTS tables_listed ON tables (listed, over)",
 )
 BUSY_TIMEOUT = 5.0  # seconds a writer waits for another's lock before the store says it is busy
+MAX_NOTES = 500  # lines of chat a table keeps (the oldest go first)
+
+Rows = Any  # a cursor: fetchone(), fetchall()
+Execute = Callable[[str, tuple], Rows]
 
 
 @attrs.frozen
@@ -86,6 +105,20 @@ class Committed:
     played: bool
 
 
+@attrs.frozen
+class Listing:
+    """A table as the lobby shows it: its game and seats, who sits where, whether it is on."""
+
+    id: str
+    game: str
+    players: int
+    agents: dict[str, str]
+    names: dict[str, str]
+    spectator: str
+    moves: int
+    over: bool
+
+
 class StoreUnavailable(Exception):
     """The store cannot be read or written (a damaged or locked file, a lost database):
     the tables it holds answer 503 with this reason until it is back."""
@@ -96,10 +129,11 @@ class MoveConflict(Exception):
 
 
 class Store(Protocol):
-    """The interface of a table store (SQLite here, PostgreSQL in `postgres.py`)."""
+    """The interface of a table store."""
 
-    def create(self, record: TableRecord, ai_turn: bool) -> None:
-        """Keep a new table; `ai_turn`: its first decision is an AI seat's."""
+    def create(self, record: TableRecord, ai_turn: bool, listed: bool = False, names: dict | None = None) -> None:
+        """Keep a new table; `ai_turn`: its first decision is an AI seat's; `listed`: its
+        free seats are offered in the lobby; `names`: the seats already taken."""
         ...
 
     def table(self, table_id: str) -> TableRecord | None: ...
@@ -110,7 +144,9 @@ class Store(Protocol):
 
     def count(self, table_id: str) -> int: ...
 
-    def add_move(self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool) -> Committed:
+    def add_move(
+        self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool, over: bool = False
+    ) -> Committed:
         """Commit move `n`; raises MoveConflict if the table no longer has `n` moves."""
         ...
 
@@ -122,143 +158,37 @@ class Store(Protocol):
         """Tables whose next decision is an AI seat's (to resume after a restart)."""
         ...
 
+    def names(self, table_id: str) -> dict[str, str]:
+        """Who sits at each taken seat (a seat not in it is free)."""
+        ...
+
+    def take_seat(self, table_id: str, seat: str, name: str) -> bool:
+        """Take the seat for `name` if it is free; False if someone has it."""
+        ...
+
+    def listed(self, limit: int = 50) -> list[Listing]:
+        """The lobby's tables, newest first: listed, not over."""
+        ...
+
+    def add_note(self, table_id: str, seat: str, text: str) -> int:
+        """Keep a line of the table's chat; the number of lines said so far."""
+        ...
+
+    def notes(self, table_id: str, last: int = 50) -> list[tuple[str, str]]:
+        """The table's last lines of chat, oldest first, as (seat, text)."""
+        ...
+
+    def set_rematch(self, table_id: str, rematch: str) -> str:
+        """Record the table's rematch, unless one is recorded: the rematch's id either way."""
+        ...
+
+    def rematch_of(self, table_id: str) -> str | None: ...
+
     def listen(self, heard: Callable[[str, int], None]) -> None:
         """Call `heard(table_id, count)` for each move committed by another process."""
         ...
 
     def close(self) -> None: ...
-
-
-def _unavailable(err: sqlite3.Error, path: str) -> StoreUnavailable:
-    text = str(err)
-    if "locked" in text or "busy" in text:
-        return StoreUnavailable(f"the tables file is busy ({text}); try again in a moment")
-    return StoreUnavailable(
-        f"the tables file {path} cannot be read ({text}): it may be damaged; the server's operator can move it "
-        "away and start again"
-    )
-
-
-class SqliteStore:
-    """One SQLite file (`:memory:` for tests), for one server process: its threads take
-    turns on one connection, each write one transaction."""
-
-    def __init__(self, path: str | Path):
-        self._path = str(path)
-        self._lock = threading.Lock()
-        try:
-            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # In WAL mode, NORMAL makes a commit durable against the server's crash (kill -9: the
-            # commit is in the WAL, which the next start reads), not against the machine's
-            # (power lost before the OS wrote it). FULL would add a disk sync to every move:
-            # about 9 ms here, one move at a time, the largest part of a move's round trip.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(SCHEMA)
-            have = {row[1] for row in self._db.execute("PRAGMA table_info(tables)")}
-            have |= {row[1] for row in self._db.execute("PRAGMA table_info(moves)")}
-            for statement in COLUMNS:
-                if statement.split("ADD COLUMN ")[1].split()[0] not in have:
-                    self._db.execute(statement)
-            for statement in INDEXES:
-                self._db.execute(statement)
-        except sqlite3.Error as err:
-            raise _unavailable(err, self._path) from None
-
-    def _run(self, work: Callable[[sqlite3.Connection], Any]) -> Any:
-        with self._lock:
-            try:
-                return work(self._db)
-            except sqlite3.Error as err:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
-                raise _unavailable(err, self._path) from None
-
-    def create(self, record: TableRecord, ai_turn: bool) -> None:
-        row = (
-            record.id,
-            record.game,
-            json.dumps(list(record.variants)),
-            json.dumps(record.options),
-            record.players,
-            record.seed,
-            json.dumps(record.agents),
-            json.dumps(record.tokens),
-            record.spectator,
-            time.time(),
-            int(ai_turn),
-        )
-        self._run(
-            lambda db: db.execute(
-                "INSERT INTO tables (id, game, variants, options, players, seed, agents, tokens, spectator, created,"
-                " moves, ai_turn) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)",
-                row,
-            )
-        )
-
-    def table(self, table_id: str) -> TableRecord | None:
-        row = self._run(
-            lambda db: db.execute(
-                "SELECT id, game, variants, options, players, seed, agents, tokens, spectator FROM tables WHERE id = ?",
-                (table_id,),
-            ).fetchone()
-        )
-        return None if row is None else record_of(row)
-
-    def moves(self, table_id: str, since: int = 0) -> list[tuple[str, str]]:
-        rows = self._run(
-            lambda db: db.execute(
-                "SELECT seat, label FROM moves WHERE table_id = ? AND n >= ? ORDER BY n", (table_id, since)
-            ).fetchall()
-        )
-        return [(seat, label) for seat, label in rows]
-
-    def count(self, table_id: str) -> int:
-        row = self._run(lambda db: db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone())
-        return int(row[0])
-
-    def add_move(self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool) -> Committed:
-        def work(db: sqlite3.Connection) -> Committed:
-            db.execute("BEGIN IMMEDIATE")  # the count read and the write in one transaction
-            if key is not None:
-                done = db.execute("SELECT n FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
-                if done is not None:
-                    db.execute("ROLLBACK")
-                    return Committed(count=int(done[0]) + 1, played=False)
-            have = db.execute("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()[0]
-            if have != n:
-                db.execute("ROLLBACK")
-                raise MoveConflict(f"move {n} was asked, and the table has {have}")
-            db.execute(
-                "INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)",
-                (table_id, n, seat, label, key),
-            )
-            db.execute("UPDATE tables SET moves = ?, ai_turn = ? WHERE id = ?", (n + 1, int(ai_turn), table_id))
-            db.execute("COMMIT")
-            return Committed(count=n + 1, played=True)
-
-        return self._run(work)
-
-    def played(self, table_id: str, key: str) -> int | None:
-        row = self._run(
-            lambda db: db.execute("SELECT n FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
-        )
-        return None if row is None else int(row[0]) + 1
-
-    def waiting_for_ai(self, limit: int = 1000) -> list[str]:
-        rows = self._run(
-            lambda db: db.execute(
-                "SELECT id FROM tables WHERE ai_turn = 1 ORDER BY created LIMIT ?", (limit,)
-            ).fetchall()
-        )
-        return [r[0] for r in rows]
-
-    def listen(self, heard: Callable[[str, int], None]) -> None:
-        """Nothing to hear: one process writes this file, and it tells its own pages."""
-
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
 
 
 def record_of(row: Any) -> TableRecord:
@@ -274,3 +204,212 @@ def record_of(row: Any) -> TableRecord:
         tokens=json.loads(row[7]),
         spectator=row[8],
     )
+
+
+RECORD = "id, game, variants, options, players, seed, agents, tokens, spectator"
+
+
+class SqlStore:
+    """The store's rules written once in SQL, for any database: a subclass gives
+    `_read(work)` (work on a consistent view) and `_write(table_id, work)` (work in one
+    transaction, the table's row held until it commits). Queries use `?` placeholders."""
+
+    def _read(self, work: Callable[[Execute], Any]) -> Any:
+        raise NotImplementedError
+
+    def _write(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
+        raise NotImplementedError
+
+    def create(self, record: TableRecord, ai_turn: bool, listed: bool = False, names: dict | None = None) -> None:
+        row = (
+            *(record.id, record.game, json.dumps(list(record.variants)), json.dumps(record.options)),
+            *(record.players, record.seed, json.dumps(record.agents), json.dumps(record.tokens), record.spectator),
+            *(time.time(), ai_turn, listed, json.dumps(names or {})),
+        )
+        self._write(
+            None,
+            lambda ex: ex(
+                f"INSERT INTO tables ({RECORD}, created, moves, ai_turn, listed, names, over)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, FALSE)",
+                row,
+            ),
+        )
+
+    def table(self, table_id: str) -> TableRecord | None:
+        row = self._read(lambda ex: ex(f"SELECT {RECORD} FROM tables WHERE id = ?", (table_id,)).fetchone())
+        return None if row is None else record_of(row)
+
+    def moves(self, table_id: str, since: int = 0) -> list[tuple[str, str]]:
+        rows = self._read(
+            lambda ex: ex(
+                "SELECT seat, label FROM moves WHERE table_id = ? AND n >= ? ORDER BY n", (table_id, since)
+            ).fetchall()
+        )
+        return [(seat, label) for seat, label in rows]
+
+    def count(self, table_id: str) -> int:
+        row = self._read(lambda ex: ex("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone())
+        return int(row[0])
+
+    def add_move(
+        self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool, over: bool = False
+    ) -> Committed:
+        def work(ex: Execute) -> Committed:
+            if key is not None:
+                done = ex("SELECT n FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
+                if done is not None:
+                    return Committed(count=int(done[0]) + 1, played=False)
+            have = int(ex("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()[0])
+            if have != n:
+                raise MoveConflict(f"move {n} was asked, and the table has {have}")
+            row = (table_id, n, seat, label, key)
+            ex("INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)", row)
+            ex("UPDATE tables SET moves = ?, ai_turn = ?, over = ? WHERE id = ?", (n + 1, ai_turn, over, table_id))
+            self._announce(ex, table_id, n + 1)
+            return Committed(count=n + 1, played=True)
+
+        return self._write(table_id, work)
+
+    def _announce(self, ex: Execute, table_id: str, count: int) -> None:
+        """Tell the other processes of a committed move, in its transaction (PostgreSQL)."""
+
+    def played(self, table_id: str, key: str) -> int | None:
+        query = "SELECT n FROM moves WHERE table_id = ? AND key = ?"
+        row = self._read(lambda ex: ex(query, (table_id, key)).fetchone())
+        return None if row is None else int(row[0]) + 1
+
+    def waiting_for_ai(self, limit: int = 1000) -> list[str]:
+        rows = self._read(
+            lambda ex: ex("SELECT id FROM tables WHERE ai_turn ORDER BY created LIMIT ?", (limit,)).fetchall()
+        )
+        return [r[0] for r in rows]
+
+    def names(self, table_id: str) -> dict[str, str]:
+        row = self._read(lambda ex: ex("SELECT names FROM tables WHERE id = ?", (table_id,)).fetchone())
+        return {} if row is None else dict(json.loads(row[0]))
+
+    def take_seat(self, table_id: str, seat: str, name: str) -> bool:
+        def work(ex: Execute) -> bool:
+            row = ex("SELECT names FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return False
+            names = json.loads(row[0])
+            if seat in names:
+                return False
+            names[seat] = name
+            ex("UPDATE tables SET names = ? WHERE id = ?", (json.dumps(names), table_id))
+            return True
+
+        return self._write(table_id, work)
+
+    def listed(self, limit: int = 50) -> list[Listing]:
+        rows = self._read(
+            lambda ex: ex(
+                "SELECT id, game, players, agents, names, spectator, moves FROM tables WHERE listed AND NOT over"
+                " ORDER BY created DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        )
+        return [
+            Listing(r[0], r[1], r[2], json.loads(r[3]), json.loads(r[4]), r[5], int(r[6]), over=False) for r in rows
+        ]
+
+    def add_note(self, table_id: str, seat: str, text: str) -> int:
+        def work(ex: Execute) -> int:
+            n = int(ex("SELECT COUNT(*) FROM notes WHERE table_id = ?", (table_id,)).fetchone()[0])
+            ex("INSERT INTO notes (table_id, n, seat, text) VALUES (?, ?, ?, ?)", (table_id, n, seat, text))
+            ex("DELETE FROM notes WHERE table_id = ? AND n < ?", (table_id, n + 1 - MAX_NOTES))
+            return n + 1
+
+        return self._write(table_id, work)
+
+    def notes(self, table_id: str, last: int = 50) -> list[tuple[str, str]]:
+        rows = self._read(
+            lambda ex: ex(
+                "SELECT seat, text FROM notes WHERE table_id = ? ORDER BY n DESC LIMIT ?", (table_id, last)
+            ).fetchall()
+        )
+        return [(seat, text) for seat, text in reversed(rows)]
+
+    def set_rematch(self, table_id: str, rematch: str) -> str:
+        def work(ex: Execute) -> str:
+            row = ex("SELECT rematch FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is not None and row[0]:
+                return str(row[0])
+            ex("UPDATE tables SET rematch = ? WHERE id = ?", (rematch, table_id))
+            return rematch
+
+        return self._write(table_id, work)
+
+    def rematch_of(self, table_id: str) -> str | None:
+        row = self._read(lambda ex: ex("SELECT rematch FROM tables WHERE id = ?", (table_id,)).fetchone())
+        return None if row is None or not row[0] else str(row[0])
+
+
+def _unavailable(err: sqlite3.Error, path: str) -> StoreUnavailable:
+    text = str(err)
+    if "locked" in text or "busy" in text:
+        return StoreUnavailable(f"the tables file is busy ({text}); try again in a moment")
+    return StoreUnavailable(
+        f"the tables file {path} cannot be read ({text}): it may be damaged; the server's operator can move it "
+        "away and start again"
+    )
+
+
+class SqliteStore(SqlStore):
+    """One SQLite file (`:memory:` for tests), for one server process: its threads take
+    turns on one connection, each write one transaction (BEGIN IMMEDIATE: the file's write
+    lock is taken before the first read, so a read and its write see the same table)."""
+
+    def __init__(self, path: str | Path):
+        self._path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self._path, check_same_thread=False, isolation_level=None, timeout=BUSY_TIMEOUT)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # In WAL mode, NORMAL makes a commit durable against the server's crash (kill -9: the
+            # commit is in the WAL, which the next start reads), not against the machine's
+            # (power lost before the OS wrote it). FULL would add a disk sync to every move:
+            # about 9 ms here, one move at a time, the largest part of a move's round trip.
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(SCHEMA)
+            for table, columns in COLUMNS.items():
+                have = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+                for name, kind in columns:
+                    if name not in have:
+                        self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+            for statement in INDEXES:
+                self._db.execute(statement)
+        except sqlite3.Error as err:
+            raise _unavailable(err, self._path) from None
+
+    def _run(self, work: Callable[[Execute], Any], write: bool) -> Any:
+        with self._lock:
+            try:
+                if not write:
+                    return work(self._db.execute)
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    result = work(self._db.execute)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+                return result
+            except sqlite3.Error as err:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise _unavailable(err, self._path) from None
+
+    def _read(self, work: Callable[[Execute], Any]) -> Any:
+        return self._run(work, write=False)
+
+    def _write(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
+        return self._run(work, write=True)
+
+    def listen(self, heard: Callable[[str, int], None]) -> None:
+        """Nothing to hear: one process writes this file, and it tells its own pages."""
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
