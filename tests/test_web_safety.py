@@ -39,7 +39,7 @@ def start(client: TestClient, game: str, **fields: str) -> dict[str, str]:
 def buttons(page: str) -> list[str]:
     import html
 
-    return [html.unescape(b) for b in re.findall(r'<button class="move" data-move="\d+">(.*?)</button>', page)]
+    return [html.unescape(b) for b in re.findall(r'<button class="move" data-move="\d+"[^>]*>(.*?)</button>', page)]
 
 
 def play_transcript(client: TestClient, name: str, upto: int, **extra: str) -> dict[str, str]:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import html
 import logging
 import re
 import urllib.parse
@@ -31,12 +32,13 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
@@ -44,17 +46,21 @@ from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games
 from interpreter.web.ai import AIPlayers
 from interpreter.web.board import draw
+from interpreter.web.cards import card_texts, marked_lines
 from interpreter.web.defences import Defences
 from interpreter.web.downloads import download
 from interpreter.web.hub import Hub
+from interpreter.web.lobby import GameEntry, game_entry
 from interpreter.web.store import Store, StoreUnavailable
 from interpreter.web.stores import open_store
-from interpreter.web.tables import AI_KINDS, SPECTATOR, Table, Tables, WebError, every_seat_of
+from interpreter.web.tables import AI_KINDS, NO_LINK, SPECTATOR, Table, Tables, WebError
 
 MAX_BODY = 8192  # bytes of a form: a move or a new table needs a few hundred
 MAX_FIELD = 400  # characters of one field of a form (a game's name, its variants, its options)
 EVENT_WAIT = 15.0  # seconds an event stream waits before a keep-alive line (and a look at the store)
 KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a move's idempotency key
+MAX_NAME = 40  # characters of a player's name
+MAX_CHAT = 300  # characters of a line of chat
 
 log = logging.getLogger("gamedef.web")
 
@@ -77,79 +83,215 @@ def create_app(
     """The app, its tables in `db` (a SQLite file, or a `postgresql://` URL); `games` limits
     the games offered; `hosts` are the host names it answers to besides this machine's;
     the AI seats are played by `ai_threads` threads, in worker processes if `ai_processes`."""
-    hub = Hub()
-    store = open_store(db)
-    tables = Tables(store, moved=hub.told)
-    players = AIPlayers(tables, threads=ai_threads, processes=ai_processes)
-    tables.ai_turn = players.wake
-    offered = games or list(bundled_games())
+    web = WebTable(db, games or list(bundled_games()), ai_threads, ai_processes)
+    pages = [
+        ("/", web.lobby, ["GET"]),
+        ("/new/{game}", web.new_table_form, ["GET"]),
+        ("/tables", web.create, ["POST"]),
+        ("/t/{table}/join", web.join, ["POST"]),
+        ("/t/{table}/{token}", web.seat_page, ["GET"]),
+        ("/t/{table}/{token}/board", web.board, ["GET"]),
+        ("/t/{table}/{token}/talk", web.talk, ["GET"]),
+        ("/t/{table}/{token}/chat", web.chat, ["POST"]),
+        ("/t/{table}/{token}/events", web.events, ["GET"]),
+        ("/t/{table}/{token}/move", web.move, ["POST"]),
+        ("/t/{table}/{token}/rematch", web.rematch, ["POST"]),
+        ("/t/{table}/{token}/replay", web.replay, ["GET"]),
+        ("/t/{table}/{token}/transcript", web.transcript, ["GET"]),
+    ]
+    routes: list[BaseRoute] = [Route(path, _guarded(page), methods=methods) for path, page, methods in pages]
+    routes.append(Mount("/static", StaticFiles(packages=[("interpreter.web", "static")]), name="static"))
+    app = Starlette(routes=routes, lifespan=web.lifespan, middleware=[Middleware(Defences, hosts=tuple(hosts))])
+    app.state.tables = web.tables
+    app.state.hub = web.hub
+    app.state.players = web.players
+    return app
+
+
+class WebTable:
+    """The web table's pages, over one store, one hub and one pool of AI players."""
+
+    def __init__(self, db: str | Path, offered: list[str], ai_threads: int, ai_processes: bool):
+        self.hub = Hub()
+        self.store = open_store(db)
+        self.tables = Tables(self.store, moved=self.hub.told, talked=self.hub.talked)
+        self.players = AIPlayers(self.tables, threads=ai_threads, processes=ai_processes)
+        self.tables.ai_turn = self.players.wake
+        self.offered = offered
+        self._entries: dict[str, GameEntry] = {}
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        hub.start(asyncio.get_running_loop())
-        store.listen(hub.told)
-        players.start()
+    async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
+        self.hub.start(asyncio.get_running_loop())
+        self.store.listen(self.hub.told, self.hub.talked)
+        self.players.start()
         try:
             yield
         finally:
-            hub.stop()
-            players.stop()
-            store.close()
+            self.hub.stop()
+            self.players.stop()
+            self.store.close()
 
-    async def index(request: Request) -> Response:
-        listing = await run_in_threadpool(_listing, tables, offered)
-        page = _templates.get_template("index.html").render(games=listing, kinds=("human", *AI_KINDS))
-        return HTMLResponse(page)
+    def _entry(self, name: str) -> GameEntry:
+        """The game as the lobby shows it, made once."""
+        entry = self._entries.get(name)
+        if entry is None:
+            entry = self._entries[name] = game_entry(self.tables, name)
+        return entry
 
-    async def create(request: Request) -> Response:
-        name, count, seats, variants, options, seed = _new_table(await _form(request), offered)
+    def _lobby(self) -> tuple[list[Any], list[dict[str, Any]]]:
+        games: list[Any] = []
+        for name in self.offered:
+            try:
+                games.append(self._entry(name))
+            except (GameDefError, UsageError) as err:
+                games.append({"name": name, "error": str(err)})
+        titles = {g.name: g.title for g in games if isinstance(g, GameEntry)}
+        open_tables = []
+        for listing in self.store.listed():
+            humans = [s for s, kind in listing.agents.items() if kind == "human"]
+            free = [s for s in humans if s not in listing.names]
+            if free and listing.game in titles:
+                seats = [(s, listing.agents[s], listing.names.get(s)) for s in listing.agents]
+                open_tables.append({"listing": listing, "title": titles[listing.game], "free": free, "seats": seats})
+        return games, open_tables
+
+    async def lobby(self, request: Request) -> Response:
+        games, open_tables = await run_in_threadpool(self._lobby)
+        return _page("index.html", games=games, open_tables=open_tables)
+
+    async def new_table_form(self, request: Request) -> Response:
+        name = request.path_params["game"]
+        if name not in self.offered:
+            raise WebError(404, f"no game '{name[:64]}' here")
+        entry = await run_in_threadpool(self._entry, name)
+        return _page("new.html", g=entry, kinds=("human", *AI_KINDS))
+
+    async def create(self, request: Request) -> Response:
+        form = await _form(request)
+        name = _one(form, "game")
+        if name not in self.offered:
+            raise WebError(400, f"no game '{name[:64]}' here")
+        entry = await run_in_threadpool(self._entry, name)
+        settings = _new_table(form, entry)
         try:
-            table = await run_in_threadpool(tables.create, name, count, seats, variants, options, seed)
+            table = await run_in_threadpool(lambda: self.tables.create(name, **settings))
         except (GameDefError, UsageError, GameRuntimeError) as err:
             raise WebError(400, str(err)) from None
-        return HTMLResponse(_templates.get_template("created.html").render(table=table, record=table.record))
+        mine = next((s for s, kind in table.record.agents.items() if kind == "human"), None)
+        return _page("created.html", table=table, record=table.record, mine=mine if settings["name"] else None)
 
-    async def seat_page(request: Request) -> Response:
-        table, seat = await _table_and_seat(request)
+    async def join(self, request: Request) -> Response:
+        table_id = request.path_params["table"]
+        if len(table_id) > 64:
+            raise WebError(404, NO_LINK)
+        form = await _form(request)
+        seat, name = _one(form, "seat"), _name(form)
+        table = await run_in_threadpool(self.tables.get, table_id)
+        token = await run_in_threadpool(self.tables.join, table, seat, name)
+        return RedirectResponse(_seat_path(table_id, token), 303)
+
+    async def seat_page(self, request: Request) -> Response:
+        table, seat = await self._table_and_seat(request)
+        if seat != SPECTATOR and seat not in await run_in_threadpool(self.store.names, table.record.id):
+            await run_in_threadpool(self.store.take_seat, table.record.id, seat, "")  # its link is in use
         drawn = await run_in_threadpool(_board, table, seat)
-        page = _templates.get_template("table.html").render(
+        talk = await run_in_threadpool(self._talk, table, seat)
+        return _page(
+            "table.html",
             record=table.record,
+            title=table.game.compiled.header.title,
             seat=seat or "spectator",
             board=drawn,
+            talk=talk,
             token=request.path_params["token"],
             over=table.state.result is not None,
         )
-        return HTMLResponse(page)
 
-    async def board(request: Request) -> Response:
-        table, seat = await _table_and_seat(request)
+    async def board(self, request: Request) -> Response:
+        table, seat = await self._table_and_seat(request)
         return HTMLResponse(await run_in_threadpool(_board, table, seat))
 
-    async def move(request: Request) -> Response:
-        table, _ = await _table_and_seat(request)
+    def _talk(self, table: Table, seat: str) -> str:
+        names = self.store.names(table.record.id)
+        state = table.state
+        to_move = state.pending.player if state.pending is not None and state.result is None else None
+        players = [
+            (s, kind, names.get(s), table.game.compiled.rt.seat_titles.get(s, s))
+            for s, kind in table.record.agents.items()
+        ]
+        return _templates.get_template("talk.html").render(
+            players=players,
+            seat=seat,
+            to_move=to_move,
+            lines=self.store.notes(table.record.id),
+            rematch=self.store.rematch_of(table.record.id),
+        )
+
+    async def talk(self, request: Request) -> Response:
+        table, seat = await self._table_and_seat(request)
+        return HTMLResponse(await run_in_threadpool(self._talk, table, seat))
+
+    async def chat(self, request: Request) -> Response:
+        table, _ = await self._table_and_seat(request)
+        text = " ".join(_one(await _form(request), "text").split())
+        if not text or len(text) > MAX_CHAT:
+            raise WebError(400, f"a line of chat has 1 to {MAX_CHAT} characters")
+        count = await run_in_threadpool(self.tables.chat, table, request.path_params["token"], text)
+        return PlainTextResponse(str(count))
+
+    async def move(self, request: Request) -> Response:
+        table, _ = await self._table_and_seat(request)
         form = await _form(request)
         try:
-            index, seen = int(form.get("index", "")), int(form.get("seen", ""))
+            index, seen = int(_one(form, "index")), int(_one(form, "seen"))
         except ValueError:
             raise WebError(400, "a move needs `index` and `seen`, whole numbers") from None
-        key = form.get("key") or None
+        key = _one(form, "key") or None
         if key is not None and not KEY.fullmatch(key):
             raise WebError(400, "a move's `key` is 1 to 64 letters, digits, - or _")
         try:
-            count = await run_in_threadpool(tables.move, table, request.path_params["token"], index, seen, key)
+            count = await run_in_threadpool(self.tables.move, table, request.path_params["token"], index, seen, key)
         except (GameRuntimeError, IllegalMove) as err:
             raise WebError(400, str(err)) from None
         if "text/html" in request.headers.get("accept", ""):  # a form without the page's script
-            here = "/t/" + "/".join(urllib.parse.quote(request.path_params[p], safe="") for p in ("table", "token"))
-            return RedirectResponse(here, 303)  # a path of this server: never a host from the request
+            return RedirectResponse(_seat_path(table.record.id, request.path_params["token"]), 303)
         return PlainTextResponse(str(count))
 
-    async def events(request: Request) -> Response:
-        await _table_and_seat(request)  # a valid link, or a 404 before the stream starts
-        return StreamingResponse(_stream(hub, store, request.path_params["table"]), media_type="text/event-stream")
+    async def rematch(self, request: Request) -> Response:
+        table, _ = await self._table_and_seat(request)
+        rematch, token = await run_in_threadpool(self.tables.rematch, table, request.path_params["token"])
+        return RedirectResponse(_seat_path(rematch.record.id, token), 303)
 
-    async def transcript(request: Request) -> Response:
-        table, seat = await _table_and_seat(request)
+    async def replay(self, request: Request) -> Response:
+        table, seat = await self._table_and_seat(request)
+        if table.state.result is None:
+            raise WebError(409, "the replay opens once the game is over")
+        try:
+            step = int(request.query_params.get("step", "0"))
+        except ValueError:
+            raise WebError(400, "`step` is a whole number") from None
+        step = max(0, min(step, len(table.moves)))
+        drawing, lines = await run_in_threadpool(_replay_step, table, step)
+        return _page(
+            "replay.html",
+            record=table.record,
+            title=table.game.compiled.header.title,
+            token=request.path_params["token"],
+            step=step,
+            last=len(table.moves),
+            map=drawing.map,
+            parts=drawing.parts,
+            lines=marked_lines(table.game.compiled, lines),
+        )
+
+    async def events(self, request: Request) -> Response:
+        await self._table_and_seat(request)  # a valid link, or a 404 before the stream starts
+        stream = _stream(self.hub, self.store, request.path_params["table"])
+        return StreamingResponse(stream, media_type="text/event-stream")
+
+    async def transcript(self, request: Request) -> Response:
+        table, seat = await self._table_and_seat(request)
 
         def made() -> tuple[str, str]:
             with table.lock:
@@ -159,28 +301,29 @@ def create_app(
         headers = {"content-disposition": f'attachment; filename="{name}"'}
         return Response(text, media_type="application/toml", headers=headers)
 
-    async def _table_and_seat(request: Request) -> tuple[Table, str]:
+    async def _table_and_seat(self, request: Request) -> tuple[Table, str]:
         table_id, token = request.path_params["table"], request.path_params["token"]
         if len(table_id) > 64 or len(token) > 64:
-            raise WebError(404, "no such table, or this link is not one of its seats")
-        table = await run_in_threadpool(tables.get, table_id)
+            raise WebError(404, NO_LINK)
+        table = await run_in_threadpool(self.tables.get, table_id)
         return table, table.seat_of(token)
 
-    routes = [
-        Route("/", _guarded(index)),
-        Route("/tables", _guarded(create), methods=["POST"]),
-        Route("/t/{table}/{token}", _guarded(seat_page), name="seat"),
-        Route("/t/{table}/{token}/board", _guarded(board)),
-        Route("/t/{table}/{token}/events", _guarded(events)),
-        Route("/t/{table}/{token}/move", _guarded(move), methods=["POST"]),
-        Route("/t/{table}/{token}/transcript", _guarded(transcript)),
-        Mount("/static", StaticFiles(packages=[("interpreter.web", "static")]), name="static"),
-    ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(Defences, hosts=tuple(hosts))])
-    app.state.tables = tables
-    app.state.hub = hub
-    app.state.players = players
-    return app
+
+def _page(template: str, **values: Any) -> HTMLResponse:
+    return HTMLResponse(_templates.get_template(template).render(**values))
+
+
+def _seat_path(table_id: str, token: str) -> str:
+    """A seat's page as a path of this server: never a host taken from the request."""
+    return "/t/" + "/".join(urllib.parse.quote(part, safe="") for part in (table_id, token))
+
+
+def _replay_step(table: Table, step: int) -> tuple[Any, list[str]]:
+    """The public view of the position after `step` moves, and the public story up to it."""
+    with table.lock:
+        states = table.states[: step + 1]
+    lines = [line for s in states for line in table.game.narrate(s, None, omniscient=False)]
+    return draw(table.game, states[-1], None, []), lines[-40:]
 
 
 def _guarded(endpoint: Endpoint) -> Endpoint:
@@ -208,12 +351,13 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
 
 
 async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
-    """A page's event stream: the table's count of moves each time it changes, from the
-    store (through the hub); a keep-alive line when nothing happened for a while, after a
-    look at the store itself. It ends when the server stops, or quietly when the store
-    fails (the page's EventSource connects again)."""
+    """A page's event stream: the table's count of moves each time it changes (`data: N`),
+    from the store through the hub, and its count of chat lines (`event: talk`); a
+    keep-alive line when nothing happened for a while, after a look at the store itself.
+    It ends when the server stops, or quietly when the store fails (the page's
+    EventSource connects again)."""
     yield "retry: 1000\n\n"  # a page reconnects a second after the server is back
-    sent = -1
+    sent, talk = -1, hub.known_talk(table_id)
     try:
         while hub.stopping is None or not hub.stopping.is_set():
             count = hub.known(table_id)
@@ -224,96 +368,115 @@ async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
                 sent = count
                 yield f"data: {count}\n\n"
                 continue
-            await hub.wait(table_id, sent, EVENT_WAIT)
-            if hub.known(table_id) == sent:
+            if hub.known_talk(table_id) > talk:
+                talk = hub.known_talk(table_id)
+                yield f"event: talk\ndata: {talk}\n\n"
+                continue
+            await hub.wait(table_id, sent, EVENT_WAIT, talk)
+            if hub.known(table_id) == sent and hub.known_talk(table_id) == talk:
                 yield ": keep-alive\n\n"
     except StoreUnavailable as err:
         log.warning("gamedef serve: an event stream ended: %s", err)
 
 
-def _listing(tables: Tables, offered: list[str]) -> list[dict[str, Any]]:
-    """Each offered game as the start form needs it: its seats at each player count."""
-    listing: list[dict[str, Any]] = []
-    for name in offered:
-        try:
-            game = tables.game(name, (), {})
-        except (GameDefError, UsageError) as err:
-            listing.append({"name": name, "error": str(err)})
-            continue
-        h = game.compiled.header
-        counts = list(range(h.min_players, h.max_players + 1))
-        seats = [(seat, [n for n in counts if seat in game.seats_for(n)]) for seat in every_seat_of(game)]
-        listing.append(
-            {
-                "name": name,
-                "title": h.title,
-                "players": counts,
-                "default": h.default_players or h.min_players,
-                "seats": seats,
-                "variants": sorted(game.compiled.program.all_variants),
-            }
-        )
-    return listing
-
-
 def _board(table: Table, seat: str) -> str:
     """The part of a seat's page that changes: its view, board, log and moves. Drawn once
-    per position and seat: the pages of a table all ask for it after each move."""
+    per position and seat: the pages of a table all ask for it after each move. Every
+    card title it shows carries its printed text (web/cards.py); the log's lines from the
+    last move are marked as the newest."""
     viewer = seat or None
     with table.lock:
         state, states, moves_seen = table.state, list(table.states), len(table.moves)
         cached = table.drawn.get((moves_seen, seat))
     if cached is not None:
         return cached
+    g = table.game.compiled
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
     labels = table.game.labels(state) if mine else []
     drawing = draw(table.game, state, viewer, labels)
+    texts = card_texts(g)
     with table.lock:
         log_lines = table.narration.last(table.game, states, viewer)
+        newest = len(table.narration.last(table.game, states[-1:], viewer)) if moves_seen else 0
+    marked = marked_lines(g, log_lines)
     page = _templates.get_template("board.html").render(
         record=table.record,
         seat=seat or "spectator",
+        seat_title=g.rt.seat_titles.get(seat, seat),
         to_move=state.pending.player if state.pending is not None and state.result is None else None,
         result=state.result,
-        prompt=table.game.prompt(state) if mine else "",
-        labels=labels,
+        prompt=Markup(texts.mark(html.escape(table.game.prompt(state)))) if mine else "",
+        moves=[(label, texts.about(label)) for label in labels],
         seen=moves_seen,
         map=drawing.map,
         parts=drawing.parts,
-        log=log_lines,
+        log=[(line, i >= len(marked) - newest) for i, line in enumerate(marked)],
     )
     with table.lock:
         table.remember(moves_seen, seat, page)
     return page
 
 
-def _new_table(form: dict[str, str], offered: list[str]) -> tuple:
-    """A new table's settings from its form: game, players, seats, variants, options, seed."""
-    for field, value in form.items():
-        if len(field) > 64 or len(value) > MAX_FIELD:
+Form = dict[str, list[str]]
+
+
+def _one(form: Form, key: str) -> str:
+    """The form's value for `key` ('' when it has none)."""
+    values = form.get(key)
+    return values[-1] if values else ""
+
+
+def _name(form: Form) -> str:
+    name = " ".join(_one(form, "name").split())
+    if not name or len(name) > MAX_NAME:
+        raise WebError(400, f"a name has 1 to {MAX_NAME} characters")
+    return name
+
+
+def _new_table(form: Form, entry: GameEntry) -> dict[str, Any]:
+    """A new table's settings from its form: players, seats, variants, options, seed, and
+    whether the creator takes a seat by name and offers the others in the lobby. Options
+    the form leaves at their default are not passed (a default is the game's own), nor
+    those of a variant not chosen."""
+    for field, values in form.items():
+        if len(field) > 64 or any(len(v) > MAX_FIELD for v in values):
             raise WebError(400, f"the field '{field[:64]}' is too long (at most {MAX_FIELD} characters)")
-    name = form.get("game", "")
-    if name not in offered:
-        raise WebError(400, f"no game '{name}' here")
     try:
-        players = int(form["players"]) if form.get("players") else None
-        seed = int(form["seed"]) if form.get("seed") else None
+        players = int(_one(form, "players")) if _one(form, "players") else None
+        seed = int(_one(form, "seed")) if _one(form, "seed") else None
     except ValueError:
         raise WebError(400, "players and seed are whole numbers") from None
-    seats = {k[5:]: v for k, v in form.items() if k.startswith("seat_")}
-    variants = tuple(v.strip() for v in form.get("variants", "").split(",") if v.strip())
+    seats = {k[5:]: v[-1] for k, v in form.items() if k.startswith("seat_")}
+    variants = [v.strip() for text in form.get("variants", []) for v in text.split(",") if v.strip()]
+    variants += [v for v in form.get("variant", []) if v not in variants]
     options: dict[str, Any] = {}
-    for item in form.get("options", "").split(","):
+    for item in _one(form, "options").split(","):  # NAME=VALUE, ... typed as on the command line
         if "=" in item:
             key, value = item.split("=", 1)
             options[key.strip()] = _option_value(value.strip())
         elif item.strip():
             raise WebError(400, f"the option '{item.strip()}' needs a value: NAME=VALUE")
-    return name, players, seats, variants, options, seed
+    for control in entry.controls:
+        given = form.get("option_" + control.name)
+        if given is None or (control.variant and control.variant not in variants):
+            continue
+        value = given[-1] if control.kind != "bool" else ("true" if "true" in given else "false")
+        if value != control.default:
+            options[control.name] = _option_value(value)
+    name = _name(form) if _one(form, "name") else None
+    return {
+        "players": players,
+        "seats": seats,
+        "variants": tuple(variants),
+        "options": options,
+        "seed": seed,
+        "listed": bool(_one(form, "listed")),
+        "name": name,
+    }
 
 
-async def _form(request: Request) -> dict[str, str]:
-    """The request's form, refused when too big or not a form."""
+async def _form(request: Request) -> Form:
+    """The request's form, refused when too big or not a form; each key with its values."""
     size = request.headers.get("content-length")
     if size is None or not size.isdigit() or int(size) > MAX_BODY:
         raise WebError(413 if size and size.isdigit() else 411, f"a form of at most {MAX_BODY} bytes, with its length")
@@ -327,7 +490,10 @@ async def _form(request: Request) -> dict[str, str]:
         pairs = urllib.parse.parse_qsl(body.decode("utf-8"), keep_blank_values=True, max_num_fields=64)
     except (TimeoutError, ValueError, UnicodeDecodeError):
         raise WebError(400, "the form could not be read") from None
-    return dict(pairs)
+    form: Form = {}
+    for key, value in pairs:
+        form.setdefault(key, []).append(value)
+    return form
 
 
 def _option_value(text: str) -> Any:

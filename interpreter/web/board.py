@@ -32,6 +32,7 @@ from interpreter.runtime.game import Game
 from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe, short_text
 from interpreter.runtime.render import Part, plain, render, status_text, view_parts
+from interpreter.web.cards import card_texts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
 MAP_W, MAP_H = 1000, 700
@@ -54,10 +55,10 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
     drawn_map = map_board(game, state, obs, vm, moves)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
         parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves) for info in _grid_vars(g)]
-        parts.append(_text(render(game, state, viewer).splitlines()))
+        parts.append(_text(render(game, state, viewer).splitlines(), g))
         return Drawing(drawn_map, parts)
     status = status_text(game, state, viewer)  # the line the game declares for `play`'s prompt
-    out: list[str] = [_text([status])] if status else []
+    out: list[str] = [_text([status], g)] if status else []
     pending: list[str] = []  # text lines waiting to be shown as one block
 
     def grid_lines(name: str) -> list[str]:
@@ -69,11 +70,11 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
             pending.extend(part.lines)
             continue
         if pending:
-            out.append(_text(pending))
+            out.append(_text(pending, g))
             pending = []
         out.append(html_part)
     if pending:
-        out.append(_text(pending))
+        out.append(_text(pending, g))
     return Drawing(drawn_map, out)
 
 
@@ -87,8 +88,9 @@ def _part_html(g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str]
     return None
 
 
-def _text(lines: list[str]) -> str:
-    return f'<pre class="view">{html.escape(chr(10).join(lines))}</pre>'
+def _text(lines: list[str], g) -> str:
+    """Text of the view, escaped, each card title in it carrying its printed text."""
+    return f'<pre class="view">{card_texts(g).mark(html.escape(chr(10).join(lines)))}</pre>'
 
 
 def _grid_vars(g) -> list:

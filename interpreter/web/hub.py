@@ -27,6 +27,7 @@ class Hub:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._waiting: dict[str, set[asyncio.Future[None]]] = {}
         self._counts: OrderedDict[str, int] = OrderedDict()
+        self._talk: OrderedDict[str, int] = OrderedDict()  # lines of chat said, by table
         self._lock = threading.Lock()  # the counts are told from worker threads
         self.stopping: asyncio.Event | None = None
 
@@ -49,13 +50,20 @@ class Hub:
 
     def told(self, table_id: str, count: int) -> None:
         """The table now has `count` committed moves (safe from any thread)."""
+        self._tell(self._counts, table_id, count)
+
+    def talked(self, table_id: str, count: int) -> None:
+        """The table's chat now has `count` lines (safe from any thread)."""
+        self._tell(self._talk, table_id, count)
+
+    def _tell(self, counts: OrderedDict[str, int], table_id: str, count: int) -> None:
         with self._lock:
-            if count <= self._counts.get(table_id, -1):
+            if count <= counts.get(table_id, -1):
                 return
-            self._counts[table_id] = count
-            self._counts.move_to_end(table_id)
-            while len(self._counts) > KEPT_COUNTS:
-                self._counts.popitem(last=False)
+            counts[table_id] = count
+            counts.move_to_end(table_id)
+            while len(counts) > KEPT_COUNTS:
+                counts.popitem(last=False)
         loop = self._loop
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(self._wake, table_id)
@@ -65,22 +73,28 @@ class Hub:
         with self._lock:
             return self._counts.get(table_id)
 
+    def known_talk(self, table_id: str) -> int:
+        """The latest count of chat lines told of the table (0 if none)."""
+        with self._lock:
+            return self._talk.get(table_id, 0)
+
     def _wake(self, table_id: str) -> None:
         for future in self._waiting.pop(table_id, ()):
             if not future.done():
                 future.set_result(None)
 
-    async def wait(self, table_id: str, seen: int, timeout: float) -> None:
-        """Return when the table has more than `seen` moves, `timeout` has passed, or the
-        server is stopping. The waiter is registered before the count is looked at, so a
-        move told in between is not missed."""
+    async def wait(self, table_id: str, seen: int, timeout: float, talk: int | None = None) -> None:
+        """Return when the table has more than `seen` moves (or its chat more than `talk`
+        lines), `timeout` has passed, or the server is stopping. The waiter is registered
+        before the counts are looked at, so a move told in between is not missed."""
         assert self._loop is not None and self.stopping is not None, "Hub.start was not called"
         future: asyncio.Future[None] = self._loop.create_future()
         waiting = self._waiting.setdefault(table_id, set())
         waiting.add(future)
         try:
             known = self.known(table_id)
-            if (known is not None and known > seen) or self.stopping.is_set():
+            talked = talk is not None and self.known_talk(table_id) > talk
+            if (known is not None and known > seen) or talked or self.stopping.is_set():
                 return
             await asyncio.wait({future}, timeout=timeout)
         finally:

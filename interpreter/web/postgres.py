@@ -117,24 +117,26 @@ class PostgresStore(SqlStore):
     def _write(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
         return self._run(table_id, work)
 
-    def _announce(self, ex: Execute, table_id: str, count: int) -> None:
-        ex("SELECT pg_notify(?, ?)", (CHANNEL, f"{table_id} {count}"))
+    def _announce(self, ex: Execute, news: str) -> None:
+        ex("SELECT pg_notify(?, ?)", (CHANNEL, news))
 
-    def listen(self, heard: Callable[[str, int], None]) -> None:
-        """Hear every process's committed moves, in a thread, until the store is closed."""
-        thread = threading.Thread(target=self._listen, args=(heard,), name="gamedef-listen", daemon=True)
+    def listen(self, moved: Callable[[str, int], None], talked: Callable[[str, int], None]) -> None:
+        """Hear every process's committed moves and chat, in a thread, until the store is closed."""
+        thread = threading.Thread(target=self._listen, args=(moved, talked), name="gamedef-listen", daemon=True)
         thread.start()
 
-    def _listen(self, heard: Callable[[str, int], None]) -> None:
+    def _listen(self, moved: Callable[[str, int], None], talked: Callable[[str, int], None]) -> None:
         while not self._closing.is_set():
             try:
                 with psycopg.connect(self._url, autocommit=True, connect_timeout=CONNECT_TIMEOUT) as conn:
                     conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(CHANNEL)))
                     while not self._closing.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            table_id, _, count = note.payload.partition(" ")
-                            if count.isdigit():
-                                heard(table_id, int(count))
+                            words = note.payload.split(" ")
+                            if len(words) == 2 and words[1].isdigit():
+                                moved(words[0], int(words[1]))
+                            elif len(words) == 3 and words[1] == "talk" and words[2].isdigit():
+                                talked(words[0], int(words[2]))
             except psycopg.Error as err:
                 if not self._closing.is_set():
                     log.warning("gamedef serve: listening for other servers' moves: %s (trying again)", err)

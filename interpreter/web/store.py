@@ -184,8 +184,9 @@ class Store(Protocol):
 
     def rematch_of(self, table_id: str) -> str | None: ...
 
-    def listen(self, heard: Callable[[str, int], None]) -> None:
-        """Call `heard(table_id, count)` for each move committed by another process."""
+    def listen(self, moved: Callable[[str, int], None], talked: Callable[[str, int], None]) -> None:
+        """Call `moved(table_id, count)` for each move committed by another process, and
+        `talked(table_id, count)` for each line of chat."""
         ...
 
     def close(self) -> None: ...
@@ -265,13 +266,14 @@ class SqlStore:
             row = (table_id, n, seat, label, key)
             ex("INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)", row)
             ex("UPDATE tables SET moves = ?, ai_turn = ?, over = ? WHERE id = ?", (n + 1, ai_turn, over, table_id))
-            self._announce(ex, table_id, n + 1)
+            self._announce(ex, f"{table_id} {n + 1}")
             return Committed(count=n + 1, played=True)
 
         return self._write(table_id, work)
 
-    def _announce(self, ex: Execute, table_id: str, count: int) -> None:
-        """Tell the other processes of a committed move, in its transaction (PostgreSQL)."""
+    def _announce(self, ex: Execute, news: str) -> None:
+        """Tell the other processes of a committed move (`TABLE COUNT`) or line of chat
+        (`TABLE talk COUNT`), in its transaction (PostgreSQL)."""
 
     def played(self, table_id: str, key: str) -> int | None:
         query = "SELECT n FROM moves WHERE table_id = ? AND key = ?"
@@ -316,9 +318,11 @@ class SqlStore:
 
     def add_note(self, table_id: str, seat: str, text: str) -> int:
         def work(ex: Execute) -> int:
-            n = int(ex("SELECT COUNT(*) FROM notes WHERE table_id = ?", (table_id,)).fetchone()[0])
+            last = ex("SELECT MAX(n) FROM notes WHERE table_id = ?", (table_id,)).fetchone()[0]
+            n = 0 if last is None else int(last) + 1
             ex("INSERT INTO notes (table_id, n, seat, text) VALUES (?, ?, ?, ?)", (table_id, n, seat, text))
             ex("DELETE FROM notes WHERE table_id = ? AND n < ?", (table_id, n + 1 - MAX_NOTES))
+            self._announce(ex, f"{table_id} talk {n + 1}")
             return n + 1
 
         return self._write(table_id, work)
@@ -407,7 +411,7 @@ class SqliteStore(SqlStore):
     def _write(self, table_id: str | None, work: Callable[[Execute], Any]) -> Any:
         return self._run(work, write=True)
 
-    def listen(self, heard: Callable[[str, int], None]) -> None:
+    def listen(self, moved: Callable[[str, int], None], talked: Callable[[str, int], None]) -> None:
         """Nothing to hear: one process writes this file, and it tells its own pages."""
 
     def close(self) -> None:

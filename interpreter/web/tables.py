@@ -107,17 +107,20 @@ class Tables:
     """Every table: created here, kept in the store, replayed on demand, moved in turn.
 
     `moved(table_id, count)` is told after each committed move (the event streams and
-    the AI players listen); `ai_turn(table_id)` when an AI seat is to move."""
+    the AI players listen); `ai_turn(table_id)` when an AI seat is to move; `talked(table_id,
+    count)` after a line of chat (or a seat taken)."""
 
     def __init__(
         self,
         store: Store,
         moved: Callable[[str, int], None] = lambda table_id, count: None,
         ai_turn: Callable[[str], None] = lambda table_id: None,
+        talked: Callable[[str, int], None] = lambda table_id, count: None,
     ):
         self.store = store
         self.moved = moved
         self.ai_turn = ai_turn
+        self.talked = talked
         self._open: OrderedDict[str, Table] = OrderedDict()
         self._games: OrderedDict[str, Game] = OrderedDict()  # one loaded game per rules, shared by its tables
         self._gates: dict[str, threading.Lock] = {}  # one replay at a time per table
@@ -131,10 +134,14 @@ class Tables:
         variants: tuple[str, ...] = (),
         options: dict[str, Any] | None = None,
         seed: int | None = None,
+        listed: bool = False,
+        name: str | None = None,
     ) -> Table:
         """A new table; `seats` gives each seat `human` or an AI kind. A seat not named is
         human; a seat named that is not in play at this player count is left out (the
-        form offers the seats of every count); a table needs one human seat."""
+        form offers the seats of every count); a table needs one human seat. With a
+        `name`, its creator takes the first human seat; `listed`: the other human seats
+        are offered in the lobby."""
         game = self.game(game_name, variants, options or {})
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise UsageError(f"seed {seed} is out of range", f"a whole number from 0 to {MAX_SEED}")
@@ -165,7 +172,9 @@ class Tables:
         )
         table = Table(record, game, start)
         ai_first = table.ai_to_move() is not None
-        self.store.create(record, ai_first)
+        first_human = next(seat for seat, kind in agents.items() if kind == "human")
+        names = {first_human: name} if name is not None else {}
+        self.store.create(record, ai_first, listed=listed, names=names)
         self._keep(table)
         if ai_first:
             self.ai_turn(record.id)
@@ -250,7 +259,13 @@ class Tables:
         after = table.game.apply_index(table.state, index)
         try:
             committed = self.store.add_move(
-                table.record.id, len(table.moves), seat, label, key, table.ai_to_move(after) is not None
+                table.record.id,
+                len(table.moves),
+                seat,
+                label,
+                key,
+                table.ai_to_move(after) is not None,
+                over=after.result is not None,
             )
         except MoveConflict:
             table.catch_up(self.store)
@@ -264,6 +279,45 @@ class Tables:
         if table.ai_to_move() is not None:
             self.ai_turn(table.record.id)
         return committed
+
+    def join(self, table: Table, seat: str, name: str) -> str:
+        """Take a free human seat for `name`: its token (the seat's private link)."""
+        if table.record.agents.get(seat) != "human":
+            raise WebError(400, f"'{seat}' is not a seat for a person at this table")
+        if table.state.result is not None:
+            raise WebError(409, "the game is over")
+        if not self.store.take_seat(table.record.id, seat, name):
+            raise WebError(409, f"someone has taken {seat} already: choose another seat")
+        self.talked(table.record.id, self.store.add_note(table.record.id, SPECTATOR, f"{name} takes {seat}"))
+        return table.record.tokens[seat]
+
+    def chat(self, table: Table, token: str, text: str) -> int:
+        """A line of chat from the seat of `token` (spectators read, they do not write)."""
+        seat = table.seat_of(token)
+        if seat == SPECTATOR:
+            raise WebError(403, "spectators read the chat; the seats write in it")
+        count = self.store.add_note(table.record.id, seat, text)
+        self.talked(table.record.id, count)
+        return count
+
+    def rematch(self, table: Table, token: str) -> tuple[Table, str]:
+        """The table started again with the same settings and people (a new seed): made
+        once, by the first seat that asks; each seat's token for it."""
+        seat = table.seat_of(token)
+        if seat == SPECTATOR:
+            raise WebError(403, "a rematch is started by a seat")
+        if table.state.result is None:
+            raise WebError(409, "the game is not over")
+        record = table.record
+        made = self.store.rematch_of(record.id)
+        if made is None:
+            names = self.store.names(record.id)
+            new = self.create(record.game, record.players, dict(record.agents), record.variants, record.options)
+            for taken, name in names.items():
+                self.store.take_seat(new.record.id, taken, name)
+            made = self.store.set_rematch(record.id, new.record.id)
+        rematch = self.get(made)
+        return rematch, rematch.record.tokens[seat] if seat in rematch.record.tokens else rematch.record.spectator
 
     def waiting_for_ai(self) -> list[str]:
         """The tables whose AI seat is to move, as the store knows them (after a restart)."""
