@@ -1,0 +1,135 @@
+"""The web table for players (docs/web.md, The lobby; Playing together): a table started
+from the lobby by name offers its free seats to strangers, who join by name; the seats'
+names, the chat and a rematch; card texts where a card is named; the replay after the
+game; the game's variants and options as the form's controls."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from interpreter.web.app import create_app  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path):
+    with TestClient(create_app(tmp_path / "t.sqlite", ["tictactoe", "twid", "walls_and_wonders"])) as c:
+        yield c
+
+
+def text(page: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_a_stranger_joins_a_free_seat_from_the_lobby_by_name(client):
+    r = client.post(
+        "/tables", data={"game": "tictactoe", "name": "Ada", "seat_x": "human", "seat_o": "human", "listed": "on"}
+    )
+    assert r.status_code == 200
+    mine = re.search(r'class="your-seat" href="(/t/[^"]+)"', r.text).group(1)
+    table_id = mine.split("/")[2]
+    lobby = client.get("/").text
+    assert f'action="/t/{table_id}/join"' in lobby and "x: Ada" in text(lobby) and "o: free" in text(lobby)
+    joined = client.post(f"/t/{table_id}/join", data={"seat": "o", "name": "Grace"}, follow_redirects=False)
+    assert joined.status_code == 303
+    link = joined.headers["location"]
+    assert link.startswith(f"/t/{table_id}/") and link != mine
+    assert "Your turn" not in client.get(link + "/board").text and "Your turn (x)" in client.get(mine + "/board").text
+    assert f'action="/t/{table_id}/join"' not in client.get("/").text  # no free seat: no longer offered
+    again = client.post(f"/t/{table_id}/join", data={"seat": "o", "name": "Eve"})
+    assert again.status_code == 409  # taken
+    players = text(client.get(mine + "/talk").text)
+    assert "x: Ada" in players and "o: Grace" in players and "Grace takes o" in players
+    assert client.post(f"/t/{table_id}/join", data={"seat": "x", "name": ""}).status_code == 400
+
+
+def test_a_table_not_listed_is_not_in_the_lobby_and_an_opened_link_takes_its_seat(client):
+    r = client.post("/tables", data={"game": "tictactoe", "seat_x": "human", "seat_o": "human"})
+    table_id = re.search(r'data-seat="x" href="/t/([^/]+)/', r.text).group(1)
+    assert table_id not in client.get("/").text
+    r = client.post("/tables", data={"game": "tictactoe", "name": "Ada", "seat_o": "human", "listed": "on"})
+    links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    table_id = links["o"].split("/")[2]
+    assert f'action="/t/{table_id}/join"' in client.get("/").text
+    client.get(links["o"])  # the creator handed o's link to a friend, who opened it
+    assert f'action="/t/{table_id}/join"' not in client.get("/").text
+
+
+def test_seats_chat_and_spectators_read(client):
+    r = client.post("/tables", data={"game": "tictactoe", "name": "Ada", "seat_o": "human"})
+    links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    spectator = re.search(r'class="spectator-link" href="(/t/[^"]+)"', r.text).group(1)
+    assert client.post(links["x"] + "/chat", data={"text": "  good <b>luck</b>  "}).text == "1"
+    assert client.post(spectator + "/chat", data={"text": "hi"}).status_code == 403
+    assert client.post(links["o"] + "/chat", data={"text": "x" * 301}).status_code == 400
+    talk = client.get(spectator + "/talk").text
+    assert "good &lt;b&gt;luck&lt;/b&gt;" in talk and "<b>luck" not in talk  # escaped: a line is text
+    with client.stream("GET", links["o"] + "/events") as events:
+        lines = []
+        for line in events.iter_lines():
+            lines.append(line)
+            if line.startswith("data: 0"):
+                break
+    assert "data: 0" in lines
+
+
+def test_the_end_offers_a_replay_and_a_rematch_for_the_same_people(client):
+    r = client.post("/tables", data={"game": "tictactoe", "name": "Ada", "seat_o": "human", "seed": "3"})
+    links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    assert client.get(links["x"] + "/replay").status_code == 409  # not while the game is on
+    assert client.post(links["x"] + "/rematch").status_code == 409
+    n = 0
+    while "Game over" not in client.get(links["x"] + "/board").text:
+        mover = links["x"] if n % 2 == 0 else links["o"]
+        assert client.post(mover + "/move", data={"index": "0", "seen": str(n)}).status_code == 200
+        n += 1
+    board = client.get(links["o"] + "/board").text
+    assert 'class="end"' in board and "The game is over" in board
+    first = client.get(links["x"] + "/replay?step=0").text
+    last = client.get(links["x"] + f"/replay?step={n}").text
+    assert f"after move 0 of {n}" in first and f"after move {n} of {n}" in last and first != last
+    assert client.get(links["x"] + "/replay?step=nonsense").status_code == 400
+    again = client.post(links["x"] + "/rematch", follow_redirects=False)
+    assert again.status_code == 303
+    new_x = again.headers["location"]
+    new_o = client.post(links["o"] + "/rematch", follow_redirects=False).headers["location"]
+    assert new_x.split("/")[2] == new_o.split("/")[2] != links["x"].split("/")[2]  # one rematch for both
+    assert new_x != new_o and "Your turn (x)" in client.get(new_x + "/board").text
+    assert "x: Ada" in text(client.get(new_o + "/talk").text)  # the same people in the same seats
+
+
+def test_a_cards_printed_text_is_on_the_page_where_it_is_named(client):
+    """The Wall is Down: a header button names a card; its tooltip is the card's text, and
+    the card's name in the seat's view carries the text (hover, focus, tap)."""
+    r = client.post("/tables", data={"game": "twid", "players": "2", "seat_west": "human", "seat_east": "human"})
+    links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    board = client.get(links["west"] + "/board").text
+    buttons = re.findall(r'<button class="move" data-move="\d+" title="([^"]*)">header: ([^<]*)</button>', board)
+    assert buttons, "no header button carries its card's text"
+    about, card = html.unescape(buttons[0][0]), html.unescape(buttons[0][1])
+    assert about.startswith(card + ": ") and len(about) > len(card) + 10
+    assert re.search(r'<span class="card" tabindex="0" title="[^"]+">' + re.escape(html.escape(card)) + "</span>", board)
+
+
+def test_the_new_table_form_draws_variants_and_options_from_the_games_declarations(client):
+    form = client.get("/new/walls_and_wonders").text
+    assert 'name="variant" value="hidden_victory"' in form and 'data-excludes="suit_victory every_victory"' in form
+    assert re.search(r'<select name="option_victory">.*?construction', form, re.S)
+    twid = client.get("/new/twid").text
+    assert 'type="checkbox" name="option_promos" value="true"' in twid
+    r = client.post(
+        "/tables",
+        data={"game": "walls_and_wonders", "seat_p1": "human", "variant": "hidden_victory", "option_victory": "attrition"},
+    )
+    table = client.app.state.tables.get(re.search(r'data-seat="p1" href="/t/([^/]+)/', r.text).group(1))
+    assert table.record.variants == ("hidden_victory",)
+    r = client.post("/tables", data={"game": "walls_and_wonders", "seat_p1": "human", "option_victory": "attrition"})
+    table = client.app.state.tables.get(re.search(r'data-seat="p1" href="/t/([^/]+)/', r.text).group(1))
+    assert table.record.options == {"victory": "attrition"}
