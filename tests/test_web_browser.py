@@ -50,8 +50,8 @@ def test_a_person_plays_the_wall_is_down_against_ai_by_clicking_the_map(server, 
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
         page = browser.new_page(bypass_csp=True, viewport={"width": 1280, "height": 1000})
-        page.goto(server + "/")
-        form = page.locator("#game-twid form")
+        page.goto(server + "/new/twid")
+        form = page.locator("form#game-twid")
         form.locator("select[name=seat_us]").select_option("human")
         form.locator("input[name=seed]").fill("3")
         form.locator("button[type=submit]").click()
@@ -123,8 +123,8 @@ def test_two_seats_in_two_browsers_never_see_each_others_hand(waw_server):
     with playwright_api.sync_playwright() as p:
         browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
         opener = browser.new_page(bypass_csp=True)
-        opener.goto(base + "/")
-        form = opener.locator("#game-walls_and_wonders form")
+        opener.goto(base + "/new/walls_and_wonders")
+        form = opener.locator("form#game-walls_and_wonders")
         form.locator("select[name=seat_p1]").select_option("human")
         form.locator("select[name=seat_p2]").select_option("human")
         form.locator("input[name=seed]").fill("2")
@@ -197,8 +197,8 @@ def test_a_server_killed_mid_game_and_started_again_lets_the_browser_play_on(tmp
         with playwright_api.sync_playwright() as p:
             browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
             page = browser.new_page(bypass_csp=True)
-            page.goto(base + "/")
-            form = page.locator("#game-tictactoe form")
+            page.goto(base + "/new/tictactoe")
+            form = page.locator("form#game-tictactoe")
             form.locator("select[name=seat_x]").select_option("human")
             form.locator("select[name=seat_o]").select_option("random")
             form.locator("input[name=seed]").fill("4")
@@ -243,8 +243,8 @@ def test_three_pages_under_the_content_security_policy_reach_the_end_across_a_ki
             browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
             opener = browser.new_page()
             violations: list[str] = []
-            opener.goto(base + "/")
-            form = opener.locator("#game-tictactoe form")
+            opener.goto(base + "/new/tictactoe")
+            form = opener.locator("form#game-tictactoe")
             form.locator("select[name=seat_x]").select_option("human")
             form.locator("select[name=seat_o]").select_option("human")
             form.locator("input[name=seed]").fill("4")

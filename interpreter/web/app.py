@@ -26,6 +26,7 @@ import contextlib
 import html
 import logging
 import re
+import threading
 import urllib.parse
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
@@ -50,7 +51,7 @@ from interpreter.web.cards import card_texts, marked_lines
 from interpreter.web.defences import Defences
 from interpreter.web.downloads import download
 from interpreter.web.hub import Hub
-from interpreter.web.lobby import GameEntry, game_entry
+from interpreter.web.lobby import GameCard, GameForm, game_card, game_form, picture
 from interpreter.web.store import Store, StoreUnavailable
 from interpreter.web.stores import open_store
 from interpreter.web.tables import AI_KINDS, NO_LINK, SPECTATOR, Table, Tables, WebError
@@ -118,13 +119,16 @@ class WebTable:
         self.players = AIPlayers(self.tables, threads=ai_threads, processes=ai_processes)
         self.tables.ai_turn = self.players.wake
         self.offered = offered
-        self._entries: dict[str, GameEntry] = {}
+        self._cards: dict[str, GameCard] = {}
+        self._forms: dict[str, GameForm] = {}
+        self._pictures: dict[str, str] = {}
 
     @contextlib.asynccontextmanager
     async def lifespan(self, app: Starlette) -> AsyncIterator[None]:
         self.hub.start(asyncio.get_running_loop())
         self.store.listen(self.hub.told, self.hub.talked)
         self.players.start()
+        threading.Thread(target=self._warm, name="gamedef-warm", daemon=True).start()
         try:
             yield
         finally:
@@ -132,21 +136,36 @@ class WebTable:
             self.players.stop()
             self.store.close()
 
-    def _entry(self, name: str) -> GameEntry:
-        """The game as the lobby shows it, made once."""
-        entry = self._entries.get(name)
-        if entry is None:
-            entry = self._entries[name] = game_entry(self.tables, name)
-        return entry
+    def _warm(self) -> None:
+        """Load each offered game and draw its picture, in the background, so the lobby's
+        pictures and the first table of each game come at once (a first compile of a
+        large game takes seconds)."""
+        for name in self.offered:
+            try:
+                self._pictures.setdefault(name, picture(self.tables, name))
+            except Exception as err:  # a game that cannot load says so in the lobby
+                log.warning("gamedef serve: %s could not be loaded: %s", name, err)
+
+    def _card(self, name: str) -> GameCard:
+        card = self._cards.get(name)
+        if card is None:
+            card = self._cards[name] = game_card(name)
+        return card
+
+    def _form(self, name: str) -> GameForm:
+        form = self._forms.get(name)
+        if form is None:
+            form = self._forms[name] = game_form(self.tables, self._card(name))
+        return form
 
     def _lobby(self) -> tuple[list[Any], list[dict[str, Any]]]:
         games: list[Any] = []
         for name in self.offered:
             try:
-                games.append(self._entry(name))
+                games.append(self._card(name))
             except (GameDefError, UsageError) as err:
                 games.append({"name": name, "error": str(err)})
-        titles = {g.name: g.title for g in games if isinstance(g, GameEntry)}
+        titles = {g.name: g.title for g in games if isinstance(g, GameCard)}
         open_tables = []
         for listing in self.store.listed():
             humans = [s for s, kind in listing.agents.items() if kind == "human"]
@@ -158,22 +177,21 @@ class WebTable:
 
     async def lobby(self, request: Request) -> Response:
         games, open_tables = await run_in_threadpool(self._lobby)
-        return _page("index.html", games=games, open_tables=open_tables)
+        return _page("index.html", games=games, open_tables=open_tables, pictures=self._pictures)
 
     async def new_table_form(self, request: Request) -> Response:
         name = request.path_params["game"]
         if name not in self.offered:
             raise WebError(404, f"no game '{name[:64]}' here")
-        entry = await run_in_threadpool(self._entry, name)
-        return _page("new.html", g=entry, kinds=("human", *AI_KINDS))
+        form = await run_in_threadpool(self._form, name)
+        return _page("new.html", g=form.card, f=form, kinds=("human", *AI_KINDS))
 
     async def create(self, request: Request) -> Response:
         form = await _form(request)
         name = _one(form, "game")
         if name not in self.offered:
             raise WebError(400, f"no game '{name[:64]}' here")
-        entry = await run_in_threadpool(self._entry, name)
-        settings = _new_table(form, entry)
+        settings = _new_table(form, await run_in_threadpool(self._form, name))
         try:
             table = await run_in_threadpool(lambda: self.tables.create(name, **settings))
         except (GameDefError, UsageError, GameRuntimeError) as err:
@@ -433,7 +451,7 @@ def _name(form: Form) -> str:
     return name
 
 
-def _new_table(form: Form, entry: GameEntry) -> dict[str, Any]:
+def _new_table(form: Form, entry: GameForm) -> dict[str, Any]:
     """A new table's settings from its form: players, seats, variants, options, seed, and
     whether the creator takes a seat by name and offers the others in the lobby. Options
     the form leaves at their default are not passed (a default is the game's own), nor

@@ -47,23 +47,31 @@ class VariantEntry:
 
 
 @attrs.frozen
-class GameEntry:
-    """A game as the lobby shows it and its new-table form offers it."""
+class GameCard:
+    """A game as the lobby lists it: read from its file alone (nothing compiled), so the
+    lobby opens at once however many games are offered."""
 
     name: str
     title: str
     counts: tuple[int, ...]
     default: int
-    seats: tuple[tuple[str, tuple[int, ...]], ...]  # each seat with the counts it is in play at
     blurb: str
-    picture: str  # HTML: the start position's map, or its first drawn part
-    variants: tuple[VariantEntry, ...]
-    controls: tuple[Control, ...]
 
     @property
     def count_text(self) -> str:
         low, high = self.counts[0], self.counts[-1]
         return f"{low} players" if low == high else f"{low} to {high} players"
+
+
+@attrs.frozen
+class GameForm:
+    """A game as its new-table form offers it: its seats at each count, its variants and
+    its options as controls (the game compiled once, with the tables')."""
+
+    card: GameCard
+    seats: tuple[tuple[str, tuple[int, ...]], ...]  # each seat with the counts it is in play at
+    variants: tuple[VariantEntry, ...]
+    controls: tuple[Control, ...]
 
 
 def typed(value: Any) -> str:
@@ -103,33 +111,39 @@ def _blurb(path, summary: str) -> str:
     return ""
 
 
-def game_entry(tables: Tables, name: str) -> GameEntry:
-    """A bundled game as the lobby shows it (its rules loaded once, with the tables')."""
+def game_card(name: str) -> GameCard:
+    """The game's card in the lobby."""
     path = find_game(name)
-    game = tables.game(name, (), {})
-    g = game.compiled
-    h = g.header
+    h = load_program(path).header
     counts = tuple(range(h.min_players, h.max_players + 1))
-    seats = tuple((seat, tuple(n for n in counts if seat in game.seats_for(n))) for seat in every_seat_of(game))
-    program = load_program(path)
-    controls = _controls(g, list(g.option_decls))
-    variants = []
-    for v in program.all_variants.values():
-        variants.append(VariantEntry(v.name, v.title, tuple(v.excludes)))
-        with_v = compile_game(load_program(path, (v.name,)), {}, options_only=True)
-        added = [n for n in with_v.option_decls if n not in g.option_decls]
-        controls.extend(_controls(with_v, added, v.name))
-    start = game.start(players=h.default_players or h.min_players, seed=1)
-    drawing = draw(game, start, None, [])
-    picture = drawing.map or (drawing.parts[0] if drawing.parts else "")
-    return GameEntry(
+    return GameCard(
         name=name,
         title=h.title,
         counts=counts,
         default=h.default_players or h.min_players,
-        seats=seats,
-        blurb=html.unescape(_blurb(path, program.header.summary or "")),
-        picture=picture,
-        variants=tuple(variants),
-        controls=tuple(controls),
+        blurb=html.unescape(_blurb(path, h.summary or "")),
     )
+
+
+def picture(tables: Tables, name: str) -> str:
+    """The game's start as a spectator sees it (its map, or its first drawn part): HTML."""
+    game = tables.game(name, (), {})
+    h = game.compiled.header
+    drawing = draw(game, game.start(players=h.default_players or h.min_players, seed=1), None, [])
+    return drawing.map or (drawing.parts[0] if drawing.parts else "")
+
+
+def game_form(tables: Tables, card: GameCard) -> GameForm:
+    """The controls of a new table of the game."""
+    path = find_game(card.name)
+    game = tables.game(card.name, (), {})
+    g = game.compiled
+    seats = tuple((seat, tuple(n for n in card.counts if seat in game.seats_for(n))) for seat in every_seat_of(game))
+    controls = _controls(g, list(g.option_decls))
+    variants = []
+    for v in load_program(path).all_variants.values():
+        variants.append(VariantEntry(v.name, v.title, tuple(v.excludes)))
+        with_v = compile_game(load_program(path, (v.name,)), {}, options_only=True)
+        added = [n for n in with_v.option_decls if n not in g.option_decls]
+        controls.extend(_controls(with_v, added, v.name))
+    return GameForm(card=card, seats=seats, variants=tuple(variants), controls=tuple(controls))
