@@ -235,7 +235,9 @@ def test_neoliberalism_takes_the_other_west_superpowers_token_when_the_holder_ha
     EU has 1 in France: France's token goes onto the card."""
     variables = {"neoliberalism_owner": "us", "neoliberalism_tokens": 1}
     influence = {"eu": {"france": 1}}
-    g, s = rounds(players=players, rounds_listed=[3], influence=influence, in_play=["neoliberalism"], variables=variables)
+    g, s = rounds(
+        players=players, rounds_listed=[3], influence=influence, in_play=["neoliberalism"], variables=variables
+    )
     assert g.current_player(s) == "us"
     assert labels(g, s) == ["remove 1 influence in France"]
     s = play(g, s, "remove 1 influence in France")
