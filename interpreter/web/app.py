@@ -30,6 +30,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Route
 
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
+from interpreter.core.options import option_value
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games, load_game
 from interpreter.runtime.saving import Transcript, write_transcript
@@ -217,7 +218,7 @@ def _new_table(form: dict[str, str], offered: list[str]) -> tuple:
     for item in form.get("options", "").split(","):
         if "=" in item:
             key, value = item.split("=", 1)
-            options[key.strip()] = _option_value(value.strip())
+            options[key.strip()] = option_value(value.strip())
     return name, players, seats, variants, options, seed
 
 
@@ -243,9 +244,3 @@ async def _form(request: Request) -> dict[str, str]:
     except (TimeoutError, ValueError, UnicodeDecodeError):
         raise WebError(400, "the form could not be read") from None
     return dict(pairs)
-
-
-def _option_value(text: str) -> Any:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return int(text) if text.lstrip("-").isdigit() and len(text) < 10 else text
