@@ -73,3 +73,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         nodeid = item.nodeid.removeprefix("tests/")
         if _SLOW.match(nodeid):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(autouse=True)
+def _no_columns_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """COLUMNS from the shell running the tests would wrap piped listings (terminal.listing
+    honours it); a test that wants a width sets it itself."""
+    monkeypatch.delenv("COLUMNS", raising=False)

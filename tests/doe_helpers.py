@@ -64,6 +64,7 @@ def scenario(
                 ready.setdefault(SEATS[players][w], {})[w] = dict.fromkeys(ts, 1)
             s = g.with_var(s, "tiles", boxes)
             s = g.with_var(s, "tile_ready", ready)
+            s = g.with_var(s, "laid", {w: len(ts) for w, ts in tech.items()})  # the tiles laid, seen on the table
         s = g.with_var(s, "turn", turn)
         for name, value in more.items():
             s = g.with_var(s, name, value)

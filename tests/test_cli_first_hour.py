@@ -70,6 +70,32 @@ def test_list_on_a_narrow_terminal_keeps_every_line_within_it(monkeypatch, capsy
     assert " ".join(" ".join(shown).split()) == " ".join(" ".join(plain).split())  # the same words, none cut
 
 
+def test_list_piped_with_columns_set_keeps_every_line_within_it(monkeypatch, capsys):
+    """`COLUMNS=100 gamedef list | less` printed lines of 277 characters: piped output is
+    wrapped to COLUMNS when it is set, as most tools do, every word kept whole; without it,
+    piped lines stay one line each (the test above)."""
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    main(["list"])
+    plain = capsys.readouterr().out.splitlines()
+    assert max(len(x) for x in plain) > 100
+    monkeypatch.setenv("COLUMNS", "100")
+    main(["list"])
+    shown = capsys.readouterr().out.splitlines()
+    assert max(len(x) for x in shown) <= 100 and len(shown) > len(plain)
+    assert " ".join(" ".join(shown).split()) == " ".join(" ".join(plain).split())  # the same words, none cut
+    monkeypatch.setenv("COLUMNS", "wide")  # not a number: ignored
+    main(["list"])
+    assert capsys.readouterr().out.splitlines() == plain
+
+
+def test_cards_piped_with_columns_set_keeps_every_line_within_it(monkeypatch, capsys):
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: False)
+    monkeypatch.setenv("COLUMNS", "60")
+    main(["cards", "twid"])
+    shown = capsys.readouterr().out.splitlines()
+    assert shown and max(len(x) for x in shown) <= 60
+
+
 def test_bash_completion_script_completes_commands_and_games(tmp_path):
     """`eval "$(gamedef --print-completion bash)"`: commands, options and game names."""
     script = subprocess.run(

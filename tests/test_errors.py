@@ -1327,6 +1327,61 @@ def test_option_value_of_the_wrong_type_is_rejected(tmp_path):
         load_game(path, options={"fast": 5})
 
 
+OPTIONS_GAME = """
+    game t { players 2..2 seats [a, b] }
+    option fast: bool = false "play fast"
+    option rounds: int = 3 "how many rounds"
+    procedure play() {
+        rule "Play"
+        if fast { log "fast" }
+        game over []
+    }
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "value"),
+    [
+        ({"fast": "true"}, {"fast": True, "rounds": 3}),
+        ({"fast": "False"}, {"fast": False, "rounds": 3}),
+        ({"fast": True, "rounds": "5"}, {"fast": True, "rounds": 5}),
+        ({"rounds": " -2 "}, {"fast": False, "rounds": -2}),
+    ],
+)
+def test_a_text_option_value_from_python_is_read_as_the_command_line_reads_it(tmp_path, given, value):
+    """`load_game(options={"fast": "true"})` means what `--option fast=true` means: a text
+    given for a truth or number option is read the one way (core/options.py); the game
+    and a state saved from it hold the value, not the text."""
+    game = load_game(write(tmp_path, OPTIONS_GAME), options=given)
+    assert game.compiled.options == value
+    assert game.options == {k: value[k] for k in given}
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (
+            {"fast": "yes"},
+            "option 'fast' must be true or false (from Python, a bool or the text 'true' or 'false', "
+            "in any case), not 'yes'",
+        ),
+        ({"fast": 1}, "option 'fast' must be true or false"),
+        (
+            {"rounds": "five"},
+            "option 'rounds' must be a whole number (from Python, an int or its digits as a text: "
+            "'5', '-2'), not 'five'",
+        ),
+        ({"rounds": "9" * 5000}, "option 'rounds' must be a whole number"),
+        ({"rounds": 2**70}, "option 'rounds' must be a whole number"),
+    ],
+    ids=["bool-text", "bool-int", "int-text", "int-digits-past-the-limit", "int-past-the-limit"],
+)
+def test_a_wrong_option_value_says_what_is_accepted(tmp_path, given, message):
+    with pytest.raises(GameDefError) as info:
+        load_game(write(tmp_path, OPTIONS_GAME), options=given)
+    assert message in str(info.value), str(info.value)
+
+
 @pytest.mark.parametrize(
     ("variants", "expected"),
     [
@@ -1387,3 +1442,9 @@ def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, ex
         options=options,
     )
     assert text.splitlines() == expected
+
+
+def test_the_bundled_games_truth_option_given_as_a_text_from_python():
+    """The call that was refused ("must be true or false, not 'true'")."""
+    game = load_game("downfall_of_empires", options={"pass_full_stacks": "true"})
+    assert game.compiled.options["pass_full_stacks"] is True

@@ -205,6 +205,7 @@ def test_csv_has_one_row_per_game(capsys):
 
 
 def test_plot_writes_two_png_charts(tmp_path, capsys):
+    pytest.importorskip("matplotlib", reason="--plot needs the 'plot' extra: pip install '.[plot]'")
     folder = tmp_path / "charts"
     code, out, _ = cli(capsys, "simulate", "tictactoe", "--games", "40", "--jobs", "1", "--plot", str(folder))
     assert code == 0
@@ -214,6 +215,14 @@ def test_plot_writes_two_png_charts(tmp_path, capsys):
         data = (folder / name).read_bytes()
         assert data.startswith(PNG_MAGIC) and len(data) > 1000
         assert f"chart written to {folder / name}" in out
+
+
+def test_plot_without_matplotlib_says_which_extra_to_install(tmp_path, capsys, monkeypatch):
+    """Without the 'plot' extra, --plot is refused at once with the install command (the
+    README's `pip install ".[test]"` leaves it out)."""
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # `import matplotlib` fails
+    code, _, err = cli(capsys, "simulate", "tictactoe", "--games", "4", "--plot", str(tmp_path / "charts"))
+    assert code == 2 and "--plot needs matplotlib" in err and 'pip install "gamedef[plot]"' in err, err
 
 
 # ---- mistakes: exit 2 with a hint ---------------------------------------------------------------------
@@ -247,6 +256,8 @@ def test_plot_writes_two_png_charts(tmp_path, capsys):
     ],
 )
 def test_mistakes_exit_2_with_a_hint(tmp_path, capsys, argv, message, hint):
+    if "--plot" in argv:  # without matplotlib, --plot is refused before its folder is looked at
+        pytest.importorskip("matplotlib", reason="--plot needs the 'plot' extra: pip install '.[plot]'")
     (tmp_path / "file.txt").write_text("not a folder")
     argv = [a.replace("TMP", str(tmp_path)) for a in argv]
     code, _, err = cli(capsys, "simulate", "tictactoe", "--games", "4", *argv)

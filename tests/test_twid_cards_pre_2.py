@@ -14,6 +14,8 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 from interpreter import load_game
 from tests.twid_helpers import game, inf, labels, play, scenario
 
@@ -211,15 +213,51 @@ def test_neoliberalism_takes_one_west_influence_each_round_and_is_discarded_with
     assert g.is_over(s)
 
 
-def test_neoliberalism_with_four_players_takes_the_resolving_players_influence():
+def test_neoliberalism_with_four_players_takes_either_west_superpowers_influence():
+    """Card 27 Neoliberalism: "Each turn, remove 1 West influence from any country and place it
+    on this card"; Players: "In 3-4 player games, ... West [stands] for (US or EU)". The EU
+    holds the card: the US's tokens in Canada are West influence too, and the EU chooses."""
     influence = {"eu": {"france": 2}, "us": {"canada": 2}}
     variables = {"neoliberalism_owner": "eu", "neoliberalism_tokens": 2}
     g, s = rounds(players=4, rounds_listed=[3], influence=influence, in_play=["neoliberalism"], variables=variables)
     assert g.current_player(s) == "eu"
+    assert sorted(labels(g, s)) == ["remove 1 influence in Canada", "remove 1 influence in France"]
+    s = play(g, s, "remove 1 influence in Canada")
+    assert inf(g, s, "eu", "france") == 2 and inf(g, s, "us", "canada") == 1
+    assert where(g, s, "neoliberalism") == "discard"
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_neoliberalism_takes_the_other_west_superpowers_token_when_the_holder_has_none(players):
+    """Card 27 Neoliberalism: "remove 1 West influence from any country and place it on this
+    card"; West is the US or the EU with three or four players (the static EU of a
+    three-player game included). The US holds the card with no influence on the board; the
+    EU has 1 in France: France's token goes onto the card."""
+    variables = {"neoliberalism_owner": "us", "neoliberalism_tokens": 1}
+    influence = {"eu": {"france": 1}}
+    g, s = rounds(
+        players=players, rounds_listed=[3], influence=influence, in_play=["neoliberalism"], variables=variables
+    )
+    assert g.current_player(s) == "us"
     assert labels(g, s) == ["remove 1 influence in France"]
     s = play(g, s, "remove 1 influence in France")
-    assert inf(g, s, "eu", "france") == 1 and inf(g, s, "us", "canada") == 2
-    assert where(g, s, "neoliberalism") == "discard"
+    # (with three players the static EU's row is left out of the variable once it is all 0)
+    assert g.var(s, "influence").get("eu", {}).get("france", 0) == 0
+    assert g.var(s, "neoliberalism_tokens") == 2 and where(g, s, "neoliberalism") == "in_play"
+
+
+def test_neoliberalism_holder_chooses_whose_token_where_both_west_colours_are():
+    """Card 27 Neoliberalism with four players: where the US and the EU both have influence,
+    the holder (the player who resolved the text) chooses whose token goes onto the card."""
+    influence = {"eu": {"france": 1}, "us": {"france": 1}}
+    variables = {"neoliberalism_owner": "us", "neoliberalism_tokens": 0}
+    g, s = rounds(players=4, rounds_listed=[3], influence=influence, in_play=["neoliberalism"], variables=variables)
+    s = play(g, s, "remove 1 influence in France")
+    assert g.current_player(s) == "us"
+    assert sorted(labels(g, s)) == ["remove 1 of EU's in France", "remove 1 of US's in France"]
+    s = play(g, s, "remove 1 of EU's in France")
+    assert inf(g, s, "eu", "france") == 0 and inf(g, s, "us", "france") == 1
+    assert g.var(s, "neoliberalism_tokens") == 1
 
 
 def test_neoliberalism_places_nothing_when_no_west_influence_is_left():

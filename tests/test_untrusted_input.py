@@ -494,6 +494,47 @@ def test_a_component_in_two_zones_is_refused_on_load(tmp_path, capsys, game_name
     assert code == 2 and f"{path}: {message}" in err, err
 
 
+def test_more_technology_tiles_in_the_boxes_than_were_laid_is_refused_on_load(tmp_path, capsys):
+    """Downfall of Empires, 10. Research: each Power lays 3 tiles in box 1 at the start, and
+    the Central Powers' tiles are the German Power's 10 and the Austro-Hungarians' 6. A
+    state edited to put every one of them in box 2 (16 tiles in the boxes, 6 laid) is
+    refused on load, naming the rule and the variables to look at, exit 2: it loaded and
+    played before."""
+    game = load_game("downfall_of_empires")
+    state = game.start(players=2, seed=1)
+    while any(label.startswith("start researching") for label in game.labels(state)):
+        state = game.apply_index(state, 0)
+    data = state_to_dict(game, state)
+    assert data["vars"]["laid"] == {"GE": 3, "FB": 3, "RU": 3, "AH": 3}
+    owned = {"GE": "german_", "AH": "austro_hungarian_"}
+    for power, prefix in owned.items():
+        for tile in data["vars"]["tiles"]["central"][power]:
+            if prefix + tile in game.compiled.types["TileRow"]:
+                data["vars"]["tiles"]["central"][power][tile] = 2
+    assert sum(v == 2 for w in owned for v in data["vars"]["tiles"]["central"][w].values()) == 16
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", "downfall_of_empires", "--players", "2", "--from-state", str(path), "--quiet")
+    assert code == 2, err
+    assert f"{path}: invariant: \"10. Research: a Power's tiles in its boxes are the ones it has laid" in err, err
+    assert "does not hold (it reads vars.tiles, vars.seat, vars.laid)" in err, err
+
+
+def test_a_technology_tile_a_power_does_not_have_is_refused_on_load(tmp_path, capsys):
+    """Downfall of Empires, 10. Research: the Russians have 6 technologies, not Manoeuvre:
+    a state with Russia's Manoeuvre tile in a box (and counted as laid) is refused."""
+    game = load_game("downfall_of_empires")
+    data = state_to_dict(game, game.start(players=2, seed=1))
+    data["vars"]["tiles"]["entente"]["RU"]["manoeuvre"] = 1
+    data["vars"]["laid"]["RU"] = 1
+    path = tmp_path / "s.toml"
+    path.write_text(tomli_w.dumps(data))
+    code, err = run_cli(capsys, "run", "downfall_of_empires", "--players", "2", "--from-state", str(path), "--quiet")
+    assert code == 2, err
+    assert f"{path}: invariant: '10. Research: a Power lays only its own technology tiles" in err, err
+    assert "(it reads vars.tiles)" in err, err
+
+
 def test_a_zone_of_something_else_than_components_is_an_error(tmp_path, capsys):
     err = game_error(tmp_path, capsys, HEADER + "var score: int = 0 zone\n" + play(""), command="check")
     assert "<dir>/g.game:2:1: error: a zone holds components of an entity kind, not int" in err

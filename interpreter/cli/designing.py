@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from interpreter.cli.shared import load_named, put, shown_path
-from interpreter.cli.terminal import error
+from interpreter.cli.terminal import asked_width, error
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.runtime.load import find_game, load_game
 from interpreter.runtime.saving import read_transcript
@@ -147,7 +147,8 @@ def cmd_cards(args) -> int:
     from interpreter.runtime.cardlist import card_listing
 
     game = load_named(args)
-    width = min(88, shutil.get_terminal_size((88, 24)).columns) if sys.stdout.isatty() else 88
+    asked = asked_width()  # COLUMNS, on a terminal or piped
+    width = min(88, asked or shutil.get_terminal_size((88, 24)).columns) if sys.stdout.isatty() or asked else 88
     lines = card_listing(game.compiled, args.kind, args.where or [], args.search, width=width)
     for line in lines:
         put(line)

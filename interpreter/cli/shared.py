@@ -15,6 +15,7 @@ from interpreter.compile.compiler import compile_game
 from interpreter.compile.game import CompiledGame
 from interpreter.core.errors import GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
+from interpreter.core.options import option_value
 from interpreter.language.sources import confined
 from interpreter.play.agents import needs_chance
 from interpreter.runtime.engine import IllegalMove
@@ -32,14 +33,6 @@ def positive(text: str) -> int:
     if value <= 0:
         raise argparse.ArgumentTypeError(f"expected a number above 0, not {value}")
     return value
-
-
-def option_value(text: str) -> Any:
-    if text.lstrip("-").isdigit():
-        return int(text)
-    if text in ("true", "false"):
-        return text == "true"
-    return text
 
 
 def parse_options(items: list[str]) -> dict[str, Any]:

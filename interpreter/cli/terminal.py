@@ -152,17 +152,33 @@ def hang(line: str) -> int:
     return gaps[-1] if gaps and gaps[-1] < 60 else indent + 4
 
 
+# The narrowest a listing is wrapped to: a continuation hangs up to 20 columns in.
+MIN_WIDTH = 40
+
+
+def asked_width() -> int | None:
+    """The width the environment variable COLUMNS asks for, when it is set to a whole
+    number (at least MIN_WIDTH), else None. Most tools honour it even when their output is
+    piped (`COLUMNS=100 gamedef list | less`); a terminal's own width is read otherwise."""
+    text = os.environ.get("COLUMNS", "").strip()
+    if not (text.isascii() and text.isdigit() and len(text) <= 6):
+        return None
+    return max(MIN_WIDTH, int(text))
+
+
 def listing(lines: Iterable[str], width: int | None = None) -> None:
     """Lines of a listing or table (`list`, `info`, `cards`, `simulate`) on standard output.
-    On a terminal a line too wide is wrapped at word boundaries by rich (a word is cut only
-    when it alone is wider than the line), its continuation under the column it belongs to,
-    so descriptions and table cells stay in their column; piped or redirected, each line
-    stays one line for the tools that read it."""
+    On a terminal, or wherever COLUMNS is set, a line too wide is wrapped at word boundaries
+    by rich (a word is cut only when it alone is wider than the line), its continuation
+    under the column it belongs to, so descriptions and table cells stay in their column;
+    piped or redirected without COLUMNS, each line stays one line for the tools that read it."""
     if width is None and not sys.stdout.isatty():
-        for line in lines:
-            print(line)
-        return
-    width = width or shutil.get_terminal_size((80, 24)).columns
+        width = asked_width()
+        if width is None:
+            for line in lines:
+                print(line)
+            return
+    width = width or asked_width() or shutil.get_terminal_size((80, 24)).columns
     console = Console(width=width, file=sys.stdout, highlight=False, color_system=None)
     for line in lines:
         print("\n".join(wrapped(line, width, console)))

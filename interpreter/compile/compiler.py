@@ -217,9 +217,8 @@ def settle_options(c: Compiler, decls: tuple) -> None:
             ),
         )
     for name, d in c.tables.option_decls.items():
-        if name in c.tables.given:
-            c.declarations.check_option_type(d, c.tables.given[name])
-        value = c.tables.given[name] if name in c.tables.given else c.declarations.const(d.default)
+        given = name in c.tables.given
+        value = c.declarations.check_option_type(d, c.tables.given[name]) if given else c.declarations.const(d.default)
         c.tables.claim(name, "an option", d.span)
         allowed = None  # any value of its type
         if d.choices is not None:

@@ -10,6 +10,7 @@ compiler and run at once with the load's budget.
 from __future__ import annotations
 
 from collections.abc import Sequence, Set
+from typing import Any
 
 from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.game import VarInfo
@@ -17,8 +18,9 @@ from interpreter.compile.scope import Scope
 from interpreter.compile.tables import Tables
 from interpreter.core.builtins import DELTA, DIRECTIONS
 from interpreter.core.errors import GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_COMPONENTS, MAX_MAP_ENTRIES, MAX_NAME
+from interpreter.core.limits import MAX_COMPONENTS, MAX_INT, MAX_MAP_ENTRIES, MAX_NAME
 from interpreter.core.links import ADDED, dynamic_builtins
+from interpreter.core.options import ACCEPTED, option_value
 from interpreter.language import syntax as ast
 from interpreter.language.tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
@@ -67,18 +69,23 @@ class DeclarationCompiler:
         for name, f in dynamic_builtins(self.tables.rt, self.tables.links_slot).items():
             self.tables.ns[f"_dl_{name}"] = f
 
-    def check_option_type(self, d: ast.Option, value) -> None:
+    def check_option_type(self, d: ast.Option, value: Any) -> Any:
+        """The value given for option `d`, of its declared type, or a GameDefError at the
+        option. A text given for a number or truth option (`load_game(options={"fast":
+        "true"})`) is read as the command line reads `--option fast=true`
+        (core/options.py), so both ways of giving an option accept the same values."""
         t = d.type.name if isinstance(d.type, ast.NamedType) else None
+        given = value
+        if t in ACCEPTED and isinstance(value, str):
+            value = option_value(value)
         ok = t is None or {
-            "int": isinstance(value, int) and not isinstance(value, bool),
+            "int": isinstance(value, int) and not isinstance(value, bool) and -MAX_INT <= value <= MAX_INT,
             "bool": isinstance(value, bool),
             "str": isinstance(value, str),
         }.get(t, value in self.tables.types.get(t, ()))
         if not ok:
             allowed = (
-                {"int": "a whole number", "bool": "true or false", "str": "a text"}.get(
-                    t, "one of " + ", ".join(map(str, self.tables.types.get(t, ())))
-                )
+                {**ACCEPTED, "str": "a text"}.get(t, "one of " + ", ".join(map(str, self.tables.types.get(t, ()))))
                 if t
                 else "a value"
             )
@@ -86,10 +93,11 @@ class DeclarationCompiler:
             default = self.const(d.default)  # the checker has already checked it
             example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
             self.tables.fail(
-                argument_span("option", d.name, value),
-                f"option '{d.name}' must be {allowed}, not {value!r}",
-                did_you_mean(str(value), choices) or example,
+                argument_span("option", d.name, given),
+                f"option '{d.name}' must be {allowed}, not {given!r}",
+                did_you_mean(str(given), choices) or example,
             )
+        return value
 
     def const(self, e: ast.Expr):
         return self.tables.loaded(e.span, lambda: self.expressions.expr(e, Scope())(self.expressions.load_vm, []))

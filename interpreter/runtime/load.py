@@ -83,6 +83,9 @@ def load_game(
             compiled = compile_game(program, options, optimise=optimise)
         if optimise:
             gamecache.store(path, variants, options, compiled)
+    # The options as the game reads them ("true" given for a truth option is true), so a
+    # state saved or a transcript written names them as the command line would.
+    options = {k: compiled.options.get(k, v) for k, v in options.items()}
     if chance:
         return ChanceGame(compiled, compiled.program.header.name, variants, options)
     return Game(compiled, compiled.program.header.name, variants, options)

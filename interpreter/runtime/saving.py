@@ -328,19 +328,60 @@ def out_of_bounds(game: Game, values: tuple | list) -> tuple[str, str] | None:
     return None
 
 
+@functools.lru_cache(maxsize=8)
+def _invariant_reads(compiled) -> dict[tuple, tuple[str, ...]]:
+    """The variables each `invariant` reads, by its span, in the order they are first
+    named (through the defs and queries it calls): where in a state file the values that
+    break it are (one game's)."""
+    program = compiled.program
+    bodies = {d.name: d.body for d in program.decls if isinstance(d, ast.Def)}
+    bodies.update({d.name: d.base for d in program.decls if isinstance(d, ast.Query)})
+    variables = set(compiled.vars)
+
+    def reads(node: Any, found: dict[str, None], called: set[str]) -> None:
+        if isinstance(node, ast.Name) and node.id in variables:
+            found[node.id] = None
+        if isinstance(node, ast.Call) and node.func in bodies and node.func not in called:
+            called.add(node.func)
+            reads(bodies[node.func], found, called)
+        if isinstance(node, tuple | list):
+            for x in node:
+                reads(x, found, called)
+        elif attrs.has(type(node)):
+            for f in attrs.fields(type(node)):
+                if f.name != "span":
+                    reads(getattr(node, f.name), found, called)
+
+    out = {}
+    for d in program.decls:
+        if isinstance(d, ast.Invariant):
+            found: dict[str, None] = {}
+            reads(d.value, found, set())
+            out[_span_key(d.span)] = tuple(found)
+    return out
+
+
+def _span_key(span: Any) -> tuple:
+    return (span.path, span.line, span.column)
+
+
 def broken_invariant(game: Game, state: State) -> tuple[str, str] | None:
     """The first `invariant` of the game that `state` breaks, as ("invariant", why), or
-    None. An invariant that can't be evaluated from these values breaks too."""
+    None. An invariant that can't be evaluated from these values breaks too. `why` names
+    the variables the invariant reads (`vars.laid`): the values to look at in a state file,
+    one of which is wrong."""
     for text, fn, span in game.compiled.invariants:
         where = f"{Path(span.path).name}:{span.line}"
+        names = _invariant_reads(game.compiled).get(_span_key(span), ())
+        reads = f" (it reads {', '.join(f'vars.{n}' for n in names)})" if names else ""
         try:
             holds = fn(VM(game.compiled, state, reading=True), [])
         except GameDefError as err:
-            return "invariant", f"{text!r} ({where}) can't be evaluated: {err.diagnostics[0].message}"
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {err.diagnostics[0].message}{reads}"
         except Exception as exc:  # a value of the wrong kind, read by the invariant
-            return "invariant", f"{text!r} ({where}) can't be evaluated: {explain(exc)}"
+            return "invariant", f"{text!r} ({where}) can't be evaluated: {explain(exc)}{reads}"
         if holds is not True:
-            return "invariant", f"{text!r} ({where}) does not hold"
+            return "invariant", f"{text!r} ({where}) does not hold{reads}"
     return None
 
 

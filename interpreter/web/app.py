@@ -43,6 +43,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
+from interpreter.core.options import option_value
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games
 from interpreter.web.ai import AIPlayers
@@ -471,7 +472,7 @@ def _new_table(form: Form, entry: GameForm) -> dict[str, Any]:
     for item in _one(form, "options").split(","):  # NAME=VALUE, ... typed as on the command line
         if "=" in item:
             key, value = item.split("=", 1)
-            options[key.strip()] = _option_value(value.strip())
+            options[key.strip()] = option_value(value.strip())
         elif item.strip():
             raise WebError(400, f"the option '{item.strip()}' needs a value: NAME=VALUE")
     for control in entry.controls:
@@ -480,7 +481,7 @@ def _new_table(form: Form, entry: GameForm) -> dict[str, Any]:
             continue
         value = given[-1] if control.kind != "bool" else ("true" if "true" in given else "false")
         if value != control.default:
-            options[control.name] = _option_value(value)
+            options[control.name] = option_value(value)
     name = _name(form) if _one(form, "name") else None
     return {
         "players": players,
@@ -513,8 +514,3 @@ async def _form(request: Request) -> Form:
         form.setdefault(key, []).append(value)
     return form
 
-
-def _option_value(text: str) -> Any:
-    if text.lower() in ("true", "false"):
-        return text.lower() == "true"
-    return int(text) if text.lstrip("-").isdigit() and len(text) < 10 else text
