@@ -1166,7 +1166,7 @@ def test_runtime_require_inside_if_points_at_the_require(tmp_path):
 # statements lands on the failing statement, not the run's first one.
 RUNTIME_CASES = [
     pytest.param("let z = xs[5]", (), "out of range", id="index-out-of-range"),
-    pytest.param("let i = index_of(xs, 7)", (), "ValueError", id="index-of-absent"),
+    pytest.param("let i = index_of(xs, 7)", (), "the item is not in the list", id="index-of-absent"),
     pytest.param("let q = 10 / (y - 1)", (), "division by zero", id="division-by-zero"),
     pytest.param("roll d from [x for x in xs if x > 5]", (), "roll from an empty list", id="roll-from-empty"),
     pytest.param("roll d from 1..6", (9,), "pinned result 9 is not one of", id="pinned-die-not-allowed"),
@@ -1387,3 +1387,29 @@ def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, ex
         options=options,
     )
     assert text.splitlines() == expected
+
+
+def test_a_runtime_type_error_names_no_python_type(tmp_path):
+    """A variable declared `T?` is trusted where a `T` is needed; if it is none when the rule
+    runs, the error is in the language's words (it was `'>=' not supported between instances
+    of 'NoneType' and 'int'`)."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var top: int? = none
+        procedure play() {
+            rule "Play"
+            if top >= 3 {
+                log "high"
+            }
+            game over []
+        }
+        """,
+    )
+    with pytest.raises(GameRuntimeError) as info:
+        load_game(path).start(players=2)
+    message = info.value.diagnostics[0].message
+    assert message.startswith("in play: `>=` cannot compare none with a number"), message
+    for python in ("NoneType", "'int'", "TypeError", "tuple", "not supported between instances"):
+        assert python not in message, message
