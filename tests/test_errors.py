@@ -1389,6 +1389,108 @@ def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, ex
     assert text.splitlines() == expected
 
 
+# ---- none: a value that may be none, used where a value is needed --------------------------
+NONE_GAME = """
+game t {{ players 2..2 seats [a, b] }}
+entity Card {{ ops: int? }}
+card scoring {{ }}
+card coup {{ ops 3 }}
+var discard: list Card = [scoring, coup]
+var vp: player -> int = 0
+procedure gain_vp(p: player, n: int) {{
+    rule "VP"
+    vp[p] += n
+}}
+procedure play() {{
+    rule "Play"
+    {body}
+    game over []
+}}
+"""
+
+# Each case: id, the statements of `play` (one line, on line 13), "LINE:COL" and a fragment of
+# the first error, and the same statements with the error's hint applied (which must check).
+NONE_CASES = [
+    pytest.param(
+        "gain_vp(a, last(discard).ops)",
+        "13:16",
+        "`last(discard)` may be none (discard may be empty): `.ops` of it would fail",
+        "if last(discard) != none { gain_vp(a, last(discard).ops ?? 0) }",
+        id="none-last-of-a-pile",
+    ),
+    pytest.param(
+        "for c in discard { if c.ops >= 3 { gain_vp(a, 1) } }",
+        "13:27",
+        "`>=` needs numbers, but `c.ops` may be none (`ops` is declared `int?` in Card)",
+        "for c in discard { if c.ops ?? 0 >= 3 { gain_vp(a, 1) } }",
+        id="none-optional-property-compared",
+    ),
+    pytest.param(
+        'let c = first(discard)\n    log "{c.ops}"',
+        "14:11",
+        "`c` may be none (discard may be empty): `.ops` of it would fail",
+        'let c = first(discard)\n    if c != none { log "{c.ops}" }',
+        id="none-local-from-first",
+    ),
+    pytest.param(
+        "choose c from concat(discard, [none]) by a\n    gain_vp(a, c.ops ?? 0)",
+        "14:16",
+        "`c` may be none (it is none in one case)",
+        "choose c from concat(discard, [none]) by a\n    if c != none { gain_vp(a, c.ops ?? 0) }",
+        id="none-chosen-stop",
+    ),
+    pytest.param(
+        "let n = coup.ops + 1\n    let m = if vp[a] > 0 then none else 2\n    gain_vp(b, m)",
+        "15:16",
+        "argument 2 of procedure 'gain_vp' should be int, but `m` may be none (it is none in one case)",
+        "let n = coup.ops + 1\n    let m = if vp[a] > 0 then none else 2\n    gain_vp(b, m ?? 0)",
+        id="none-argument",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "where", "fragment", "fixed"), NONE_CASES)
+def test_a_value_that_may_be_none_is_refused_where_a_value_is_needed(tmp_path, snapshot, body, where, fragment, fixed):
+    err, text = load_error(tmp_path, NONE_GAME.format(body=body))
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert fragment in text, text
+    assert "hint: check it first" in text
+    assert text == snapshot
+    # The hint's fix checks, and the game runs (each decision: its first option).
+    game = load_game(write(tmp_path, NONE_GAME.format(body=fixed), "fixed.game"))
+    assert game.is_over(game.playout(game.start(players=2, seed=1), lambda n: 0))
+
+
+def test_narrowing_follows_the_flow(tmp_path):
+    """`x == none` with a `return` (or `break`) before, `and`, `else`, `require`, `count(xs) > 0`:
+    each leaves the value narrowed; an assignment or a procedure call in between does not."""
+    ok = """
+    let c = first(discard)
+    if c == none {
+        game over []
+    }
+    log "{c.ops != none and c.ops > 1}"
+    for d in discard {
+        if d.ops == none {
+            break
+        }
+        gain_vp(a, d.ops)
+    }
+    require last(discard) != none else "empty"
+    log "{if count(discard) > 0 then last(discard).ops ?? 0 else 0}"
+    """
+    game = load_game(write(tmp_path, NONE_GAME.format(body=textwrap.dedent(ok).strip().replace("\n", "\n    "))))
+    assert game.is_over(game.start(players=2, seed=1))
+    changed = """
+    if last(discard) != none {
+        discard = []
+        log "{last(discard).ops}"
+    }
+    """
+    _, text = load_error(tmp_path, NONE_GAME.format(body=textwrap.dedent(changed).strip().replace("\n", "\n    ")))
+    assert "`last(discard)` may be none" in text
+
+
 def test_a_runtime_type_error_names_no_python_type(tmp_path):
     """A variable declared `T?` is trusted where a `T` is needed; if it is none when the rule
     runs, the error is in the language's words (it was `'>=' not supported between instances
