@@ -83,6 +83,7 @@ class Checker:
         self.narrowed: frozenset = frozenset()
         self._card_names: dict[str, ast.Card] | None = None
         self._computed: set[str] | None = None  # the names of the functions and queries
+        self._defaulted: Any = None  # the left side of the `??` being checked
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1242,6 +1243,8 @@ class Checker:
 
     def _BinOp(self, e, scope):
         op = e.op
+        if op == "??":
+            self._defaulted = e.left  # its own none has a default: a hint need not give one
         a = self.expr(e.left, scope)
         if op in ("and", "or", "??"):  # the right side is read only where the left says
             kept = self.narrowed
@@ -1327,12 +1330,13 @@ class Checker:
 
     def _Member(self, e, scope):
         t = self.expr(e.obj, scope)
-        if is_opt(t) and strip(t) in self.fields and not trusted(t):
-            self.error(
-                e.span,
-                f"{self.maybe_none(e.obj, t)}: `.{e.name}` of it would fail",
-                self.none_hint(e.obj, t[1]),
-            )
+        if is_opt(t) and e.name in self.fields.get(strip(t), {}) and not trusted(t):
+            hint = self.none_hint(e.obj, t[1])
+            field = self.fields[strip(t)][e.name]
+            default = {INT: "0", BOOL: "false", STR: '""'}.get(strip(field)) if is_opt(field) else None
+            if default is not None and e is not self._defaulted:  # the property may be none too
+                hint += f", and there `{_written(e)} ?? {default}` (`{e.name}` may be none too)"
+            self.error(e.span, f"{self.maybe_none(e.obj, t)}: `.{e.name}` of it would fail", hint)
         t = strip(t)
         if t == ANY:
             return ANY
