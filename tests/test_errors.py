@@ -1515,3 +1515,31 @@ def test_a_runtime_type_error_names_no_python_type(tmp_path):
     assert message.startswith("in play: `>=` cannot compare none with a number"), message
     for python in ("NoneType", "'int'", "TypeError", "tuple", "not supported between instances"):
         assert python not in message, message
+
+
+def test_what_one_trigger_narrowed_is_not_known_in_the_next(tmp_path):
+    """Each trigger, slot and hook of a card starts knowing nothing: a `where` narrows its own
+    body only."""
+    _, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Card { ops: int? }
+        event played(c: Card?)
+        card coup {
+            ops 3
+            when played(c) where c != none {
+                log "{c.ops ?? 0}"
+            }
+            when played(c) {
+                log "{c.ops ?? 0}"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            emit played(coup)
+            game over []
+        }
+        """,
+    )
+    assert text.startswith("<file>:10:15: error: `c` may be none (event 'played' gives `c` as `Card?`)"), text

@@ -626,9 +626,11 @@ class Checker:
                 )
             else:
                 self.used.add("var:" + hook.var)
+            self.narrowed = frozenset()
             self.block(hook.body, {"self": d.kind}, 0)
         for _, body, _span, params in d.slots:
             scope = {"self": d.kind, **self._params(params)}
+            self.narrowed = frozenset()
             self.block(body, scope, 0)
 
     def _cited(self, body, span, what: str) -> None:
@@ -691,6 +693,7 @@ class Checker:
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
         self.result = None
+        self.narrowed = frozenset()  # nothing known yet: a card's triggers and slots are checked in turn
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         event = self._event(t.event, t.span)
         if event is None:
