@@ -1543,3 +1543,35 @@ def test_what_one_trigger_narrowed_is_not_known_in_the_next(tmp_path):
         """,
     )
     assert text.startswith("<file>:10:15: error: `c` may be none (event 'played' gives `c` as `Card?`)"), text
+
+
+def test_a_property_one_component_gives_is_not_none(tmp_path):
+    """`ops: int?` is none for The Wall is Down's punctuation cards: `self.ops` of a card that
+    writes `ops 2`, and `empire_of_war.ops` of a row whose cell holds 2, are numbers;
+    `europe_scoring.ops` (its cell reads "P" as none) may be none."""
+    path = write(
+        tmp_path,
+        """
+        include twid
+
+        card velvet "Velvet" : TwidCard {
+            number "91"
+            epoch pre
+            ops 2
+            block West
+            types [Political]
+            removed_after_text true
+            text "House card"
+            effect {
+                rule "House card 91"
+                gain_vp(s, empire_of_war.ops + velvet.ops + self.ops)
+                gain_vp(s, europe_scoring.ops)
+            }
+        }
+        """,
+    )
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(path))
+    (d,) = info.value.diagnostics
+    assert (d.span.line, d.span.column) == (14, 20), d
+    assert "`europe_scoring.ops` may be none" in d.message

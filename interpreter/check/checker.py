@@ -81,7 +81,7 @@ class Checker:
         # The expressions known not to be none here (by `_key`): narrowed by `x != none`, kept
         # while nothing they read can change (`_forget`).
         self.narrowed: frozenset = frozenset()
-        self._card_names: dict[str, ast.Card] | None = None
+        self._given_props: set[tuple[str, str]] | None = None  # (component, property) given
         self._computed: set[str] | None = None  # the names of the functions and queries
         self._defaulted: Any = None  # the left side of the `??` being checked
 
@@ -1368,23 +1368,48 @@ class Checker:
         return isinstance(e, ast.Name) and e.id in self.vars and e.id not in scope
 
     def _given(self, e: ast.Member, scope) -> bool:
-        """Is `e` a property of one card that gives it: `self.f` in the card, or `name.f`
-        of a card named outright? (Then it is not none, though the property is `T?`.)"""
+        """Is `e` a property of one component that gives it: `self.f` in a card, or `name.f`
+        of a component named outright, where the card writes f (not `none`) or the table row
+        it is made from has f's cell filled? (Then it is not none, though the property is `T?`.)"""
         if not isinstance(e.obj, ast.Name):
             return False
         if e.obj.id == "self":
-            card = self.card_now
+            name = self.card_now.name if self.card_now is not None else None
         elif e.obj.id not in scope and e.obj.id not in self.vars:
-            card = self._cards_by_name().get(e.obj.id)
+            name = e.obj.id
         else:
             return False
-        return card is not None and any(fv.name == e.name for fv in card.props)
+        if name is None:
+            return False
+        if self._given_props is None:
+            self._given_props = self._props_given()
+        return (name, e.name) in self._given_props
 
-    def _cards_by_name(self) -> dict[str, ast.Card]:
-        """Each card written in the rules, by its name (made once)."""
-        if self._card_names is None:
-            self._card_names = {d.name: d for d in self.program.decls if isinstance(d, ast.Card)}
-        return self._card_names
+    def _props_given(self) -> set[tuple[str, str]]:
+        """(component, property) for each property a card writes (not as `none`) or a table
+        row's cell fills, a card that extends the row overriding it."""
+        given: set[tuple[str, str]] = set()
+        for t in self.program.tables:
+            d = t.decl
+            if not isinstance(d, ast.Table):
+                continue
+            for row in t.live():
+                for c in d.columns:
+                    cell = row.row.cells.get(c.column)
+                    if cell is None:
+                        continue
+                    text = cell.value.strip() if isinstance(cell.value, str) else None
+                    nones = [r.text for r in c.readings if isinstance(r.value, ast.NoneLit)]
+                    if text is None or (text and text not in d.empty and text not in nones):
+                        given.add((row.name, c.prop))
+        for d in self.program.decls:
+            if isinstance(d, ast.Card):
+                for fv in d.props:
+                    if isinstance(fv.value, ast.NoneLit):
+                        given.discard((d.name, fv.name))
+                    else:
+                        given.add((d.name, fv.name))
+        return given
 
     def _Index(self, e, scope):
         keys = [e.key]
