@@ -1575,3 +1575,21 @@ def test_a_property_one_component_gives_is_not_none(tmp_path):
     (d,) = info.value.diagnostics
     assert (d.span.line, d.span.column) == (14, 20), d
     assert "`europe_scoring.ops` may be none" in d.message
+
+
+def test_a_default_after_a_value_never_none_is_a_warning(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var vp: player -> int = 0
+        procedure play() {
+            rule "Play"
+            vp[a] = vp[b] ?? 0
+            game over []
+        }
+        """,
+    )
+    (w,) = check_program(load_program(path))
+    assert (w.span.line, w.span.column) == (5, 13), w
+    assert w.message == "`vp[b]` is int, never none: `?? 0` is never used"
