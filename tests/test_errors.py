@@ -1593,3 +1593,26 @@ def test_a_default_after_a_value_never_none_is_a_warning(tmp_path):
     (w,) = check_program(load_program(path))
     assert (w.span.line, w.span.column) == (5, 13), w
     assert w.message == "`vp[b]` is int, never none: `?? 0` is never used"
+
+
+def test_an_optional_choice_may_be_none(tmp_path):
+    """`choose ... optional` asks nothing of an empty list and binds none: its local is a `T?`
+    after the choice (its label reads each option, never none)."""
+    source = """
+        game t {{ players 2..2 seats [a, b] }}
+        entity Card {{ ops: int }}
+        card coup {{ ops 3 }}
+        var vp: player -> int = 0
+        procedure play() {{
+            rule "Play"
+            choose c from [x for x in members(Card) if x.ops > 5] by a label "take {{c.ops}}" optional
+            {use}
+            game over []
+        }}
+        """
+    _, text = load_error(tmp_path, source.format(use="vp[a] = c.ops"))
+    assert text.startswith(
+        "<file>:8:13: error: `c` may be none (an `optional` choose gives none when its list is empty)"
+    ), text
+    game = load_game(write(tmp_path, source.format(use="if c != none { vp[a] = c.ops }"), "fixed.game"))
+    assert game.var(game.start(players=2), "vp") == {"a": 0, "b": 0}

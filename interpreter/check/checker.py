@@ -801,10 +801,14 @@ class Checker:
         scope[s.var] = self.element(self.expr(s.options, scope), s.options)
         self._forget({s.var}, scope)
         self.expect(s.player, scope, PLAYER, "the player who chooses")
-        if s.label is not None:
+        if s.label is not None:  # each option's label: the local is that option
             self.expr(s.label, scope)
         if s.prompt is not None:
             self.expr(s.prompt, scope)
+        if s.optional:  # no decision from an empty list: the local is none
+            listed = _written(s.options)
+            why = f"an `optional` choose gives none when {'its list' if listed == '...' else listed} is empty"
+            scope[s.var] = opt(scope[s.var], why)
 
     def _stmt_May(self, s: ast.May, scope: dict, loops: int) -> None:
         self.expect(s.player, scope, PLAYER, "the player who may")
