@@ -83,6 +83,8 @@ class Checker:
         self.narrowed: frozenset = frozenset()
         self._given_props: set[tuple[str, str]] | None = None  # (component, property) given
         self._computed: set[str] | None = None  # the names of the functions and queries
+        self._stateful: set[str] = set()  # and of the variables
+        self._facts_memo: dict = {}  # what a condition says (`_facts`), by its node
         self._defaulted: Any = None  # the left side of the `??` being checked
 
     def error(self, span, message: str, hint: str | None = None) -> None:
@@ -653,7 +655,7 @@ class Checker:
     def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         self.cond(m.condition, scope, "a modifier's `while` condition")
-        self.narrowed = _facts(m.condition, True)  # in force only while it holds
+        self.narrowed = _facts(m.condition, True, self._facts_memo)  # in force only while it holds
         self.modifier(m.modifier, scope)
         self.narrowed = frozenset()
 
@@ -713,7 +715,7 @@ class Checker:
                 scope[n] = _noted(self.type_of(p.type), f"event '{t.event}' gives `{n}` as `{{t}}`")
         if t.where is not None:
             self.cond(t.where, scope, "a `where` condition")
-            self.narrowed = _facts(t.where, True)  # the trigger runs only where it holds
+            self.narrowed = _facts(t.where, True, self._facts_memo)  # the trigger runs only where it holds
         if self_kind is None:
             self._cited(t.body, t.span, f"trigger `when {t.event}`")
         self.block(t.body, scope, 0)
@@ -762,11 +764,11 @@ class Checker:
         for cond, body in s.branches:
             self.narrowed = entry | ruled_out
             self.cond(cond, scope, "an `if` condition")
-            self.narrowed = entry | ruled_out | _facts(cond, True)
+            self.narrowed = entry | ruled_out | _facts(cond, True, self._facts_memo)
             self.block(body, scope, loops)
             if _falls_through(body):
                 ends_with.append(self.narrowed)
-            ruled_out |= _facts(cond, False)
+            ruled_out |= _facts(cond, False, self._facts_memo)
         self.narrowed = entry | ruled_out
         if s.otherwise is not None:
             self.block(s.otherwise, scope, loops)
@@ -785,9 +787,9 @@ class Checker:
         self._loop(s.body, scope)
         self.cond(s.condition, scope, "a `while` condition")
         entry = self.narrowed
-        self.narrowed = entry | _facts(s.condition, True)
+        self.narrowed = entry | _facts(s.condition, True, self._facts_memo)
         self.block(s.body, scope, loops + 1)
-        self.narrowed = entry | (frozenset() if _breaks(s.body) else _facts(s.condition, False))
+        self.narrowed = entry | (frozenset() if _breaks(s.body) else _facts(s.condition, False, self._facts_memo))
 
     def _stmt_For(self, s: ast.For, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
@@ -905,7 +907,7 @@ class Checker:
     def _stmt_Require(self, s: ast.Require, scope: dict, loops: int) -> None:
         self.cond(s.condition, scope, "a `require` condition")
         self.expr(s.message, scope)
-        self.narrowed |= _facts(s.condition, True)  # past it, the condition holds
+        self.narrowed |= _facts(s.condition, True, self._facts_memo)  # past it, the condition holds
 
     def _stmt_Break(self, s: ast.Break, scope: dict, loops: int) -> None:
         if loops == 0:
@@ -1116,7 +1118,7 @@ class Checker:
 
     def narrowed_by(self, e, truth: bool) -> frozenset:
         """The narrowed expressions, with those `e` being `truth` says are not none."""
-        return self.narrowed | _facts(e, truth)
+        return self.narrowed | _facts(e, truth, self._facts_memo)
 
     def _forget(self, names: set[str] | None, scope: dict) -> None:
         """What was narrowed and may have changed is not known any more: what reads one of
@@ -1131,13 +1133,13 @@ class Checker:
             return
         if self._computed is None:
             self._computed = set(self.defs) | set(self.queries)
+            self._stateful = self._computed | set(self.vars)
         if names is None:
+            stateful = self._stateful
+            if any(n in self.vars for n in scope):  # a local named as a variable: no procedure changes it
+                stateful = stateful - scope.keys()
             self.narrowed = frozenset(
-                k
-                for k in self.narrowed
-                if not _mentions(k, self._computed)
-                and not _mentions(k, self.vars.keys() - scope.keys())
-                and not self._reads_changeable(k)
+                k for k in self.narrowed if not _mentions(k, stateful) and not self._reads_changeable(k)
             )
         else:
             self.narrowed = frozenset(k for k in self.narrowed if not _mentions(k, names | self._computed))
@@ -1329,7 +1331,7 @@ class Checker:
         try:
             self.narrowed = self.narrowed_by(e.condition, True)
             then = self.expr(e.then, scope)
-            self.narrowed = kept | _facts(e.condition, False)
+            self.narrowed = kept | _facts(e.condition, False, self._facts_memo)
             otherwise = self.expr(e.otherwise, scope)
         finally:
             self.narrowed = kept
@@ -1666,29 +1668,41 @@ def _write(e) -> str:
     return "..."
 
 
-def _facts(e, truth: bool) -> frozenset:
+def _facts(e, truth: bool, memo: dict | None = None) -> frozenset:
     """The expressions (their `_key`s) that are surely not none where `e` is `truth`:
-    `x != none` true, `x == none` false, both sides of a true `and`, both of a false `or`."""
+    `x != none` true, `x == none` false, both sides of a true `and`, both of a false `or`.
+    `memo` keeps the answers by node (a long `and` chain is asked at each of its links)."""
     t = type(e)
     if t is ast.Not:
-        return _facts(e.operand, not truth)
+        return _facts(e.operand, not truth, memo)
     if t is not ast.BinOp:
         return frozenset()
-    counted = isinstance(e.left, ast.Call) and e.left.func == "count" and len(e.left.args) == 1
-    if counted and isinstance(e.right, ast.Int):
+    if memo is not None:
+        known = memo.get((id(e), truth))
+        if known is not None and known[0] is e:
+            return known[1]
+    found = _binop_facts(e, truth, memo)
+    if memo is not None:
+        memo[(id(e), truth)] = (e, found)
+    return found
+
+
+def _binop_facts(e: ast.BinOp, truth: bool, memo: dict | None) -> frozenset:
+    left, right = e.left, e.right
+    if isinstance(left, ast.Call) and left.func == "count" and len(left.args) == 1 and isinstance(right, ast.Int):
         # `count(xs) > 0` true (or `count(xs) == 0` false): first(xs) and last(xs) are not none
         nonempty = {(">", 0), ("!=", 0), (">=", 1)} if truth else {("==", 0), ("<", 1), ("<=", 0)}
-        key = _key(e.left.args[0])
-        if key is not None and (e.op, e.right.value) in nonempty:
+        key = _key(left.args[0])
+        if key is not None and (e.op, right.value) in nonempty:
             return frozenset((("c", "first", (key,)), ("c", "last", (key,))))
     if e.op in ("==", "!=") and truth == (e.op == "!="):
         other = e.left if isinstance(e.right, ast.NoneLit) else e.right if isinstance(e.left, ast.NoneLit) else None
         key = _key(other) if other is not None else None
         return frozenset() if key is None else frozenset((key,))
     if (e.op == "and" and truth) or (e.op == "or" and not truth):
-        return _facts(e.left, truth) | _facts(e.right, truth)
+        return _facts(e.left, truth, memo) | _facts(e.right, truth, memo)
     if e.op in ("and", "or"):  # either side may be why: what both say
-        return _facts(e.left, truth) & _facts(e.right, truth)
+        return _facts(e.left, truth, memo) & _facts(e.right, truth, memo)
     return frozenset()
 
 
