@@ -1166,7 +1166,7 @@ def test_runtime_require_inside_if_points_at_the_require(tmp_path):
 # statements lands on the failing statement, not the run's first one.
 RUNTIME_CASES = [
     pytest.param("let z = xs[5]", (), "out of range", id="index-out-of-range"),
-    pytest.param("let i = index_of(xs, 7)", (), "ValueError", id="index-of-absent"),
+    pytest.param("let i = index_of(xs, 7)", (), "the item is not in the list", id="index-of-absent"),
     pytest.param("let q = 10 / (y - 1)", (), "division by zero", id="division-by-zero"),
     pytest.param("roll d from [x for x in xs if x > 5]", (), "roll from an empty list", id="roll-from-empty"),
     pytest.param("roll d from 1..6", (9,), "pinned result 9 is not one of", id="pinned-die-not-allowed"),
@@ -1448,3 +1448,232 @@ def test_the_bundled_games_truth_option_given_as_a_text_from_python():
     """The call that was refused ("must be true or false, not 'true'")."""
     game = load_game("downfall_of_empires", options={"pass_full_stacks": "true"})
     assert game.compiled.options["pass_full_stacks"] is True
+
+
+# ---- none: a value that may be none, used where a value is needed --------------------------
+NONE_GAME = """
+game t {{ players 2..2 seats [a, b] }}
+entity Card {{ ops: int? }}
+card scoring {{ }}
+card coup {{ ops 3 }}
+var discard: list Card = [scoring, coup]
+var vp: player -> int = 0
+procedure gain_vp(p: player, n: int) {{
+    rule "VP"
+    vp[p] += n
+}}
+procedure play() {{
+    rule "Play"
+    {body}
+    game over []
+}}
+"""
+
+# Each case: id, the statements of `play` (one line, on line 13), "LINE:COL" and a fragment of
+# the first error, and the same statements with the error's hint applied (which must check).
+NONE_CASES = [
+    pytest.param(
+        "gain_vp(a, last(discard).ops)",
+        "13:16",
+        "`last(discard)` may be none (discard may be empty): `.ops` of it would fail",
+        "if last(discard) != none { gain_vp(a, last(discard).ops ?? 0) }",
+        id="none-last-of-a-pile",
+    ),
+    pytest.param(
+        "for c in discard { if c.ops >= 3 { gain_vp(a, 1) } }",
+        "13:27",
+        "`>=` needs numbers, but `c.ops` may be none (`ops` is declared `int?` in Card)",
+        "for c in discard { if c.ops ?? 0 >= 3 { gain_vp(a, 1) } }",
+        id="none-optional-property-compared",
+    ),
+    pytest.param(
+        'let c = first(discard)\n    log "{c.ops}"',
+        "14:11",
+        "`c` may be none (discard may be empty): `.ops` of it would fail",
+        'let c = first(discard)\n    if c != none { log "{c.ops}" }',
+        id="none-local-from-first",
+    ),
+    pytest.param(
+        "choose c from concat(discard, [none]) by a\n    gain_vp(a, c.ops ?? 0)",
+        "14:16",
+        "`c` may be none (it is none in one case)",
+        "choose c from concat(discard, [none]) by a\n    if c != none { gain_vp(a, c.ops ?? 0) }",
+        id="none-chosen-stop",
+    ),
+    pytest.param(
+        "let n = coup.ops + 1\n    let m = if vp[a] > 0 then none else 2\n    gain_vp(b, m)",
+        "15:16",
+        "argument 2 of procedure 'gain_vp' should be int, but `m` may be none (it is none in one case)",
+        "let n = coup.ops + 1\n    let m = if vp[a] > 0 then none else 2\n    gain_vp(b, m ?? 0)",
+        id="none-argument",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "where", "fragment", "fixed"), NONE_CASES)
+def test_a_value_that_may_be_none_is_refused_where_a_value_is_needed(tmp_path, snapshot, body, where, fragment, fixed):
+    err, text = load_error(tmp_path, NONE_GAME.format(body=body))
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert fragment in text, text
+    assert "hint: check it first" in text
+    assert text == snapshot
+    # The hint's fix checks, and the game runs (each decision: its first option).
+    game = load_game(write(tmp_path, NONE_GAME.format(body=fixed), "fixed.game"))
+    assert game.is_over(game.playout(game.start(players=2, seed=1), lambda n: 0))
+
+
+def test_narrowing_follows_the_flow(tmp_path):
+    """`x == none` with a `return` (or `break`) before, `and`, `else`, `require`, `count(xs) > 0`:
+    each leaves the value narrowed; an assignment or a procedure call in between does not."""
+    ok = """
+    let c = first(discard)
+    if c == none {
+        game over []
+    }
+    log "{c.ops != none and c.ops > 1}"
+    for d in discard {
+        if d.ops == none {
+            break
+        }
+        gain_vp(a, d.ops)
+    }
+    require last(discard) != none else "empty"
+    log "{if count(discard) > 0 then last(discard).ops ?? 0 else 0}"
+    """
+    game = load_game(write(tmp_path, NONE_GAME.format(body=textwrap.dedent(ok).strip().replace("\n", "\n    "))))
+    assert game.is_over(game.start(players=2, seed=1))
+    changed = """
+    if last(discard) != none {
+        discard = []
+        log "{last(discard).ops}"
+    }
+    """
+    _, text = load_error(tmp_path, NONE_GAME.format(body=textwrap.dedent(changed).strip().replace("\n", "\n    ")))
+    assert "`last(discard)` may be none" in text
+
+
+def test_a_runtime_type_error_names_no_python_type(tmp_path):
+    """A variable declared `T?` is trusted where a `T` is needed; if it is none when the rule
+    runs, the error is in the language's words (it was `'>=' not supported between instances
+    of 'NoneType' and 'int'`)."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var top: int? = none
+        procedure play() {
+            rule "Play"
+            if top >= 3 {
+                log "high"
+            }
+            game over []
+        }
+        """,
+    )
+    with pytest.raises(GameRuntimeError) as info:
+        load_game(path).start(players=2)
+    message = info.value.diagnostics[0].message
+    assert message.startswith("in play: `>=` cannot compare none with a number"), message
+    for python in ("NoneType", "'int'", "TypeError", "tuple", "not supported between instances"):
+        assert python not in message, message
+
+
+def test_what_one_trigger_narrowed_is_not_known_in_the_next(tmp_path):
+    """Each trigger, slot and hook of a card starts knowing nothing: a `where` narrows its own
+    body only."""
+    _, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Card { ops: int? }
+        event played(c: Card?)
+        card coup {
+            ops 3
+            when played(c) where c != none {
+                log "{c.ops ?? 0}"
+            }
+            when played(c) {
+                log "{c.ops ?? 0}"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            emit played(coup)
+            game over []
+        }
+        """,
+    )
+    assert text.startswith("<file>:10:15: error: `c` may be none (event 'played' gives `c` as `Card?`)"), text
+
+
+def test_a_property_one_component_gives_is_not_none(tmp_path):
+    """`ops: int?` is none for The Wall is Down's punctuation cards: `self.ops` of a card that
+    writes `ops 2`, and `empire_of_war.ops` of a row whose cell holds 2, are numbers;
+    `europe_scoring.ops` (its cell reads "P" as none) may be none."""
+    path = write(
+        tmp_path,
+        """
+        include twid
+
+        card velvet "Velvet" : TwidCard {
+            number "91"
+            epoch pre
+            ops 2
+            block West
+            types [Political]
+            removed_after_text true
+            text "House card"
+            effect {
+                rule "House card 91"
+                gain_vp(s, empire_of_war.ops + velvet.ops + self.ops)
+                gain_vp(s, europe_scoring.ops)
+            }
+        }
+        """,
+    )
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(path))
+    (d,) = info.value.diagnostics
+    assert (d.span.line, d.span.column) == (14, 20), d
+    assert "`europe_scoring.ops` may be none" in d.message
+
+
+def test_a_default_after_a_value_never_none_is_a_warning(tmp_path):
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var vp: player -> int = 0
+        procedure play() {
+            rule "Play"
+            vp[a] = vp[b] ?? 0
+            game over []
+        }
+        """,
+    )
+    (w,) = check_program(load_program(path))
+    assert (w.span.line, w.span.column) == (5, 13), w
+    assert w.message == "`vp[b]` is int, never none: `?? 0` is never used"
+
+
+def test_an_optional_choice_may_be_none(tmp_path):
+    """`choose ... optional` asks nothing of an empty list and binds none: its local is a `T?`
+    after the choice (its label reads each option, never none)."""
+    source = """
+        game t {{ players 2..2 seats [a, b] }}
+        entity Card {{ ops: int }}
+        card coup {{ ops 3 }}
+        var vp: player -> int = 0
+        procedure play() {{
+            rule "Play"
+            choose c from [x for x in members(Card) if x.ops > 5] by a label "take {{c.ops}}" optional
+            {use}
+            game over []
+        }}
+        """
+    _, text = load_error(tmp_path, source.format(use="vp[a] = c.ops"))
+    assert text.startswith(
+        "<file>:8:13: error: `c` may be none (an `optional` choose gives none when its list is empty)"
+    ), text
+    game = load_game(write(tmp_path, source.format(use="if c != none { vp[a] = c.ops }"), "fixed.game"))
+    assert game.var(game.start(players=2), "vp") == {"a": 0, "b": 0}

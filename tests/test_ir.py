@@ -171,3 +171,38 @@ def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
     assert tree("count(pile) > 0") == ir.Truth(ir.Var(pile))  # whether it is empty, no count
     assert emit.expr(tree("count(pile) == 0")) == f"(not V[{pile}])"
     assert type(tree("any([x > n for x in pile])")) is ir.Call  # a loop function that stops early
+
+
+def test_coalesce_is_a_conditional_expression_or_one_computation(tmp_path):
+    """`x ?? d` where x is only read is Python's conditional expression (as cheap as one);
+    a computed x is computed once, by a helper; d is then computed only if x is none,
+    unless it is a value already held."""
+    _game(
+        tmp_path,
+        """
+        entity Card { ops: int? }
+        card coup { ops 3 }
+        var maybe: int? = none
+        var pile: list int = [1, 2, 3]
+        def ops_of(c: Card) = c.ops
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+    )
+    compiled = _compiler(tmp_path)
+    span = compiled.tables.program.header.span
+
+    def tree(text: str):
+        return compiled.expressions.src(parse_expression(text, span), Scope(["c", "n"]), {})
+
+    maybe = compiled.tables.vars["maybe"].slot
+    assert emit.expr(tree("maybe ?? 0")) == f"(V[{maybe}] if (V[{maybe}] is not None) else 0)"
+    assert emit.expr(tree("c.ops ?? n")).startswith("(_f_ops[L[0]] if (_f_ops[L[0]] is not None) else L[1])")
+    computed = tree("sum(pile) ?? n")  # (the checker would warn: never none; the compiler asks not)
+    assert type(computed) is ir.Call and computed.func == ir.Global("_coalesce", ir.PYTHON)
+    lazy = tree("sum(pile) ?? pile[n]")
+    assert type(lazy) is ir.Call and lazy.func == ir.Global("_coalesce_lazy", ir.PYTHON)
+    assert type(lazy.args[1]) is ir.Lambda
+    assert tree("none ?? n") == ir.Slot(1) and tree("3 ?? n") == ir.Lit(3)  # known at load

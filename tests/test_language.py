@@ -1853,3 +1853,77 @@ def test_roles_by_option_refuse_an_unknown_option_value_or_count(tmp_path, chang
     source = ROLES_BY_OPTION.replace(change, message)
     with pytest.raises(GameDefError, match="roles: "):
         build(tmp_path, source)
+
+
+# ---- none: `??` and narrowing -----------------------------------------------------------------
+NONE_DECLS = """
+entity Card { ops: int? }
+card scoring { }
+card coup { ops 3 }
+var discard: list Card = [scoring, coup]
+var empty: list Card = []
+var got: list int = []
+var maybe: int? = none
+def ops_of(c: Card) = c.ops
+"""
+
+
+@pytest.mark.parametrize("optimise", [True, False])
+def test_coalesce_gives_the_value_or_else_the_default(tmp_path, optimise):
+    game, state = run(
+        tmp_path,
+        """
+        got = [c.ops ?? 0 for c in discard]
+        got = append(got, ops_of(scoring) ?? 7)
+        got = append(got, ops_of(coup) ?? 7)
+        got = append(got, maybe ?? 1 + 1)
+        got = append(got, maybe ?? none ?? 4)
+        maybe = 5
+        got = append(got, maybe ?? 4)
+        got = append(got, if coup.ops ?? 0 >= 3 then 1 else 0)
+        got = append(got, count(none ?? 1..3))
+        """,
+        NONE_DECLS,
+        optimise=optimise,
+    )
+    # none: 0, and 3; a def's none: 7, and its 3; looser than `+`: 2; read from the right: 4;
+    # a value: 5; tighter than `>=`: (coup.ops ?? 0) >= 3; looser than `..`: none ?? (1..3)
+    assert game.var(state, "got") == (0, 3, 7, 3, 2, 4, 5, 1, 3)
+
+
+def test_coalesce_computes_its_default_only_when_needed(tmp_path):
+    # `xs[5]` would be out of range: never computed when the value is not none.
+    game, state = run(
+        tmp_path,
+        """
+        let xs = [1, 2]
+        got = [coup.ops ?? xs[5], ops_of(coup) ?? xs[5]]
+        """,
+        NONE_DECLS,
+    )
+    assert game.var(state, "got") == (3, 3)
+    with pytest.raises(GameRuntimeError, match="out of range"):
+        run(tmp_path, "let xs = [1, 2]\ngot = [ops_of(scoring) ?? xs[5]]", NONE_DECLS)
+
+
+def test_narrowed_values_run_in_the_branch_that_knows_them(tmp_path):
+    game, state = run(
+        tmp_path,
+        """
+        for c in discard {
+            if c.ops != none and c.ops >= 3 {
+                got = append(got, c.ops)
+            } else {
+                got = append(got, 0)
+            }
+        }
+        let top = last(empty)
+        if top == none {
+            got = append(got, 99)
+        } else {
+            got = append(got, top.ops ?? 1)
+        }
+        """,
+        NONE_DECLS,
+    )
+    assert game.var(state, "got") == (0, 3, 99)

@@ -63,8 +63,8 @@ var reshuffles: int = 0
 procedure draw_all() {
     rule "Dealing"
     while count(hand) < 4 {
-        hand = append(hand, first(deck))
-        deck = without(deck, first(deck))
+        hand = append(hand, deck[0])
+        deck = without(deck, deck[0])
     }
 }
 procedure play() {

@@ -12,7 +12,23 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from interpreter.check.types import ANY, BOOL, INT, NONE, PLAYER, STR, fits, join, lst, opt, show, strip
+from interpreter.check.types import (
+    ANY,
+    BOOL,
+    INT,
+    NONE,
+    PLAYER,
+    STR,
+    fits,
+    is_opt,
+    join,
+    lst,
+    opt,
+    show,
+    strip,
+    trusted,
+    why_none,
+)
 from interpreter.check.views import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
@@ -62,6 +78,14 @@ class Checker:
         # A kind no `entity` declares: its cards, each with the properties it gives.
         self.card_props: dict[str, list[tuple[ast.Card, set[str]]]] = {}
         self.card_now: ast.Card | None = None  # the card whose slots are being checked: `self` is it
+        # The expressions known not to be none here (by `_key`): narrowed by `x != none`, kept
+        # while nothing they read can change (`_forget`).
+        self.narrowed: frozenset = frozenset()
+        self._given_props: set[tuple[str, str]] | None = None  # (component, property) given
+        self._computed: set[str] | None = None  # the names of the functions and queries
+        self._stateful: set[str] = set()  # and of the variables
+        self._facts_memo: dict = {}  # what a condition says (`_facts`), by its node
+        self._defaulted: Any = None  # the left side of the `??` being checked
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -120,7 +144,10 @@ class Checker:
         for d in decls:
             if isinstance(d, ast.Entity):
                 self.entities[d.name] = d
-                self.fields[d.name] = {f.name: self.type_of(f.type) for f in d.fields}
+                self.fields[d.name] = {
+                    f.name: _noted(self.type_of(f.type), f"`{f.name}` is declared `{{t}}` in {d.name}")
+                    for f in d.fields
+                }
                 for f in d.fields:
                     if f.changeable:  # read through a query of the same name: `stability(x) = 2 where ...`
                         x = ast.Param(span=f.span, name="x", type=ast.NamedType(span=f.span, name=d.name))
@@ -136,7 +163,8 @@ class Checker:
                 self.queries[d.name] = d
             elif isinstance(d, ast.Procedure):
                 self.procs[d.name] = d
-                self.results[d.name] = self.type_of(d.result) if d.result is not None else None
+                result = self.type_of(d.result) if d.result is not None else None
+                self.results[d.name] = _noted(result, f"procedure '{d.name}' returns `{{t}}`")
             elif isinstance(d, ast.Event):
                 self.events[d.name] = d
             elif isinstance(d, ast.Var):
@@ -156,7 +184,10 @@ class Checker:
                 )
             keys.append(key)
             t = t.value
-        self.vars[d.name] = (tuple(keys), self.type_of(t))
+        held = self.type_of(t)
+        why = f"an entry of `{d.name}` may be none (it holds `{{t}}`)" if keys else f"`{d.name}` is declared `{{t}}`"
+        held = _noted(held, why)
+        self.vars[d.name] = (tuple(keys), opt(held[1], held.why, trusted=True) if is_opt(held) else held)
         if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
             self.error(
                 d.span,
@@ -448,8 +479,14 @@ class Checker:
                 f"{kind} has no property '{fv.name}'",
                 did_you_mean(fv.name, fields) or f"declare it in `entity {kind}`",
             )
-        elif not fits(t, fields[fv.name]):
+        elif not fits(t, fields[fv.name]) and not self.none_misfit(
+            fv.value, t, fields[fv.name], f"{kind}.{fv.name} is {show(fields[fv.name])}"
+        ):
             self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
+
+    def _params(self, params) -> dict[str, Any]:
+        """A scope of parameters by name, each of its declared type (a `T?` noted as such)."""
+        return {p.name: _noted(self.type_of(p.type), f"parameter `{p.name}` is declared `{{t}}`") for p in params}
 
     def type_of(self, t: ast.TypeExpr):
         if isinstance(t, ast.NamedType):
@@ -469,6 +506,7 @@ class Checker:
         nothing more to check once its name is known has no method)."""
         check = getattr(self, "_decl_" + type(d).__name__, None)
         if check is not None:
+            self.narrowed = frozenset()
             check(d)
 
     def _decl_Option(self, d: ast.Option) -> None:
@@ -513,21 +551,21 @@ class Checker:
             self.expect(e, {}, INT, "a grid's size")
 
     def _decl_Def(self, d: ast.Def) -> None:
-        scope = {p.name: self.type_of(p.type) for p in d.params}
+        scope = self._params(d.params)
         self.def_types[d.name] = self.expr(d.body, scope)
 
     def _decl_Query(self, d: ast.Query) -> None:
-        scope = {p.name: self.type_of(p.type) for p in d.params}
+        scope = self._params(d.params)
         want = self.type_of(d.type)
         t = self.expr(d.base, scope)
-        if not fits(t, want):
+        if not fits(t, want) and not self.none_misfit(d.base, t, want, f"query '{d.name}' is {show(want)}"):
             self.error(d.base.span, f"query '{d.name}' is {show(want)}, its base value is {show(t)}")
 
     def _decl_StaticModifier(self, d: ast.StaticModifier) -> None:
         self.static_modifier(d, None)
 
     def _decl_Procedure(self, d: ast.Procedure) -> None:
-        scope = {p.name: self.type_of(p.type) for p in d.params}
+        scope = self._params(d.params)
         self._cited(d.body, d.span, f"procedure {d.name}")
         self.result, self.result_of = self.results.get(d.name), d.name
         if d.result is not None and d.name in ("play", "setup"):
@@ -590,9 +628,11 @@ class Checker:
                 )
             else:
                 self.used.add("var:" + hook.var)
+            self.narrowed = frozenset()
             self.block(hook.body, {"self": d.kind}, 0)
         for _, body, _span, params in d.slots:
-            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
+            scope = {"self": d.kind, **self._params(params)}
+            self.narrowed = frozenset()
             self.block(body, scope, 0)
 
     def _cited(self, body, span, what: str) -> None:
@@ -615,7 +655,9 @@ class Checker:
     def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         self.cond(m.condition, scope, "a modifier's `while` condition")
+        self.narrowed = _facts(m.condition, True, self._facts_memo)  # in force only while it holds
         self.modifier(m.modifier, scope)
+        self.narrowed = frozenset()
 
     def modifier(self, m: ast.Modifier, scope: dict) -> None:
         """A modifier names a query and binds its arguments; its value fits the query."""
@@ -641,15 +683,19 @@ class Checker:
             self.error(m.span, f"`{m.op}` changes a true/false query; '{m.query}' is {show(want)}")
         if m.op in ("+", "-") and want != INT:
             self.error(m.span, f"`{m.op}=` changes a number; '{m.query}' is {show(want)}", "use `=` to set it")
+        kept = self.narrowed
+        if m.where is not None:  # its value is read only where its condition holds
+            self.cond(m.where, inner, "a modifier's `where` condition")
+            self.narrowed = self.narrowed_by(m.where, True)
         if m.value is not None:
             t = self.expr(m.value, inner)
-            if not fits(t, want):
+            if not fits(t, want) and not self.none_misfit(m.value, t, want, f"query '{m.query}' is {show(want)}"):
                 self.error(m.value.span, f"query '{m.query}' is {show(want)}, this modifier gives {show(t)}")
-        if m.where is not None:
-            self.cond(m.where, inner, "a modifier's `where` condition")
+        self.narrowed = kept
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
         self.result = None
+        self.narrowed = frozenset()  # nothing known yet: a card's triggers and slots are checked in turn
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
         event = self._event(t.event, t.span)
         if event is None:
@@ -666,9 +712,10 @@ class Checker:
                     "(" + ", ".join(p.name for p in event.params) + ")",
                 )
             for n, p in zip(t.names, event.params):
-                scope[n] = self.type_of(p.type)
+                scope[n] = _noted(self.type_of(p.type), f"event '{t.event}' gives `{n}` as `{{t}}`")
         if t.where is not None:
             self.cond(t.where, scope, "a `where` condition")
+            self.narrowed = _facts(t.where, True, self._facts_memo)  # the trigger runs only where it holds
         if self_kind is None:
             self._cited(t.body, t.span, f"trigger `when {t.event}`")
         self.block(t.body, scope, 0)
@@ -703,44 +750,86 @@ class Checker:
     def _stmt_Let(self, s: ast.Let, scope: dict, loops: int) -> None:
         self._name_ok(s.name, s.span, "local")
         scope[s.name] = self.value_type(s.value, scope)
+        self._forget({s.name}, scope)
 
     def _stmt_Assign(self, s: ast.Assign, scope: dict, loops: int) -> None:
         self.assign(s, scope)
 
     def _stmt_If(self, s: ast.If, scope: dict, loops: int) -> None:
+        """Each branch knows its condition true and those before it false (`x != none`:
+        x is not none in it); after the `if`, what every branch that does not return (or
+        end the game) knows at its end: after `if x == none { return }`, x is not none."""
+        entry, ruled_out = self.narrowed, frozenset[tuple]()
+        ends_with: list[frozenset] = []
         for cond, body in s.branches:
+            self.narrowed = entry | ruled_out
             self.cond(cond, scope, "an `if` condition")
+            self.narrowed = entry | ruled_out | _facts(cond, True, self._facts_memo)
             self.block(body, scope, loops)
+            if _falls_through(body):
+                ends_with.append(self.narrowed)
+            ruled_out |= _facts(cond, False, self._facts_memo)
+        self.narrowed = entry | ruled_out
         if s.otherwise is not None:
             self.block(s.otherwise, scope, loops)
+            if _falls_through(s.otherwise):
+                ends_with.append(self.narrowed)
+        else:
+            ends_with.append(self.narrowed)
+        self.narrowed = frozenset.intersection(*ends_with) if ends_with else entry
+
+    def _loop(self, body, scope: dict) -> None:
+        """Before a loop's body: what it changes is not known at its second turn."""
+        names, calls = _changed(body)
+        self._forget(None if calls else names, scope)
 
     def _stmt_While(self, s: ast.While, scope: dict, loops: int) -> None:
+        self._loop(s.body, scope)
         self.cond(s.condition, scope, "a `while` condition")
+        entry = self.narrowed
+        self.narrowed = entry | _facts(s.condition, True, self._facts_memo)
         self.block(s.body, scope, loops + 1)
+        self.narrowed = entry | (frozenset() if _breaks(s.body) else _facts(s.condition, False, self._facts_memo))
 
     def _stmt_For(self, s: ast.For, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
+        self._loop(s.body, scope)
+        self._forget({s.var}, scope)
+        entry = self.narrowed
         self.block(s.body, scope, loops + 1)
+        self.narrowed = entry
 
     def _stmt_Choose(self, s: ast.Choose, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.options, scope), s.options)
+        self._forget({s.var}, scope)
         self.expect(s.player, scope, PLAYER, "the player who chooses")
-        if s.label is not None:
+        if s.label is not None:  # each option's label: the local is that option
             self.expr(s.label, scope)
         if s.prompt is not None:
             self.expr(s.prompt, scope)
+        if s.optional:  # no decision from an empty list: the local is none
+            listed = _written(s.options)
+            why = f"an `optional` choose gives none when {'its list' if listed == '...' else listed} is empty"
+            scope[s.var] = opt(scope[s.var], why)
 
     def _stmt_May(self, s: ast.May, scope: dict, loops: int) -> None:
         self.expect(s.player, scope, PLAYER, "the player who may")
         self.expr(s.text, scope)
         if s.prompt is not None:
             self.expr(s.prompt, scope)
+        entry = self.narrowed
         self.block(s.body, scope, loops)
+        ends_with = [self.narrowed] if _falls_through(s.body) else []
+        self.narrowed = entry
         if s.otherwise is not None:
             self.block(s.otherwise, scope, loops)
+        if s.otherwise is None or _falls_through(s.otherwise):
+            ends_with.append(self.narrowed)
+        self.narrowed = frozenset.intersection(*ends_with) if ends_with else entry
 
     def _stmt_Roll(self, s: ast.Roll, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.source, scope), s.source)
+        self._forget({s.var}, scope)
 
     def _stmt_Shuffle(self, s: ast.Shuffle, scope: dict, loops: int) -> None:
         if s.name not in self.vars:
@@ -759,13 +848,15 @@ class Checker:
                     f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
                     "shuffle a list: a `var` holding one, or an entry of a map of lists",
                 )
+        self._forget({s.name}, scope)
 
     def _stmt_Emit(self, s: ast.Emit, scope: dict, loops: int) -> None:
         self.emitted.add(s.event)
         args = [self.expr(a, scope) for a in s.args]
         event = self._event(s.event, s.span)
         if event is not None:
-            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
+            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args, s.args)
+        self._forget(None, scope)  # its triggers may change any variable
 
     def _stmt_Perform(self, s: ast.Perform, scope: dict, loops: int) -> None:
         kind = self.expr(s.entity, scope)
@@ -775,7 +866,8 @@ class Checker:
         kind = strip(kind)
         declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
         if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
-            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args)
+            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args, s.args)
+            self._forget(None, scope)  # the card's effect may change any variable
             return
         arities = self.slot_arity.get(s.slot)
         if arities is None:
@@ -789,6 +881,7 @@ class Checker:
                 s.span,
                 f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
             )
+        self._forget(None, scope)  # the card's effect may change any variable
 
     def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
         self.expr(s.text, scope)
@@ -797,7 +890,9 @@ class Checker:
 
     def _stmt_Win(self, s: ast.Win, scope: dict, loops: int) -> None:
         t = self.expr(s.winners, scope)
-        if not (fits(t, PLAYER) or fits(t, lst(PLAYER))):
+        if not (fits(t, PLAYER) or fits(t, lst(PLAYER))) and not self.none_misfit(
+            s.winners, t, PLAYER, "`win` takes a player"
+        ):
             self.error(s.winners.span, f"`win` takes a player or a list of players, not {show(t)}")
 
     def _stmt_GameOver(self, s: ast.GameOver, scope: dict, loops: int) -> None:
@@ -812,6 +907,7 @@ class Checker:
     def _stmt_Require(self, s: ast.Require, scope: dict, loops: int) -> None:
         self.cond(s.condition, scope, "a `require` condition")
         self.expr(s.message, scope)
+        self.narrowed |= _facts(s.condition, True, self._facts_memo)  # past it, the condition holds
 
     def _stmt_Break(self, s: ast.Break, scope: dict, loops: int) -> None:
         if loops == 0:
@@ -821,6 +917,7 @@ class Checker:
         if s.until is not None and self._event(s.until, s.span) is not None:
             self.used.add("event:" + s.until)
         self.modifier(s.modifier, scope)
+        self._forget(None, scope)  # a query's answers change
 
     def _stmt_Cancel(self, s: ast.Cancel, scope: dict, loops: int) -> None:
         pass  # at run time: an error if no effect is about to resolve
@@ -836,7 +933,8 @@ class Checker:
             self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
         else:
             args = [self.expr(a, scope) for a in s.args]
-            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
+            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args, s.args)
+        self._forget(None, scope)
 
     def _stmt_Return(self, s: ast.Return, scope: dict, loops: int) -> None:
         self.returned(s, scope)
@@ -854,7 +952,8 @@ class Checker:
             self.error(s.span, f"unknown procedure '{s.func}'", hint)
         else:
             self.used.add("proc:" + s.func)
-            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args)
+            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, s.args)
+        self._forget(None, scope)  # a procedure may change any variable
 
     def returned(self, s: ast.Return, scope) -> None:
         if s.value is None:
@@ -882,7 +981,9 @@ class Checker:
             )
             return
         t = self.value_type(s.value, scope)
-        if not fits(t, self.result):
+        if not fits(t, self.result) and not self.none_misfit(
+            s.value, t, self.result, f"procedure '{self.result_of}' returns {show(self.result)}"
+        ):
             self.error(s.value.span, f"procedure '{self.result_of}' returns {show(self.result)}, not {show(t)}")
 
     def value_type(self, e, scope):
@@ -910,10 +1011,23 @@ class Checker:
 
     def assign(self, s: ast.Assign, scope) -> None:
         value = self.value_type(s.value, scope)
+        self._assigned(s, scope, value)
+        self._forget({s.name}, scope)
+        target: tuple | None = ("n", s.name)
+        for key in s.keys:
+            k = _key(key)
+            target = None if target is None or k is None else ("i", target, k)
+        if target is not None and s.op == "=" and value not in (ANY, NONE) and not is_opt(value):
+            self.narrowed |= {target}  # what was just given a value is not none
+
+    def _assigned(self, s: ast.Assign, scope, value) -> None:
+        """The value assigned fits what the local or variable holds."""
         if s.name in scope:
             want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
             if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
                 self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
+            elif not s.keys and is_opt(value) and want is not None and not is_opt(want) and want != ANY:
+                scope[s.name] = join(want, value)  # it may be none from here on
             return
         if s.name not in self.vars:
             if s.name in self.options or s.name in self.constants:
@@ -936,7 +1050,11 @@ class Checker:
             return
         if s.op != "=" and not fits(val_t, INT):
             self.error(s.span, f"`{s.op}=` needs a number, '{s.name}' holds {show(val_t)}")
-        if not fits(value, val_t) and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple)):
+        if (
+            not fits(value, val_t)
+            and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple))
+            and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
+        ):
             self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
 
     def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
@@ -958,7 +1076,9 @@ class Checker:
             val_t = val_t[1]
         return val_t
 
-    def arguments(self, node, what: str, params: list, args: list) -> None:
+    def arguments(self, node, what: str, params: list, args: list, exprs=()) -> None:
+        """Each argument's type fits its parameter's (`exprs`: the arguments as written,
+        for an argument that may be none: the error names it and why)."""
         if len(args) != len(params):
             self.error(
                 node.span,
@@ -967,6 +1087,9 @@ class Checker:
             return
         for i, (p, a) in enumerate(zip(params, args), 1):
             if not fits(a, p):
+                e = exprs[i - 1] if len(exprs) >= i else None
+                if e is not None and self.none_misfit(e, a, p, f"argument {i} of {what} should be {show(p)}"):
+                    continue
                 self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
 
     # ---- expressions --------------------------------------------------------
@@ -983,12 +1106,78 @@ class Checker:
 
     def expect(self, e, scope, want, what: str) -> None:
         t = self.expr(e, scope)
-        if not fits(t, want):
+        if not fits(t, want) and not self.none_misfit(e, t, want, f"{what} must be {show(want)}"):
             self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
 
     def expr(self, e, scope: dict):
         method = getattr(self, "_" + type(e).__name__)
-        return method(e, scope)
+        t = method(e, scope)
+        if self.narrowed and is_opt(t) and _key(e) in self.narrowed:
+            return t[1]  # checked not none here (`x != none`), and unchanged since
+        return t
+
+    def narrowed_by(self, e, truth: bool) -> frozenset:
+        """The narrowed expressions, with those `e` being `truth` says are not none."""
+        return self.narrowed | _facts(e, truth, self._facts_memo)
+
+    def _forget(self, names: set[str] | None, scope: dict) -> None:
+        """What was narrowed and may have changed is not known any more: what reads one of
+        `names` (bound or assigned); if one is a variable of the game, what calls a function
+        or a query too (it may read it); if `names` is None (a procedure, an event or a
+        card's effect ran: any variable may have changed), what reads any variable, calls a
+        function or a query, or reads a changeable property."""
+        if not self.narrowed:
+            return
+        if names is not None and not any(n in self.vars for n in names):
+            self.narrowed = frozenset(k for k in self.narrowed if not _mentions(k, names))
+            return
+        if self._computed is None:
+            self._computed = set(self.defs) | set(self.queries)
+            self._stateful = self._computed | set(self.vars)
+        if names is None:
+            stateful = self._stateful
+            if any(n in self.vars for n in scope):  # a local named as a variable: no procedure changes it
+                stateful = stateful - scope.keys()
+            self.narrowed = frozenset(
+                k for k in self.narrowed if not _mentions(k, stateful) and not self._reads_changeable(k)
+            )
+        else:
+            self.narrowed = frozenset(k for k in self.narrowed if not _mentions(k, names | self._computed))
+
+    def _reads_changeable(self, key: tuple) -> bool:
+        """Does `key` read a changeable property (one a query answers)?"""
+        if key[0] == "m":
+            return key[2] in self.queries or self._reads_changeable(key[1])
+        if key[0] == "i":
+            return self._reads_changeable(key[1]) or self._reads_changeable(key[2])
+        if key[0] == "c":
+            return any(self._reads_changeable(a) for a in key[2])
+        return False
+
+    def none_misfit(self, e, t, want, what: str) -> bool:
+        """If `t` is a `T?` whose `T` would fit `want`: report that `e` may be none where
+        `what` needs a value, naming where the none may come from and how to narrow it;
+        True if reported."""
+        if not is_opt(t) or not fits(t[1], want):
+            return False
+        self.error(e.span, f"{what}, but {self.maybe_none(e, t)}", self.none_hint(e, want))
+        return True
+
+    def maybe_none(self, e, t) -> str:
+        """ "`x` may be none (why)": an expression of type `T?`, and where the none comes from."""
+        why = why_none(t)
+        if not why and isinstance(e, ast.Call) and e.func in ("first", "last") and e.args:
+            why = f"{_written(e.args[0])} may be empty"
+        return f"`{_written(e)}` may be none" + (f" ({why})" if why else "")
+
+    def none_hint(self, e, want) -> str:
+        """How to use a value that may be none: narrow it, or give a default of the type needed."""
+        text = _written(e)
+        default = {INT: "0", BOOL: "false", STR: '""'}.get(strip(want))
+        if default is None and isinstance(strip(want), tuple) and strip(want)[0] == "list":
+            default = "[]"
+        check = f"check it first: `if {text} != none {{ ... }}`"
+        return check + (f", or give a default: `{text} ?? {default}`" if default is not None else "")
 
     def _Int(self, e, scope):
         return INT
@@ -1044,11 +1233,17 @@ class Checker:
 
     def _Comprehension(self, e, scope):
         inner = dict(scope)
-        for clause in e.clauses:  # each clause sees the names of the clauses before it
-            inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
-            if clause.condition is not None:
-                self.cond(clause.condition, inner, "a comprehension's `if`")
-        return lst(self.expr(e.element, inner))
+        kept = self.narrowed
+        try:
+            for clause in e.clauses:  # each clause sees the names of the clauses before it
+                inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
+                self._forget({clause.var}, inner)
+                if clause.condition is not None:
+                    self.cond(clause.condition, inner, "a comprehension's `if`")
+                    self.narrowed = self.narrowed_by(clause.condition, True)
+            return lst(self.expr(e.element, inner))
+        finally:
+            self.narrowed = kept
 
     def _Range(self, e, scope):
         self.expect(e.low, scope, INT, "a range's start")
@@ -1056,11 +1251,25 @@ class Checker:
         return lst(INT)
 
     def _BinOp(self, e, scope):
-        a, b = self.expr(e.left, scope), self.expr(e.right, scope)
         op = e.op
+        if op == "??":
+            self._defaulted = e.left  # its own none has a default: a hint need not give one
+        a = self.expr(e.left, scope)
+        if op in ("and", "or", "??"):  # the right side is read only where the left says
+            kept = self.narrowed
+            if op != "??":
+                self.narrowed = self.narrowed_by(e.left, op == "and")
+            try:
+                b = self.expr(e.right, scope)
+            finally:
+                self.narrowed = kept
+        else:
+            b = self.expr(e.right, scope)
+        if op == "??":
+            return self._coalesce(e, a, b)
         if op in ("and", "or"):
             for t, node in ((a, e.left), (b, e.right)):
-                if not fits(t, BOOL):
+                if not fits(t, BOOL) and not self.none_misfit(node, t, BOOL, f"`{op}` needs true/false"):
                     self.error(node.span, f"`{op}` needs true/false, not {show(t)}")
             return BOOL
         if op in ("in", "not in"):
@@ -1087,9 +1296,26 @@ class Checker:
         if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
             return STR
         for t, node in ((a, e.left), (b, e.right)):
-            if not fits(t, INT):
+            if not fits(t, INT) and not self.none_misfit(node, t, INT, f"`{op}` needs numbers"):
                 self.error(node.span, f"`{op}` needs numbers, not {show(t)}")
         return BOOL if op in ("<", "<=", ">", ">=") else INT
+
+    def _coalesce(self, e, a, b):
+        """`x ?? d`: x if it is not none, else d; a `T?` and a `T` give a `T`."""
+        if a == NONE:
+            return b
+        if not is_opt(a) and a != ANY:
+            self.warn(
+                e.span,
+                f"`{_written(e.left)}` is {show(a)}, never none: `?? {_written(e.right)}` is never used",
+                f"write `{_written(e.left)}` alone",
+            )
+            return a
+        value = strip(a)
+        if not (fits(b, value) or fits(value, b) or fits(strip(b), value) or b == NONE):
+            self.error(e.right.span, f"the default of a {show(a)} must be {show(value)}, not {show(b)}")
+            return a
+        return join(value, b)
 
     def _Not(self, e, scope):
         self.cond(e.operand, scope, "`not`'s operand")
@@ -1101,10 +1327,26 @@ class Checker:
 
     def _IfExpr(self, e, scope):
         self.cond(e.condition, scope, "an `if` condition")
-        return join(self.expr(e.then, scope), self.expr(e.otherwise, scope))
+        kept = self.narrowed
+        try:
+            self.narrowed = self.narrowed_by(e.condition, True)
+            then = self.expr(e.then, scope)
+            self.narrowed = kept | _facts(e.condition, False, self._facts_memo)
+            otherwise = self.expr(e.otherwise, scope)
+        finally:
+            self.narrowed = kept
+        return join(then, otherwise)
 
     def _Member(self, e, scope):
-        t = strip(self.expr(e.obj, scope))
+        t = self.expr(e.obj, scope)
+        if is_opt(t) and e.name in self.fields.get(strip(t), {}) and not trusted(t):
+            hint = self.none_hint(e.obj, t[1])
+            field = self.fields[strip(t)][e.name]
+            default = {INT: "0", BOOL: "false", STR: '""'}.get(strip(field)) if is_opt(field) else None
+            if default is not None and e is not self._defaulted:  # the property may be none too
+                hint += f", and there `{_written(e)} ?? {default}` (`{e.name}` may be none too)"
+            self.error(e.span, f"{self.maybe_none(e.obj, t)}: `.{e.name}` of it would fail", hint)
+        t = strip(t)
         if t == ANY:
             return ANY
         if t not in self.fields:
@@ -1120,7 +1362,60 @@ class Checker:
             return ANY
         if t not in self.entities:
             self._lacking(e, t, scope)
+        if is_opt(fields[e.name]) and self._given(e, scope):
+            return fields[e.name][1]
         return fields[e.name]
+
+    def _pile(self, e, scope) -> bool:
+        """Is `e` a variable of the game, or an entry of one (`discard`, `hand[p]`): a
+        pile that play fills and empties, so that `first`/`last` of it may be none?"""
+        while isinstance(e, ast.Index):
+            e = e.obj
+        return isinstance(e, ast.Name) and e.id in self.vars and e.id not in scope
+
+    def _given(self, e: ast.Member, scope) -> bool:
+        """Is `e` a property of one component that gives it: `self.f` in a card, or `name.f`
+        of a component named outright, where the card writes f (not `none`) or the table row
+        it is made from has f's cell filled? (Then it is not none, though the property is `T?`.)"""
+        if not isinstance(e.obj, ast.Name):
+            return False
+        if e.obj.id == "self":
+            name = self.card_now.name if self.card_now is not None else None
+        elif e.obj.id not in scope and e.obj.id not in self.vars:
+            name = e.obj.id
+        else:
+            return False
+        if name is None:
+            return False
+        if self._given_props is None:
+            self._given_props = self._props_given()
+        return (name, e.name) in self._given_props
+
+    def _props_given(self) -> set[tuple[str, str]]:
+        """(component, property) for each property a card writes (not as `none`) or a table
+        row's cell fills, a card that extends the row overriding it."""
+        given: set[tuple[str, str]] = set()
+        for t in self.program.tables:
+            d = t.decl
+            if not isinstance(d, ast.Table):
+                continue
+            for row in t.live():
+                for c in d.columns:
+                    cell = row.row.cells.get(c.column)
+                    if cell is None:
+                        continue
+                    text = cell.value.strip() if isinstance(cell.value, str) else None
+                    nones = [r.text for r in c.readings if isinstance(r.value, ast.NoneLit)]
+                    if text is None or (text and text not in d.empty and text not in nones):
+                        given.add((row.name, c.prop))
+        for d in self.program.decls:
+            if isinstance(d, ast.Card):
+                for fv in d.props:
+                    if isinstance(fv.value, ast.NoneLit):
+                        given.discard((d.name, fv.name))
+                    else:
+                        given.add((d.name, fv.name))
+        return given
 
     def _Index(self, e, scope):
         keys = [e.key]
@@ -1146,7 +1441,12 @@ class Checker:
     def _Lambda(self, e, scope):
         inner = dict(scope)
         inner[e.param] = ANY
-        self.expr(e.body, inner)
+        kept = self.narrowed
+        self._forget({e.param}, inner)
+        try:
+            self.expr(e.body, inner)
+        finally:
+            self.narrowed = kept
         return ANY
 
     def _Call(self, e, scope):
@@ -1155,14 +1455,15 @@ class Checker:
             self.used.add("query:" + f)
             q = self.queries[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args)
-            return self.type_of(q.type)
+            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args, e.args)
+            return _noted(self.type_of(q.type), f"query '{f}' is declared `{{t}}`")
         if f in self.defs:
             self.used.add("def:" + f)
             d = self.defs[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args)
-            return self.def_types.get(f, ANY)
+            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args, e.args)
+            t = self.def_types.get(f, ANY)
+            return _noted(t, f"function '{f}' may give none: {why_none(t)}" if why_none(t) else "")
         if f in SPECIAL:
             lo, hi = SPECIAL[f]
             if not lo <= len(e.args) <= hi:
@@ -1207,8 +1508,9 @@ class Checker:
         a0 = args[0] if args else ANY
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
-        if r == "elem?":
-            return opt(self.element(a0, e.args[0]))
+        if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted
+            pile = self._pile(e.args[0], scope)
+            return opt(self.element(a0, e.args[0]), f"{_written(e.args[0])} may be empty", not pile)
         if r == "list":
             if not (isinstance(a0, tuple) and a0[0] == "list"):
                 return lst(ANY)
@@ -1218,7 +1520,7 @@ class Checker:
                 return join(a0, args[1])
             return a0
         if r == "cell?":
-            return opt(strip(a0)) if f == "neighbour" else ANY
+            return opt(strip(a0), "there may be no cell there") if f == "neighbour" else ANY
         if r in (INT, BOOL, STR, "Direction"):
             return r
         return ANY
@@ -1289,3 +1591,161 @@ def local_types(program: Program) -> dict[str, dict[str, Any]]:
 def _names(props: list[str]) -> str:
     """`a`, `a or b`, `a, b or c`: the properties a component leaves out."""
     return props[0] if len(props) == 1 else ", ".join(props[:-1]) + " or " + props[-1]
+
+
+# ---- none and narrowing ------------------------------------------------------------
+
+
+def _noted(t, why: str):
+    """`t` with the note of why it may be none (`{t}` in `why`: the type as shown), if it
+    is a `T?`; any other type as it is."""
+    return opt(t[1], why.replace("{t}", show(t)), trusted(t)) if is_opt(t) and why else t
+
+
+def _key(e) -> tuple | None:
+    """What an expression reads, without where it is written: two expressions with the
+    same key have the same value wherever nothing they read has changed in between (an
+    expression changes nothing). None for one that is not narrowed (a list made, a
+    comparison, ...)."""
+    t = type(e)
+    if t is ast.Name:
+        return ("n", e.id)
+    if t is ast.Member:
+        inner = _key(e.obj)
+        return None if inner is None else ("m", inner, e.name)
+    if t is ast.Index:
+        obj, key = _key(e.obj), _key(e.key)
+        return None if obj is None or key is None else ("i", obj, key)
+    if t is ast.Call:
+        args = tuple(_key(a) for a in e.args)
+        return None if None in args else ("c", e.func, args)
+    if t in (ast.Int, ast.Bool):
+        return ("lit", e.value)
+    return None
+
+
+def _mentions(key: tuple, names) -> bool:
+    """Does `key` read one of `names` (a name, or a function called)?"""
+    if key[0] == "n":
+        return key[1] in names
+    if key[0] == "c":
+        return key[1] in names or any(_mentions(a, names) for a in key[2])
+    if key[0] == "m":
+        return _mentions(key[1], names)
+    if key[0] == "i":
+        return _mentions(key[1], names) or _mentions(key[2], names)
+    return False
+
+
+def _written(e, limit: int = 48) -> str:
+    """An expression as a designer would write it (for a message), shortened if long."""
+    text = _write(e)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _write(e) -> str:
+    t = type(e)
+    if t is ast.Name:
+        return e.id
+    if t is ast.Member:
+        return f"{_write(e.obj)}.{e.name}"
+    if t is ast.Index:
+        return f"{_write(e.obj)}[{_write(e.key)}]"
+    if t is ast.Call:
+        return f"{e.func}({', '.join(_write(a) for a in e.args)})"
+    if t is ast.Int:
+        return str(e.value)
+    if t is ast.Bool:
+        return "true" if e.value else "false"
+    if t is ast.NoneLit:
+        return "none"
+    if t is ast.BinOp:
+        return f"{_write(e.left)} {e.op} {_write(e.right)}"
+    if t is ast.Not:
+        return f"not {_write(e.operand)}"
+    if t is ast.ListLit:
+        return f"[{', '.join(_write(i) for i in e.items)}]"
+    return "..."
+
+
+def _facts(e, truth: bool, memo: dict | None = None) -> frozenset:
+    """The expressions (their `_key`s) that are surely not none where `e` is `truth`:
+    `x != none` true, `x == none` false, both sides of a true `and`, both of a false `or`.
+    `memo` keeps the answers by node (a long `and` chain is asked at each of its links)."""
+    t = type(e)
+    if t is ast.Not:
+        return _facts(e.operand, not truth, memo)
+    if t is not ast.BinOp:
+        return frozenset()
+    if memo is not None:
+        known = memo.get((id(e), truth))
+        if known is not None and known[0] is e:
+            return known[1]
+    found = _binop_facts(e, truth, memo)
+    if memo is not None:
+        memo[(id(e), truth)] = (e, found)
+    return found
+
+
+def _binop_facts(e: ast.BinOp, truth: bool, memo: dict | None) -> frozenset:
+    left, right = e.left, e.right
+    if isinstance(left, ast.Call) and left.func == "count" and len(left.args) == 1 and isinstance(right, ast.Int):
+        # `count(xs) > 0` true (or `count(xs) == 0` false): first(xs) and last(xs) are not none
+        nonempty = {(">", 0), ("!=", 0), (">=", 1)} if truth else {("==", 0), ("<", 1), ("<=", 0)}
+        key = _key(left.args[0])
+        if key is not None and (e.op, right.value) in nonempty:
+            return frozenset((("c", "first", (key,)), ("c", "last", (key,))))
+    if e.op in ("==", "!=") and truth == (e.op == "!="):
+        other = e.left if isinstance(e.right, ast.NoneLit) else e.right if isinstance(e.left, ast.NoneLit) else None
+        key = _key(other) if other is not None else None
+        return frozenset() if key is None else frozenset((key,))
+    if (e.op == "and" and truth) or (e.op == "or" and not truth):
+        return _facts(e.left, truth, memo) | _facts(e.right, truth, memo)
+    if e.op in ("and", "or"):  # either side may be why: what both say
+        return _facts(e.left, truth, memo) & _facts(e.right, truth, memo)
+    return frozenset()
+
+
+def _changed(stmts) -> tuple[set[str], bool]:
+    """The names `stmts` bind or assign, and whether they call out (a procedure, an
+    event's triggers, a card's slot: any variable may change)."""
+    names: set[str] = set()
+    calls = False
+    for s in stmts:
+        if isinstance(s, ast.Let | ast.Assign):
+            names.add(s.name)
+            calls = calls or isinstance(s.value, ast.Call)
+        elif isinstance(s, ast.For | ast.Choose | ast.Roll):
+            names.add(s.var)
+        elif isinstance(s, ast.Shuffle):
+            names.add(s.name)
+        elif isinstance(s, ast.CallStmt | ast.Emit | ast.Perform | ast.Grant | ast.Consume | ast.Return):
+            calls = True
+        for body in _bodies(s):
+            inner, inner_calls = _changed(body)
+            names |= inner
+            calls = calls or inner_calls
+    return names, calls
+
+
+def _bodies(s) -> list:
+    """The blocks of statements a statement holds."""
+    if isinstance(s, ast.If):
+        return [b for _, b in s.branches] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, ast.May):
+        return [s.body] + ([s.otherwise] if s.otherwise is not None else [])
+    if isinstance(s, ast.While | ast.For):
+        return [s.body]
+    return []
+
+
+def _falls_through(stmts) -> bool:
+    """Can running `stmts` go on to the statement after them (not ending in a `return`,
+    the game's end or a `break`)? After `if x == none { break }`, x is not none."""
+    for s in stmts:
+        if isinstance(s, ast.Break) or _ends(s):
+            return False
+        if isinstance(s, ast.If) and s.otherwise is not None:
+            if not any(_falls_through(b) for b in [b for _, b in s.branches] + [s.otherwise]):
+                return False
+    return True

@@ -38,9 +38,11 @@ def check_view(checker, view: ast.View, decls) -> None:
         return t
 
     for item in view.items:
+        checker.narrowed = frozenset()
         if getattr(item, "when", None) is not None:
             expr(item.when, base)  # its secrets, then its type
             checker.cond(item.when, base, "a view item's `when`")
+            checker.narrowed = checker.narrowed_by(item.when, True)  # shown only where it holds
         if isinstance(item, ast.ViewLine):
             expr(item.text, base)
         elif isinstance(item, ast.ViewBoard):
@@ -68,6 +70,7 @@ def check_view(checker, view: ast.View, decls) -> None:
                 _check_layout(checker, item, text_t)
         elif isinstance(item, ast.ViewPlaces):
             _check_places(checker, item)
+    checker.narrowed = frozenset()
 
 
 LAYOUTS = ("pyramid", "rows")  # how a list's rows of cells are drawn: centred (stepped), or flush left

@@ -100,7 +100,7 @@ _BUILDERS: dict[type, Callable[..., ir.Node]] = {}
 def _never_none(e) -> bool:
     """True if `e` can't be none: a literal, arithmetic, a comparison, a list it makes
     (`a or b` may be either operand, so not `and`/`or`)."""
-    return isinstance(e, _NEVER_NONE) and not (isinstance(e, ast.BinOp) and e.op in ("and", "or"))
+    return isinstance(e, _NEVER_NONE) and not (isinstance(e, ast.BinOp) and e.op in ("and", "or", "??"))
 
 
 # Built-ins returning a list no longer than these arguments of theirs (append: one more).
@@ -164,6 +164,8 @@ class ExpressionCompiler:
                 "_cap_deep": capped_deep,
                 "_count_eq": _count_eq,
                 "_count_eq_charged": _count_eq_charged,
+                "_coalesce": _coalesce,
+                "_coalesce_lazy": _coalesce_lazy,
             }
         )
         self.load_vm = LoadBudget(self.tables.seats)  # what constants computed at load may spend
@@ -341,6 +343,8 @@ class ExpressionCompiler:
         if t in (ast.Int, ast.Bool, ast.NoneLit, ast.Str, ast.Not, ast.Neg, ast.Lambda):
             return False
         if t is ast.BinOp:
+            if e.op == "??":
+                return self._may_be_list(e.left) or self._may_be_list(e.right)
             return e.op in ("+", "*") and (self._may_be_list(e.left) or self._may_be_list(e.right))
         if (
             t is ast.Call
@@ -546,7 +550,23 @@ class ExpressionCompiler:
     def _g_Range(self, e, scope, py):
         return ir.Call(ir.Global("_range"), (ir.VM(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
 
+    def _g_Coalesce(self, e: ast.BinOp, scope, py) -> ir.Node:
+        """`x ?? d`: a conditional expression, `(x if x is not None else d)`, where x only
+        reads values (a local, a variable, a property); x computed once otherwise, by a
+        helper (d computed only if x is none, unless it is a value already held)."""
+        value, default = self._node(e.left, scope, py), self._node(e.right, scope, py)
+        known = ir.unwrapped(value)
+        if isinstance(known, ir.Lit | ir.Const):  # known at load: one side or the other
+            return default if known.value is None else value
+        if not passes.computes(value):
+            return ir.IfExp(ir.BinOp("is not", value, ir.Lit(None)), value, default)
+        if type(ir.unwrapped(default)) in _HELD:
+            return ir.Call(ir.Global("_coalesce", ir.PYTHON), (value, default))
+        return ir.Call(ir.Global("_coalesce_lazy", ir.PYTHON), (value, ir.Lambda("_", default)))
+
     def _g_BinOp(self, e: ast.BinOp, scope, py):
+        if e.op == "??":
+            return self._g_Coalesce(e, scope, py)
         left = e.left
         if (
             isinstance(left, ast.Call)
@@ -1114,6 +1134,20 @@ class ExpressionCompiler:
             return None
         self._tables[decl.name] = table
         return table
+
+
+# Nodes that are values already held: computing one costs nothing and cannot fail.
+_HELD = (ir.Lit, ir.Const, ir.Slot, ir.Var, ir.Local, ir.Players)
+
+
+def _coalesce(value, default):
+    """`value ?? default` where value is computed (so not written twice)."""
+    return default if value is None else value
+
+
+def _coalesce_lazy(value, default):
+    """`value ?? default()`: the default computed only if it is needed."""
+    return default(None) if value is None else value
 
 
 def _count_eq(items, value) -> int:

@@ -118,7 +118,8 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
 
 
 def explain(exc: Exception) -> str:
-    """A Python error inside a rule, in the words of the language."""
+    """A Python error inside a rule, in the words of the language: it never names a
+    Python type (`NoneType`, `tuple`) or exception, which a designer never wrote."""
     if isinstance(exc, LimitExceeded):
         return f"{exc.message} ({exc.hint})" if exc.hint else exc.message
     if isinstance(exc, RecursionError):
@@ -130,10 +131,69 @@ def explain(exc: Exception) -> str:
         if key is None:
             return "a value is none where a component, cell or player is needed (a property or map entry of none)"
         return f"{key!r} has no such property or map entry"
-    if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        return f"a value is none where a number, list or component is needed ({exc})"
+    if isinstance(exc, TypeError):
+        return _wrong_kind(str(exc))
     if isinstance(exc, IndexError):
-        return f"a list index is out of range ({exc})"
+        return "a list index is out of range (the list is shorter)"
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
-    return f"{type(exc).__name__}: {exc}"
+    if isinstance(exc, ValueError):
+        text = str(exc)
+        if "empty" in text:
+            return "max or min of an empty list"
+        if "not in" in text:
+            return "index_of: the item is not in the list"
+        return "a value is out of range for this rule"
+    if isinstance(exc, AttributeError):
+        return "a value has no such part (is it none?)"
+    return "a rule did something impossible with its values"
+
+
+# Python's names of the values a rule holds, in the language's words.
+_KINDS = {
+    "NoneType": "none",
+    "int": "a number",
+    "bool": "true/false",
+    "str": "a name or text",
+    "Text": "a text",
+    "tuple": "a list",
+    "list": "a list",
+    "dict": "a map",
+    "function": "a function",
+}
+_NONE_HINT = " (a value that may be none: check it first, `if x != none { ... }`, or give a default, `x ?? 0`)"
+
+
+def _kind(name: str) -> str:
+    return _KINDS.get(name, "a value")
+
+
+def _wrong_kind(text: str) -> str:
+    """A TypeError's message, told again in the language's words."""
+    import re  # only when a rule has failed
+
+    found = re.fullmatch(r"'(.+)' not supported between instances of '(\w+)' and '(\w+)'", text)
+    if found:
+        op, a, b = found.groups()
+        message = f"`{op}` cannot compare {_kind(a)} with {_kind(b)}"
+        return message + (_NONE_HINT if "NoneType" in (a, b) else "")
+    found = re.fullmatch(r"unsupported operand type\(s\) for (.+): '(\w+)' and '(\w+)'", text)
+    if found:
+        op, a, b = found.groups()
+        op = {"//": "/"}.get(op, op)
+        message = f"`{op}` cannot combine {_kind(a)} and {_kind(b)}"
+        return message + (_NONE_HINT if "NoneType" in (a, b) else "")
+    found = re.fullmatch(r"bad operand type for unary (.+): '(\w+)'", text)
+    if found:
+        op, a = found.groups()
+        return f"`{op}` needs a number, not {_kind(a)}" + (_NONE_HINT if a == "NoneType" else "")
+    found = re.search(r"'(\w+)' object is not (subscriptable|iterable)|argument of type '(\w+)' is not iterable", text)
+    found = found or re.search(r"object of type '(\w+)' has no len\(\)", text)
+    if found:
+        a = next(g for g in found.groups() if g and g not in ("subscriptable", "iterable"))
+        return f"a list is needed here, not {_kind(a)}" + (_NONE_HINT if a == "NoneType" else "")
+    found = re.search(r'can only concatenate (\w+) \(not "(\w+)"\)', text)
+    if found:
+        a, b = found.groups()
+        return f"cannot join {_kind(b)} to {_kind(a)}" + (_NONE_HINT if b == "NoneType" else "")
+    return "a value of the wrong kind for this rule" + (_NONE_HINT if "NoneType" in text else "")

@@ -977,6 +977,10 @@ class _Builder(Transformer):
         return self._bin(meta, "not in", c)
 
     @v_args(meta=True)
+    def coalesce_(self, meta, c):
+        return self._bin(meta, "??", c)
+
+    @v_args(meta=True)
     def range_(self, meta, c):
         return ast.Range(span=self._s(meta), low=c[0], high=c[1])
 
