@@ -58,8 +58,8 @@ CASES = [
         }
         """,
         {},
-        "6:1",
-        "unexpected end of file",
+        "4:13",
+        "this '{' of `if true` in procedure play is never closed",
         id="syntax-missing-brace",
     ),
     pytest.param(

@@ -17,10 +17,10 @@ import lark
 from lark import Token, Transformer, v_args
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, no_collection
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, MAX_SYNTAX_ERRORS, no_collection
 from interpreter.core.paths import GRAMMAR
+from interpreter.language import recovery, treecache
 from interpreter.language import syntax as ast
-from interpreter.language import treecache
 from interpreter.language.sources import read_source
 
 
@@ -1217,8 +1217,13 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     words = _expected_words(expected)
     hint = None
     found = "end of file" if token is None or token.type == "$END" else repr(str(token))
+    previous = _previous_token(text, _error_position(err, text)) if token is not None else ""
     if token is not None and token.type != "$END" and _after_return(text, line):
         hint = "`return` reads the next line as the value it returns: a `return` must end its block"
+    elif previous == "else" and str(token) == "if":
+        hint = "there is no `else if`: write `elif CONDITION { ... }` for another branch"
+    elif previous in _NEEDS_OPERAND and expected & {"NAME", "INT", "STRING"}:
+        hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
     elif token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
@@ -1228,15 +1233,15 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         # A misspelt keyword is read as a name, and the error comes one token later.
         line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
-        if before and before[-1] in ("label", "prompt", "optional", "secret"):
-            hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        if previous in ("label", "prompt", "optional", "secret"):
+            hint = f"'{previous}' is a keyword (an option of `choose`): a variable cannot be called so"
         elif before == ["slot"] and str(token) == ":":
             hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
-        elif before and before[-1] not in keywords():
-            close = did_you_mean(before[-1], keywords())
+        elif previous and previous == (before[-1] if before else None) and previous not in keywords():
+            close = did_you_mean(previous, keywords())
             if close:
-                hint = f"'{before[-1]}' is not a keyword: {close}"
-    if found == "end of file" and text.count("{") > text.count("}"):
+                hint = f"'{previous}' is not a keyword: {close}"
+    if found == "end of file" and not hint and text.count("{") > text.count("}"):
         hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
     if not hint and words:
         words.sort(key=lambda w: (w not in ("'}'", "')'", "']'"), w))  # closers first: the usual slip
@@ -1244,6 +1249,20 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+# After these, an expression must follow: an error there is a missing operand, not a misspelt word.
+_NEEDS_OPERAND = frozenset(
+    ["=", "==", "!=", "<=", ">=", "<", ">", "+=", "-=", "+", "-", "*", "/", "%", "..", "=>", "and", "or", "not", "in"]
+)
+_LAST_TOKEN = re.compile(r'(==|!=|<=|>=|\+=|-=|=>|\.\.|[-=+*/%<>,(\[{}:.]|[A-Za-z_]\w*|\d+|"[^"\n]*")\s*$')
+
+
+def _previous_token(text: str, pos: int) -> str:
+    """The token before `pos` (comments skipped), as written; "" at the start of the text."""
+    before = re.sub(r"#[^\n]*", "", text[max(0, pos - 400) : pos])
+    m = _LAST_TOKEN.search(before)
+    return m.group(1) if m else ""
 
 
 def _after_return(text: str, line: int) -> bool:
@@ -1344,22 +1363,192 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
     return _Builder(span.path, span).transform(tree)
 
 
+class SyntaxErrors(GameDefError):
+    """A file's syntax errors (at most MAX_SYNTAX_ERRORS, then a last one saying more
+    follow), and what of the file parsed: `module` holds every declaration outside the
+    broken ones, so the checker can still check them. `lost` names what the broken
+    declarations declared (a check of the rest must not call those unknown), `whole`
+    whether every broken declaration was a leaf that nothing else is built on (a card, a
+    procedure, a def...; not an entity, an enum, a table or the game header), so that
+    checking the rest is worth doing."""
+
+    def __init__(self, diagnostics: list[Diagnostic], module: ast.Module, lost: frozenset[str], whole: bool):
+        super().__init__(diagnostics)
+        self.module = module
+        self.lost = lost
+        self.whole = whole
+
+    def explains(self, d: Diagnostic) -> bool:
+        """Is `d`, found checking the rest of the file, about a name a broken declaration declared?"""
+        return any(f"'{name}'" in d.message for name in self.lost)
+
+
+# What a declaration is built on by others: losing one to a syntax error makes a check of the
+# rest report errors that are only its echo.
+_FOUNDATIONS = ("entity", "enum", "table", "links", "generate", "grid", "graph", "game", "include", "option")
+
+
+def _error_position(err: lark.exceptions.UnexpectedInput, text: str) -> int:
+    """Where in `text` a syntax error is: the bad character, the unexpected token, or the end."""
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        return err.pos_in_stream if err.pos_in_stream is not None else len(text)
+    token = getattr(err, "token", None)
+    if token is None or token.type == "$END" or token.start_pos is None:
+        return len(text)
+    return token.start_pos
+
+
+def _unclosed_diagnostic(path: str, text: str, brace: int, pos: int, owner: str | None) -> Diagnostic:
+    """A `{` whose `}` is missing, named where it opens and by what it opens."""
+    line = text.count("\n", 0, brace) + 1
+    column = brace - recovery.line_start(text, brace) + 1
+    what = recovery.opened_by(text, brace)
+    inside = f" in {owner}" if owner and not what.startswith(owner) else ""
+    message = f"this '{{' of `{what}`{inside} is never closed" if what else "this '{' is never closed"
+    if pos >= len(text.rstrip()):
+        hint = "add '}' where its block ends: the file ends inside it"
+    else:
+        at = text.count("\n", 0, pos) + 1
+        after = text[pos : text.find("\n", pos) if "\n" in text[pos:] else len(text)].strip()
+        hint = f"add '}}' where its block ends: `{after[:40]}` at line {at} is read as part of it"
+    return Diagnostic(Span(path, line, column, column + 1), message, hint)
+
+
+def _owner(text: str, line: recovery.Line | None) -> str | None:
+    """`card spy`, `procedure turn`: the declaration a line starts, as the designer wrote it."""
+    if line is None:
+        return None
+    name = recovery.declared_name(text, line)
+    return f"{line.word} {name}" if name else line.word
+
+
+def _parse_recovering(
+    text: str, path: str, first: lark.exceptions.UnexpectedInput
+) -> tuple[lark.Tree, list[Diagnostic], set[str], bool]:
+    """After a syntax error: each broken declaration left out (made blank, so positions
+    stay) and the text parsed again, until it parses or MAX_SYNTAX_ERRORS are found. The
+    parse of what remains, the errors, the names the broken declarations declared, and
+    whether each of them was a leaf (see `SyntaxErrors`)."""
+    lines = recovery.boundaries(text)
+    found: list[Diagnostic] = []
+    lost: set[str] = set()
+    whole = True
+    work = text
+    err: lark.exceptions.UnexpectedInput | None = first
+    while err is not None:
+        pos = _error_position(err, work)
+        if len(found) >= MAX_SYNTAX_ERRORS:
+            span = _syntax_error(err, path, work).span
+            hint = "fix these and check again: the rest of the file was not read"
+            found.append(Diagnostic(span, f"... and more syntax errors: the first {MAX_SYNTAX_ERRORS} are above", hint))
+            whole = False
+            break
+        diagnostic = _syntax_error(err, path, work)
+        anchor = pos
+        token = getattr(err, "token", None)
+        at_boundary = any(line.pos == pos and not line.close for line in lines)
+        expected = set(getattr(err, "expected", ()) or ())
+        if token is not None and (token.type == "$END" or at_boundary) and "RBRACE" in expected:
+            # The parser gave up at a declaration or at the end: perhaps a `}` is missing above.
+            outer = recovery.indentation(work, pos) if token.type != "$END" else 0
+            held = sum(
+                1
+                for b in recovery.braces(work, pos)
+                if b.closed_at is None and recovery.indentation(work, b.pos) < outer
+            )
+            brace = recovery.unclosed_brace(work, pos, held)
+            if brace is not None:
+                anchor = brace
+                owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], brace))
+                diagnostic = _unclosed_diagnostic(path, work, brace, pos, owner)
+        live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
+        start = recovery.enclosing(live, anchor)
+        if (
+            anchor == pos
+            and _first_on_line(work, anchor)
+            and not at_boundary
+            and (start is None or recovery.indentation(work, pos) <= start.indent)
+        ):
+            # A line that begins a declaration the parser does not know (`procedur play() {`).
+            start = recovery.Line(pos, recovery.indentation(work, pos), "", False)
+            named = re.match(r"\w+[ \t]+([A-Za-z_]\w*)", work[pos:])
+            if named:
+                lost.add(named.group(1))
+        begin = recovery.line_start(work, start.pos if start is not None else anchor)
+        end = recovery.region_end(work, live, start, pos if anchor == pos else anchor + 1)
+        if end <= anchor or not work[begin:end].strip():
+            end = recovery.region_end(work, live, None, pos + 1)  # no progress: up to the next declaration
+        found.append(diagnostic)
+        for line in live:
+            if begin <= line.pos < end and not line.close:
+                name = recovery.declared_name(work, line)
+                if name:
+                    lost.add(name)
+                word = line.word if line.word not in ("replace", "remove") else work[line.pos :].split(None, 2)[1]
+                if word in _FOUNDATIONS:
+                    whole = False
+        if not work[begin:end].strip():
+            whole = False
+            break  # nothing left to leave out: stop rather than loop
+        work = recovery.blank(work, begin, end)
+        try:
+            with no_collection():
+                return _lark().parse(work, start="start"), found, lost, whole
+        except lark.exceptions.UnexpectedInput as again:
+            err = again
+    return lark.Tree("start", []), found, lost, False
+
+
+def _first_on_line(text: str, pos: int) -> bool:
+    """Is the character at `pos` the first but blanks on its line?"""
+    return not text[recovery.line_start(text, pos) : pos].strip()
+
+
 def parse_text(text: str, path: str = "<string>") -> ast.Module:
-    """Parse one file's text; raise `GameDefError` with the first syntax error."""
+    """Parse one file's text. On syntax errors, raise `SyntaxErrors`: each error found by
+    leaving out the declaration it is in and reading on, and what of the file parsed."""
     try:
         with no_collection():  # a long file's tree: linear, not slower per KB (limits.py)
             tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
-        raise GameDefError([_syntax_error(err, path, text)]) from None
+        tree, found, lost, whole = _parse_recovering(text, path, err)
+        decls, more = _build(tree, path)
+        module = ast.Module(path=path, source=text, decls=tuple(decls))
+        raise SyntaxErrors(sorted(found + more, key=_where), module, frozenset(lost), whole) from None
+    decls, found = _build(tree, path)
+    if found:
+        raise SyntaxErrors(found, ast.Module(path=path, source=text, decls=tuple(decls)), frozenset(), False)
+    return ast.Module(path=path, source=text, decls=tuple(decls))
+
+
+def _where(d: Diagnostic) -> tuple[int, int]:
+    return (d.span.line, d.span.column)
+
+
+def _build(tree: lark.Tree, path: str) -> tuple[list, list[Diagnostic]]:
+    """The syntax nodes of a parsed file. If the builder refuses a declaration (a number
+    too large, empty bounds), the file is built again declaration by declaration: each
+    refused one is reported and left out, and the others are still built (the whole
+    file at once first: no cost to a file without errors)."""
     _check_depth(tree, path)
     try:
         with no_collection():
-            decls = _Builder(path).transform(tree)
+            return _Builder(path).transform(tree), []
     except lark.exceptions.VisitError as err:
-        if isinstance(err.orig_exc, GameDefError):
-            raise err.orig_exc from None
-        raise
-    return ast.Module(path=path, source=text, decls=tuple(decls))
+        if not isinstance(err.orig_exc, GameDefError):
+            raise
+    builder = _Builder(path)
+    decls: list = []
+    found: list[Diagnostic] = []
+    with no_collection():
+        for child in tree.children:
+            try:
+                decls.extend(builder.start([builder.transform(child)]))
+            except lark.exceptions.VisitError as err:
+                if not isinstance(err.orig_exc, GameDefError):
+                    raise
+                found.extend(err.orig_exc.diagnostics)
+    return decls, found
 
 
 @functools.lru_cache(maxsize=64)
