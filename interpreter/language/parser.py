@@ -1380,7 +1380,9 @@ class SyntaxErrors(GameDefError):
 
     def explains(self, d: Diagnostic) -> bool:
         """Is `d`, found checking the rest of the file, about a name a broken declaration declared?"""
-        return any(f"'{name}'" in d.message for name in self.lost)
+        return any(f"'{name}'" in d.message for name in self.lost) or any(
+            name in self.lost for code in re.findall(r"`([^`]*)`", d.message) for name in re.findall(r"\w+", code)
+        )
 
 
 # What a declaration is built on by others: losing one to a syntax error makes a check of the
