@@ -154,6 +154,99 @@ CASES = [
         "no `game` header in this file",
         id="no-game-header",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            let left = = 2
+            game over []
+        }
+        """,
+        {},
+        "4:16",
+        "an expression is expected after '='",
+        id="syntax-operand-missing",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            log "first
+            log "second"
+            log "third"
+            game over []
+        }
+        """,
+        {},
+        "4:9",
+        "unterminated string",
+        id="syntax-string-open-where-it-opens",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            if n > 1 {
+                log "many"
+            } else if n == 1 {
+                log "one"
+            }
+            game over []
+        }
+        """,
+        {},
+        "7:12",
+        "write `elif CONDITION { ... }`",
+        id="syntax-else-if",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                if n > 1 {
+                    n = 0
+            }
+        }
+        card flare "Flare" {
+            effect { n = 1 }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "5:18",
+        "this '{' of `if n > 1` in card spark is never closed",
+        id="syntax-unclosed-brace-where-it-opens",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        card spark "Spark" : Spell {
+            effect(s) {
+                log "spark"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "6:15",
+        "write `effect { ... }` to take the parameters its kind declares",
+        id="syntax-slot-header-without-types",
+    ),
     # ---- unknown names, with did-you-mean ----------------------------------------------------
     pytest.param(
         """
@@ -328,6 +421,30 @@ CASES = [
         id="shuffle-unknown-variable",
     ),
     # ---- arity -------------------------------------------------------------------------------
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        card spark "Spark" : Spell {
+            effect(by: player) {
+                score[s] += power
+                score[s] += power
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "7:5",
+        "does not match Spell's `slot effect(s: player, power: int)`, declared at <file>:4:5",
+        id="slot-header-differs",
+    ),
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
@@ -1284,6 +1401,89 @@ def test_cli_check_missing_file_exits_2(capsys):
     assert "Traceback" not in captured.err
     assert "no game file or bundled game named 'no_such_game'" in captured.err
     assert "hint:" in captured.err
+
+
+# ---- several syntax errors: each broken declaration left out, the rest read and checked ------------
+THREE_BROKEN = """
+game t { players 2..2 seats [a, b] }
+var n: int = 0
+def double(x: int) = x * 2
+procedure first() {
+    rule "First"
+    let left = = 2
+}
+procedure second() {
+    rule "Second"
+    log "unclosed
+    log "closed"
+}
+procedure third() {
+    rule "Third"
+    if n > 1 {
+        log "many"
+    } else if n == 1 {
+        log "one"
+    }
+}
+procedure play() {
+    rule "Play"
+    first()
+    n = double(1, 2)
+    game over [nobody]
+}
+"""
+
+
+def test_three_syntax_errors_are_each_reported_at_their_line(tmp_path):
+    """Three broken procedures give three errors, each where it is, not only the first."""
+    err, text = load_error(tmp_path, THREE_BROKEN)
+    places = [(d.span.line, d.span.column) for d in err.diagnostics]
+    assert places == [(6, 16), (10, 9), (17, 12)], text
+    assert [d.message for d in err.diagnostics] == ["unexpected '='", "unterminated string", "unexpected 'if'"]
+
+
+def test_check_reports_syntax_errors_and_checks_what_parsed(tmp_path, capsys):
+    """`gamedef check` of a file with syntax errors also checks the declarations that
+    parsed: `play`'s unknown name and its call of `double` with 3 arguments are reported;
+    its call of `first`, which did not parse, is not called unknown (it is not: it is broken)."""
+    path = write(tmp_path, THREE_BROKEN)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == [
+        "<file>:6:16: error: unexpected '='",
+        "<file>:10:9: error: unterminated string",
+        "<file>:17:12: error: unexpected 'if'",
+        "<file>:24:9: error: function 'double' takes 1 argument, given 2: double(x: int)",
+        "<file>:25:16: error: unknown name 'nobody'",
+    ], err
+    assert "first" not in err.split("17:12")[1]
+
+
+def test_syntax_errors_are_bounded(tmp_path):
+    """A file of many broken declarations: the first MAX_SYNTAX_ERRORS, then one saying more follow."""
+    from interpreter.core.limits import MAX_SYNTAX_ERRORS
+
+    broken = "".join(
+        f'procedure p{i}() {{\n    rule "R"\n    let x = = {i}\n}}\n' for i in range(MAX_SYNTAX_ERRORS + 5)
+    )
+    err, text = load_error(tmp_path, "game t { players 2..2 seats [a, b] }\n" + broken)
+    assert len(err.diagnostics) == MAX_SYNTAX_ERRORS + 1
+    assert [d.span.line for d in err.diagnostics[:MAX_SYNTAX_ERRORS]] == [4 + 4 * i for i in range(MAX_SYNTAX_ERRORS)]
+    last = err.diagnostics[-1]
+    assert last.message.startswith("... and more syntax errors") and last.span.line == 4 + 4 * MAX_SYNTAX_ERRORS
+
+
+def test_every_bundled_file_parses():
+    """The recovery's layout rules and the one-line strings change nothing for a good file:
+    every bundled game, card set and example parses without an error."""
+    from interpreter.language.parser import parse_text
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted({*root.glob("gamedefs/**/*.game"), *root.glob("cards/**/*.game"), *EXAMPLES.glob("*.game")})
+    assert len(files) > 10
+    for file in files:
+        assert parse_text(file.read_text(encoding="utf-8"), str(file)).decls, file
 
 
 # ---- diagnostics that once were poor ---------------------------------------------------------------

@@ -173,9 +173,11 @@ class Checker:
             return
         self.error(
             span,
-            f"card '{card.name}': slot '{name}' takes ({params_text(params)}), but {card.kind} declares "
-            f"`slot {name}({params_text(sig.params)})` at {sig.span}",
-            f"write `{name} {{ ... }}` to take the declared parameters, or write them as declared",
+            f"card '{card.name}': the header `{name}({params_text(params)})` does not match {card.kind}'s "
+            f"`slot {name}({params_text(sig.params)})`, declared at {sig.span}",
+            f"write `{name} {{ ... }}`: it takes the declared parameters ({', '.join(p.name for p in sig.params)})"
+            if sig.params
+            else f"write `{name} {{ ... }}`: it takes no parameters",
         )
 
     def _slot_signatures(self, decls) -> None:
@@ -591,8 +593,10 @@ class Checker:
             else:
                 self.used.add("var:" + hook.var)
             self.block(hook.body, {"self": d.kind}, 0)
-        for _, body, _span, params in d.slots:
-            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in params}}
+        for name, body, _span, params in d.slots:
+            sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
+            declared = sig.params if sig is not None else ()  # its body may use the declared parameters
+            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in declared + params}}
             self.block(body, scope, 0)
 
     def _cited(self, body, span, what: str) -> None:
@@ -765,7 +769,7 @@ class Checker:
         args = [self.expr(a, scope) for a in s.args]
         event = self._event(s.event, s.span)
         if event is not None:
-            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args)
+            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args, event)
 
     def _stmt_Perform(self, s: ast.Perform, scope: dict, loops: int) -> None:
         kind = self.expr(s.entity, scope)
@@ -775,7 +779,7 @@ class Checker:
         kind = strip(kind)
         declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
         if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
-            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args)
+            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args, self.slot_signatures[kind][s.slot])
             return
         arities = self.slot_arity.get(s.slot)
         if arities is None:
@@ -836,7 +840,7 @@ class Checker:
             self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
         else:
             args = [self.expr(a, scope) for a in s.args]
-            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args)
+            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args, q)
 
     def _stmt_Return(self, s: ast.Return, scope: dict, loops: int) -> None:
         self.returned(s, scope)
@@ -854,7 +858,7 @@ class Checker:
             self.error(s.span, f"unknown procedure '{s.func}'", hint)
         else:
             self.used.add("proc:" + s.func)
-            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args)
+            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, proc)
 
     def returned(self, s: ast.Return, scope) -> None:
         if s.value is None:
@@ -958,11 +962,15 @@ class Checker:
             val_t = val_t[1]
         return val_t
 
-    def arguments(self, node, what: str, params: list, args: list) -> None:
+    def arguments(self, node, what: str, params: list, args: list, decl=None) -> None:
+        """The arguments of a call against its parameters' types; `decl` (what declares the
+        parameters: a def, procedure, query, event or slot) is shown with a count that differs."""
         if len(args) != len(params):
+            shown = f": {decl.name}({params_text(decl.params)})" if decl is not None else ""
             self.error(
                 node.span,
-                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}",
+                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}{shown}",
+                f"it is declared at {decl.span}" if decl is not None else None,
             )
             return
         for i, (p, a) in enumerate(zip(params, args), 1):
@@ -1155,13 +1163,13 @@ class Checker:
             self.used.add("query:" + f)
             q = self.queries[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args)
+            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args, q)
             return self.type_of(q.type)
         if f in self.defs:
             self.used.add("def:" + f)
             d = self.defs[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args)
+            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args, d)
             return self.def_types.get(f, ANY)
         if f in SPECIAL:
             lo, hi = SPECIAL[f]

@@ -1224,6 +1224,13 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = "there is no `else if`: write `elif CONDITION { ... }` for another branch"
     elif previous in _NEEDS_OPERAND and expected & {"NAME", "INT", "STRING"}:
         hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
+    elif str(token) == "{" and (header := _UNTYPED_HEADER.match(_line_before(text, line, column))):
+        slot, names = header.group(1), [n.strip() for n in header.group(2).split(",")]
+        typed = ", ".join(f"{n}: TYPE" for n in names if n)
+        hint = (
+            f"write `{slot} {{ ... }}` to take the parameters its kind declares for `{slot}`, "
+            f"or give each parameter its type: `{slot}({typed}) {{ ... }}`"
+        )
     elif token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
@@ -1256,6 +1263,16 @@ _NEEDS_OPERAND = frozenset(
     ["=", "==", "!=", "<=", ">=", "<", ">", "+=", "-=", "+", "-", "*", "/", "%", "..", "=>", "and", "or", "not", "in"]
 )
 _LAST_TOKEN = re.compile(r'(==|!=|<=|>=|\+=|-=|=>|\.\.|[-=+*/%<>,(\[{}:.]|[A-Za-z_]\w*|\d+|"[^"\n]*")\s*$')
+
+
+# `effect(s) {`: a slot's header with parameters but no types (read as a property's value).
+_UNTYPED_HEADER = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)\s*$")
+
+
+def _line_before(text: str, line: int, column: int) -> str:
+    """The text of line `line` before column `column`."""
+    lines = text.splitlines()
+    return lines[line - 1][: max(0, column - 1)] if 0 < line <= len(lines) else ""
 
 
 def _previous_token(text: str, pos: int) -> str:
