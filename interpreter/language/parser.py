@@ -1428,7 +1428,7 @@ def _unclosed_diagnostic(path: str, text: str, brace: int, pos: int, owner: str 
         hint = "add '}' where its block ends: the file ends inside it"
     else:
         at = text.count("\n", 0, pos) + 1
-        after = text[pos : text.find("\n", pos) if "\n" in text[pos:] else len(text)].strip()
+        after = text[pos : recovery.line_end(text, pos)].strip()
         hint = f"add '}}' where its block ends: `{after[:40]}` at line {at} is read as part of it"
     return Diagnostic(Span(path, line, column, column + 1), message, hint)
 
@@ -1453,6 +1453,8 @@ def _parse_recovering(
     lost: set[str] = set()
     whole = True
     work = text
+    done = 0  # the declarations before this are parsed, in `parsed`: later parses skip them
+    parsed: list = []
     err: lark.exceptions.UnexpectedInput | None = first
     while err is not None:
         pos = _error_position(err, work)
@@ -1481,8 +1483,11 @@ def _parse_recovering(
                 owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], brace))
                 diagnostic = _unclosed_diagnostic(path, work, brace, pos, owner)
         live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
+        opened = [t for t in _open_declarations(err) if t < anchor]
         start = recovery.enclosing(live, anchor)
-        if (
+        if opened:  # the innermost declaration the parser is inside, by its keyword
+            start = recovery.Line(opened[-1], recovery.indentation(work, opened[-1]), "", False)
+        elif (
             anchor == pos
             and _first_on_line(work, anchor)
             and not at_boundary
@@ -1509,13 +1514,63 @@ def _parse_recovering(
         if not work[begin:end].strip():
             whole = False
             break  # nothing left to leave out: stop rather than loop
+        before, top = _finished_declarations(err, pos)
+        if before is not None and begin <= top:
+            # The parser's stack holds the declarations before the broken one, parsed: kept,
+            # and skipped from now on (a file of many errors is not parsed again and again).
+            parsed.extend(before)
+            done = end
+        elif not any(b.closed_at is None for b in recovery.braces(work, begin, done)):
+            # At the top level: what comes before it is whole declarations, parsed once here
+            # and skipped from now on (a file of many errors is not parsed again and again).
+            try:
+                with no_collection():
+                    parsed.extend(_lark().parse(recovery.blank(work[:begin], 0, done), start="start").children)
+                done = end
+            except lark.exceptions.UnexpectedInput:
+                pass  # met again in the parse below, and reported there
         work = recovery.blank(work, begin, end)
         try:
             with no_collection():
-                return _lark().parse(work, start="start"), found, lost, whole
+                rest = _lark().parse(recovery.blank(work, 0, done), start="start")
+            return lark.Tree("start", parsed + rest.children), found, lost, whole
         except lark.exceptions.UnexpectedInput as again:
             err = again
-    return lark.Tree("start", []), found, lost, False
+    return lark.Tree("start", parsed), found, lost, False
+
+
+# The keywords that begin a declaration (the parser's names of their tokens); `when`, `while`
+# and `game` only at the top level (elsewhere they begin a trigger or a statement).
+_DECLARATION_TOKENS = frozenset(w.upper() for w in recovery.DECLARATION_WORDS.split("|"))
+_TOP_LEVEL_TOKENS = frozenset(["WHEN", "WHILE", "GAME"])
+
+
+def _open_declarations(err: lark.exceptions.UnexpectedInput) -> list[int]:
+    """Where the declarations the parser was inside at the error begin, outermost first:
+    the positions of their keywords on the parser's stack."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None) or []
+    out = []
+    for i, value in enumerate(stack):
+        if isinstance(value, Token) and value.start_pos is not None:
+            top = i == 0 or (i == 1 and isinstance(stack[0], lark.Tree))
+            if value.type in _DECLARATION_TOKENS or (top and value.type in _TOP_LEVEL_TOKENS):
+                out.append(value.start_pos)
+    return out
+
+
+def _finished_declarations(err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[list | None, int]:
+    """The top-level declarations the parser had finished at the error, and where the
+    unfinished one begins (`pos` if it had not begun one); None if the stack does not say."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None)
+    if stack is None:
+        return None, pos
+    star = stack[0] if stack and isinstance(stack[0], lark.Tree) and stack[0].data == "__start_star_0" else None
+    rest = stack[1:] if star is not None else stack
+    if rest and not (isinstance(rest[0], Token) and rest[0].start_pos is not None):
+        return None, pos
+    return (list(star.children) if star is not None else []), (rest[0].start_pos if rest else pos)
 
 
 def _first_on_line(text: str, pos: int) -> bool:

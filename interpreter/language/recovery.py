@@ -80,11 +80,11 @@ def boundaries(text: str) -> list[Line]:
     return out
 
 
-def braces(text: str, end: int) -> list[Brace]:
-    """The `{`s of `text` before `end`, each with its matching `}` (by nesting) if any."""
+def braces(text: str, end: int, start: int = 0) -> list[Brace]:
+    """The `{`s of `text` from `start` to `end`, each with its matching `}` (by nesting) if any."""
     out: list[Brace] = []
     stack: list[int] = []
-    for m in _BRACES.finditer(text, 0, end):
+    for m in _BRACES.finditer(text, start, end):
         token = m.group()
         if token == "{":
             stack.append(len(out))
@@ -99,9 +99,14 @@ def line_start(text: str, pos: int) -> int:
     return text.rfind("\n", 0, pos) + 1
 
 
+def line_end(text: str, pos: int) -> int:
+    end = text.find("\n", pos)
+    return end if end != -1 else len(text)
+
+
 def indentation(text: str, pos: int) -> int:
     start = line_start(text, pos)
-    line = text[start : text.find("\n", start) if "\n" in text[start:] else len(text)]
+    line = text[start : line_end(text, start)]
     return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(4))
 
 
@@ -136,7 +141,7 @@ def unclosed_brace(text: str, end: int, outer: int) -> int | None:
     for b in found:
         if b.pos < first_open or (b.closed_at is not None and "\n" not in text[b.pos : b.closed_at]):
             continue  # before the braces in question, or closed on its own line
-        after = text[b.pos + 1 : text.find("\n", b.pos) if "\n" in text[b.pos :] else len(text)]
+        after = text[b.pos + 1 : line_end(text, b.pos)]
         if after.split("#", 1)[0].strip():
             continue  # not the last word of its line: its block is not laid out by lines
         indent = indentation(text, b.pos)
