@@ -1231,9 +1231,15 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
             f"write `{slot} {{ ... }}` to take the parameters its kind declares for `{slot}`, "
             f"or give each parameter its type: `{slot}({typed}) {{ ... }}`"
         )
+    elif str(token) == "=" and "COMP_OP" in expected:
+        hint = "to compare, write `==`: `=` sets a variable, in a statement of its own"
+    elif token is not None and token.type != "$END" and (unclosed := _open_bracket_before(text, err, expected)):
+        hint = unclosed
     elif token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
+    if not hint and previous == "}" and token is not None:
+        hint = _closed_just_before(text, _error_position(err, text))
     if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
         hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
     if not hint and token is not None:
@@ -1244,7 +1250,7 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
             hint = f"'{previous}' is a keyword (an option of `choose`): a variable cannot be called so"
         elif before == ["slot"] and str(token) == ":":
             hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
-        elif previous and previous == (before[-1] if before else None) and previous not in keywords():
+        elif len(previous) > 2 and previous == (before[-1] if before else None) and previous not in keywords():
             close = did_you_mean(previous, keywords())
             if close:
                 hint = f"'{previous}' is not a keyword: {close}"
@@ -1280,6 +1286,52 @@ def _previous_token(text: str, pos: int) -> str:
     before = re.sub(r"#[^\n]*", "", text[max(0, pos - 400) : pos])
     m = _LAST_TOKEN.search(before)
     return m.group(1) if m else ""
+
+
+def _open_bracket_before(text: str, err: lark.exceptions.UnexpectedInput, expected: set[str]) -> str | None:
+    """At the first token of a line where a `)` or `]` could come: the `(` or `[` left open
+    on the line of code before it, as a hint."""
+    pos = _error_position(err, text)
+    if not ({"RPAR", "RSQB"} & expected) or not _first_on_line(text, pos):
+        return None
+    start = recovery.line_start(text, pos)
+    while start > 0:
+        start = recovery.line_start(text, start - 1)
+        code = re.sub(
+            r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group()), text[start : recovery.line_end(text, start)]
+        )
+        code = code.split("#", 1)[0]
+        if not code.strip():
+            continue
+        open_at: list[int] = []
+        for i, char in enumerate(code):
+            if char in "([":
+                open_at.append(i)
+            elif char in ")]" and open_at:
+                open_at.pop()
+        if not open_at:
+            return None
+        i = open_at[-1]
+        line = text.count("\n", 0, start) + 1
+        closer = ")" if code[i] == "(" else "]"
+        return f"the '{code[i]}' at line {line}:{i + 1} is not closed: add '{closer}'"
+    return None
+
+
+def _closed_just_before(text: str, pos: int) -> str | None:
+    """When the token before `pos` is a `}`: what it closes, as a hint that it may be one too many."""
+    stripped = re.sub(r"#[^\n]*", lambda m: " " * len(m.group()), text[:pos]).rstrip()
+    end = len(stripped) - 1
+    if end < 0 or stripped[end] != "}":
+        return None
+    opener = next((b.pos for b in recovery.braces(text, end + 1) if b.closed_at == end), None)
+    if opener is None:
+        return "this '}' closes nothing: remove it"
+    where = f"{text.count(chr(10), 0, end) + 1}:{end - recovery.line_start(text, end) + 1}"
+    return (
+        f"the '}}' at {where} closes `{recovery.opened_by(text, opener)}` (line {text.count(chr(10), 0, opener) + 1}), "
+        "so what follows is outside it: is that '}' one too many?"
+    )
 
 
 def _after_return(text: str, line: int) -> bool:
