@@ -247,6 +247,61 @@ CASES = [
         "write `effect { ... }` to take the parameters its kind declares",
         id="syntax-slot-header-without-types",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                if n > 1 {
+                    n = 0
+                }
+                }
+                log "after"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:9",
+        "the '}' at 8:9 closes `effect` (line 4), so what follows is outside it",
+        id="syntax-brace-too-many",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            if n = 1 {
+                log "one"
+            }
+            game over []
+        }
+        """,
+        {},
+        "5:10",
+        "to compare, write `==`",
+        id="syntax-assignment-as-comparison",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            n = max(n, 2
+            game over []
+        }
+        """,
+        {},
+        "6:5",
+        "the '(' at line 5:12 is not closed: add ')'",
+        id="syntax-parenthesis-not-closed",
+    ),
     # ---- unknown names, with did-you-mean ----------------------------------------------------
     pytest.param(
         """
@@ -1484,6 +1539,17 @@ def test_every_bundled_file_parses():
     assert len(files) > 10
     for file in files:
         assert parse_text(file.read_text(encoding="utf-8"), str(file)).decls, file
+
+
+def test_a_diagnostic_shows_the_line_the_parser_counted():
+    """Lines are counted at "\\n" as the parser counts them (a form feed is no line break),
+    and a position past the end of the text shown (a file changed since it was parsed, an
+    editor's unsaved text) shows no line rather than failing."""
+    from interpreter.core.errors import Diagnostic, Span
+
+    assert Diagnostic(Span("x.game", 2, 1), "m").render({"x.game": "a\x0cb\nc"}).splitlines()[1] == "    c"
+    assert Diagnostic(Span("x.game", 2, 1), "m").render({"x.game": "a\n"}).splitlines()[0] == "x.game:2:1: error: m"
+    assert Diagnostic(Span("x.game", 9, 1), "m", "h").render({"x.game": "a\n"}) == "x.game:9:1: error: m\n    hint: h"
 
 
 # ---- diagnostics that once were poor ---------------------------------------------------------------
