@@ -1447,6 +1447,9 @@ class SyntaxErrors(GameDefError):
         self.lost = lost
         self.whole = whole
 
+    def __reduce__(self):  # an exception is pickled by its arguments: these, not the message
+        return (SyntaxErrors, (self.diagnostics, self.module, self.lost, self.whole))
+
     def explains(self, d: Diagnostic) -> bool:
         """Is `d`, found checking the rest of the file, about a name a broken declaration declared?"""
         return any(f"'{name}'" in d.message for name in self.lost) or any(
