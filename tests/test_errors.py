@@ -1552,6 +1552,55 @@ def test_a_diagnostic_shows_the_line_the_parser_counted():
     assert Diagnostic(Span("x.game", 9, 1), "m", "h").render({"x.game": "a\n"}) == "x.game:9:1: error: m\n    hint: h"
 
 
+SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: list int = []\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "where", "hint"),
+    [
+        ('card c "C" {\n    ops: 3\n}\n', "5:8", "a card's property is written without ':': `ops VALUE`"),
+        ("def f(x) = x + 1\n", "4:8", "a parameter is written with its type: `x: TYPE`"),
+        ("procedure p() {\n    let x == 2\n}\n", "5:12", "`==` compares; one `=` gives a value"),
+        ('procedure p() {\n    choose x from xs\n    log "x"\n}\n', "6:5", "say who chooses"),
+        ("procedure p() {\n    n = max(n, )\n}\n", "5:16", "a ',' before ')' with nothing after it"),
+        ('procedure p() {\n    if n > 1 && n < 3 {\n        log "x"\n    }\n}\n', "5:14", "write `and`"),
+        ('procedure p() {\n    if !n {\n        log "x"\n    }\n}\n', "5:8", "write `not`"),
+        ("procedure p() {\n    log 'hi'\n}\n", "5:9", 'texts are in double quotes: "..."'),
+        ("procedure p() {\n    n++\n}\n", "5:6", "there is no `++`: write `NAME += 1`"),
+        (
+            'procedure p() {\n    if n > 1 {\n        log "a"\n    } elseif n > 0 {\n        log "b"\n    }\n}\n',
+            "7:14",
+            "write `elif CONDITION { ... }`",
+        ),
+        ("procedure p() {\n    rule Setup\n}\n", "5:10", 'a text in double quotes is expected here: "..."'),
+        ("procedure p() {\n    n = 1;\n}\n", "5:10", "remove the ';'"),
+        ("procedure p {\n    n = 1\n}\n", "4:13", "write the parentheses even without parameters"),
+        ("var m = 0\n", "4:7", "a variable is declared with its type: `var NAME: TYPE = VALUE`"),
+    ],
+    ids=[
+        "card-property-colon",
+        "parameter-without-type",
+        "let-with-double-equals",
+        "choose-without-by",
+        "trailing-comma",
+        "double-ampersand",
+        "exclamation-not",
+        "single-quotes",
+        "plus-plus",
+        "elseif",
+        "rule-without-quotes",
+        "semicolon",
+        "procedure-without-parentheses",
+        "var-without-type",
+    ],
+)
+def test_a_common_slip_is_hinted_with_its_fix(tmp_path, source, where, hint):
+    """Slips from other languages or from haste: each at its token, hinted with the fix."""
+    _, text = load_error(tmp_path, SLIP_HEADER + source)
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert hint in text.split("hint:", 1)[1], text
+
+
 # ---- diagnostics that once were poor ---------------------------------------------------------------
 def test_unterminated_string_is_named_as_such(tmp_path):
     _, text = load_error(tmp_path, case("syntax-unterminated-string"))

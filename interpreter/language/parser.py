@@ -1211,33 +1211,20 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         if char == '"':
             return Diagnostic(span, "unterminated string", 'close it with " on the same line')
-        return Diagnostic(span, f"unexpected character {char!r}", "remove it, or quote it in a string")
+        return Diagnostic(span, f"unexpected character {char!r}", _CHARACTER_HINTS.get(char, _STRAY))
     token = getattr(err, "token", None)
     expected = set(getattr(err, "expected", set()) or getattr(err, "accepts", set()) or set())
     words = _expected_words(expected)
     hint = None
     found = "end of file" if token is None or token.type == "$END" else repr(str(token))
     previous = _previous_token(text, _error_position(err, text)) if token is not None else ""
-    if token is not None and token.type != "$END" and _after_return(text, line):
-        hint = "`return` reads the next line as the value it returns: a `return` must end its block"
-    elif previous == "else" and str(token) == "if":
-        hint = "there is no `else if`: write `elif CONDITION { ... }` for another branch"
-    elif previous in _NEEDS_OPERAND and expected & {"NAME", "INT", "STRING"}:
-        hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
-    elif str(token) == "{" and (header := _UNTYPED_HEADER.match(_line_before(text, line, column))):
-        slot, names = header.group(1), [n.strip() for n in header.group(2).split(",")]
-        typed = ", ".join(f"{n}: TYPE" for n in names if n)
-        hint = (
-            f"write `{slot} {{ ... }}` to take the parameters its kind declares for `{slot}`, "
-            f"or give each parameter its type: `{slot}({typed}) {{ ... }}`"
-        )
-    elif str(token) == "=" and "COMP_OP" in expected:
-        hint = "to compare, write `==`: `=` sets a variable, in a statement of its own"
-    elif token is not None and token.type != "$END" and (unclosed := _open_bracket_before(text, err, expected)):
-        hint = unclosed
-    elif token is not None and token.type == "NAME":
+    if token is not None and token.type != "$END":
+        hint = _slip(text, err, str(token), previous, expected, line, column)
+    if not hint and token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
+    elif not hint and previous in _NEEDS_OPERAND and expected & {"NAME", "INT", "STRING"}:
+        hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
     if not hint and previous == "}" and token is not None:
         hint = _closed_just_before(text, _error_position(err, text))
     if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
@@ -1262,6 +1249,75 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _slip(
+    text: str,
+    err: lark.exceptions.UnexpectedInput,
+    token: str,
+    previous: str,
+    expected: set[str],
+    line: int,
+    column: int,
+) -> str | None:
+    """The hint for a slip the error's place shows (`else if`, `n++`, `if n = 1`, `var m = 0`,
+    ...), most specific first; None if none shows."""
+    pos = _error_position(err, text)
+    before = _line_before(text, line, column)
+    if _after_return(text, line):
+        return "`return` reads the next line as the value it returns: a `return` must end its block"
+    if previous in ("else", "elseif", "elsif") and (token == "if" or previous != "else"):
+        return "there is no `else if`: write `elif CONDITION { ... }` for another branch"
+    if token == "=" and previous == "=" and text[pos - 1] == "=":
+        return "`==` compares; one `=` gives a value: `let NAME = VALUE`, `NAME = VALUE`"
+    if token == "+" and text[pos + 1 : pos + 2] == "+":
+        return "there is no `++`: write `NAME += 1`"
+    if previous == "," and token in (")", "]"):
+        return f"a ',' before '{token}' with nothing after it: remove it, or add what is missing"
+    if token == "{" and (header := _UNTYPED_HEADER.match(before)):
+        slot, names = header.group(1), [n.strip() for n in header.group(2).split(",")]
+        typed = ", ".join(f"{n}: TYPE" for n in names if n)
+        return (
+            f"write `{slot} {{ ... }}` to take the parameters its kind declares for `{slot}`, "
+            f"or give each parameter its type: `{slot}({typed}) {{ ... }}`"
+        )
+    if expected == {"COLON"} and before.lstrip().startswith("var "):
+        return "a variable is declared with its type: `var NAME: TYPE = VALUE` (`var count: int = 0`)"
+    if expected == {"COLON"} and token in (")", ","):
+        return f"a parameter is written with its type: `{previous}: TYPE` (`{previous}: int`, `{previous}: player`)"
+    if expected == {"LPAR"} and token == "{":
+        return "write the parentheses even without parameters: `NAME() {`"
+    if expected == {"STRING"}:
+        return 'a text in double quotes is expected here: "..."'
+    if expected == {"BY"} and (re.match(r"\s*choose\b", before) or _previous_line_starts(text, pos, "choose")):
+        return "say who chooses: `choose NAME from LIST by PLAYER`"
+    if token == ":" and {"LBRACE", "LPAR"} <= expected and re.fullmatch(r"\s*[A-Za-z_]\w*\s*", before):
+        return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
+    if token == "=" and "COMP_OP" in expected:
+        return "to compare, write `==`: `=` sets a variable, in a statement of its own"
+    return _open_bracket_before(text, err, expected)
+
+
+# What an unexpected character was most likely meant as.
+_STRAY = "remove it, or quote it in a string"
+_CHARACTER_HINTS = {
+    "&": "write `and`",
+    "|": "write `or`",
+    "!": "write `not` (`!=` is 'not equal')",
+    "'": 'texts are in double quotes: "..."',
+    ";": "statements end at their own end: remove the ';'",
+}
+
+
+def _previous_line_starts(text: str, pos: int, word: str) -> bool:
+    """Does the line of code before the one at `pos` begin with `word`?"""
+    start = recovery.line_start(text, pos)
+    while start > 0:
+        start = recovery.line_start(text, start - 1)
+        code = text[start : recovery.line_end(text, start)].split("#", 1)[0].strip()
+        if code:
+            return re.match(rf"{word}\b", code) is not None
+    return False
 
 
 # After these, an expression must follow: an error there is a missing operand, not a misspelt word.
