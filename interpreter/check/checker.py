@@ -779,7 +779,7 @@ class Checker:
         kind = strip(kind)
         declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
         if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
-            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args, self.slot_signatures[kind][s.slot])
+            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args, self.slot_signatures.get(kind, {}).get(s.slot))
             return
         arities = self.slot_arity.get(s.slot)
         if arities is None:

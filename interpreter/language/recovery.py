@@ -1,14 +1,15 @@
-"""Where a declaration with a syntax error begins and ends, read from the layout of the text.
+"""Where a declaration with a syntax error ends, and which `{` was left open, read from the layout.
 
 The parser (parser.py) meets a syntax error at one token; to report the errors after it
-too, it leaves out the declaration around that token and parses the file again. Which
-text makes up that declaration is read from the lines: a declaration starts on a line
+too, it leaves out the declaration around that token and parses the rest again. Where
+that declaration begins the parser's own stack says (the innermost declaration keyword
+it is inside); where it ends is read from the lines here: a declaration starts on a line
 whose first word is a declaration's keyword (`card`, `procedure`, `def`, ...; `when` and
 `while` only at the start of a line, since indented they are statements or a card's
 trigger), and it ends where the next one of the same or an outer indentation starts, or
 where a `}` of an outer indentation closes what holds it. Leaving it out keeps every
 other declaration, nested ones too: a broken card inside a `variant { ... }` costs that
-card, not the variant.
+card, not the variant. (Without a keyword on the stack, the lines say where it begins too.)
 
 A `{` left open is found the same way: a `{` that ends a line expects its `}` at the start
 of the first line indented no deeper than its own, so the `{` whose `}` is missing is
