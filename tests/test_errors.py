@@ -1515,6 +1515,59 @@ def test_check_reports_syntax_errors_and_checks_what_parsed(tmp_path, capsys):
     assert "first" not in err.split("17:12")[1]
 
 
+def test_a_broken_statement_costs_its_line_only(tmp_path, capsys):
+    """Two broken statements in one procedure are both reported, and the procedure is still
+    checked without those lines: its unknown name `nn` is the third error, while `left`,
+    which only the broken `let` would have bound, is not reported unknown."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            let left = = 2
+            n = left + 1
+            log "oops
+            n = nn + 1
+            game over []
+        }
+        """,
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == [
+        "<file>:5:16: error: unexpected '='",
+        "<file>:7:9: error: unterminated string",
+        "<file>:8:9: error: unknown name 'nn'",
+    ], err
+
+
+def test_a_statement_back_at_the_blocks_indentation_names_the_open_brace(tmp_path):
+    """A line indented as the `{` of the block it is read in, after an indented body, means
+    the block's `}` is missing: the error is at that `{`, not at the line the parser met."""
+    err, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                n = 1
+            ops 3
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+    )
+    assert text.splitlines()[0] == "<file>:4:12: error: this '{' of `effect` in card spark is never closed", text
+    assert "`ops 3` at line 6 is read as part of it" in text
+    assert len(err.diagnostics) == 1
+
+
 def test_syntax_errors_are_bounded(tmp_path):
     """A file of many broken declarations: the first MAX_SYNTAX_ERRORS, then one saying more follow."""
     from interpreter.core.limits import MAX_SYNTAX_ERRORS

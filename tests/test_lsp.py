@@ -164,11 +164,14 @@ async def test_syntax_error_and_included_file(client: LanguageClient, game: Path
 async def test_every_syntax_error_and_the_rest_checked(client: LanguageClient, game: Path):
     """Two syntax errors in two procedures are two diagnostics, each at its token, and the
     procedure that parsed is still checked (its misspelt name is the third); what the
-    broken procedures declare (`gain`, called by `play`) is not reported unknown."""
+    broken statements leave out is not reported (each broken line is left out of its
+    procedure, and the procedure checked without it)."""
     broken = (
         MAIN.replace("score[p] += n", "score[p] += = n")
         .replace("gain(p, spark.power)", "gain(p, sprak.power)")
-        .replace("game over players\n}", 'game over players\n}\n\nprocedure shout() {\n    log "loud\n}')
+        .replace(
+            "game over players\n}", 'game over players\n}\n\nprocedure shout() {\n    rule "Duel 3"\n    log "loud\n}'
+        )
     )
     found = sorted(await _open(client, game, broken), key=lambda d: (d.range.start.line, d.range.start.character))
     assert [d.range.start for d in found] == [_at(broken, "sprak"), _at(broken, '"loud'), _at(broken, "= n")]

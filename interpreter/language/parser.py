@@ -1508,9 +1508,21 @@ class SyntaxErrors(GameDefError):
 
     def explains(self, d: Diagnostic) -> bool:
         """Is `d`, found checking the rest of the file, about a name a broken declaration declared?"""
-        return any(f"'{name}'" in d.message for name in self.lost) or any(
-            name in self.lost for code in re.findall(r"`([^`]*)`", d.message) for name in re.findall(r"\w+", code)
-        )
+        if not self.lost:
+            return False
+        named = set(re.findall(r"'(\w+)'", d.message))
+        named.update(w for code in re.findall(r"`([^`]*)`", d.message) for w in re.findall(r"\w+", code))
+        return bool(named & self.lost) or bool(set(re.findall(r"\w+", self._text_at(d))) & self.lost)
+
+    def _text_at(self, d: Diagnostic) -> str:
+        """The source text a diagnostic of this file points at (`left` in `n = left + 1`)."""
+        if d.span.path != self.module.path or d.span.line <= 0:
+            return ""
+        lines = self.module.source.split("\n")
+        if d.span.line > len(lines):
+            return ""
+        line = lines[d.span.line - 1]
+        return line[d.span.column - 1 : (d.span.end_column or d.span.column + 1) - 1]
 
 
 # What a declaration is built on by others: losing one to a syntax error makes a check of the
@@ -1548,8 +1560,11 @@ def _owner(text: str, line: recovery.Line | None) -> str | None:
     """`card spy`, `procedure turn`: the declaration a line starts, as the designer wrote it."""
     if line is None:
         return None
-    name = recovery.declared_name(text, line)
-    return f"{line.word} {name}" if name else line.word
+    words = re.match(r"(?:replace[ \t]+|remove[ \t]+)?[A-Za-z_]+(?:[ \t]+([A-Za-z_]\w*))?", text[line.pos :])
+    if words is None:
+        return None
+    head = words.group(0)
+    return head if words.group(1) is not None else line.word
 
 
 def _parse_recovering(
@@ -1582,17 +1597,31 @@ def _parse_recovering(
         expected = set(getattr(err, "expected", ()) or ())
         if token is not None and (token.type == "$END" or at_boundary) and "RBRACE" in expected:
             # The parser gave up at a declaration or at the end: perhaps a `}` is missing above.
-            outer = recovery.indentation(work, pos) if token.type != "$END" else 0
-            held = sum(
-                1
-                for b in recovery.braces(work, pos)
-                if b.closed_at is None and recovery.indentation(work, b.pos) < outer
-            )
-            brace = recovery.unclosed_brace(work, pos, held)
-            if brace is not None:
-                anchor = brace
-                owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], brace))
-                diagnostic = _unclosed_diagnostic(path, work, brace, pos, owner)
+            unclosed = _unclosed_brace(path, work, pos, token.type == "$END", lines)
+            if unclosed is not None:
+                anchor, diagnostic = unclosed
+        elif (left := _block_left_by_layout(work, err, pos)) is not None:
+            # A statement back at the indentation of the `{` of the block it is read in.
+            anchor, statement = left
+            owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], anchor))
+            diagnostic = _unclosed_diagnostic(path, work, anchor, statement, owner)
+        line_only = _line_of_statement(work, err, pos) if anchor == pos and not at_boundary else None
+        if line_only is not None:
+            # First only the line of the statement (or item) in its block, so the rest of the
+            # declaration is still read; kept if the parse then reads past that line.
+            after = recovery.blank(work, *line_only)
+            try:
+                with no_collection():
+                    rest = _lark().parse(recovery.blank(after, 0, done), start="start")
+                found.append(diagnostic)
+                lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
+                return lark.Tree("start", parsed + rest.children), found, lost, whole
+            except lark.exceptions.UnexpectedInput as again:
+                if _error_position(again, after) >= line_only[1]:
+                    found.append(diagnostic)
+                    lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
+                    work, err = after, again
+                    continue
         live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
         opened = [t for t in _open_declarations(err) if t < anchor]
         start = recovery.enclosing(live, anchor)
@@ -1614,14 +1643,9 @@ def _parse_recovering(
         if end <= anchor or not work[begin:end].strip():
             end = recovery.region_end(work, live, None, pos + 1)  # no progress: up to the next declaration
         found.append(diagnostic)
-        for line in live:
-            if begin <= line.pos < end and not line.close:
-                name = recovery.declared_name(work, line)
-                if name:
-                    lost.add(name)
-                word = line.word if line.word not in ("replace", "remove") else work[line.pos :].split(None, 2)[1]
-                if word in _FOUNDATIONS:
-                    whole = False
+        names, foundation = _declared_in(work, live, begin, end)
+        lost |= names
+        whole = whole and not foundation
         if not work[begin:end].strip():
             whole = False
             break  # nothing left to leave out: stop rather than loop
@@ -1648,6 +1672,100 @@ def _parse_recovering(
         except lark.exceptions.UnexpectedInput as again:
             err = again
     return lark.Tree("start", parsed), found, lost, False
+
+
+def _declared_in(work: str, live: list[recovery.Line], begin: int, end: int) -> tuple[set[str], bool]:
+    """The names the declarations between `begin` and `end` declare, and whether one of
+    them is a declaration others are built on (`_FOUNDATIONS`)."""
+    names: set[str] = set()
+    foundation = False
+    for line in live:
+        if begin <= line.pos < end and not line.close:
+            name = recovery.declared_name(work, line)
+            if name:
+                names.add(name)
+            word = line.word if line.word not in ("replace", "remove") else work[line.pos :].split(None, 2)[1]
+            foundation = foundation or word in _FOUNDATIONS
+    return names, foundation
+
+
+def _unclosed_brace(path: str, work: str, pos: int, at_end: bool, lines) -> tuple[int, Diagnostic] | None:
+    """The `{` left open before `pos` (where the parser met a declaration, or the end),
+    with its diagnostic; None if every `{` there is closed but those around `pos`."""
+    outer = recovery.indentation(work, pos) if not at_end else 0
+    held = sum(
+        1 for b in recovery.braces(work, pos) if b.closed_at is None and recovery.indentation(work, b.pos) < outer
+    )
+    brace = recovery.unclosed_brace(work, pos, held)
+    if brace is None:
+        return None
+    owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], brace))
+    return brace, _unclosed_diagnostic(path, work, brace, pos, owner)
+
+
+# A statement that binds a name: left out, its name is not reported unknown where it is used.
+_BINDS = re.compile(r"^[ \t]*(?:let|choose|roll|for)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def _block_left_by_layout(work: str, err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[int, int] | None:
+    """The `{` of the block the parser is in, if the statement with the error begins a line
+    indented no deeper than that `{`'s line while the block's first line was indented
+    deeper: by the layout the block had ended, so its `}` is what is missing."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None) or []
+    begin = pos
+    for value in reversed(stack):
+        if isinstance(value, Token) and value.type == "LBRACE":
+            brace = value.start_pos
+            break
+        if isinstance(value, lark.Tree) and value.data.startswith("__") and "_star_" in value.data:
+            continue  # the block's statements before this one
+        start = value.start_pos if isinstance(value, Token) else getattr(value.meta, "start_pos", None)
+        begin = start if start is not None else begin
+    else:
+        return None
+    if brace is None or not _first_on_line(work, begin) or recovery.line_start(work, begin) <= brace:
+        return None
+    if work[brace + 1 : recovery.line_end(work, brace)].split("#", 1)[0].strip():
+        return None  # not the last word of its line: its block is not laid out by lines
+    indent = recovery.indentation(work, brace)
+    first = recovery.first_code_line_after(work, brace, 10**6)
+    if recovery.indentation(work, begin) > indent or first is None or recovery.indentation(work, first) <= indent:
+        return None
+    return brace, begin
+
+
+def _line_of_statement(work: str, err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[int, int] | None:
+    """Where the statement (or item) in a block that has the error at `pos` begins and
+    where its line ends, if it is all on that line, first on it, inside a block, and has
+    no brace of its own to open or close (leaving it out then leaves the block whole)."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None)
+    if not stack:
+        return None
+    begin = pos
+    for value in reversed(stack):
+        if isinstance(value, Token) and value.type == "LBRACE":
+            break
+        if isinstance(value, lark.Tree) and value.data.startswith("__") and "_star_" in value.data:
+            if value.data.startswith("__start_star"):
+                return None  # at the top level: a declaration, left out whole
+            break
+        start = value.start_pos if isinstance(value, Token) else getattr(value.meta, "start_pos", None)
+        if start is None:
+            return None
+        begin = start
+    else:
+        return None  # at the top level: a declaration, left out whole
+    end = recovery.line_end(work, pos)
+    if recovery.line_start(work, begin) != recovery.line_start(work, pos) or not _first_on_line(work, begin):
+        return None
+    depth = 0
+    for m in recovery.BRACES.finditer(work, begin, end):
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth < 0:
+            return None
+    return (begin, end) if depth == 0 else None
 
 
 # The keywords that begin a declaration (the parser's names of their tokens); `when`, `while`

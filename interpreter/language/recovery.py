@@ -33,7 +33,7 @@ _STARTS = re.compile(
     re.MULTILINE,
 )
 # What the braces are counted through: strings and comments are skipped (a string ends at its line).
-_BRACES = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]')
+BRACES = re.compile(r'"(?:\\.|[^"\\\n])*"|#[^\n]*|[{}]')
 _NAME_AFTER = re.compile(r"[ \t]+(?:(?:card|procedure|def|query|var|event|option|entity|enum)[ \t]+)?([A-Za-z_]\w*)")
 _NAMES_NOTHING = (
     "about",
@@ -85,7 +85,7 @@ def braces(text: str, end: int, start: int = 0) -> list[Brace]:
     """The `{`s of `text` from `start` to `end`, each with its matching `}` (by nesting) if any."""
     out: list[Brace] = []
     stack: list[int] = []
-    for m in _BRACES.finditer(text, start, end):
+    for m in BRACES.finditer(text, start, end):
         token = m.group()
         if token == "{":
             stack.append(len(out))
@@ -111,7 +111,7 @@ def indentation(text: str, pos: int) -> int:
     return len(line[: len(line) - len(line.lstrip(" \t"))].expandtabs(4))
 
 
-def _first_code_line_after(text: str, pos: int, indent: int) -> int | None:
+def first_code_line_after(text: str, pos: int, indent: int) -> int | None:
     """The position of the first word of the first line after the one at `pos` that holds
     code and is indented no deeper than `indent`; None at the end of the text."""
     start = text.find("\n", pos)
@@ -146,7 +146,7 @@ def unclosed_brace(text: str, end: int, outer: int) -> int | None:
         if after.split("#", 1)[0].strip():
             continue  # not the last word of its line: its block is not laid out by lines
         indent = indentation(text, b.pos)
-        closer = _first_code_line_after(text, b.pos, indent)
+        closer = first_code_line_after(text, b.pos, indent)
         if closer is None or closer >= end or text[closer] != "}" or indentation(text, closer) != indent:
             suspects.append(b.pos)
     return suspects[-1] if suspects else left_open[-1].pos
