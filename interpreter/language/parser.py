@@ -1608,19 +1608,22 @@ def _parse_recovering(
         line_only = _line_of_statement(work, err, pos) if anchor == pos and not at_boundary else None
         if line_only is not None:
             # First only the line of the statement (or item) in its block, so the rest of the
-            # declaration is still read; kept if the parse then reads past that line.
+            # declaration is still read; kept if the parse then reads past that line. The
+            # declarations finished before the one it is in are kept from the parser's stack.
             after = recovery.blank(work, *line_only)
+            before, top = _finished_declarations(err, pos)
+            keep, skip = (parsed + before, top) if before is not None else (parsed, done)
             try:
                 with no_collection():
-                    rest = _lark().parse(recovery.blank(after, 0, done), start="start")
+                    rest = _lark().parse(recovery.blank(after, 0, skip), start="start")
                 found.append(diagnostic)
                 lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
-                return lark.Tree("start", parsed + rest.children), found, lost, whole
+                return lark.Tree("start", keep + rest.children), found, lost, whole
             except lark.exceptions.UnexpectedInput as again:
                 if _error_position(again, after) >= line_only[1]:
                     found.append(diagnostic)
                     lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
-                    work, err = after, again
+                    work, err, parsed, done = after, again, keep, skip
                     continue
         live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
         opened = [t for t in _open_declarations(err) if t < anchor]
