@@ -1544,6 +1544,33 @@ def test_a_broken_statement_costs_its_line_only(tmp_path, capsys):
     ], err
 
 
+def test_a_name_a_broken_statement_bound_is_excused_only_where_it_was_in_scope(tmp_path, capsys):
+    """`let s = = 1` left out: `s` after it in that procedure is not reported, but an `s`
+    in another procedure, where it never was bound, is an error still."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure first() {
+            rule "First"
+            let s = = 1
+            n = s
+        }
+        procedure play() {
+            rule "Play"
+            first()
+            n = s
+            game over []
+        }
+        """,
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == ["<file>:5:13: error: unexpected '='", "<file>:11:9: error: unknown name 's'"], err
+
+
 def test_a_statement_back_at_the_blocks_indentation_names_the_open_brace(tmp_path):
     """A line indented as the `{` of the block it is read in, after an indented body, means
     the block's `}` is missing: the error is at that `{`, not at the line the parser met."""

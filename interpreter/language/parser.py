@@ -1497,22 +1497,35 @@ class SyntaxErrors(GameDefError):
     procedure, a def...; not an entity, an enum, a table or the game header), so that
     checking the rest is worth doing."""
 
-    def __init__(self, diagnostics: list[Diagnostic], module: ast.Module, lost: frozenset[str], whole: bool):
+    def __init__(
+        self,
+        diagnostics: list[Diagnostic],
+        module: ast.Module,
+        lost: frozenset[str],
+        whole: bool,
+        bound: tuple[tuple[str, int, int], ...] = (),
+    ):
         super().__init__(diagnostics)
         self.module = module
         self.lost = lost
         self.whole = whole
+        self.bound = bound  # (name, first line, last line): a left-out statement's name, where it was in scope
 
     def __reduce__(self):  # an exception is pickled by its arguments: these, not the message
-        return (SyntaxErrors, (self.diagnostics, self.module, self.lost, self.whole))
+        return (SyntaxErrors, (self.diagnostics, self.module, self.lost, self.whole, self.bound))
 
     def explains(self, d: Diagnostic) -> bool:
-        """Is `d`, found checking the rest of the file, about a name a broken declaration declared?"""
-        if not self.lost:
+        """Is `d`, found checking the rest of the file, about a name a broken declaration
+        declared, or a name a broken statement bound (where that statement's scope was)?"""
+        if not self.lost and not self.bound:
             return False
         named = set(re.findall(r"'(\w+)'", d.message))
         named.update(w for code in re.findall(r"`([^`]*)`", d.message) for w in re.findall(r"\w+", code))
-        return bool(named & self.lost) or bool(set(re.findall(r"\w+", self._text_at(d))) & self.lost)
+        named.update(re.findall(r"\w+", self._text_at(d)))
+        here = d.span.path == self.module.path
+        return bool(named & self.lost) or any(
+            here and first <= d.span.line <= last and name in named for name, first, last in self.bound
+        )
 
     def _text_at(self, d: Diagnostic) -> str:
         """The source text a diagnostic of this file points at (`left` in `n = left + 1`)."""
@@ -1568,12 +1581,13 @@ def _owner(text: str, line: recovery.Line | None) -> str | None:
 
 
 def _parse_recovering(
-    text: str, path: str, first: lark.exceptions.UnexpectedInput
+    text: str, path: str, first: lark.exceptions.UnexpectedInput, bound: list[tuple[str, int, int]]
 ) -> tuple[lark.Tree, list[Diagnostic], set[str], bool]:
     """After a syntax error: each broken declaration left out (made blank, so positions
     stay) and the text parsed again, until it parses or MAX_SYNTAX_ERRORS are found. The
     parse of what remains, the errors, the names the broken declarations declared, and
-    whether each of them was a leaf (see `SyntaxErrors`)."""
+    whether each of them was a leaf (see `SyntaxErrors`). Added to `bound`: the names a
+    broken statement left out would have bound, with the lines where they are its echo."""
     lines = recovery.boundaries(text)
     found: list[Diagnostic] = []
     lost: set[str] = set()
@@ -1617,12 +1631,12 @@ def _parse_recovering(
                 with no_collection():
                     rest = _lark().parse(recovery.blank(after, 0, skip), start="start")
                 found.append(diagnostic)
-                lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
+                bound.extend(_bound_until(work, lines, line_only))
                 return lark.Tree("start", keep + rest.children), found, lost, whole
             except lark.exceptions.UnexpectedInput as again:
                 if _error_position(again, after) >= line_only[1]:
                     found.append(diagnostic)
-                    lost.update(_BINDS.findall(work, recovery.line_start(work, line_only[0]), line_only[1]))
+                    bound.extend(_bound_until(work, lines, line_only))
                     work, err, parsed, done = after, again, keep, skip
                     continue
         live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
@@ -1708,6 +1722,16 @@ def _unclosed_brace(path: str, work: str, pos: int, at_end: bool, lines) -> tupl
 
 # A statement that binds a name: left out, its name is not reported unknown where it is used.
 _BINDS = re.compile(r"^[ \t]*(?:let|choose|roll|for)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def _bound_until(work: str, lines: list[recovery.Line], line_only: tuple[int, int]) -> list[tuple[str, int, int]]:
+    """The name the statement in `line_only` binds, if any, with the lines it would have been
+    used in: from its line to the next declaration that starts a line unindented."""
+    start = recovery.line_start(work, line_only[0])
+    first = work.count("\n", 0, start) + 1
+    after = next((x.pos for x in lines if x.pos > line_only[1] and x.indent == 0 and not x.close), len(work))
+    last = work.count("\n", 0, after) + (1 if after == len(work) else 0)
+    return [(name, first, last) for name in _BINDS.findall(work, start, line_only[1])]
 
 
 def _block_left_by_layout(work: str, err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[int, int] | None:
@@ -1817,10 +1841,11 @@ def parse_text(text: str, path: str = "<string>") -> ast.Module:
         with no_collection():  # a long file's tree: linear, not slower per KB (limits.py)
             tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
-        tree, found, lost, whole = _parse_recovering(text, path, err)
+        bound: list[tuple[str, int, int]] = []
+        tree, found, lost, whole = _parse_recovering(text, path, err, bound)
         decls, more = _build(tree, path)
         module = ast.Module(path=path, source=text, decls=tuple(decls))
-        raise SyntaxErrors(sorted(found + more, key=_where), module, frozenset(lost), whole) from None
+        raise SyntaxErrors(sorted(found + more, key=_where), module, frozenset(lost), whole, tuple(bound)) from None
     decls, found = _build(tree, path)
     if found:
         raise SyntaxErrors(found, ast.Module(path=path, source=text, decls=tuple(decls)), frozenset(), False)
