@@ -58,8 +58,8 @@ CASES = [
         }
         """,
         {},
-        "6:1",
-        "unexpected end of file",
+        "4:13",
+        "this '{' of `if true` in procedure play is never closed",
         id="syntax-missing-brace",
     ),
     pytest.param(
@@ -153,6 +153,154 @@ CASES = [
         "1:1",
         "no `game` header in this file",
         id="no-game-header",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            let left = = 2
+            game over []
+        }
+        """,
+        {},
+        "4:16",
+        "an expression is expected after '='",
+        id="syntax-operand-missing",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        procedure play() {
+            rule "Play"
+            log "first
+            log "second"
+            log "third"
+            game over []
+        }
+        """,
+        {},
+        "4:9",
+        "unterminated string",
+        id="syntax-string-open-where-it-opens",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            if n > 1 {
+                log "many"
+            } else if n == 1 {
+                log "one"
+            }
+            game over []
+        }
+        """,
+        {},
+        "7:12",
+        "write `elif CONDITION { ... }`",
+        id="syntax-else-if",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                if n > 1 {
+                    n = 0
+            }
+        }
+        card flare "Flare" {
+            effect { n = 1 }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "5:18",
+        "this '{' of `if n > 1` in card spark is never closed",
+        id="syntax-unclosed-brace-where-it-opens",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        card spark "Spark" : Spell {
+            effect(s) {
+                log "spark"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "6:15",
+        "write `effect { ... }` to take the parameters its kind declares",
+        id="syntax-slot-header-without-types",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                if n > 1 {
+                    n = 0
+                }
+                }
+                log "after"
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:9",
+        "the '}' at 8:9 closes `effect` (line 4), so what follows is outside it",
+        id="syntax-brace-too-many",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            if n = 1 {
+                log "one"
+            }
+            game over []
+        }
+        """,
+        {},
+        "5:10",
+        "to compare, write `==`",
+        id="syntax-assignment-as-comparison",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            n = max(n, 2
+            game over []
+        }
+        """,
+        {},
+        "6:5",
+        "the '(' at line 5:12 is not closed: add ')'",
+        id="syntax-parenthesis-not-closed",
     ),
     # ---- unknown names, with did-you-mean ----------------------------------------------------
     pytest.param(
@@ -328,6 +476,30 @@ CASES = [
         id="shuffle-unknown-variable",
     ),
     # ---- arity -------------------------------------------------------------------------------
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        card spark "Spark" : Spell {
+            effect(by: player) {
+                score[s] += power
+                score[s] += power
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "7:5",
+        "does not match Spell's `slot effect(s: player, power: int)`, declared at <file>:4:5",
+        id="slot-header-differs",
+    ),
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
@@ -1284,6 +1456,229 @@ def test_cli_check_missing_file_exits_2(capsys):
     assert "Traceback" not in captured.err
     assert "no game file or bundled game named 'no_such_game'" in captured.err
     assert "hint:" in captured.err
+
+
+# ---- several syntax errors: each broken declaration left out, the rest read and checked ------------
+THREE_BROKEN = """
+game t { players 2..2 seats [a, b] }
+var n: int = 0
+def double(x: int) = x * 2
+procedure first() {
+    rule "First"
+    let left = = 2
+}
+procedure second() {
+    rule "Second"
+    log "unclosed
+    log "closed"
+}
+procedure third() {
+    rule "Third"
+    if n > 1 {
+        log "many"
+    } else if n == 1 {
+        log "one"
+    }
+}
+procedure play() {
+    rule "Play"
+    first()
+    n = double(1, 2)
+    game over [nobody]
+}
+"""
+
+
+def test_three_syntax_errors_are_each_reported_at_their_line(tmp_path):
+    """Three broken procedures give three errors, each where it is, not only the first."""
+    err, text = load_error(tmp_path, THREE_BROKEN)
+    places = [(d.span.line, d.span.column) for d in err.diagnostics]
+    assert places == [(6, 16), (10, 9), (17, 12)], text
+    assert [d.message for d in err.diagnostics] == ["unexpected '='", "unterminated string", "unexpected 'if'"]
+
+
+def test_check_reports_syntax_errors_and_checks_what_parsed(tmp_path, capsys):
+    """`gamedef check` of a file with syntax errors also checks the declarations that
+    parsed: `play`'s unknown name and its call of `double` with 3 arguments are reported;
+    its call of `first`, which did not parse, is not called unknown (it is not: it is broken)."""
+    path = write(tmp_path, THREE_BROKEN)
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == [
+        "<file>:6:16: error: unexpected '='",
+        "<file>:10:9: error: unterminated string",
+        "<file>:17:12: error: unexpected 'if'",
+        "<file>:24:9: error: function 'double' takes 1 argument, given 2: double(x: int)",
+        "<file>:25:16: error: unknown name 'nobody'",
+    ], err
+    assert "first" not in err.split("17:12")[1]
+
+
+def test_a_broken_statement_costs_its_line_only(tmp_path, capsys):
+    """Two broken statements in one procedure are both reported, and the procedure is still
+    checked without those lines: its unknown name `nn` is the third error, while `left`,
+    which only the broken `let` would have bound, is not reported unknown."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure play() {
+            rule "Play"
+            let left = = 2
+            n = left + 1
+            log "oops
+            n = nn + 1
+            game over []
+        }
+        """,
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == [
+        "<file>:5:16: error: unexpected '='",
+        "<file>:7:9: error: unterminated string",
+        "<file>:8:9: error: unknown name 'nn'",
+    ], err
+
+
+def test_a_name_a_broken_statement_bound_is_excused_only_where_it_was_in_scope(tmp_path, capsys):
+    """`let s = = 1` left out: `s` after it in that procedure is not reported, but an `s`
+    in another procedure, where it never was bound, is an error still."""
+    path = write(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        procedure first() {
+            rule "First"
+            let s = = 1
+            n = s
+        }
+        procedure play() {
+            rule "Play"
+            first()
+            n = s
+            game over []
+        }
+        """,
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err.replace(str(path.resolve()), "<file>").replace(str(path), "<file>")
+    headlines = [line for line in err.splitlines() if not line.startswith(" ")]
+    assert headlines == ["<file>:5:13: error: unexpected '='", "<file>:11:9: error: unknown name 's'"], err
+
+
+def test_a_statement_back_at_the_blocks_indentation_names_the_open_brace(tmp_path):
+    """A line indented as the `{` of the block it is read in, after an indented body, means
+    the block's `}` is missing: the error is at that `{`, not at the line the parser met."""
+    err, text = load_error(
+        tmp_path,
+        """
+        game t { players 2..2 seats [a, b] }
+        var n: int = 0
+        card spark "Spark" {
+            effect {
+                n = 1
+            ops 3
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+    )
+    assert text.splitlines()[0] == "<file>:4:12: error: this '{' of `effect` in card spark is never closed", text
+    assert "`ops 3` at line 6 is read as part of it" in text
+    assert len(err.diagnostics) == 1
+
+
+def test_syntax_errors_are_bounded(tmp_path):
+    """A file of many broken declarations: the first MAX_SYNTAX_ERRORS, then one saying more follow."""
+    from interpreter.core.limits import MAX_SYNTAX_ERRORS
+
+    broken = "".join(
+        f'procedure p{i}() {{\n    rule "R"\n    let x = = {i}\n}}\n' for i in range(MAX_SYNTAX_ERRORS + 5)
+    )
+    err, text = load_error(tmp_path, "game t { players 2..2 seats [a, b] }\n" + broken)
+    assert len(err.diagnostics) == MAX_SYNTAX_ERRORS + 1
+    assert [d.span.line for d in err.diagnostics[:MAX_SYNTAX_ERRORS]] == [4 + 4 * i for i in range(MAX_SYNTAX_ERRORS)]
+    last = err.diagnostics[-1]
+    assert last.message.startswith("... and more syntax errors") and last.span.line == 4 + 4 * MAX_SYNTAX_ERRORS
+
+
+def test_every_bundled_file_parses():
+    """The recovery's layout rules and the one-line strings change nothing for a good file:
+    every bundled game, card set and example parses without an error."""
+    from interpreter.language.parser import parse_text
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted({*root.glob("gamedefs/**/*.game"), *root.glob("cards/**/*.game"), *EXAMPLES.glob("*.game")})
+    assert len(files) > 10
+    for file in files:
+        assert parse_text(file.read_text(encoding="utf-8"), str(file)).decls, file
+
+
+def test_a_diagnostic_shows_the_line_the_parser_counted():
+    """Lines are counted at "\\n" as the parser counts them (a form feed is no line break),
+    and a position past the end of the text shown (a file changed since it was parsed, an
+    editor's unsaved text) shows no line rather than failing."""
+    from interpreter.core.errors import Diagnostic, Span
+
+    assert Diagnostic(Span("x.game", 2, 1), "m").render({"x.game": "a\x0cb\nc"}).splitlines()[1] == "    c"
+    assert Diagnostic(Span("x.game", 2, 1), "m").render({"x.game": "a\n"}).splitlines()[0] == "x.game:2:1: error: m"
+    assert Diagnostic(Span("x.game", 9, 1), "m", "h").render({"x.game": "a\n"}) == "x.game:9:1: error: m\n    hint: h"
+
+
+SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: list int = []\n"
+
+
+@pytest.mark.parametrize(
+    ("source", "where", "hint"),
+    [
+        ('card c "C" {\n    ops: 3\n}\n', "5:8", "a card's property is written without ':': `ops VALUE`"),
+        ("def f(x) = x + 1\n", "4:8", "a parameter is written with its type: `x: TYPE`"),
+        ("procedure p() {\n    let x == 2\n}\n", "5:12", "`==` compares; one `=` gives a value"),
+        ('procedure p() {\n    choose x from xs\n    log "x"\n}\n', "6:5", "say who chooses"),
+        ("procedure p() {\n    n = max(n, )\n}\n", "5:16", "a ',' before ')' with nothing after it"),
+        ('procedure p() {\n    if n > 1 && n < 3 {\n        log "x"\n    }\n}\n', "5:14", "write `and`"),
+        ('procedure p() {\n    if !n {\n        log "x"\n    }\n}\n', "5:8", "write `not`"),
+        ("procedure p() {\n    log 'hi'\n}\n", "5:9", 'texts are in double quotes: "..."'),
+        ("procedure p() {\n    n++\n}\n", "5:6", "there is no `++`: write `NAME += 1`"),
+        (
+            'procedure p() {\n    if n > 1 {\n        log "a"\n    } elseif n > 0 {\n        log "b"\n    }\n}\n',
+            "7:14",
+            "write `elif CONDITION { ... }`",
+        ),
+        ("procedure p() {\n    rule Setup\n}\n", "5:10", 'a text in double quotes is expected here: "..."'),
+        ("procedure p() {\n    n = 1;\n}\n", "5:10", "remove the ';'"),
+        ("procedure p {\n    n = 1\n}\n", "4:13", "write the parentheses even without parameters"),
+        ("var m = 0\n", "4:7", "a variable is declared with its type: `var NAME: TYPE = VALUE`"),
+    ],
+    ids=[
+        "card-property-colon",
+        "parameter-without-type",
+        "let-with-double-equals",
+        "choose-without-by",
+        "trailing-comma",
+        "double-ampersand",
+        "exclamation-not",
+        "single-quotes",
+        "plus-plus",
+        "elseif",
+        "rule-without-quotes",
+        "semicolon",
+        "procedure-without-parentheses",
+        "var-without-type",
+    ],
+)
+def test_a_common_slip_is_hinted_with_its_fix(tmp_path, source, where, hint):
+    """Slips from other languages or from haste: each at its token, hinted with the fix."""
+    _, text = load_error(tmp_path, SLIP_HEADER + source)
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert hint in text.split("hint:", 1)[1], text
 
 
 # ---- diagnostics that once were poor ---------------------------------------------------------------

@@ -161,6 +161,26 @@ async def test_syntax_error_and_included_file(client: LanguageClient, game: Path
 
 
 @pytest.mark.asyncio(loop_scope="module")
+async def test_every_syntax_error_and_the_rest_checked(client: LanguageClient, game: Path):
+    """Two syntax errors in two procedures are two diagnostics, each at its token, and the
+    procedure that parsed is still checked (its misspelt name is the third); what the
+    broken statements leave out is not reported (each broken line is left out of its
+    procedure, and the procedure checked without it)."""
+    broken = (
+        MAIN.replace("score[p] += n", "score[p] += = n")
+        .replace("gain(p, spark.power)", "gain(p, sprak.power)")
+        .replace(
+            "game over players\n}", 'game over players\n}\n\nprocedure shout() {\n    rule "Duel 3"\n    log "loud\n}'
+        )
+    )
+    found = sorted(await _open(client, game, broken), key=lambda d: (d.range.start.line, d.range.start.character))
+    assert [d.range.start for d in found] == [_at(broken, "sprak"), _at(broken, '"loud'), _at(broken, "= n")]
+    assert "spark" in found[0].message
+    assert "string" in found[1].message
+    assert "expression is expected after '+='" in found[2].message
+
+
+@pytest.mark.asyncio(loop_scope="module")
 async def test_hover_card_and_rule(client: LanguageClient, game: Path):
     """Hover over a card's name shows its printed text and properties, where it is
     declared, and the rule the enclosing block cites."""

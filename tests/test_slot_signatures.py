@@ -105,19 +105,23 @@ def test_a_card_may_write_the_declared_parameters_out(tmp_path):
 )
 def test_a_card_that_writes_other_parameters_is_an_error_at_its_slot(tmp_path, written):
     """§3.7: other names, types, order or number than declared (`effect()` included) are
-    reported at the card's slot, with the declaration and where it is."""
+    reported at the card's slot, with the declaration and where it is: one error, the body
+    (which uses the declared `s`) not also full of unknown names."""
     cards = f"""
     card lech "Lech" : TextCard {{
         ops 2
         effect{written} {{
             rule "Card 7"
+            log "{{s}} plays Lech"
+            log "{{s}} again"
         }}
     }}
     """
     shown = error(tmp_path, source(cards))
-    assert f"<file>:18:5: error: card 'lech': slot 'effect' takes {written if written != '()' else '()'}" in shown
-    assert "but TextCard declares `slot effect(s: player, how: Use)` at <file>:6:5" in shown
-    assert "write `effect { ... }` to take the declared parameters" in shown
+    assert f"<file>:18:5: error: card 'lech': the header `effect{written}` does not match" in shown
+    assert "TextCard's `slot effect(s: player, how: Use)`, declared at <file>:6:5" in shown
+    assert "write `effect { ... }`: it takes the declared parameters (s, how)" in shown
+    assert len([line for line in shown.splitlines() if ": error: " in line]) == 1, shown
     assert "Traceback" not in shown
 
 

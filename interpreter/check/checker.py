@@ -204,9 +204,11 @@ class Checker:
             return
         self.error(
             span,
-            f"card '{card.name}': slot '{name}' takes ({params_text(params)}), but {card.kind} declares "
-            f"`slot {name}({params_text(sig.params)})` at {sig.span}",
-            f"write `{name} {{ ... }}` to take the declared parameters, or write them as declared",
+            f"card '{card.name}': the header `{name}({params_text(params)})` does not match {card.kind}'s "
+            f"`slot {name}({params_text(sig.params)})`, declared at {sig.span}",
+            f"write `{name} {{ ... }}`: it takes the declared parameters ({', '.join(p.name for p in sig.params)})"
+            if sig.params
+            else f"write `{name} {{ ... }}`: it takes no parameters",
         )
 
     def _slot_signatures(self, decls) -> None:
@@ -630,8 +632,10 @@ class Checker:
                 self.used.add("var:" + hook.var)
             self.narrowed = frozenset()
             self.block(hook.body, {"self": d.kind}, 0)
-        for _, body, _span, params in d.slots:
-            scope = {"self": d.kind, **self._params(params)}
+        for name, body, _span, params in d.slots:
+            sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
+            declared = sig.params if sig is not None else ()  # its body may use the declared parameters
+            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in declared + params}}
             self.narrowed = frozenset()
             self.block(body, scope, 0)
 
@@ -855,7 +859,7 @@ class Checker:
         args = [self.expr(a, scope) for a in s.args]
         event = self._event(s.event, s.span)
         if event is not None:
-            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args, s.args)
+            self.arguments(s, f"event '{s.event}'", [self.type_of(p.type) for p in event.params], args, s.args, event)
         self._forget(None, scope)  # its triggers may change any variable
 
     def _stmt_Perform(self, s: ast.Perform, scope: dict, loops: int) -> None:
@@ -866,7 +870,9 @@ class Checker:
         kind = strip(kind)
         declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
         if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
-            self.arguments(s, f"slot '{kind}.{s.slot}'", declared, args, s.args)
+            self.arguments(
+                s, f"slot '{kind}.{s.slot}'", declared, args, s.args, self.slot_signatures.get(kind, {}).get(s.slot)
+            )
             self._forget(None, scope)  # the card's effect may change any variable
             return
         arities = self.slot_arity.get(s.slot)
@@ -933,7 +939,7 @@ class Checker:
             self.error(s.span, f"unknown query '{s.query}'", did_you_mean(s.query, self.queries))
         else:
             args = [self.expr(a, scope) for a in s.args]
-            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args, s.args)
+            self.arguments(s, f"query '{s.query}'", [self.type_of(p.type) for p in q.params], args, s.args, q)
         self._forget(None, scope)
 
     def _stmt_Return(self, s: ast.Return, scope: dict, loops: int) -> None:
@@ -952,7 +958,7 @@ class Checker:
             self.error(s.span, f"unknown procedure '{s.func}'", hint)
         else:
             self.used.add("proc:" + s.func)
-            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, s.args)
+            self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, s.args, proc)
         self._forget(None, scope)  # a procedure may change any variable
 
     def returned(self, s: ast.Return, scope) -> None:
@@ -1076,13 +1082,16 @@ class Checker:
             val_t = val_t[1]
         return val_t
 
-    def arguments(self, node, what: str, params: list, args: list, exprs=()) -> None:
-        """Each argument's type fits its parameter's (`exprs`: the arguments as written,
-        for an argument that may be none: the error names it and why)."""
+    def arguments(self, node, what: str, params: list, args: list, exprs=(), decl=None) -> None:
+        """Each argument's type fits its parameter's (`exprs`: the arguments as written, for
+        an argument that may be none: the error names it and why); `decl` (what declares the
+        parameters: a def, procedure, query, event or slot) is shown with a count that differs."""
         if len(args) != len(params):
+            shown = f": {decl.name}({params_text(decl.params)})" if decl is not None else ""
             self.error(
                 node.span,
-                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}",
+                f"{what} takes {len(params)} argument{'s' if len(params) != 1 else ''}, given {len(args)}{shown}",
+                f"it is declared at {decl.span}" if decl is not None else None,
             )
             return
         for i, (p, a) in enumerate(zip(params, args), 1):
@@ -1455,13 +1464,13 @@ class Checker:
             self.used.add("query:" + f)
             q = self.queries[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args, e.args)
+            self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args, e.args, q)
             return _noted(self.type_of(q.type), f"query '{f}' is declared `{{t}}`")
         if f in self.defs:
             self.used.add("def:" + f)
             d = self.defs[f]
             args = [self.expr(a, scope) for a in e.args]
-            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args, e.args)
+            self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args, e.args, d)
             t = self.def_types.get(f, ANY)
             return _noted(t, f"function '{f}' may give none: {why_none(t)}" if why_none(t) else "")
         if f in SPECIAL:

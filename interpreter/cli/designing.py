@@ -91,13 +91,21 @@ def cmd_diff(args) -> int:
 
 def cmd_check(args) -> int:
     from interpreter.check.checker import check_program
+    from interpreter.check.partial import with_the_rest_checked
+    from interpreter.language.parser import SyntaxErrors
     from interpreter.language.program import load_program
 
     failed = False
     for name in args.files:
         try:
             path = find_game(name)
-            program = load_program(path)
+            try:
+                program = load_program(path)
+            except SyntaxErrors as err:  # each syntax error, and the check of what parsed
+                for d in with_the_rest_checked(path, err):
+                    print(d.render(), file=sys.stderr)
+                failed = True
+                continue
             warnings = None
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
             for vs in variant_sets:

@@ -48,8 +48,12 @@ class Diagnostic:
         text = (sources or {}).get(self.span.path)
         if text is None and self.span.line > 0:
             text = _source_text(self.span.path)
-        if text is not None and 0 < self.span.line <= text.count("\n") + 1:
-            source_line = text.splitlines()[self.span.line - 1] if text else ""
+        # Lines as the parser counts them (at "\n" only: `splitlines` also breaks at other
+        # characters), and the text may not be the one the position was found in (a file
+        # changed on disk since, an editor's unsaved text): a line past its end shows nothing.
+        lines_of = text.split("\n") if text is not None else []
+        if 0 < self.span.line <= len(lines_of):
+            source_line = lines_of[self.span.line - 1].rstrip("\r")
             source_line = source_line.replace("\t", " ")  # a column counts a tab as one character
             column = max(1, self.span.column)
             width = max(1, (self.span.end_column or column + 1) - column)

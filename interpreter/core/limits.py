@@ -18,6 +18,7 @@ MAX_FILES = 256  # files one game may include
 MAX_NESTING = 100  # syntax tree depth: blocks in blocks, expressions in expressions
 MAX_COMPONENTS = 20_000  # grid cells, cards and generated components, together (and rows of a table)
 MAX_TABLE_CELLS = 200_000  # cells of one table file (a card list has a few thousand)
+MAX_SYNTAX_ERRORS = 20  # syntax errors reported from one file before "... and more"
 MAX_REPORTED = 25  # bad cells reported from one table before "and N more"
 MAX_NAME = 200  # characters of a component's name or title
 MAX_TITLE = MAX_NAME  # characters of a component's title read from a table

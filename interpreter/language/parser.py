@@ -17,10 +17,10 @@ import lark
 from lark import Token, Transformer, v_args
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, no_collection
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, MAX_SYNTAX_ERRORS, no_collection
 from interpreter.core.paths import GRAMMAR
+from interpreter.language import recovery, treecache
 from interpreter.language import syntax as ast
-from interpreter.language import treecache
 from interpreter.language.sources import read_source
 
 
@@ -1215,32 +1215,37 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         char = text[err.pos_in_stream] if err.pos_in_stream < len(text) else "?"
         if char == '"':
             return Diagnostic(span, "unterminated string", 'close it with " on the same line')
-        return Diagnostic(span, f"unexpected character {char!r}", "remove it, or quote it in a string")
+        return Diagnostic(span, f"unexpected character {char!r}", _CHARACTER_HINTS.get(char, _STRAY))
     token = getattr(err, "token", None)
     expected = set(getattr(err, "expected", set()) or getattr(err, "accepts", set()) or set())
     words = _expected_words(expected)
     hint = None
     found = "end of file" if token is None or token.type == "$END" else repr(str(token))
-    if token is not None and token.type != "$END" and _after_return(text, line):
-        hint = "`return` reads the next line as the value it returns: a `return` must end its block"
-    elif token is not None and token.type == "NAME":
+    previous = _previous_token(text, _error_position(err, text)) if token is not None else ""
+    if token is not None and token.type != "$END":
+        hint = _slip(text, err, str(token), previous, expected, line, column)
+    if not hint and token is not None and token.type == "NAME":
         keyword_choices = [w.strip("'") for w in words if w.startswith("'") and w[1:-1].isalpha()]
         hint = did_you_mean(str(token), keyword_choices)
+    elif not hint and previous in _NEEDS_OPERAND and expected & {"NAME", "INT", "STRING"}:
+        hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
+    if not hint and previous == "}" and token is not None:
+        hint = _closed_just_before(text, _error_position(err, text))
     if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
         hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
     if not hint and token is not None:
         # A misspelt keyword is read as a name, and the error comes one token later.
         line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
-        if before and before[-1] in ("label", "prompt", "optional", "secret"):
-            hint = f"'{before[-1]}' is a keyword (an option of `choose`): a variable cannot be called so"
+        if previous in ("label", "prompt", "optional", "secret"):
+            hint = f"'{previous}' is a keyword (an option of `choose`): a variable cannot be called so"
         elif before == ["slot"] and str(token) == ":":
             hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
-        elif before and before[-1] not in keywords():
-            close = did_you_mean(before[-1], keywords())
+        elif len(previous) > 2 and previous == (before[-1] if before else None) and previous not in keywords():
+            close = did_you_mean(previous, keywords())
             if close:
-                hint = f"'{before[-1]}' is not a keyword: {close}"
-    if found == "end of file" and text.count("{") > text.count("}"):
+                hint = f"'{previous}' is not a keyword: {close}"
+    if found == "end of file" and not hint and text.count("{") > text.count("}"):
         hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
     if not hint and words:
         words.sort(key=lambda w: (w not in ("'}'", "')'", "']'"), w))  # closers first: the usual slip
@@ -1248,6 +1253,145 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _slip(
+    text: str,
+    err: lark.exceptions.UnexpectedInput,
+    token: str,
+    previous: str,
+    expected: set[str],
+    line: int,
+    column: int,
+) -> str | None:
+    """The hint for a slip the error's place shows (`else if`, `n++`, `if n = 1`, `var m = 0`,
+    ...), most specific first; None if none shows."""
+    pos = _error_position(err, text)
+    before = _line_before(text, line, column)
+    if _after_return(text, line):
+        return "`return` reads the next line as the value it returns: a `return` must end its block"
+    if previous in ("else", "elseif", "elsif") and (token == "if" or previous != "else"):
+        return "there is no `else if`: write `elif CONDITION { ... }` for another branch"
+    if token == "=" and previous == "=" and text[pos - 1] == "=":
+        return "`==` compares; one `=` gives a value: `let NAME = VALUE`, `NAME = VALUE`"
+    if token == "+" and text[pos + 1 : pos + 2] == "+":
+        return "there is no `++`: write `NAME += 1`"
+    if previous == "," and token in (")", "]"):
+        return f"a ',' before '{token}' with nothing after it: remove it, or add what is missing"
+    if token == "{" and (header := _UNTYPED_HEADER.match(before)):
+        slot, names = header.group(1), [n.strip() for n in header.group(2).split(",")]
+        typed = ", ".join(f"{n}: TYPE" for n in names if n)
+        return (
+            f"write `{slot} {{ ... }}` to take the parameters its kind declares for `{slot}`, "
+            f"or give each parameter its type: `{slot}({typed}) {{ ... }}`"
+        )
+    if expected == {"COLON"} and before.lstrip().startswith("var "):
+        return "a variable is declared with its type: `var NAME: TYPE = VALUE` (`var count: int = 0`)"
+    if expected == {"COLON"} and token in (")", ","):
+        return f"a parameter is written with its type: `{previous}: TYPE` (`{previous}: int`, `{previous}: player`)"
+    if expected == {"LPAR"} and token == "{":
+        return "write the parentheses even without parameters: `NAME() {`"
+    if expected == {"STRING"}:
+        return 'a text in double quotes is expected here: "..."'
+    if expected == {"BY"} and (re.match(r"\s*choose\b", before) or _previous_line_starts(text, pos, "choose")):
+        return "say who chooses: `choose NAME from LIST by PLAYER`"
+    if token == ":" and {"LBRACE", "LPAR"} <= expected and re.fullmatch(r"\s*[A-Za-z_]\w*\s*", before):
+        return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
+    if token == "=" and "COMP_OP" in expected:
+        return "to compare, write `==`: `=` sets a variable, in a statement of its own"
+    return _open_bracket_before(text, err, expected)
+
+
+# What an unexpected character was most likely meant as.
+_STRAY = "remove it, or quote it in a string"
+_CHARACTER_HINTS = {
+    "&": "write `and`",
+    "|": "write `or`",
+    "!": "write `not` (`!=` is 'not equal')",
+    "'": 'texts are in double quotes: "..."',
+    ";": "statements end at their own end: remove the ';'",
+}
+
+
+def _previous_line_starts(text: str, pos: int, word: str) -> bool:
+    """Does the line of code before the one at `pos` begin with `word`?"""
+    start = recovery.line_start(text, pos)
+    while start > 0:
+        start = recovery.line_start(text, start - 1)
+        code = text[start : recovery.line_end(text, start)].split("#", 1)[0].strip()
+        if code:
+            return re.match(rf"{word}\b", code) is not None
+    return False
+
+
+# After these, an expression must follow: an error there is a missing operand, not a misspelt word.
+_NEEDS_OPERAND = frozenset(
+    ["=", "==", "!=", "<=", ">=", "<", ">", "+=", "-=", "+", "-", "*", "/", "%", "..", "=>", "and", "or", "not", "in"]
+)
+_LAST_TOKEN = re.compile(r'(==|!=|<=|>=|\+=|-=|=>|\.\.|[-=+*/%<>,(\[{}:.]|[A-Za-z_]\w*|\d+|"[^"\n]*")\s*$')
+
+
+# `effect(s) {`: a slot's header with parameters but no types (read as a property's value).
+_UNTYPED_HEADER = re.compile(r"^\s*([A-Za-z_]\w*)\s*\(\s*([A-Za-z_]\w*(?:\s*,\s*[A-Za-z_]\w*)*)\s*\)\s*$")
+
+
+def _line_before(text: str, line: int, column: int) -> str:
+    """The text of line `line` before column `column`."""
+    lines = text.splitlines()
+    return lines[line - 1][: max(0, column - 1)] if 0 < line <= len(lines) else ""
+
+
+def _previous_token(text: str, pos: int) -> str:
+    """The token before `pos` (comments skipped), as written; "" at the start of the text."""
+    before = re.sub(r"#[^\n]*", "", text[max(0, pos - 400) : pos])
+    m = _LAST_TOKEN.search(before)
+    return m.group(1) if m else ""
+
+
+def _open_bracket_before(text: str, err: lark.exceptions.UnexpectedInput, expected: set[str]) -> str | None:
+    """At the first token of a line where a `)` or `]` could come: the `(` or `[` left open
+    on the line of code before it, as a hint."""
+    pos = _error_position(err, text)
+    if not ({"RPAR", "RSQB"} & expected) or not _first_on_line(text, pos):
+        return None
+    start = recovery.line_start(text, pos)
+    while start > 0:
+        start = recovery.line_start(text, start - 1)
+        code = re.sub(
+            r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group()), text[start : recovery.line_end(text, start)]
+        )
+        code = code.split("#", 1)[0]
+        if not code.strip():
+            continue
+        open_at: list[int] = []
+        for i, char in enumerate(code):
+            if char in "([":
+                open_at.append(i)
+            elif char in ")]" and open_at:
+                open_at.pop()
+        if not open_at:
+            return None
+        i = open_at[-1]
+        line = text.count("\n", 0, start) + 1
+        closer = ")" if code[i] == "(" else "]"
+        return f"the '{code[i]}' at line {line}:{i + 1} is not closed: add '{closer}'"
+    return None
+
+
+def _closed_just_before(text: str, pos: int) -> str | None:
+    """When the token before `pos` is a `}`: what it closes, as a hint that it may be one too many."""
+    stripped = re.sub(r"#[^\n]*", lambda m: " " * len(m.group()), text[:pos]).rstrip()
+    end = len(stripped) - 1
+    if end < 0 or stripped[end] != "}":
+        return None
+    opener = next((b.pos for b in recovery.braces(text, end + 1) if b.closed_at == end), None)
+    if opener is None:
+        return "this '}' closes nothing: remove it"
+    where = f"{text.count(chr(10), 0, end) + 1}:{end - recovery.line_start(text, end) + 1}"
+    return (
+        f"the '}}' at {where} closes `{recovery.opened_by(text, opener)}` (line {text.count(chr(10), 0, opener) + 1}), "
+        "so what follows is outside it: is that '}' one too many?"
+    )
 
 
 def _after_return(text: str, line: int) -> bool:
@@ -1348,22 +1492,398 @@ def parse_expression(text: str, span: Span) -> ast.Expr:
     return _Builder(span.path, span).transform(tree)
 
 
+class SyntaxErrors(GameDefError):
+    """A file's syntax errors (at most MAX_SYNTAX_ERRORS, then a last one saying more
+    follow), and what of the file parsed: `module` holds every declaration outside the
+    broken ones, so the checker can still check them. `lost` names what the broken
+    declarations declared (a check of the rest must not call those unknown), `whole`
+    whether every broken declaration was a leaf that nothing else is built on (a card, a
+    procedure, a def...; not an entity, an enum, a table or the game header), so that
+    checking the rest is worth doing."""
+
+    def __init__(
+        self,
+        diagnostics: list[Diagnostic],
+        module: ast.Module,
+        lost: frozenset[str],
+        whole: bool,
+        bound: tuple[tuple[str, int, int], ...] = (),
+    ):
+        super().__init__(diagnostics)
+        self.module = module
+        self.lost = lost
+        self.whole = whole
+        self.bound = bound  # (name, first line, last line): a left-out statement's name, where it was in scope
+
+    def __reduce__(self):  # an exception is pickled by its arguments: these, not the message
+        return (SyntaxErrors, (self.diagnostics, self.module, self.lost, self.whole, self.bound))
+
+    def explains(self, d: Diagnostic) -> bool:
+        """Is `d`, found checking the rest of the file, about a name a broken declaration
+        declared, or a name a broken statement bound (where that statement's scope was)?"""
+        if not self.lost and not self.bound:
+            return False
+        named = set(re.findall(r"'(\w+)'", d.message))
+        named.update(w for code in re.findall(r"`([^`]*)`", d.message) for w in re.findall(r"\w+", code))
+        named.update(re.findall(r"\w+", self._text_at(d)))
+        here = d.span.path == self.module.path
+        return bool(named & self.lost) or any(
+            here and first <= d.span.line <= last and name in named for name, first, last in self.bound
+        )
+
+    def _text_at(self, d: Diagnostic) -> str:
+        """The source text a diagnostic of this file points at (`left` in `n = left + 1`)."""
+        if d.span.path != self.module.path or d.span.line <= 0:
+            return ""
+        lines = self.module.source.split("\n")
+        if d.span.line > len(lines):
+            return ""
+        line = lines[d.span.line - 1]
+        return line[d.span.column - 1 : (d.span.end_column or d.span.column + 1) - 1]
+
+
+# What a declaration is built on by others: losing one to a syntax error makes a check of the
+# rest report errors that are only its echo.
+_FOUNDATIONS = ("entity", "enum", "table", "links", "generate", "grid", "graph", "game", "include", "option")
+
+
+def _error_position(err: lark.exceptions.UnexpectedInput, text: str) -> int:
+    """Where in `text` a syntax error is: the bad character, the unexpected token, or the end."""
+    if isinstance(err, lark.exceptions.UnexpectedCharacters):
+        return err.pos_in_stream if err.pos_in_stream is not None else len(text)
+    token = getattr(err, "token", None)
+    if token is None or token.type == "$END" or token.start_pos is None:
+        return len(text)
+    return token.start_pos
+
+
+def _unclosed_diagnostic(path: str, text: str, brace: int, pos: int, owner: str | None) -> Diagnostic:
+    """A `{` whose `}` is missing, named where it opens and by what it opens."""
+    line = text.count("\n", 0, brace) + 1
+    column = brace - recovery.line_start(text, brace) + 1
+    what = recovery.opened_by(text, brace)
+    inside = f" in {owner}" if owner and not what.startswith(owner) else ""
+    message = f"this '{{' of `{what}`{inside} is never closed" if what else "this '{' is never closed"
+    if pos >= len(text.rstrip()):
+        hint = "add '}' where its block ends: the file ends inside it"
+    else:
+        at = text.count("\n", 0, pos) + 1
+        after = text[pos : recovery.line_end(text, pos)].strip()
+        hint = f"add '}}' where its block ends: `{after[:40]}` at line {at} is read as part of it"
+    return Diagnostic(Span(path, line, column, column + 1), message, hint)
+
+
+def _owner(text: str, line: recovery.Line | None) -> str | None:
+    """`card spy`, `procedure turn`: the declaration a line starts, as the designer wrote it."""
+    if line is None:
+        return None
+    words = re.match(r"(?:replace[ \t]+|remove[ \t]+)?[A-Za-z_]+(?:[ \t]+([A-Za-z_]\w*))?", text[line.pos :])
+    if words is None:
+        return None
+    head = words.group(0)
+    return head if words.group(1) is not None else line.word
+
+
+def _parse_recovering(
+    text: str, path: str, first: lark.exceptions.UnexpectedInput, bound: list[tuple[str, int, int]]
+) -> tuple[lark.Tree, list[Diagnostic], set[str], bool]:
+    """After a syntax error: each broken declaration left out (made blank, so positions
+    stay) and the text parsed again, until it parses or MAX_SYNTAX_ERRORS are found. The
+    parse of what remains, the errors, the names the broken declarations declared, and
+    whether each of them was a leaf (see `SyntaxErrors`). Added to `bound`: the names a
+    broken statement left out would have bound, with the lines where they are its echo."""
+    lines = recovery.boundaries(text)
+    found: list[Diagnostic] = []
+    lost: set[str] = set()
+    whole = True
+    work = text
+    done = 0  # the declarations before this are parsed, in `parsed`: later parses skip them
+    parsed: list = []
+    err: lark.exceptions.UnexpectedInput | None = first
+    while err is not None:
+        pos = _error_position(err, work)
+        if len(found) >= MAX_SYNTAX_ERRORS:
+            span = _syntax_error(err, path, work).span
+            hint = "fix these and check again: the rest of the file was not read"
+            found.append(Diagnostic(span, f"... and more syntax errors: the first {MAX_SYNTAX_ERRORS} are above", hint))
+            whole = False
+            break
+        diagnostic = _syntax_error(err, path, work)
+        anchor = pos
+        token = getattr(err, "token", None)
+        at_boundary = any(line.pos == pos and not line.close for line in lines)
+        expected = set(getattr(err, "expected", ()) or ())
+        if token is not None and (token.type == "$END" or at_boundary) and "RBRACE" in expected:
+            # The parser gave up at a declaration or at the end: perhaps a `}` is missing above.
+            unclosed = _unclosed_brace(path, work, pos, token.type == "$END", lines)
+            if unclosed is not None:
+                anchor, diagnostic = unclosed
+        elif (left := _block_left_by_layout(work, err, pos)) is not None:
+            # A statement back at the indentation of the `{` of the block it is read in.
+            anchor, statement = left
+            owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], anchor))
+            diagnostic = _unclosed_diagnostic(path, work, anchor, statement, owner)
+        line_only = _line_of_statement(work, err, pos) if anchor == pos and not at_boundary else None
+        if line_only is not None:
+            # First only the line of the statement (or item) in its block, so the rest of the
+            # declaration is still read; kept if the parse then reads past that line. The
+            # declarations finished before the one it is in are kept from the parser's stack.
+            after = recovery.blank(work, *line_only)
+            before, top = _finished_declarations(err, pos)
+            keep, skip = (parsed + before, top) if before is not None else (parsed, done)
+            try:
+                with no_collection():
+                    rest = _lark().parse(recovery.blank(after, 0, skip), start="start")
+                found.append(diagnostic)
+                bound.extend(_bound_until(work, lines, line_only))
+                return lark.Tree("start", keep + rest.children), found, lost, whole
+            except lark.exceptions.UnexpectedInput as again:
+                if _error_position(again, after) >= line_only[1]:
+                    found.append(diagnostic)
+                    bound.extend(_bound_until(work, lines, line_only))
+                    work, err, parsed, done = after, again, keep, skip
+                    continue
+        live = [x for x in lines if work[x.pos] != " "]  # the lines not yet left out
+        opened = [t for t in _open_declarations(err) if t < anchor]
+        start = recovery.enclosing(live, anchor)
+        if opened:  # the innermost declaration the parser is inside, by its keyword
+            start = recovery.Line(opened[-1], recovery.indentation(work, opened[-1]), "", False)
+        elif (
+            anchor == pos
+            and _first_on_line(work, anchor)
+            and not at_boundary
+            and (start is None or recovery.indentation(work, pos) <= start.indent)
+        ):
+            # A line that begins a declaration the parser does not know (`procedur play() {`).
+            start = recovery.Line(pos, recovery.indentation(work, pos), "", False)
+            named = re.match(r"\w+[ \t]+([A-Za-z_]\w*)", work[pos:])
+            if named:
+                lost.add(named.group(1))
+        begin = recovery.line_start(work, start.pos if start is not None else anchor)
+        end = recovery.region_end(work, live, start, pos if anchor == pos else anchor + 1)
+        if end <= anchor or not work[begin:end].strip():
+            end = recovery.region_end(work, live, None, pos + 1)  # no progress: up to the next declaration
+        found.append(diagnostic)
+        names, foundation = _declared_in(work, live, begin, end)
+        lost |= names
+        whole = whole and not foundation
+        if not work[begin:end].strip():
+            whole = False
+            break  # nothing left to leave out: stop rather than loop
+        before, top = _finished_declarations(err, pos)
+        if before is not None and begin <= top:
+            # The parser's stack holds the declarations before the broken one, parsed: kept,
+            # and skipped from now on (a file of many errors is not parsed again and again).
+            parsed.extend(before)
+            done = end
+        elif not any(b.closed_at is None for b in recovery.braces(work, begin, done)):
+            # At the top level: what comes before it is whole declarations, parsed once here
+            # and skipped from now on (a file of many errors is not parsed again and again).
+            try:
+                with no_collection():
+                    parsed.extend(_lark().parse(recovery.blank(work[:begin], 0, done), start="start").children)
+                done = end
+            except lark.exceptions.UnexpectedInput:
+                pass  # met again in the parse below, and reported there
+        work = recovery.blank(work, begin, end)
+        try:
+            with no_collection():
+                rest = _lark().parse(recovery.blank(work, 0, done), start="start")
+            return lark.Tree("start", parsed + rest.children), found, lost, whole
+        except lark.exceptions.UnexpectedInput as again:
+            err = again
+    return lark.Tree("start", parsed), found, lost, False
+
+
+def _declared_in(work: str, live: list[recovery.Line], begin: int, end: int) -> tuple[set[str], bool]:
+    """The names the declarations between `begin` and `end` declare, and whether one of
+    them is a declaration others are built on (`_FOUNDATIONS`)."""
+    names: set[str] = set()
+    foundation = False
+    for line in live:
+        if begin <= line.pos < end and not line.close:
+            name = recovery.declared_name(work, line)
+            if name:
+                names.add(name)
+            word = line.word if line.word not in ("replace", "remove") else work[line.pos :].split(None, 2)[1]
+            foundation = foundation or word in _FOUNDATIONS
+    return names, foundation
+
+
+def _unclosed_brace(path: str, work: str, pos: int, at_end: bool, lines) -> tuple[int, Diagnostic] | None:
+    """The `{` left open before `pos` (where the parser met a declaration, or the end),
+    with its diagnostic; None if every `{` there is closed but those around `pos`."""
+    outer = recovery.indentation(work, pos) if not at_end else 0
+    held = sum(
+        1 for b in recovery.braces(work, pos) if b.closed_at is None and recovery.indentation(work, b.pos) < outer
+    )
+    brace = recovery.unclosed_brace(work, pos, held)
+    if brace is None:
+        return None
+    owner = _owner(work, recovery.enclosing([x for x in lines if work[x.pos] != " "], brace))
+    return brace, _unclosed_diagnostic(path, work, brace, pos, owner)
+
+
+# A statement that binds a name: left out, its name is not reported unknown where it is used.
+_BINDS = re.compile(r"^[ \t]*(?:let|choose|roll|for)[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
+
+
+def _bound_until(work: str, lines: list[recovery.Line], line_only: tuple[int, int]) -> list[tuple[str, int, int]]:
+    """The name the statement in `line_only` binds, if any, with the lines it would have been
+    used in: from its line to the next declaration that starts a line unindented."""
+    start = recovery.line_start(work, line_only[0])
+    first = work.count("\n", 0, start) + 1
+    after = next((x.pos for x in lines if x.pos > line_only[1] and x.indent == 0 and not x.close), len(work))
+    last = work.count("\n", 0, after) + (1 if after == len(work) else 0)
+    return [(name, first, last) for name in _BINDS.findall(work, start, line_only[1])]
+
+
+def _block_left_by_layout(work: str, err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[int, int] | None:
+    """The `{` of the block the parser is in, if the statement with the error begins a line
+    indented no deeper than that `{`'s line while the block's first line was indented
+    deeper: by the layout the block had ended, so its `}` is what is missing."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None) or []
+    begin = pos
+    for value in reversed(stack):
+        if isinstance(value, Token) and value.type == "LBRACE":
+            brace = value.start_pos
+            break
+        if isinstance(value, lark.Tree) and value.data.startswith("__") and "_star_" in value.data:
+            continue  # the block's statements before this one
+        start = value.start_pos if isinstance(value, Token) else getattr(value.meta, "start_pos", None)
+        begin = start if start is not None else begin
+    else:
+        return None
+    if brace is None or not _first_on_line(work, begin) or recovery.line_start(work, begin) <= brace:
+        return None
+    if work[brace + 1 : recovery.line_end(work, brace)].split("#", 1)[0].strip():
+        return None  # not the last word of its line: its block is not laid out by lines
+    indent = recovery.indentation(work, brace)
+    first = recovery.first_code_line_after(work, brace, 10**6)
+    if recovery.indentation(work, begin) > indent or first is None or recovery.indentation(work, first) <= indent:
+        return None
+    return brace, begin
+
+
+def _line_of_statement(work: str, err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[int, int] | None:
+    """Where the statement (or item) in a block that has the error at `pos` begins and
+    where its line ends, if it is all on that line, first on it, inside a block, and has
+    no brace of its own to open or close (leaving it out then leaves the block whole)."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None)
+    if not stack:
+        return None
+    begin = pos
+    for value in reversed(stack):
+        if isinstance(value, Token) and value.type == "LBRACE":
+            break
+        if isinstance(value, lark.Tree) and value.data.startswith("__") and "_star_" in value.data:
+            if value.data.startswith("__start_star"):
+                return None  # at the top level: a declaration, left out whole
+            break
+        start = value.start_pos if isinstance(value, Token) else getattr(value.meta, "start_pos", None)
+        if start is None:
+            return None
+        begin = start
+    else:
+        return None  # at the top level: a declaration, left out whole
+    end = recovery.line_end(work, pos)
+    if recovery.line_start(work, begin) != recovery.line_start(work, pos) or not _first_on_line(work, begin):
+        return None
+    depth = 0
+    for m in recovery.BRACES.finditer(work, begin, end):
+        depth += {"{": 1, "}": -1}.get(m.group(), 0)
+        if depth < 0:
+            return None
+    return (begin, end) if depth == 0 else None
+
+
+# The keywords that begin a declaration (the parser's names of their tokens); `when`, `while`
+# and `game` only at the top level (elsewhere they begin a trigger or a statement).
+_DECLARATION_TOKENS = frozenset(w.upper() for w in recovery.DECLARATION_WORDS.split("|"))
+_TOP_LEVEL_TOKENS = frozenset(["WHEN", "WHILE", "GAME"])
+
+
+def _open_declarations(err: lark.exceptions.UnexpectedInput) -> list[int]:
+    """Where the declarations the parser was inside at the error begin, outermost first:
+    the positions of their keywords on the parser's stack."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None) or []
+    out = []
+    for i, value in enumerate(stack):
+        if isinstance(value, Token) and value.start_pos is not None:
+            top = i == 0 or (i == 1 and isinstance(stack[0], lark.Tree))
+            if value.type in _DECLARATION_TOKENS or (top and value.type in _TOP_LEVEL_TOKENS):
+                out.append(value.start_pos)
+    return out
+
+
+def _finished_declarations(err: lark.exceptions.UnexpectedInput, pos: int) -> tuple[list | None, int]:
+    """The top-level declarations the parser had finished at the error, and where the
+    unfinished one begins (`pos` if it had not begun one); None if the stack does not say."""
+    parser = getattr(err, "interactive_parser", None)
+    stack = getattr(getattr(parser, "parser_state", None), "value_stack", None)
+    if stack is None:
+        return None, pos
+    star = stack[0] if stack and isinstance(stack[0], lark.Tree) and stack[0].data == "__start_star_0" else None
+    rest = stack[1:] if star is not None else stack
+    if rest and not (isinstance(rest[0], Token) and rest[0].start_pos is not None):
+        return None, pos
+    return (list(star.children) if star is not None else []), (rest[0].start_pos if rest else pos)
+
+
+def _first_on_line(text: str, pos: int) -> bool:
+    """Is the character at `pos` the first but blanks on its line?"""
+    return not text[recovery.line_start(text, pos) : pos].strip()
+
+
 def parse_text(text: str, path: str = "<string>") -> ast.Module:
-    """Parse one file's text; raise `GameDefError` with the first syntax error."""
+    """Parse one file's text. On syntax errors, raise `SyntaxErrors`: each error found by
+    leaving out the declaration it is in and reading on, and what of the file parsed."""
     try:
         with no_collection():  # a long file's tree: linear, not slower per KB (limits.py)
             tree = _lark().parse(text, start="start")
     except lark.exceptions.UnexpectedInput as err:
-        raise GameDefError([_syntax_error(err, path, text)]) from None
+        bound: list[tuple[str, int, int]] = []
+        tree, found, lost, whole = _parse_recovering(text, path, err, bound)
+        decls, more = _build(tree, path)
+        module = ast.Module(path=path, source=text, decls=tuple(decls))
+        raise SyntaxErrors(sorted(found + more, key=_where), module, frozenset(lost), whole, tuple(bound)) from None
+    decls, found = _build(tree, path)
+    if found:
+        raise SyntaxErrors(found, ast.Module(path=path, source=text, decls=tuple(decls)), frozenset(), False)
+    return ast.Module(path=path, source=text, decls=tuple(decls))
+
+
+def _where(d: Diagnostic) -> tuple[int, int]:
+    return (d.span.line, d.span.column)
+
+
+def _build(tree: lark.Tree, path: str) -> tuple[list, list[Diagnostic]]:
+    """The syntax nodes of a parsed file. If the builder refuses a declaration (a number
+    too large, empty bounds), the file is built again declaration by declaration: each
+    refused one is reported and left out, and the others are still built (the whole
+    file at once first: no cost to a file without errors)."""
     _check_depth(tree, path)
     try:
         with no_collection():
-            decls = _Builder(path).transform(tree)
+            return _Builder(path).transform(tree), []
     except lark.exceptions.VisitError as err:
-        if isinstance(err.orig_exc, GameDefError):
-            raise err.orig_exc from None
-        raise
-    return ast.Module(path=path, source=text, decls=tuple(decls))
+        if not isinstance(err.orig_exc, GameDefError):
+            raise
+    builder = _Builder(path)
+    decls: list = []
+    found: list[Diagnostic] = []
+    with no_collection():
+        for child in tree.children:
+            try:
+                decls.extend(builder.start([builder.transform(child)]))
+            except lark.exceptions.VisitError as err:
+                if not isinstance(err.orig_exc, GameDefError):
+                    raise
+                found.extend(err.orig_exc.diagnostics)
+    return decls, found
 
 
 @functools.lru_cache(maxsize=64)

@@ -25,7 +25,7 @@ from interpreter.core.errors import Diagnostic, GameDefError, Span
 from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
-from interpreter.language.parser import keywords, parse_text
+from interpreter.language.parser import SyntaxErrors, keywords, parse_text
 from interpreter.language.program import Program, load_program
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
 
@@ -56,7 +56,7 @@ class Analysis:
     path: str
     text: str
     diagnostics: tuple[Diagnostic, ...]
-    module: ast.Module | None = None  # None when the document does not parse
+    module: ast.Module | None = None  # None when nothing of the document parses (what did, with syntax errors)
     program: Program | None = None  # None without a game header, or when includes fail
     symbols: tuple[Symbol, ...] = ()
     sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
@@ -126,26 +126,30 @@ def analyse(path: str | None, text: str) -> Analysis:
 
 
 def _analyse(path: str, text: str, alone: bool) -> Analysis:
+    syntax: SyntaxErrors | None = None
     try:
         module = parse_text(text, path)
+    except SyntaxErrors as err:  # each syntax error, and what parsed is analysed as usual
+        module, syntax = err.module, err
     except GameDefError as err:
         return Analysis(path, text, tuple(err.diagnostics))
+    first = tuple(syntax.diagnostics) if syntax is not None else ()
     sources = {path: text}
     own = _symbols([module], (), sources)
-    if alone:
-        return Analysis(path, text, (), module, None, own, sources)
+    if alone or (syntax is not None and not syntax.whole):
+        return Analysis(path, text, first, module, None, own, sources)
     game = path
     if not any(isinstance(d, ast.GameHeader | ast.Include) for d in module.decls):
         # A card set or a file of rules a game includes: checked as part of that game.
         host = including_game(Path(path))
         if host is None:
-            return Analysis(path, text, (), module, None, own, sources)
+            return Analysis(path, text, first, module, None, own, sources)
         game = str(host)
     edited = {path: module}
     try:
         program = load_program(game, (), edited)
     except GameDefError as err:
-        return Analysis(path, text, tuple(err.diagnostics), module, None, own, sources, game=game)
+        return Analysis(path, text, first + _not_echoes(err.diagnostics, syntax), module, None, own, sources, game=game)
     sources.update(program.sources)
     symbols = _program_symbols(module, program, sources)
     diags: dict[tuple, Diagnostic] = {}
@@ -156,7 +160,7 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
         try:
             found = _check(program if not variants else load_program(game, variants, edited), local_types)
         except GameDefError as err:
-            for d in err.diagnostics:
+            for d in _not_echoes(err.diagnostics, syntax):
                 if variants and (d.span, d.message) not in diags:
                     d = attrs.evolve(d, message=f"{d.message} (with variant {variants[0]})")
                 diags.setdefault((d.span, d.message.split(" (with variant ")[0]), d)
@@ -168,10 +172,17 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
         attrs.evolve(s, detail=f"{s.detail}: {def_types[s.name]}") if s.kind == "def" and s.name in def_types else s
         for s in symbols
     )
-    shown = tuple(diags.values()) + tuple((warnings or {}).values())
+    if syntax is not None:
+        warnings = None  # what a broken declaration would have used is not unused
+    shown = first + tuple(diags.values()) + tuple((warnings or {}).values())
     if game != path:  # of the game around a card set, its errors only: the warnings are its own business
         shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
     return Analysis(path, text, shown, module, program, symbols, sources, local_types, game)
+
+
+def _not_echoes(diagnostics, syntax: SyntaxErrors | None) -> tuple[Diagnostic, ...]:
+    """The check's diagnostics, less those about a name that a broken declaration declared."""
+    return tuple(d for d in diagnostics if syntax is None or not syntax.explains(d))
 
 
 def including_game(path: Path) -> Path | None:
