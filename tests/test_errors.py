@@ -999,6 +999,24 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
+        var score: int = 0
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        test scored {
+            arrange { score = 2 }
+            expect scroe == 2
+        }
+        """,
+        {},
+        "9:12",
+        "unknown name 'scroe'",
+        id="test-block-misspelt-name",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
         include "nowhere/cards.game"
         procedure play() {
             rule "Play"

@@ -21,6 +21,7 @@ from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.tables import tableable
+from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
 
@@ -83,10 +84,36 @@ class Checker:
         self._every_component_complete()
         self._generated_names()
         self._option_roles()
+        tests = self._test_code()
+        self._names(tests)
         for d in decls:
+            self.declaration(d)
+        for d in tests:
             self.declaration(d)
         self._unused(decls)
         return self.diags
+
+    def _test_code(self) -> list:
+        """The code of the designer's `test` blocks played with exactly the variants of this
+        program (language/testcode.py), checked like the game's own: a mistake in a test is
+        a `check` error at its line, and what only tests use is used. A test naming a
+        variant the game lacks is an error at the test (reported once, with no variant)."""
+        chosen = sorted(v.name for v in self.program.variants)
+        code: list = []
+        for i, t in enumerate(self.program.tests):
+            unknown = [v for v in t.variants if v not in self.program.all_variants]
+            if unknown:
+                if not chosen:
+                    hint = did_you_mean(unknown[0], self.program.all_variants) or (
+                        "the game's variants: " + ", ".join(self.program.all_variants)
+                        if self.program.all_variants
+                        else "the game has no variants"
+                    )
+                    self.error(t.span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
+                continue
+            if sorted(set(t.variants)) == chosen:
+                code.extend(test_decls(i, t, checked_only=True))
+        return code
 
     def _seats(self) -> None:
         """Every seat and role is a constant of type player."""

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from stat import S_ISREG
 
+import attrs
 import lark
 from lark import Token, Transformer, v_args
 
@@ -1322,7 +1323,44 @@ def _expectation(e, span: Span) -> ast.TestStep:
                 [Diagnostic(e.span, "write the winners as winner() == [SEAT, ...] (or [] for nobody)", None)]
             )
         return ast.TestStep(span=span, kind="winner", names=names)
-    return ast.TestStep(span=span, kind="holds", expr=e)
+    forms: list[tuple[str, str, str]] = []
+    return ast.TestStep(span=span, kind="holds", expr=_with_forms(e, forms), forms=tuple(forms))
+
+
+def _with_forms(e, forms: list[tuple[str, str, str]]):
+    """`e` with each test form in it (`offered("TEXT")`, `logged("TEXT")`, `ended()`,
+    `winner()`) replaced by a name the test runner gives its value, appended to `forms`
+    as (name, kind, text): `expect offered("a") and not logged("b")` is a condition like
+    any other. A node with no form in it is returned as it is."""
+    if isinstance(e, ast.Call) and (e.func in TEST_FORMS or e.func == "winner"):
+        kind = TEST_FORMS.get(e.func, "winner")
+        text = ""
+        if e.func in ("ended", "winner"):
+            if e.args:
+                raise GameDefError([Diagnostic(e.span, f"{e.func}() takes no argument", None)])
+        else:
+            arg = e.args[0] if len(e.args) == 1 else None
+            plain = _plain_text(arg) if isinstance(arg, ast.Str) else None
+            if plain is None:
+                raise GameDefError([Diagnostic(e.span, f'{e.func}() takes one plain text: {e.func}("...")', None)])
+            text = plain
+        name = f"__form_{len(forms)}"
+        forms.append((name, kind, text))
+        return ast.Name(span=e.span, id=name)
+    if isinstance(e, tuple):
+        items = tuple(_with_forms(x, forms) for x in e)
+        return e if all(a is b for a, b in zip(items, e)) else items
+    if not attrs.has(type(e)):
+        return e
+    changed = {}
+    for f in attrs.fields(type(e)):
+        if f.name == "span":
+            continue
+        value = getattr(e, f.name)
+        new = _with_forms(value, forms)
+        if new is not value:
+            changed[f.name] = new
+    return attrs.evolve(e, **changed) if changed else e
 
 
 def parse_expression(text: str, span: Span) -> ast.Expr:

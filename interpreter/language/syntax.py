@@ -794,6 +794,9 @@ class TestStep:
     expr: Expr | None = None
     names: tuple[str, ...] = ()
     body: tuple[Stmt, ...] = ()
+    # A `holds` condition's test forms (`offered("a") and not logged("b")`), each put in
+    # the condition as a name: (that name, its kind: offered, logged, over or winner, its text).
+    forms: tuple[tuple[str, str, str], ...] = ()
 
 
 @frozen
