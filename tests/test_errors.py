@@ -1017,6 +1017,53 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
+        def goal() = 3
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        replace def no_such_def() = 1
+        """,
+        {},
+        "7:1",
+        "`replace` names unknown def 'no_such_def'",
+        id="replace-outside-a-variant-unknown",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        def goal() = 3
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        remove def gaol
+        """,
+        {},
+        "7:1",
+        "did you mean 'goal'?",
+        id="remove-outside-a-variant-unknown",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Gem { number: str unique }
+        card ruby "Ruby" : Gem { number "4" }
+        card opal "Opal" : Gem { number "5" }
+        card jade "Jade" : Gem { number "4" }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "5:1",
+        "Gem.number is unique, and 'jade' has number \"4\", as 'ruby' has",
+        id="unique-property-given-twice",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
         include "nowhere/cards.game"
         procedure play() {
             rule "Play"

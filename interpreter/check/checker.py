@@ -82,6 +82,7 @@ class Checker:
         self._components(decls)
         self._table_rows()
         self._every_component_complete()
+        self._given_as_rows_give()
         self._generated_names()
         self._option_roles()
         tests = self._test_code()
@@ -400,6 +401,35 @@ class Checker:
                         f"{'it' if len(missing) == 1 else 'them'}",
                         f"write `{missing[0]} = ...` in it, or declare it optional (`{missing[0]}: T?`)",
                     )
+
+    def _given_as_rows_give(self) -> None:
+        """A card of an entity that a table fills gives every property the table reads from
+        a column of its own, an optional one too: a row's empty cell is a none written down, and a card written
+        without the property would be none unseen (a card without `block` printed as
+        "[2 none]"). `block none` says so where a card has none."""
+        read: dict[str, tuple[ast.Table, dict[str, str]]] = {}
+        for t in self.program.tables:
+            d = t.decl
+            if isinstance(d, ast.Table) and d.kind in self.entities and d.kind not in read:
+                # a column of the property's own name: a property read from another one
+                # (`promo = epoch with ...`) is derived from it, not stated by each row
+                read[d.kind] = (d, {c.prop: c.column for c in d.columns if c.column == c.prop})
+        optional = {
+            k: {f.name for f in e.fields if isinstance(f.type, ast.OptionalType)} for k, e in self.entities.items()
+        }
+        for d in self.program.decls:
+            if not (isinstance(d, ast.Card) and d.extends is None and d.kind in read):
+                continue
+            table, columns = read[d.kind]
+            given = {fv.name for fv in d.props}
+            missing = [p for p in columns if p in optional[d.kind] and p not in given]
+            if missing:
+                self.error(
+                    d.span,
+                    f"card '{d.name}' gives no {_names(missing)}: each {d.kind} of table {table.path} gives "
+                    f"{'it' if len(missing) == 1 else 'them'} (column {columns[missing[0]]})",
+                    f"write `{missing[0]} ...` in the card, or `{missing[0]} none` if it has none",
+                )
 
     def _lacking(self, e: ast.Member, kind: str, scope) -> None:
         """A read of a property of a card kind no entity declares: every card the object can

@@ -246,7 +246,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def field_decl(self, meta, c):
         changeable = "changeable" in c[2:]
-        rest = [x for x in c[2:] if x != "changeable"]
+        unique = "unique" in c[2:]
+        rest = [x for x in c[2:] if x not in ("changeable", "unique")]
         vis = rest[0] if rest else None
         return ast.Field(
             span=self._s(meta),
@@ -255,10 +256,14 @@ class _Builder(Transformer):
             visible=vis if vis is not None and vis != "never" else None,
             hidden=vis == "never",
             changeable=changeable,
+            unique=unique,
         )
 
     def changeable(self, c):
         return "changeable"
+
+    def unique(self, c):
+        return "unique"
 
     def visible_when(self, c):
         return c[0]

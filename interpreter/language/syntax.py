@@ -461,6 +461,7 @@ class Field:
     visible: Expr | None
     hidden: bool
     changeable: bool = False  # read through the query of its name, which modifiers change
+    unique: bool = False  # no two components of the entity have the same value (none aside)
 
 
 @frozen
