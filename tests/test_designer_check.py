@@ -396,3 +396,62 @@ def test_a_new_card_named_like_a_bundled_one_is_told_to_choose_another_name(tmp_
         assert d.span.line == where
         assert d.hint is not None and d.hint.startswith("a new card needs a name of its own: choose another name")
         assert "cards/twid/pre_1.game:" in d.hint and "only to change the card 'black_monday'" in d.hint
+
+
+# ---- seats not in play: The Wall is Down's US with two players -------------------------------------
+US_CARD = """\
+include twid
+
+card my_card "My card" : TwidCard {
+    number "100"
+    epoch pre
+    ops 2
+    block West
+    subtype none
+    types [Political]
+    removed_after_text false
+    effect {
+        rule "My card: the US gains 1 influence in Angola"
+        add_influence(US_SIDE, angola, 1)
+    }
+}
+"""
+
+
+def test_check_warns_of_a_card_naming_the_us_which_two_players_lack(tmp_path):
+    """The US exists only with one (played by the solo player), three and four players:
+    a card giving it influence outright warns at the line, with the seats of two players
+    and the rule that maps a superpower to its side; `side(us)` does not warn."""
+    path = tmp_path / "mine.game"
+    path.write_text(US_CARD.replace("US_SIDE", "us"))
+    [d] = check_program(load_program(path))
+    assert (d.severity, d.span.line) == ("warning", 13)
+    assert d.message.startswith(
+        "us is passed to add_influence(), which writes an entry keyed by it, but US is not in play"
+    )
+    assert "with 2 players (with 2, the seats are West, East)" in d.message
+    assert d.hint is not None and "side(us)" in d.hint
+    path.write_text(US_CARD.replace("US_SIDE", "side(us)"))
+    assert check_program(load_program(path)) == []
+
+
+@pytest.mark.slow
+def test_a_card_writing_to_the_us_with_two_players_stops_with_the_seats_in_play(tmp_path, capsys):
+    """Played with two players, the card's write to the US is a run-time error naming the
+    seats in play and the player count, not influence given to a seat nobody plays; with
+    four players the US gains its influence."""
+    (tmp_path / "mine.game").write_text(US_CARD.replace("US_SIDE", "us"))
+    test = tmp_path / "mine.test.game"
+    test.write_text(
+        'include "mine.game"\n'
+        "test two {\n    players 2\n    run { perform my_card.effect(west, west, text_use) }\n    expect ended()\n}\n"
+        "test four {\n    players 4\n    run { perform my_card.effect(us, us, text_use) }\n"
+        "    expect influence[us][angola] == 1\n}\n"
+    )
+    assert main(["test", str(test)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "in add_influence: influence[US] is written, but US is not in play: "
+        "with 2 players the seats in play are West, East" in out
+    )
+    assert "1 of 2 tests passed" in out

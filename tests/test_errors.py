@@ -1192,6 +1192,36 @@ def test_runtime_require_names_procedure_and_line(tmp_path, snapshot):
     assert text == snapshot
 
 
+SEATS = """
+game s { players 2..3 seats [a, b, c] }
+var score: player -> int = 0
+procedure add(p: player) {
+    rule "Scoring"
+    score[p] += 1
+}
+procedure play() {
+    rule "Play"
+    add(c)
+    game over []
+}
+"""
+
+
+def test_a_seat_not_in_play_is_a_runtime_error_and_a_check_warning(tmp_path, snapshot):
+    """A write to a seat the player count lacks names the seats in play and the count (no
+    Python in it); `check` warns of it at the call beforehand."""
+    path = write(tmp_path, SEATS)
+    game = load_game(path)
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=2, seed=1)
+    text = rendered(info.value, path)
+    assert text.startswith("<file>:5:5: error: in add: score[c] is written, but c is not in play: with 2 players")
+    warnings = check_program(load_program(path))
+    shown = "\n".join(rendered(GameDefError([d]), path) for d in warnings)
+    assert shown.startswith("<file>:9:5: warning: c is passed to add()")
+    assert text + "\n" + shown == snapshot
+
+
 def test_runtime_property_of_none_names_procedure_and_line(tmp_path, snapshot):
     path = write(tmp_path, RUNTIME)
     game = load_game(path)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from interpreter.check.seats import seat_warnings
 from interpreter.check.types import ANY, BOOL, INT, NONE, PLAYER, STR, fits, join, lst, opt, show, strip
 from interpreter.check.views import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
@@ -92,6 +93,7 @@ class Checker:
         for d in tests:
             self.declaration(d)
         self._unused(decls)
+        self.diags.extend(seat_warnings(self.program))
         return self.diags
 
     def _test_code(self) -> list:
@@ -288,6 +290,11 @@ class Checker:
                 )
             if not h.min_players <= count <= h.max_players:
                 self.error(h.span, f"roles: {count} players is outside {h.min_players}..{h.max_players}")
+        for _, also in h.present:  # `with [...]`: seats in play that nobody plays
+            for seat in also:
+                if seat not in h.seats:
+                    hint = did_you_mean(seat, h.seats) or "name a seat of `seats [...]`"
+                    self.error(h.span, f"roles: `with` names '{seat}', which is not a seat", hint)
 
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.

@@ -77,6 +77,7 @@ class _Builder(Transformer):
         self.path = path
         self.base = base
         self._seat_titles: dict[str, str] = {}  # filled by `seat_name`, read by the header
+        self._present: dict[tuple[str, ...], tuple[str, ...]] = {}  # `with [...]` of `roles`, by the seats before it
 
     # -- helpers --
     def _s(self, meta) -> Span:
@@ -123,6 +124,7 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         items = dict(rest)
+        present, self._present = self._present, {}  # a later header (`replace game`) has its own
         lo, hi, usual = items.get("players", (1, 1, 0))
         if usual and not lo <= usual <= hi:
             message = f"the default of {usual} players is outside {lo}..{hi}"
@@ -140,6 +142,7 @@ class _Builder(Transformer):
             roles=tuple(r for r in items.get("roles", ()) if len(r) == 2),
             option_roles=tuple(r for r in items.get("roles", ()) if len(r) == 4),
             seat_titles=tuple(self._seat_titles.items()),
+            present=tuple(present.items()),
         )
 
     def _number(self, token: Token, span: Span | None = None) -> int:
@@ -168,10 +171,18 @@ class _Builder(Transformer):
         return ("roles", tuple(c))
 
     def role_rule(self, c):
-        """`3 players: [...]`, or `3 players when static == us: [...]` (count, seats, option, value)."""
+        """`3 players: [...]`, or `3 players when static == us: [...]` (count, seats, option, value).
+        `with [...]` after the seats names the seats in play that no player plays (kept
+        by the seats it goes with, for the header's `present`)."""
+        if c and isinstance(c[-1], list):  # role_with
+            *c, also = c
+            self._present[tuple(c[-1])] = self._present.get(tuple(c[-1]), ()) + tuple(also)
         if len(c) == 3:
             return (self._number(c[0]), c[2], *c[1])
         return (self._number(c[0]), c[1])
+
+    def role_with(self, c):
+        return list(c[0])
 
     def role_when(self, c):
         return (str(c[0]), str(c[1]))

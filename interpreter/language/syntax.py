@@ -415,6 +415,9 @@ class GameHeader:
     seat_titles: tuple[tuple[str, str], ...] = ()  # `seats [us "US", ...]`: seats as written for players
     # `3 players when static == us: [...]`: (count, seats, option, value), used when the option has that value
     option_roles: tuple[tuple[int, tuple[str, ...], str, str], ...] = ()
+    # `1 players: [solo] with [us, eu]`: (the seats played, the seats also in play that
+    # nobody plays), for the role rules that name some
+    present: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 @frozen
