@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from interpreter import GameDefError, load_game
 from interpreter.check.checker import check_program
+from interpreter.cli.commands import main
 from interpreter.compile.compiler import compile_game
 from interpreter.core.paths import ROOT
 from interpreter.language.program import load_program
@@ -243,7 +244,9 @@ TWID_PROPS = {
     "removed_after_text": "removed_after_text true",
     "removed_in_solo": "removed_in_solo true",
 }
-NEEDED = {"number", "epoch", "types", "removed_after_text"}  # TwidCard's properties that are not optional
+# TwidCard's properties that are not optional, and those cards.tsv reads from a column of their
+# own (a new card writes `none` for one it has none of)
+NEEDED = {"number", "epoch", "types", "removed_after_text", "ops", "block", "subtype"}
 
 
 def house_card(given_props: set[str], reads: str) -> str:
@@ -283,7 +286,7 @@ def test_the_readme_card_plays_through_the_games_that_stopped(tmp_path):
     st.sets(st.sampled_from(sorted(NEEDED)), max_size=1),
     st.sampled_from(["", "{self.subtype} {self.ops}", "{self.number} {self.block} {self.removed_in_solo}"]),
 )
-@example(set(), set(), "{self.subtype}")  # the README's card: no subtype, read by the core rules
+@example(set(), set(), "{self.subtype}")  # the README's card, subtype read by the core rules
 def test_a_house_card_that_checks_plays_whole_games(optional, left_out, reads):
     """A new card written from cards/twid/README.md, with some of its printed data left out:
     if `check` passes it, whole four-player games with it in the deck run to their end;
@@ -302,3 +305,153 @@ def test_a_house_card_that_checks_plays_whole_games(optional, left_out, reads):
         assert game is not None, errors
         for seed in (3, 4):
             play_through(game, seed, players=4)
+
+
+# ---- required, unique, overlays outside a variant ------------------------------------------------
+GEMS = """\
+    game t "T" { players 2..2 seats [north, south] }
+    entity Gem { number: int unique  colour: str?  facets: int? }
+    table Gem from "gems.tsv" {
+        named by name
+        number
+        colour
+    }
+    CARDS
+    def goal() = 1
+    procedure play() {
+        rule "Play"
+        for g in members(Gem) { log "{g} {g.number} {g.colour} {g.facets}" }
+        log "goal {goal()}"
+        game over []
+    }
+    """
+
+
+def gems(tmp_path: Path, cards: str, rows: str = "Ruby\t1\tred\nOpal\t2\t\n") -> Path:
+    (tmp_path / "gems.tsv").write_text("name\tnumber\tcolour\n" + rows)
+    return write(tmp_path, GEMS.replace("CARDS", cards))
+
+
+def test_a_new_card_gives_what_its_tables_rows_give_none_written_out(tmp_path):
+    """A card of a kind a table fills gives each property the table reads from a column of
+    its own, `none` written out where it has none: left out, it would be none unseen (a
+    TWID card without `block` printed "[2 none]"). A property no column gives (`facets`)
+    may still be left out."""
+    path = gems(tmp_path, 'card jade "Jade" : Gem { number 3 }')
+    game, errors = checked(path)
+    assert errors == [f"{path}:8:1: card 'jade' gives no colour: each Gem of table gems.tsv gives it (column colour)"]
+    game, errors = checked(gems(tmp_path, 'card jade "Jade" : Gem { number 3  colour none }'))
+    assert errors == [] and game is not None
+    state = game.start(seed=1)
+    assert "Jade 3 none none" in game.narrate(state)
+
+
+def test_a_unique_property_twice_is_an_error_at_the_second_naming_the_first(tmp_path):
+    """`unique`: a card numbered like a row is refused at the card, naming the row; two rows
+    alike, at the second row."""
+    path = gems(tmp_path, 'card jade "Jade" : Gem { number 2  colour "green" }')
+    with pytest.raises(GameDefError) as info:
+        load_game(path)
+    [d] = info.value.diagnostics
+    assert (d.span.line, d.message) == (8, "Gem.number is unique, and 'jade' has number 2, as 'opal' has")
+    assert d.hint == f"'opal' is at {tmp_path / 'gems.tsv'}:3:1: give 'jade' a number no other Gem has"
+    path = gems(tmp_path, "", rows="Ruby\t1\tred\nOpal\t1\t\n")
+    with pytest.raises(GameDefError) as info:
+        load_game(path)
+    [d] = info.value.diagnostics
+    assert (d.span.path, d.span.line) == (str(tmp_path / "gems.tsv"), 3) and "'opal' has number 1" in d.message
+    assert load_game(gems(tmp_path, 'card jade "Jade" : Gem { number 3  colour "green" }')) is not None
+
+
+def test_replace_and_remove_outside_a_variant_apply_to_the_included_game(tmp_path, capsys):
+    """§3.16: `replace` outside a variant, in a file that includes a game, changes the game
+    for `run` (and everything else that loads it); a `replace` or `remove` of what nothing
+    declares is an error at its line, never ignored."""
+    base = gems(tmp_path, 'card jade "Jade" : Gem { number 3  colour none }')
+    mine = tmp_path / "mine.game"
+    mine.write_text(f'include "{base.name}"\nreplace def goal() = 7\nremove card jade\n')
+    game = load_game(mine)
+    lines = game.narrate(game.start(seed=1))
+    assert "goal 7" in lines and not any(line.startswith("Jade") for line in lines)
+    assert load_game(base).rules_hash != game.rules_hash
+    assert main(["run", str(mine), "--seed", "1"]) == 0
+    assert "goal 7" in capsys.readouterr().out
+    mine.write_text(f'include "{base.name}"\nreplace def no_such_def() = 1\n')
+    assert main(["check", str(mine)]) == 2
+    err = capsys.readouterr().err
+    assert f"{mine}:2:1: error: `replace` names unknown def 'no_such_def'" in err
+
+
+def test_a_new_card_named_like_a_bundled_one_is_told_to_choose_another_name(tmp_path):
+    """A new card named like one of The Wall is Down's must not be told to write `replace`
+    (that would overwrite the bundled card): the hint says to choose another name, and
+    where the bundled card is, for the case where changing it is meant."""
+    path = tmp_path / "mine.game"
+    card = 'card black_monday "Black Monday" : TwidCard { number "200" }'
+    for text, where in ((f"include twid\n{card}\n", 2), (f'include twid\nvariant v "V" {{\n    {card}\n}}\n', 3)):
+        path.write_text(text)
+        with pytest.raises(GameDefError) as info:
+            load_program(path, ["v"] if "variant" in text else [])
+        [d] = info.value.diagnostics
+        assert d.span.line == where
+        assert d.hint is not None and d.hint.startswith("a new card needs a name of its own: choose another name")
+        assert "cards/twid/pre_1.game:" in d.hint and "only to change the card 'black_monday'" in d.hint
+
+
+# ---- seats not in play: The Wall is Down's US with two players -------------------------------------
+US_CARD = """\
+include twid
+
+card my_card "My card" : TwidCard {
+    number "100"
+    epoch pre
+    ops 2
+    block West
+    subtype none
+    types [Political]
+    removed_after_text false
+    effect {
+        rule "My card: the US gains 1 influence in Angola"
+        add_influence(US_SIDE, angola, 1)
+    }
+}
+"""
+
+
+def test_check_warns_of_a_card_naming_the_us_which_two_players_lack(tmp_path):
+    """The US exists only with one (played by the solo player), three and four players:
+    a card giving it influence outright warns at the line, with the seats of two players
+    and the rule that maps a superpower to its side; `side(us)` does not warn."""
+    path = tmp_path / "mine.game"
+    path.write_text(US_CARD.replace("US_SIDE", "us"))
+    [d] = check_program(load_program(path))
+    assert (d.severity, d.span.line) == ("warning", 13)
+    assert d.message.startswith(
+        "us is passed to add_influence(), which writes an entry keyed by it, but US is not in play"
+    )
+    assert "with 2 players (with 2, the seats are West, East)" in d.message
+    assert d.hint is not None and "side(us)" in d.hint
+    path.write_text(US_CARD.replace("US_SIDE", "side(us)"))
+    assert check_program(load_program(path)) == []
+
+
+@pytest.mark.slow
+def test_a_card_writing_to_the_us_with_two_players_stops_with_the_seats_in_play(tmp_path, capsys):
+    """Played with two players, the card's write to the US is a run-time error naming the
+    seats in play and the player count, not influence given to a seat nobody plays; with
+    four players the US gains its influence."""
+    (tmp_path / "mine.game").write_text(US_CARD.replace("US_SIDE", "us"))
+    test = tmp_path / "mine.test.game"
+    test.write_text(
+        'include "mine.game"\n'
+        "test two {\n    players 2\n    run { perform my_card.effect(west, west, text_use) }\n    expect ended()\n}\n"
+        "test four {\n    players 4\n    run { perform my_card.effect(us, us, text_use) }\n"
+        "    expect influence[us][angola] == 1\n}\n"
+    )
+    assert main(["test", str(test)]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "in add_influence: influence[US] is written, but US is not in play: "
+        "with 2 players the seats in play are West, East" in out
+    )
+    assert "1 of 2 tests passed" in out

@@ -373,3 +373,59 @@ def test_a_condition_that_cannot_be_computed_is_a_failure_not_a_crash(capsys, ti
     assert code == 1, out + err
     assert f"{path}:3:12: test t: the condition cannot be computed:" in out
     assert "Traceback" not in out + err
+
+
+# ---- tests are code: checked by `gamedef check`, forms in any condition ------------------------
+def test_check_checks_test_blocks_and_counts_what_tests_call(capsys, tictactoe):
+    """`gamedef check` of a test file checks each `test` block's code like the game's: a
+    misspelt name in an `arrange` block is an error at its line (exit 2); a procedure of the
+    test file that only tests call is not "never called"."""
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        'procedure fill() {\n    rule "Test position: two marks"\n    marks = 2\n}\n'
+        "test t {\n    arrange {\n        fill()\n        markz = 1\n    }\n    expect marks == 2\n}\n",
+    )
+    assert main(["check", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"{path}:9:9: error: unknown variable 'markz'" in err and "did you mean 'marks'?" in err
+    path.write_text(path.read_text().replace("markz", "marks"))
+    assert main(["check", str(path)]) == 0
+    assert "never called" not in capsys.readouterr().err
+
+
+def test_a_mistake_in_a_test_is_printed_once(capsys, tictactoe):
+    """A comparison's sides are asked again when it fails, but a mistake in them is one
+    mistake: `gamedef test` prints it once."""
+    path = write(tictactoe, "t.test.game", 'include "tictactoe.game"\ntest t {\n    expect markz == 1\n}\n')
+    code, _, err = run(capsys, str(path))
+    assert code == 2
+    assert err.count("unknown name 'markz'") == 1, err
+
+
+def test_expect_takes_any_condition_with_the_tests_forms(capsys, tictactoe):
+    """`offered`, `logged`, `ended()` and `winner()` are values inside any condition of an
+    `expect`: joined by `and`/`or`, under `not`, compared. After x plays a1, the labels
+    b2 and c3 are offered and a1 is not."""
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        "test both {\n"
+        '    play "a1"\n'
+        '    expect offered("b2") and offered("c3")\n'
+        '    expect offered("a1") or logged("x marks a1")\n'
+        '    expect not (offered("a1") or ended()) and winner() == []\n'
+        "    expect count(winner()) == 0 and marks == 1\n"
+        "}\n"
+        "test wrong {\n"
+        '    play "a1"\n'
+        '    expect offered("b2") and offered("a1")\n'
+        "}\n",
+    )
+    code, out, err = run(capsys, str(path))
+    assert code == 1, out + err
+    assert f'{path}:11:12: test wrong: expected offered("b2") and offered("a1"); it is false' in out
+    assert "1 of 2 tests passed" in out
+    assert main(["check", str(path)]) == 0, capsys.readouterr().err

@@ -1171,6 +1171,71 @@ CASES = [
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
+        var score: int = 0
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        test scored {
+            arrange { score = 2 }
+            expect scroe == 2
+        }
+        """,
+        {},
+        "9:12",
+        "unknown name 'scroe'",
+        id="test-block-misspelt-name",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        def goal() = 3
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        replace def no_such_def() = 1
+        """,
+        {},
+        "7:1",
+        "`replace` names unknown def 'no_such_def'",
+        id="replace-outside-a-variant-unknown",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        def goal() = 3
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        remove def gaol
+        """,
+        {},
+        "7:1",
+        "did you mean 'goal'?",
+        id="remove-outside-a-variant-unknown",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Gem { number: str unique }
+        card ruby "Ruby" : Gem { number "4" }
+        card opal "Opal" : Gem { number "5" }
+        card jade "Jade" : Gem { number "4" }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "5:1",
+        "Gem.number is unique, and 'jade' has number \"4\", as 'ruby' has",
+        id="unique-property-given-twice",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
         include "nowhere/cards.game"
         procedure play() {
             rule "Play"
@@ -1297,6 +1362,36 @@ def test_runtime_require_names_procedure_and_line(tmp_path, snapshot):
     assert text.startswith("<file>:8:5: error: in forbid: boom: a chose 1")
     assert 'require false else "boom: {p} chose {n}"' in text
     assert text == snapshot
+
+
+SEATS = """
+game s { players 2..3 seats [a, b, c] }
+var score: player -> int = 0
+procedure add(p: player) {
+    rule "Scoring"
+    score[p] += 1
+}
+procedure play() {
+    rule "Play"
+    add(c)
+    game over []
+}
+"""
+
+
+def test_a_seat_not_in_play_is_a_runtime_error_and_a_check_warning(tmp_path, snapshot):
+    """A write to a seat the player count lacks names the seats in play and the count (no
+    Python in it); `check` warns of it at the call beforehand."""
+    path = write(tmp_path, SEATS)
+    game = load_game(path)
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=2, seed=1)
+    text = rendered(info.value, path)
+    assert text.startswith("<file>:5:5: error: in add: score[c] is written, but c is not in play: with 2 players")
+    warnings = check_program(load_program(path))
+    shown = "\n".join(rendered(GameDefError([d]), path) for d in warnings)
+    assert shown.startswith("<file>:9:5: warning: c is passed to add()")
+    assert text + "\n" + shown == snapshot
 
 
 def test_runtime_property_of_none_names_procedure_and_line(tmp_path, snapshot):

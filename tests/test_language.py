@@ -1927,3 +1927,99 @@ def test_narrowed_values_run_in_the_branch_that_knows_them(tmp_path):
         NONE_DECLS,
     )
     assert game.var(state, "got") == (0, 3, 99)
+
+
+# ---- seats in play (docs/language.md §3.1) ---------------------------------------------------------
+SEATED = """\
+    game s "S" {
+        players 1..3
+        seats [a "Ann", b "Bob", c "Cy", solo "Solo"]
+        roles {
+            1 players: [solo] with [a, b]
+            2 players: [a, b]
+            3 players: [a, b, c]
+        }
+    }
+    var score: player -> int = 0
+    var marks: player -> player -> int = 0
+    procedure add(p: player, n: int) {
+        rule "Scoring"
+        score[p] += n
+    }
+    procedure play() {
+        rule "Play"
+        BODY
+        game over []
+    }
+    """
+
+
+def seated(tmp_path: Path, body: str):
+    return build(tmp_path, SEATED.replace("BODY", body))
+
+
+def test_a_write_to_a_seat_not_in_play_is_an_error_naming_the_seats_in_play(tmp_path):
+    """§3.1: writing an entry of a map keyed first by player for a seat the player count
+    does not have stops the game with the seats in play and the count (never a silent
+    write); a player key further in is not a seat's own (a colour's slot on a map), and a
+    `with` seat is in play though nobody plays it."""
+    game = seated(tmp_path, "add(c, 1)")
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=2)
+    message = info.value.diagnostics[0].message
+    assert (
+        message == "in add: score[Cy] is written, but Cy is not in play: with 2 players the seats in play are Ann, Bob"
+    )
+    assert "str" not in message and "KeyError" not in message
+    state = game.start(players=3)
+    assert game.var(state, "score") == {"a": 0, "b": 0, "c": 1}
+    game = seated(tmp_path, "marks[a][c] = 2")
+    assert game.var(game.start(players=2), "marks")["a"]["c"] == 2
+    game = seated(tmp_path, "marks[c][a] = 2")
+    with pytest.raises(GameRuntimeError) as info:
+        game.start(players=1)
+    assert info.value.diagnostics[0].message == (
+        "in play: marks[Cy] is written, but Cy is not in play: "
+        "with 1 player the seats in play are Solo (and Ann, Bob, played by nobody)"
+    )
+    game = seated(tmp_path, "add(a, 1)\nmarks[b][a] = 2")  # `with [a, b]`: in play with one player
+    state = game.start(players=1)
+    assert game.var(state, "score")["a"] == 1 and game.var(state, "marks")["b"]["a"] == 2
+
+
+def test_check_warns_of_a_seat_constant_some_player_count_lacks_unless_guarded(tmp_path):
+    """`check` warns, at the line, of a seat constant written to, passed to a procedure that
+    writes to its entries, or asked a decision, when a player count lacks the seat; a
+    guard that tests `players` (or any function) silences it, as does a loop variable."""
+    from interpreter.check.checker import check_program
+    from interpreter.language.program import load_program
+
+    body = "\n        ".join(
+        [
+            "score[c] += 1",
+            "add(c, 2)",
+            "choose x from [1, 2] by c",
+            "if c in players { add(c, 1) }",
+            "for p in players { add(p, 1) }",
+            "add(a, 1)",
+        ]
+    )
+    path = tmp_path / "s.game"
+    path.write_text(textwrap.dedent(SEATED.replace("BODY", body)))
+    warnings = [(d.span.line, d.message) for d in check_program(load_program(path))]
+    tail = (
+        "but Cy is not in play with 1 or 2 players (with 1, the seats are Ann, Bob, Solo): "
+        "the game stops there with an error"
+    )
+    assert warnings == [
+        (18, f"score[c] is written, {tail}"),
+        (19, f"c is passed to add(), which writes an entry keyed by it, {tail}"),
+        (20, f"c is asked a decision, {tail}"),
+    ]
+
+
+def test_roles_with_names_seats_of_the_game(tmp_path):
+    with pytest.raises(GameDefError) as info:
+        build(tmp_path, SEATED.replace("[solo] with [a, b]", "[solo] with [a, bb]").replace("BODY", ""))
+    [d] = info.value.diagnostics
+    assert d.message == "roles: `with` names 'bb', which is not a seat" and d.hint == "did you mean 'b'?"

@@ -473,3 +473,25 @@ def test_a_def_named_like_a_procedure_shows_its_own_type(tmp_path: Path):
     found = A.analyse(str(tmp_path / "d.game"), text)
     shown = A.hover(found, text, 2, 5)
     assert "def turn(p: player): int" in shown and "'c'" not in shown
+
+
+def test_test_blocks_are_checked_like_code(tmp_path: Path):
+    """A test file is code: a misspelt name inside a `test` block is a diagnostic at its
+    line, also in a test that plays a variant, and a helper only the tests call is not
+    "never called"."""
+    from interpreter.lsp import analysis as A
+
+    (tmp_path / "g.game").write_text(
+        'game g { players 1..1 }\nvar score: int = 0\nvariant v "V" {\n    rule "House rule: V"\n'
+        '    var bonus: int = 1\n}\nprocedure play() {\n    rule "G 1"\n    game over players\n}\n'
+    )
+    text = (
+        'include "g.game"\nprocedure helper() {\n    rule "Test position"\n    score = 2\n}\n'
+        "test t {\n    arrange { helper() }\n    expect scroe == 2\n}\n"
+        "test u {\n    variant v\n    expect bonsu == 1\n}\n"
+    )
+    found = A.analyse(str(tmp_path / "g.test.game"), text)
+    assert [(d.span.line, d.span.column, d.message, d.severity) for d in found.diagnostics] == [
+        (8, 12, "unknown name 'scroe'", "error"),
+        (12, 12, "unknown name 'bonsu' (with variant v)", "error"),
+    ]

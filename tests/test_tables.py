@@ -225,7 +225,7 @@ def test_twid_cards_are_read_with_their_texts_verbatim(twid):
     assert props(twid, "_9_11_attacks")["title"] == "9/11 attacks"  # a name cannot start with a digit
     assert props(twid, "hugo_chavez")["title"] == "Hugo Chávez"
     assert props(twid, "conspiracy_theory")["epoch"] == "pre"  # "pre (promo)", read as pre
-    assert props(twid, "madrid_bombings")["number"] == "P2"
+    assert props(twid, "madrid_bombings")["number"] == "P3"
     assert props(twid, "europe_scoring")["title"] == "Europe"
 
 

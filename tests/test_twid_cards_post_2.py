@@ -757,7 +757,7 @@ def test_promo_cards_are_in_the_deck_only_with_the_option():
     assert "silvio_berlusconi" not in g.var(s, "deck") and "madrid_bombings" not in g.var(s, "post_deck")
 
 
-# ---- P2 Madrid bombings ------------------------------------------------------------------------
+# ---- P3 Madrid bombings ------------------------------------------------------------------------
 
 
 def test_madrid_bombings_the_eu_chooses_spain_portugal_or_afghanistan():

@@ -56,7 +56,7 @@ def random_game(g, players: int, seed: int, check=None, limit: int = 20_000):
 @pytest.mark.parametrize("seed", SEEDS)
 def test_random_games_end_and_keep_every_card_and_cube(players, seed):
     g = game()
-    deck = [c for c in g.compiled.types["TwidCard"] if g.compiled.fields["number"][c] not in ("P1", "P2")]
+    deck = [c for c in g.compiled.types["TwidCard"] if g.compiled.fields["number"][c] not in ("P1", "P2", "P3")]
     if players == 1:
         deck = [c for c in deck if not g.compiled.fields["removed_in_solo"][c]]
 

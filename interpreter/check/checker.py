@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from interpreter.check.seats import seat_warnings
 from interpreter.check.types import (
     ANY,
     BOOL,
@@ -37,6 +38,7 @@ from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.tables import tableable
+from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
 
@@ -105,12 +107,40 @@ class Checker:
         self._components(decls)
         self._table_rows()
         self._every_component_complete()
+        self._given_as_rows_give()
         self._generated_names()
         self._option_roles()
+        tests = self._test_code()
+        self._names(tests)
         for d in decls:
             self.declaration(d)
+        for d in tests:
+            self.declaration(d)
         self._unused(decls)
+        self.diags.extend(seat_warnings(self.program))
         return self.diags
+
+    def _test_code(self) -> list:
+        """The code of the designer's `test` blocks played with exactly the variants of this
+        program (language/testcode.py), checked like the game's own: a mistake in a test is
+        a `check` error at its line, and what only tests use is used. A test naming a
+        variant the game lacks is an error at the test (reported once, with no variant)."""
+        chosen = sorted(v.name for v in self.program.variants)
+        code: list = []
+        for i, t in enumerate(self.program.tests):
+            unknown = [v for v in t.variants if v not in self.program.all_variants]
+            if unknown:
+                if not chosen:
+                    hint = did_you_mean(unknown[0], self.program.all_variants) or (
+                        "the game's variants: " + ", ".join(self.program.all_variants)
+                        if self.program.all_variants
+                        else "the game has no variants"
+                    )
+                    self.error(t.span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
+                continue
+            if sorted(set(t.variants)) == chosen:
+                code.extend(test_decls(i, t, checked_only=True))
+        return code
 
     def _seats(self) -> None:
         """Every seat and role is a constant of type player."""
@@ -293,6 +323,11 @@ class Checker:
                 )
             if not h.min_players <= count <= h.max_players:
                 self.error(h.span, f"roles: {count} players is outside {h.min_players}..{h.max_players}")
+        for _, also in h.present:  # `with [...]`: seats in play that nobody plays
+            for seat in also:
+                if seat not in h.seats:
+                    hint = did_you_mean(seat, h.seats) or "name a seat of `seats [...]`"
+                    self.error(h.span, f"roles: `with` names '{seat}', which is not a seat", hint)
 
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.
@@ -406,6 +441,35 @@ class Checker:
                         f"{'it' if len(missing) == 1 else 'them'}",
                         f"write `{missing[0]} = ...` in it, or declare it optional (`{missing[0]}: T?`)",
                     )
+
+    def _given_as_rows_give(self) -> None:
+        """A card of an entity that a table fills gives every property the table reads from
+        a column of its own, an optional one too: a row's empty cell is a none written down, and a card written
+        without the property would be none unseen (a card without `block` printed as
+        "[2 none]"). `block none` says so where a card has none."""
+        read: dict[str, tuple[ast.Table, dict[str, str]]] = {}
+        for t in self.program.tables:
+            d = t.decl
+            if isinstance(d, ast.Table) and d.kind in self.entities and d.kind not in read:
+                # a column of the property's own name: a property read from another one
+                # (`promo = epoch with ...`) is derived from it, not stated by each row
+                read[d.kind] = (d, {c.prop: c.column for c in d.columns if c.column == c.prop})
+        optional = {
+            k: {f.name for f in e.fields if isinstance(f.type, ast.OptionalType)} for k, e in self.entities.items()
+        }
+        for d in self.program.decls:
+            if not (isinstance(d, ast.Card) and d.extends is None and d.kind in read):
+                continue
+            table, columns = read[d.kind]
+            given = {fv.name for fv in d.props}
+            missing = [p for p in columns if p in optional[d.kind] and p not in given]
+            if missing:
+                self.error(
+                    d.span,
+                    f"card '{d.name}' gives no {_names(missing)}: each {d.kind} of table {table.path} gives "
+                    f"{'it' if len(missing) == 1 else 'them'} (column {columns[missing[0]]})",
+                    f"write `{missing[0]} ...` in the card, or `{missing[0]} none` if it has none",
+                )
 
     def _lacking(self, e: ast.Member, kind: str, scope) -> None:
         """A read of a property of a card kind no entity declares: every card the object can

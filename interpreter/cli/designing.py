@@ -108,6 +108,8 @@ def cmd_check(args) -> int:
                 continue
             warnings = None
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
+            # a test played with several variants is checked with them (check/checker.py)
+            variant_sets += [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
             for vs in variant_sets:
                 found = check_program(load_program(path, vs))
                 load_game(str(path), variants=vs)

@@ -273,6 +273,17 @@ class BlockCompiler:
         check = capped_deep if self.makes_items(e) else capped
         return lambda vm, L: check(f(vm, L))
 
+    def _seat_keyed(self, name: str) -> frozenset[int]:
+        """{0} if the variable `name` is a map keyed first by player (whose score, whose
+        hand), where a write checks that its seat is in play; else nothing. A player key
+        further in may stand for something else, as a colour's slot on a map
+        (`extra: player -> Country -> player -> int`), named whoever plays."""
+        info = self.tables.vars.get(name)
+        t = info.decl.type if info is not None else None
+        if isinstance(t, ast.MapType) and isinstance(t.key, ast.NamedType) and t.key.name == "player":
+            return frozenset((0,))
+        return frozenset()
+
     def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None) -> None:
         node = node if node is not None else self.stored(s.value, src(s.value))
         # `x += y` may double x; adding a number written in the rule only counts up.
@@ -299,8 +310,13 @@ class BlockCompiler:
                 emit(f"_left_{s.name}(vm, __old, {base})")
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
+        seat_keys = self._seat_keyed(s.name) if levels else ()
         for depth, key in enumerate(s.keys):
             k = src(key)
+            if depth in seat_keys:  # a seat nobody plays is refused (VM.seat_written): one test per write
+                emit(f"__p{depth} = ", k)
+                emit(f"if __p{depth} not in vm.players: vm.seat_written(__p{depth}, {s.name!r})")
+                k = ir.Local(f"__p{depth}")
             if depth < len(levels):
                 index = ir.Table(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
                 self.tables.ns[index.name] = levels[depth][1]

@@ -277,6 +277,7 @@ def make_components(c: Compiler, decls: tuple) -> None:
         c.declarations.generate(d, waiting, later)
     for t in waiting:
         c.declarations.table_values(t)
+    c.declarations.unique_values(decls)
 
 
 def link_map_and_events(c: Compiler, decls: tuple) -> None:

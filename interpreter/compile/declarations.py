@@ -17,7 +17,7 @@ from interpreter.compile.game import VarInfo
 from interpreter.compile.scope import Scope
 from interpreter.compile.tables import Tables
 from interpreter.core.builtins import DELTA, DIRECTIONS
-from interpreter.core.errors import GameDefError, Span, did_you_mean
+from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_COMPONENTS, MAX_INT, MAX_MAP_ENTRIES, MAX_NAME
 from interpreter.core.links import ADDED, dynamic_builtins
 from interpreter.core.options import ACCEPTED, option_value
@@ -246,6 +246,51 @@ class DeclarationCompiler:
         for f in _optional_fields(entity):  # an optional property the card does not give is none, as in a table
             values.setdefault(f, None)
         self.add_entity(d.kind, d.name, d.title, values, d.span)
+
+    def unique_values(self, decls) -> None:
+        """A property declared `unique` has a different value on each component of its
+        entity (none aside: a component without it): a second card numbered "4" is an
+        error at that card, or at the table row or generate that made it, naming the
+        first. Components are compared in the order they were made: table rows, cards,
+        then generated ones, so the one written later is the one reported."""
+        spans: dict[str, Span] = {}
+        for t in self.tables.program.tables:
+            if isinstance(t.decl, ast.Table):
+                spans.update((row.name, row.span) for row in t.live())
+        generated: dict[str, Span] = {}
+        for d in decls:
+            if isinstance(d, ast.Card):
+                spans.setdefault(d.name, d.span)
+            elif isinstance(d, ast.Generate):
+                generated.setdefault(d.kind, d.span)
+        errors = []
+        for kind, entity in self.tables.entity_decls.items():
+            for f in entity.fields:
+                if not f.unique:
+                    continue
+                values = self.tables.fields.get(f.name, {})
+                first: dict = {}
+                for name in self.tables.types.get(kind, ()):
+                    value = values.get(name)
+                    if value is None:
+                        continue
+                    if value not in first:
+                        first[value] = name
+                        continue
+                    other = first[value]
+                    shown = self.tables.rt.display(value)
+                    if isinstance(value, str) and value not in self.tables.claimed:  # a text, as written
+                        shown = f'"{value}"'
+                    where = spans.get(other, generated.get(kind, entity.span))
+                    errors.append(
+                        Diagnostic(
+                            spans.get(name, generated.get(kind, entity.span)),
+                            f"{kind}.{f.name} is unique, and '{name}' has {f.name} {shown}, as '{other}' has",
+                            f"'{other}' is at {where}: give '{name}' a {f.name} no other {kind} has",
+                        )
+                    )
+        if errors:
+            raise GameDefError(errors)
 
     # ---- tables -------------------------------------------------------------
     def forget_vocabularies(self) -> None:

@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from stat import S_ISREG
 
+import attrs
 import lark
 from lark import Token, Transformer, v_args
 
@@ -76,6 +77,7 @@ class _Builder(Transformer):
         self.path = path
         self.base = base
         self._seat_titles: dict[str, str] = {}  # filled by `seat_name`, read by the header
+        self._present: dict[tuple[str, ...], tuple[str, ...]] = {}  # `with [...]` of `roles`, by the seats before it
 
     # -- helpers --
     def _s(self, meta) -> Span:
@@ -122,6 +124,7 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         items = dict(rest)
+        present, self._present = self._present, {}  # a later header (`replace game`) has its own
         lo, hi, usual = items.get("players", (1, 1, 0))
         if usual and not lo <= usual <= hi:
             message = f"the default of {usual} players is outside {lo}..{hi}"
@@ -139,6 +142,7 @@ class _Builder(Transformer):
             roles=tuple(r for r in items.get("roles", ()) if len(r) == 2),
             option_roles=tuple(r for r in items.get("roles", ()) if len(r) == 4),
             seat_titles=tuple(self._seat_titles.items()),
+            present=tuple(present.items()),
         )
 
     def _number(self, token: Token, span: Span | None = None) -> int:
@@ -167,10 +171,18 @@ class _Builder(Transformer):
         return ("roles", tuple(c))
 
     def role_rule(self, c):
-        """`3 players: [...]`, or `3 players when static == us: [...]` (count, seats, option, value)."""
+        """`3 players: [...]`, or `3 players when static == us: [...]` (count, seats, option, value).
+        `with [...]` after the seats names the seats in play that no player plays (kept
+        by the seats it goes with, for the header's `present`)."""
+        if c and isinstance(c[-1], list):  # role_with
+            *c, also = c
+            self._present[tuple(c[-1])] = self._present.get(tuple(c[-1]), ()) + tuple(also)
         if len(c) == 3:
             return (self._number(c[0]), c[2], *c[1])
         return (self._number(c[0]), c[1])
+
+    def role_with(self, c):
+        return list(c[0])
 
     def role_when(self, c):
         return (str(c[0]), str(c[1]))
@@ -245,7 +257,8 @@ class _Builder(Transformer):
     @v_args(meta=True)
     def field_decl(self, meta, c):
         changeable = "changeable" in c[2:]
-        rest = [x for x in c[2:] if x != "changeable"]
+        unique = "unique" in c[2:]
+        rest = [x for x in c[2:] if x not in ("changeable", "unique")]
         vis = rest[0] if rest else None
         return ast.Field(
             span=self._s(meta),
@@ -254,10 +267,14 @@ class _Builder(Transformer):
             visible=vis if vis is not None and vis != "never" else None,
             hidden=vis == "never",
             changeable=changeable,
+            unique=unique,
         )
 
     def changeable(self, c):
         return "changeable"
+
+    def unique(self, c):
+        return "unique"
 
     def visible_when(self, c):
         return c[0]
@@ -1470,7 +1487,44 @@ def _expectation(e, span: Span) -> ast.TestStep:
                 [Diagnostic(e.span, "write the winners as winner() == [SEAT, ...] (or [] for nobody)", None)]
             )
         return ast.TestStep(span=span, kind="winner", names=names)
-    return ast.TestStep(span=span, kind="holds", expr=e)
+    forms: list[tuple[str, str, str]] = []
+    return ast.TestStep(span=span, kind="holds", expr=_with_forms(e, forms), forms=tuple(forms))
+
+
+def _with_forms(e, forms: list[tuple[str, str, str]]):
+    """`e` with each test form in it (`offered("TEXT")`, `logged("TEXT")`, `ended()`,
+    `winner()`) replaced by a name the test runner gives its value, appended to `forms`
+    as (name, kind, text): `expect offered("a") and not logged("b")` is a condition like
+    any other. A node with no form in it is returned as it is."""
+    if isinstance(e, ast.Call) and (e.func in TEST_FORMS or e.func == "winner"):
+        kind = TEST_FORMS.get(e.func, "winner")
+        text = ""
+        if e.func in ("ended", "winner"):
+            if e.args:
+                raise GameDefError([Diagnostic(e.span, f"{e.func}() takes no argument", None)])
+        else:
+            arg = e.args[0] if len(e.args) == 1 else None
+            plain = _plain_text(arg) if isinstance(arg, ast.Str) else None
+            if plain is None:
+                raise GameDefError([Diagnostic(e.span, f'{e.func}() takes one plain text: {e.func}("...")', None)])
+            text = plain
+        name = f"__form_{len(forms)}"
+        forms.append((name, kind, text))
+        return ast.Name(span=e.span, id=name)
+    if isinstance(e, tuple):
+        items = tuple(_with_forms(x, forms) for x in e)
+        return e if all(a is b for a, b in zip(items, e)) else items
+    if not attrs.has(type(e)):
+        return e
+    changed = {}
+    for f in attrs.fields(type(e)):
+        if f.name == "span":
+            continue
+        value = getattr(e, f.name)
+        new = _with_forms(value, forms)
+        if new is not value:
+            changed[f.name] = new
+    return attrs.evolve(e, **changed) if changed else e
 
 
 def parse_expression(text: str, span: Span) -> ast.Expr:

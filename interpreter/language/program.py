@@ -164,8 +164,14 @@ def _declared_once(base: list, errors: list[Diagnostic]) -> tuple[dict, list]:
         key = decl_key(decl)
         if key is not None and key in table:
             twice = f"{key[0]} '{key[1]}' is declared twice" if key[0] != "view" else "a game has one view"
-            hint = "rename one" if key[0] != "view" else "merge the two, or `replace view { ... }` in a variant"
-            errors.append(Diagnostic(decl.span, twice, f"the first is at {table[key].span}; {hint}"))
+            first = table[key].span
+            if key[0] == "view":
+                hint = f"the first is at {first}; merge the two, or `replace view {{ ... }}` in a variant"
+            elif first.path != decl.span.path:  # in an included file: perhaps a bundled game's
+                hint = _named_like(key, first)
+            else:
+                hint = f"the first is at {first}; rename one"
+            errors.append(Diagnostic(decl.span, twice, hint))
             continue
         if key is not None:
             table[key] = decl
@@ -196,13 +202,17 @@ def load_program(
             ]
         )
     all_variants = {d.name: d for d in decls if isinstance(d, ast.Variant)}
-    base = [d for d in decls if not isinstance(d, ast.Variant)]
+    base = [d for d in decls if not isinstance(d, ast.Variant | ast.Replace | ast.Remove)]
+    # `replace`/`remove` outside a variant: an overlay always in force, on what the file
+    # and its includes declare (a file that includes a game changes that game's rules)
+    overlays = [d for d in decls if isinstance(d, ast.Replace | ast.Remove)]
     errors: list[Diagnostic] = []
     table, order = _declared_once(base, errors)
     chosen = _chosen(variants, all_variants)
     removed_rows: list[tuple[ast.Remove, bool]] = []  # `remove card X` may name a table's row, known later
+    _overlay(overlays, table, order, errors, removed_rows, "")
     for variant in chosen:
-        _overlay(variant, table, order, errors, removed_rows)
+        _overlay(variant.decls, table, order, errors, removed_rows, "variant ")
     if errors:
         raise GameDefError(errors)
     cards = [k[1] for k in table if k[0] == "card"]
@@ -256,16 +266,18 @@ def _chosen(names: list[str] | tuple[str, ...], all_variants: dict[str, ast.Vari
 
 
 def _overlay(
-    variant: ast.Variant,
+    decls: tuple | list,
     table: dict,
     order: list,
     errors: list[Diagnostic],
     removed_rows: list[tuple[ast.Remove, bool]],
+    who: str,
 ) -> None:
-    """One variant's declarations laid over the program so far (`table` by name, `order`
-    as written): `remove` drops a declaration, `replace` puts its own in the same place,
-    and a new one is added; a mistake is added to `errors`, all reported together."""
-    for decl in variant.decls:
+    """One variant's declarations (`who` "variant "), or the `replace`s and `remove`s
+    written outside any variant (`who` ""), laid over the program so far (`table` by name,
+    `order` as written): `remove` drops a declaration, `replace` puts its own in the same
+    place, and a new one is added; a mistake is added to `errors`, all reported together."""
+    for decl in decls:
         if isinstance(decl, ast.Remove):
             key = (decl.kind, decl.name)
             if decl.kind == "card":
@@ -277,7 +289,9 @@ def _overlay(
                 errors.append(
                     Diagnostic(
                         decl.span,
-                        f"variant removes unknown {key[0]} '{key[1]}'",
+                        f"`remove` names unknown {key[0]} '{key[1]}'"
+                        if not who
+                        else f"variant removes unknown {key[0]} '{key[1]}'",
                         did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]]),
                     )
                 )
@@ -300,7 +314,9 @@ def _overlay(
                 errors.append(
                     Diagnostic(
                         decl.span,
-                        f"variant replaces unknown {key[0]} '{key[1]}'",
+                        f"`replace` names unknown {key[0]} '{key[1]}'"
+                        if not who
+                        else f"variant replaces unknown {key[0]} '{key[1]}'",
                         did_you_mean(key[1], [k[1] for k in table if k[0] == key[0]])
                         or "to add a new declaration, drop `replace`",
                     )
@@ -315,13 +331,29 @@ def _overlay(
                     Diagnostic(
                         decl.span,
                         f"variant redeclares {added[0]} '{added[1]}'",
-                        "write `replace` before it to overlay the base rule",
+                        _named_like(added, table[added].span),
                     )
                 )
                 continue
             if added is not None:
                 table[added] = decl
             order.append(decl)
+
+
+def _named_like(key: tuple[str, str], first: Span) -> str:
+    """The hint for a new declaration named like one already in the game. A new card is
+    one more card, so it needs a name of its own (`replace` would overwrite the game's
+    card); a rule of the same name is more likely meant to change the game's, and
+    `replace` does that."""
+    if key[0] == "card":
+        return (
+            f"a new card needs a name of its own: choose another name; write `replace` before it "
+            f"only to change the card '{key[1]}' at {first} (that changes the game's own card)"
+        )
+    return (
+        f"write `replace` before it to change the {key[0]} '{key[1]}' at {first}, "
+        f"or choose another name for a new {key[0]}"
+    )
 
 
 def _without_tests(text: str, path: str, tests: tuple[ast.Test, ...]) -> str:

@@ -415,6 +415,9 @@ class GameHeader:
     seat_titles: tuple[tuple[str, str], ...] = ()  # `seats [us "US", ...]`: seats as written for players
     # `3 players when static == us: [...]`: (count, seats, option, value), used when the option has that value
     option_roles: tuple[tuple[int, tuple[str, ...], str, str], ...] = ()
+    # `1 players: [solo] with [us, eu]`: (the seats played, the seats also in play that
+    # nobody plays), for the role rules that name some
+    present: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 @frozen
@@ -461,6 +464,7 @@ class Field:
     visible: Expr | None
     hidden: bool
     changeable: bool = False  # read through the query of its name, which modifiers change
+    unique: bool = False  # no two components of the entity have the same value (none aside)
 
 
 @frozen
@@ -794,6 +798,9 @@ class TestStep:
     expr: Expr | None = None
     names: tuple[str, ...] = ()
     body: tuple[Stmt, ...] = ()
+    # A `holds` condition's test forms (`offered("a") and not logged("b")`), each put in
+    # the condition as a name: (that name, its kind: offered, logged, over or winner, its text).
+    forms: tuple[tuple[str, str, str], ...] = ()
 
 
 @frozen

@@ -156,7 +156,8 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     warnings: dict[tuple, Diagnostic] | None = None
     local_types: dict[tuple[str, int, int] | str, LocalType] = {}
     variants: list[str]
-    for variants in [[]] + [[v] for v in program.all_variants]:
+    tested = [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
+    for variants in [[]] + [[v] for v in program.all_variants] + tested:
         try:
             found = _check(program if not variants else load_program(game, variants, edited), local_types)
         except GameDefError as err:

@@ -9,8 +9,11 @@ language, a label offered, a line logged, the winner).
 
 The test's code is the game's code: each `arrange`/`run` block becomes a procedure and
 each `expect` condition a function of the program, checked and compiled with the game's
-own declarations (so a misspelt name is a check error at its line), under `__test_`
-names. The game run normally never sees them: the program sets test blocks aside
+own declarations (language/testcode.py; the checker checks it with the game, so a
+misspelt name is a `gamedef check` error at its line), under `__test_` names. A test form
+(`offered("TEXT")`, `logged("TEXT")`, `ended()`, `winner()`) may stand anywhere in an
+`expect` condition: its value is found here and passed to the condition's function. The
+game run normally never sees them: the program sets test blocks aside
 (`Program.tests`) and its rules hash leaves their text out. Tests sharing variants and
 options are compiled together, once, and kept in the compiled-game cache like any game.
 """
@@ -38,11 +41,11 @@ from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program, load_program
 from interpreter.language.sources import confined
+from interpreter.language.testcode import COMPARISONS, test_decls, test_names
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import VM, State
 
-COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 SHOWN_LABELS = 12  # labels listed in a failure's message
 
 
@@ -76,12 +79,6 @@ def _error(span: Span, message: str, hint: str | None = None) -> GameDefError:
     return GameDefError([Diagnostic(span, message, hint)])
 
 
-def _names(index: int) -> dict[str, str]:
-    """The names of a test's generated procedures and functions (`__test_` names: the
-    checker reports one that meets a name of the game's)."""
-    return {"arrange": f"__test_{index}_arrange_", "run": f"__test_{index}_run", "expect": f"__test_{index}_expect_"}
-
-
 def _literal(e: ast.Expr) -> Any:
     """An option's value as written in a test (a number, true/false, none, a name, a string)."""
     if isinstance(e, ast.Int):
@@ -97,30 +94,6 @@ def _literal(e: ast.Expr) -> Any:
     if isinstance(e, ast.Str):
         return "".join(p for p in e.parts if isinstance(p, str))
     raise _error(e.span, "an option's value is a number, true, false, none, a name or a string")
-
-
-def _generated(index: int, test: ast.Test) -> list:
-    """The procedures and functions a test adds to the program (see the module's doc)."""
-    names = _names(index)
-    decls: list = []
-    # a test's code cites the test (and the sections the test names), as every rule must
-    cite = (ast.Cite(span=test.span, section=f"Test {test.name}: {'; '.join(test.citations) or test.title}"),)
-    if test.run is not None:
-        end = ast.GameOver(span=test.span, winners=ast.ListLit(span=test.span, items=()))
-        decls.append(ast.Procedure(span=test.span, name=names["run"], params=(), body=(*cite, *test.run, end)))
-    for k, step in enumerate(test.steps):
-        if step.kind == "arrange":
-            body = (*cite, *step.body)
-            decls.append(ast.Procedure(span=step.span, name=f"{names['arrange']}{k}", params=(), body=body))
-        if step.kind != "holds":
-            continue
-        e = step.expr
-        assert e is not None  # a `holds` step has its condition (the parser makes it so)
-        decls.append(ast.Def(span=step.span, name=f"{names['expect']}{k}", params=(), body=e))
-        if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
-            decls.append(ast.Def(span=e.left.span, name=f"{names['expect']}{k}_left", params=(), body=e.left))
-            decls.append(ast.Def(span=e.right.span, name=f"{names['expect']}{k}_right", params=(), body=e.right))
-    return decls
 
 
 def _check_settings(test: ast.Test, program: Program) -> None:
@@ -152,9 +125,9 @@ def _compile(path: Path, variants: tuple[str, ...], options: dict[str, Any], tes
     compiled = gamecache.load(path, key, options, roots)
     if compiled is None:
         program = load_program(path, variants)
-        extra = [d for i, t in tests for d in _generated(i, t)]
+        check_program(program)  # the game and its tests' code (testcode.py), each mistake once
+        extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
-        check_program(program)
         try:
             compiled = compile_game(program, options)
         except GameDefError as err:  # an option's name or value: at the test that sets it
@@ -203,10 +176,10 @@ def _start(game: Game, index: int, test: ast.Test, folder: Path) -> tuple[State,
             data = {**data, "rules_hash": game.rules_hash}  # the game's own rules, less the tests
         state = state_from_dict(game, data, str(path))
         return (state._replace(pins=tuple(test.dice)) if test.dice else state), 0
-    main = _names(index)["run"] if test.run is not None else "play"
+    main = test_names(index)["run"] if test.run is not None else "play"
     players, seed, pins = test.players, test.seed, tuple(test.dice)
     if test.steps and test.steps[0].kind == "arrange":
-        name = f"{_names(index)['arrange']}0"
+        name = f"{test_names(index)['arrange']}0"
         try:
             arrange = lambda s: _run_procedure(game, s, name)
             return game.start(players=players, seed=seed, pins=pins, arrange=arrange, main=main), 1
@@ -275,11 +248,29 @@ class _Run:
     def fail(self, span: Span, message: str) -> None:
         self.failures.append(Failure(span, self.test.name, message, self.test.citations))
 
-    def value(self, state: State, name: str) -> Any:
-        """The value of a generated function in `state`; a rule error names its line."""
+    def forms(self, state: State, step: ast.TestStep) -> list[Any]:
+        """The values of the test forms an `expect` condition uses, in the position reached:
+        whether a label offered contains the text, whether a line logged so far does,
+        whether the game is over, and its winners (none while it goes on)."""
+        values: list[Any] = []
+        for _, kind, text in step.forms:
+            low = text.lower()
+            if kind == "offered":
+                values.append(any(low in x.lower() for x in self.game.labels(state)))
+            elif kind == "logged":
+                values.append(any(low in x.lower() for x in self.lines))
+            elif kind == "over":
+                values.append(self.game.is_over(state))
+            else:  # winner
+                values.append(tuple(self.game.result(state) or ()))
+        return values
+
+    def value(self, state: State, name: str, args: list[Any] | None = None) -> Any:
+        """The value of a generated function in `state` (`args`: its test forms' values);
+        a rule error names its line."""
         fn = self.game.compiled.defs[name][0]
         try:
-            return fn(VM(self.game.compiled, state, True), [])
+            return fn(VM(self.game.compiled, state, True), list(args or ()))
         except GameRuntimeError:
             raise
         except Exception as exc:  # an index past a list's end, a none read as a component...
@@ -338,7 +329,7 @@ class _Run:
                 return None
             self.lines.extend(game.narrate(state))
         elif kind == "arrange":
-            state = _arrange_at(game, state, f"{_names(self.index)['arrange']}{k}")
+            state = _arrange_at(game, state, f"{test_names(self.index)['arrange']}{k}")
             self.lines.extend(game.narrate(state))
         elif kind == "holds":
             self.holds(state, k, step)
@@ -371,8 +362,9 @@ class _Run:
         return state
 
     def holds(self, state: State, k: int, step: ast.TestStep) -> None:
-        name = f"{_names(self.index)['expect']}{k}"
-        value = self.value(state, name)
+        name = f"{test_names(self.index)['expect']}{k}"
+        forms = self.forms(state, step)
+        value = self.value(state, name, forms)
         if value is True:
             return
         e = step.expr
@@ -383,7 +375,7 @@ class _Run:
             self.fail(step.span, f"expected a condition (true or false); {written} is {self.shown(value)}")
             return
         if isinstance(e, ast.BinOp) and e.op in COMPARISONS:
-            left, right = self.value(state, name + "_left"), self.value(state, name + "_right")
+            left, right = self.value(state, name + "_left", forms), self.value(state, name + "_right", forms)
             came = f"{_source(sources, e.left.span) or 'the left side'} is {self.shown(left)}"
             if not isinstance(e.right, ast.Int | ast.Bool | ast.NoneLit):
                 came += f", {_source(sources, e.right.span) or 'the right side'} is {self.shown(right)}"

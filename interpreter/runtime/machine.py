@@ -134,6 +134,24 @@ class VM:
         self.pending = _new_tuple(Pending, (player, values, slot, choice))
         self.stop = self.switch = True
 
+    def seat_written(self, seat, var: str) -> None:
+        """A write to a map keyed first by player, for `seat`, which is not a player's: allowed for a seat the header's
+        roles put in play with no player (`1 players: [solo] with [us, eu]`), else the
+        rule's error, naming the seats in play: a write to a seat nobody plays would be
+        read by no rule, a silent mistake (a card naming the US with two players)."""
+        h = self.game.header
+        also = dict(h.present).get(tuple(self.players), ())
+        if seat in also:
+            return
+        titles = self.game.rt.seat_titles
+        shown = ", ".join(titles.get(p, p) for p in self.players)
+        others = f" (and {', '.join(titles.get(p, p) for p in also)}, played by nobody)" if also else ""
+        name = titles.get(seat, seat) if isinstance(seat, str) else "none"
+        raise self.rule_error(
+            f"{var}[{name}] is written, but {name} is not in play: with {len(self.players)} "
+            f"player{'s' if len(self.players) != 1 else ''} the seats in play are {shown}{others}"
+        )
+
     def finish(self, winners: tuple) -> None:
         self.result = winners
         del self.frames[:]

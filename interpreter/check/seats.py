@@ -1,0 +1,244 @@
+"""Seats named where they may not be in play: `check`'s warnings for a seat constant a rule
+writes to, or asks a decision of, at a player count that has no such seat.
+
+A game's seats in play depend on the player count when its header has `roles` (The Wall
+is Down plays `west` and `east` with two players, `us` and the others with three or four)
+or declares more seats than its fewest players take. Writing `vp[us]` with two players
+would change what no rule reads, so the runtime refuses it (`VM.seat_written`); this
+warns where it can tell before any game is played:
+
+* a seat constant as the key of a write to a variable keyed first by player (`vp[us] += 1`);
+* a seat constant passed to a procedure whose parameter is written to that way, directly
+  or through the procedures it calls (`add_influence(us, x, 1)`);
+* a seat constant asked a decision (`choose ... by us`, `may us ...`),
+
+when the seat is missing at some allowed player count and the line is not guarded: an
+enclosing `if`, `elif` or `while` whose condition names `players`, the seat itself, or
+any function or query (which may well test the player count, as `two_player()` does) is
+taken as a guard. The rule has few false alarms by design: a seat named through a rule
+that maps it (`side(us)`) is not a constant where it is written, and is not warned of.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.core.errors import Diagnostic
+from interpreter.language import syntax as ast
+from interpreter.language.program import Program
+
+
+def in_play_by_count(header: ast.GameHeader) -> dict[int, set[str]]:
+    """The seats that may be in play at each allowed player count: the seats of every role
+    rule for that count (whatever the options) and their `with` seats, or the first N
+    seats where no rule gives the count (as the engine picks them)."""
+    present = dict(header.present)
+    out: dict[int, set[str]] = {}
+    rules = [(count, names) for count, names in header.roles]
+    rules += [(count, names) for count, names, _, _ in header.option_roles]
+    for n in range(header.min_players, header.max_players + 1):
+        seats: set[str] = set()
+        found = False
+        for count, names in rules:
+            if count == n:
+                found = True
+                seats.update(names)
+                seats.update(present.get(tuple(names), ()))
+        if not found:
+            seats.update(header.seats[:n])
+        out[n] = seats
+    return out
+
+
+def _seat_keyed(program: Program) -> dict[str, frozenset[int]]:
+    """Each variable keyed first by player, with the depth of that key (0), as the runtime
+    checks it (compile/blocks.py)."""
+    out: dict[str, frozenset[int]] = {}
+    for d in program.decls:
+        t = d.type if isinstance(d, ast.Var) else None
+        if isinstance(t, ast.MapType) and isinstance(t.key, ast.NamedType) and t.key.name == "player":
+            out[d.name] = frozenset((0,))
+    return out
+
+
+def _children(s) -> list[tuple[Any, tuple]]:
+    """The blocks inside a statement, each with the condition that guards it (None: none)."""
+    out: list[tuple[Any, tuple]] = []
+    if isinstance(s, ast.If):
+        out = [(cond, body) for cond, body in s.branches]
+        if s.otherwise:  # guarded by the first condition, false
+            out.append((s.branches[0][0], s.otherwise))
+    elif isinstance(s, ast.While):
+        out = [(s.condition, s.body)]
+    elif isinstance(s, ast.For):
+        out = [(None, s.body)]
+    elif isinstance(s, ast.May):
+        out = [(None, s.body)] + ([(None, s.otherwise)] if s.otherwise else [])
+    return out
+
+
+def _calls(s) -> ast.Call | None:
+    """The procedure call a statement makes, if any (a call, or `let`/`=` of one)."""
+    if isinstance(s, ast.CallStmt):
+        return ast.Call(span=s.span, func=s.name, args=s.args)
+    value = getattr(s, "value", None) if isinstance(s, ast.Let | ast.Assign | ast.Return) else None
+    return value if isinstance(value, ast.Call) else None
+
+
+class _Seats:
+    def __init__(self, program: Program):
+        self.program = program
+        self.keyed = _seat_keyed(program)
+        self.procs = {d.name: d for d in program.decls if isinstance(d, ast.Procedure)}
+        self.functions = {d.name for d in program.decls if isinstance(d, ast.Def | ast.Query)}
+        h = program.header
+        self.by_count = in_play_by_count(h)
+        seats = set(h.seats) | {s for _, names in h.roles for s in names}
+        seats |= {s for _, names, _, _ in h.option_roles for s in names}
+        self.missing = {
+            s: [n for n, here in sorted(self.by_count.items()) if s not in here]
+            for s in seats
+            if any(s not in here for here in self.by_count.values())
+        }
+        self.titles = dict(h.seat_titles)
+        # a query from a seat to a seat (`side(us)`): the usual way to name a seat in play
+        self.mapping = next(
+            (
+                d.name
+                for d in program.decls
+                if isinstance(d, ast.Query)
+                and len(d.params) == 1
+                and all(isinstance(t, ast.NamedType) and t.name == "player" for t in (d.params[0].type, d.type))
+            ),
+            None,
+        )
+        self.written = self._written_params()
+        self.diags: list[Diagnostic] = []
+
+    # -- which procedure parameters end up as the key of a write --------------------------
+    def _written_params(self) -> dict[str, set[int]]:
+        written: dict[str, set[int]] = {name: set() for name in self.procs}
+        changed = True
+        while changed:
+            changed = False
+            for name, proc in self.procs.items():
+                params = [p.name for p in proc.params]
+                found = set(written[name])
+                for s in ast.walk(proc.body):
+                    if isinstance(s, ast.Assign) and s.name in self.keyed:
+                        for depth in self.keyed[s.name]:
+                            key = s.keys[depth] if depth < len(s.keys) else None
+                            if isinstance(key, ast.Name) and key.id in params:
+                                found.add(params.index(key.id))
+                    call = _calls(s) if isinstance(s, ast.CallStmt | ast.Let | ast.Assign | ast.Return) else None
+                    if call is not None and call.func in written:
+                        for j in written[call.func]:
+                            arg = call.args[j] if j < len(call.args) else None
+                            if isinstance(arg, ast.Name) and arg.id in params:
+                                found.add(params.index(arg.id))
+                if found != written[name]:
+                    written[name] = found
+                    changed = True
+        return written
+
+    # -- the walk ------------------------------------------------------------------------
+    def _guards(self, cond: ast.Expr | None, seat: str) -> bool:
+        if cond is None:
+            return False
+        for n in ast.walk(cond):
+            if isinstance(n, ast.Name) and n.id in ("players", seat):
+                return True
+            if isinstance(n, ast.Call) and n.func in self.functions:
+                return True
+            if isinstance(n, ast.Name) and n.id in self.functions:  # a def of no parameters
+                return True
+        return False
+
+    def _seat(self, e, bound: set[str]) -> str | None:
+        """The seat a constant names that is missing at some player count, or None."""
+        if isinstance(e, ast.Name) and e.id in self.missing and e.id not in bound:
+            return e.id
+        return None
+
+    def body(self, stmts, bound: set[str], guards: tuple) -> None:
+        for s in stmts:
+            self.stmt(s, bound, guards)
+
+    def stmt(self, s, bound: set[str], guards: tuple) -> None:
+        if isinstance(s, ast.Assign) and s.name in self.keyed:
+            for depth in self.keyed[s.name]:
+                seat = self._seat(s.keys[depth], bound) if depth < len(s.keys) else None
+                if seat is not None:
+                    shown = s.name + "".join(f"[{_text(k)}]" for k in s.keys)
+                    self.warn(s.span, seat, guards, f"{shown} is written")
+        call = _calls(s)
+        if call is not None and call.func in self.written:
+            for j in sorted(self.written[call.func]):
+                seat = self._seat(call.args[j], bound) if j < len(call.args) else None
+                if seat is not None:
+                    what = f"{seat} is passed to {call.func}(), which writes an entry keyed by it"
+                    self.warn(call.span, seat, guards, what)
+        if isinstance(s, ast.Choose | ast.May):
+            seat = self._seat(s.player, bound)
+            if seat is not None:
+                self.warn(s.span, seat, guards, f"{seat} is asked a decision")
+        for cond, inner in _children(s):
+            self.body(inner, bound, (*guards, cond))
+
+    def warn(self, span, seat: str, guards: tuple, what: str) -> None:
+        if any(self._guards(g, seat) for g in guards):
+            return
+        counts = self.missing[seat]
+        n = counts[0]
+        title = self.titles.get(seat, seat)
+        order = self.program.header.seats
+        listed = sorted(self.by_count[n], key=lambda x: (order.index(x) if x in order else len(order), x))
+        here = ", ".join(self.titles.get(x, x) for x in listed)
+        at = " or ".join(str(c) for c in counts)
+        self.diags.append(
+            Diagnostic(
+                span,
+                f"{what}, but {title} is not in play with {at} player{'s' if counts[-1] != 1 else ''} "
+                f"(with {n}, the seats are {here}): the game stops there with an error",
+                f"guard it (`if {seat} in players {{ ... }}`), or name the seat through a rule that "
+                "gives the seat in play at every count" + (f", as {self.mapping}({seat})" if self.mapping else ""),
+                "warning",
+            )
+        )
+
+
+def _text(e) -> str:
+    if isinstance(e, ast.Name):
+        return e.id
+    return "..."
+
+
+def _bound(params, body) -> set[str]:
+    """Every local name a body binds (and its parameters): a local named like a seat hides it."""
+    names = {p.name for p in params}
+    for s in ast.walk(body):
+        if isinstance(s, ast.Let):
+            names.add(s.name)
+        elif isinstance(s, ast.For | ast.Choose | ast.Roll):
+            names.add(s.var)
+    return names
+
+
+def seat_warnings(program: Program) -> list[Diagnostic]:
+    """The warnings described in the module's doc, for the procedures, triggers and cards."""
+    seats = _Seats(program)
+    if not seats.missing:
+        return []
+    for d in program.decls:
+        if isinstance(d, ast.Procedure):
+            seats.body(d.body, _bound(d.params, d.body), ())
+        elif isinstance(d, ast.Trigger):
+            seats.body(d.body, _bound((), d.body) | set(d.names), ())
+        elif isinstance(d, ast.Card):
+            for t in d.triggers:
+                seats.body(t.body, _bound((), t.body) | set(t.names), ())
+            for hook in d.leaves:
+                seats.body(hook.body, _bound((), hook.body), ())
+            for _, body, _, params in d.slots:
+                seats.body(body, _bound(params, body), ())
+    return seats.diags
