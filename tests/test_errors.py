@@ -2111,6 +2111,7 @@ def test_a_property_one_component_gives_is_not_none(tmp_path):
             ops 2
             block West
             types [Political]
+            subtype none
             removed_after_text true
             text "House card"
             effect {
@@ -2124,7 +2125,7 @@ def test_a_property_one_component_gives_is_not_none(tmp_path):
     with pytest.raises(GameDefError) as info:
         check_program(load_program(path))
     (d,) = info.value.diagnostics
-    assert (d.span.line, d.span.column) == (14, 20), d
+    assert (d.span.line, d.span.column) == (15, 20), d
     assert "`europe_scoring.ops` may be none" in d.message
 
 
