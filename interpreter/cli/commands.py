@@ -158,6 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub_parser("check", "check .game files (and each of their variants)")
     p.add_argument("files", nargs="+", metavar="FILE", help=".game files or bundled game names")
+    p.add_argument(
+        "--budget",
+        type=float,
+        metavar="SECONDS",
+        help="seconds spent playing what each file adds or changes (default 3 for a file that includes a game, "
+        "1 for a game of its own; 0: static checks only)",
+    )
     p.set_defaults(func=cmd_check)
 
     p = sub_parser("lsp", "run the language server an editor starts (LSP on stdin and stdout; docs/editor.md)")

@@ -90,8 +90,14 @@ def cmd_diff(args) -> int:
 
 
 def cmd_check(args) -> int:
+    """The static checks of each file and each of its variants, then play of what the file
+    adds or changes (interpreter/play/exercise.py) within `--budget` seconds: a run-time
+    error met in play is an error (exit 2) with the game that reproduces it; a new card
+    never reached, a warning."""
     from interpreter.check.checker import check_program
     from interpreter.language.program import load_program
+    from interpreter.play.exercise import default_budget, exercise
+    from interpreter.runtime.designer_tests import arranged_positions
 
     failed = False
     for name in args.files:
@@ -100,15 +106,28 @@ def cmd_check(args) -> int:
             program = load_program(path)
             warnings = None
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
+            loaded = {}
             for vs in variant_sets:
                 found = check_program(load_program(path, vs))
-                load_game(str(path), variants=vs)
+                loaded[tuple(vs)] = load_game(str(path), variants=vs)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
             for d in (warnings or {}).values():
                 print(d.render(), file=sys.stderr)
-            print(f"{name}: ok ({len(program.all_variants)} variants)")
+            played = ""
+            budget = default_budget(str(path)) if args.budget is None else args.budget
+            if budget > 0:
+                report = exercise(str(path), budget, variant_sets, loaded, lambda: arranged_positions(path), shown=name)
+                errors = [d for d in report.diagnostics() if d.severity == "error"]
+                for d in report.diagnostics():
+                    print(d.render(), file=sys.stderr)
+                played = f"; {report.summary()}"
+                if errors:
+                    print(f"{name}: {len(errors)} run-time error{'s' if len(errors) != 1 else ''}{played}")
+                    failed = True
+                    continue
+            print(f"{name}: ok ({len(program.all_variants)} variants){played}")
         except GameDefError as err:
             print(err.render(), file=sys.stderr)
             failed = True
