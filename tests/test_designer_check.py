@@ -470,7 +470,7 @@ def test_check_of_new_twid_cards_finds_the_empty_choice_the_recursion_and_the_ca
         + '}\n\nvariant endless "Endless" {\n'
         + 'procedure spiral(p: player) {\n    rule "House card 92: spirals"\n    spiral(p)\n}\n'
         + NEW_TWID_CARD.format(name="endless", title="Endless", number="92", effect="spiral(s)")
-        + '}\n\nentity Relic {\n    slot effect(s: player)\n}\n\n'
+        + "}\n\nentity Relic {\n    slot effect(s: player)\n}\n\n"
         + 'card relic "Relic" : Relic {\n    effect {\n        rule "House relic: nothing deals it"\n'
         + "        gain_vp(s, 1)\n    }\n}\n"
     )
@@ -486,3 +486,34 @@ def test_check_of_new_twid_cards_finds_the_empty_choice_the_recursion_and_the_ca
     assert f"{path}:{relic}:1: warning: new card 'relic' was never reached" in err
     assert "'fine'" not in err and ":1:1: error" not in err
     assert "2 run-time errors" in out and "of a 12 s budget" in out
+
+
+HANDS = GEMS.replace(
+    "var taken: int = 0\n",
+    "var taken: int = 0\nvar hand: player -> list Gem = []\n\n"
+    'procedure setup() {\n    rule "Gems: each seat\'s hand is Calm and Quiet"\n'
+    "    for p in players {\n        hand[p] = [calm, quiet]\n    }\n}\n",
+).replace("choose g from members(Gem) by p", "choose g from hand[p] by p")
+
+
+def test_check_plays_on_from_the_positions_the_designers_tests_arrange(capsys, tmp_path):
+    """A card that no game deals is played from the position a `test` block arranges
+    (once `gamedef test` has compiled the tests): its error is reported with that test."""
+    path = tmp_path / "gems.game"
+    path.write_text(HANDS.replace("CURSE", EMPTY_CHOICE))
+    tests = tmp_path / "gems.test.game"
+    tests.write_text(
+        'include "gems.game"\n\ntest cursed_in_hand "North holds the cursed gem" {\n    players 2\n'
+        "    arrange {\n        hand[north] = [cursed]\n    }\n"
+        '    expect offered("take cursed")\n}\n'
+    )
+    code, out, err = check_cli(capsys, str(path), "--budget", "2")
+    assert code == 0, err  # random games never deal it
+    assert main(["test", str(tests)]) == 0
+    capsys.readouterr()
+    code, out, err = check_cli(capsys, str(path), "--budget", "2")
+    assert code == 2
+    line = next(i for i, text in enumerate(HANDS.splitlines(), 1) if "CURSE" in text)
+    assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in err
+    assert "random moves from the position of test cursed_in_hand" in err
+    assert f"reproduce it: the position test cursed_in_hand arranges ({tests}:3:1)" in err
