@@ -52,7 +52,14 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef play twid --players 2 --seat west --agent east=ismcts:1s", "against a search agent"),
         ("gamedef play twid --seat us --from-state saved.toml", "go on with a game saved on Ctrl-C"),
     ],
-    "check": [("gamedef check examples/twid_house_rules.game", "check a file and each of its variants")],
+    "check": [
+        ("gamedef check examples/twid_house_rules.game", "check a file and each of its variants, then play them"),
+        ("gamedef check my_cards.game --budget 10", "play what the file adds for 10 seconds (0: no play)"),
+    ],
+    "diff": [
+        ("gamedef diff --game examples/twid_house_rules.game --variant quick_game", "a variant against the game"),
+        ("gamedef diff --game my.game --games 200", "and 200 seeded games of both, side by side"),
+    ],
     "replay": [("gamedef replay game.toml", "re-run a transcript, every move checked")],
     "list": [("gamedef list", "every bundled game")],
     "info": [("gamedef info walls_and_wonders", "players, seats, options and variants of one game")],
@@ -196,6 +203,22 @@ def build_parser() -> argparse.ArgumentParser:
         "transcripts", nargs="*", metavar="TRANSCRIPT", help="transcripts or folders of them (default: the canonical)"
     )
     p.add_argument("--game", metavar="GAME", help="the edited game, played against the rules the transcripts name")
+    p.add_argument(
+        "--variant",
+        action="append",
+        metavar="V",
+        help="the edited rules are these variants added to the transcripts' (of --game, or of their own game)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive,
+        metavar="N",
+        help="also play N seeded games of both rules: win rates, length and endings side by side",
+    )
+    p.add_argument(
+        "--players", type=positive, metavar="N", help="players in those games (default: the first transcript's)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the first seed of those games (default 1)")
     p.set_defaults(func=cmd_diff)
 
     p = sub_parser("list", "list the bundled games: players, variants and options")
