@@ -386,16 +386,83 @@ def test_check_plays_a_game_and_reports_an_empty_choice_with_the_game_that_repro
     assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in capsys.readouterr().err
 
 
+SPIRAL = """procedure spiral(p: player, n: int) {
+    rule "Gems: Cursed spirals"
+    if n > 0 {
+        spiral(p, n + 1)
+    }
+}
+"""
+
+
 def test_check_reports_endless_recursion_found_in_play(capsys, tmp_path):
+    """A recursion whose base case is never met (n only grows) is not certain from the
+    syntax; play finds it, at the call, with the game that reproduces it."""
     path = tmp_path / "gems.game"
-    text = GEMS.replace("CURSE", "spiral(p)")
-    text += 'procedure spiral(p: player) {\n    rule "Gems: Cursed spirals"\n    spiral(p)\n}\n'
+    text = GEMS.replace("CURSE", "spiral(p, 1)") + SPIRAL
     path.write_text(text)
     code, _, err = check_cli(capsys, str(path), "--budget", "5")
     assert code == 2
-    line = len(text.splitlines()) - 1
-    assert f"{path}:{line}:5: error: in spiral: procedures nested more than" in err
+    line = len(text.splitlines()) - 2
+    assert f"{path}:{line}:9: error: in spiral: procedures nested more than" in err
     assert "hint: reproduce it: gamedef run" in err
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("spiral(p)", 3, "procedure 'spiral' calls itself on every path, before anything could stop it"),
+        (
+            'log "{p}"\n    if taken > 2 {\n        spiral(p)\n    }'
+            " else {\n        let x = 1\n        spiral(p)\n    }",
+            5,
+            "procedure 'spiral' calls itself on every path",
+        ),
+        (
+            'while taken < 9 {\n        log "{p} waits"\n    }',
+            3,
+            "this loop never ends once it starts: its condition reads taken, which its body never changes",
+        ),
+        ("while true {\n        let n = 1\n    }", 3, "this loop never ends once it starts"),
+    ],
+)
+def test_recursion_and_loops_that_cannot_end_are_found_without_playing(capsys, tmp_path, body, line, message):
+    """An endless recursion (a call of itself on every path, nothing before it that could
+    stop it) and a loop whose body changes nothing its condition reads are check errors
+    before any game is played."""
+    path = tmp_path / "gems.game"
+    text = (
+        GEMS.replace("CURSE", "spiral(p)")
+        + f'procedure spiral(p: player) {{\n    rule "Gems: spirals"\n    {body}\n}}\n'
+    )
+    path.write_text(text)
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 2 and "played" not in out
+    start = len(GEMS.splitlines())
+    assert f"{path}:{start + line}:" in err and message in err
+    assert "hint: " in err
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if taken > 2 {\n        spiral(p)\n    }",  # a base case
+        "if taken > 9 {\n        return\n    }\n    spiral(p)",  # a way out before the call
+        "win p\n    spiral(p)",
+        "while taken < 9 {\n        taken += 1\n    }",  # the loop changes what it reads
+        'while taken < 9 {\n        choose g from members(Gem) by p label "{g}"\n    }',  # a decision: a person's loop
+        "while taken < 9 {\n        if taken > 3 {\n            break\n        }\n    }",
+    ],
+)
+def test_recursion_and_loops_that_may_end_are_not_reported(capsys, tmp_path, body):
+    path = tmp_path / "gems.game"
+    text = (
+        GEMS.replace("CURSE", "spiral(p)")
+        + f'procedure spiral(p: player) {{\n    rule "Gems: spirals"\n    {body}\n}}\n'
+    )
+    path.write_text(text)
+    code, out, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
 
 
 def test_a_correct_game_checks_ok_and_says_what_it_played(capsys, tmp_path):
@@ -468,8 +535,9 @@ def test_check_of_new_twid_cards_finds_the_empty_choice_the_recursion_and_the_ca
             name="empty", title="Empty", number="91", effect='choose x from [] by s label "{x}"\n        gain_vp(s, 1)'
         )
         + '}\n\nvariant endless "Endless" {\n'
-        + 'procedure spiral(p: player) {\n    rule "House card 92: spirals"\n    spiral(p)\n}\n'
-        + NEW_TWID_CARD.format(name="endless", title="Endless", number="92", effect="spiral(s)")
+        + 'procedure spiral(p: player, n: int) {\n    rule "House card 92: spirals"\n'
+        + "    if n > 0 {\n        spiral(p, n + 1)\n    }\n}\n"
+        + NEW_TWID_CARD.format(name="endless", title="Endless", number="92", effect="spiral(s, 1)")
         + "}\n\nentity Relic {\n    slot effect(s: player)\n}\n\n"
         + 'card relic "Relic" : Relic {\n    effect {\n        rule "House relic: nothing deals it"\n'
         + "        gain_vp(s, 1)\n    }\n}\n"
@@ -478,11 +546,11 @@ def test_check_of_new_twid_cards_finds_the_empty_choice_the_recursion_and_the_ca
     assert code == 2
     lines = path.read_text().splitlines()
     empty = next(i for i, text in enumerate(lines, 1) if "choose x from []" in text)
-    spiral = next(i for i, text in enumerate(lines, 1) if text.strip() == "spiral(p)")
+    spiral = next(i for i, text in enumerate(lines, 1) if text.strip() == "spiral(p, n + 1)")
     relic = next(i for i, text in enumerate(lines, 1) if text.startswith("card relic"))
     assert f"{path}:{empty}:9: error: in empty.effect: a choice has no options" in err
     assert re.search(rf"reproduce it: gamedef run {re.escape(str(path))} --players \d --seed \d+ --variant empty", err)
-    assert f"{path}:{spiral}:5: error: in spiral: procedures nested more than" in err
+    assert f"{path}:{spiral}:9: error: in spiral: procedures nested more than" in err
     assert f"{path}:{relic}:1: warning: new card 'relic' was never reached" in err
     assert "'fine'" not in err and ":1:1: error" not in err
     assert "2 run-time errors" in out and "of a 12 s budget" in out

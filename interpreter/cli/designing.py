@@ -159,11 +159,13 @@ def _diff_outcomes(args, path: Path, added: tuple[str, ...], loaded: dict) -> bo
 
 
 def cmd_check(args) -> int:
-    """The static checks of each file and each of its variants, then play of what the file
-    adds or changes (interpreter/play/exercise.py) within `--budget` seconds: a run-time
-    error met in play is an error (exit 2) with the game that reproduces it; a new card
-    never reached, a warning."""
+    """The static checks of each file and each of its variants, with the recursions and
+    loops that cannot end (interpreter/check/endless.py), then play of what the file adds
+    or changes (interpreter/play/exercise.py) within `--budget` seconds: a run-time error
+    met in play is an error (exit 2) with the game that reproduces it; a new card never
+    reached, a warning."""
     from interpreter.check.checker import check_program
+    from interpreter.check.endless import endless
     from interpreter.language.program import load_program
     from interpreter.play.exercise import default_budget, exercise
     from interpreter.runtime.designer_tests import arranged_positions
@@ -176,14 +178,22 @@ def cmd_check(args) -> int:
             warnings = None
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
             loaded = {}
+            endless_found: dict = {}
             for vs in variant_sets:
-                found = check_program(load_program(path, vs))
+                assembled = load_program(path, vs)
+                found = check_program(assembled)
                 loaded[tuple(vs)] = load_game(str(path), variants=vs)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
+                endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
             for d in (warnings or {}).values():
                 print(d.render(), file=sys.stderr)
+            if endless_found:  # certain without playing: reported before any game is played
+                for d in endless_found.values():
+                    print(d.render(), file=sys.stderr)
+                failed = True
+                continue
             played = ""
             budget = default_budget(str(path)) if args.budget is None else args.budget
             if budget > 0:

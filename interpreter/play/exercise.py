@@ -101,7 +101,11 @@ class Report:
             d = p.diagnostic
             games = f"; in {p.times} games" if p.times > 1 else ""
             out.append(
-                Diagnostic(d.span, f"{d.message} (check played it: {p.where}{games})", f"reproduce it: {p.reproduce}")
+                Diagnostic(
+                    d.span,
+                    f"{d.message} (check played it: {p.where}{games})",
+                    (f"{d.hint}; " if d.hint else "") + f"reproduce it: {p.reproduce}",
+                )
             )
         for c in self.unreached:
             out.append(
@@ -269,6 +273,8 @@ def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[i
         game.narrate(state)
     except GameRuntimeError as err:
         return 0, err, 0
+    except UsageError as err:  # a player count the header allows and the seats do not
+        return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
     agents, _ = parse_agents([], game, state.players, seed)
     while state.result is None:
         if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
