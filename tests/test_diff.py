@@ -140,3 +140,17 @@ def test_games_needs_two_sets_of_rules(capsys, folder):
     assert code == 2 and "--games compares two sets of rules" in err and "--variant V" in err
     code, _, err = diff(capsys, str(folder / "g1.toml"), "--variant", "no_such")
     assert code == 2 and "unknown variant 'no_such'" in err
+
+
+def test_a_file_that_includes_the_game_is_diffed_against_it_with_its_variant(capsys, folder):
+    """A designer's file of variants (`include` the game, add a variant) against the game's
+    own transcripts: without the variant it is the same rules (said so), with it the
+    variant's change is seen."""
+    house = folder / "house.game"
+    house.write_text('include "tictactoe.game"\n' + X_WINS.replace("x_wins", "x_first"))
+    (folder / "tictactoe.game").write_text((ROOT / "examples" / "tictactoe.game").read_text())
+    code, out, err = diff(capsys, str(folder / "g2.toml"), "--game", str(house))
+    assert code == 0 and "hint: its changes may be in a variant: --variant x_first" in err
+    code, out, err = diff(capsys, str(folder / "g2.toml"), "--game", str(house), "--variant", "x_first")
+    assert code == 1 and "warning" not in err
+    assert "g2.toml: differs at move 2" in out

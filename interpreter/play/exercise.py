@@ -14,8 +14,8 @@ How it plays: seeded random games at every player count, under each variant that
 a change, taken in turn, game i of a count being exactly `gamedef run FILE --players N
 --seed i` (the same random agents, seeded the same way), so a failing game is watched again
 with that command; and random moves from each position the designer's tests arrange
-(`test` blocks in the file and in its `NAME.test.game`). A new card counts as reached when
-a step of its code runs or a seat picks it in a decision; a new card of a file that includes a game, never reached,
+(`test` blocks in the file and in its `NAME.test.game`). A new card with statements of its
+own counts as reached when a step of its code runs or a seat picks it in a decision; a new card of a file that includes a game, never reached,
 is warned of (it may be unplayable: never dealt, or its conditions never met). A game of
 its own is new throughout, and the summary says how many of its cards were reached.
 """
@@ -23,6 +23,7 @@ its own is new throughout, and the summary says how many of its cards were reach
 from __future__ import annotations
 
 import time
+import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -54,6 +55,9 @@ KINDS = {
 }
 
 
+STATEMENTS = tuple(t for t in typing.get_args(ast.Stmt) if t not in (ast.Cite, ast.Note))
+
+
 @attrs.frozen
 class Changed:
     """A declaration the file adds (`new`) or changes, with the lines it spans."""
@@ -63,6 +67,7 @@ class Changed:
     span: Span
     last_line: int
     new: bool
+    ruled: bool = False  # a card with statements of its own (an effect, a trigger), not only data
 
     def holds(self, span: Span) -> bool:
         return span.path == self.span.path and self.span.line <= span.line <= self.last_line
@@ -200,7 +205,9 @@ def changed_declarations(program: Program, base: tuple[dict, list] | None) -> li
         if before is not None and before == decl:
             continue
         name = getattr(decl, "name", "") or f"{kind} at line {decl.span.line}"
-        out.append(Changed(kind, name, decl.span, _last_line(decl), before is None))
+        last = _last_line(decl) if kind == "card" else decl.span.line  # only a card's lines are looked up
+        ruled = kind == "card" and any(isinstance(n, STATEMENTS) for n in ast.walk(decl))
+        out.append(Changed(kind, name, decl.span, last, before is None, ruled))
     return out
 
 
@@ -216,14 +223,15 @@ class _Tracker:
         self.by_name = {c.name: i for i, c in enumerate(cards)}
         self.game = game
         self.saved: list[tuple[list, int, Callable]] = []
-        self.with_code: set[int] = set()  # the cards that have steps of their own
+        by_path: dict[str, list[int]] = {}
+        for i, card in enumerate(cards):
+            by_path.setdefault(card.span.path, []).append(i)
         for code in game.compiled.codes:
-            for step, span in enumerate(code.spans):
-                for i, card in enumerate(cards):
-                    if card.holds(span) and step < len(code.ops):
+            for step, span in enumerate(code.spans[: len(code.ops)]):
+                for i in by_path.get(span.path, ()):
+                    if cards[i].holds(span):
                         self.saved.append((code.ops, step, code.ops[step]))
                         code.ops[step] = self._wrap(code.ops[step], i)
-                        self.with_code.add(i)
                         break
 
     def _wrap(self, op: Callable, i: int) -> Callable:
@@ -373,8 +381,7 @@ def exercise(
                 problems[key] = Problem(d, where, reproduce)
             if not progressed or clock() > deadline:
                 break
-            ruled = set().union(*(t.with_code for t in tracked.values()))
-            hits = [sum(t.hits[i] for t in tracked.values()) for i in ruled]
+            hits = [sum(t.hits[i] for t in tracked.values()) for i, c in enumerate(cards) if c.ruled]
             if all(line.played >= ENOUGH_GAMES for line in lines) and all(h >= ENOUGH_PLAYS for h in hits):
                 break
     finally:
@@ -383,9 +390,8 @@ def exercise(
     hits = [sum(t.hits[i] for t in tracked.values()) for i in range(len(cards))]
     # Only a card with rules of its own is reached or not: a card that is only data (a rank
     # compared, a value counted) runs nothing of its own.
-    ruled = set().union(*(t.with_code for t in tracked.values()))
-    cards_ruled = [c for i, c in enumerate(cards) if i in ruled]
-    hits = [h for i, h in enumerate(hits) if i in ruled]
+    cards_ruled = [c for c in cards if c.ruled]
+    hits = [h for c, h in zip(cards, hits, strict=True) if c.ruled]
     # A game of its own is new throughout: its cards' reach is in the summary, not a warning each.
     warn = games and base is not None
     unreached = tuple(c for c, h in zip(cards_ruled, hits, strict=True) if h == 0 and c.new) if warn else ()
