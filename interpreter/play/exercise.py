@@ -14,10 +14,11 @@ How it plays: seeded random games at every player count, under each variant that
 a change, taken in turn, game i of a count being exactly `gamedef run FILE --players N
 --seed i` (the same random agents, seeded the same way), so a failing game is watched again
 with that command; and random moves from each position the designer's tests arrange
-(`test` blocks in the file and in its `NAME.test.game`). A new card with statements of its
-own counts as reached when a step of its code runs or a seat picks it in a decision; a new card of a file that includes a game, never reached,
-is warned of (it may be unplayable: never dealt, or its conditions never met). A game of
-its own is new throughout, and the summary says how many of its cards were reached.
+(`test` blocks in the file and in its `NAME.test.game`, as `gamedef test` compiled them).
+A new card with statements of its own counts as reached when a step of its code runs or a
+seat picks it in a decision; a new card of a file that includes a game, never reached, is
+warned of (it may be unplayable: never dealt, or its conditions never met). A game of its
+own is new throughout, and the summary says how many of its cards were reached.
 """
 
 from __future__ import annotations
