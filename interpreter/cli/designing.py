@@ -166,7 +166,7 @@ def cmd_check(args) -> int:
     reached, a warning."""
     from interpreter.check.checker import check_program
     from interpreter.check.endless import endless
-    from interpreter.language.program import load_program
+    from interpreter.language.program import Program, load_program
     from interpreter.play.exercise import default_budget, exercise
     from interpreter.runtime.designer_tests import arranged_positions
 
@@ -178,9 +178,10 @@ def cmd_check(args) -> int:
             warnings = None
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
             loaded = {}
+            programs: dict[tuple[str, ...], Program] = {(): program}
             endless_found: dict = {}
             for vs in variant_sets:
-                assembled = load_program(path, vs)
+                assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
                 found = check_program(assembled)
                 loaded[tuple(vs)] = load_game(str(path), variants=vs)
                 # Warn only of what no variant uses either.
@@ -195,9 +196,17 @@ def cmd_check(args) -> int:
                 failed = True
                 continue
             played = ""
-            budget = default_budget(str(path)) if args.budget is None else args.budget
+            budget = default_budget(str(path), program) if args.budget is None else args.budget
             if budget > 0:
-                report = exercise(str(path), budget, variant_sets, loaded, lambda: arranged_positions(path), shown=name)
+                report = exercise(
+                    str(path),
+                    budget,
+                    variant_sets,
+                    loaded,
+                    lambda: arranged_positions(path),
+                    shown=name,
+                    programs=programs,
+                )
                 errors = [d for d in report.diagnostics() if d.severity == "error"]
                 for d in report.diagnostics():
                     print(d.render(), file=sys.stderr)

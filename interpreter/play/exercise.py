@@ -315,6 +315,7 @@ def exercise(
     test_positions: Callable[[], Iterator[tuple[ast.Test, Game, Callable[[int], State]]]] | None = None,
     clock: Callable[[], float] = time.monotonic,
     shown: str | None = None,
+    programs: dict[tuple[str, ...], Program] | None = None,
 ) -> Report:
     """Play what `file` adds or changes for at most `budget` seconds (see the module's doc).
 
@@ -322,16 +323,18 @@ def exercise(
     `loaded` the games already loaded for them (by variants), loaded here otherwise;
     `test_positions`, when given, yields the designer's tests' arranged positions, each
     with its game and a function from a seed to its start. `shown`: the file as the
-    commands that reproduce a game name it (as the designer typed it)."""
+    commands that reproduce a game name it (as the designer typed it); `programs`: the
+    programs already assembled for the variant sets, by variants."""
     path = Path(file).resolve()
     started = clock()
     deadline = started + budget
-    program = load_program(path)
+    programs = programs or {}
+    program = programs.get(()) or load_program(path)
     base = base_of(path, program)
     lines: list[_Line] = []
     changed: dict[tuple, Changed] = {}
     for vs in variant_sets:
-        prog = program if not vs else load_program(path, vs)
+        prog = program if not vs else (programs.get(tuple(vs)) or load_program(path, vs))
         found = changed_declarations(prog, base)
         if not found or (vs and all(c in changed.values() for c in found)):
             continue  # nothing this variant brings that another line does not play
@@ -411,11 +414,11 @@ def exercise(
     )
 
 
-def default_budget(file: str) -> float:
+def default_budget(file: str, program: Program | None = None) -> float:
     """A file that includes a game by name gets DEFAULT_BUDGET, a game of its own OWN_GAME_BUDGET."""
     path = Path(file).resolve()
     try:
-        program = load_program(path)
+        program = program or load_program(path)
     except (GameDefError, UsageError):
         return DEFAULT_BUDGET
     return DEFAULT_BUDGET if _included_games(path, program) else OWN_GAME_BUDGET
