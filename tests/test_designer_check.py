@@ -585,3 +585,12 @@ def test_check_plays_on_from_the_positions_the_designers_tests_arrange(capsys, t
     assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in err
     assert "random moves from the position of test cursed_in_hand" in err
     assert f"reproduce it: the position test cursed_in_hand arranges ({tests}:3:1)" in err
+
+
+@pytest.mark.parametrize("budget", ["-1", "nan", "inf", "4000", "soon"])
+def test_a_budget_that_is_not_a_number_of_seconds_is_refused(capsys, budget):
+    with pytest.raises(SystemExit) as info:
+        main(["check", "tictactoe", "--budget", budget])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--budget" in err and ("seconds" in err) and "Traceback" not in err

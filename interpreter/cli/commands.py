@@ -16,7 +16,7 @@ from interpreter.cli.catalogue import cmd_info, cmd_list
 from interpreter.cli.designing import cmd_cards, cmd_check, cmd_diff, cmd_lsp, cmd_new, cmd_rules, cmd_test
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
-from interpreter.cli.shared import positive
+from interpreter.cli.shared import budget_seconds, positive
 from interpreter.cli.terminal import clean_output, error
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
@@ -167,7 +167,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("files", nargs="+", metavar="FILE", help=".game files or bundled game names")
     p.add_argument(
         "--budget",
-        type=float,
+        type=budget_seconds,
         metavar="SECONDS",
         help="seconds spent playing what each file adds or changes (default 3 for a file that includes a game, "
         "1 for a game of its own; 0: static checks only)",
