@@ -212,7 +212,7 @@ def cmd_check(args) -> int:
                     print(d.render(), file=sys.stderr)
                 played = f"; {report.summary()}"
                 if errors:
-                    print(f"{name}: {len(errors)} run-time error{'s' if len(errors) != 1 else ''}{played}")
+                    print(f"{name}: failed in play{played}")
                     failed = True
                     continue
             print(f"{name}: ok ({len(program.all_variants)} variants){played}")
