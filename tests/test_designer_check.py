@@ -11,6 +11,7 @@ play them: an error at run time that `check` did not report fails the test.
 from __future__ import annotations
 
 import random
+import re
 import tempfile
 import textwrap
 from pathlib import Path
@@ -455,3 +456,293 @@ def test_a_card_writing_to_the_us_with_two_players_stops_with_the_seats_in_play(
         "with 2 players the seats in play are West, East" in out
     )
     assert "1 of 2 tests passed" in out
+
+
+# ---- check plays what it checks (docs/language.md §3.2, "What `check` plays") -----------------------------
+from interpreter.play.exercise import base_of, changed_declarations  # noqa: E402
+
+PLAYED_GEMS = """\
+game gems "Gems" {
+    players 2..3
+    seats [north, south, east]
+}
+
+entity Gem {
+    slot effect(p: player)
+}
+
+var taken: int = 0
+
+card calm "Calm" : Gem {
+    effect {
+        rule "Gems: Calm logs"
+        log "{p} is calm"
+    }
+}
+
+card cursed "Cursed" : Gem {
+    effect {
+        rule "Gems: Cursed asks for a gem that is none"
+        CURSE
+    }
+}
+
+card quiet "Quiet" : Gem {
+    effect {
+        rule "Gems: Quiet logs"
+        log "{p} is quiet"
+    }
+}
+
+procedure play() {
+    rule "Gems: each seat takes a gem three times, and its effect runs"
+    while taken < 6 {
+        for p in players {
+            choose g from members(Gem) by p label "take {g}"
+            taken += 1
+            perform g.effect(p)
+        }
+    }
+    game over []
+}
+"""
+
+EMPTY_CHOICE = 'choose x from [g for g in members(Gem) if g == none] by p label "{x}"'
+
+
+def check_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out, out.err
+
+
+def test_check_plays_a_game_and_reports_an_empty_choice_with_the_game_that_reproduces_it(capsys, tmp_path):
+    """A card whose effect chooses from an empty list passes the static checks and fails
+    only in the games that take it: `check` plays the game, reports the error at the
+    card's line with the seed and decision, and `gamedef run` with the command it gives
+    stops on the same error."""
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_GEMS.replace("CURSE", EMPTY_CHOICE))
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 2
+    line = next(i for i, text in enumerate(PLAYED_GEMS.splitlines(), 1) if "CURSE" in text)
+    assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in err
+    found = re.search(r"check played it: (\d) players, seed (\d+), decision (\d+)", err)
+    assert found, err
+    reproduce = re.search(r"hint: reproduce it: gamedef run (\S+) --players (\d) --seed (\d+) --moves", err)
+    assert reproduce and reproduce.groups() == (str(path), found[1], found[2])
+    assert re.search(r"in \d+(\.\d)? s of a 5 s budget", out), out  # the budget, printed
+    # the command given plays the same game to the same error
+    assert main(["run", str(path), "--players", found[1], "--seed", found[2], "--quiet"]) == 2
+    assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in capsys.readouterr().err
+
+
+SPIRAL = """procedure spiral(p: player, n: int) {
+    rule "Gems: Cursed spirals"
+    if n > 0 {
+        spiral(p, n + 1)
+    }
+}
+"""
+
+
+def test_check_reports_endless_recursion_found_in_play(capsys, tmp_path):
+    """A recursion whose base case is never met (n only grows) is not certain from the
+    syntax; play finds it, at the call, with the game that reproduces it."""
+    path = tmp_path / "gems.game"
+    text = PLAYED_GEMS.replace("CURSE", "spiral(p, 1)") + SPIRAL
+    path.write_text(text)
+    code, _, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 2
+    line = len(text.splitlines()) - 2
+    assert f"{path}:{line}:9: error: in spiral: procedures nested more than" in err
+    assert "hint: reproduce it: gamedef run" in err
+
+
+@pytest.mark.parametrize(
+    ("body", "line", "message"),
+    [
+        ("spiral(p)", 3, "procedure 'spiral' calls itself on every path, before anything could stop it"),
+        (
+            'log "{p}"\n    if taken > 2 {\n        spiral(p)\n    }'
+            " else {\n        let x = 1\n        spiral(p)\n    }",
+            5,
+            "procedure 'spiral' calls itself on every path",
+        ),
+        (
+            'while taken < 9 {\n        log "{p} waits"\n    }',
+            3,
+            "this loop never ends once it starts: its condition reads taken, which its body never changes",
+        ),
+        ("while true {\n        let n = 1\n    }", 3, "this loop never ends once it starts"),
+    ],
+)
+def test_recursion_and_loops_that_cannot_end_are_found_without_playing(capsys, tmp_path, body, line, message):
+    """An endless recursion (a call of itself on every path, nothing before it that could
+    stop it) and a loop whose body changes nothing its condition reads are check errors
+    before any game is played."""
+    path = tmp_path / "gems.game"
+    text = (
+        PLAYED_GEMS.replace("CURSE", "spiral(p)")
+        + f'procedure spiral(p: player) {{\n    rule "Gems: spirals"\n    {body}\n}}\n'
+    )
+    path.write_text(text)
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 2 and "played" not in out
+    start = len(PLAYED_GEMS.splitlines())
+    assert f"{path}:{start + line}:" in err and message in err
+    assert "hint: " in err
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if taken > 2 {\n        spiral(p)\n    }",  # a base case
+        "if taken > 9 {\n        return\n    }\n    spiral(p)",  # a way out before the call
+        "win p\n    spiral(p)",
+        "while taken < 9 {\n        taken += 1\n    }",  # the loop changes what it reads
+        'while taken < 9 {\n        choose g from members(Gem) by p label "{g}"\n    }',  # a decision: a person's loop
+        "while taken < 9 {\n        if taken > 3 {\n            break\n        }\n    }",
+    ],
+)
+def test_recursion_and_loops_that_may_end_are_not_reported(capsys, tmp_path, body):
+    path = tmp_path / "gems.game"
+    text = (
+        PLAYED_GEMS.replace("CURSE", "spiral(p)")
+        + f'procedure spiral(p: player) {{\n    rule "Gems: spirals"\n    {body}\n}}\n'
+    )
+    path.write_text(text)
+    code, out, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
+
+
+def test_a_correct_game_checks_ok_and_says_what_it_played(capsys, tmp_path):
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 0, err
+    assert "error" not in err
+    assert re.search(r"ok \(0 variants\); played (\d+) games .* at 2,3 players in", out), out
+    assert "3 cards, 1 procedure new or changed; 3 of 3 cards with rules reached: no run-time error" in out
+
+
+def test_budget_0_is_the_static_check_alone(capsys, tmp_path):
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_GEMS.replace("CURSE", EMPTY_CHOICE))
+    code, out, _ = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0 and out == f"{path}: ok (0 variants)\n"
+
+
+def test_what_is_new_or_changed_against_the_included_game(tmp_path):
+    """Against `include twid`: the file's new card is new, a variant's `replace def` is
+    changed, and none of the game's own declarations is either."""
+    path = tmp_path / "house.game"
+    path.write_text(
+        "include twid\n\n"
+        'variant quick "Quick" {\n    rule "House rule: quick"\n    replace def victory_vp() = 7\n}\n\n'
+        + NEW_TWID_CARD.format(name="fresh", title="Fresh", number="95", effect="gain_vp(s, 1)")
+    )
+    base = base_of(path, load_program(path))
+    assert base is not None
+    plain = changed_declarations(load_program(path), base)
+    assert [(c.kind, c.name, c.new) for c in plain] == [("card", "fresh", True)]
+    quick = changed_declarations(load_program(path, ["quick"]), base)
+    assert sorted((c.kind, c.name, c.new) for c in quick) == [("card", "fresh", True), ("def", "victory_vp", False)]
+    # a game of its own is new throughout
+    own = load_program(ROOT / "examples" / "tictactoe.game")
+    assert base_of(ROOT / "examples" / "tictactoe.game", own) is None
+    assert {c.name for c in changed_declarations(own, None)} >= {"play", "turn", "empty_cells"}
+
+
+NEW_TWID_CARD = """\
+card {name} "{title}" : TwidCard {{
+    number "{number}"
+    epoch pre
+    ops 2
+    block West
+    types [Political]
+    removed_after_text false
+    text "{title}."
+    effect {{
+        rule "House card {number}: {title}"
+        {effect}
+    }}
+}}
+"""
+
+
+@pytest.mark.slow
+def test_check_of_new_twid_cards_finds_the_empty_choice_the_recursion_and_the_card_never_reached(capsys, tmp_path):
+    """New cards for The Wall is Down in a file of their own (`include twid`), each in a
+    variant: a correct one is no error, an empty choice and an endless recursion are
+    errors at their lines with the game that reproduces them, and a card of a kind that
+    nothing deals is warned of as never reached."""
+    path = tmp_path / "house.game"
+    path.write_text(
+        "include twid\n\n"
+        + NEW_TWID_CARD.format(name="fine", title="Fine", number="90", effect="gain_vp(s, 1)")
+        + 'variant empty "Empty" {\n'
+        + NEW_TWID_CARD.format(
+            name="empty", title="Empty", number="91", effect='choose x from [] by s label "{x}"\n        gain_vp(s, 1)'
+        )
+        + '}\n\nvariant endless "Endless" {\n'
+        + 'procedure spiral(p: player, n: int) {\n    rule "House card 92: spirals"\n'
+        + "    if n > 0 {\n        spiral(p, n + 1)\n    }\n}\n"
+        + NEW_TWID_CARD.format(name="endless", title="Endless", number="92", effect="spiral(s, 1)")
+        + "}\n\nentity Relic {\n    slot effect(s: player)\n}\n\n"
+        + 'card relic "Relic" : Relic {\n    effect {\n        rule "House relic: nothing deals it"\n'
+        + "        gain_vp(s, 1)\n    }\n}\n"
+    )
+    code, out, err = check_cli(capsys, str(path), "--budget", "12")
+    assert code == 2
+    lines = path.read_text().splitlines()
+    empty = next(i for i, text in enumerate(lines, 1) if "choose x from []" in text)
+    spiral = next(i for i, text in enumerate(lines, 1) if text.strip() == "spiral(p, n + 1)")
+    relic = next(i for i, text in enumerate(lines, 1) if text.startswith("card relic"))
+    assert f"{path}:{empty}:9: error: in empty.effect: a choice has no options" in err
+    assert re.search(rf"reproduce it: gamedef run {re.escape(str(path))} --players \d --seed \d+ --variant empty", err)
+    assert f"{path}:{spiral}:9: error: in spiral: procedures nested more than" in err
+    assert f"{path}:{relic}:1: warning: new card 'relic' was never reached" in err
+    assert "'fine'" not in err and ":1:1: error" not in err
+    assert "2 run-time errors" in out and "of a 12 s budget" in out
+
+
+PLAYED_HANDS = PLAYED_GEMS.replace(
+    "var taken: int = 0\n",
+    "var taken: int = 0\nvar hand: player -> list Gem = []\n\n"
+    'procedure setup() {\n    rule "Gems: each seat\'s hand is Calm and Quiet"\n'
+    "    for p in players {\n        hand[p] = [calm, quiet]\n    }\n}\n",
+).replace("choose g from members(Gem) by p", "choose g from hand[p] by p")
+
+
+def test_check_plays_on_from_the_positions_the_designers_tests_arrange(capsys, tmp_path):
+    """A card that no game deals is played from the position a `test` block arranges
+    (once `gamedef test` has compiled the tests): its error is reported with that test."""
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_HANDS.replace("CURSE", EMPTY_CHOICE))
+    tests = tmp_path / "gems.test.game"
+    tests.write_text(
+        'include "gems.game"\n\ntest cursed_in_hand "North holds the cursed gem" {\n    players 2\n'
+        "    arrange {\n        hand[north] = [cursed]\n    }\n"
+        '    expect offered("take cursed")\n}\n'
+    )
+    code, out, err = check_cli(capsys, str(path), "--budget", "2")
+    assert code == 0, err  # random games never deal it
+    assert main(["test", str(tests)]) == 0
+    capsys.readouterr()
+    code, out, err = check_cli(capsys, str(path), "--budget", "2")
+    assert code == 2
+    line = next(i for i, text in enumerate(PLAYED_HANDS.splitlines(), 1) if "CURSE" in text)
+    assert f"{path}:{line}:9: error: in cursed.effect: a choice has no options" in err
+    assert "random moves from the position of test cursed_in_hand" in err
+    assert f"reproduce it: the position test cursed_in_hand arranges ({tests}:3:1)" in err
+
+
+@pytest.mark.parametrize("budget", ["-1", "nan", "inf", "4000", "soon"])
+def test_a_budget_that_is_not_a_number_of_seconds_is_refused(capsys, budget):
+    with pytest.raises(SystemExit) as info:
+        main(["check", "tictactoe", "--budget", budget])
+    assert info.value.code == 2
+    err = capsys.readouterr().err
+    assert "--budget" in err and ("seconds" in err) and "Traceback" not in err

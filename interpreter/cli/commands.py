@@ -16,7 +16,7 @@ from interpreter.cli.catalogue import cmd_info, cmd_list
 from interpreter.cli.designing import cmd_cards, cmd_check, cmd_diff, cmd_lsp, cmd_new, cmd_rules, cmd_test
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
-from interpreter.cli.shared import positive
+from interpreter.cli.shared import budget_seconds, positive
 from interpreter.cli.terminal import clean_output, error
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
@@ -52,7 +52,14 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef play twid --players 2 --seat west --agent east=ismcts:1s", "against a search agent"),
         ("gamedef play twid --seat us --from-state saved.toml", "go on with a game saved on Ctrl-C"),
     ],
-    "check": [("gamedef check examples/twid_house_rules.game", "check a file and each of its variants")],
+    "check": [
+        ("gamedef check examples/twid_house_rules.game", "check a file and each of its variants, then play them"),
+        ("gamedef check my_cards.game --budget 10", "play what the file adds for 10 seconds (0: no play)"),
+    ],
+    "diff": [
+        ("gamedef diff --game examples/twid_house_rules.game --variant quick_game", "a variant against the game"),
+        ("gamedef diff --game my.game --games 200", "and 200 seeded games of both, side by side"),
+    ],
     "replay": [("gamedef replay game.toml", "re-run a transcript, every move checked")],
     "list": [("gamedef list", "every bundled game")],
     "info": [("gamedef info walls_and_wonders", "players, seats, options and variants of one game")],
@@ -158,6 +165,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub_parser("check", "check .game files (and each of their variants)")
     p.add_argument("files", nargs="+", metavar="FILE", help=".game files or bundled game names")
+    p.add_argument(
+        "--budget",
+        type=budget_seconds,
+        metavar="SECONDS",
+        help="seconds spent playing what each file adds or changes (default 3 for a file that includes a game, "
+        "1 for a game of its own; 0: static checks only)",
+    )
     p.set_defaults(func=cmd_check)
 
     p = sub_parser("lsp", "run the language server an editor starts (LSP on stdin and stdout; docs/editor.md)")
@@ -189,6 +203,22 @@ def build_parser() -> argparse.ArgumentParser:
         "transcripts", nargs="*", metavar="TRANSCRIPT", help="transcripts or folders of them (default: the canonical)"
     )
     p.add_argument("--game", metavar="GAME", help="the edited game, played against the rules the transcripts name")
+    p.add_argument(
+        "--variant",
+        action="append",
+        metavar="V",
+        help="the edited rules are these variants added to the transcripts' (of --game, or of their own game)",
+    )
+    p.add_argument(
+        "--games",
+        type=positive,
+        metavar="N",
+        help="also play N seeded games of both rules: win rates, length and endings side by side",
+    )
+    p.add_argument(
+        "--players", type=positive, metavar="N", help="players in those games (default: the first transcript's)"
+    )
+    p.add_argument("--seed", type=int, default=1, help="the first seed of those games (default 1)")
     p.set_defaults(func=cmd_diff)
 
     p = sub_parser("list", "list the bundled games: players, variants and options")

@@ -49,10 +49,12 @@ def cmd_test(args) -> int:
 
 
 def cmd_diff(args) -> int:
-    """Play transcripts against the edited rules; per transcript, the first decision that
-    goes differently and the rules in force there. Exit 0 when none differs, else 1."""
+    """Play transcripts against the edited rules (an edited file, variants added, or both);
+    per transcript, the first decision that goes differently and the rules in force there.
+    A warning when the edited rules are the baseline's; with `--games N`, N seeded games of
+    both side by side. Exit 0 when nothing differs, else 1."""
     from interpreter.core.paths import ROOT
-    from interpreter.runtime.transcript_diff import diff_transcript, transcripts_in
+    from interpreter.runtime.transcript_diff import diff_transcript, same_rules, transcript_games, transcripts_in
 
     items = args.transcripts
     if not items:
@@ -69,9 +71,22 @@ def cmd_diff(args) -> int:
         paths = [p for p in paths if Path(read_transcript(p).game).name.removesuffix(".game") == name]
     if not paths:
         raise UsageError("no transcripts to play", "a folder's transcripts are its *.toml files")
+    if args.games and not (args.game or args.variant):
+        raise UsageError(
+            "--games compares two sets of rules, and there is only one",
+            "give the edited rules: --game EDITED.game, or --variant V (or both)",
+        )
+    added = tuple(args.variant or [])
+    loaded: dict = {}
+    warned: set[tuple[int, int]] = set()
     differ = 0
     for path in paths:
-        d = diff_transcript(path, args.game)
+        before, now = transcript_games(path, read_transcript(path), args.game, added, loaded)
+        if before is not None and (id(before), id(now)) not in warned:
+            warned.add((id(before), id(now)))
+            if same_rules(before, now):
+                _same_rules_warning(before, now, args.game)
+        d = diff_transcript(path, args.game, added, loaded)
         shown = shown_path(str(path))
         if d is None:
             print(f"{shown}: same")
@@ -86,14 +101,76 @@ def cmd_diff(args) -> int:
             for line in d.rules:
                 print(f"      {shown_path(line.split(':', 1)[0])}:{line.split(':', 1)[1]}")
     print(f"{differ} of {len(paths)} transcripts differ")
+    if args.games:
+        return 1 if _diff_outcomes(args, paths[0], added, loaded) or differ else 0
     return 1 if differ else 0
 
 
+def _same_rules_warning(before, now, edited: str | None) -> None:
+    """Said when the edited rules are the baseline's: nothing can differ (a change made in a
+    variant that was not chosen, or a file that includes the game and changes nothing)."""
+    unused = [v for v in now.compiled.program.all_variants if v not in now.variants]
+    what = f"{edited}" if edited else "the game"
+    if now.variants != before.variants:
+        what += " with " + ", ".join(now.variants)
+    hint = (
+        f"its changes may be in a variant: --variant {unused[0]}"
+        + (f" (its variants: {', '.join(unused)})" if len(unused) > 1 else "")
+        if unused
+        else "edit the rules, or name the edited file with --game"
+    )
+    print(
+        f"warning: {what} has the same rules as the transcripts' own game ({before.name}"
+        + (f" with {', '.join(before.variants)}" if before.variants else "")
+        + "): nothing can differ",
+        file=sys.stderr,
+    )
+    print(f"    hint: {hint}", file=sys.stderr)
+
+
+def _diff_outcomes(args, path: Path, added: tuple[str, ...], loaded: dict) -> bool:
+    """`--games N`: N seeded games of the baseline and of the edited rules, with the first
+    transcript's players (or --players), variants and options; the side-by-side table.
+    True when some game ended otherwise."""
+    from interpreter.play.compare import compare, outcomes, report_lines
+    from interpreter.play.simulate import Setup, check_scale
+    from interpreter.runtime.transcript_diff import transcript_games
+
+    check_scale(args.games, 1)
+    t = read_transcript(path)
+    before, now = transcript_games(path, t, args.game, added, loaded)
+    assert before is not None  # --games is refused above without an edited file or a variant
+    players = args.players or t.players
+    before.seats_for(players)  # a player count the game has, or the usage error that says so
+    now.seats_for(players)
+    base = str(path.parent / t.game) if t.game.endswith(".game") else t.game
+    setups = [
+        Setup(game=name, variants=tuple(g.variants), options=dict(g.options), players=players)
+        for name, g in ((base, before), (args.game or base, now))
+    ]
+    records = [outcomes(g, setup, args.games, args.seed) for g, setup in zip((before, now), setups, strict=True)]
+    doc = compare(records[0], records[1], now.seats_for(players))
+    was = "before" + (f" ({', '.join(before.variants)})" if before.variants else "")
+    edited = "after" + (f" ({', '.join(v for v in now.variants if v not in before.variants)})" if added else "")
+    print()
+    for line in report_lines(doc, args.games, args.seed, players, was, edited):
+        print(line)
+    return doc["same_games"] < args.games
+
+
 def cmd_check(args) -> int:
+    """The static checks of each file and each of its variants, with the recursions and
+    loops that cannot end (interpreter/check/endless.py), then play of what the file adds
+    or changes (interpreter/play/exercise.py) within `--budget` seconds: a run-time error
+    met in play is an error (exit 2) with the game that reproduces it; a new card never
+    reached, a warning."""
     from interpreter.check.checker import check_program
+    from interpreter.check.endless import endless
     from interpreter.check.partial import with_the_rest_checked
     from interpreter.language.parser import SyntaxErrors
-    from interpreter.language.program import load_program
+    from interpreter.language.program import Program, load_program
+    from interpreter.play.exercise import default_budget, exercise
+    from interpreter.runtime.designer_tests import arranged_positions
 
     failed = False
     for name in args.files:
@@ -110,15 +187,45 @@ def cmd_check(args) -> int:
             variant_sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
             # a test played with several variants is checked with them (check/checker.py)
             variant_sets += [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
+            loaded = {}
+            programs: dict[tuple[str, ...], Program] = {(): program}
+            endless_found: dict = {}
             for vs in variant_sets:
-                found = check_program(load_program(path, vs))
-                load_game(str(path), variants=vs)
+                assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
+                found = check_program(assembled)
+                loaded[tuple(vs)] = load_game(str(path), variants=vs)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
+                endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
             for d in (warnings or {}).values():
                 print(d.render(), file=sys.stderr)
-            print(f"{name}: ok ({len(program.all_variants)} variants)")
+            if endless_found:  # certain without playing: reported before any game is played
+                for d in endless_found.values():
+                    print(d.render(), file=sys.stderr)
+                failed = True
+                continue
+            played = ""
+            budget = default_budget(str(path), program) if args.budget is None else args.budget
+            if budget > 0:
+                report = exercise(
+                    str(path),
+                    budget,
+                    variant_sets,
+                    loaded,
+                    lambda: arranged_positions(path),
+                    shown=name,
+                    programs=programs,
+                )
+                errors = [d for d in report.diagnostics() if d.severity == "error"]
+                for d in report.diagnostics():
+                    print(d.render(), file=sys.stderr)
+                played = f"; {report.summary()}"
+                if errors:
+                    print(f"{name}: failed in play{played}")
+                    failed = True
+                    continue
+            print(f"{name}: ok ({len(program.all_variants)} variants){played}")
         except GameDefError as err:
             print(err.render(), file=sys.stderr)
             failed = True

@@ -35,6 +35,20 @@ def positive(text: str) -> int:
     return value
 
 
+MAX_BUDGET = 3600.0  # seconds `check --budget` may play: an hour is a simulation's work, not a check's
+
+
+def budget_seconds(text: str) -> float:
+    """`check --budget SECONDS`: a number from 0 (no play) to MAX_BUDGET."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not 0 <= value <= MAX_BUDGET:  # refuses nan and inf too
+        raise argparse.ArgumentTypeError(f"expected seconds from 0 to {MAX_BUDGET:g}, not {text}")
+    return value
+
+
 def parse_options(items: list[str]) -> dict[str, Any]:
     options = {}
     for item in items or []:

@@ -20,6 +20,7 @@ options are compiled together, once, and kept in the compiled-game cache like an
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,11 +119,16 @@ def _check_settings(test: ast.Test, program: Program) -> None:
         )
 
 
-def _compile(path: Path, variants: tuple[str, ...], options: dict[str, Any], tests: list, first: ast.Test) -> Game:
-    """The game with the generated code of `tests` (pairs of index and test), compiled once."""
+def _compile(
+    path: Path, variants: tuple[str, ...], options: dict[str, Any], tests: list, first: ast.Test, cached: bool = False
+) -> Game | None:
+    """The game with the generated code of `tests` (pairs of index and test), compiled once;
+    with `cached`, only as the cache keeps it (None when it does not)."""
     roots = (path.parent, BUNDLED, BUNDLED_CARDS)
     key = ("(tests)", *variants)
     compiled = gamecache.load(path, key, options, roots)
+    if compiled is None and cached:
+        return None
     if compiled is None:
         program = load_program(path, variants)
         check_program(program)  # the game and its tests' code (testcode.py), each mistake once
@@ -419,10 +425,61 @@ def run_tests(path: str | Path, only: str | None = None) -> list[Outcome]:
         groups.setdefault(key, []).append((i, t))
     games: dict[tuple, Game] = {}
     for key, members in groups.items():
-        games[key] = _compile(path, key[0], dict(key[1]), members, members[0][1])
+        game = _compile(path, key[0], dict(key[1]), members, members[0][1])
+        assert game is not None  # compiled when not cached
+        games[key] = game
     outcomes: list[Outcome] = []
     for i, t in chosen:
         options = {name: _literal(v) for name, v in t.options}
         key = (t.variants, tuple(sorted(options.items(), key=repr)))
         outcomes.append(_Run(games[key], i, t, path.parent).go())
     return outcomes
+
+
+def arranged_positions(path: str | Path) -> Iterator[tuple[ast.Test, Game, Callable[[int], State]]]:
+    """The positions the designer's tests of `path` start from (its own `test` blocks, and
+    those of `NAME.test.game` beside it), each with its game (the tests' code compiled in)
+    and a function from a seed to that position: `gamedef check` plays random moves on from
+    them, reaching what a test arranges (a card in hand) that random games may not.
+
+    Only tests whose game `gamedef test` has compiled and the cache keeps (the same
+    files, variants and options) are given: compiling them here would take the time
+    `check` has to play. A test whose file or settings do not check, or whose start stops
+    with an error, is left out: `gamedef test` reports those."""
+    path = Path(path).resolve()
+    files = [path, path.with_name(path.name.removesuffix(".game") + ".test.game")]
+    for file in files:
+        if not file.is_file() or (file != path and file.name == path.name):
+            continue
+        try:
+            program, tests = file_tests(file)
+            for _, t in tests:
+                _check_settings(t, program)
+        except GameDefError:
+            continue
+        groups: dict[tuple, list] = {}
+        for i, t in tests:
+            options = {name: _literal(v) for name, v in t.options}
+            groups.setdefault((t.variants, tuple(sorted(options.items(), key=repr))), []).append((i, t))
+        for key, members in groups.items():
+            try:
+                game = _compile(file, key[0], dict(key[1]), members, members[0][1], cached=True)
+            except GameDefError:
+                continue
+            if game is None:
+                continue
+            for i, t in members:
+                try:
+                    state, _ = _start(game, i, t, file.parent)
+                except (GameDefError, UsageError):
+                    continue
+                yield t, game, _always(state)
+
+
+def _always(state: State) -> Callable[[int], State]:
+    """A test's start, whatever the seed (the seed is its random moves')."""
+
+    def start(seed: int) -> State:
+        return state
+
+    return start

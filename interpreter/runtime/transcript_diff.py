@@ -93,15 +93,73 @@ def _start(game: Game, t: Transcript, base: Path) -> State:
     return game.start(players=t.players, seed=t.seed, pins=tuple(t.dice))
 
 
-def diff_transcript(path: str | Path, edited: str | Path | None = None) -> Difference | None:
-    """The first difference of the transcript at `path` against the edited game (or
-    against its own game as it is now), or None when it plays the same."""
+def transcript_games(
+    path: Path, t: Transcript, edited: str | Path | None = None, added: tuple[str, ...] = (), loaded: dict | None = None
+) -> tuple[Game | None, Game]:
+    """The games a transcript is played against: (the baseline, the edited rules). The
+    baseline is the game the transcript names with its variants, None when there is nothing
+    to compare with (no edited file, no variant added: the transcript's own game as it is
+    now is checked); the edited rules are the edited file (or that game) with the
+    transcript's variants and then `added`. `loaded` keeps games loaded by the same
+    arguments, for the next transcript."""
+    name = str(_beside(path.parent, t.game, "game")) if t.game.endswith(".game") else t.game
+    memo = loaded if loaded is not None else {}
+
+    def load(game: str | Path, variants: tuple[str, ...]) -> Game:
+        key = (str(game), variants, tuple(sorted(t.options.items(), key=repr)), t.chance)
+        if key not in memo:
+            memo[key] = load_game(game, variants, t.options, chance=t.chance)
+        return memo[key]
+
+    now = load(edited if edited is not None else name, (*t.variants, *[v for v in added if v not in t.variants]))
+    before = load(name, tuple(t.variants)) if edited is not None or added else None
+    return before, now
+
+
+def _shape(node):
+    """A syntax tree as plain tuples without its places (spans): two programs with the same
+    shape have the same rules, wherever they are written."""
+    if isinstance(node, tuple | list):
+        return tuple(_shape(n) for n in node)
+    if attrs.has(type(node)):
+        fields = attrs.fields(type(node))
+        return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in fields if f.name != "span"))
+    if isinstance(node, frozenset | set):
+        return tuple(sorted(map(repr, node)))
+    if isinstance(node, dict):
+        return tuple(sorted((repr(k), _shape(v)) for k, v in node.items()))
+    return node
+
+
+def same_rules(before: Game, now: Game) -> bool:
+    """Whether two loaded games have the same rules: the same declarations (as syntax
+    trees, wherever written), the same tables' rows and the same options in force. (A tree
+    too deep to compare is taken as different: no warning rather than a wrong one.)"""
+    try:
+        return _same_rules(before, now)
+    except RecursionError:
+        return False
+
+
+def _same_rules(before: Game, now: Game) -> bool:
+    a, b = before.compiled.program, now.compiled.program
+    if before.options != now.options:
+        return False
+    if _shape(a.header) != _shape(b.header) or _shape(a.decls) != _shape(b.decls):
+        return False
+    return _shape(tuple((t.decl, t.live()) for t in a.tables)) == _shape(tuple((t.decl, t.live()) for t in b.tables))
+
+
+def diff_transcript(
+    path: str | Path, edited: str | Path | None = None, added: tuple[str, ...] = (), loaded: dict | None = None
+) -> Difference | None:
+    """The first difference of the transcript at `path` against the edited game and the
+    variants `added` (or against its own game as it is now), or None when it plays the
+    same (`transcript_games`)."""
     path = Path(path)
     t = read_transcript(path)
     base = path.parent
-    name = str(_beside(base, t.game, "game")) if t.game.endswith(".game") else t.game
-    now = load_game(edited if edited is not None else name, t.variants, t.options, chance=t.chance)
-    before = load_game(name, t.variants, t.options, chance=t.chance) if edited is not None else None
+    before, now = transcript_games(path, t, edited, added, loaded)
     if before is not None and before.name != now.name:
         raise UsageError(
             f"{path}: a transcript of {before.name}, and --game is {now.name}",

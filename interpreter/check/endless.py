@@ -1,0 +1,199 @@
+"""Rules that cannot end, found without running them (`gamedef check`).
+
+Two shapes are certain from the syntax tree alone, and these are the only ones reported
+(a check that guessed would cry wolf on games that end through a called rule):
+
+- **recursion without a base case**: a procedure or def that calls itself on every path
+  through its body, with nothing on the way that could stop it first (no `return`, `win`,
+  `game over` or `break`, no call of another procedure, no `perform` or `emit` whose
+  triggers might end the game). A def is an expression, so it recurses endlessly when the
+  call to itself is evaluated whatever its arguments: not under one branch of an `if`,
+  not on the right of an `and` or `or`.
+- **a loop that changes nothing**: a `while` whose body writes none of the variables its
+  condition reads (followed through the defs the condition calls) and has no way out
+  (no `break`, `return`, `win` or `game over`, no decision, no roll, no call of a
+  procedure, no `perform` or `emit`): once its condition holds, it holds for ever.
+
+Each is an error at the call or the loop, with the fix as a hint.
+"""
+
+from __future__ import annotations
+
+from interpreter.core.errors import Diagnostic
+from interpreter.language import syntax as ast
+
+# Statements after which a path may stop, or that may run rules that stop the game.
+_ENDS = (ast.Win, ast.GameOver, ast.Return, ast.Break, ast.Perform, ast.Emit)
+# Statements through which a loop's body may leave, decide, draw or run other rules.
+_OUTS = (*_ENDS, ast.Choose, ast.May, ast.Roll, ast.Shuffle, ast.CallStmt)
+
+
+BASE_CASE = {"procedure": "`if n == 0 { return }` before the call", "def": "`if n == 0 then 0 else ...`"}
+
+
+def _expr_calls(e, name: str) -> ast.Call | None:
+    """The call of `name` that evaluating `e` always makes, or None."""
+    if isinstance(e, ast.Call):
+        if e.func == name:
+            return e
+        return next((c for c in (_expr_calls(a, name) for a in e.args) if c is not None), None)
+    if isinstance(e, ast.IfExpr):
+        found = _expr_calls(e.condition, name)
+        if found is not None:
+            return found
+        then = _expr_calls(e.then, name)
+        return then if then is not None and _expr_calls(e.otherwise, name) is not None else None
+    if isinstance(e, ast.BinOp):
+        if e.op in ("and", "or"):
+            return _expr_calls(e.left, name)  # the right is evaluated only sometimes
+        return _expr_calls(e.left, name) or _expr_calls(e.right, name)
+    if isinstance(e, ast.Not | ast.Neg):
+        return _expr_calls(e.operand, name)
+    if isinstance(e, ast.Member):
+        return _expr_calls(e.obj, name)
+    if isinstance(e, ast.Index):
+        return _expr_calls(e.obj, name) or _expr_calls(e.key, name)
+    if isinstance(e, ast.ListLit):
+        return next((c for c in (_expr_calls(x, name) for x in e.items) if c is not None), None)
+    if isinstance(e, ast.Range):
+        return _expr_calls(e.low, name) or _expr_calls(e.high, name)
+    if isinstance(e, ast.Comprehension):
+        return _expr_calls(e.clauses[0].iterable, name) if e.clauses else None
+    return None  # a literal, a name, a lambda (called only if something calls it)
+
+
+def _may_stop(node, name: str, procedures: set[str]) -> bool:
+    """Whether running `node` may end the path or the game before anything else: a
+    statement of `_ENDS`, or a call of a procedure other than `name`."""
+    for n in ast.walk(node):
+        if isinstance(n, _ENDS):
+            return True
+        if isinstance(n, ast.CallStmt) and n.name != name:
+            return True
+        if isinstance(n, ast.Call) and n.func in procedures and n.func != name:
+            return True
+    return False
+
+
+def _stmt_exprs(s) -> list:
+    """The expressions a statement evaluates every time it runs, in order."""
+    if isinstance(s, ast.Let):
+        return [s.value]
+    if isinstance(s, ast.Assign):
+        return [*s.keys, s.value]
+    if isinstance(s, ast.If):
+        return [s.branches[0][0]]
+    if isinstance(s, ast.For):
+        return [s.iterable]
+    if isinstance(s, ast.While):
+        return [s.condition]
+    if isinstance(s, ast.Choose):
+        return [s.options, s.player]
+    if isinstance(s, ast.Roll):
+        return [s.source]
+    if isinstance(s, ast.Require):
+        return [s.condition]
+    if isinstance(s, ast.CallStmt):
+        return list(s.args)
+    return []
+
+
+def _body_calls(body, name: str, procedures: set[str]):
+    """The node calling `name` that every path through `body` reaches before anything could
+    stop it, or None."""
+    for s in body:
+        if isinstance(s, ast.CallStmt) and s.name == name:
+            return s
+        for e in _stmt_exprs(s):
+            found = _expr_calls(e, name)
+            if found is not None:
+                return found
+        if isinstance(s, ast.If) and s.otherwise is not None:
+            calls = [_body_calls(b, name, procedures) for _, b in s.branches]
+            calls.append(_body_calls(s.otherwise, name, procedures))
+            if all(c is not None for c in calls):
+                return calls[0]
+        if _may_stop(s, name, procedures):
+            return None
+    return None
+
+
+def _reads(e, defs: dict[str, ast.Def], seen: set[str]) -> set[str] | None:
+    """The names an expression reads, through the defs it calls; None when it asks a query
+    (which modifiers may change from anywhere) or calls a procedure."""
+    names = set(ast.names_in(e))
+    for call in ast.find_all(e, ast.Call):
+        names.add(call.func)
+    out = set(names)
+    for n in names:
+        if n in defs and n not in seen:
+            seen.add(n)
+            inner = _reads(defs[n].body, defs, seen)
+            if inner is None:
+                return None
+            out |= inner
+    return out
+
+
+def _writes(body) -> set[str]:
+    out = set()
+    for n in ast.walk(body):
+        if isinstance(n, ast.Assign):
+            out.add(n.name)
+        elif isinstance(n, ast.Let):
+            out.add(n.name)
+        elif isinstance(n, ast.For):
+            out.add(n.var)
+    return out
+
+
+def endless(decls) -> list[Diagnostic]:
+    """The endless recursions and loops of a program's declarations (see the module's doc)."""
+    procedures = {d.name for d in decls if isinstance(d, ast.Procedure)}
+    defs = {d.name: d for d in decls if isinstance(d, ast.Def)}
+    queries = {d.name for d in decls if isinstance(d, ast.Query)}
+    found: list[Diagnostic] = []
+    for d in decls:
+        call = None
+        if isinstance(d, ast.Procedure):
+            call = _body_calls(d.body, d.name, procedures)
+            kind = "procedure"
+        elif isinstance(d, ast.Def):
+            call = _expr_calls(d.body, d.name)
+            kind = "def"
+        if call is not None:
+            found.append(
+                Diagnostic(
+                    call.span,
+                    f"{kind} '{d.name}' calls itself on every path, before anything could stop it: "
+                    "an endless recursion",
+                    "give it a base case that does not call it, e.g. "
+                    + (
+                        "`if n == 0 { return }` before the call"
+                        if kind == "procedure"
+                        else "`if n == 0 then 0 else ...`"
+                    ),
+                )
+            )
+    for loop in ast.find_all(list(decls), ast.While):
+        if isinstance(loop.condition, ast.Bool) and not loop.condition.value:
+            continue  # never runs
+        if any(isinstance(n, _OUTS) for n in ast.walk(loop.body)):
+            continue
+        if any(isinstance(n, ast.Call) and n.func in procedures for n in ast.walk(loop.body)):
+            continue
+        reads = _reads(loop.condition, defs, set())
+        if reads is None or reads & queries or reads & procedures:
+            continue
+        if reads & _writes(loop.body):
+            continue
+        what = ", ".join(sorted(n for n in reads if n not in defs)) or "nothing that changes"
+        found.append(
+            Diagnostic(
+                loop.span,
+                f"this loop never ends once it starts: its condition reads {what}, which its body never changes, "
+                "and nothing in it leaves the loop",
+                "change what the condition reads inside the loop, or leave it with `break`",
+            )
+        )
+    return found

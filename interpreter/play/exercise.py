@@ -1,0 +1,424 @@
+"""What `gamedef check` plays: the new and changed rules of a file run in real games.
+
+The static checks see names, types and arity; an empty `choose`, a loop without end, an
+endless recursion or a none read where a number is needed shows only when a rule runs. So
+`check` plays the declarations a file adds or changes, within a time budget, and reports a
+run-time error as a check error with what reproduces it.
+
+What is new or changed: the declarations of the program that the games the file
+includes by name (`include twid`) do not hold as they are, compared by name and by their
+syntax tree (a `replace` of a bundled rule is changed, a new card is new, a trigger added
+anywhere is new). A file that includes no game by name is new throughout.
+
+How it plays: seeded random games at every player count, under each variant that brings
+a change, taken in turn, game i of a count being exactly `gamedef run FILE --players N
+--seed i` (the same random agents, seeded the same way), so a failing game is watched again
+with that command; and random moves from each position the designer's tests arrange
+(`test` blocks in the file and in its `NAME.test.game`, as `gamedef test` compiled them).
+A new card with statements of its own counts as reached when a step of its code runs or a
+seat picks it in a decision; a new card of a file that includes a game, never reached, is
+warned of (it may be unplayable: never dealt, or its conditions never met). A game of its
+own is new throughout, and the summary says how many of its cards were reached.
+"""
+
+from __future__ import annotations
+
+import time
+import typing
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import attrs
+
+from interpreter.core.errors import Diagnostic, GameDefError, GameRuntimeError, Span, UsageError
+from interpreter.core.limits import MAX_DECISIONS
+from interpreter.core.paths import read_roots
+from interpreter.language import syntax as ast
+from interpreter.language.parser import parse_file
+from interpreter.language.program import Program, bundled_names, decl_key, load_program
+from interpreter.play.agents import parse_agents
+from interpreter.runtime.game import Game
+from interpreter.runtime.load import load_game
+from interpreter.runtime.machine import State
+
+DEFAULT_BUDGET = 3.0  # seconds of play for a file that includes a game (the designer's edit loop)
+OWN_GAME_BUDGET = 1.0  # seconds for a game of its own: everything is new, `simulate` plays it at length
+ENOUGH_GAMES = 10  # games per player count and variant after which play may stop early ...
+ENOUGH_PLAYS = 10  # ... once every new card has been reached this many times
+TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k, not a game's seed
+KINDS = {
+    ast.Card: "card",
+    ast.Procedure: "procedure",
+    ast.Trigger: "trigger",
+    ast.Def: "def",
+    ast.Query: "query",
+    ast.StaticModifier: "modifier",
+}
+
+
+STATEMENTS = tuple(t for t in typing.get_args(ast.Stmt) if t not in (ast.Cite, ast.Note))
+
+
+@attrs.frozen
+class Changed:
+    """A declaration the file adds (`new`) or changes, with the lines it spans."""
+
+    kind: str
+    name: str
+    span: Span
+    last_line: int
+    new: bool
+    ruled: bool = False  # a card with statements of its own (an effect, a trigger), not only data
+
+    def holds(self, span: Span) -> bool:
+        return span.path == self.span.path and self.span.line <= span.line <= self.last_line
+
+
+@attrs.frozen
+class Problem:
+    """A run-time error met in play, with the first game that met it."""
+
+    diagnostic: Diagnostic  # the error as the engine gave it (at the rule's line)
+    where: str  # how it was met: "2 players, seed 3, decision 41"
+    reproduce: str  # the command that plays that game again, or how to reach it
+    times: int = 1  # games that met it
+
+
+@attrs.frozen
+class Report:
+    """What one file's play found."""
+
+    budget: float
+    spent: float
+    games: int
+    decisions: int
+    changed: tuple[Changed, ...]
+    problems: tuple[Problem, ...]
+    unreached: tuple[Changed, ...]  # new cards no game reached
+    reached: int  # new and changed cards reached
+    playable: int  # new and changed cards with rules of their own (steps of code) to reach
+    counts: tuple[int, ...]  # the player counts played
+
+    def diagnostics(self) -> list[Diagnostic]:
+        """The problems as check errors (at the rule's line, with how to reproduce them)
+        and the unreached cards as warnings."""
+        out = []
+        for p in self.problems:
+            d = p.diagnostic
+            games = f"; in {p.times} games" if p.times > 1 else ""
+            out.append(
+                Diagnostic(
+                    d.span,
+                    f"{d.message} (check played it: {p.where}{games})",
+                    (f"{d.hint}; " if d.hint else "") + f"reproduce it: {p.reproduce}",
+                )
+            )
+        for c in self.unreached:
+            out.append(
+                Diagnostic(
+                    c.span,
+                    f"new card '{c.name}' was never reached in {self.games} games played by `check`",
+                    "is it dealt, or drawn, and can its conditions be met? "
+                    "a `test` block that arranges a position for it lets `check` play it from there",
+                    "warning",
+                )
+            )
+        return out
+
+    def summary(self) -> str:
+        if not self.changed:
+            return "nothing new or changed to play"
+        kinds: dict[str, int] = {}
+        for c in self.changed:
+            kinds[c.kind] = kinds.get(c.kind, 0) + 1
+        what = ", ".join(f"{n} {_plural(k, n)}" for k, n in kinds.items())
+        reached = f"; {self.reached} of {self.playable} cards with rules reached" if self.playable else ""
+        counts = ",".join(map(str, self.counts))
+        errors = len(self.problems)
+        found = f"{errors} run-time error{'s' if errors != 1 else ''}" if errors else "no run-time error"
+        return (
+            f"played {self.games} games ({self.decisions:,} decisions) at {counts} players in {self.spent:.1f} s "
+            f"of a {self.budget:g} s budget, exercising {what} new or changed{reached}: {found}"
+        )
+
+
+def _plural(kind: str, n: int) -> str:
+    if n == 1:
+        return kind
+    return kind[:-1] + "ies" if kind.endswith("y") else kind + "s"
+
+
+# ---- what is new or changed ---------------------------------------------------------------------
+def _last_line(decl) -> int:
+    return max((n.span.line for n in ast.walk(decl) if getattr(n, "span", None) is not None), default=decl.span.line)
+
+
+def _included_games(path: Path, program: Program) -> list[Path]:
+    """The bundled games and card sets included by name (`include twid`) from the
+    program's files that are not themselves part of one: the game the file builds on."""
+    roots = read_roots(path)
+    bundle = tuple(r.resolve() for r in roots[1:])
+    names = bundled_names(roots[1:])
+    found: list[Path] = []
+    for source in program.sources:
+        p = Path(source).resolve()
+        if p != path.resolve() and any(p.is_relative_to(b) for b in bundle):
+            continue  # a bundled file: what it includes is the included game's own
+        for decl in parse_file(p).decls:
+            if isinstance(decl, ast.Include) and decl.bundled and decl.path in names:
+                target = names[decl.path]
+                if target not in found:
+                    found.append(target)
+    return found
+
+
+def base_of(path: Path, program: Program) -> tuple[dict, list] | None:
+    """The declarations of the games `path` includes by name, by key and unnamed ones; None
+    when it includes none (everything is new)."""
+    targets = _included_games(path, program)
+    if not targets:
+        return None
+    named: dict = {}
+    unnamed: list = []
+    for target in targets:
+        for decl in load_program(target).decls:
+            key = decl_key(decl)
+            if key is None:
+                unnamed.append(decl)
+            else:
+                named.setdefault(key, decl)
+    return named, unnamed
+
+
+def changed_declarations(program: Program, base: tuple[dict, list] | None) -> list[Changed]:
+    """The cards, procedures, triggers, defs, queries and modifiers of `program` that the
+    base (`base_of`) does not hold as they are."""
+    out = []
+    named, unnamed = base if base is not None else ({}, [])
+    for decl in program.decls:
+        kind = KINDS.get(type(decl))
+        if kind is None:
+            continue
+        key = decl_key(decl)
+        before = named.get(key) if key is not None else None
+        if key is None and base is not None and any(decl == u for u in unnamed):
+            continue
+        if before is not None and before == decl:
+            continue
+        name = getattr(decl, "name", "") or f"{kind} at line {decl.span.line}"
+        last = _last_line(decl) if kind == "card" else decl.span.line  # only a card's lines are looked up
+        ruled = kind == "card" and any(isinstance(n, STATEMENTS) for n in ast.walk(decl))
+        out.append(Changed(kind, name, decl.span, last, before is None, ruled))
+    return out
+
+
+# ---- playing ------------------------------------------------------------------------------------
+class _Tracker:
+    """Counts, for the new and changed cards, how often each is reached: a step of its code
+    running (each such step of the game's step tables wrapped while play lasts) or a seat
+    picking it in a decision."""
+
+    def __init__(self, game: Game, cards: list[Changed]):
+        self.cards = cards
+        self.hits = [0] * len(cards)
+        self.by_name = {c.name: i for i, c in enumerate(cards)}
+        self.game = game
+        self.saved: list[tuple[list, int, Callable]] = []
+        by_path: dict[str, list[int]] = {}
+        for i, card in enumerate(cards):
+            by_path.setdefault(card.span.path, []).append(i)
+        for code in game.compiled.codes:
+            for step, span in enumerate(code.spans[: len(code.ops)]):
+                for i in by_path.get(span.path, ()):
+                    if cards[i].holds(span):
+                        self.saved.append((code.ops, step, code.ops[step]))
+                        code.ops[step] = self._wrap(code.ops[step], i)
+                        break
+
+    def _wrap(self, op: Callable, i: int) -> Callable:
+        hits = self.hits
+
+        def counted(vm, L):
+            hits[i] += 1
+            return op(vm, L)
+
+        return counted
+
+    def picked(self, state: State, index: int) -> None:
+        p = state.pending
+        if p is not None and self.by_name:
+            value = p.values[index]
+            if value.__class__ is str and value in self.by_name:
+                self.hits[self.by_name[value]] += 1
+
+    def restore(self) -> None:
+        for ops, step, op in reversed(self.saved):
+            ops[step] = op
+
+
+@attrs.define
+class _Line:
+    """One line of play taken in turn: a player count under some variants, or a test's position."""
+
+    game: Game
+    variants: tuple[str, ...]
+    players: int | None  # None: a test's own
+    start: Callable[[int], State] | None = None  # a test's position (seed -> state)
+    test: ast.Test | None = None
+    played: int = 0
+
+
+def _command(file: str, players: int, seed: int, variants: tuple[str, ...]) -> str:
+    extra = "".join(f" --variant {v}" for v in variants)
+    return f"gamedef run {file} --players {players} --seed {seed}{extra} --moves"
+
+
+def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:
+    """One game of `line` by random agents; (decisions played, the error met or None, the
+    decision it was met at)."""
+    game = line.game
+    try:
+        state = line.start(seed) if line.start is not None else game.start(players=line.players, seed=seed)
+        game.narrate(state)
+    except GameRuntimeError as err:
+        return 0, err, 0
+    except UsageError as err:  # a player count the header allows and the seats do not
+        return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
+    agents, _ = parse_agents([], game, state.players, seed)
+    while state.result is None:
+        if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
+            break
+        seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
+        index = agents[seat].choose(game, state)
+        tracker.picked(state, index)
+        try:
+            state = game.apply_index(state, index)
+            if state.log:
+                game.narrate(state)
+        except GameRuntimeError as err:
+            return state.decisions, err, state.decisions + 1
+    return state.decisions, None, 0
+
+
+def _refused(game: Game, err: GameRuntimeError) -> bool:
+    """A setup's `require` refusing a player count (a seat option not in play): not a bug."""
+    d = err.diagnostics[0]
+    text = game.compiled.program.sources.get(d.span.path, "").splitlines()
+    return 0 < d.span.line <= len(text) and text[d.span.line - 1].lstrip().startswith("require")
+
+
+def exercise(
+    file: str,
+    budget: float,
+    variant_sets: list[list[str]],
+    loaded: dict[tuple[str, ...], Game] | None = None,
+    test_positions: Callable[[], Iterator[tuple[ast.Test, Game, Callable[[int], State]]]] | None = None,
+    clock: Callable[[], float] = time.monotonic,
+    shown: str | None = None,
+    programs: dict[tuple[str, ...], Program] | None = None,
+) -> Report:
+    """Play what `file` adds or changes for at most `budget` seconds (see the module's doc).
+
+    `variant_sets`: the variants to check it under (none, then each variant alone), and
+    `loaded` the games already loaded for them (by variants), loaded here otherwise;
+    `test_positions`, when given, yields the designer's tests' arranged positions, each
+    with its game and a function from a seed to its start. `shown`: the file as the
+    commands that reproduce a game name it (as the designer typed it); `programs`: the
+    programs already assembled for the variant sets, by variants."""
+    path = Path(file).resolve()
+    started = clock()
+    deadline = started + budget
+    programs = programs or {}
+    program = programs.get(()) or load_program(path)
+    base = base_of(path, program)
+    lines: list[_Line] = []
+    changed: dict[tuple, Changed] = {}
+    for vs in variant_sets:
+        prog = program if not vs else (programs.get(tuple(vs)) or load_program(path, vs))
+        found = changed_declarations(prog, base)
+        if not found or (vs and all(c in changed.values() for c in found)):
+            continue  # nothing this variant brings that another line does not play
+        for c in found:
+            changed.setdefault((c.kind, c.name, c.span), c)
+        game = (loaded or {}).get(tuple(vs)) or load_game(str(path), variants=vs)
+        h = game.header
+        for n in range(h.min_players, h.max_players + 1):
+            lines.append(_Line(game, tuple(vs), n))
+    cards = [c for c in changed.values() if c.kind == "card"]
+    if lines and test_positions is not None and clock() < deadline:
+        for test, game, start in test_positions():
+            lines.append(_Line(game, test.variants, None, start, test))
+    trackers = {id(line.game): line.game for line in lines}
+    tracked = {key: _Tracker(g, cards) for key, g in trackers.items()}
+    problems: dict[tuple, Problem] = {}
+    games = decisions = 0
+    try:
+        seed = 0
+        while lines and budget > 0:
+            seed += 1
+            progressed = False
+            for line in lines:
+                if clock() > deadline:
+                    break
+                tracker = tracked[id(line.game)]
+                s = seed if line.test is None else TEST_SEEDS + seed
+                took, err, at = _play(line, s, tracker, deadline)
+                games += 1
+                line.played += 1
+                decisions += took
+                progressed = True
+                if err is None or (at == 0 and line.test is None and _refused(line.game, err)):
+                    continue
+                d = err.diagnostics[0]
+                key = (d.span, d.message)
+                if key in problems:
+                    problems[key] = attrs.evolve(problems[key], times=problems[key].times + 1)
+                    continue
+                decision = f"decision {at}" if at else "setup"
+                if line.test is None:
+                    assert line.players is not None
+                    where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
+                    reproduce = _command(shown or file, line.players, s, line.variants)
+                else:
+                    where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
+                    reproduce = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
+                problems[key] = Problem(d, where, reproduce)
+            if not progressed or clock() > deadline:
+                break
+            hits = [sum(t.hits[i] for t in tracked.values()) for i, c in enumerate(cards) if c.ruled]
+            if all(line.played >= ENOUGH_GAMES for line in lines) and all(h >= ENOUGH_PLAYS for h in hits):
+                break
+    finally:
+        for t in tracked.values():
+            t.restore()
+    hits = [sum(t.hits[i] for t in tracked.values()) for i in range(len(cards))]
+    # Only a card with rules of its own is reached or not: a card that is only data (a rank
+    # compared, a value counted) runs nothing of its own.
+    cards_ruled = [c for c in cards if c.ruled]
+    hits = [h for c, h in zip(cards, hits, strict=True) if c.ruled]
+    # A game of its own is new throughout: its cards' reach is in the summary, not a warning each.
+    warn = games and base is not None
+    unreached = tuple(c for c, h in zip(cards_ruled, hits, strict=True) if h == 0 and c.new) if warn else ()
+    counts = tuple(sorted({line.players for line in lines if line.players is not None}))
+    return Report(
+        budget=budget,
+        spent=clock() - started,
+        games=games,
+        decisions=decisions,
+        changed=tuple(changed.values()),
+        problems=tuple(problems.values()),
+        unreached=unreached,
+        reached=sum(1 for h in hits if h),
+        playable=len(cards_ruled),
+        counts=counts,
+    )
+
+
+def default_budget(file: str, program: Program | None = None) -> float:
+    """A file that includes a game by name gets DEFAULT_BUDGET, a game of its own OWN_GAME_BUDGET."""
+    path = Path(file).resolve()
+    try:
+        program = program or load_program(path)
+    except (GameDefError, UsageError):
+        return DEFAULT_BUDGET
+    return DEFAULT_BUDGET if _included_games(path, program) else OWN_GAME_BUDGET
