@@ -177,11 +177,10 @@ def _cells(title: str, layout: str, groups: list) -> str:
 
 
 # ---- the map ------------------------------------------------------------------------------
-# The drawing's size in SVG units. The style sheet never draws it narrower than MIN_WIDTH px
-# (a narrower page scrolls it, and static/map.js zooms it), so that a label of LABEL_FONT
-# units is never under 11 px on screen: 12 × 1120 / 1200 = 11.2.
+# The drawing's size in SVG units. The style sheet never draws it narrower than MAP_W px
+# (a narrower page scrolls it, and static/map.js zooms it), so that a label (LABEL_FONT,
+# NOTE_FONT units) is never under 11 px on screen.
 MAP_W, MAP_H = 1200, 800
-MIN_WIDTH = 1120
 LABEL_FONT, NOTE_FONT = 12.0, 11.0
 LINE = 1.25  # a line of text is this many times its font size high (ascent and descent, and a margin)
 MIN_GAP = 40.0  # the least distance between two nodes' centres once the map is spread

@@ -1,5 +1,5 @@
 // The map's zoom and pan (interpreter/web/board.py draws the map; static/style.css never
-// lets it be narrower than 1120 px, so its labels stay readable and a narrow page scrolls
+// lets it be narrower than 1200 px, so its labels stay readable and a narrow page scrolls
 // it in its frame). The buttons shrink it to the whole map ("fit") or enlarge it; a mouse
 // drag on the map pans it (a finger scrolls the frame natively); Enter or Space on a
 // focused node plays it as a click does. The zoom and the scroll position are kept when
@@ -30,10 +30,12 @@
     // the point in the middle of the frame stays in the middle
     const cx = (box.scrollLeft + box.clientWidth / 2) / now;
     const cy = (box.scrollTop + box.clientHeight / 2) / svg.getBoundingClientRect().height;
+    const natural = svg.viewBox.baseVal.width;  // the drawing at its own size: labels at 11 px or more
     let next;
     if (how === "fit") { next = view; }
-    else if (how === "in") { next = Math.min(now * 1.5, 4800); }
+    else if (how === "in") { next = Math.min(now * 1.5, 4 * natural); }
     else { next = Math.max(now / 1.5, view); }
+    if ((now < natural && next > natural) || (now > natural && next < natural)) { next = natural; }
     width = next;
     apply(svg);
     const h = svg.getBoundingClientRect().height;
