@@ -375,7 +375,11 @@ def test_a_maps_labels_are_readable_and_its_nodes_clickable_on_a_laptop_and_a_ph
             for step in range(3 if width == 1280 else 1):
                 found = page.evaluate(_MEASURE)
                 assert found["nodes"] >= 70 and found["labels"] == found["nodes"], found
-                assert found["overlapping"] == [] and found["covered"] == [] and found["missed"] == [], (width, step, found)
+                assert found["overlapping"] == [] and found["covered"] == [] and found["missed"] == [], (
+                    width,
+                    step,
+                    found,
+                )
                 assert found["smallest"] >= 11, (width, found["smallest"])
                 if width == 1280:
                     page.screenshot(path=str(tmp_path / f"{name}_{step}.png"))

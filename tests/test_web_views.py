@@ -248,7 +248,8 @@ class Node:
         self.name = re.search(r'data-node="([^"]+)"', group).group(1)
         x, y = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", group).groups()
         self.x, self.y = float(x), float(y)
-        hit = re.search(r'<rect class="hit" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)" height="([\d.]+)" rx="([\d.]+)"', group)
+        number = r'"([-\d.]+)"'
+        hit = re.search(f'<rect class="hit" x={number} y={number} width={number} height={number} rx={number}', group)
         self.hit = None if hit is None else float(hit.group(5))
         self.hit_box = None if hit is None else tuple(float(v) for v in hit.groups()[:4])
         self.box = None
@@ -293,12 +294,19 @@ def map_faults(svg: str) -> dict[str, list]:
         "overlapping labels": [
             (a.name, b.name) for i, a in enumerate(labelled) for b in labelled[i + 1 :] if _overlap(a.box, b.box)
         ],
-        "covered nodes": [(b.name, a.name) for a in labelled for b in nodes if b is not a and b.hit and _covers(a.box, b)],
+        "covered nodes": [
+            (b.name, a.name) for a in labelled for b in nodes if b is not a and b.hit and _covers(a.box, b)
+        ],
         "no hit area": [n.name for n in nodes if not n.hit or n.hit < 5],
         "hit area over another node": [
-            (a.name, b.name) for a in nodes for b in nodes if a is not b and a.hit and math.hypot(a.x - b.x, a.y - b.y) <= a.hit
+            (a.name, b.name)
+            for a in nodes
+            for b in nodes
+            if a is not b and a.hit and math.hypot(a.x - b.x, a.y - b.y) <= a.hit
         ],
-        "off the drawing": [n.name for n in labelled if n.box[0] < 0 or n.box[1] < 0 or n.box[2] > width or n.box[3] > height],
+        "off the drawing": [
+            n.name for n in labelled if n.box[0] < 0 or n.box[1] < 0 or n.box[2] > width or n.box[3] > height
+        ],
     }
 
 
@@ -344,14 +352,18 @@ def test_map_faults_finds_the_overlaps_of_labels_drawn_on_top_of_each_other():
     game = _loaded("downfall_of_empires")
     svg = draw(game, game.start(seed=3), None, []).map
     fixed = re.sub(
-        r'<text class="label" text-anchor="\w+" aria-hidden="true"><tspan x="[-\d.]+" y="[-\d.]+">([^<]*)</tspan>.*?</text>',
+        r'<text class="label" text-anchor="\w+" aria-hidden="true">'
+        r'<tspan x="[-\d.]+" y="[-\d.]+">([^<]*)</tspan>.*?</text>',
         r'<text class="label" text-anchor="middle" aria-hidden="true"><tspan x="0" y="-10">\1</tspan></text>',
         svg,
     )
     centres = {n.name: (n.x, n.y) for n in _nodes(svg)}
     squeezed = re.sub(  # and the western front drawn as close as the designer's columns are
         r'data-node="(\w+)"([^>]*)translate\(([-\d.]+),([-\d.]+)\)',
-        lambda m: f'data-node="{m.group(1)}"{m.group(2)}translate({float(m.group(3)) * 0.5:.1f},{float(m.group(4)) * 0.5:.1f})',
+        lambda m: (
+            f'data-node="{m.group(1)}"{m.group(2)}'
+            f"translate({float(m.group(3)) * 0.5:.1f},{float(m.group(4)) * 0.5:.1f})"
+        ),
         fixed,
     )
     assert centres and map_faults(squeezed)["overlapping labels"]
@@ -366,17 +378,21 @@ def test_the_wall_is_down_map_is_laid_out_geographically():
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     at = {g.rt.display(n): p for n, p in positions_of(game, nodes).items()}
-    west_of = [
-        ("United States", "United Kingdom"), ("Canada", "United Kingdom"), ("Mexico", "Cuba"),
-        ("Spain-Portugal", "Italy"), ("United Kingdom", "Germany"), ("Germany", "Poland"),
-        ("France", "Germany"), ("Iran", "India"), ("China", "Japan"), ("India", "China"),
-        ("Brazil", "Angola"), ("Egypt", "Saudi Arabia"), ("Israel", "Iraq"), ("Turkey", "Iran"),
+    west_of = [  # each pair: the first west of the second
+        tuple(pair.split(" < "))
+        for pair in (
+            "United States < United Kingdom; Canada < United Kingdom; Mexico < Cuba; Spain-Portugal < Italy; "
+            "United Kingdom < Germany; Germany < Poland; France < Germany; Iran < India; China < Japan; "
+            "India < China; Brazil < Angola; Egypt < Saudi Arabia; Israel < Iraq; Turkey < Iran"
+        ).split("; ")
     ]
-    north_of = [
-        ("Canada", "United States"), ("United States", "Mexico"), ("Sweden", "Italy"),
-        ("Norway", "Germany"), ("Russia", "Ukraine"), ("Italy", "Libya"), ("Turkey", "Israel"),
-        ("Japan", "Australia"), ("Venezuela", "Argentina"), ("Egypt", "South Africa"),
-        ("Finland", "Poland"), ("China", "India"), ("North Korea", "South Korea"),
+    north_of = [  # each pair: the first north of the second
+        tuple(pair.split(" ^ "))
+        for pair in (
+            "Canada ^ United States; United States ^ Mexico; Sweden ^ Italy; Norway ^ Germany; Russia ^ Ukraine; "
+            "Italy ^ Libya; Turkey ^ Israel; Japan ^ Australia; Venezuela ^ Argentina; Egypt ^ South Africa; "
+            "Finland ^ Poland; China ^ India; North Korea ^ South Korea"
+        ).split("; ")
     ]
     assert [(a, b) for a, b in west_of if not at[a][0] < at[b][0]] == []
     assert [(a, b) for a, b in north_of if not at[a][1] < at[b][1]] == []

@@ -420,7 +420,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
             f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
             f'aria-label="{html.escape(tip.replace(chr(10), "; "))}" '
             f'transform="translate({x:.1f},{y:.1f})">'
-            f'<title>{html.escape(tip)}</title>'
+            f"<title>{html.escape(tip)}</title>"
             f'<rect class="hit" x="{-r:.1f}" y="{-r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
             f'rx="{r:.1f}" ry="{r:.1f}"/>'
             f'<circle r="7"{fill}/>{_label_svg(label, x, y) if label else ""}</g>'
