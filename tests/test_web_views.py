@@ -115,6 +115,12 @@ def test_berlin_walls_hammers_are_drawn_on_their_cells():
         assert f'title="hammer of {seat}">{number}</span>' in td
 
 
+@functools.cache
+def _loaded(name: str):
+    """A bundled game, loaded once for the tests of this file that only draw it."""
+    return load_game(name)
+
+
 def _node(svg: str, title: str) -> str:
     """The SVG group of the node titled `title`."""
     for group in re.findall(r"<g class=\"node[^>]*>.*?</g>", svg, re.S):
@@ -131,7 +137,7 @@ def _label(group: str) -> list[str]:
 def test_the_wall_is_down_map_notes_each_superpowers_influence_under_its_country():
     """The Wall is Down, Setup (starting influence as on the board: the United States 2 US,
     the United Kingdom 1 US and 1 EU): the map notes the influence in each country's label."""
-    game = load_game("twid")
+    game = _loaded("twid")
     drawing = draw(game, game.start(players=4, seed=1), None, [])
     assert _label(_node(drawing.map, "United States")) == ["United States", "US 2"]
     assert _label(_node(drawing.map, "United Kingdom")) == ["United Kingdom", "US 1 EU 1"]
@@ -144,7 +150,7 @@ def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_a
     its home Power): the zones stand where their `x` and `y` columns put them (Paris west
     of Berlin, Petrograd north of Kiev), the armies in a zone are noted under it, and a
     zone is coloured by who controls it (the colours named in a legend)."""
-    game = load_game("downfall_of_empires")
+    game = _loaded("downfall_of_empires")
     g = game.compiled
     state = game.start(seed=1)
     drawing = draw(game, state, None, [])
@@ -310,11 +316,6 @@ def map_faults(svg: str) -> dict[str, list]:
     }
 
 
-@functools.cache
-def _loaded(name: str):
-    return load_game(name)
-
-
 def _positions_seen(name: str):
     """A map game's positions: the start, and every few moves of a seeded random game,
     each with the labels of the moves of the seat to play (its clickable nodes)."""
@@ -327,7 +328,8 @@ def _positions_seen(name: str):
         state = game.playout(state, rng.randrange, 7)
 
 
-@pytest.mark.parametrize("name", ["twid", "downfall_of_empires"])
+# (named so that tests/conftest.py's SLOW list, for whole-game sweeps, leaves them in the default run)
+@pytest.mark.parametrize("name", ["twid", "downfall_of_empires"], ids=["twid_map", "downfall_of_empires_map"])
 def test_a_maps_labels_never_overlap_and_every_node_can_be_clicked(name):
     """Issue: no two labels overlap and every node is clickable. At the start and as the
     game goes on (its notes grow, the nodes of the seat's moves are marked), no label

@@ -5,9 +5,11 @@ Nothing here knows a game. What is drawn comes from the game's declarations:
   by the component's `short` form as the seat's observation gives it, and the pieces
   standing on it (a `player -> Cell` variable: a seat's hammer, pawn...) as markers;
 - a map (components with links) is an SVG graph: each node where the view's
-  `layout KIND by X, Y` puts it (the designer's columns), or else at a position computed
-  once by a spring layout from the links and kept in gamedef's cache; its title, and in
-  its tooltip every map variable's value there as the seat may see it;
+  `layout KIND by X, Y` puts it (the designer's columns, crowded parts given more room),
+  or else at a position computed once by a spring layout from the links and kept in
+  gamedef's cache; its label (its title and a note: influence, pieces) placed where it
+  overlaps no other label and no other node, an invisible hit area, and in its tooltip
+  every map variable's value there as the seat may see it;
 - a view's list drawn with a layout (`layout pyramid`, `layout rows`) is rows of cards;
 - the rest is the game's own view (its `view` declaration, or the generic one), as text.
 A legal move whose label names a cell or a node makes that cell or node clickable: the
