@@ -129,9 +129,11 @@ def _node(svg: str, title: str) -> str:
     raise AssertionError(f"no node {title}")
 
 
-def _label(group: str) -> list[str]:
-    """The lines of a node's label as drawn (title, then its note), [] for none."""
-    return [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", group)]
+def _label(svg: str, title: str) -> list[str]:
+    """The lines of the label of the node titled `title` as drawn (title, then its note)."""
+    name = re.search(r'data-node="([^"]+)"', _node(svg, title)).group(1)
+    text = _labels(svg).get(name, "")
+    return [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", text)]
 
 
 def test_the_wall_is_down_map_notes_each_superpowers_influence_under_its_country():
@@ -139,10 +141,9 @@ def test_the_wall_is_down_map_notes_each_superpowers_influence_under_its_country
     the United Kingdom 1 US and 1 EU): the map notes the influence in each country's label."""
     game = _loaded("twid")
     drawing = draw(game, game.start(players=4, seed=1), None, [])
-    assert _label(_node(drawing.map, "United States")) == ["United States", "US 2"]
-    assert _label(_node(drawing.map, "United Kingdom")) == ["United Kingdom", "US 1 EU 1"]
-    assert _label(_node(drawing.map, "Brazil")) == ["Brazil"]  # nobody there: nothing noted
-    assert 'class="note"' not in _node(drawing.map, "Brazil")
+    assert _label(drawing.map, "United States") == ["United States", "US 2"]
+    assert _label(drawing.map, "United Kingdom") == ["United Kingdom", "US 1 EU 1"]
+    assert _label(drawing.map, "Brazil") == ["Brazil"]  # nobody there: nothing noted
 
 
 def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_and_control():
@@ -166,7 +167,7 @@ def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_a
     metz = _node(drawing.map, "Metz")
     for a in armies:
         assert f"at of {g.rt.display(a)}" in metz
-    assert _label(metz) == ["Metz", "German 5(2)×3"]  # noted in its label, counted
+    assert _label(drawing.map, "Metz") == ["Metz", "German 5(2)×3"]  # noted in its label, counted
     control = g.vars["control"]
     assert "control: " + g.rt.display(state.vars[control.slot][control.key_index["metz"]]) in metz
     assert 'class="fill' in metz and 'class="legend"' in drawing.map
@@ -250,33 +251,39 @@ TITLE_FONT, NOTE_FONT = 12.0, 11.0
 class Node:
     """A node of a drawn map: its centre, its hit radius and its label's box (or None)."""
 
-    def __init__(self, group: str) -> None:
+    def __init__(self, group: str, label: str | None) -> None:
         self.name = re.search(r'data-node="([^"]+)"', group).group(1)
         x, y = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", group).groups()
         self.x, self.y = float(x), float(y)
         number = r'"([-\d.]+)"'
         hit = re.search(f'<rect class="hit" x={number} y={number} width={number} height={number} rx={number}', group)
         self.hit = None if hit is None else float(hit.group(5))
-        self.hit_box = None if hit is None else tuple(float(v) for v in hit.groups()[:4])
         self.box = None
-        anchor = re.search(r'<text class="label" text-anchor="(\w+)"', group)
-        lines = re.findall(r'<tspan( class="note")? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</tspan>', group)
+        anchor = re.search(r'text-anchor="(\w+)"', label or "")
+        lines = re.findall(r'<tspan( class="note")? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</tspan>', label or "")
         if anchor and lines:
             left = top = math.inf
             right = bottom = -math.inf
             for note, lx, ly, text in lines:
                 size = NOTE_FONT if note else TITLE_FONT
                 w = len(html.unescape(text)) * size * 0.6
-                ax = self.x + float(lx)
+                ax = float(lx)
                 x0 = ax if anchor.group(1) == "start" else ax - w / 2 if anchor.group(1) == "middle" else ax - w
-                base = self.y + float(ly)
+                base = float(ly)
                 left, right = min(left, x0), max(right, x0 + w)
                 top, bottom = min(top, base - 0.9 * size), max(bottom, base - 0.9 * size + 1.2 * size)
             self.box = (left, top, right, bottom)
 
 
+def _labels(svg: str) -> dict[str, str]:
+    """Each label's SVG text, by the node it names."""
+    return dict(re.findall(r'<text class="label" data-node="([^"]+)"(.*?)</text>', svg, re.S))
+
+
 def _nodes(svg: str) -> list[Node]:
-    return [Node(g) for g in re.findall(r'<g class="node[^"]*"[^>]*>.*?</g>', svg, re.S)]
+    labels = _labels(svg)
+    groups = re.findall(r'<g class="node[^"]*"[^>]*>.*?</g>', svg, re.S)
+    return [Node(g, labels.get(re.search(r'data-node="([^"]+)"', g).group(1))) for g in groups]
 
 
 def _overlap(a, b) -> bool:
@@ -353,22 +360,28 @@ def test_map_faults_finds_the_overlaps_of_labels_drawn_on_top_of_each_other():
     their neighbours (Nancy's label over Metz, as the issue found)."""
     game = _loaded("downfall_of_empires")
     svg = draw(game, game.start(seed=3), None, []).map
-    fixed = re.sub(
-        r'<text class="label" text-anchor="\w+" aria-hidden="true">'
+    centres = {n.name: (n.x, n.y) for n in _nodes(svg)}
+    fixed = re.sub(  # each label's title alone, centred above its node as before
+        r'<text class="label" data-node="(\w+)" text-anchor="\w+">'
         r'<tspan x="[-\d.]+" y="[-\d.]+">([^<]*)</tspan>.*?</text>',
-        r'<text class="label" text-anchor="middle" aria-hidden="true"><tspan x="0" y="-10">\1</tspan></text>',
+        lambda m: (
+            f'<text class="label" data-node="{m.group(1)}" text-anchor="middle">'
+            f'<tspan x="{centres[m.group(1)][0]:.1f}" y="{centres[m.group(1)][1] - 10:.1f}">{m.group(2)}</tspan></text>'
+        ),
         svg,
     )
-    centres = {n.name: (n.x, n.y) for n in _nodes(svg)}
     squeezed = re.sub(  # and the western front drawn as close as the designer's columns are
-        r'data-node="(\w+)"([^>]*)translate\(([-\d.]+),([-\d.]+)\)',
-        lambda m: (
-            f'data-node="{m.group(1)}"{m.group(2)}'
-            f"translate({float(m.group(3)) * 0.5:.1f},{float(m.group(4)) * 0.5:.1f})"
-        ),
+        r'(data-node="(\w+)"[^>]*)translate\(([-\d.]+),([-\d.]+)\)',
+        lambda m: f"{m.group(1)}translate({float(m.group(3)) * 0.5:.1f},{float(m.group(4)) * 0.5:.1f})",
         fixed,
     )
-    assert centres and map_faults(squeezed)["overlapping labels"]
+    squeezed = re.sub(
+        r'(<text class="label"[^>]*><tspan x=")([-\d.]+)(" y=")([-\d.]+)',
+        lambda m: f"{m.group(1)}{float(m.group(2)) * 0.5:.1f}{m.group(3)}{(float(m.group(4)) + 10) * 0.5 - 10:.1f}",
+        squeezed,
+    )
+    assert map_faults(svg) == {k: [] for k in map_faults(svg)}
+    assert map_faults(squeezed)["overlapping labels"]
     assert map_faults(squeezed)["covered nodes"]
 
 

@@ -359,24 +359,26 @@ def _spot(grid: _Grid, n: str, x: float, y: float, w: float, h: float):
     return None
 
 
-def _label_svg(label: Label, x: float, y: float) -> str:
-    """A placed label as SVG text, relative to its node's centre (x, y): a line a tspan."""
+def _label_svg(node: str, label: Label) -> str:
+    """A placed label as SVG text (a line a tspan), naming its node: drawn in a layer of its
+    own above the nodes, so that a node's group is no larger than its hit area (a click at
+    the middle of a node's group is a click on the node)."""
     left, top, w, _ = label.box
     ax = left + w / 2 if label.anchor == "middle" else left + 1 if label.anchor == "start" else left + w - 1
     out, at = [], top
     for i, line in enumerate(label.lines):
         size = LABEL_FONT if i == 0 else NOTE_FONT
-        base = at + size * 0.95
         cls = ' class="note"' if i else ""
-        out.append(f'<tspan{cls} x="{ax - x:.1f}" y="{base - y:.1f}">{html.escape(line)}</tspan>')
+        out.append(f'<tspan{cls} x="{ax:.1f}" y="{at + size * 0.95:.1f}">{html.escape(line)}</tspan>')
         at += size * LINE
-    return f'<text class="label" text-anchor="{label.anchor}" aria-hidden="true">{"".join(out)}</text>'
+    return f'<text class="label" data-node="{html.escape(node)}" text-anchor="{label.anchor}">{"".join(out)}</text>'
 
 
 def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> str:
     """The game's map as an SVG graph ('' when the game has none): links, then each node as
-    a group (its tooltip, an invisible hit area, its dot, its label placed where it overlaps
-    no other label and no other node), in a scrolling frame with zoom buttons (static/map.js)."""
+    a group (its tooltip, an invisible hit area, its dot), then the labels, each placed
+    where it overlaps no other label and no other node; in a scrolling frame with zoom
+    buttons (static/map.js)."""
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     if not nodes or len(nodes) > MAX_NODES:
@@ -417,7 +419,6 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         busy = " busy" if note or facts[n] else ""
         fill = f' class="fill{fills[colour[n]]}"' if n in colour and move is None else ""
         r = radii[n]
-        label = labels[n]
         parts.append(
             f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
             f'aria-label="{html.escape(tip.replace(chr(10), "; "))}" '
@@ -425,9 +426,11 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
             f"<title>{html.escape(tip)}</title>"
             f'<rect class="hit" x="{-r:.1f}" y="{-r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
             f'rx="{r:.1f}" ry="{r:.1f}"/>'
-            f'<circle r="7"{fill}/>{_label_svg(label, x, y) if label else ""}</g>'
+            f'<circle r="7"{fill}/></g>'
         )
-    parts.append("</svg></div>")
+    parts.append('<g class="labels" aria-hidden="true">')
+    parts.extend(_label_svg(n, label) for n, label in labels.items() if label is not None)
+    parts.append("</g></svg></div>")
     if fills:
         parts.append(
             '<p class="legend">'
