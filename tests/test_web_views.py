@@ -350,7 +350,11 @@ def test_a_maps_labels_never_overlap_and_every_node_can_be_clicked(name):
         nodes = _nodes(svg)
         assert len(nodes) == len(set(n for n in game.compiled.rt.links if n in game.compiled.kind_of))
         assert all(n.box is not None for n in nodes), [n.name for n in nodes if n.box is None]
-        seen_playable += svg.count('class="node playable')
+        for index, tip in re.findall(
+            r'<g class="node playable[^"]*" data-move="(\d+)"[^>]*><title>([^<]*)</title>', svg
+        ):
+            assert tip.endswith("click: " + html.escape(moves[int(index)])), tip  # the tooltip says what a click plays
+            seen_playable += 1
     assert seen_playable > 0  # clickable nodes were drawn and checked too
 
 

@@ -413,7 +413,8 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         title, note = texts[n]
         move = playable[n]
         on = pieces.get(n, [])
-        tip = "\n".join([title, *facts[n], *(what for _, what in on)])
+        does = [f"click: {moves[move]}"] if move is not None else []  # what a click plays
+        tip = "\n".join([title, *facts[n], *(what for _, what in on), *does])
         cls = "node playable" if move is not None else "node"
         data = f' data-move="{move}" role="button" tabindex="0"' if move is not None else ' role="img"'
         busy = " busy" if note or facts[n] else ""
