@@ -294,7 +294,8 @@ def _variants(title: str, note: str) -> list[tuple[str, ...]]:
     title): the first that has room is drawn; the tooltip always has the whole."""
     out: list[tuple[str, ...]] = []
     if note:
-        out += [(title, note), (title, _short(note, 16)), (_short(title, 12), _short(note, 12))]
+        out += [(title, note), (title, _short(note, 16)), (f"{title}: {_short(note, 16)}",)]
+        out += [(_short(title, 12), _short(note, 12))]
     out += [(title,), (_short(title, 12),), (_short(title, 7),), (_short(title, 4),)]
     return list(dict.fromkeys(out))
 
