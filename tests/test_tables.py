@@ -87,7 +87,7 @@ table Country from "countries.tsv" {
     oil
     listed_neighbours = adjacent separated by ";"
     comment = designer_comment
-    ignore starting_influence
+    ignore starting_influence, x, y  # x, y: where the web table draws it (this project's)
 }
 
 links from "adjacency.tsv"

@@ -5,6 +5,10 @@ refuses with a reason."""
 
 from __future__ import annotations
 
+import functools
+import html
+import math
+import random
 import re
 from pathlib import Path
 
@@ -48,10 +52,11 @@ def test_a_map_is_drawn_where_the_designers_columns_put_it(tmp_path):
     placed = positions_of(game, ids)
     by_title = {game.compiled.rt.display(n): placed[n] for n in ids}
     assert set(by_title) == set(nodes)
-    # x 10, 60, 90 and y 40, 10, 70, each axis fitted to [0.04, 0.96]
-    assert by_title["Ashby"] == pytest.approx((0.04, 0.04 + 0.92 * 30 / 60))
-    assert by_title["Brill"] == pytest.approx((0.04 + 0.92 * 50 / 80, 0.04))
-    assert by_title["Crewe"] == pytest.approx((0.96, 0.96))
+    # x 10, 60, 90 and y 40, 10, 70: each axis fitted to [0.04, 0.96], in the same order
+    assert by_title["Ashby"][0] == pytest.approx(0.04) and by_title["Crewe"][0] == pytest.approx(0.96)
+    assert by_title["Brill"][1] == pytest.approx(0.04) and by_title["Crewe"][1] == pytest.approx(0.96)
+    assert by_title["Ashby"][0] < by_title["Brill"][0] < by_title["Crewe"][0]
+    assert by_title["Brill"][1] < by_title["Ashby"][1] < by_title["Crewe"][1]
     path.write_text(path.read_text(encoding="utf-8").replace("    layout Town by x, y\n", ""), encoding="utf-8")
     computed = positions_of(load_game(str(path)), ids)
     assert computed != placed
@@ -110,6 +115,12 @@ def test_berlin_walls_hammers_are_drawn_on_their_cells():
         assert f'title="hammer of {seat}">{number}</span>' in td
 
 
+@functools.cache
+def _loaded(name: str):
+    """A bundled game, loaded once for the tests of this file that only draw it."""
+    return load_game(name)
+
+
 def _node(svg: str, title: str) -> str:
     """The SVG group of the node titled `title`."""
     for group in re.findall(r"<g class=\"node[^>]*>.*?</g>", svg, re.S):
@@ -118,14 +129,21 @@ def _node(svg: str, title: str) -> str:
     raise AssertionError(f"no node {title}")
 
 
+def _label(svg: str, title: str) -> list[str]:
+    """The lines of the label of the node titled `title` as drawn (title, then its note)."""
+    name = re.search(r'data-node="([^"]+)"', _node(svg, title)).group(1)
+    text = _labels(svg).get(name, "")
+    return [html.unescape(t) for t in re.findall(r"<tspan[^>]*>([^<]*)</tspan>", text)]
+
+
 def test_the_wall_is_down_map_notes_each_superpowers_influence_under_its_country():
     """The Wall is Down, Setup (starting influence as on the board: the United States 2 US,
-    the United Kingdom 1 US and 1 EU): the map notes the influence under each country."""
-    game = load_game("twid")
+    the United Kingdom 1 US and 1 EU): the map notes the influence in each country's label."""
+    game = _loaded("twid")
     drawing = draw(game, game.start(players=4, seed=1), None, [])
-    assert '<text class="note" y="17" text-anchor="middle">US 2</text>' in _node(drawing.map, "United States")
-    assert ">US 1 EU 1</text>" in _node(drawing.map, "United Kingdom")
-    assert 'class="note"' not in _node(drawing.map, "Brazil")  # nobody there: nothing noted
+    assert _label(drawing.map, "United States") == ["United States", "US 2"]
+    assert _label(drawing.map, "United Kingdom") == ["United Kingdom", "US 1 EU 1"]
+    assert _label(drawing.map, "Brazil") == ["Brazil"]  # nobody there: nothing noted
 
 
 def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_and_control():
@@ -133,7 +151,7 @@ def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_a
     its home Power): the zones stand where their `x` and `y` columns put them (Paris west
     of Berlin, Petrograd north of Kiev), the armies in a zone are noted under it, and a
     zone is coloured by who controls it (the colours named in a legend)."""
-    game = load_game("downfall_of_empires")
+    game = _loaded("downfall_of_empires")
     g = game.compiled
     state = game.start(seed=1)
     drawing = draw(game, state, None, [])
@@ -149,7 +167,7 @@ def test_downfall_of_empires_map_is_drawn_from_its_zones_positions_with_armies_a
     metz = _node(drawing.map, "Metz")
     for a in armies:
         assert f"at of {g.rt.display(a)}" in metz
-    assert "German 5(2)×3" in metz  # noted under it, counted
+    assert _label(drawing.map, "Metz") == ["Metz", "German 5(2)×3"]  # noted in its label, counted
     control = g.vars["control"]
     assert "control: " + g.rt.display(state.vars[control.slot][control.key_index["metz"]]) in metz
     assert 'class="fill' in metz and 'class="legend"' in drawing.map
@@ -221,3 +239,184 @@ def test_layout_rows_keeps_the_rows_flush_left_and_a_plain_list_names_its_rows(t
     ]
     drawing = draw(game, game.start(seed=1), "solo", [])
     assert 'class="cells rows"' in drawing.parts[0]
+
+
+# ---- the maps: labels that never overlap, nodes that can always be clicked ----------------
+# A label's box as a reader of the SVG estimates it (docs/web.md): each line's width its
+# characters × its font size × 0.6, its height 1.2 × its font size, around the text's
+# anchor; a node's hit area the circle of its `rect.hit` (rx = half its width).
+TITLE_FONT, NOTE_FONT = 12.0, 11.0
+
+
+class Node:
+    """A node of a drawn map: its centre, its hit radius and its label's box (or None)."""
+
+    def __init__(self, group: str, label: str | None) -> None:
+        self.name = re.search(r'data-node="([^"]+)"', group).group(1)
+        x, y = re.search(r"translate\(([-\d.]+),([-\d.]+)\)", group).groups()
+        self.x, self.y = float(x), float(y)
+        number = r'"([-\d.]+)"'
+        hit = re.search(f'<rect class="hit" x={number} y={number} width={number} height={number} rx={number}', group)
+        self.hit = None if hit is None else float(hit.group(5))
+        self.box = None
+        anchor = re.search(r'text-anchor="(\w+)"', label or "")
+        lines = re.findall(r'<tspan( class="note")? x="([-\d.]+)" y="([-\d.]+)">([^<]*)</tspan>', label or "")
+        if anchor and lines:
+            left = top = math.inf
+            right = bottom = -math.inf
+            for note, lx, ly, text in lines:
+                size = NOTE_FONT if note else TITLE_FONT
+                w = len(html.unescape(text)) * size * 0.6
+                ax = float(lx)
+                x0 = ax if anchor.group(1) == "start" else ax - w / 2 if anchor.group(1) == "middle" else ax - w
+                base = float(ly)
+                left, right = min(left, x0), max(right, x0 + w)
+                top, bottom = min(top, base - 0.9 * size), max(bottom, base - 0.9 * size + 1.2 * size)
+            self.box = (left, top, right, bottom)
+
+
+def _labels(svg: str) -> dict[str, str]:
+    """Each label's SVG text, by the node it names."""
+    return dict(re.findall(r'<text class="label" data-node="([^"]+)"(.*?)</text>', svg, re.S))
+
+
+def _nodes(svg: str) -> list[Node]:
+    labels = _labels(svg)
+    groups = re.findall(r'<g class="node[^"]*"[^>]*>.*?</g>', svg, re.S)
+    return [Node(g, labels.get(re.search(r'data-node="([^"]+)"', g).group(1))) for g in groups]
+
+
+def _overlap(a, b) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _covers(box, node: Node) -> bool:
+    """Whether a box reaches into a node's (circular) hit area."""
+    nx, ny = min(max(node.x, box[0]), box[2]), min(max(node.y, box[1]), box[3])
+    return math.hypot(nx - node.x, ny - node.y) < node.hit
+
+
+def map_faults(svg: str) -> dict[str, list]:
+    """What keeps a map from being read or clicked: labels overlapping each other, labels
+    covering another node's hit area, nodes without a hit area or whose hit area reaches
+    another node's centre, labels off the drawing."""
+    nodes = _nodes(svg)
+    width, height = (float(v) for v in re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg).groups())
+    labelled = [n for n in nodes if n.box is not None]
+    return {
+        "overlapping labels": [
+            (a.name, b.name) for i, a in enumerate(labelled) for b in labelled[i + 1 :] if _overlap(a.box, b.box)
+        ],
+        "covered nodes": [
+            (b.name, a.name) for a in labelled for b in nodes if b is not a and b.hit and _covers(a.box, b)
+        ],
+        "no hit area": [n.name for n in nodes if not n.hit or n.hit < 5],
+        "hit area over another node": [
+            (a.name, b.name)
+            for a in nodes
+            for b in nodes
+            if a is not b and a.hit and math.hypot(a.x - b.x, a.y - b.y) <= a.hit
+        ],
+        "off the drawing": [
+            n.name for n in labelled if n.box[0] < 0 or n.box[1] < 0 or n.box[2] > width or n.box[3] > height
+        ],
+    }
+
+
+def _positions_seen(name: str):
+    """A map game's positions: the start, and every few moves of a seeded random game,
+    each with the labels of the moves of the seat to play (its clickable nodes)."""
+    game = _loaded(name)
+    state = game.start(players=4, seed=3) if name == "twid" else game.start(seed=3)
+    rng = random.Random(3)
+    for _ in range(12):
+        seat = game.current_player(state)
+        yield game, state, seat, game.labels(state) if seat is not None else []
+        state = game.playout(state, rng.randrange, 7)
+
+
+# (named so that tests/conftest.py's SLOW list, for whole-game sweeps, leaves them in the default run)
+@pytest.mark.parametrize("name", ["twid", "downfall_of_empires"], ids=["twid_map", "downfall_of_empires_map"])
+def test_a_maps_labels_never_overlap_and_every_node_can_be_clicked(name):
+    """Issue: no two labels overlap and every node is clickable. At the start and as the
+    game goes on (its notes grow, the nodes of the seat's moves are marked), no label
+    overlaps another or another node's hit area, and every node has a hit area of its own
+    that reaches no other node's centre; every node keeps at least the start of its title."""
+    seen_playable = 0
+    for game, state, seat, moves in _positions_seen(name):
+        svg = draw(game, state, seat, moves).map
+        faults = map_faults(svg)
+        assert faults == {k: [] for k in faults}, faults
+        nodes = _nodes(svg)
+        assert len(nodes) == len(set(n for n in game.compiled.rt.links if n in game.compiled.kind_of))
+        assert all(n.box is not None for n in nodes), [n.name for n in nodes if n.box is None]
+        for index, tip in re.findall(
+            r'<g class="node playable[^"]*" data-move="(\d+)"[^>]*><title>([^<]*)</title>', svg
+        ):
+            assert tip.endswith("click: " + html.escape(moves[int(index)])), tip  # the tooltip says what a click plays
+            seen_playable += 1
+    assert seen_playable > 0  # clickable nodes were drawn and checked too
+
+
+def test_map_faults_finds_the_overlaps_of_labels_drawn_on_top_of_each_other():
+    """The measure above is not blind: labels drawn at the old fixed place (above each
+    node, whatever stands there) on Downfall of Empires' western front overlap and cover
+    their neighbours (Nancy's label over Metz, as the issue found)."""
+    game = _loaded("downfall_of_empires")
+    svg = draw(game, game.start(seed=3), None, []).map
+    centres = {n.name: (n.x, n.y) for n in _nodes(svg)}
+    fixed = re.sub(  # each label's title alone, centred above its node as before
+        r'<text class="label" data-node="(\w+)" text-anchor="\w+">'
+        r'<tspan x="[-\d.]+" y="[-\d.]+">([^<]*)</tspan>.*?</text>',
+        lambda m: (
+            f'<text class="label" data-node="{m.group(1)}" text-anchor="middle">'
+            f'<tspan x="{centres[m.group(1)][0]:.1f}" y="{centres[m.group(1)][1] - 10:.1f}">{m.group(2)}</tspan></text>'
+        ),
+        svg,
+    )
+    squeezed = re.sub(  # and the western front drawn as close as the designer's columns are
+        r'(data-node="(\w+)"[^>]*)translate\(([-\d.]+),([-\d.]+)\)',
+        lambda m: f"{m.group(1)}translate({float(m.group(3)) * 0.5:.1f},{float(m.group(4)) * 0.5:.1f})",
+        fixed,
+    )
+    squeezed = re.sub(
+        r'(<text class="label"[^>]*><tspan x=")([-\d.]+)(" y=")([-\d.]+)',
+        lambda m: f"{m.group(1)}{float(m.group(2)) * 0.5:.1f}{m.group(3)}{(float(m.group(4)) + 10) * 0.5 - 10:.1f}",
+        squeezed,
+    )
+    assert map_faults(svg) == {k: [] for k in map_faults(svg)}
+    assert map_faults(squeezed)["overlapping labels"]
+    assert map_faults(squeezed)["covered nodes"]
+
+
+def test_the_wall_is_down_map_is_laid_out_geographically():
+    """The Wall is Down's map from the countries' approximate longitude and latitude
+    (countries.tsv's x and y, this project's own): west to east and north to south as on
+    a globe, the Americas west of Europe, Asia east, Australia south of Japan."""
+    game = _loaded("twid")
+    g = game.compiled
+    nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
+    at = {g.rt.display(n): p for n, p in positions_of(game, nodes).items()}
+    west_of = [  # each pair: the first west of the second
+        tuple(pair.split(" < "))
+        for pair in (
+            "United States < United Kingdom; Canada < United Kingdom; Mexico < Cuba; Spain-Portugal < Italy; "
+            "United Kingdom < Germany; Germany < Poland; France < Germany; Iran < India; China < Japan; "
+            "India < China; Brazil < Angola; Egypt < Saudi Arabia; Israel < Iraq; Turkey < Iran"
+        ).split("; ")
+    ]
+    north_of = [  # each pair: the first north of the second
+        tuple(pair.split(" ^ "))
+        for pair in (
+            "Canada ^ United States; United States ^ Mexico; Sweden ^ Italy; Norway ^ Germany; Russia ^ Ukraine; "
+            "Italy ^ Libya; Turkey ^ Israel; Japan ^ Australia; Venezuela ^ Argentina; Egypt ^ South Africa; "
+            "Finland ^ Poland; China ^ India; North Korea ^ South Korea"
+        ).split("; ")
+    ]
+    assert [(a, b) for a, b in west_of if not at[a][0] < at[b][0]] == []
+    assert [(a, b) for a, b in north_of if not at[a][1] < at[b][1]] == []
+    # the whole of the Americas west of the whole of Europe and Africa
+    region = {n: g.fields["region"][n] for n in nodes}
+    americas = [p[0] for n, p in positions_of(game, nodes).items() if "america" in str(region[n]).lower()]
+    old_world = [p[0] for n, p in positions_of(game, nodes).items() if str(region[n]).lower() in ("europe", "africa")]
+    assert max(americas) < min(old_world)

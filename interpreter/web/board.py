@@ -5,9 +5,11 @@ Nothing here knows a game. What is drawn comes from the game's declarations:
   by the component's `short` form as the seat's observation gives it, and the pieces
   standing on it (a `player -> Cell` variable: a seat's hammer, pawn...) as markers;
 - a map (components with links) is an SVG graph: each node where the view's
-  `layout KIND by X, Y` puts it (the designer's columns), or else at a position computed
-  once by a spring layout from the links and kept in gamedef's cache; its title, and in
-  its tooltip every map variable's value there as the seat may see it;
+  `layout KIND by X, Y` puts it (the designer's columns, crowded parts given more room),
+  or else at a position computed once by a spring layout from the links and kept in
+  gamedef's cache; its label (its title and a note: influence, pieces) placed where it
+  overlaps no other label and no other node, an invisible hit area, and in its tooltip
+  every map variable's value there as the seat may see it;
 - a view's list drawn with a layout (`layout pyramid`, `layout rows`) is rows of cards;
 - the rest is the game's own view (its `view` declaration, or the generic one), as text.
 A legal move whose label names a cell or a node makes that cell or node clickable: the
@@ -35,7 +37,6 @@ from interpreter.runtime.render import Part, plain, render, status_text, view_pa
 from interpreter.web.cards import card_texts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
-MAP_W, MAP_H = 1000, 700
 
 
 class Drawing(NamedTuple):
@@ -180,6 +181,47 @@ def _cells(title: str, layout: str, groups: list) -> str:
 
 
 # ---- the map ------------------------------------------------------------------------------
+# The drawing's size in SVG units. The style sheet never draws it narrower than MAP_W px
+# (a narrower page scrolls it, and static/map.js zooms it), so that a label (LABEL_FONT,
+# NOTE_FONT units) is never under 11 px on screen.
+MAP_W, MAP_H = 1200, 800
+LABEL_FONT, NOTE_FONT = 12.0, 11.0
+LINE = 1.25  # a line of text is this many times its font size high (ascent and descent, and a margin)
+MIN_GAP = 40.0  # the least distance between two nodes' centres once the map is spread
+HIT = 14.0  # the radius of a node's hit area (smaller where nodes stand closer)
+DOT = 9.0  # the largest dot's radius (a playable node's, static/style.css)
+# Widths of characters in em, a little over those of DejaVu Sans and Verdana, the widest of
+# the common sans-serif faces (the labels ask for them, static/style.css): an upper estimate.
+_EM = {
+    **dict.fromkeys("ijl'|.,:;!", 0.30),
+    **dict.fromkeys(" ()-ftr[]", 0.42),
+    **dict.fromkeys("sz", 0.54),
+    **dict.fromkeys("ackvxy", 0.62),
+    **dict.fromkeys("bdeghnopqu0123456789", 0.66),
+    **dict.fromkeys("mw", 1.0),
+    **dict.fromkeys("FIJLPTZ", 0.66),
+    **dict.fromkeys("ABCEKRSVXY", 0.72),
+    **dict.fromkeys("DGHNOQU", 0.8),
+    **dict.fromkeys("MW@%", 1.02),
+}
+
+
+def text_width(text: str, size: float) -> float:
+    """How wide a line of text may be drawn, in SVG units: an upper estimate (`_EM`, any
+    other character 0.8 em), and never under 0.6 of the font size a character."""
+    em = sum(_EM.get(ch, 0.8) for ch in text)
+    return max(em, 0.6 * len(text)) * size
+
+
+class Label(NamedTuple):
+    """A node's label as placed: its lines (title, then the note if it has room), where the
+    text is anchored (`start`, `middle`, `end`) and its box (left, top, width, height)."""
+
+    lines: tuple[str, ...]
+    anchor: str
+    box: tuple[float, float, float, float]
+
+
 @functools.lru_cache(maxsize=16)
 def _links_svg(g, nodes: tuple[str, ...]) -> str:
     """The map's links as SVG lines: the same in every drawing of a game, drawn once."""
@@ -202,43 +244,204 @@ def _short(text: str, most: int) -> str:
     return text if len(text) <= most else text[: most - 1] + "…"
 
 
+@functools.lru_cache(maxsize=16)
+def hit_radii(g, nodes: tuple[str, ...]) -> dict[str, float]:
+    """Each node's hit area radius: HIT, or less where another node stands closer, so that
+    no node's hit area reaches another node's centre (a click on a node is that node's)."""
+    px = {n: (x * MAP_W, y * MAP_H) for n, (x, y) in positions_of_compiled(g, nodes).items()}
+    grid = _Grid(2 * HIT)
+    for n, (x, y) in px.items():
+        grid.add((x - HIT, y - HIT, 2 * HIT, 2 * HIT), n)
+    out = {}
+    for n, (x, y) in px.items():
+        near = [math.dist((x, y), px[m]) for m in grid.near((x - HIT, y - HIT, 2 * HIT, 2 * HIT)) if m != n]
+        out[n] = min([HIT, *(d / 2 - 0.5 for d in near)])
+    return out
+
+
+class _Grid:
+    """Boxes (left, top, width, height) in buckets of a square grid, to find the boxes near
+    one box without looking at all of them."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.buckets: dict[tuple[int, int], list[tuple[tuple[float, float, float, float], Any]]] = {}
+
+    def _cells(self, box: tuple[float, float, float, float]):
+        x, y, w, h = box
+        c = self.cell
+        for i in range(int(math.floor(x / c)), int(math.floor((x + w) / c)) + 1):
+            for j in range(int(math.floor(y / c)), int(math.floor((y + h) / c)) + 1):
+                yield i, j
+
+    def add(self, box: tuple[float, float, float, float], what: Any) -> None:
+        for key in self._cells(box):
+            self.buckets.setdefault(key, []).append((box, what))
+
+    def near(self, box: tuple[float, float, float, float]) -> set:
+        return {what for key in self._cells(box) for _, what in self.buckets.get(key, ())}
+
+    def hits(self, box: tuple[float, float, float, float], but: Any = None) -> bool:
+        """Whether the box overlaps a box of the grid (other than `but`'s)."""
+        x, y, w, h = box
+        for key in self._cells(box):
+            for (bx, by, bw, bh), what in self.buckets.get(key, ()):
+                if what != but and x < bx + bw and bx < x + w and y < by + bh and by < y + h:
+                    return True
+        return False
+
+
+def _variants(title: str, note: str) -> list[tuple[str, ...]]:
+    """A label's texts, from the whole (title and note) to the least (a few letters of the
+    title): the first that has room is drawn; the tooltip always has the whole."""
+    out: list[tuple[str, ...]] = []
+    if note:
+        out += [(title, note), (title, _short(note, 16)), (f"{title}: {_short(note, 16)}",)]
+        out += [(_short(title, 12), _short(note, 12))]
+    out += [(title,), (_short(title, 12),), (_short(title, 7),), (_short(title, 4),)]
+    return list(dict.fromkeys(out))
+
+
+def _box_size(lines: tuple[str, ...]) -> tuple[float, float]:
+    sizes = [LABEL_FONT, *([NOTE_FONT] * (len(lines) - 1))]
+    return max(text_width(t, s) for t, s in zip(lines, sizes)) + 2, sum(s * LINE for s in sizes)
+
+
+# Where a label may stand beside its node, in order of preference: a direction (dx, dy)
+# and a distance beyond the dot. Above and below are centred on the node; a diagonal stands
+# only near its node (farther off, it would seem to name another).
+_SPOTS = [
+    (d, gap)
+    for gap in (3.0, 10.0, 20.0, 30.0)
+    for d in ((0, -1), (0, 1), (1, 0), (-1, 0), (1, -1), (-1, -1), (1, 1), (-1, 1))
+    if gap <= 10.0 or not (d[0] and d[1])
+]
+
+
+def place_labels(
+    order: list[str],
+    centres: dict[str, tuple[float, float]],
+    radii: dict[str, float],
+    texts: dict[str, tuple[str, str]],
+) -> dict[str, Label | None]:
+    """Labels that overlap neither each other, nor any other node's hit area, nor the
+    drawing's edge, placed greedily in `order` (the most important first): each node's
+    label tries every spot around the node with its whole text, then shorter texts; a node
+    whose label finds no room at all has none (its title stays in its tooltip)."""
+    grid = _Grid(48.0)
+    for n, (x, y) in centres.items():
+        r = radii[n]
+        grid.add((x - r, y - r, 2 * r, 2 * r), n)
+    placed: dict[str, Label | None] = {}
+    for n in order:
+        x, y = centres[n]
+        placed[n] = None
+        for lines in _variants(*texts[n]):
+            w, h = _box_size(lines)
+            spot = _spot(grid, n, x, y, w, h)
+            if spot is not None:
+                anchor, box = spot
+                grid.add(box, ("label", n))
+                placed[n] = Label(lines, anchor, box)
+                break
+    return placed
+
+
+def _spot(grid: _Grid, n: str, x: float, y: float, w: float, h: float):
+    for (dx, dy), gap in _SPOTS:
+        off = DOT + gap
+        if dx and dy:
+            off *= 0.75
+        left = x - w / 2 if dx == 0 else x + off if dx > 0 else x - off - w
+        top = y - h / 2 if dy == 0 else y + off if dy > 0 else y - off - h
+        box = (left, top, w, h)
+        if left < 1 or top < 1 or left + w > MAP_W - 1 or top + h > MAP_H - 1:
+            continue
+        if not grid.hits(box, but=n):
+            return ("middle" if dx == 0 else "start" if dx > 0 else "end"), box
+    return None
+
+
+def _label_svg(node: str, label: Label) -> str:
+    """A placed label as SVG text (a line a tspan), naming its node: drawn in a layer of its
+    own above the nodes, so that a node's group is no larger than its hit area (a click at
+    the middle of a node's group is a click on the node)."""
+    left, top, w, _ = label.box
+    ax = left + w / 2 if label.anchor == "middle" else left + 1 if label.anchor == "start" else left + w - 1
+    out, at = [], top
+    for i, line in enumerate(label.lines):
+        size = LABEL_FONT if i == 0 else NOTE_FONT
+        cls = ' class="note"' if i else ""
+        out.append(f'<tspan{cls} x="{ax:.1f}" y="{at + size * 0.95:.1f}">{html.escape(line)}</tspan>')
+        at += size * LINE
+    return f'<text class="label" data-node="{html.escape(node)}" text-anchor="{label.anchor}">{"".join(out)}</text>'
+
+
 def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> str:
-    """The game's map as an SVG graph ('' when the game has none)."""
+    """The game's map as an SVG graph ('' when the game has none): links, then each node as
+    a group (its tooltip, an invisible hit area, its dot), then the labels, each placed
+    where it overlaps no other label and no other node; in a scrolling frame with zoom
+    buttons (static/map.js)."""
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     if not nodes or len(nodes) > MAX_NODES:
         return ""
     positions = positions_of(game, nodes)
+    centres = {n: (x * MAP_W, y * MAP_H) for n, (x, y) in positions.items()}
+    radii = hit_radii(g, nodes)
     facts, notes, colour = _facts(g, vm, obs, nodes)
     fills = {v: i % len(PALETTE) for i, v in enumerate(sorted(set(colour.values())))}  # a palette class each
     pieces = _markers(g, vm, obs, state, frozenset(nodes))
-    parts = [f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="img" aria-label="map">']
+    titles = {n: g.rt.display(n) for n in nodes}
+    playable = {n: _move_naming(moves, n, titles[n], _longer(g, titles[n])) if moves else None for n in nodes}
+    texts = {}
+    for n in nodes:
+        on = pieces.get(n, [])
+        texts[n] = (titles[n], "; ".join([*notes[n], _pieces(on)] if on else notes[n]))
+    degree = {n: len(g.rt.links.get(n, ())) for n in nodes}
+    order = sorted(nodes, key=lambda n: (playable[n] is None, not texts[n][1], -degree[n], titles[n]))
+    labels = place_labels(order, centres, radii, texts)
+    parts = [
+        '<div class="map-view">',
+        '<div class="map-tools" role="toolbar" aria-label="map zoom" hidden>'
+        '<button type="button" data-zoom="out" aria-label="zoom out">−</button>'
+        '<button type="button" data-zoom="fit" aria-label="the whole map">fit</button>'
+        '<button type="button" data-zoom="in" aria-label="zoom in">+</button></div>',
+        '<div class="map-scroll">',
+        f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="group" aria-label="map">',
+    ]
     parts.append(_links_svg(g, nodes))
     for n in nodes:
-        x, y = positions[n]
-        title = g.rt.display(n)
-        move = _move_naming(moves, n, title, _longer(g, title)) if moves else None
+        x, y = centres[n]
+        title, note = texts[n]
+        move = playable[n]
         on = pieces.get(n, [])
-        tip = html.escape("\n".join([title, *facts[n], *(what for _, what in on)]))
+        does = [f"click: {moves[move]}"] if move is not None else []  # what a click plays
+        tip = "\n".join([title, *facts[n], *(what for _, what in on), *does])
         cls = "node playable" if move is not None else "node"
-        data = f' data-move="{move}"' if move is not None else ""
-        note = "; ".join([*notes[n], _pieces(on)] if on else notes[n])
+        data = f' data-move="{move}" role="button" tabindex="0"' if move is not None else ' role="img"'
         busy = " busy" if note or facts[n] else ""
         fill = f' class="fill{fills[colour[n]]}"' if n in colour and move is None else ""
-        under = f'<text class="note" y="17" text-anchor="middle">{html.escape(_short(note, 30))}</text>' if note else ""
+        r = radii[n]
         parts.append(
             f'<g class="{cls}{busy}"{data} data-node="{html.escape(n)}" '
-            f'transform="translate({x * MAP_W:.1f},{y * MAP_H:.1f})">'
-            f'<title>{tip}</title><circle r="7"{fill}/>'
-            f'<text y="-10" text-anchor="middle">{html.escape(title[:18])}</text>{under}</g>'
+            f'aria-label="{html.escape(tip.replace(chr(10), "; "))}" '
+            f'transform="translate({x:.1f},{y:.1f})">'
+            f"<title>{html.escape(tip)}</title>"
+            f'<rect class="hit" x="{-r:.1f}" y="{-r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
+            f'rx="{r:.1f}" ry="{r:.1f}"/>'
+            f'<circle r="7"{fill}/></g>'
         )
-    parts.append("</svg>")
+    parts.append('<g class="labels" aria-hidden="true">')
+    parts.extend(_label_svg(n, label) for n, label in labels.items() if label is not None)
+    parts.append("</g></svg></div>")
     if fills:
         parts.append(
             '<p class="legend">'
             + " ".join(f'<span class="fill{c}">&#9679;</span> {html.escape(v)}' for v, c in fills.items())
             + "</p>"
         )
+    parts.append("</div>")
     return "\n".join(parts)
 
 
@@ -336,7 +539,8 @@ def _pieces(marks: list[tuple[str, str]]) -> str:
 
 def positions_of(game: Game, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
     """Each node's place in [0.04, 0.96]²: from the view's `layout KIND by X, Y` (the
-    designer's columns) where every node has one, else the layout computed from the links."""
+    designer's columns) where every node has one, else the layout computed from the links;
+    then spread (`spread`) so that no two nodes stand closer than MIN_GAP on the drawing."""
     return positions_of_compiled(game.compiled, nodes)
 
 
@@ -356,17 +560,69 @@ def _positions(g, nodes: tuple[str, ...]) -> dict[str, tuple[float, float]]:
             if g.kind_of.get(n) == item.var and fx.get(n) is not None and fy.get(n) is not None:
                 given[n] = (float(fx[n]), float(fy[n]))
     if given and len(given) == len(nodes):
-        return _scaled(given)
-    return saved_layout(nodes, tuple(tuple(sorted(g.rt.links.get(n, ()))) for n in nodes))
+        return spread(_scaled(given, stretch=0.8))
+    return spread(saved_layout(nodes, tuple(tuple(sorted(g.rt.links.get(n, ()))) for n in nodes)))
 
 
-def _scaled(points: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
-    """Points fitted into [0.04, 0.96]², each axis on its own scale."""
-    xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
-    span_x, span_y = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
-    return {
-        n: (0.04 + 0.92 * (x - min(xs)) / span_x, 0.04 + 0.92 * (y - min(ys)) / span_y) for n, (x, y) in points.items()
-    }
+def _scaled(points: dict[str, tuple[float, float]], stretch: float = 0.0) -> dict[str, tuple[float, float]]:
+    """Points fitted into [0.04, 0.96]², each axis on its own scale. With `stretch`, each
+    axis is partly a scale by rank (the points evenly spaced along it): where many nodes
+    crowd (Europe on a map of the world, a front of a war) the drawing gives them more
+    room, and the order along each axis (west to east, north to south) stays the same."""
+
+    def axis(values: list[float]) -> dict[float, float]:
+        low, span = min(values), (max(values) - min(values)) or 1.0
+        below, out = 0, {}
+        steps = max(1, len(values) - 1)
+        for v in sorted(set(values)):  # a value's rank among all the points (ties share the mean)
+            k = values.count(v)
+            rank = (below + (k - 1) / 2) / steps if len(values) > 1 else 0.5
+            out[v] = (1 - stretch) * (v - low) / span + stretch * rank
+            below += k
+        return out
+
+    ax, ay = axis([p[0] for p in points.values()]), axis([p[1] for p in points.values()])
+    return {n: (0.04 + 0.92 * ax[x], 0.04 + 0.92 * ay[y]) for n, (x, y) in points.items()}
+
+
+def spread(points: dict[str, tuple[float, float]]) -> dict[str, tuple[float, float]]:
+    """The points moved apart, on the drawing (MAP_W × MAP_H), until no two stand closer
+    than MIN_GAP, each pair pushed apart along the line between them (so the map keeps its
+    shape), within the drawing's margins. The same points always give the same result."""
+    names = sorted(points)
+    pos = [[points[n][0] * MAP_W, points[n][1] * MAP_H] for n in names]
+    lo_x, hi_x, lo_y, hi_y = 0.04 * MAP_W, 0.96 * MAP_W, 0.04 * MAP_H, 0.96 * MAP_H
+    for _ in range(200):
+        moved = False
+        buckets: dict[tuple[int, int], list[int]] = {}
+        for i, (x, y) in enumerate(pos):
+            buckets.setdefault((int(x // MIN_GAP), int(y // MIN_GAP)), []).append(i)
+        for (bx, by), members in buckets.items():
+            for i in members:
+                for ox in (-1, 0, 1):
+                    for oy in (-1, 0, 1):
+                        for j in buckets.get((bx + ox, by + oy), ()):
+                            if j <= i:
+                                continue
+                            dx, dy = pos[j][0] - pos[i][0], pos[j][1] - pos[i][1]
+                            d = math.hypot(dx, dy)
+                            if d >= MIN_GAP:
+                                continue
+                            if d < 1e-6:  # the same place: apart along a fixed direction
+                                dx, dy, d = 1.0, 0.5, math.hypot(1.0, 0.5)
+                            push = (MIN_GAP - d) / 2 + 0.01
+                            ux, uy = dx / d * push, dy / d * push
+                            pos[i][0] -= ux
+                            pos[i][1] -= uy
+                            pos[j][0] += ux
+                            pos[j][1] += uy
+                            moved = True
+        for p in pos:
+            p[0] = min(hi_x, max(lo_x, p[0]))
+            p[1] = min(hi_y, max(lo_y, p[1]))
+        if not moved:
+            break
+    return {n: (p[0] / MAP_W, p[1] / MAP_H) for n, p in zip(names, pos)}
 
 
 def saved_layout(nodes: tuple[str, ...], links: tuple[tuple[str, ...], ...]) -> dict[str, tuple[float, float]]:
