@@ -115,7 +115,9 @@ def test_a_cards_printed_text_is_on_the_page_where_it_is_named(client):
     assert buttons, "no header button carries its card's text"
     about, card = html.unescape(buttons[0][0]), html.unescape(buttons[0][1])
     assert about.startswith(card + ": ") and len(about) > len(card) + 10
-    assert re.search(r'<span class="card" tabindex="0" title="[^"]+">' + re.escape(html.escape(card)) + "</span>", board)
+    assert re.search(
+        r'<span class="card" tabindex="0" title="[^"]+">' + re.escape(html.escape(card)) + "</span>", board
+    )
 
 
 def test_the_new_table_form_draws_variants_and_options_from_the_games_declarations(client):
@@ -126,7 +128,12 @@ def test_the_new_table_form_draws_variants_and_options_from_the_games_declaratio
     assert 'type="checkbox" name="option_promos" value="true"' in twid
     r = client.post(
         "/tables",
-        data={"game": "walls_and_wonders", "seat_p1": "human", "variant": "hidden_victory", "option_victory": "attrition"},
+        data={
+            "game": "walls_and_wonders",
+            "seat_p1": "human",
+            "variant": "hidden_victory",
+            "option_victory": "attrition",
+        },
     )
     table = client.app.state.tables.get(re.search(r'data-seat="p1" href="/t/([^/]+)/', r.text).group(1))
     assert table.record.variants == ("hidden_victory",)
