@@ -513,4 +513,3 @@ async def _form(request: Request) -> Form:
     for key, value in pairs:
         form.setdefault(key, []).append(value)
     return form
-
