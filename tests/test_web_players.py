@@ -140,3 +140,24 @@ def test_the_new_table_form_draws_variants_and_options_from_the_games_declaratio
     r = client.post("/tables", data={"game": "walls_and_wonders", "seat_p1": "human", "option_victory": "attrition"})
     table = client.app.state.tables.get(re.search(r'data-seat="p1" href="/t/([^/]+)/', r.text).group(1))
     assert table.record.options == {"victory": "attrition"}
+
+
+def test_a_creator_with_a_name_plays_the_first_seat_in_play_when_the_form_made_none_a_persons(client):
+    """The Wall is Down: the form's first seat is the solo player's, not in play at 2; the
+    two seats in play were left to the computer: the creator takes West, not a refusal."""
+    r = client.post(
+        "/tables",
+        data={
+            "game": "twid",
+            "players": "2",
+            "name": "Ada",
+            "seat_solo": "human",
+            "seat_west": "random",
+            "seat_east": "random",
+        },
+    )
+    assert r.status_code == 200, r.text
+    table = client.app.state.tables.get(re.search(r'href="/t/([^/]+)/', r.text).group(1))
+    assert table.record.agents == {"west": "human", "east": "random"}
+    r = client.post("/tables", data={"game": "tictactoe", "seat_x": "random", "seat_o": "random"})
+    assert r.status_code == 400  # with no name, no one plays: refused

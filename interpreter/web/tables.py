@@ -140,7 +140,8 @@ class Tables:
         """A new table; `seats` gives each seat `human` or an AI kind. A seat not named is
         human; a seat named that is not in play at this player count is left out (the
         form offers the seats of every count); a table needs one human seat. With a
-        `name`, its creator takes the first human seat; `listed`: the other human seats
+        `name`, its creator takes the first human seat (the first seat in play when the
+        form made none a person's); `listed`: the other human seats
         are offered in the lobby."""
         game = self.game(game_name, variants, options or {})
         if seed is not None and not 0 <= seed <= MAX_SEED:
@@ -154,6 +155,8 @@ class Tables:
             if kind != "human" and kind not in AI_KINDS:
                 raise UsageError(f"unknown player kind '{kind}'", "kinds: human, " + ", ".join(AI_KINDS))
         agents = {seat: seats.get(seat, "human") for seat in start.players}
+        if name is not None and all(kind != "human" for kind in agents.values()):
+            agents[start.players[0]] = "human"  # the creator plays: the first seat in play, if none is a person's
         if all(kind != "human" for kind in agents.values()):
             raise UsageError(
                 "a table needs at least one human seat",

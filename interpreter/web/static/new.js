@@ -1,5 +1,5 @@
 // The new-table form: each seat's choice is shown (and sent) only when that seat is in
-// play at the chosen number of players, and each variant's options only when the variant
+// play at the chosen number of players (the first of them a person's when none is), and each variant's options only when the variant
 // is chosen; a variant that excludes another unticks it. Without this script every field
 // is sent, and the server leaves out the seats not in play and the options of variants
 // not chosen.
@@ -7,10 +7,15 @@
 for (const form of document.querySelectorAll("form.new-table")) {
   const players = form.querySelector("select[name=players]");
   const show = () => {
+    const shown = [];
     for (const choice of form.querySelectorAll(".seat-choice")) {
       const inPlay = choice.dataset.counts.split(" ").includes(players.value);
       choice.hidden = !inPlay;
       choice.querySelector("select").disabled = !inPlay;
+      if (inPlay) { shown.push(choice.querySelector("select")); }
+    }
+    if (shown.length && !shown.some((select) => select.value === "human")) {
+      shown[0].value = "human";  // a table needs a person: the first seat in play, unless one is chosen
     }
     const chosen = new Set(Array.from(form.querySelectorAll("input[name=variant]:checked"), (el) => el.value));
     for (const option of form.querySelectorAll(".option[data-variant]")) {
