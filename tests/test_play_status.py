@@ -286,10 +286,13 @@ def test_the_web_table_shows_the_status_above_the_view(tmp_path):
     )
     state = game.start(players=2)
     assert draw(game, state, "south", []).parts[:2] == [
-        '<pre class="view">lap 2 | your cards 3</pre>',
-        '<pre class="view">Lap 2</pre>',
+        '<pre class="view" tabindex="0">lap 2 | your cards 3</pre>',
+        '<pre class="view" tabindex="0">Lap 2</pre>',
     ]
-    assert draw(game, state, None, []).parts[:2] == ['<pre class="view">lap 2</pre>', '<pre class="view">Lap 2</pre>']
+    assert draw(game, state, None, []).parts[:2] == [
+        '<pre class="view" tabindex="0">lap 2</pre>',
+        '<pre class="view" tabindex="0">Lap 2</pre>',
+    ]
 
 
 def test_status_is_a_keyword_only_in_a_view_so_a_variable_may_be_called_so(tmp_path):

@@ -58,9 +58,11 @@ def _matches(game: CompiledGame, name: str, field: str, wanted: str) -> bool:
 
 def public_fields(game: CompiledGame, kind: str) -> list[str]:
     """The properties of a kind that every seat may read: no `hidden`, no `visible when`
-    (those depend on the position and the reader), and not the title or text."""
+    (those depend on the position and the reader), not the title or text, and not where a
+    view's `layout KIND by X, Y` draws it (a map's coordinates, not a printed property)."""
     fields = game.entity_decls[kind].fields
-    return [f.name for f in fields if f.name not in HIDDEN and not f.hidden and f.visible is None]
+    placed = {f for item in game.view if item.kind == "places" and item.var == kind for f in item.fields}
+    return [f.name for f in fields if f.name not in HIDDEN | placed and not f.hidden and f.visible is None]
 
 
 def heading(game: CompiledGame, name: str, fields: list[str]) -> str:

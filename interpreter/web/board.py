@@ -91,7 +91,8 @@ def _part_html(g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str]
 
 def _text(lines: list[str], g) -> str:
     """Text of the view, escaped, each card title in it carrying its printed text."""
-    return f'<pre class="view">{card_texts(g).mark(html.escape(chr(10).join(lines)))}</pre>'
+    text = card_texts(g).mark(html.escape(chr(10).join(lines)))
+    return f'<pre class="view" tabindex="0">{text}</pre>'  # focusable: a long view scrolls by keyboard too
 
 
 def _grid_vars(g) -> list:
@@ -407,7 +408,7 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         '<button type="button" data-zoom="out" aria-label="zoom out">−</button>'
         '<button type="button" data-zoom="fit" aria-label="the whole map">fit</button>'
         '<button type="button" data-zoom="in" aria-label="zoom in">+</button></div>',
-        '<div class="map-scroll">',
+        '<div class="map-scroll" tabindex="0" role="region" aria-label="the map, scrollable">',
         f'<svg class="map" viewBox="0 0 {MAP_W} {MAP_H}" role="group" aria-label="map">',
     ]
     parts.append(_links_svg(g, nodes))

@@ -130,7 +130,8 @@ def picture(tables: Tables, name: str) -> str:
     game = tables.game(name, (), {})
     h = game.compiled.header
     drawing = draw(game, game.start(players=h.default_players or h.min_players, seed=1), None, [])
-    return drawing.map or (drawing.parts[0] if drawing.parts else "")
+    shown = drawing.map or (drawing.parts[0] if drawing.parts else "")
+    return re.sub(r' tabindex="-?\d+"', "", shown)  # a picture: nothing in it takes the focus
 
 
 def game_form(tables: Tables, card: GameCard) -> GameForm:
