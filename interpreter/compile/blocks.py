@@ -196,17 +196,7 @@ class BlockCompiler:
         elif isinstance(s, ast.Assign):
             self._assign_lines(s, scope, emit, src)
         elif isinstance(s, ast.If):
-            branches = []
-            for cond, body in s.branches:
-                spans.append(s.span)  # the `if` or `elif` line
-                branches.append((src(cond), self._body_lines(body, scope, spans, s.span)))
-            otherwise = None
-            if s.otherwise is not None:
-                spans.append(s.span)  # the `else` line
-                otherwise = self._body_lines(s.otherwise, scope, spans, s.span)
-            for cond, body in reversed(branches[1:]):
-                otherwise = (ir.When(cond, body, otherwise, chained=True),)
-            out.append(ir.When(branches[0][0], branches[0][1], otherwise))
+            out.append(self._if_lines(s, scope, spans, src))
         elif isinstance(s, ast.While):
             spans.extend([s.span] * 3)  # the `while` line and the step it spends
             condition = src(s.condition)
@@ -246,8 +236,9 @@ class BlockCompiler:
         elif isinstance(s, ast.Require):
             where = ir.Global(f"_span{next(self.expressions.name_numbers)}")
             self.tables.ns[where.name] = s.span
+            condition = src(s.condition)  # (compiled in the order written: a fold names its constant)
             error = ir.Call(ir.Attr(ir.VM(), "rule_error"), (src(s.message), where))
-            emit(ir.When(ir.Not(src(s.condition), bare=True), (ir.Raise(error),), flat=True))
+            emit(ir.When(ir.Not(condition, bare=True), (ir.Raise(error),), flat=True))
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
             emit(ir.Assign((_W,), src(s.winners)))
             one = ir.Call(ir.Global("isinstance", ir.PYTHON), (_W, ir.Global("str", ir.PYTHON)))
@@ -256,6 +247,20 @@ class BlockCompiler:
             emit(ir.Return(ir.Lit(0)))
         else:  # pragma: no cover - native_ok admits only the kinds above
             raise AssertionError(type(s).__name__)
+
+    def _if_lines(self, s: ast.If, scope: Scope, spans: list[Span], src) -> ir.When:
+        """`if`, `elif`s and `else`: a line each, then its body's."""
+        branches = []
+        for cond, body in s.branches:
+            spans.append(s.span)  # the `if` or `elif` line
+            branches.append((src(cond), self._body_lines(body, scope, spans, s.span)))
+        otherwise = None
+        if s.otherwise is not None:
+            spans.append(s.span)  # the `else` line
+            otherwise = self._body_lines(s.otherwise, scope, spans, s.span)
+        for cond, body in reversed(branches[1:]):
+            otherwise = (ir.When(cond, body, otherwise, chained=True),)
+        return ir.When(branches[0][0], branches[0][1], otherwise)
 
     def _body_lines(self, body, scope, spans, span, head: bool = False) -> tuple[ir.Stmt, ...]:
         """The statements of a body; `pass` if it has none. `head`: the span of its

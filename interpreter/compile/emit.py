@@ -125,8 +125,9 @@ class Lowering:
     def _attr(self, obj: ast.expr, attr: str, ctx: ast.expr_context = _LOAD) -> ast.expr:
         return self._at(ast.Attribute(obj, attr, ctx))
 
-    def module(self, functions: list[ast.FunctionDef]) -> ast.Module:
-        return ast.Module(functions, [])
+    def module(self, functions: Sequence[ast.stmt]) -> ast.Module:
+        """A module of `functions` (definitions), to compile."""
+        return ast.Module(list(functions), [])
 
 
 def expression(node: ir.Node, calls: list[str] | None = None) -> ast.expr:
@@ -152,6 +153,9 @@ def function_module(
 
 def _lit(w: Lowering, n: ir.Lit, ctx) -> ast.expr:
     v = n.value
+    t = v.__class__
+    if t is not str and t is not int and t is not bool and v is not None:  # a Text, say: its plain value
+        v = str.__str__(v) if isinstance(v, str) else int(v)
     w._key.append(("c", v))
     return w._at(ast.Constant(v))
 
@@ -308,7 +312,7 @@ def _comp(w: Lowering, n: ir.Comp, ctx) -> ast.expr:
     element = w.expr(n.element)
     generators: list[ast.comprehension] = []
     for c in n.clauses:
-        if type(c) is ir.For:
+        if isinstance(c, ir.For):
             generators.append(ast.comprehension(w.name(c.var, _STORE), w.expr(c.iterable), [], 0))
         else:
             generators[-1].ifs.append(w.expr(c.condition))
@@ -422,7 +426,7 @@ def _assign(w: Lowering, s: ir.Assign) -> ast.stmt:
 
 def _update(w: Lowering, s: ir.Update) -> ast.stmt:
     w._key.append(("op=", s.op))
-    target = w.expr(s.target, _STORE)
+    target: Any = w.expr(s.target, _STORE)  # a name, an attribute or an entry
     return _simple(w, ast.AugAssign(target, _BINARY[s.op], w.expr(s.value)))
 
 
@@ -555,7 +559,7 @@ def _call_width(n: ir.Call) -> int:
 def _comp_width(n: ir.Comp) -> int:
     total = 2 + _w(n.element)
     for c in n.clauses:
-        if type(c) is ir.For:
+        if isinstance(c, ir.For):
             total += 9 + len(c.var) + _w(c.iterable)  # " for v in "
         else:
             total += 4 + _w(c.condition)  # " if "
