@@ -58,7 +58,7 @@ NOT_AT_LOAD = (
     LimitExceeded,
 )
 TABLE_LIMIT = 4096
-INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
+INLINE_LIMIT = 4000  # widest inlined body (emit.width), to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a call to hoist its reads
 
@@ -192,10 +192,11 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[ir.Node] = set()
         self._fields_final = False  # set once every component and its fields are known
-        # loop functions made, not yet compiled: their source and the loop functions it calls
+        # loop functions made, not yet lowered nor compiled: each lowers itself, listing the loop functions it calls
         self._pending_loops: dict[str, Callable[[list[str]], tuple[ast_.Module, bytes]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
+        self._codes: dict[ir.Node, CodeType] = {}  # `function`'s code of each tree, by the tree
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -207,11 +208,17 @@ class ExpressionCompiler:
         return self.function(self.src(e, scope, {}))
 
     def function(self, node: ir.Node) -> Closure:
-        calls: list[str] = []
-        module = lowered(emit.function_module, "_f", _FRAME, (ir.Return(node),), passes.uses_vars(node), calls)
-        self.link_loops(calls)
+        """A function (vm, L) -> value computing `node`. The same tree is often compiled
+        again (a constant folded at each call of a def written in place): its code is
+        kept, by the tree, for the rest of the compile."""
+        code = self._codes.get(node)
+        if code is None:
+            calls: list[str] = []
+            module = lowered(emit.function_module, "_f", _FRAME, (ir.Return(node),), passes.uses_vars(node), calls)
+            self.link_loops(calls)
+            code = self._codes[node] = compiled(module, "<gamedef expression>")
         local: dict[str, Any] = {}
-        exec(compiled(module, "<gamedef expression>"), self.tables.ns, local)  # noqa: S102
+        exec(code, self.tables.ns, local)  # noqa: S102
         return local["_f"]
 
     def _evaluate_static(self, e, scope):
@@ -897,7 +904,7 @@ class ExpressionCompiler:
     def _charging(self, f: str, charged: list[bool]) -> str:
         """The name of a function calling the built-in `f` after spending the step budget
         for the arguments marked in `charged` that are lists: one call in the compiled
-        source instead of a `_charge` call per argument (made once per pattern)."""
+        code instead of a `_charge` call per argument (made once per pattern)."""
         name = f"_bc_{f}_{''.join('1' if c else '0' for c in charged)}"
         if name not in self.tables.ns:
             params = [f"a{i}" for i in range(len(charged))]

@@ -5,17 +5,17 @@ into a tree of these nodes, not into text: the decisions it takes (a def written
 place, a list charged one step per item, a query answered in place behind a guard) are
 nodes, and every later question about the result (does it call anything, which
 variables does it read, which reads are the same at every turn of a loop) is answered by
-a pass over the tree (passes.py). One emitter (emit.py) writes the tree as Python
-source; nothing reads that source back.
+a pass over the tree (passes.py). One lowering (emit.py) makes the tree a tree of
+Python's `ast`, which Python compiles: no Python text is written or read.
 
-Expression nodes are frozen and compared by value, so two trees that would be written
-the same are equal. Statement nodes (`Line`, `Nest`, `Loop`) describe the bodies of the
-functions the compiler generates around expressions (loop functions, native blocks): a
-`Line` is compiler-written syntax around expression nodes, never parsed.
+Expression nodes are frozen and compared by value, so two trees that lower to the same
+code are equal (a literal with its kind: `1` is not `True`). Statement nodes (`Assign`,
+`When`, `Loop`, ...) are the bodies of the functions the compiler generates around
+expressions (loop functions, native blocks, a decision's step), made of expression nodes.
 
-To add a node: define it here (frozen, its children as fields), write it in
-`emit._EXPR` (or `emit._stmt`), and say in `_KIDS` which fields hold nodes, in the
-order the emitter writes them; every pass then walks it.
+To add a node: define it here (frozen, its children as fields), lower it in
+`emit._EXPR` (or `emit._STMT`; an expression's width in `emit._WIDTH`), and say in
+`_KIDS` which fields hold nodes, in the order they are written; every pass then walks it.
 """
 
 from __future__ import annotations
@@ -35,11 +35,16 @@ class Node:
 # ---- leaves -------------------------------------------------------------------------
 
 
+def _kind_and_value(value: Any) -> tuple[type, Any]:
+    return (value.__class__, value)
+
+
 @attrs.frozen
 class Lit(Node):
-    """None, a truth, a number or a text written as Python writes it (`repr`)."""
+    """None, a truth, a number or a text, as a constant of the code. Compared with its
+    kind: `1` and `True` are equal in Python, yet different constants."""
 
-    value: Any
+    value: Any = attrs.field(eq=_kind_and_value)
 
 
 @attrs.frozen
