@@ -15,6 +15,7 @@ from interpreter.check.checker import check_program
 from interpreter.compile import emit, ir
 from interpreter.compile.compiler import Compiler
 from interpreter.compile.scope import Scope
+from interpreter.core.builtins import Text
 from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 
@@ -119,6 +120,13 @@ def test_the_lowering_lists_the_generated_functions_its_code_calls():
     lowered = emit.expression(ir.BinOp("and", call, other), calls)
     assert ast.unparse(lowered) == "_any4(vm, L) and _b_len(_v1)"
     assert calls == ["_any4"]
+
+
+def test_a_text_of_the_rules_is_a_plain_string_constant():
+    """Python compiles only plain constants; a `Text` (a str the rules wrote) is one."""
+    lowered = emit.expression(ir.Lit(Text("West")))
+    assert type(lowered) is ast.Constant and type(lowered.value) is str and lowered.value == "West"
+    assert ir.Lit(1) != ir.Lit(True) and ir.Lit(0) != ir.Lit(False)  # different constants
 
 
 def test_equal_structures_have_equal_keys_and_different_ones_different():

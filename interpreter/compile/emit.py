@@ -63,14 +63,15 @@ class Lowering:
 
     # ---- positions -----------------------------------------------------------------
     def _at(self, node: Any) -> Any:
-        node.lineno = node.end_lineno = self.line
-        node.col_offset = node.end_col_offset = 0
+        """`node` on the current line (its end left unknown: Python needs only the start)."""
+        node.lineno = self.line
+        node.col_offset = 0
         return node
 
     def name(self, name: str, ctx: ast.expr_context = _LOAD) -> ast.Name:
         node = ast.Name(name, ctx)
-        node.lineno = node.end_lineno = self.line
-        node.col_offset = node.end_col_offset = 0
+        node.lineno = self.line
+        node.col_offset = 0
         return node
 
     def key(self) -> bytes:
