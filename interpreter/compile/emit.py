@@ -9,11 +9,12 @@ compiled only when compiled code calls them (ExpressionCompiler.link_loops).
 
 Every statement has its own line number: a function's definition is on its first line,
 and each statement, each `if`, `elif`, `else`, `try` and `except`, on the next, as if
-written out one to a line (a `When` marked `flat` keeps its body on its own line). A
-native block's statements are the rules' statements, one to a line, so the line a
-traceback names is the index of the statement in the block's list of spans
-(blocks.py, runtime/machine.py). `key` is the structure of what is lowered, as bytes:
-what the code cache (codecache.py) finds a compiled module by.
+written out one to a line (a `When` marked `flat` keeps its body on its header's line),
+and every expression inside a statement is on the statement's line (Python places an
+error by the instruction's own node). A native block's lines are the rules' statements,
+so the line a traceback names finds the statement's span (blocks.py, `block_lines`,
+runtime/machine.py). `Lowering.key` is the structure of what is lowered, as bytes: what
+the code cache (codecache.py) finds a compiled module by.
 """
 
 from __future__ import annotations
