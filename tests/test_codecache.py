@@ -6,6 +6,7 @@ misses: a game's files changed, or a new interpreter. Its entries are not read h
 
 from __future__ import annotations
 
+import ast
 import os
 import textwrap
 
@@ -54,13 +55,13 @@ def play_all_threes(game) -> int:
 
 
 def compiles(monkeypatch) -> list[str]:
-    """The texts Python compiles from now on."""
+    """The module trees Python compiles from now on, as Python would write them."""
     made: list[str] = []
     real = compile
 
-    def counting(text, name, mode):
-        made.append(text)
-        return real(text, name, mode)
+    def counting(tree, name, mode):
+        made.append(ast.unparse(tree))
+        return real(tree, name, mode)
 
     monkeypatch.setattr(codecache, "compile", counting, raising=False)
     return made

@@ -2168,3 +2168,42 @@ def test_an_optional_choice_may_be_none(tmp_path):
     ), text
     game = load_game(write(tmp_path, source.format(use="if c != none { vp[a] = c.ops }"), "fixed.game"))
     assert game.var(game.start(players=2), "vp") == {"a": 0, "b": 0}
+
+
+@pytest.mark.parametrize(("statement", "pins", "fragment"), RUNTIME_CASES)
+def test_runtime_error_is_placed_on_its_statement_after_other_blocks_and_branches(tmp_path, statement, pins, fragment):
+    """A run of statements' code has lines of its own after the runs compiled before it
+    (another procedure's, the run before a decision); each `if`, `elif`, `else`, `while`
+    and `for` before the failing statement takes its lines: the error still lands on it."""
+    path = write(
+        tmp_path,
+        f"""
+        game t {{ players 2..2 seats [a, b] }}
+        var total: int = 0
+        procedure warm() {{
+            rule "Warm"
+            total += 1
+            for k in 1..3 {{ total += k }}
+        }}
+        procedure play() {{
+            rule "Play"
+            warm()
+            choose n from [1, 2] by a
+            let xs = [1, 2]
+            let y = 1
+            if y > 5 {{ log "big" }} elif y > 3 {{ log "mid" }} else {{ log "small" }}
+            while total < 20 {{ total += 1 }}
+            for x in xs {{ total += x }}
+            {statement}
+            log "after"
+            game over []
+        }}
+    """,
+    )
+    game = load_game(path)
+    state = game.start(players=2, pins=pins)
+    with pytest.raises(GameRuntimeError) as info:
+        game.apply(state, "1")
+    (d,) = info.value.diagnostics
+    assert (d.span.line, d.span.column) == (17, 5), rendered(info.value, path)
+    assert d.message.startswith("in play: ") and fragment in d.message

@@ -1,10 +1,12 @@
-"""The compiler's intermediate form (interpreter/compile/ir.py) and its one emitter
-(emit.py): what each node is written as, that a tree is walked in the order it is
-written, and the trees small expressions of a program compile to
+"""The compiler's intermediate form (interpreter/compile/ir.py) and its one lowering
+(emit.py): the `ast` each node is lowered to (the tree Python would parse from the
+Python the node stands for), each statement's line, that a tree is walked in the order
+it is written, and the trees small expressions of a program compile to
 (docs/architecture.md, "The compiler's intermediate form")."""
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
@@ -13,6 +15,7 @@ from interpreter.check.checker import check_program
 from interpreter.compile import emit, ir
 from interpreter.compile.compiler import Compiler
 from interpreter.compile.scope import Scope
+from interpreter.core.builtins import Text
 from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 
@@ -30,6 +33,9 @@ def test_each_node_is_written_as_python():
         (ir.Group(ir.Slot(1)), "(L[1])"),
         (ir.Subscript(ir.Table("_f_cost", "field"), X), "_f_cost[_v1]"),
         (ir.Head(ir.Lit("abc"), 1), "'abc'[:1]"),
+        (ir.Slice(X, None, Y), "_v1[:_v2]"),
+        (ir.Slice(X, ir.BinOp("+", Y, ir.Lit(1))), "_v1[(_v2 + 1):]"),
+        (ir.Between(ir.Neg(X), Y, X), "(-_v1) <= _v2 <= _v1"),
         (ir.Call(ir.Attr(X, "count"), (Y,)), "_v1.count(_v2)"),
         (ir.Call(ir.Global("_b_f"), (X,), (("first", ir.Lit(True)),)), "_b_f(_v1, first=True)"),
         (ir.Call(ir.Global("_b_g"), (), (("first", ir.Lit(True)),)), "_b_g(first=True)"),
@@ -55,30 +61,91 @@ def test_each_node_is_written_as_python():
         (ir.Neighbours(X, 5), "(_links.get(_v1, ()) if not V[5] else _dl_neighbours(vm, _v1))"),
     ]
     for node, text in cases:
-        assert emit.expr(node) == text, node
+        lowered = emit.expression(node)
+        assert ast.dump(lowered) == ast.dump(ast.parse(text, mode="eval").body), node
+        assert emit.width(node) == len(text), node  # the measure that bounds inlining
 
 
-def test_statements_are_written_indented():
+N = ir.Local("__n")
+
+
+def test_statements_are_lowered_one_to_a_line():
+    """Each statement, and each `if`, `elif` and `else`, takes the next line; a flat `if`
+    keeps its body on its own line (a native block's lines are the rules' statements)."""
+    flat = ir.When(X, (ir.Return(X),), flat=True)
     stmts = [
-        ir.line("__n = 0"),
-        ir.Loop("_v1", ir.Var(2), (ir.Nest(ir.line("if ", X, ":"), (ir.line("__n += 1"),)),)),
-        ir.line("return __n"),
+        ir.Assign((N,), ir.Lit(0)),
+        ir.Loop(
+            "_v1",
+            ir.Var(2),
+            (
+                ir.When(X, (ir.Update(N, "+", ir.Lit(1)),)),
+                flat,
+                ir.When(Y, (ir.Pass(),), (ir.When(X, (ir.Break(),), (ir.Continue(),), chained=True),)),
+            ),
+        ),
+        ir.Return(N),
     ]
-    assert emit.body(stmts) == [
-        "    __n = 0",
-        "    for _v1 in V[2]:",
-        "        if _v1:",
-        "            __n += 1",
-        "    return __n",
-    ]
+    tree, _ = emit.function_module("_f", ("vm", "L"), stmts, reads_vars=True)
+    text = """
+        def _f(vm, L):
+            V = vm.vars
+            __n = 0
+            for _v1 in V[2]:
+                if _v1:
+                    __n += 1
+                if _v1: return _v1
+                if _v2:
+                    pass
+                elif _v1:
+                    break
+                else:
+                    continue
+            return __n
+        """
+    parsed = ast.parse(textwrap.dedent(text).lstrip("\n"))
+    assert ast.dump(tree) == ast.dump(parsed)
+
+    def lines(t: ast.AST) -> list[tuple[str, int]]:
+        return [(type(n).__name__, n.lineno) for n in ast.walk(t) if isinstance(n, ast.stmt | ast.expr)]
+
+    assert lines(tree) == lines(parsed)  # each statement and its parts on the line it would be written on
+    compile(tree, "<test>", "exec")
 
 
-def test_the_emitter_lists_the_generated_functions_a_text_calls():
+def test_the_lowering_lists_the_generated_functions_its_code_calls():
     call = ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame()))
     other = ir.Call(ir.Global("_b_len"), (X,))
     calls: list[str] = []
-    assert emit.expr(ir.BinOp("and", call, other), calls) == "(_any4(vm, L) and _b_len(_v1))"
+    lowered = emit.expression(ir.BinOp("and", call, other), calls)
+    assert ast.unparse(lowered) == "_any4(vm, L) and _b_len(_v1)"
     assert calls == ["_any4"]
+
+
+def test_a_text_of_the_rules_is_a_plain_string_constant():
+    """Python compiles only plain constants; a `Text` (a str the rules wrote) is one."""
+    lowered = emit.expression(ir.Lit(Text("West")))
+    assert type(lowered) is ast.Constant and type(lowered.value) is str and lowered.value == "West"
+    assert ir.Lit(1) != ir.Lit(True) and ir.Lit(0) != ir.Lit(False)  # different constants
+
+
+def test_equal_structures_have_equal_keys_and_different_ones_different():
+    """The code cache finds a compiled module by its key (codecache.py)."""
+
+    def key(value: ir.Node) -> bytes:
+        return emit.function_module("_f", ("vm", "L"), (ir.Return(value),))[1]
+
+    assert key(ir.BinOp("+", X, ir.Lit(1))) == key(ir.BinOp("+", X, ir.Lit(1)))
+    different = [
+        ir.BinOp("+", X, ir.Lit(2)),
+        ir.BinOp("-", X, ir.Lit(1)),
+        ir.BinOp("+", X, ir.Lit(True)),  # True == 1 in Python, yet another constant
+        ir.BinOp("+", Y, ir.Lit(1)),
+        ir.BinOp("+", ir.Lit(1), X),
+        ir.Call(ir.Global("_b_f"), (X, ir.Lit(1))),
+    ]
+    keys = {key(ir.BinOp("+", X, ir.Lit(1))), *(key(d) for d in different)}
+    assert len(keys) == 1 + len(different)
 
 
 def test_nodes_compare_by_what_they_write_and_a_constant_by_its_name():
@@ -100,31 +167,15 @@ def test_every_node_class_says_what_is_inside_it():
     """A pass walks a node's children from `ir._KIDS` (one small function per class, for
     speed): a node class missing from it would stop every walk with a KeyError, and one
     whose entry forgot a field would hide that field's reads from every pass."""
-    classes = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, ir.Node) and c is not ir.Node]
-    assert {*classes, ir.Line, ir.Nest, ir.Loop} <= set(ir._KIDS)
+    kinds = (ir.Node, ir.Statement)
+    classes = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, kinds) and c not in kinds]
+    assert set(classes) <= set(ir._KIDS)
+    assert set(classes) - {ir.For, ir.If} <= set(emit._EXPR) | set(emit._STMT)  # (clauses: with their Comp)
     call = ir.Call(ir.Global("f"), (X,), (("k", Y),))
     assert ir.children(call) == (ir.Global("f"), X, Y)
-    assert ir.children(ir.Line(("x = ", X, " + ", Y))) == (X, Y)
+    assert ir.children(ir.Assign((X,), ir.BinOp("+", X, Y))) == (X, ir.BinOp("+", X, Y))
+    assert ir.children(ir.When(X, (ir.Return(Y),), (ir.Pass(),))) == (X, ir.Return(Y), ir.Pass())
     assert ir.children(ir.Charge(X)) == (ir.Global("_charge"), ir.VM(), X)  # `_charge(vm, x)`
-
-
-def test_a_kept_text_is_written_again_without_walking_its_node(monkeypatch):
-    """An inlined def's body is written once to measure it and kept (`emit.kept`): the
-    bodies around it write its kept text, and list the loop functions it calls, without
-    walking it again; until `forget`, which a new tree calls."""
-    body = ir.BinOp("+", ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame())), ir.Lit(1))
-    assert emit.kept(body) == "(_any4(vm, L) + 1)"
-    walked: list[ir.Node] = []
-    writer = emit._EXPR[ir.BinOp]
-    monkeypatch.setitem(emit._EXPR, ir.BinOp, lambda n, out, calls: (walked.append(n), writer(n, out, calls)))
-    calls: list[str] = []
-    around = ir.IfExp(ir.Slot(1), body, ir.Lit(0))
-    assert emit.expr(around, calls) == "((_any4(vm, L) + 1) if L[1] else 0)"
-    assert calls == ["_any4"] and walked == []
-    equal = ir.BinOp("+", ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame())), ir.Lit(1))
-    assert emit.expr(equal) == "(_any4(vm, L) + 1)" and walked == [equal]  # kept by identity, not by value
-    emit.forget()
-    assert emit.expr(body) == "(_any4(vm, L) + 1)" and walked == [equal, body]
 
 
 def _game(tmp_path: Path, source: str):
@@ -169,7 +220,7 @@ def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
     assert tree("double(n)") == ir.BinOp("*", ir.Group(ir.Slot(1)), ir.Lit(2))  # written in place
     assert type(tree("double(3)")) is ir.Lit  # folded at load
     assert tree("count(pile) > 0") == ir.Truth(ir.Var(pile))  # whether it is empty, no count
-    assert emit.expr(tree("count(pile) == 0")) == f"(not V[{pile}])"
+    assert ast.unparse(emit.expression(tree("count(pile) == 0"))) == f"not V[{pile}]"
     assert type(tree("any([x > n for x in pile])")) is ir.Call  # a loop function that stops early
 
 

@@ -19,6 +19,7 @@ from interpreter.language.program import load_program
 
 COMPILE = Path(__file__).resolve().parent.parent / "interpreter" / "compile"
 X, Y, Z = ir.Local("_v1"), ir.Local("_v2"), ir.Local("_v3")
+N = ir.Local("__n")
 POS = ir.Table("_i4_0", "position")
 
 
@@ -33,7 +34,7 @@ def test_computes_tells_a_call_or_a_list_made_from_a_read():
 def test_uses_vars_sees_the_variables_a_guard_reads():
     assert not passes.uses_vars(ir.Slot(0))
     assert passes.uses_vars(ir.Guarded(ir.Slot(0), "q", (3,), ir.QueryCall("q", ())))
-    assert passes.uses_vars([ir.line("__n = ", ir.Var(2))])
+    assert passes.uses_vars([ir.Assign((N,), ir.Var(2))])
 
 
 def test_free_locals_are_the_variables_read_and_not_bound_in_the_order_made():
@@ -49,18 +50,28 @@ def test_hoistable_reads_are_those_the_same_at_every_turn():
     key's position or a field at a key the loop doesn't bind; the longest chain wins."""
     entry = ir.Subscript(ir.Var(4), ir.Subscript(POS, Y))  # chips[who]: who is a parameter
     item = ir.Subscript(entry, ir.Subscript(ir.Table("_i4_1", "position"), X))  # chips[who][x]
-    body = [ir.Loop("_v1", ir.Var(2), (ir.line("if ", ir.BinOp(">", item, ir.Lit(1)), ": return True"),))]
+    body = [ir.Loop("_v1", ir.Var(2), (_returns_true_if(ir.BinOp(">", item, ir.Lit(1))),))]
     reads = passes.hoistable(body, passes.bound_locals(body))
     assert reads == [entry, ir.Subscript(POS, Y)]
     changed, made = passes.hoist(body, reads)
     assert made == [("__h0", entry)]  # the position is read only inside the entry: no second local
-    assert emit.body(changed)[1] == "        if (__h0[_i4_1[_v1]] > 1): return True"
+    assert _written(changed[0].body[0].condition) == "__h0[_i4_1[_v1]] > 1"
+
+
+def _returns_true_if(condition: ir.Node) -> ir.When:
+    """`if condition: return True`."""
+    return ir.When(condition, (ir.Return(ir.Lit(True)),), flat=True)
+
+
+def _written(node: ir.Node) -> str:
+    """`node` as Python would write its tree (a test's way to read a tree)."""
+    return ast.unparse(emit.expression(node))
 
 
 def test_only_the_reads_after_the_first_turn_are_hoisted():
     """Before the first `for`, a read is made once anyway: no local for it."""
     before = ir.Subscript(ir.Var(5), ir.Lit(1))
-    body = [ir.line("__i = ", before), ir.Loop("_v1", ir.Local("__i"), (ir.line("return ", X),))]
+    body = [ir.Assign((ir.Local("__i"),), before), ir.Loop("_v1", ir.Local("__i"), (ir.Return(X),))]
     assert passes.hoistable(body, {"_v1"}) == []
     assert passes.hoistable(body, {"_v1"}, after_first_turn=False) == [before]
     comp = ir.Comp(before, (ir.For("_v1", ir.Var(3)), ir.If(ir.Subscript(ir.Var(6), ir.Lit(0)))))
@@ -70,34 +81,34 @@ def test_only_the_reads_after_the_first_turn_are_hoisted():
 def test_a_key_that_calls_or_reads_the_loop_item_is_not_hoisted():
     calls = ir.Subscript(ir.Var(1), ir.Call(ir.Global("_b_f"), (Y,)))
     by_item = ir.Subscript(ir.Var(1), X)
-    body = [ir.Loop("_v1", ir.Var(2), (ir.line("__n += ", calls), ir.line("__n += ", by_item)))]
+    body = [ir.Loop("_v1", ir.Var(2), (ir.Update(N, "+", calls), ir.Update(N, "+", by_item)))]
     assert passes.hoistable(body, {"_v1"}) == []
 
 
 def test_hoisting_copies_only_what_it_changes():
-    """A loop function is written as it is and again with its hoisted reads replaced: the
-    lines with no read to replace are the same objects in both, so the emitter writes
-    them once (`emit.body(..., keep=True)`); a rewrite that finds nothing returns the
-    very node it was given."""
+    """A loop function is lowered as it is and again with its hoisted reads replaced: the
+    statements with no read to replace are the same objects in both; a rewrite that
+    finds nothing returns the very node it was given."""
     entry = ir.Subscript(ir.Var(4), ir.Slot(1))
-    plain = ir.line("__n += ", ir.Call(ir.Global("_b_f"), (X, ir.Tuple((X,)))))
-    reads = ir.line("if ", ir.BinOp(">", ir.Subscript(entry, X), ir.Lit(1)), ": return True")
-    body = [ir.Loop("_v1", ir.Var(2), (plain, reads)), ir.line("return False")]
+    plain = ir.Update(N, "+", ir.Call(ir.Global("_b_f"), (X, ir.Tuple((X,)))))
+    reads = _returns_true_if(ir.BinOp(">", ir.Subscript(entry, X), ir.Lit(1)))
+    body = [ir.Loop("_v1", ir.Var(2), (plain, reads)), ir.Return(ir.Lit(False))]
     changed, made = passes.hoist(body, passes.hoistable(body, {"_v1"}))
     assert made == [("__h0", entry)]
     assert changed[0].body[0] is plain and changed[1] is body[1]  # no read in them: not copied
     assert changed[0].body[1] is not reads
-    assert emit.body(changed)[2] == "        if (__h0[_v1] > 1): return True"
-    nest = ir.Nest(ir.line("if ", X, ":"), (plain,))
+    assert _written(changed[0].body[1].condition) == "__h0[_v1] > 1"
+    nest = ir.When(X, (plain,))
     assert passes.replace(nest, ir.Local("_v9"), ir.Lit(0)) is nest
     swapped = passes.replace(nest, X, ir.Lit(0))
-    assert emit.body([swapped]) == ["    if 0:", "        __n += _b_f(0, (0,))"]
+    zero = ir.Lit(0)
+    assert swapped == ir.When(zero, (ir.Update(N, "+", ir.Call(ir.Global("_b_f"), (zero, ir.Tuple((zero,))))),))
 
 
 def test_substitute_writes_an_argument_in_place_of_its_variable():
     call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VM(), ir.Frame(), X))
     made = passes.substitute(call, {"_v1": ir.Call(ir.Global("_b_f"), (ir.Slot(1),))})
-    assert emit.expr(made) == "_any3(vm, L, (_b_f(L[1])))"
+    assert _written(made) == "_any3(vm, L, _b_f(L[1]))"
     assert passes.count(made, X) == 0
 
 
@@ -288,7 +299,8 @@ def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
     text = "[x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]"
     made = compiled.expressions.src(parse_expression(text, span), Scope(), {})
     assert type(made) is ir.Call and made.func.kind == ir.LOOP and made.func.name.startswith("_list")
-    _source, calls = compiled.expressions._pending_loops[made.func.name]
+    calls: list[str] = []
+    compiled.expressions._pending_loops[made.func.name](calls)  # its module, lowered
     assert not [c for c in calls if c.startswith("_any")]  # the `any` is written in its loop, not called
     plain = load_game(tmp_path / "t.game", optimise=False)
     state = plain.start(players=2)
@@ -308,6 +320,60 @@ BOUNDARIES = {
 def _broad(handler: ast.ExceptHandler) -> bool:
     names = handler.type.elts if isinstance(handler.type, ast.Tuple) else [handler.type]
     return any(n is None or isinstance(n, ast.Name) and n.id in ("Exception", "BaseException") for n in names)
+
+
+RUNTIME = COMPILE.parent / "runtime"
+
+
+def test_no_python_text_is_compiled_or_run():
+    """The compiler lowers its intermediate form to `ast` trees (emit.py): nothing in
+    interpreter/compile/ or interpreter/runtime/ hands `exec`, `eval` or `compile`
+    anything but a compiled module or a module tree (codecache.py's one `compile`)."""
+    found = []
+    for path in sorted([*COMPILE.glob("*.py"), *RUNTIME.glob("*.py")]):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            first = node.args[0] if node.args else None
+            if node.func.id == "exec" and isinstance(first, ast.Call) and ast.unparse(first.func) == "compiled":
+                continue
+            if node.func.id == "exec" and isinstance(first, ast.Name) and first.id == "code":  # kept, compiled
+                continue
+            if node.func.id == "compile" and path.name == "codecache.py" and ast.unparse(first) == "tree":
+                continue
+            if node.func.id in ("exec", "eval", "compile"):
+                found.append(f"{path.name}:{node.lineno}")
+    assert found == []
+
+
+def test_every_module_compiled_for_a_game_is_a_tree(tmp_path, monkeypatch):
+    compiled: list[object] = []
+    real = compile
+
+    def recording(source, name, mode):
+        compiled.append(source)
+        return real(source, name, mode)
+
+    monkeypatch.setattr(codecache, "compile", recording, raising=False)
+    monkeypatch.setattr(codecache, "_codes", {})
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    _game(tmp_path, SMALL_GAME)
+    assert compiled and all(type(tree) is ast.Module for tree in compiled)
+
+
+SMALL_GAME = """
+    var total: int = 0
+    var pile: list int = [1, 2, 3]
+    def double(n: int) = n * 2
+    procedure play() {
+        rule "Play"
+        for x in pile {
+            if any([y > x for y in pile]) { total += double(x) } else { log "{x}" }
+        }
+        choose n from pile by a label "take {n}"
+        game over []
+    }
+    """
 
 
 def test_the_compiler_reads_no_generated_text_and_swallows_no_error():
@@ -334,9 +400,9 @@ def test_generated_code_catches_only_what_a_hoisted_read_can_raise(tmp_path, mon
     texts: list[str] = []
     real = codecache.compiled
 
-    def recording(text: str, name: str):
-        texts.append(text)
-        return real(text, name)
+    def recording(tree: ast.Module, key: bytes, name: str):
+        texts.append(ast.unparse(tree))
+        return real(tree, key, name)
 
     monkeypatch.setattr(codecache, "compiled", recording)
     _game(

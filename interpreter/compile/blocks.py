@@ -2,9 +2,10 @@
 
 A statement that can neither wait for a decision nor start another procedure (let,
 assignment, if/for/while over such statements, log, roll, shuffle, require) needs no
-step of its own: a maximal run of them becomes the source of one Python function,
-one step in the procedure's table. Loops inside it spend the step budget, and a
-Python error inside it is traced back to the .game line that caused it.
+step of its own: a maximal run of them becomes the statements (ir.py) of one Python
+function, one step in the procedure's table. Loops inside it spend the step budget,
+and a Python error inside it is traced back to the .game line that caused it: each
+line of a block's code has its place in `block_lines`, by its line number.
 """
 
 from __future__ import annotations
@@ -12,8 +13,9 @@ from __future__ import annotations
 import attrs
 
 from interpreter.compile import ir
-from interpreter.compile.emit import body as written
-from interpreter.compile.expressions import ExpressionCompiler, compile_source
+from interpreter.compile.emit import Lowering
+from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
+from interpreter.compile.game import BLOCK_FILE
 from interpreter.compile.scope import Scope
 from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
@@ -47,37 +49,41 @@ SIMPLE = (
 )
 
 
-def _capped_into(target: str, value: tuple, emit) -> None:
-    """`target = value` (`value`: the parts of a line), held to the value limits
-    (`capped`): a number or a list within them, the usual case (`x += y`,
-    `pile = append(pile, c)`), is tested in place rather than in a call. A list computed and stored spends a step per
-    item (`xs = xs + [x]` in a loop copies the list each turn: the budget, not the list
-    limit, stops it)."""
-    emit("__c = ", *value)
-    emit("if __c.__class__ is tuple: _charge(vm, __c)")
-    emit(
-        "if not (__c.__class__ is int and -_MAX_INT <= __c <= _MAX_INT"
-        " or __c.__class__ is tuple and len(__c) <= _MAX_LIST): __c = _cap(__c)"
-    )
-    emit(f"{target} = __c")
+def _capped_into(target: ir.Node, value: ir.Node, emit) -> None:
+    """`target = value`, held to the value limits (`capped`): a number or a list within
+    them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
+    than in a call. A list computed and stored spends a step per item (`xs = xs + [x]` in
+    a loop copies the list each turn: the budget, not the list limit, stops it)."""
+    emit(ir.Assign((_C,), value))
+    emit(ir.When(_is(_C, ir.TUPLE), (ir.Do(ir.Charge(_C)),), flat=True))
+    small_int = ir.BinOp("and", _is(_C, _INT), ir.Between(ir.Neg(_MAX_INT), _C, _MAX_INT))
+    short_list = ir.BinOp("and", _is(_C, ir.TUPLE), ir.BinOp("<=", ir.Call(ir.LEN, (_C,)), _MAX_LIST))
+    held = ir.Not(ir.BinOp("or", small_int, short_list), bare=True)
+    emit(ir.When(held, (ir.Assign((_C,), ir.Cap(_C)),), flat=True))
+    emit(ir.Assign((target,), _C))
 
 
-def _store(target: str, value: ir.Node, emit) -> None:
+def _is(value: ir.Node, kind: ir.Global) -> ir.Node:
+    """`value.__class__ is kind`."""
+    return ir.BinOp("is", ir.Attr(value, "__class__"), kind)
+
+
+def _store(target: ir.Node, value: ir.Node, emit) -> None:
     """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
     if type(value) is ir.Cap and not value.deep:
-        _capped_into(target, (value.value,), emit)
+        _capped_into(target, value.value, emit)
     elif type(value) is ir.Cap:  # a list of computed items: spends a step per item too
-        emit(f"{target} = _charge(vm, ", value, ")")
+        emit(ir.Assign((target,), ir.Charge(value)))
     else:
-        emit(f"{target} = ", value)
+        emit(ir.Assign((target,), value))
 
 
-def _joined(nodes, sep: str) -> list:
-    """The parts of a line writing `nodes` separated by `sep`."""
-    out: list = []
-    for i, n in enumerate(nodes):
-        out.extend((sep, n) if i else (n,))
-    return out
+# Block-local names, apart from the namespace's constants (`_k12`) and expression variables.
+_C, _IT, _W, _OLD = ir.Local("__c"), ir.Local("__it"), ir.Local("__w"), ir.Local("__old")
+_INT = ir.Global("int", ir.PYTHON)
+_MAX_INT, _MAX_LIST = ir.Global("_MAX_INT", ir.PYTHON), ir.Global("_MAX_LIST", ir.PYTHON)
+_LIST = ir.Global("list", ir.PYTHON)
+_FRAME = ("vm", "L")
 
 
 class BlockCompiler:
@@ -87,6 +93,7 @@ class BlockCompiler:
     def __init__(self, tables: Tables, expressions: ExpressionCompiler) -> None:
         self.tables = tables
         self.expressions = expressions
+        self.blocks = 0  # native blocks made: each numbers its own names (`_endN`)
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
@@ -107,19 +114,19 @@ class BlockCompiler:
             return all(self.native_ok(x, True) for x in s.body)
         return False
 
-    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[ir.Line], list[Span]]:
-        """The lines of `stmts` (binding their locals in `scope`), with their spans: one
-        `ir.Line` each, indented by its first part, written by the emitter."""
-        lines: list[ir.Line] = []
+    def native_lines(self, stmts: list, scope: Scope) -> tuple[list[ir.Stmt], list[Span]]:
+        """The statements of `stmts` (binding their locals in `scope`), and the span of
+        each line they take (emit.py: one line per statement, `if`, `elif` and `else`)."""
+        lines: list[ir.Stmt] = []
         spans: list[Span] = []
         for s in stmts:
-            self._lines(s, scope, lines, spans, 1)
+            self._lines(s, scope, lines, spans)
         return lines, spans
 
     def native_block(
         self,
         run_name: str,
-        lines: list[ir.Line],
+        lines: list[ir.Stmt],
         spans: list[Span],
         nxt: int,
         last=None,
@@ -132,90 +139,92 @@ class BlockCompiler:
         lines come from (a call written in place: the called one)."""
         if not lines:
             return None
-        # Each block keeps its lines' spans and procedure names, to place a runtime error.
-        self.tables.blocks.append((spans, len(spans), run_name, last_name or run_name))
-        name = f"<gamedef block {len(self.tables.blocks) - 1}>"
+        number = self.blocks
+        self.blocks += 1
+        ending: list[ir.Stmt]
         if last is None:
-            ending = [ir.line(f"    return {nxt}")]
+            ending = [ir.Return(ir.Lit(nxt))]
         elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
             ending = list(last.body)
-            spans.extend([last_span] * len(last.body))
         else:
-            ending = [ir.line(f"    return _end{len(self.tables.blocks) - 1}(vm, L)")]
-            self.tables.ns[f"_end{len(self.tables.blocks) - 1}"] = last
-            spans.append(last_span)
+            self.tables.ns[f"_end{number}"] = last
+            ending = [ir.Return(ir.Call(ir.Global(f"_end{number}"), (ir.VM(), ir.Frame())))]
         calls: list[str] = []
-        text = "def _blk(vm, L):\n    V = vm.vars\n" + "\n".join(written([*lines, *ending], "", calls)) + "\n"
-        # Line n of the text is spans[n - 3]: two header lines, 1-based numbering.
+        low = Lowering(calls)
+        module = lowered(lambda: (low.module([low.function("_blk", _FRAME, [*lines, *ending], True)]), low.key()))
+        # Its lines: the definition, `V = vm.vars`, the run's statements (one span per
+        # line), then the ending's. Each block's code is moved to lines of its own, after
+        # the last block's, so that a traceback's line is an index into `block_lines`.
+        first = len(self.tables.block_lines)
+        ending_lines = low.line - 3 - len(spans)
+        self.tables.block_lines.extend([None, None])
+        self.tables.block_lines.extend((span, run_name) for span in spans)
+        self.tables.block_lines.extend([(last_span, last_name or run_name)] * ending_lines)
         local: dict = {}
         self.expressions.link_loops(calls)
-        exec(compile_source(text, name), self.tables.ns, local)  # noqa: S102
-        return local["_blk"]
+        exec(compiled(module, BLOCK_FILE), self.tables.ns, local)  # noqa: S102
+        step = local["_blk"]
+        step.__code__ = step.__code__.replace(co_firstlineno=step.__code__.co_firstlineno + first)
+        return step
 
-    def _for_lines(self, s: ast.For, scope: Scope, out: list, spans: list[Span], depth: int, emit, src) -> None:
+    def _for_lines(self, s: ast.For, scope: Scope, spans: list[Span], emit, src) -> None:
         """A `for` loop in a native block: a step per item spent inline (no call per loop),
         unless the list is known to be paid for already."""
         raw = src(s.iterable)
         items: ir.Node = self.stored(s.iterable, raw)
         if not self.expressions.paid(s.iterable, raw):
-            emit("__it = ", items)
-            emit("if __it.__class__ is tuple:")
-            emit("    vm.budget -= len(__it)")
-            emit("    if vm.budget < 0: vm.out_of_steps()")
-            items = ir.Local("__it")
-        emit(f"for L[{scope.bind(s.var)}] in ", items, ":")
-        self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+            emit(ir.Assign((_IT,), items))
+            emit(ir.spend_per_item(_IT), lines=3)
+            items = _IT
+        target = ir.Slot(scope.bind(s.var))
+        emit(ir.Loop(target, items, self._body_lines(s.body, scope, spans, s.span, head=True)), lines=0)
 
-    def _lines(self, s, scope: Scope, out: list, spans: list[Span], depth: int) -> None:
-        pad = "    " * depth
-
-        def emit(*parts: str | ir.Node) -> None:
-            out.append(ir.Line((pad, *parts)))
-            spans.append(s.span)
+    def _lines(self, s, scope: Scope, out: list, spans: list[Span]) -> None:
+        def emit(stmt: ir.Stmt, lines: int = 1) -> None:
+            out.append(stmt)
+            spans.extend([s.span] * lines)
 
         src = lambda e: self.expressions.src(e, scope, {})  # noqa: E731
         if isinstance(s, ast.Cite | ast.Note):
             return
         if isinstance(s, BindParams):
-            emit(f"{', '.join(f'L[{n}]' for n in s.slots)}, = ", *_joined(s.sources, ", "), ",")
+            slots = ir.Tuple(tuple(ir.Slot(n) for n in s.slots))
+            emit(ir.Assign((slots,), ir.Tuple(s.sources)))
         elif isinstance(s, ast.Let):
             value = self.stored(s.value, src(s.value))
-            _store(f"L[{scope.bind(s.name)}]", value, emit)
+            _store(ir.Slot(scope.bind(s.name)), value, emit)
         elif isinstance(s, ast.Assign):
             self._assign_lines(s, scope, emit, src)
         elif isinstance(s, ast.If):
-            for i, (cond, body) in enumerate(s.branches):
-                emit("if " if i == 0 else "elif ", src(cond), ":")
-                self._body_lines(body, scope, out, spans, depth + 1, s.span)
-            if s.otherwise is not None:
-                emit("else:")
-                self._body_lines(s.otherwise, scope, out, spans, depth + 1, s.span)
+            out.append(self._if_lines(s, scope, spans, src))
         elif isinstance(s, ast.While):
-            emit("while ", src(s.condition), ":")
-            emit("    vm.budget -= 1")
-            emit("    if vm.budget < 0: vm.out_of_steps()")
-            self._body_lines(s.body, scope, out, spans, depth + 1, s.span)
+            spans.extend([s.span] * 3)  # the `while` line and the step it spends
+            condition = src(s.condition)
+            body = self._body_lines(s.body, scope, spans, s.span)
+            out.append(ir.While(condition, (ir.Update(ir.BUDGET, "-", ir.Lit(1)), ir.OUT_OF_STEPS, *body)))
         elif isinstance(s, ast.For):
-            self._for_lines(s, scope, out, spans, depth, emit, src)
+            self._for_lines(s, scope, spans, emit, src)
         elif isinstance(s, ast.Break):
-            emit("break")
+            emit(ir.Break())
         elif isinstance(s, ast.Log):
             audience = src(s.audience) if s.audience is not None else ir.Lit(None)
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
-            values = [src(p) for p in s.text.parts if not isinstance(p, str)]
+            values = tuple(src(p) for p in s.text.parts if not isinstance(p, str))
             self.tables.formats.append(parts)
             self.tables.format_spans.append(s.span)
             if s.headline:
                 self.tables.headline_formats.add(len(self.tables.formats) - 1)
-            emit(f"if len(vm.log) >= {MAX_LOG_LINES}: vm.log_full()")
-            written = [x for v in values for x in (v, ", ")]
-            emit("vm.log.append((", audience, f", {len(self.tables.formats) - 1}, (", *written, ")))")
+            log = ir.Attr(ir.VM(), "log")
+            full = ir.BinOp(">=", ir.Call(ir.LEN, (log,)), ir.Lit(MAX_LOG_LINES))
+            emit(ir.When(full, (ir.Do(ir.Call(ir.Attr(ir.VM(), "log_full"))),), flat=True))
+            entry = ir.Tuple((audience, ir.Lit(len(self.tables.formats) - 1), ir.Tuple(values)))
+            emit(ir.Do(ir.Call(ir.Attr(log, "append"), (entry,))))
         elif isinstance(s, ast.Roll):
             self.tables.uses_chance = True
             source = self.stored(s.source, src(s.source))
             if not (type(source) is ir.Const and isinstance(self.tables.ns.get(source.name), tuple)):
                 source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
-            emit(f"L[{scope.bind(s.var)}] = vm.random_choice(", source, ")")
+            emit(ir.Assign((ir.Slot(scope.bind(s.var)),), ir.Call(ir.Attr(ir.VM(), "random_choice"), (source,))))
         elif isinstance(s, ast.Shuffle):
             self.tables.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
@@ -225,23 +234,46 @@ class BlockCompiler:
             shuffled = ir.Call(ir.Attr(ir.VM(), "shuffled"), (src(current),))
             self._assign_lines(target, scope, emit, src, shuffled)
         elif isinstance(s, ast.Require):
-            where = f"_span{next(self.expressions.name_numbers)}"
-            self.tables.ns[where] = s.span
-            emit("if not ", src(s.condition), ": raise vm.rule_error(", src(s.message), f", {where})")
+            where = ir.Global(f"_span{next(self.expressions.name_numbers)}")
+            self.tables.ns[where.name] = s.span
+            condition = src(s.condition)  # (compiled in the order written: a fold names its constant)
+            error = ir.Call(ir.Attr(ir.VM(), "rule_error"), (src(s.message), where))
+            emit(ir.When(ir.Not(condition, bare=True), (ir.Raise(error),), flat=True))
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
-            emit("__w = ", src(s.winners))
-            emit("vm.finish((__w,) if isinstance(__w, str) else tuple(__w))")
-            emit("return 0")
+            emit(ir.Assign((_W,), src(s.winners)))
+            one = ir.Call(ir.Global("isinstance", ir.PYTHON), (_W, ir.Global("str", ir.PYTHON)))
+            winners = ir.IfExp(one, ir.Tuple((_W,)), ir.Call(ir.TUPLE, (_W,)))
+            emit(ir.Do(ir.Call(ir.Attr(ir.VM(), "finish"), (winners,))))
+            emit(ir.Return(ir.Lit(0)))
         else:  # pragma: no cover - native_ok admits only the kinds above
             raise AssertionError(type(s).__name__)
 
-    def _body_lines(self, body, scope, out, spans, depth, span) -> None:
-        before = len(out)
-        for x in body:
-            self._lines(x, scope, out, spans, depth)
-        if len(out) == before:
-            out.append(ir.line("    " * depth + "pass"))
+    def _if_lines(self, s: ast.If, scope: Scope, spans: list[Span], src) -> ir.When:
+        """`if`, `elif`s and `else`: a line each, then its body's."""
+        branches = []
+        for cond, body in s.branches:
+            spans.append(s.span)  # the `if` or `elif` line
+            branches.append((src(cond), self._body_lines(body, scope, spans, s.span)))
+        otherwise = None
+        if s.otherwise is not None:
+            spans.append(s.span)  # the `else` line
+            otherwise = self._body_lines(s.otherwise, scope, spans, s.span)
+        for cond, body in reversed(branches[1:]):
+            otherwise = (ir.When(cond, body, otherwise, chained=True),)
+        return ir.When(branches[0][0], branches[0][1], otherwise)
+
+    def _body_lines(self, body, scope, spans, span, head: bool = False) -> tuple[ir.Stmt, ...]:
+        """The statements of a body; `pass` if it has none. `head`: the span of its
+        header's line is appended first (after what it computes)."""
+        if head:
             spans.append(span)
+        out: list[ir.Stmt] = []
+        for x in body:
+            self._lines(x, scope, out, spans)
+        if not out:
+            out.append(ir.Pass())
+            spans.append(span)
+        return tuple(out)
 
     def stored(self, e, source: ir.Node) -> ir.Node:
         """`source`, held to the value limits if `e` may compute a larger value than it
@@ -288,50 +320,54 @@ class BlockCompiler:
         node = node if node is not None else self.stored(s.value, src(s.value))
         # `x += y` may double x; adding a number written in the rule only counts up.
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
+        base: ir.Node
         if s.name in scope.slots:
-            base, levels = f"L[{scope.slots[s.name]}]", ()
+            base, levels = ir.Slot(scope.slots[s.name]), ()
         elif s.name in self.tables.vars:
             info = self.tables.vars[s.name]
-            base, levels = f"V[{info.slot}]", info.levels
+            base, levels = ir.Var(info.slot), info.levels
         else:
             self.tables.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
             watched = s.name in self.tables.leave_hooks and s.name not in scope.slots
             if watched:
-                emit(f"__old = {base}")
+                emit(ir.Assign((_OLD,), base))
             if grows:
-                _capped_into(base, (f"{base} {s.op} ", node), emit)
+                _capped_into(base, ir.BinOp(s.op, base, node), emit)
+            elif s.op == "=":
+                _store(base, node, emit)
             else:
-                if s.op == "=":
-                    _store(base, node, emit)
-                else:
-                    emit(f"{base} {s.op}= ", node)
+                emit(ir.Update(base, s.op, node))
             if watched:  # cards that left this list run their `when self leaves` hooks next
-                emit(f"_left_{s.name}(vm, __old, {base})")
+                emit(ir.Do(ir.Call(ir.Global(f"_left_{s.name}"), (ir.VM(), _OLD, base))))
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         seat_keys = self._seat_keyed(s.name) if levels else ()
+        keys = [ir.Local(f"__k{depth}") for depth in range(len(s.keys))]
+        copies = [ir.Local(f"__t{depth}") for depth in range(len(s.keys))]
         for depth, key in enumerate(s.keys):
             k = src(key)
             if depth in seat_keys:  # a seat nobody plays is refused (VM.seat_written): one test per write
-                emit(f"__p{depth} = ", k)
-                emit(f"if __p{depth} not in vm.players: vm.seat_written(__p{depth}, {s.name!r})")
-                k = ir.Local(f"__p{depth}")
+                seat = ir.Local(f"__p{depth}")
+                emit(ir.Assign((seat,), k))
+                refused = ir.Do(ir.Call(ir.Attr(ir.VM(), "seat_written"), (seat, ir.Lit(s.name))))
+                emit(ir.When(ir.BinOp("not in", seat, ir.Attr(ir.VM(), "players")), (refused,), flat=True))
+                k = seat
             if depth < len(levels):
                 index = ir.Table(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
                 self.tables.ns[index.name] = levels[depth][1]
                 k = ir.Subscript(index, k)
-            emit(f"__k{depth} = ", k)
-            emit(f"__t{depth} = list({base if depth == 0 else f'__t{depth - 1}[__k{depth - 1}]'})")
-        last = len(s.keys) - 1
+            emit(ir.Assign((keys[depth],), k))
+            above = base if depth == 0 else ir.Subscript(copies[depth - 1], keys[depth - 1])
+            emit(ir.Assign((copies[depth],), ir.Call(_LIST, (above,))))
+        entry = ir.Subscript(copies[-1], keys[-1])
         # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
         if grows:
-            _capped_into(f"__t{last}[__k{last}]", (f"__t{last}[__k{last}] {s.op} ", node), emit)
+            _capped_into(entry, ir.BinOp(s.op, entry, node), emit)
+        elif s.op == "=":
+            _store(entry, node, emit)
         else:
-            if s.op == "=":
-                _store(f"__t{last}[__k{last}]", node, emit)
-            else:
-                emit(f"__t{last}[__k{last}] {s.op}= ", node)
-        for depth in range(last, 0, -1):
-            emit(f"__t{depth - 1}[__k{depth - 1}] = tuple(__t{depth})")
-        emit(f"{base} = tuple(__t0)")
+            emit(ir.Update(entry, s.op, node))
+        for depth in range(len(s.keys) - 1, 0, -1):
+            emit(ir.Assign((ir.Subscript(copies[depth - 1], keys[depth - 1]),), ir.Call(ir.TUPLE, (copies[depth],))))
+        emit(ir.Assign((base,), ir.Call(ir.TUPLE, (copies[0],))))

@@ -2,12 +2,14 @@
 Python keeps `.pyc` files.
 
 Loading a big game compiles thousands of small generated functions (expressions.py,
-blocks.py); Python's `compile()` is about half of that time. The code object of a text
-depends only on the text, its name and the Python version, so it is kept in a dict by
-(text, name) for the process, and on disk in a `marshal` file per game and variants,
-named by the digest of the game's files: a later run reads the file and compiles only
-what changed. A stale or missing entry is only a miss (the text is compiled again), so
-the cache can never change what a game does.
+blocks.py), each a module tree (emit.py); Python's `compile()` of the trees is a large
+part of that time. The code object of a tree depends only on the tree, its name and the
+Python version, so it is kept in a dict by (key, name) for the process, the key being
+the tree's structure as the lowering records it (`emit.Lowering.key`, bytes), and on
+disk in a `marshal` file per game and variants, named by the digest of the game's
+files: a later run reads the file and compiles only what changed. A stale or missing
+entry is only a miss (the tree is compiled), so the cache can never change what a game
+does.
 
 Safe as Python's own `__pycache__` is: the directory is the user's (created private),
 a file owned by someone else or writable by others is ignored, `marshal` builds data and
@@ -22,6 +24,7 @@ Whole compiled games are kept in the same directory (gamecache.py); parsed files
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import marshal
 import sys
@@ -34,16 +37,18 @@ from interpreter.core.cache import directory, read_trusted, write_bytes
 
 MAX_MEMORY = 50_000  # code objects kept in the process at most
 
-_codes: dict[tuple[str, str], CodeType] = {}
-_recording: list[dict[tuple[str, str], CodeType]] = []  # the loads in progress, innermost last
+Key = tuple[bytes, str]
+_codes: dict[Key, CodeType] = {}
+_recording: list[dict[Key, CodeType]] = []  # the loads in progress, innermost last
 
 
-def compiled(text: str, name: str) -> CodeType:
-    """`compile(text, name, "exec")`, from the cache when it holds the text."""
-    key = (text, name)
+def compiled(tree: ast.Module, structure: bytes, name: str) -> CodeType:
+    """`compile(tree, name, "exec")`, from the cache when it holds a tree of the same
+    `structure` (`emit.Lowering.key`) and name."""
+    key = (structure, name)
     code = _codes.get(key)
     if code is None:
-        code = compile(text, name, "exec")
+        code = compile(tree, name, "exec")
         if len(_codes) >= MAX_MEMORY:
             _codes.clear()
         _codes[key] = code
@@ -60,7 +65,7 @@ def _file(key: str) -> Path | None:
     return where / f"{digest}.{sys.implementation.cache_tag}.codes"
 
 
-def _read(path: Path) -> dict[tuple[str, str], CodeType]:
+def _read(path: Path) -> dict[Key, CodeType]:
     raw = read_trusted(path)
     if raw is None:
         return {}
@@ -73,11 +78,15 @@ def _read(path: Path) -> dict[tuple[str, str], CodeType]:
     return {
         k: v
         for k, v in data.items()
-        if isinstance(k, tuple) and len(k) == 2 and all(isinstance(x, str) for x in k) and isinstance(v, CodeType)
+        if isinstance(k, tuple)
+        and len(k) == 2
+        and isinstance(k[0], bytes)
+        and isinstance(k[1], str)
+        and isinstance(v, CodeType)
     }
 
 
-def _write(path: Path, codes: dict[tuple[str, str], CodeType]) -> None:
+def _write(path: Path, codes: dict[Key, CodeType]) -> None:
     try:
         write_bytes(path, marshal.dumps(codes))
     except ValueError:
@@ -92,7 +101,7 @@ def loading(key: str) -> Iterator[None]:
     known = _read(path) if path is not None else {}
     for k, code in known.items():
         _codes.setdefault(k, code)
-    used: dict[tuple[str, str], CodeType] = {}
+    used: dict[Key, CodeType] = {}
     _recording.append(used)
     try:
         yield

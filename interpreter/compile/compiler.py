@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile import codecache, emit
+from interpreter.compile import codecache
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.declarations import DeclarationCompiler, argument_span
 from interpreter.compile.expressions import ExpressionCompiler
@@ -135,7 +135,7 @@ class Compiler:
             format_spans=t.format_spans,
             headline_formats=t.headline_formats,
             uses_chance=t.uses_chance,
-            blocks=t.blocks,
+            block_lines=t.block_lines,
             payoff=t.payoff,
             estimate=t.estimate,
             invariants=t.invariants,
@@ -378,7 +378,7 @@ def compile_behaviour(c: Compiler, decls: tuple) -> None:
     `grants_slot`, `links_slot`, `cancel_slot`. Produces: `procs`, `proc_decls`,
     `codes`, `defs`, `queries`, `modifier_list`, `expiring`, `handlers`, `slots`,
     `choices`, `choice_spans`, `formats`, `format_spans`, `headline_formats`,
-    `uses_chance`, `blocks`, `ns`.
+    `uses_chance`, `block_lines`, `ns`.
     """
     for d in decls:
         if isinstance(d, ast.Procedure):
@@ -560,7 +560,7 @@ PASSES: tuple[Pass, ...] = (
             "format_spans",
             "headline_formats",
             "uses_chance",
-            "blocks",
+            "block_lines",
             "ns",
         ),
     ),
@@ -603,10 +603,7 @@ def compile_game(
     compile, for the LSP's re-checks and any caller of this function directly)."""
     with no_collection():
         compiler = Compiler(program, options, optimise)
-        try:
-            return compiler.run(OPTIONS_ONLY if options_only else None).finish()
-        finally:
-            emit.forget()  # the texts the emitter kept for the last tree: no tree outlives the compile
+        return compiler.run(OPTIONS_ONLY if options_only else None).finish()
 
 
 def _leaver(hooks: dict[str, Code]):

@@ -1,9 +1,9 @@
-"""Expressions compiled to Python source, once, at load.
+"""Expressions compiled to Python functions, once, at load.
 
 Each expression of a .game file becomes a tree of the intermediate form (ir.py): one
 Python expression over the frame's local slots `L`, the game's variables `V` and a
-namespace of constants, field tables and built-ins, which the emitter (emit.py) writes
-and `compile()` turns into a function `f(vm, L)`. Nested names, comprehensions and
+namespace of constants, field tables and built-ins, which the lowering (emit.py) makes a
+tree of Python's `ast` and `compile()` turns into a function `f(vm, L)`. Nested names, comprehensions and
 calls thus run as native Python, with no closure per tree node. On the way, pure
 functions are inlined, expressions that read no state are computed once (constant
 folding), and pure functions of finite arguments are tabulated; what the compiler needs
@@ -12,8 +12,11 @@ to know about a tree it has built is asked of the passes (passes.py), never of i
 
 from __future__ import annotations
 
+import ast as ast_
+import functools
 import itertools
 from collections.abc import Callable
+from types import CodeType
 from typing import Any
 
 import attrs
@@ -55,7 +58,7 @@ NOT_AT_LOAD = (
     LimitExceeded,
 )
 TABLE_LIMIT = 4096
-INLINE_LIMIT = 4000  # longest inlined source, to keep repeated arguments in check
+INLINE_LIMIT = 4000  # widest inlined body (emit.width), to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a call to hoist its reads
 
@@ -75,14 +78,17 @@ _INLINE: dict[str, tuple[int, Callable[..., ir.Node]]] = {
 }
 # Built-ins written out in the function that spends their lists' steps (`_charging`),
 # whose parameters are a0, a1, ...: one call instead of two where they are hot.
-_A0, _A1 = ir.Local("a0"), ir.Local("a1")
+_A0, _A1, _I = ir.Local("a0"), ir.Local("a1"), ir.Local("i")
 _IN_CHARGING = {
     "without": (
-        ir.Nest(
-            ir.line("if a1 in a0:"),
-            (ir.line("i = ", ir.Call(ir.Attr(_A0, "index"), (_A1,))), ir.line("return a0[:i] + a0[i + 1 :]")),
+        ir.When(
+            ir.BinOp("in", _A1, _A0),
+            (
+                ir.Assign((_I,), ir.Call(ir.Attr(_A0, "index"), (_A1,))),
+                ir.Return(ir.BinOp("+", ir.Slice(_A0, None, _I), ir.Slice(_A0, ir.BinOp("+", _I, ir.Lit(1)), None))),
+            ),
         ),
-        ir.line("return a0"),
+        ir.Return(_A0),
     ),
 }
 # Comparisons of a count with a number that ask only whether a list is empty.
@@ -188,10 +194,11 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[ir.Node] = set()
         self._fields_final = False  # set once every component and its fields are known
-        # loop functions made, not yet compiled: their source and the loop functions it calls
-        self._pending_loops: dict[str, tuple[str, list[str]]] = {}
+        # loop functions made, not yet lowered nor compiled: each lowers itself, listing the loop functions it calls
+        self._pending_loops: dict[str, Callable[[list[str]], tuple[ast_.Module, bytes]]] = {}
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
+        self._codes: dict[ir.Node, CodeType] = {}  # `function`'s code of each tree, by the tree
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -203,12 +210,17 @@ class ExpressionCompiler:
         return self.function(self.src(e, scope, {}))
 
     def function(self, node: ir.Node) -> Closure:
-        calls: list[str] = []
-        source = emit.expr(node, calls)
-        text = "def _f(vm, L):\n" + ("    V = vm.vars\n" if passes.uses_vars(node) else "") + f"    return {source}\n"
-        self.link_loops(calls)
+        """A function (vm, L) -> value computing `node`. The same tree is often compiled
+        again (a constant folded at each call of a def written in place): its code is
+        kept, by the tree, for the rest of the compile."""
+        code = self._codes.get(node)
+        if code is None:
+            calls: list[str] = []
+            module = lowered(emit.function_module, "_f", _FRAME, (ir.Return(node),), passes.uses_vars(node), calls)
+            self.link_loops(calls)
+            code = self._codes[node] = compiled(module, "<gamedef expression>")
         local: dict[str, Any] = {}
-        exec(compile_source(text, "<gamedef expression>"), self.tables.ns, local)  # noqa: S102
+        exec(code, self.tables.ns, local)  # noqa: S102
         return local["_f"]
 
     def _evaluate_static(self, e, scope):
@@ -242,7 +254,6 @@ class ExpressionCompiler:
         static = self.static
         if static.building:
             return self._node(e, scope, py)
-        emit.forget()
         static.new_tree()
         try:
             return self._node(e, scope, py)
@@ -510,11 +521,11 @@ class ExpressionCompiler:
         body = self._loop_head([first], top)
         for d in disjuncts:
             test = self._loop_element(d, body)
-            body.append(ir.Nest(ir.line("if ", test, ":"), (ir.line("__out.append(", elem, ")"), ir.line("continue"))))
-        stmts = [ir.line("__out = []"), *_frozen(top), ir.line("return tuple(__out)")]
+            body.append(ir.When(test, (ir.Do(ir.Call(ir.Attr(_OUT, "append"), (elem,))), ir.Continue())))
+        stmts = [ir.Assign((_OUT,), ir.List(())), *_frozen(top), ir.Return(ir.Call(ir.TUPLE, (_OUT,)))]
         seen = passes.summary(stmts)
         name = f"_list{next(self.name_numbers)}"
-        self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
+        self._pending_loops[name] = functools.partial(self._with_hoisted, name, stmts, seen)
         return _loop_call(name, list(seen.free))
 
     def _in_place(self, node: ir.Node) -> bool:
@@ -544,7 +555,7 @@ class ExpressionCompiler:
         if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
             return made
         name = f"_list{next(self.name_numbers)}"
-        self._pending_loops[name] = self._with_hoisted(name, [ir.line("return ", made)], seen)
+        self._pending_loops[name] = functools.partial(self._with_hoisted, name, [ir.Return(made)], seen)
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
@@ -771,42 +782,54 @@ class ExpressionCompiler:
         top: list = []
         inner = self._loop_head(parts, top)
         element, elem = elem, self._loop_element(elem, inner)
-        first: list[ir.Line]
+        first: list[ir.Stmt]
         if f == "any":
-            inner.append(ir.line("if ", elem, ": return True"))
-            first, last = [], ir.line("return False")
+            inner.append(ir.When(elem, (ir.Return(ir.Lit(True)),), flat=True))
+            first, last = [], ir.Return(ir.Lit(False))
         elif f == "all":
-            inner.append(ir.line("if not ", elem, ": return False"))
-            first, last = [], ir.line("return True")
+            inner.append(ir.When(ir.Not(elem, bare=True), (ir.Return(ir.Lit(False)),), flat=True))
+            first, last = [], ir.Return(ir.Lit(True))
         elif f == "first":  # the first item: the later ones are never computed
-            inner.append(ir.line("return ", elem))
-            first, last = [], ir.line("return None")
+            inner.append(ir.Return(elem))
+            first, last = [], ir.Return(ir.Lit(None))
         elif f == "sum":
-            inner.append(ir.line("__n += ", elem))
-            first, last = [ir.line("__n = 0")], ir.line("return __n")
+            inner.append(ir.Update(_N, "+", elem))
+            first, last = [ir.Assign((_N,), ir.Lit(0))], ir.Return(_N)
         elif f == "best":  # the items of the highest score, in their order
             head = parts[0]
             assert isinstance(head, ir.For)  # a loop's clauses begin with a `for`
             item = ir.Local(head.var)
-            inner.append(ir.line("__s = ", elem))
-            inner.append(ir.line("if __out is None or __s > __top: __top, __out = __s, [", item, "]"))
-            inner.append(ir.line("elif __s == __top: __out.append(", item, ")"))
-            first, last = [ir.line("__top = __out = None")], ir.line("return () if __out is None else tuple(__out)")
+            inner.append(ir.Assign((_S,), elem))
+            equal = ir.When(ir.BinOp("==", _S, _TOP), (ir.Do(ir.Call(ir.Attr(_OUT, "append"), (item,))),), flat=True)
+            inner.append(
+                ir.When(
+                    ir.BinOp("or", ir.BinOp("is", _OUT, ir.Lit(None)), ir.BinOp(">", _S, _TOP)),
+                    (ir.Assign((ir.Tuple((_TOP, _OUT)),), ir.Tuple((_S, ir.List((item,))))),),
+                    (attrs.evolve(equal, chained=True),),
+                    flat=True,
+                )
+            )
+            none = ir.BinOp("is", _OUT, ir.Lit(None))
+            first = [ir.Assign((_TOP, _OUT), ir.Lit(None))]
+            last = ir.Return(ir.IfExp(none, ir.Tuple(()), ir.Call(ir.TUPLE, (_OUT,))))
         else:  # count: the element is never computed
-            inner.append(ir.line("__n += 1"))
-            first, last = [ir.line("__n = 0")], ir.line("return __n")
+            inner.append(ir.Update(_N, "+", ir.Lit(1)))
+            first, last = [ir.Assign((_N,), ir.Lit(0))], ir.Return(_N)
         stmts = [*first, *_frozen(top), last]
         seen = passes.summary(stmts)
         name = f"_{f}{next(self.name_numbers)}"
-        # compiled once a compiled text calls it (`link_loops`)
-        self._pending_loops[name] = self._with_hoisted(name, stmts, seen)
+        # lowered and compiled once compiled code calls it (`link_loops`)
+        self._pending_loops[name] = functools.partial(self._with_hoisted, name, stmts, seen)
         call = _loop_call(name, list(seen.free))
         # as written: a loop written in place in another's writes its own inner loop again
         self._loops_made[call] = (f, parts, element)
         return call
 
-    def _with_hoisted(self, name: str, stmts: list[ir.Stmt], seen: passes.Summary) -> tuple[str, list[str]]:
-        """The text of loop function `name` (and the loop functions it calls): reads that
+    def _with_hoisted(
+        self, name: str, stmts: list[ir.Stmt], seen: passes.Summary, calls: list[str]
+    ) -> tuple[ast_.Module, bytes]:
+        """The module of loop function `name` (the loop functions it calls appended to
+        `calls`), and its key: reads that
         give the same value on every turn (`passes.hoistable`) are made once, before its
         loops, into locals. Reading them early spends no step and writes nothing
         (expressions never write), but may fail where the loop would never have read them
@@ -814,34 +837,34 @@ class ExpressionCompiler:
         second function without the locals, and any error is raised where the rule reads
         it. (A read of a list, a table or a key's position by a key can fail only with a
         missing key or index, or a key of the wrong kind: LookupError or TypeError.)"""
-        params = ", ".join(["vm", "L", *seen.free])
-        calls: list[str] = []
-        head = f"def {name}({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
+        params = ("vm", "L", *seen.free)
+        low = emit.Lowering(calls)
         reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
-        plain = emit.body(stmts, calls=calls, keep=bool(reads))
         if not reads:
-            return head + "\n".join(plain) + "\n", calls
+            return low.module([low.function(name, params, stmts, seen.reads_vars)]), low.key()
         changed, made = passes.hoist(stmts, reads)
-        lines = [
-            head + "    try:",
-            *(f"        {local} = {emit.expr(read)}" for local, read in made),
-            "    except (LookupError, TypeError):",
-            f"        return {name}_as_written({params})",
-        ]
-        written = f"def {name}_as_written({params}):\n" + ("    V = vm.vars\n" if seen.reads_vars else "")
-        return "\n".join([*lines, *emit.body(changed)]) + "\n" + written + "\n".join(plain) + "\n", calls
+        as_written = ir.Call(ir.Global(f"{name}_as_written"), tuple(ir.Local(p) for p in params))
+        tried = ir.Try(
+            tuple(ir.Assign((ir.Local(local),), read) for local, read in made),
+            ("LookupError", "TypeError"),
+            (ir.Return(as_written),),
+        )
+        first = low.function(name, params, (tried, *changed), seen.reads_vars)
+        second = low.function(f"{name}_as_written", params, stmts, seen.reads_vars)
+        return low.module([first, second]), low.key()
 
     def link_loops(self, calls: list[str]) -> None:
-        """Compile the loop functions (`_loop`) that a text about to be compiled calls
-        (`calls`, as the emitter listed them), and those they call. One written in place
-        in another's loop (`_loop_element`) is never called, and never compiled: compiling
-        is most of a load's time."""
+        """Lower and compile the loop functions (`_loop`) that code about to be compiled
+        calls (`calls`, as the lowering listed them), and those they call. One written in
+        place in another's loop (`_loop_element`) is never called, and never lowered nor
+        compiled: compiling is most of a load's time."""
         for name in calls:
             pending = self._pending_loops.pop(name, None)
             if pending is not None:
-                text, inner = pending
+                inner: list[str] = []
+                module = lowered(pending, inner)
                 self.link_loops(inner)
-                exec(compile_source(text, "<gamedef loop>"), self.tables.ns)  # noqa: S102
+                exec(compiled(module, "<gamedef loop>"), self.tables.ns)  # noqa: S102
 
     def _loop_head(self, parts: list[ir.For | ir.If], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
@@ -851,15 +874,10 @@ class ExpressionCompiler:
             if isinstance(part, ir.If):
                 out.append(("if", part.condition, body))
             elif type(part.iterable) is ir.Charge:  # a list's steps spent inline, as `charge` does
-                items = f"__i{next(self.name_numbers)}"
-                out.append(ir.line(f"{items} = ", part.iterable.items))
-                out.append(
-                    ir.Nest(
-                        ir.line(f"if {items}.__class__ is tuple:"),
-                        (ir.line(f"vm.budget -= len({items})"), ir.line("if vm.budget < 0: vm.out_of_steps()")),
-                    )
-                )
-                out.append(("for", part.var, ir.Local(items), body))
+                items = ir.Local(f"__i{next(self.name_numbers)}")
+                out.append(ir.Assign((items,), part.iterable.items))
+                out.append(ir.spend_per_item(items))
+                out.append(("for", part.var, items, body))
             else:
                 out.append(("for", part.var, part.iterable, body))
             out = body
@@ -871,17 +889,17 @@ class ExpressionCompiler:
         if not self._in_place(elem):
             return elem
         f, parts, inner = self._loops_made[elem]
-        result = f"__r{next(self.name_numbers)}"
-        out.append(ir.line(f"{result} = {'True' if f == 'all' else 'False' if f == 'any' else '0'}"))
+        result = ir.Local(f"__r{next(self.name_numbers)}")
+        out.append(ir.Assign((result,), ir.Lit(True if f == "all" else False if f == "any" else 0)))
         body = self._loop_head(parts, out)
         inner = self._loop_element(inner, body)
         if f == "any":
-            body.append(ir.Nest(ir.line("if ", inner, ":"), (ir.line(f"{result} = True"), ir.line("break"))))
+            body.append(ir.When(inner, (ir.Assign((result,), ir.Lit(True)), ir.Break())))
         elif f == "all":
-            body.append(ir.Nest(ir.line("if not ", inner, ":"), (ir.line(f"{result} = False"), ir.line("break"))))
+            body.append(ir.When(ir.Not(inner, bare=True), (ir.Assign((result,), ir.Lit(False)), ir.Break())))
         else:
-            body.append(ir.line(f"{result} += 1"))
-        return ir.Local(result)
+            body.append(ir.Update(result, "+", ir.Lit(1)))
+        return result
 
     def _count_equal(self, e: ast.Call, scope, py) -> ir.Node | None:
         """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
@@ -906,24 +924,20 @@ class ExpressionCompiler:
     def _charging(self, f: str, charged: list[bool]) -> str:
         """The name of a function calling the built-in `f` after spending the step budget
         for the arguments marked in `charged` that are lists: one call in the compiled
-        source instead of a `_charge` call per argument (made once per pattern)."""
+        code instead of a `_charge` call per argument (made once per pattern)."""
         name = f"_bc_{f}_{''.join('1' if c else '0' for c in charged)}"
         if name not in self.tables.ns:
             params = [f"a{i}" for i in range(len(charged))]
-            body: list[ir.Stmt] = []
-            for p, c in zip(params, charged):
-                if c:
-                    spend = (ir.line(f"vm.budget -= len({p})"), ir.line("if vm.budget < 0: vm.out_of_steps()"))
-                    body.append(ir.Nest(ir.line(f"if {p}.__class__ is tuple:"), spend))
             locals_ = [ir.Local(p) for p in params]
+            body: list[ir.Stmt] = [ir.spend_per_item(a) for a, c in zip(locals_, charged) if c]
             if f in _IN_CHARGING and len(params) == 2:
                 body.extend(_IN_CHARGING[f])
             elif f in _INLINE and _INLINE[f][0] == len(params):
-                body.append(ir.line("return ", _INLINE[f][1](*locals_)))
+                body.append(ir.Return(_INLINE[f][1](*locals_)))
             else:
-                body.append(ir.line("return ", ir.Call(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
-            text = f"def {name}(vm, {', '.join(params)}):\n" + "\n".join(emit.body(body)) + "\n"
-            exec(compile_source(text, "<gamedef built-in call>"), self.tables.ns)  # noqa: S102
+                body.append(ir.Return(ir.Call(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
+            module = lowered(emit.function_module, name, ("vm", *params), body)
+            exec(compiled(module, "<gamedef built-in call>"), self.tables.ns)  # noqa: S102
         return name
 
     def _call_def(self, e: ast.Call, scope, py):
@@ -1035,11 +1049,10 @@ class ExpressionCompiler:
                 return passes.substitute(body, dict(bound))
         free = [v for v in seen.free if v not in names]
         name = f"_in{next(self.name_numbers)}"
-        text = f"def {name}({', '.join(['vm', 'L', *free, *names])}):\n"
-        calls: list[str] = []
-        source = emit.expr(body, calls)
-        text += ("    V = vm.vars\n" if seen.reads_vars else "") + f"    return {source}\n"
-        self._pending_loops[name] = (text, calls)  # compiled once a compiled text calls it
+        # lowered and compiled once compiled code calls it (`link_loops`)
+        self._pending_loops[name] = functools.partial(
+            emit.function_module, name, ("vm", "L", *free, *names), (ir.Return(body),), seen.reads_vars
+        )
         params = (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.Call(ir.Global(name, ir.LOOP), params)
 
@@ -1087,19 +1100,15 @@ class ExpressionCompiler:
         name = f"_d_{d.name}"
         extra = scope.count - len(d.params)
         calls: list[str] = []
-        source = emit.expr(body, calls)
-        text = (
-            f"def {name}(vm, L):\n    vm.budget -= 1\n    if vm.budget < 0: vm.out_of_steps()\n"
-            + (f"    L += {(None,) * extra!r}\n" if extra > 0 else "")
-            + ("    V = vm.vars\n" if passes.uses_vars(body) else "")
-            + (
-                f"    return _cap_deep({source})\n"
-                if self.may_grow(d.body, frozenset({d.name}))
-                else f"    return {source}\n"
-            )
-        )
+        stmts: list[ir.Stmt] = [ir.Update(ir.BUDGET, "-", ir.Lit(1)), ir.OUT_OF_STEPS]
+        if extra > 0:
+            stmts.append(ir.Update(ir.Frame(), "+", ir.Tuple((ir.Lit(None),) * extra)))
+        if passes.uses_vars(body):
+            stmts.append(ir.Assign((ir.Local("V"),), ir.Attr(ir.VM(), "vars")))
+        stmts.append(ir.Return(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
+        module = lowered(emit.function_module, name, _FRAME, stmts, False, calls)
         self.link_loops(calls)
-        exec(compile_source(text, "<gamedef function>"), self.tables.ns)  # noqa: S102
+        exec(compiled(module, "<gamedef function>"), self.tables.ns)  # noqa: S102
         holder[0] = self.tables.ns[name]
 
     def _table(self, decl: ast.Def) -> dict | None:
@@ -1179,16 +1188,30 @@ def _reads_again(body, name: str) -> bool:
     return n > 1
 
 
-def compile_source(text: str, name: str):
-    """Python's compile() of generated code; code nested past what Python's parser
-    takes (deep expressions, long inlined chains) is a LimitExceeded, not a crash."""
+_TOO_DEEP = (
+    "a rule is nested too deeply to compile",
+    "split a long expression: name parts of it with `let` or `def`",
+)
+_FRAME = ("vm", "L")  # the parameters of an expression's function, a step's, a def's
+_OUT, _N, _S, _TOP = ir.Local("__out"), ir.Local("__n"), ir.Local("__s"), ir.Local("__top")
+
+
+def lowered(make: Callable[..., tuple[ast_.Module, bytes]], *args: Any) -> tuple[ast_.Module, bytes]:
+    """`make(*args)`: a module tree and its key (emit.py); code nested past what the
+    lowering or Python's compiler takes (deep expressions, long inlined chains) is a
+    LimitExceeded, not a crash."""
     try:
-        return codecache.compiled(text, name)
-    except (SyntaxError, RecursionError, MemoryError):
-        raise LimitExceeded(
-            "a rule is nested too deeply to compile",
-            "split a long expression: name parts of it with `let` or `def`",
-        ) from None
+        return make(*args)
+    except (RecursionError, MemoryError):
+        raise LimitExceeded(*_TOO_DEEP) from None
+
+
+def compiled(module: tuple[ast_.Module, bytes], name: str) -> CodeType:
+    """Python's compile() of a generated module (from the code cache when it holds it)."""
+    try:
+        return codecache.compiled(module[0], module[1], name)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        raise LimitExceeded(*_TOO_DEEP) from None
 
 
 _FAILED = object()
@@ -1208,9 +1231,8 @@ def _reads_variable(read: ir.Node) -> bool:
 
 
 def _width(node: ir.Node) -> int:
-    """How long `node` is, written: what keeps inlined bodies in check (INLINE_LIMIT).
-    Its text is kept: the body is written again in the bodies around it."""
-    return len(emit.kept(node))
+    """How wide `node` is (emit.width): what keeps inlined bodies in check (INLINE_LIMIT)."""
+    return emit.width(node)
 
 
 def _disjuncts(node: ir.Node) -> list[ir.Node]:
@@ -1235,7 +1257,7 @@ def _frozen(out: list) -> tuple[ir.Stmt, ...]:
         elif x[0] == "for":
             stmts.append(ir.Loop(x[1], x[2], _frozen(x[3])))
         else:
-            stmts.append(ir.Nest(ir.line("if ", x[1], ":"), _frozen(x[2])))
+            stmts.append(ir.When(x[1], _frozen(x[2])))
     return tuple(stmts)
 
 

@@ -51,7 +51,8 @@ class Item:
     fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
 
 
-FORMAT_VERSION = 2  # the layout of `CompiledGame`: raise it when a field or its contents change
+FORMAT_VERSION = 3  # the layout of `CompiledGame`: raise it when a field or its contents change
+BLOCK_FILE = "<gamedef block>"  # the file name of every native block's code (blocks.py, runtime/machine.py)
 
 Closure = Callable[[Any, list], Any]  # a compiled expression: (vm, frame locals) -> value
 
@@ -183,7 +184,9 @@ class CompiledGame:
     format_spans: list[Span] = _field("where each `log` is written")
     headline_formats: set[int] = _field("the `log headline` formats: the short narration")
     uses_chance: bool = _field("a `roll` or a `shuffle` somewhere in the rules")
-    blocks: list[tuple] = _field("each native block's (spans, run lines, names), to place its errors")
+    block_lines: list[tuple | None] = _field(
+        "(span, procedure) of each line of the native blocks' code, by line number less one: to place their errors"
+    )
     # -- the end of a game, and how it is shown
     payoff: tuple | None = _field("(closure of the seat, low, high, sum, span) of `payoff`, if declared")
     estimate: tuple | None = _field("(closure of the seat, low, high, span) of `estimate`, if declared")

@@ -5,17 +5,17 @@ into a tree of these nodes, not into text: the decisions it takes (a def written
 place, a list charged one step per item, a query answered in place behind a guard) are
 nodes, and every later question about the result (does it call anything, which
 variables does it read, which reads are the same at every turn of a loop) is answered by
-a pass over the tree (passes.py). One emitter (emit.py) writes the tree as Python
-source; nothing reads that source back.
+a pass over the tree (passes.py). One lowering (emit.py) makes the tree a tree of
+Python's `ast`, which Python compiles: no Python text is written or read.
 
-Expression nodes are frozen and compared by value, so two trees that would be written
-the same are equal. Statement nodes (`Line`, `Nest`, `Loop`) describe the bodies of the
-functions the compiler generates around expressions (loop functions, native blocks): a
-`Line` is compiler-written syntax around expression nodes, never parsed.
+Expression nodes are frozen and compared by value, so two trees that lower to the same
+code are equal (a literal with its kind: `1` is not `True`). Statement nodes (`Assign`,
+`When`, `Loop`, ...) are the bodies of the functions the compiler generates around
+expressions (loop functions, native blocks, a decision's step), made of expression nodes.
 
-To add a node: define it here (frozen, its children as fields), write it in
-`emit._EXPR` (or `emit._stmt`), and say in `_KIDS` which fields hold nodes, in the
-order the emitter writes them; every pass then walks it.
+To add a node: define it here (frozen, its children as fields), lower it in
+`emit._EXPR` (or `emit._STMT`; an expression's width in `emit._WIDTH`), and say in
+`_KIDS` which fields hold nodes, in the order they are written; every pass then walks it.
 """
 
 from __future__ import annotations
@@ -35,11 +35,16 @@ class Node:
 # ---- leaves -------------------------------------------------------------------------
 
 
+def _kind_and_value(value: Any) -> tuple[type, Any]:
+    return (value.__class__, value)
+
+
 @attrs.frozen
 class Lit(Node):
-    """None, a truth, a number or a text written as Python writes it (`repr`)."""
+    """None, a truth, a number or a text, as a constant of the code. Compared with its
+    kind: `1` and `True` are equal in Python, yet different constants."""
 
-    value: Any
+    value: Any = attrs.field(eq=_kind_and_value)
 
 
 @attrs.frozen
@@ -138,6 +143,15 @@ class Head(Node):
 
 
 @attrs.frozen
+class Slice(Node):
+    """`obj[lower:upper]` (a bound None: left out)."""
+
+    obj: Node
+    lower: Node | None = None
+    upper: Node | None = None
+
+
+@attrs.frozen
 class Attr(Node):
     """`obj.name` (a method, called by a `Call`)."""
 
@@ -175,6 +189,15 @@ class BinOp(Node):
     op: str
     left: Node
     right: Node
+
+
+@attrs.frozen
+class Between(Node):
+    """`low <= value <= high`."""
+
+    low: Node
+    value: Node
+    high: Node
 
 
 @attrs.frozen
@@ -295,37 +318,117 @@ class Neighbours(Node):
 # ---- statements of generated functions ------------------------------------------------
 
 
-@attrs.frozen
-class Line:
-    """One line of a generated function: compiler-written syntax (strings) and
-    expression nodes, in order."""
+class Statement:
+    """A statement of a generated function (a loop function, a native block, a step)."""
 
-    parts: tuple[str | Node, ...]
+    __slots__ = ()
 
 
-@attrs.frozen
-class Nest:
-    """A compound statement: its header line (ending in `:`) and its indented body."""
-
-    head: Line
-    body: tuple[Line | Nest | Loop, ...]
+Body = tuple["Statement", ...]
 
 
 @attrs.frozen
-class Loop:
-    """`for var in iterable:` and its body: a loop whose every turn runs the body."""
+class Assign(Statement):
+    """`a = b = value`: each of `targets` (a local, a slot, a variable, an entry, an
+    attribute, or a `Tuple` of them) bound to `value`."""
 
-    var: str
+    targets: tuple[Node, ...]
+    value: Node
+
+
+@attrs.frozen
+class Update(Statement):
+    """`target op= value`."""
+
+    target: Node
+    op: str
+    value: Node
+
+
+@attrs.frozen
+class Do(Statement):
+    """`value` computed for what it does (a call), its result dropped."""
+
+    value: Node
+
+
+@attrs.frozen
+class Return(Statement):
+    """`return value` (`return` alone with None)."""
+
+    value: Node | None = None
+
+
+@attrs.frozen
+class Raise(Statement):
+    """`raise error`."""
+
+    error: Node
+
+
+@attrs.frozen
+class Delete(Statement):
+    """`del target`."""
+
+    target: Node
+
+
+@attrs.frozen
+class Break(Statement):
+    """`break`."""
+
+
+@attrs.frozen
+class Continue(Statement):
+    """`continue`."""
+
+
+@attrs.frozen
+class Pass(Statement):
+    """`pass`."""
+
+
+@attrs.frozen
+class When(Statement):
+    """`if condition: body`, then `otherwise` (an `else`), unless it is None. A `When` in
+    `otherwise` marked `chained` is its `elif`. `flat`: the body is on the header's line
+    (a line of a native block is a statement of the rules: see blocks.py)."""
+
+    condition: Node
+    body: Body
+    otherwise: Body | None = None
+    flat: bool = False
+    chained: bool = False
+
+
+@attrs.frozen
+class While(Statement):
+    """`while condition: body`."""
+
+    condition: Node
+    body: Body
+
+
+@attrs.frozen
+class Loop(Statement):
+    """`for var in iterable: body`: a loop whose every turn runs the body; `var` an
+    expression variable's name or a target node (a slot of the frame)."""
+
+    var: str | Node
     iterable: Node
-    body: tuple[Line | Nest | Loop, ...]
+    body: Body
 
 
-Stmt = Line | Nest | Loop
+@attrs.frozen
+class Try(Statement):
+    """`try: body` and `except errors: handler` (`errors`: the built-in exceptions named)."""
+
+    body: Body
+    errors: tuple[str, ...]
+    handler: Body
 
 
-def line(*parts: str | Node) -> Line:
-    """A `Line` of these parts (adjacent strings kept apart: the emitter joins them)."""
-    return Line(tuple(parts))
+Stmt = Statement
 
 
 def children(node: Any) -> tuple[Any, ...]:
@@ -370,11 +473,13 @@ _KIDS: dict[type, Any] = {
     Group: lambda n: (n.inner,),
     Subscript: lambda n: (n.obj, n.key),
     Head: lambda n: (n.obj,),
+    Slice: lambda n: tuple(x for x in (n.obj, n.lower, n.upper) if x is not None),
     Attr: lambda n: (n.obj,),
     Call: _call,
     Tuple: lambda n: n.items,
     List: lambda n: n.items,
     BinOp: lambda n: (n.left, n.right),
+    Between: lambda n: (n.low, n.value, n.high),
     Not: lambda n: (n.operand,),
     Truth: lambda n: (n.operand,),
     Neg: lambda n: (n.operand,),
@@ -389,12 +494,19 @@ _KIDS: dict[type, Any] = {
     QueryCall: lambda n: (Global(f"_q_{n.query}"), _VM, *n.args),
     Guarded: _guarded,
     Neighbours: _neighbours,
-    Line: lambda n: tuple(p for p in n.parts if p.__class__ is not str),
-    Nest: lambda n: (n.head, *n.body),
-    Loop: lambda n: (n.iterable, *n.body),
+    Assign: lambda n: (*n.targets, n.value),
+    Update: lambda n: (n.target, n.value),
+    Do: lambda n: (n.value,),
+    Return: lambda n: _NONE if n.value is None else (n.value,),
+    Raise: lambda n: (n.error,),
+    Delete: lambda n: (n.target,),
+    When: lambda n: (n.condition, *n.body, *(n.otherwise or ())),
+    While: lambda n: (n.condition, *n.body),
+    Loop: lambda n: (n.iterable, *n.body) if n.var.__class__ is str else (n.var, n.iterable, *n.body),
+    Try: lambda n: (*n.body, *n.handler),
 }
 
-_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players))
+_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players, Break, Continue, Pass))
 for _leaf in _LEAVES:
     _KIDS[_leaf] = lambda n: _NONE
 
@@ -420,7 +532,16 @@ def unwrapped(node: Node) -> Node:
 
 
 TUPLE = Global("tuple", PYTHON)
+BUDGET = Attr(VM(), "budget")  # the steps left to the run
+# `if vm.budget < 0: vm.out_of_steps()`: after the budget is spent
+OUT_OF_STEPS = When(BinOp("<", BUDGET, Lit(0)), (Do(Call(Attr(VM(), "out_of_steps"))),), flat=True)
 LEN = Global("len", PYTHON)
 SORTED = Global("sorted", PYTHON)
 TEXT = Global("_T", PYTHON)
 DISPLAY = Global("_disp", PYTHON)
+
+
+def spend_per_item(items: Node) -> When:
+    """`if items.__class__ is tuple:`, a step spent per item, as `charge` spends them."""
+    is_list = BinOp("is", Attr(items, "__class__"), TUPLE)
+    return When(is_list, (Update(BUDGET, "-", Call(LEN, (items,))), OUT_OF_STEPS))

@@ -70,7 +70,7 @@ def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
         for n in ir.walk(x):
             t = type(n)
             name = n.var if t in (ir.For, ir.Loop) else n.param if t is ir.Lambda else None
-            if name is not None and is_variable(name):
+            if name.__class__ is str and is_variable(name):
                 out.add(name)
     return out
 
@@ -117,7 +117,7 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
             text = text or isinstance(n.value, str) and n.value != ""
         else:
             if t is For or t is Loop:
-                if is_variable(n.var):
+                if n.var.__class__ is str and is_variable(n.var):
                     bound.add(n.var)
             elif t is Lambda and is_variable(n.param):
                 bound.add(n.param)
@@ -204,8 +204,8 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
             if type(n.obj) is ir.Table and _invariant(n.key, bound):
                 found[n] = 0
         push(reversed(kids[t](n)))
-    texts = {n: emit.kept(n) for n in found}  # (kept: written again where they are made)
-    return sorted(found, key=lambda n: (-len(texts[n]), texts[n]))
+    widths = {n: emit.width(n) for n in found}
+    return sorted(found, key=lambda n: -widths[n])  # (equally wide: in the order they are read)
 
 
 def replace(node, old: ir.Node, new: ir.Node):
@@ -219,7 +219,7 @@ def replace(node, old: ir.Node, new: ir.Node):
     return swap(node)
 
 
-_TREE = (ir.Node, ir.Line, ir.Nest, ir.Loop)
+_TREE = (ir.Node, ir.Statement)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # each class's field names, in order
 
 
@@ -231,9 +231,6 @@ def _rebuilt(node, f):
     t = type(node)
     if t in ir._LEAVES:
         return node
-    if t is ir.Line:
-        parts = tuple(p if p.__class__ is str else f(p) for p in node.parts)
-        return node if all(x is y for x, y in zip(parts, node.parts)) else ir.Line(parts)
     names = _FIELD_NAMES.get(t)
     if names is None:
         names = _FIELD_NAMES[t] = tuple(x.name for x in attrs.fields(t))

@@ -13,7 +13,7 @@ import attrs
 
 from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
-from interpreter.compile.expressions import ExpressionCompiler, compile_source
+from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
 from interpreter.compile.modifiers import ModifierCompiler
 from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
@@ -432,23 +432,26 @@ class StatementCompiler:
         decision."""
         node = self.expressions.src(s.label, scope, {})
         calls: list[str] = []
-        label = emit.expr(node, calls)
         name = f"_labels{next(self.expressions.name_numbers)}"
-        text = (
-            f"def {name}(vm, L, values):\n"
-            + ("    V = vm.vars\n" if passes.uses_vars(node) else "")
-            + "    out = []\n"
-            + "    size = 0\n"
-            + "    for v in values:\n"
-            + f"        L[{slot}] = v\n"
-            + f"        text = str({label})\n"
-            + "        size += len(text)\n"
-            + f"        if len(text) > {MAX_LABEL} or size > {MAX_LABELS}: vm.labels_too_long(text, size)\n"
-            + "        out.append(text)\n"
-            + "    return out\n"
+        out, size, text = ir.Local("out"), ir.Local("size"), ir.Local("text")
+        length = ir.Call(ir.LEN, (text,))
+        too_long = ir.BinOp("or", ir.BinOp(">", length, ir.Lit(MAX_LABEL)), ir.BinOp(">", size, ir.Lit(MAX_LABELS)))
+        each = (
+            ir.Assign((ir.Slot(slot),), ir.Local("v")),
+            ir.Assign((text,), ir.Call(ir.Global("str", ir.PYTHON), (node,))),
+            ir.Update(size, "+", length),
+            ir.When(too_long, (ir.Do(ir.Call(ir.Attr(ir.VM(), "labels_too_long"), (text, size))),), flat=True),
+            ir.Do(ir.Call(ir.Attr(out, "append"), (text,))),
         )
+        stmts = (
+            ir.Assign((out,), ir.List(())),
+            ir.Assign((size,), ir.Lit(0)),
+            ir.Loop("v", ir.Local("values"), each),
+            ir.Return(out),
+        )
+        module = lowered(emit.function_module, name, ("vm", "L", "values"), stmts, passes.uses_vars(node), calls)
         self.expressions.link_loops(calls)
-        exec(compile_source(text, "<gamedef labels>"), self.tables.ns)  # noqa: S102
+        exec(compiled(module, "<gamedef labels>"), self.tables.ns)  # noqa: S102
         labels = self.tables.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
         if self.expressions.static.is_static(s.label, scope, {s.var, *read}):
@@ -466,28 +469,31 @@ class StatementCompiler:
         name = f"_choose{next(self.expressions.name_numbers)}"
         self.tables.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
-        body = tuple(
-            ir.line(*parts)
-            for parts in (
-                ("    values = ", options),
-                (f"    if not values or len(values) > {MAX_CHOICES}:",),
-                (f"        return {name}_unusual(vm, L, values)",),
-                ("    who = ", player),
-                ("    if vm.left:  # a playout's decision, answered where it is asked (VM.suspend)",),
-                ("        vm.left -= 1",),
-                (f"        L[{slot}] = values[vm.pick(len(values))]",),
-                ("        vm.budget = vm.step_limit",),
-                ("        del vm.log[:]",),
-                (f"        return {nxt}",),
-                (f"    vm.suspend(who, values, {slot}, {choice}, L)",),
-                (f"    return {nxt}",),
-            )
+        vm, values, who = ir.VM(), ir.Local("values"), ir.Local("who")
+        count = ir.Call(ir.LEN, (values,))
+        unusual = ir.BinOp("or", ir.Not(values, bare=True), ir.BinOp(">", count, ir.Lit(MAX_CHOICES)))
+        left = ir.Attr(vm, "left")
+        body = (
+            ir.Assign((values,), options),
+            ir.When(unusual, (ir.Return(ir.Call(ir.Global(f"{name}_unusual"), (vm, ir.Frame(), values))),)),
+            ir.Assign((who,), player),
+            ir.When(  # a playout's decision, answered where it is asked (VM.suspend)
+                left,
+                (
+                    ir.Update(left, "-", ir.Lit(1)),
+                    ir.Assign((ir.Slot(slot),), ir.Subscript(values, ir.Call(ir.Attr(vm, "pick"), (count,)))),
+                    ir.Assign((ir.BUDGET,), ir.Attr(vm, "step_limit")),
+                    ir.Delete(ir.Slice(ir.Attr(vm, "log"))),
+                    ir.Return(ir.Lit(nxt)),
+                ),
+            ),
+            ir.Do(ir.Call(ir.Attr(vm, "suspend"), (who, values, ir.Lit(slot), ir.Lit(choice), ir.Frame()))),
+            ir.Return(ir.Lit(nxt)),
         )
         reads = passes.uses_vars(options) or passes.uses_vars(player)
-        lines = emit.body(body, "", calls)
-        text = f"def {name}(vm, L):\n" + ("    V = vm.vars\n" if reads else "") + "\n".join(lines) + "\n"
+        module = lowered(emit.function_module, name, ("vm", "L"), body, reads, calls)
         self.expressions.link_loops(calls)
-        exec(compile_source(text, "<gamedef decision>"), self.tables.ns)  # noqa: S102
+        exec(compiled(module, "<gamedef decision>"), self.tables.ns)  # noqa: S102
         step = self.tables.ns.pop(name)
         # a run of simple statements before it writes it out in its own step (`native_block`):
         # its lines as the intermediate form, written again there

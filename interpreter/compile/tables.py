@@ -87,7 +87,7 @@ class Tables:
         self.format_spans: list[Span] = []
         self.headline_formats: set[int] = set()
         self.uses_chance = False
-        self.blocks: list[tuple] = []
+        self.block_lines: list[tuple | None] = []  # (span, procedure) of each line of the blocks' code
         self.payoff: tuple | None = None
         self.estimate: tuple | None = None
         self.invariants: list[tuple] = []

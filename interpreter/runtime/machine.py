@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.compile.game import CompiledGame
+from interpreter.compile.game import BLOCK_FILE, CompiledGame
 from interpreter.core import rng
 from interpreter.core.errors import Diagnostic, GameRuntimeError, explain
 from interpreter.core.limits import (
@@ -307,12 +307,13 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
     """(span, procedure) of the statement that raised inside a native block, or Nones."""
     tb = exc.__traceback__
     found = (None, None)
+    lines = game.block_lines
     while tb is not None:
-        name = tb.tb_frame.f_code.co_filename
-        if name.startswith("<gamedef block "):
-            spans, run_lines, run_name, last_name = game.blocks[int(name[15:-1])]
-            index = tb.tb_lineno - 3
-            if 0 <= index < len(spans):
-                found = (spans[index], run_name if index < run_lines else last_name)
+        # Each block's code has lines of its own (blocks.py): its line number is its place.
+        if tb.tb_frame.f_code.co_filename == BLOCK_FILE:
+            line = tb.tb_lineno
+            place = lines[line - 1] if line is not None and 0 < line <= len(lines) else None
+            if place is not None:
+                found = place
         tb = tb.tb_next
     return found  # the innermost block line: a statement's own error is more precise
