@@ -249,8 +249,10 @@ def test_coalesce_is_a_conditional_expression_or_one_computation(tmp_path):
         return compiled.expressions.src(parse_expression(text, span), Scope(["c", "n"]), {})
 
     maybe = compiled.tables.vars["maybe"].slot
-    assert emit.expr(tree("maybe ?? 0")) == f"(V[{maybe}] if (V[{maybe}] is not None) else 0)"
-    assert emit.expr(tree("c.ops ?? n")).startswith("(_f_ops[L[0]] if (_f_ops[L[0]] is not None) else L[1])")
+    assert ast.unparse(emit.expression(tree("maybe ?? 0"))) == f"V[{maybe}] if V[{maybe}] is not None else 0"
+    assert ast.unparse(emit.expression(tree("c.ops ?? n"))).startswith(
+        "_f_ops[L[0]] if _f_ops[L[0]] is not None else L[1]"
+    )
     computed = tree("sum(pile) ?? n")  # (the checker would warn: never none; the compiler asks not)
     assert type(computed) is ir.Call and computed.func == ir.Global("_coalesce", ir.PYTHON)
     lazy = tree("sum(pile) ?? pile[n]")
