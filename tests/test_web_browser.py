@@ -53,6 +53,7 @@ def test_a_person_plays_the_wall_is_down_against_ai_by_clicking_the_map(server, 
         page.goto(server + "/new/twid")
         form = page.locator("form#game-twid")
         form.locator("select[name=seat_us]").select_option("human")
+        form.locator("details summary").click()  # the seed is under "Seed"
         form.locator("input[name=seed]").fill("3")
         form.locator("button[type=submit]").click()
         page.locator("a.seat-link[data-seat=us]").click()
@@ -127,6 +128,7 @@ def test_two_seats_in_two_browsers_never_see_each_others_hand(waw_server):
         form = opener.locator("form#game-walls_and_wonders")
         form.locator("select[name=seat_p1]").select_option("human")
         form.locator("select[name=seat_p2]").select_option("human")
+        form.locator("details summary").click()  # the seed is under "Seed"
         form.locator("input[name=seed]").fill("2")
         form.locator("button[type=submit]").click()
         links = {s: opener.locator(f"a.seat-link[data-seat={s}]").get_attribute("href") for s in ("p1", "p2")}
@@ -201,6 +203,7 @@ def test_a_server_killed_mid_game_and_started_again_lets_the_browser_play_on(tmp
             form = page.locator("form#game-tictactoe")
             form.locator("select[name=seat_x]").select_option("human")
             form.locator("select[name=seat_o]").select_option("random")
+            form.locator("details summary").click()  # the seed is under "Seed"
             form.locator("input[name=seed]").fill("4")
             form.locator("button[type=submit]").click()
             page.locator("a.seat-link[data-seat=x]").click()
@@ -247,6 +250,7 @@ def test_three_pages_under_the_content_security_policy_reach_the_end_across_a_ki
             form = opener.locator("form#game-tictactoe")
             form.locator("select[name=seat_x]").select_option("human")
             form.locator("select[name=seat_o]").select_option("human")
+            form.locator("details summary").click()  # the seed is under "Seed"
             form.locator("input[name=seed]").fill("4")
             form.locator("button[type=submit]").click()
             links = {s: opener.locator(f"a.seat-link[data-seat={s}]").get_attribute("href") for s in ("x", "o")}
