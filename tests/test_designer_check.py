@@ -662,6 +662,7 @@ card {name} "{title}" : TwidCard {{
     ops 2
     block West
     types [Political]
+    subtype none
     removed_after_text false
     text "{title}."
     effect {{
