@@ -113,7 +113,7 @@ def test_no_import_cycle_between_modules():
 
 
 OPTIONAL = {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy", "ray", "starlette", "uvicorn", "jinja2"}
-OPTIONAL |= {"pygls", "lsprotocol", "matplotlib", "playwright", "httpx"}
+OPTIONAL |= {"pygls", "lsprotocol", "matplotlib", "playwright", "httpx", "psycopg"}
 
 
 def test_every_module_of_the_project_imports():
