@@ -213,7 +213,7 @@ def cmd_check(args) -> int:
                     budget,
                     variant_sets,
                     loaded,
-                    lambda: arranged_positions(path),
+                    lambda path=path: arranged_positions(path),
                     shown=name,
                     programs=programs,
                 )

@@ -181,8 +181,8 @@ def _plain(f):
 
 
 BUILTINS: dict[str, Builtin] = {
-    b.name: b
-    for b in [
+    builtin.name: builtin
+    for builtin in [
         Builtin("count", (1, 1), "number of items in a list", _plain(len), "int"),
         Builtin("sum", (1, 1), "sum of a list of numbers", _plain(lambda xs: sum(xs)), "int"),
         Builtin(

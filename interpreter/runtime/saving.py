@@ -245,28 +245,32 @@ def misplaced(game: Game, values: tuple | list) -> tuple[str, str] | None:
         holds = _holds(t, kinds)
         if holds is None:
             continue
-
-        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
-            if i < len(info.levels):
-                keys = info.levels[i][0]
-                for key, inner in zip(keys, value, strict=False):
-                    found = walk(i + 1, inner, f"{field}.{key}")
-                    if found:
-                        return found
-                return None
-            items = value if holds == "list" else (value,)
-            for n, item in enumerate(items):
-                if item is None or item not in g.kind_of:
-                    continue
-                where = f"{field}[{n}]" if holds == "list" else field
-                if item in seen:
-                    return where, f"{item!r} is also at {seen[item]}: a {g.kind_of[item]} is in one place at a time"
-                seen[item] = where
-            return None
-
-        found = walk(0, values[info.slot], f"vars.{info.name}")
+        found = _first_twice(g.kind_of, info.levels, holds, seen, values[info.slot], f"vars.{info.name}")
         if found:
             return found
+    return None
+
+
+def _first_twice(
+    kind_of: dict, levels: tuple, holds: str, seen: dict[str, str], value: Any, field: str
+) -> tuple[str, str] | None:
+    """Walks one zone variable's value (a map per level of keys, then a component or a list
+    of them), recording where each component is in `seen`; the first one seen twice, as
+    (its field, why), or None."""
+    if levels:
+        for key, inner in zip(levels[0][0], value, strict=False):
+            found = _first_twice(kind_of, levels[1:], holds, seen, inner, f"{field}.{key}")
+            if found:
+                return found
+        return None
+    items = value if holds == "list" else (value,)
+    for n, item in enumerate(items):
+        if item is None or item not in kind_of:
+            continue
+        where = f"{field}[{n}]" if holds == "list" else field
+        if item in seen:
+            return where, f"{item!r} is also at {seen[item]}: a {kind_of[item]} is in one place at a time"
+        seen[item] = where
     return None
 
 
@@ -307,24 +311,26 @@ def out_of_bounds(game: Game, values: tuple | list) -> tuple[str, str] | None:
         bounds = getattr(info.decl, "bounds", None)
         if bounds is None:
             continue
-        low, high = bounds
-
-        def walk(i: int, value: Any, field: str) -> tuple[str, str] | None:
-            if i < len(info.levels):
-                for key, inner in zip(info.levels[i][0], value, strict=False):
-                    found = walk(i + 1, inner, f"{field}.{key}")
-                    if found:
-                        return found
-                return None
-            for n, item in enumerate(value if isinstance(value, tuple) else (value,)):
-                if _is_int(item) and not low <= item <= high:
-                    where = f"{field}[{n}]" if isinstance(value, tuple) else field
-                    return where, f"{item} is outside the bounds of '{info.name}', {low} to {high}"
-            return None
-
-        found = walk(0, values[info.slot], f"vars.{info.name}")
+        found = _first_outside(info.name, bounds, info.levels, values[info.slot], f"vars.{info.name}")
         if found:
             return found
+    return None
+
+
+def _first_outside(name: str, bounds: tuple, levels: tuple, value: Any, field: str) -> tuple[str, str] | None:
+    """Walks one bounded variable's value (a map per level of keys, then a number or a list
+    of them); the first number outside `bounds`, as (its field, why), or None."""
+    if levels:
+        for key, inner in zip(levels[0][0], value, strict=False):
+            found = _first_outside(name, bounds, levels[1:], inner, f"{field}.{key}")
+            if found:
+                return found
+        return None
+    low, high = bounds
+    for n, item in enumerate(value if isinstance(value, tuple) else (value,)):
+        if _is_int(item) and not low <= item <= high:
+            where = f"{field}[{n}]" if isinstance(value, tuple) else field
+            return where, f"{item} is outside the bounds of '{name}', {low} to {high}"
     return None
 
 
@@ -595,7 +601,7 @@ def _frames(game: Game, data: dict, checker: _Values) -> list[tuple[int, int, tu
             code is not None,
             f"{field}.code",
             f"no procedure {f.get('code')!r} in this game",
-            lambda: did_you_mean(str(f.get("code")), codes),
+            lambda f=f: did_you_mean(str(f.get("code")), codes),
         )
         assert code is not None  # refused above otherwise
         step = f.get("step")
