@@ -371,7 +371,18 @@ _PATH = re.compile(
     r"(?<![\w/.])((?:interpreter|docs|tests|benchmarks|gamedefs|cards|examples|grammar)/[\w./-]*\w"
     r"\.(?:py|md|game|lark|tsv|toml|csv|txt|json))"
 )
-_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+_LINK = re.compile(r"\]\(([^)#\s]*)(?:#([^)\s]*))?\)")
+
+
+def _anchors(markdown: str) -> set[str]:
+    """The anchors a Markdown page's headings make, as GitHub spells them: lower case,
+    punctuation but `-` and `_` dropped, spaces to `-` (the heading "3.2 include" is `#32-include`)."""
+    found = set()
+    for line in markdown.splitlines():
+        if line.startswith("#") and not line.startswith("#!"):
+            title = line.lstrip("#").strip().lower()
+            found.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return found
 _PLACEHOLDERS = ("NAME", "GAME", "extra.game")  # paths written as patterns, not files
 
 
@@ -383,7 +394,8 @@ def _prose_files() -> list[Path]:
 
 def test_every_path_and_link_in_the_docs_and_the_code_resolves_inside_the_repository():
     """A cross-reference to a file of the project (`interpreter/runtime/engine.py`, a
-    Markdown link) names a file that exists; links to the web are left alone."""
+    Markdown link) names a file that exists, and a link to a section names a heading of
+    that page; links to the web are left alone."""
     missing = []
     for file in _prose_files():
         text = file.read_text(encoding="utf-8")
@@ -392,11 +404,14 @@ def test_every_path_and_link_in_the_docs_and_the_code_resolves_inside_the_reposi
                 missing.append(f"{file.relative_to(ROOT)}: {m.group(1)}")
         if file.suffix == ".md":
             for m in _LINK.finditer(text):
-                target = m.group(1)
+                target, anchor = m.group(1), m.group(2)
                 if "://" in target or target.startswith("mailto:"):
                     continue
-                if not (file.parent / target).exists():
+                path = file.parent / target if target else file
+                if not path.exists():
                     missing.append(f"{file.relative_to(ROOT)}: link {target}")
+                elif anchor and path.suffix == ".md" and anchor not in _anchors(path.read_text(encoding="utf-8")):
+                    missing.append(f"{file.relative_to(ROOT)}: link {target}#{anchor}: no such heading")
     assert missing == []
 
 
@@ -437,9 +452,9 @@ PYTHON_BLOCKS = _python_blocks()
 
 
 def test_the_documents_have_python_examples():
-    """The README's API section and the references show Python; losing them fails here."""
+    """The API's page and the references show Python; losing them fails here."""
     where = {p.values[0] for p in PYTHON_BLOCKS}
-    assert {"README.md", "docs/language.md", "docs/adapters.md"} <= where
+    assert {"docs/api.md", "docs/language.md", "docs/adapters.md"} <= where
     assert len(PYTHON_BLOCKS) >= 7
 
 
