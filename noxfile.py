@@ -40,7 +40,7 @@ def checks(session: nox.Session) -> None:
 def extras(session: nox.Session) -> None:
     """The test files that skip a test when an optional extra is missing, with every extra."""
     session.install(EXTRAS)
-    files = [str(path) for path in sorted(_tests().glob("test_*.py")) if "importorskip(" in path.read_text()]
+    files = [str(path) for path in sorted(_tests().rglob("test_*.py")) if "importorskip(" in path.read_text()]
     session.run("pytest", *files, *session.posargs)
 
 

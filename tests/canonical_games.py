@@ -8,14 +8,14 @@ short games (smaller snapshots).
 
 from __future__ import annotations
 
-from pathlib import Path
+from repo_paths import TESTS
 
 from interpreter import load_game
 from interpreter.cli.shared import play_out
 from interpreter.play.agents import RandomAgent
 from interpreter.runtime.saving import Transcript, state_to_dict
 
-TRANSCRIPTS = Path(__file__).resolve().parent / "transcripts"
+TRANSCRIPTS = TESTS / "transcripts"
 
 # name: (game, variants, options, players, seed)
 CANONICAL: dict[str, tuple[str, tuple[str, ...], dict, int, int]] = {

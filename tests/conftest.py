@@ -13,7 +13,7 @@ import re
 
 import pytest
 
-# Node ids (after `tests/`), as regular expressions matched from the start.
+# Node ids (from the file's name, without its folder), as regular expressions matched from the start.
 SLOW = [
     # Walls and Wonders: 2 and 3 players of each variant stay; 4 to 8 players are slow.
     r"test_walls_and_wonders_invariants\.py::\w+\[\w+-[4-8]p\]",
@@ -70,7 +70,8 @@ _SLOW = re.compile("|".join(f"(?:{p})" for p in SLOW))
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the cases named in SLOW; the `-m` filter of the run then leaves them out."""
     for item in items:
-        nodeid = item.nodeid.removeprefix("tests/")
+        path, _, rest = item.nodeid.partition("::")
+        nodeid = f"{path.rsplit('/', 1)[-1]}::{rest}"  # the file's name, whichever folder it is in
         if _SLOW.match(nodeid):
             item.add_marker(pytest.mark.slow)
 

@@ -5,11 +5,12 @@ label."""
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
+
+from repo_paths import TESTS
 
 from interpreter import load_game
 
-HARNESS = Path(__file__).resolve().parent / "doe" / "harness.game"
+HARNESS = TESTS / "doe" / "harness.game"
 
 
 @cache

@@ -20,7 +20,7 @@ Every case is reproducible from (seed, case index):
     python -m tests.fuzz --cases 2000 --seed 1 --report /tmp/fuzz_report.txt
     python -m tests.fuzz --seed 1 --case 17 --keep /tmp/case17    # one case, its folder kept
 
-`tests/test_fuzz.py` runs a fixed-seed sample of this under pytest.
+`tests/project/test_fuzz.py` runs a fixed-seed sample of this under pytest.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from repo_paths import ROOT
+
 PACKAGE_DIRS = ("interpreter", "grammar", "gamedefs", "examples", "cards")  # the project's own installed folders
 TIME_LIMIT = 20.0  # seconds per run, in the worker (alarm) and, with GRACE, in the parent (kill)
 GRACE = 10.0

@@ -4,16 +4,17 @@
     python tests/make_transcripts.py --force    # rewrite all (after a deliberate rules change)
     python tests/make_transcripts.py --force missiles waw   # rewrite those whose names start so
 
-Run once; the files are committed and `tests/test_transcripts.py` replays them.
+Run once; the files are committed and `tests/runtime/test_transcripts.py` replays them.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from repo_paths import ROOT, TESTS
+
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(TESTS))
 
 from canonical_games import CANONICAL, TRANSCRIPTS, play, transcript  # noqa: E402
 

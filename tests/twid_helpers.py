@@ -9,11 +9,12 @@ its starting value unless `clear=True` empties the board first.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
+
+from repo_paths import TESTS
 
 from interpreter import load_game
 
-HARNESS = Path(__file__).resolve().parent / "twid" / "harness.game"
+HARNESS = TESTS / "twid" / "harness.game"
 
 
 @cache

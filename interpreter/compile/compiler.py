@@ -8,7 +8,7 @@ reaches the game, and the game cache refuses to store it.
 
 Each pass is a function `(compiler, decls) -> None` whose docstring says what it reads
 and what it produces; `Pass.reads` and `Pass.produces` say the same as data, and
-tests/test_compiled_game.py checks that a pass changes only what it declares and reads
+tests/compile/test_compiled_game.py checks that a pass changes only what it declares and reads
 only what the passes before it produced. The passes build the tables: options, enums,
 components and their properties, grids and links, variables with their key domains,
 events and their triggers. Expressions become Python functions (expressions.py),
@@ -70,7 +70,7 @@ class Compiler:
         """`optimise=False` compiles the rules as written: no procedure or def written in
         place of its call, no def turned into a look-up table, no query answered in
         place, no run of statements joined into one generated function; every statement
-        is a step of its own. The same game, slower: tests/test_optimisations.py plays
+        is a step of its own. The same game, slower: tests/compile/test_optimisations.py plays
         games both ways and requires the same positions, moves and results."""
         self.tables = Tables(program, options, optimise)
         self.expressions = ExpressionCompiler(self.tables)

@@ -5,7 +5,7 @@
 and the card lists read these fields and nothing else. It is a plain, declared
 structure, separate from the compiler's working state (the `Compiler` and its tables, which are
 thrown away once the game is built): every field below has its type and a one-line
-meaning (`meaning` in its metadata; tests/test_compiled_game.py requires one), and
+meaning (`meaning` in its metadata; tests/compile/test_compiled_game.py requires one), and
 `FORMAT_VERSION` names the layout. The game cache (gamecache.py) pickles this object,
 its functions and code objects included, so its fields are a file format: change a
 field, or what one holds, and raise `FORMAT_VERSION`, so that no older entry is read.

@@ -6,7 +6,7 @@ calls or binds is what the tree says. The expression compiler (expressions.py) a
 while it builds a tree (`computes`, `table_read`), when it wraps a tree in a generated
 function (`free_locals`, `uses_vars`, `hoistable` and `hoist`, `substitute`), and the
 modifier compiler asks what a compiled condition or value reads (`var_reads`, `pure`).
-tests/test_passes.py tests each on small trees and on small programs.
+tests/compile/test_passes.py tests each on small trees and on small programs.
 """
 
 from __future__ import annotations

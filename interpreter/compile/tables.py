@@ -8,7 +8,7 @@ they name, types, components and their properties, variables, queries, procedure
 decisions...). Everything else a compiler keeps while it works is its own.
 
 `CompiledGame` (game.py) is made from these tables once the passes are done: each
-field there says what the table of the same name here holds. tests/test_compiled_game.py
+field there says what the table of the same name here holds. tests/compile/test_compiled_game.py
 checks that each pass changes only the tables it declares and reads only those made
 before it.
 """

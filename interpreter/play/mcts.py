@@ -41,7 +41,7 @@ seat (what it cannot see redrawn: interpreter/runtime/resample.py), and the tree
 what the agent's seat has seen since the root: the moves as it saw them (another seat's
 secret choice as "(secret choice)"). A move is scored only over the iterations in which
 it was legal (availability counts). It never reads what its seat cannot see: its choice
-is the same for any two positions that differ only there (tests/test_theory.py).
+is the same for any two positions that differ only there (tests/runtime/test_theory.py).
 """
 
 from __future__ import annotations

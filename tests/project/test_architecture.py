@@ -1,0 +1,160 @@
+"""The package's structure (docs/architecture.md): interpreter/ is a pipeline of layers,
+each importing only from those below it, and no import cycle between modules.
+
+The import graph is grimp's (import-linter's engine), which sees every import statement,
+those inside functions included; `lint-imports` checks the same contract from pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import grimp
+from repo_paths import ROOT
+
+LAYERS = ["core", "language", "check", "compile", "runtime", "play", "adapters", "web", "lsp", "cli"]  # lowest first
+
+# Cycles between modules that are allowed: none. (Game's game-theory methods once made the
+# engine import theory, resample and observe, which import it; `Game` now sits above them in
+# runtime/game.py.)
+ALLOWED_CYCLES: list[set[str]] = []
+
+
+def _graph() -> grimp.ImportGraph:
+    return grimp.build_graph("interpreter", cache_dir=None)
+
+
+def _layer(module: str) -> int | None:
+    parts = module.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else None
+
+
+def test_every_module_is_in_a_layer():
+    """Nothing but the public API (interpreter/__init__.py, __main__) sits outside the layers."""
+    loose = [m for m in _graph().modules if _layer(m) is None and m not in ("interpreter", "interpreter.__main__")]
+    assert loose == []
+
+
+def test_no_import_runs_from_a_lower_layer_to_a_higher_one():
+    graph = _graph()
+    upward = []
+    for module in sorted(graph.modules):
+        here = _layer(module)
+        if here is None:
+            continue
+        for imported in graph.find_modules_directly_imported_by(module):
+            there = _layer(imported)
+            if there is not None and there > here:
+                lines = graph.get_import_details(importer=module, imported=imported)
+                upward.append(f"{module} -> {imported} (line {lines[0]['line_number'] if lines else '?'})")
+    assert upward == []
+
+
+def test_the_library_never_imports_the_command_line():
+    graph = _graph()
+    users = {m for m in graph.find_modules_that_directly_import("interpreter.cli")}
+    for module in graph.find_children("interpreter.cli"):
+        users |= graph.find_modules_that_directly_import(module)
+    assert {m for m in users if not m.startswith("interpreter.cli") and m != "interpreter.__main__"} == set()
+
+
+def _cycles(edges: dict[str, set[str]]) -> list[set[str]]:
+    """Strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[set[str]] = []
+    counter = 0
+    for root in sorted(edges):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(edges[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(edges.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = set()
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.add(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(component)
+    return found
+
+
+def test_cycles_are_found():
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_cycle_between_modules():
+    graph = _graph()
+    edges = {m: set(graph.find_modules_directly_imported_by(m)) for m in graph.modules if m != "interpreter"}
+    new = [sorted(c) for c in _cycles(edges) if not any(c <= allowed for allowed in ALLOWED_CYCLES)]
+    assert new == []
+
+
+OPTIONAL = {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy", "ray", "starlette", "uvicorn", "jinja2"}
+OPTIONAL |= {"pygls", "lsprotocol", "matplotlib", "playwright", "httpx", "psycopg"}
+
+
+def test_every_module_of_the_project_imports():
+    """Every module of interpreter/ and benchmarks/ imports (a stale import after a module
+    moves is caught here, not by a user); a module whose optional extra is missing is skipped."""
+    import importlib
+    import pkgutil
+
+    root = ROOT
+    failed = []
+    for package in ("interpreter", "benchmarks"):
+        for info in pkgutil.walk_packages([str(root / package)], prefix=f"{package}."):
+            if info.name.endswith("__main__"):
+                continue
+            try:
+                importlib.import_module(info.name)
+            except ImportError as err:
+                if (err.name or "").split(".")[0] not in OPTIONAL:
+                    failed.append(f"{info.name}: {err}")
+    assert failed == []
+
+
+def test_the_architecture_page_names_every_layer_and_module():
+    """docs/architecture.md is where the structure is described, once: its table of layers
+    has a row for each package of `interpreter/`, and each row names every module of that
+    package (a new module without a line there fails here)."""
+    import re
+
+    root = ROOT
+    rows = {}
+    for line in (root / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines():
+        m = re.match(r"\| `(\w+)/` \|", line)
+        if m:
+            rows[m.group(1)] = set(re.findall(r"`(\w+)`", line))
+    packages = sorted(p.name for p in (root / "interpreter").iterdir() if (p / "__init__.py").exists())
+    assert sorted(rows) == packages
+    unnamed = [
+        f"{package}/{module.stem}"
+        for package in packages
+        for module in sorted((root / "interpreter" / package).glob("*.py"))
+        if module.stem != "__init__" and module.stem not in rows[package]
+    ]
+    assert unnamed == []
