@@ -3,7 +3,7 @@
 `nox` runs the checks and the default suite; `nox -s slow` the long suites; `nox -l` lists
 the sessions. Each session installs the project (not editable, as a user would) into a
 virtualenv of its own under `.nox/`, with the extras it needs, so a missing declaration of
-a dependency fails here as it would in CI. `tests/test_habits.py` holds this file and
+a dependency fails here as it would in CI. `tests/project/test_habits.py` holds this file and
 `.ci/run` to the same commands.
 """
 
