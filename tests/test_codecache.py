@@ -37,7 +37,8 @@ def cache(tmp_path, monkeypatch):
     where = tmp_path / "cache"
     monkeypatch.setenv("GAMEDEF_CACHE", str(where))
     monkeypatch.setattr(codecache, "_codes", {})  # as a new process
-    monkeypatch.setattr(gamecache, "load", lambda *args: None)  # a miss of the whole-game cache
+    monkeypatch.setattr(gamecache, "load", lambda *args: None)  # a miss of the whole-game cache ...
+    monkeypatch.setattr(gamecache, "load_same", lambda *args: None)  # ... by path and by the rules
     return where
 
 
@@ -70,7 +71,7 @@ def compiles(monkeypatch) -> list[str]:
 def test_a_second_load_in_a_new_process_compiles_nothing(tmp_path, cache, monkeypatch):
     path = write(tmp_path)
     assert play_all_threes(load_game(path)) == 12
-    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".game", ".tree"]
+    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".game", ".same", ".tree"]
     assert oct(cache.stat().st_mode & 0o777) == "0o700"  # the user's alone
     monkeypatch.setattr(codecache, "_codes", {})
     made = compiles(monkeypatch)

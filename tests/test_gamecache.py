@@ -248,3 +248,81 @@ def counter():
     add, read = gamecache._Unpickler(io.BytesIO(buffer.getvalue()), pickler.codes).load()
     assert add() == 1 and add() == 2
     assert read() == 2  # one cell, as before
+
+
+HOUSE = 'include "counter.game"\n\nvariant tripled "Tripled" {\n    replace def step() = STEP\n}\n'
+
+
+@pytest.fixture
+def compiled_anew(monkeypatch) -> list[str]:
+    """The games compiled from now on (not found in the cache by path or by their rules)."""
+    made: list[str] = []
+    real = load.compile_game
+    monkeypatch.setattr(
+        load, "compile_game", lambda program, *a, **k: made.append(program.header.name) or real(program, *a, **k)
+    )
+    return made
+
+
+def house(tmp_path, step: int):
+    path = tmp_path / "game" / "house.game"
+    path.write_text(HOUSE.replace("STEP", str(step)), encoding="utf-8")
+    return path
+
+
+def test_the_same_rules_by_another_file_are_compiled_once(tmp_path, cache, compiled_anew):
+    """A file that includes the game and changes nothing outside its variants is, with no
+    variant, the game itself: its load finds the game's entry by its rules and hands it back
+    with its own program (its own file's text beside the game's)."""
+    game_path = write(tmp_path)
+    assert turns(load_game(game_path)) == 4 and len(compiled_anew) == 1
+    path = house(tmp_path, 3)
+    game = load_game(path)
+    assert len(compiled_anew) == 1  # not compiled again
+    assert turns(game) == 4
+    assert str(path.resolve()) in game.compiled.program.sources
+    assert "tripled" in game.compiled.program.all_variants  # this file's program, not the game's
+    assert game.compiled.program.sources[str(path.resolve())].startswith('include "counter.game"')
+
+
+def test_an_edited_variant_gives_its_new_rules_and_the_rest_is_not_compiled_again(tmp_path, cache, compiled_anew):
+    """The designer's loop: an edit to a variant's rule is the new rule at once; the same
+    file without the variant keeps its compiled game."""
+    write(tmp_path)
+    path = house(tmp_path, 3)
+    assert turns(load_game(path)) == 4
+    assert turns(load_game(path, variants=["tripled"])) == 2  # 9, then 18
+    assert len(compiled_anew) == 2
+    house(tmp_path, 5)
+    assert turns(load_game(path, variants=["tripled"])) == 1  # 15: the edited rule, not the kept one
+    assert turns(load_game(path)) == 4
+    assert len(compiled_anew) == 3  # only the edited variant compiled again
+    house(tmp_path, 3)
+    assert turns(load_game(path, variants=["tripled"])) == 2  # the earlier rule again: its entry was written over
+    assert len(compiled_anew) == 4
+
+
+def test_an_edited_included_file_is_not_served_stale_by_its_rules(tmp_path, cache, compiled_anew):
+    """The index finds a game by its rules, so an included file edited under it is other
+    rules: compiled again, whichever file includes it."""
+    game_path = write(tmp_path, step=1)
+    path = house(tmp_path, 3)
+    assert turns(load_game(game_path)) == 4
+    assert turns(load_game(path)) == 4
+    write(tmp_path, step=2)
+    assert turns(load_game(path)) == 2  # 6, then 12
+    assert turns(load_game(game_path)) == 2  # found by its rules: the same rules as the house file's now
+    assert len(compiled_anew) == 2
+
+
+def test_an_index_whose_entry_was_written_again_is_a_miss(tmp_path, cache, compiled_anew):
+    """The index holds the digest of its entry's bytes: an entry written since for other
+    rules (or damaged) is not read for these."""
+    path = write(tmp_path)
+    load_game(path)
+    (index,) = cache.glob("*.same")
+    (entry,) = cache.glob("*.game")
+    entry.write_bytes(entry.read_bytes() + b"\0")
+    os.chmod(entry, 0o600)
+    assert turns(load_game(house(tmp_path, 3))) == 4
+    assert len(compiled_anew) == 2 and index.exists()

@@ -79,10 +79,15 @@ def load_game(
             program = load_program(path, variants)
             tell(2, program.header.title or path.stem)
             check_program(program)
-            tell(3, program.header.title or path.stem)
-            compiled = compile_game(program, options, optimise=optimise)
-        if optimise:
-            gamecache.store(path, variants, options, compiled)
+            rules = gamecache.rules_digest(program, options) if optimise else None
+            same = rules is not None and gamecache.load_same(program, rules)
+            if same:  # the same rules, compiled by another file or variants (gamecache.py)
+                compiled = same
+            else:
+                tell(3, program.header.title or path.stem)
+                compiled = compile_game(program, options, optimise=optimise)
+        if optimise and not same:
+            gamecache.store(path, variants, options, compiled, rules)
     # The options as the game reads them ("true" given for a truth option is true), so a
     # state saved or a transcript written names them as the command line would.
     options = {k: compiled.options.get(k, v) for k, v in options.items()}
