@@ -87,6 +87,21 @@ def test_a_changed_game_is_compiled_from_its_new_text(tmp_path, cache, monkeypat
     assert any("* 2" in text for text in made)
 
 
+def test_after_an_edit_only_the_trees_it_changed_are_compiled(tmp_path, cache, monkeypatch):
+    """The file is the game's (by name, variants and options), not the rules' digest: in a
+    new process after an edit, the code of every tree the edit left alone is read back."""
+    path = write(tmp_path, step=1)
+    monkeypatch.setattr(codecache, "_codes", {})
+    first = compiles(monkeypatch)
+    assert play_all_threes(load_game(path)) == 12
+    write(tmp_path, step=2)
+    monkeypatch.setattr(codecache, "_codes", {})
+    made = compiles(monkeypatch)
+    assert play_all_threes(load_game(path)) == 12  # 6 + 6: the edited rule
+    assert made and len(made) < len(first)
+    assert all("2" in text for text in made)  # only what holds the edited step
+
+
 @pytest.mark.parametrize("damage", ["truncated", "not marshal", "wrong shape", "writable by others"])
 def test_a_damaged_or_foreign_cache_file_is_ignored(tmp_path, cache, monkeypatch, damage):
     path = write(tmp_path)
