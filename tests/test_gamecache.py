@@ -326,3 +326,62 @@ def test_an_index_whose_entry_was_written_again_is_a_miss(tmp_path, cache, compi
     os.chmod(entry, 0o600)
     assert turns(load_game(house(tmp_path, 3))) == 4
     assert len(compiled_anew) == 2 and index.exists()
+
+
+HOUSE_TESTS = """include "house.game"
+
+test plain "Without a variant, each turn adds 3" {
+    rule "Play: add until the goal"
+    players 1
+    play "add 3"
+    expect total == 3
+}
+
+test tripled "Tripled, each turn adds 3 times the step" {
+    rule "Play: add until the goal"
+    players 1
+    variant tripled
+    play "add 3"
+    expect total == 9
+}
+"""
+
+
+def test_a_designers_tests_of_a_variant_an_edit_left_alone_are_not_compiled_again(tmp_path, cache, monkeypatch):
+    """`gamedef test` after an edit to one variant: the tests of the other variants (here, of
+    none) are the same rules with the same tests, found by their rules; the edited variant's
+    tests run against its new rule."""
+    from interpreter.runtime import designer_tests
+
+    made: list[tuple[str, ...]] = []
+    real = designer_tests.compile_game
+    monkeypatch.setattr(
+        designer_tests,
+        "compile_game",
+        lambda program, *a, **k: made.append(tuple(v.name for v in program.variants)) or real(program, *a, **k),
+    )
+    write(tmp_path)
+    house(tmp_path, 3)
+    tests = tmp_path / "game" / "house.test.game"
+    tests.write_text(HOUSE_TESTS, encoding="utf-8")
+    assert [o.passed for o in designer_tests.run_tests(tests)] == [True, True]
+    assert sorted(made) == [(), ("tripled",)]
+    house(tmp_path, 5)  # the edit: 5 in place of 3, on the same line
+    outcomes = designer_tests.run_tests(tests)
+    assert [o.passed for o in outcomes] == [True, False]  # 15, not 9: the edited rule
+    assert sorted(made) == [(), ("tripled",), ("tripled",)]  # the tests of no variant: not compiled again
+
+
+def test_a_program_already_checked_is_not_read_or_checked_again_on_a_miss(tmp_path, cache, compiles, monkeypatch):
+    """`gamedef check` reads and checks each variant's program, then loads its game: given
+    that program, a miss compiles it without reading or checking it a second time."""
+    from interpreter.language.program import load_program
+
+    path = write(tmp_path)
+    checked: list[int] = []
+    monkeypatch.setattr(load, "check_program", lambda program: checked.append(1))
+    program = load_program(path, ["doubled"])
+    assert turns(load_game(path, variants=["doubled"], checked=program)) == 2
+    assert compiles == [] and checked == []
+    assert turns(load_game(path, variants=["doubled"])) == 2  # kept by path as any load
+    assert compiles == [] and checked == []

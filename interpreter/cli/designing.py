@@ -193,7 +193,7 @@ def cmd_check(args) -> int:
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
                 found = check_program(assembled)
-                loaded[tuple(vs)] = load_game(str(path), variants=vs)
+                loaded[tuple(vs)] = load_game(str(path), variants=vs, checked=assembled)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
