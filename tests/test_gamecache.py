@@ -385,3 +385,20 @@ def test_a_program_already_checked_is_not_read_or_checked_again_on_a_miss(tmp_pa
     assert compiles == [] and checked == []
     assert turns(load_game(path, variants=["doubled"])) == 2  # kept by path as any load
     assert compiles == [] and checked == []
+
+
+def test_the_rules_digest_is_the_same_for_a_tree_parsed_and_a_tree_read_back(tmp_path, cache):
+    """A fresh parse and the tree read back from the tree cache share equal objects
+    differently; the digest depends on the values alone, so a file parsed afresh after an
+    edit (its included game read back) finds the entry its variants' rules had."""
+    from interpreter.language import parser
+    from interpreter.language.program import load_program
+
+    path = write(tmp_path)
+    parser._parse_cached.cache_clear()
+    fresh = gamecache.rules_digest(load_program(path, ["doubled"]), {})
+    parser._parse_cached.cache_clear()  # now from the tree cache's files
+    again = gamecache.rules_digest(load_program(path, ["doubled"]), {})
+    assert fresh is not None and fresh == again
+    assert gamecache.rules_digest(load_program(path), {}) != fresh
+    assert gamecache.rules_digest(load_program(path, ["doubled"]), {"goal": 20}) != fresh

@@ -114,12 +114,18 @@ def rules_digest(program, options: dict[str, Any]) -> str | None:
     interpreter = _interpreter_digest()
     if cache.directory() is None or not interpreter:
         return None
+    # Without pickle's memo (`fast`): the bytes then depend on the values alone, not on which
+    # equal objects are one object (a tree read back from treecache shares what a fresh
+    # parse does not). Syntax trees have no cycles, which is what the memo is also for.
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
     try:
-        rules = pickle.dumps((program.header, program.decls, program.tables), protocol=5)
+        pickler.dump((program.header, program.decls, program.tables))
     except Exception:  # not plain data (it always is, from the parser): no index
         return None
     digest = hashlib.sha256(f"{INDEX_FORMAT} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
-    digest.update(rules)
+    digest.update(buffer.getbuffer())
     return digest.hexdigest()
 
 
