@@ -161,9 +161,11 @@ def _diff_outcomes(args, path: Path, added: tuple[str, ...], loaded: dict) -> bo
 def cmd_check(args) -> int:
     """The static checks of each file and each of its variants, with the recursions and
     loops that cannot end (interpreter/check/endless.py), then play of what the file adds
-    or changes (interpreter/play/exercise.py) within `--budget` seconds: a run-time error
-    met in play is an error (exit 2) with the game that reproduces it; a new card never
-    reached, a warning."""
+    or changes (interpreter/play/exercise.py) for at most `--budget` seconds (it stops once
+    each line of play has reached what the file adds or changes enough times): a run-time
+    error met in play is an error (exit 2) with the game that reproduces it; a new card never
+    reached, a warning. Each variant's program, read and checked here, is what its game is
+    compiled from on a miss of the cache (not read and checked again)."""
     from interpreter.check.checker import check_program
     from interpreter.check.endless import endless
     from interpreter.check.partial import with_the_rest_checked
@@ -193,7 +195,7 @@ def cmd_check(args) -> int:
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
                 found = check_program(assembled)
-                loaded[tuple(vs)] = load_game(str(path), variants=vs)
+                loaded[tuple(vs)] = load_game(str(path), variants=vs, checked=assembled)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}

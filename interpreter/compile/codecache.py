@@ -6,8 +6,9 @@ blocks.py), each a module tree (emit.py); Python's `compile()` of the trees is a
 part of that time. The code object of a tree depends only on the tree, its name and the
 Python version, so it is kept in a dict by (key, name) for the process, the key being
 the tree's structure as the lowering records it (`emit.Lowering.key`, bytes), and on
-disk in a `marshal` file per game and variants, named by the digest of the game's
-files: a later run reads the file and compiles only what changed. A stale or missing
+disk in a `marshal` file per game, variants and options, named by the digest of those
+names: a later run reads the file and compiles only what changed, and so does the run
+after an edit (the trees the edit did not touch are found in it). A stale or missing
 entry is only a miss (the tree is compiled), so the cache can never change what a game
 does.
 

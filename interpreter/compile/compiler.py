@@ -81,9 +81,13 @@ class Compiler:
 
     def run(self, passes: tuple[Pass, ...] | None = None) -> Compiler:
         """Run `passes` (all of them by default) in order; the compiled code they make is
-        kept by codecache for the next compile of the same rules and options."""
-        decls = self.tables.program.decls
-        with codecache.loading(f"{self.tables.program.rules_hash} {sorted(self.tables.given.items())!r}"):
+        kept by codecache for the next compile of the same game, variants and options. The
+        file is found by those names, not by the rules' digest: after an edit, the code of
+        every tree the edit left as it was is read back rather than compiled again."""
+        program = self.tables.program
+        decls = program.decls
+        chosen = [v.name for v in program.variants]
+        with codecache.loading(f"{program.header.name} {chosen!r} {sorted(self.tables.given.items())!r}"):
             for step in PASSES if passes is None else passes:
                 step.run(self, decls)
         return self

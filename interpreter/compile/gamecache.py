@@ -24,6 +24,21 @@ only, and any difference is a miss: the game is then compiled from its files and
 entry written again. The checks of an entry are those of codecache.py: the user's own
 directory and files, nobody else may write them, a size bound, and an unpickler that
 builds only the interpreter's own classes and functions and a few plain built-in types.
+The same rules reached by another way share one entry. Another file that includes the
+game and adds nothing outside its variants, with no variant chosen, is the game itself; a
+designer's edit to one variant of a file leaves the others' rules as they were. So beside
+each entry a small index file is written, named by the digest of the rules it holds (the
+assembled program's header, declarations with their positions, and tables, as pickle
+writes them; the options; the interpreter's digest) and holding the entry's name and the
+digest of its bytes. When a load misses by path, the program read and checked anyway is
+looked up by that digest (`load_same`): an entry whose bytes are still those the index
+recorded holds a game compiled from exactly these rules, and is handed back with this
+program (its files' texts, its variants and tests) in place of the one it was compiled
+from. The compile reads of the program only its header, declarations and tables
+(compile/tables.py), and the other fields only to word an error, and an entry is only
+written for a game that compiled. An index whose entry has since been written again for
+other rules no longer matches its bytes: a miss.
+
 Like Python's own `__pycache__`, the code objects in an entry run when the game does:
 the file's owner and permissions are what make it safe (core/cache.py opens an entry
 without following a link and checks the open file's own owner and mode, and its real
@@ -46,6 +61,8 @@ import types
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from interpreter.compile.compiler import WORKING_STATE
 from interpreter.compile.game import FORMAT_VERSION, CompiledGame
@@ -85,6 +102,72 @@ def _entry(path: Path, variants: tuple[str, ...], options: dict[str, Any]) -> Pa
     key = repr((interpreter, str(path), tuple(variants), sorted(options.items(), key=repr)))
     digest = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
     return where / f"{digest}.{sys.implementation.cache_tag}.game"
+
+
+INDEX_FORMAT = 1  # the layout of an index file (`.same`): (INDEX_FORMAT, rules digest, entry name, entry digest)
+
+
+def rules_digest(program, options: dict[str, Any]) -> str | None:
+    """The digest of what a compile reads: the program's header, declarations (positions
+    included: an error names its line) and tables, the options asked for, and the
+    interpreter. None when the cache is off or the program can't be pickled."""
+    interpreter = _interpreter_digest()
+    if cache.directory() is None or not interpreter:
+        return None
+    # Without pickle's memo (`fast`): the bytes then depend on the values alone, not on which
+    # equal objects are one object (a tree read back from treecache shares what a fresh
+    # parse does not). Syntax trees have no cycles, which is what the memo is also for.
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True
+    try:
+        pickler.dump((program.header, program.decls, program.tables))
+    except Exception:  # not plain data (it always is, from the parser): no index
+        return None
+    digest = hashlib.sha256(f"{INDEX_FORMAT} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
+    digest.update(buffer.getbuffer())
+    return digest.hexdigest()
+
+
+def _index(rules: str) -> Path | None:
+    where = cache.directory()
+    return None if where is None else where / f"{rules[:32]}.{sys.implementation.cache_tag}.same"
+
+
+def load_same(program, rules: str) -> CompiledGame | None:
+    """The game compiled before from the same rules (`rules`: the `rules_digest` of
+    `program` and the options), by whatever file and variants, with `program` in place of
+    the program it was compiled from; or None."""
+    index = _index(rules)
+    raw = None if index is None else cache.read_trusted(index)
+    if index is None or raw is None:
+        return None
+    try:
+        data = marshal.loads(raw)
+        if not (isinstance(data, tuple) and len(data) == 4 and data[0] == INDEX_FORMAT and data[1] == rules):
+            return None
+        _, _, name, digest = data
+        if not (isinstance(name, str) and isinstance(digest, str)) or name != Path(name).name:
+            return None  # an entry of this folder, named, never a path elsewhere
+        entry = index.parent / name
+        blob = cache.read_trusted(entry)
+        if blob is None or hashlib.sha256(blob).hexdigest() != digest:
+            return None  # written again since, for other rules
+        compiled = _read_entry(blob)
+    except Exception:  # a damaged or foreign index is a miss, whatever it raises
+        return None
+    if compiled is None:
+        return None
+    _touch(entry)
+    _touch(index)
+    return attrs.evolve(compiled, program=program)
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)  # used now: the last to be pruned
+    except OSError:
+        pass
 
 
 def _text_digest(text: str) -> str:
@@ -238,6 +321,15 @@ def load(
     raw = None if entry is None else cache.read_trusted(entry)
     if entry is None or raw is None:
         return None
+    compiled = _read_entry(raw, roots)
+    if compiled is not None:
+        _touch(entry)
+    return compiled
+
+
+def _read_entry(raw: bytes, roots: tuple[Path, ...] | None = None) -> CompiledGame | None:
+    """The compiled game an entry's bytes hold, or None; with `roots`, only if every file it
+    read still has the text it had (a load by path: the files are what the entry is for)."""
     enabled = gc.isenabled()
     gc.disable()  # tens of thousands of objects, none of them garbage: no collection while building
     try:
@@ -247,7 +339,9 @@ def load(
         _, _, files, codes, blob = data
         if not (isinstance(files, tuple) and isinstance(codes, list) and isinstance(blob, bytes)):
             return None
-        if not all(type(c) is types.CodeType for c in codes) or not _unchanged(files, roots):
+        if not all(type(c) is types.CodeType for c in codes):
+            return None
+        if roots is not None and not _unchanged(files, roots):
             return None
         compiled = _Unpickler(io.BytesIO(blob), codes).load()
     except Exception:  # a damaged or foreign entry is a miss, whatever it raises
@@ -257,15 +351,14 @@ def load(
             gc.enable()
     if type(compiled) is not CompiledGame or compiled.format_version != FORMAT_VERSION:
         return None
-    try:
-        os.utime(entry)  # used now: the last to be pruned
-    except OSError:
-        pass
     return compiled
 
 
-def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compiled: CompiledGame) -> None:
-    """Keep `compiled` for the next load of the same files, variants and options."""
+def store(
+    path: Path, variants: tuple[str, ...], options: dict[str, Any], compiled: CompiledGame, rules: str | None = None
+) -> None:
+    """Keep `compiled` for the next load of the same files, variants and options, and, given
+    its `rules_digest`, for a load of the same rules by another way (`load_same`)."""
     entry = _entry(path, variants, options)
     if entry is None:
         return
@@ -278,3 +371,6 @@ def store(path: Path, variants: tuple[str, ...], options: dict[str, Any], compil
     except Exception:  # something in this game is not plain data (or too deep): compiled at every load
         return
     cache.write_bytes(entry, data)
+    index = None if rules is None else _index(rules)
+    if index is not None:
+        cache.write_bytes(index, marshal.dumps((INDEX_FORMAT, rules, entry.name, hashlib.sha256(data).hexdigest())))

@@ -19,6 +19,16 @@ A new card with statements of its own counts as reached when a step of its code 
 seat picks it in a decision; a new card of a file that includes a game, never reached, is
 warned of (it may be unplayable: never dealt, or its conditions never met). A game of its
 own is new throughout, and the summary says how many of its cards were reached.
+
+When it stops: the budget is an upper bound, not a time to fill. Each line of play (a
+player count under some variants, or a test's position) is done once it has played
+ENOUGH_GAMES games and every new or changed card with rules of its own, procedure and
+trigger in its game has been reached ENOUGH_PLAYS times in that line's games (a step of
+its code run, or, for a card, a seat picking it); play stops when every line is done, so
+a small edit checks in a fraction of a second. A def, query or modifier is written into
+the code that asks it (inlined, or a query's answer), so it has no steps of its own to
+count: it is exercised by the games its line plays. What no game reaches keeps its lines
+playing until the budget is spent, and a new card never reached is warned of.
 """
 
 from __future__ import annotations
@@ -43,8 +53,9 @@ from interpreter.runtime.machine import State
 
 DEFAULT_BUDGET = 3.0  # seconds of play for a file that includes a game (the designer's edit loop)
 OWN_GAME_BUDGET = 1.0  # seconds for a game of its own: everything is new, `simulate` plays it at length
-ENOUGH_GAMES = 10  # games per player count and variant after which play may stop early ...
-ENOUGH_PLAYS = 10  # ... once every new card has been reached this many times
+ENOUGH_GAMES = 2  # games per line of play (a player count and variants, or a test) before it may stop ...
+ENOUGH_PLAYS = 10  # ... once each of its new and changed rules with steps has been reached this many times
+TRACKED = ("card", "procedure", "trigger")  # what has steps of its own to count (a card: only with rules)
 TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k, not a game's seed
 KINDS = {
     ast.Card: "card",
@@ -68,7 +79,8 @@ class Changed:
     span: Span
     last_line: int
     new: bool
-    ruled: bool = False  # a card with statements of its own (an effect, a trigger), not only data
+    ruled: bool = False  # steps of its own to reach: a card with statements (an effect, a trigger), not only
+    # data, or a procedure or trigger with a body
 
     def holds(self, span: Span) -> bool:
         return span.path == self.span.path and self.span.line <= span.line <= self.last_line
@@ -98,6 +110,7 @@ class Report:
     reached: int  # new and changed cards reached
     playable: int  # new and changed cards with rules of their own (steps of code) to reach
     counts: tuple[int, ...]  # the player counts played
+    stopped_early: bool = False  # every line played enough before the budget was spent
 
     def diagnostics(self) -> list[Diagnostic]:
         """The problems as check errors (at the rule's line, with how to reproduce them)
@@ -136,9 +149,15 @@ class Report:
         counts = ",".join(map(str, self.counts))
         errors = len(self.problems)
         found = f"{errors} run-time error{'s' if errors != 1 else ''}" if errors else "no run-time error"
+        enough = (
+            f" (enough: each line of play {ENOUGH_GAMES} games"
+            f" and its new and changed rules reached {ENOUGH_PLAYS} times)"
+            if self.stopped_early
+            else ""
+        )
         return (
             f"played {self.games} games ({self.decisions:,} decisions) at {counts} players in {self.spent:.1f} s "
-            f"of a {self.budget:g} s budget, exercising {what} new or changed{reached}: {found}"
+            f"of a {self.budget:g} s budget{enough}, exercising {what} new or changed{reached}: {found}"
         )
 
 
@@ -206,24 +225,26 @@ def changed_declarations(program: Program, base: tuple[dict, list] | None) -> li
         if before is not None and before == decl:
             continue
         name = getattr(decl, "name", "") or f"{kind} at line {decl.span.line}"
-        last = _last_line(decl) if kind == "card" else decl.span.line  # only a card's lines are looked up
-        ruled = kind == "card" and any(isinstance(n, STATEMENTS) for n in ast.walk(decl))
+        last = _last_line(decl) if kind in TRACKED else decl.span.line  # only these have steps to look up
+        ruled = kind in TRACKED and any(isinstance(n, STATEMENTS) for n in ast.walk(decl))
         out.append(Changed(kind, name, decl.span, last, before is None, ruled))
     return out
 
 
 # ---- playing ------------------------------------------------------------------------------------
 class _Tracker:
-    """Counts, for the new and changed cards, how often each is reached: a step of its code
-    running (each such step of the game's step tables wrapped while play lasts) or a seat
-    picking it in a decision."""
+    """Counts, for the new and changed cards, procedures and triggers, how often each is
+    reached: a step of its code running (each such step of the game's step tables wrapped
+    while play lasts) or a seat picking a card in a decision. The counts go to the line
+    being played (`hits`, set by `exercise` before each game)."""
 
     def __init__(self, game: Game, cards: list[Changed]):
         self.cards = cards
         self.hits = [0] * len(cards)
-        self.by_name = {c.name: i for i, c in enumerate(cards)}
+        self.by_name = {c.name: i for i, c in enumerate(cards) if c.kind == "card"}
         self.game = game
         self.saved: list[tuple[list, int, Callable]] = []
+        self.present: set[int] = set()  # the rules with a step in this game (those it holds)
         by_path: dict[str, list[int]] = {}
         for i, card in enumerate(cards):
             by_path.setdefault(card.span.path, []).append(i)
@@ -233,13 +254,14 @@ class _Tracker:
                     if cards[i].holds(span):
                         self.saved.append((code.ops, step, code.ops[step]))
                         code.ops[step] = self._wrap(code.ops[step], i)
+                        self.present.add(i)
                         break
 
     def _wrap(self, op: Callable, i: int) -> Callable:
-        hits = self.hits
+        tracker = self
 
         def counted(vm, L):
-            hits[i] += 1
+            tracker.hits[i] += 1
             return op(vm, L)
 
         return counted
@@ -266,6 +288,12 @@ class _Line:
     start: Callable[[int], State] | None = None  # a test's position (seed -> state)
     test: ast.Test | None = None
     played: int = 0
+    hits: list[int] = attrs.Factory(list)  # by tracked rule (`exercise`'s `tracked`): times reached here
+
+    def done(self, present: list[int]) -> bool:
+        """Played enough: ENOUGH_GAMES games, and each of the tracked rules its game holds
+        (`present`, their indices) reached ENOUGH_PLAYS times in them."""
+        return self.played >= ENOUGH_GAMES and all(self.hits[i] >= ENOUGH_PLAYS for i in present)
 
 
 def _command(file: str, players: int, seed: int, variants: tuple[str, ...]) -> str:
@@ -344,12 +372,15 @@ def exercise(
         h = game.header
         for n in range(h.min_players, h.max_players + 1):
             lines.append(_Line(game, tuple(vs), n))
-    cards = [c for c in changed.values() if c.kind == "card"]
+    rules = [c for c in changed.values() if c.kind in TRACKED]
     if lines and test_positions is not None and clock() < deadline:
         for test, game, start in test_positions():
             lines.append(_Line(game, test.variants, None, start, test))
     trackers = {id(line.game): line.game for line in lines}
-    tracked = {key: _Tracker(g, cards) for key, g in trackers.items()}
+    tracked = {key: _Tracker(g, rules) for key, g in trackers.items()}
+    present = {key: sorted(i for i in t.present if rules[i].ruled) for key, t in tracked.items()}
+    for line in lines:
+        line.hits = [0] * len(rules)
     problems: dict[tuple, Problem] = {}
     games = decisions = 0
     try:
@@ -360,7 +391,10 @@ def exercise(
             for line in lines:
                 if clock() > deadline:
                     break
+                if line.done(present[id(line.game)]):
+                    continue
                 tracker = tracked[id(line.game)]
+                tracker.hits = line.hits
                 s = seed if line.test is None else TEST_SEEDS + seed
                 took, err, at = _play(line, s, tracker, deadline)
                 games += 1
@@ -384,18 +418,15 @@ def exercise(
                     reproduce = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
                 problems[key] = Problem(d, where, reproduce)
             if not progressed or clock() > deadline:
-                break
-            hits = [sum(t.hits[i] for t in tracked.values()) for i, c in enumerate(cards) if c.ruled]
-            if all(line.played >= ENOUGH_GAMES for line in lines) and all(h >= ENOUGH_PLAYS for h in hits):
-                break
+                break  # every line done, or the budget spent
     finally:
         for t in tracked.values():
             t.restore()
-    hits = [sum(t.hits[i] for t in tracked.values()) for i in range(len(cards))]
+    hits = [sum(line.hits[i] for line in lines) for i in range(len(rules))]
     # Only a card with rules of its own is reached or not: a card that is only data (a rank
     # compared, a value counted) runs nothing of its own.
-    cards_ruled = [c for c in cards if c.ruled]
-    hits = [h for c, h in zip(cards, hits, strict=True) if c.ruled]
+    cards_ruled = [c for c in rules if c.kind == "card" and c.ruled]
+    hits = [h for c, h in zip(rules, hits, strict=True) if c.kind == "card" and c.ruled]
     # A game of its own is new throughout: its cards' reach is in the summary, not a warning each.
     warn = games and base is not None
     unreached = tuple(c for c, h in zip(cards_ruled, hits, strict=True) if h == 0 and c.new) if warn else ()
@@ -411,6 +442,7 @@ def exercise(
         reached=sum(1 for h in hits if h),
         playable=len(cards_ruled),
         counts=counts,
+        stopped_early=games > 0 and all(line.done(present[id(line.game)]) for line in lines),
     )
 
 

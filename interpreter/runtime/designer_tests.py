@@ -134,14 +134,18 @@ def _compile(
         check_program(program)  # the game and its tests' code (testcode.py), each mistake once
         extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
-        try:
-            compiled = compile_game(program, options)
-        except GameDefError as err:  # an option's name or value: at the test that sets it
-            d = err.diagnostics[0]
-            if d.span.path.startswith("--option"):
-                raise _error(first.span, f"test {first.name}: {d.message}", d.hint) from None
-            raise
-        gamecache.store(path, key, options, compiled)
+        rules = gamecache.rules_digest(program, options)
+        # the same game and tests compiled before (an edit to another variant, gamecache.py)
+        compiled = gamecache.load_same(program, rules) if rules is not None else None
+        if compiled is None:
+            try:
+                compiled = compile_game(program, options)
+            except GameDefError as err:  # an option's name or value: at the test that sets it
+                d = err.diagnostics[0]
+                if d.span.path.startswith("--option"):
+                    raise _error(first.span, f"test {first.name}: {d.message}", d.hint) from None
+                raise
+            gamecache.store(path, key, options, compiled, rules)
     return Game(compiled, compiled.program.header.name, variants, options)
 
 

@@ -17,7 +17,7 @@ from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
-from interpreter.language.program import load_program
+from interpreter.language.program import Program, load_program
 from interpreter.runtime.game import ChanceGame, Game
 
 
@@ -57,6 +57,7 @@ def load_game(
     chance: bool = False,
     optimise: bool = True,
     progress: Callable[[int, str], None] | None = None,
+    checked: Program | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
@@ -66,7 +67,10 @@ def load_game(
     optimisations (never cached): the same game, slower, to test the optimisations by.
     `progress(step, what)` is told each step of a first load (1 reading, 2 checking,
     3 compiling; `what` names the game, by its title once read), so that a command line can
-    say why it waits; a load from the cache tells it nothing."""
+    say why it waits; a load from the cache tells it nothing. `checked`: the program of
+    this file and variants as the caller has already read it and checked it without error
+    (`gamedef check` does both first), so that a miss of the cache neither reads nor checks
+    it again."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
     cached = optimise and gamecache.load(path, variants, options, read_roots(path))
@@ -75,14 +79,22 @@ def load_game(
     else:  # not compiled before, or its files have changed since, or not optimised
         tell = progress or (lambda step, what: None)
         with no_collection():  # loading is linear in the file's size (limits.py)
-            tell(1, path.stem)
-            program = load_program(path, variants)
-            tell(2, program.header.title or path.stem)
-            check_program(program)
-            tell(3, program.header.title or path.stem)
-            compiled = compile_game(program, options, optimise=optimise)
-        if optimise:
-            gamecache.store(path, variants, options, compiled)
+            if checked is not None:
+                program = checked
+            else:
+                tell(1, path.stem)
+                program = load_program(path, variants)
+                tell(2, program.header.title or path.stem)
+                check_program(program)
+            rules = gamecache.rules_digest(program, options) if optimise else None
+            same = rules is not None and gamecache.load_same(program, rules)
+            if same:  # the same rules, compiled by another file or variants (gamecache.py)
+                compiled = same
+            else:
+                tell(3, program.header.title or path.stem)
+                compiled = compile_game(program, options, optimise=optimise)
+        if optimise and not same:
+            gamecache.store(path, variants, options, compiled, rules)
     # The options as the game reads them ("true" given for a truth option is true), so a
     # state saved or a transcript written names them as the command line would.
     options = {k: compiled.options.get(k, v) for k, v in options.items()}

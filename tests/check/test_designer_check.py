@@ -627,6 +627,29 @@ def test_a_correct_game_checks_ok_and_says_what_it_played(capsys, tmp_path):
     assert "3 cards, 1 procedure new or changed; 3 of 3 cards with rules reached: no run-time error" in out
 
 
+def test_the_budget_is_an_upper_bound_play_stops_once_every_line_has_reached_its_rules(capsys, tmp_path):
+    """Each player count plays 2 games and on until each new card with rules and each new
+    procedure has been reached 10 times there; then play stops, long before the budget,
+    and the line says why. (Calm, Cursed and Quiet are each taken in most games.)"""
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    code, out, err = check_cli(capsys, str(path), "--budget", "60")
+    assert code == 0, err
+    found = re.search(r"played (\d+) games .* at 2,3 players in (\d+\.\d) s of a 60 s budget \(enough: ", out)
+    assert found, out
+    assert int(found[1]) >= 4 and float(found[2]) < 30
+
+
+def test_a_rule_no_game_reaches_keeps_play_going_for_the_whole_budget(capsys, tmp_path):
+    """Cursed is in no hand (PLAYED_HANDS deals Calm and Quiet), so no game reaches it: the
+    lines play until the budget is spent, and the line says nothing of `enough`."""
+    path = tmp_path / "gems.game"
+    path.write_text(PLAYED_HANDS.replace("CURSE", 'log "{p} is cursed"'))
+    code, out, err = check_cli(capsys, str(path), "--budget", "1")
+    assert code == 0, err
+    assert re.search(r"in 1\.\d s of a 1 s budget, exercising .*; 2 of 3 cards with rules reached", out), out
+
+
 def test_budget_0_is_the_static_check_alone(capsys, tmp_path):
     path = tmp_path / "gems.game"
     path.write_text(PLAYED_GEMS.replace("CURSE", EMPTY_CHOICE))

@@ -37,7 +37,8 @@ def cache(tmp_path, monkeypatch):
     where = tmp_path / "cache"
     monkeypatch.setenv("GAMEDEF_CACHE", str(where))
     monkeypatch.setattr(codecache, "_codes", {})  # as a new process
-    monkeypatch.setattr(gamecache, "load", lambda *args: None)  # a miss of the whole-game cache
+    monkeypatch.setattr(gamecache, "load", lambda *args: None)  # a miss of the whole-game cache ...
+    monkeypatch.setattr(gamecache, "load_same", lambda *args: None)  # ... by path and by the rules
     return where
 
 
@@ -70,7 +71,7 @@ def compiles(monkeypatch) -> list[str]:
 def test_a_second_load_in_a_new_process_compiles_nothing(tmp_path, cache, monkeypatch):
     path = write(tmp_path)
     assert play_all_threes(load_game(path)) == 12
-    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".game", ".tree"]
+    assert sorted(f.suffix for f in cache.iterdir()) == [".codes", ".game", ".same", ".tree"]
     assert oct(cache.stat().st_mode & 0o777) == "0o700"  # the user's alone
     monkeypatch.setattr(codecache, "_codes", {})
     made = compiles(monkeypatch)
@@ -84,6 +85,21 @@ def test_a_changed_game_is_compiled_from_its_new_text(tmp_path, cache, monkeypat
     made = compiles(monkeypatch)
     assert play_all_threes(load_game(write(tmp_path, step=2))) == 12  # 6 then 12: two turns
     assert any("* 2" in text for text in made)
+
+
+def test_after_an_edit_only_the_trees_it_changed_are_compiled(tmp_path, cache, monkeypatch):
+    """The file is the game's (by name, variants and options), not the rules' digest: in a
+    new process after an edit, the code of every tree the edit left alone is read back."""
+    path = write(tmp_path, step=1)
+    monkeypatch.setattr(codecache, "_codes", {})
+    first = compiles(monkeypatch)
+    assert play_all_threes(load_game(path)) == 12
+    write(tmp_path, step=2)
+    monkeypatch.setattr(codecache, "_codes", {})
+    made = compiles(monkeypatch)
+    assert play_all_threes(load_game(path)) == 12  # 6 + 6: the edited rule
+    assert made and len(made) < len(first)
+    assert all("2" in text for text in made)  # only what holds the edited step
 
 
 @pytest.mark.parametrize("damage", ["truncated", "not marshal", "wrong shape", "writable by others"])

@@ -248,3 +248,157 @@ def counter():
     add, read = gamecache._Unpickler(io.BytesIO(buffer.getvalue()), pickler.codes).load()
     assert add() == 1 and add() == 2
     assert read() == 2  # one cell, as before
+
+
+HOUSE = 'include "counter.game"\n\nvariant tripled "Tripled" {\n    replace def step() = STEP\n}\n'
+
+
+@pytest.fixture
+def compiled_anew(monkeypatch) -> list[str]:
+    """The games compiled from now on (not found in the cache by path or by their rules)."""
+    made: list[str] = []
+    real = load.compile_game
+    monkeypatch.setattr(
+        load, "compile_game", lambda program, *a, **k: made.append(program.header.name) or real(program, *a, **k)
+    )
+    return made
+
+
+def house(tmp_path, step: int):
+    path = tmp_path / "game" / "house.game"
+    path.write_text(HOUSE.replace("STEP", str(step)), encoding="utf-8")
+    return path
+
+
+def test_the_same_rules_by_another_file_are_compiled_once(tmp_path, cache, compiled_anew):
+    """A file that includes the game and changes nothing outside its variants is, with no
+    variant, the game itself: its load finds the game's entry by its rules and hands it back
+    with its own program (its own file's text beside the game's)."""
+    game_path = write(tmp_path)
+    assert turns(load_game(game_path)) == 4 and len(compiled_anew) == 1
+    path = house(tmp_path, 3)
+    game = load_game(path)
+    assert len(compiled_anew) == 1  # not compiled again
+    assert turns(game) == 4
+    assert str(path.resolve()) in game.compiled.program.sources
+    assert "tripled" in game.compiled.program.all_variants  # this file's program, not the game's
+    assert game.compiled.program.sources[str(path.resolve())].startswith('include "counter.game"')
+
+
+def test_an_edited_variant_gives_its_new_rules_and_the_rest_is_not_compiled_again(tmp_path, cache, compiled_anew):
+    """The designer's loop: an edit to a variant's rule is the new rule at once; the same
+    file without the variant keeps its compiled game."""
+    write(tmp_path)
+    path = house(tmp_path, 3)
+    assert turns(load_game(path)) == 4
+    assert turns(load_game(path, variants=["tripled"])) == 2  # 9, then 18
+    assert len(compiled_anew) == 2
+    house(tmp_path, 5)
+    assert turns(load_game(path, variants=["tripled"])) == 1  # 15: the edited rule, not the kept one
+    assert turns(load_game(path)) == 4
+    assert len(compiled_anew) == 3  # only the edited variant compiled again
+    house(tmp_path, 3)
+    assert turns(load_game(path, variants=["tripled"])) == 2  # the earlier rule again: its entry was written over
+    assert len(compiled_anew) == 4
+
+
+def test_an_edited_included_file_is_not_served_stale_by_its_rules(tmp_path, cache, compiled_anew):
+    """The index finds a game by its rules, so an included file edited under it is other
+    rules: compiled again, whichever file includes it."""
+    game_path = write(tmp_path, step=1)
+    path = house(tmp_path, 3)
+    assert turns(load_game(game_path)) == 4
+    assert turns(load_game(path)) == 4
+    write(tmp_path, step=2)
+    assert turns(load_game(path)) == 2  # 6, then 12
+    assert turns(load_game(game_path)) == 2  # found by its rules: the same rules as the house file's now
+    assert len(compiled_anew) == 2
+
+
+def test_an_index_whose_entry_was_written_again_is_a_miss(tmp_path, cache, compiled_anew):
+    """The index holds the digest of its entry's bytes: an entry written since for other
+    rules (or damaged) is not read for these."""
+    path = write(tmp_path)
+    load_game(path)
+    (index,) = cache.glob("*.same")
+    (entry,) = cache.glob("*.game")
+    entry.write_bytes(entry.read_bytes() + b"\0")
+    os.chmod(entry, 0o600)
+    assert turns(load_game(house(tmp_path, 3))) == 4
+    assert len(compiled_anew) == 2 and index.exists()
+
+
+HOUSE_TESTS = """include "house.game"
+
+test plain "Without a variant, each turn adds 3" {
+    rule "Play: add until the goal"
+    players 1
+    play "add 3"
+    expect total == 3
+}
+
+test tripled "Tripled, each turn adds 3 times the step" {
+    rule "Play: add until the goal"
+    players 1
+    variant tripled
+    play "add 3"
+    expect total == 9
+}
+"""
+
+
+def test_a_designers_tests_of_a_variant_an_edit_left_alone_are_not_compiled_again(tmp_path, cache, monkeypatch):
+    """`gamedef test` after an edit to one variant: the tests of the other variants (here, of
+    none) are the same rules with the same tests, found by their rules; the edited variant's
+    tests run against its new rule."""
+    from interpreter.runtime import designer_tests
+
+    made: list[tuple[str, ...]] = []
+    real = designer_tests.compile_game
+    monkeypatch.setattr(
+        designer_tests,
+        "compile_game",
+        lambda program, *a, **k: made.append(tuple(v.name for v in program.variants)) or real(program, *a, **k),
+    )
+    write(tmp_path)
+    house(tmp_path, 3)
+    tests = tmp_path / "game" / "house.test.game"
+    tests.write_text(HOUSE_TESTS, encoding="utf-8")
+    assert [o.passed for o in designer_tests.run_tests(tests)] == [True, True]
+    assert sorted(made) == [(), ("tripled",)]
+    house(tmp_path, 5)  # the edit: 5 in place of 3, on the same line
+    outcomes = designer_tests.run_tests(tests)
+    assert [o.passed for o in outcomes] == [True, False]  # 15, not 9: the edited rule
+    assert sorted(made) == [(), ("tripled",), ("tripled",)]  # the tests of no variant: not compiled again
+
+
+def test_a_program_already_checked_is_not_read_or_checked_again_on_a_miss(tmp_path, cache, compiles, monkeypatch):
+    """`gamedef check` reads and checks each variant's program, then loads its game: given
+    that program, a miss compiles it without reading or checking it a second time."""
+    from interpreter.language.program import load_program
+
+    path = write(tmp_path)
+    checked: list[int] = []
+    monkeypatch.setattr(load, "check_program", lambda program: checked.append(1))
+    program = load_program(path, ["doubled"])
+    assert turns(load_game(path, variants=["doubled"], checked=program)) == 2
+    assert compiles == [] and checked == []
+    assert turns(load_game(path, variants=["doubled"])) == 2  # kept by path as any load
+    assert compiles == [] and checked == []
+
+
+def test_the_rules_digest_is_the_same_for_a_tree_parsed_and_a_tree_read_back(tmp_path, cache):
+    """A fresh parse and the tree read back from the tree cache share equal objects
+    differently; the digest depends on the values alone, so a file parsed afresh after an
+    edit (its included game read back) finds the entry its variants' rules had."""
+    from interpreter.language import parser
+    from interpreter.language.program import load_program
+
+    path = write(tmp_path)
+    parser._parse_cached.cache_clear()
+    fresh = gamecache.rules_digest(load_program(path, ["doubled"]), {})
+    parser._parse_cached.cache_clear()  # now from the tree cache's files
+    again = gamecache.rules_digest(load_program(path, ["doubled"]), {})
+    assert fresh is not None and fresh == again
+    assert gamecache.rules_digest(load_program(path), {}) != fresh
+    assert gamecache.rules_digest(load_program(path, ["doubled"]), {"goal": 20}) != fresh
