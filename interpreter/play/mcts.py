@@ -53,7 +53,7 @@ import time
 from interpreter.core.errors import UsageError
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
-from interpreter.runtime.machine import VM, State
+from interpreter.runtime.machine import State
 
 
 def hidden_information(game: Game) -> list[str]:
@@ -114,21 +114,17 @@ def scaled_returns(game: Game, state: State) -> dict[str, float]:
 def scaled_estimates(game: Game, state: State) -> dict[str, float] | None:
     """Each seat's `estimate` of a position still in play (docs §3.20), clamped into its
     bounds and scaled to -1..1 as payoffs are; None for a game that declares none."""
-    estimate = game.compiled.estimate
-    if estimate is None:
+    values = game.estimates(state)
+    bounds = game.estimate_bounds()
+    if values is None or bounds is None:
         return None
-    fn, low, high, _ = estimate
-    vm = VM(game.compiled, state)
-    out = {}
-    for p in state.players:
-        v = min(max(float(fn(vm, [p])), low), high)
-        out[p] = 2 * (v - low) / (high - low) - 1
-    return out
+    low, high = bounds
+    return {p: 2 * (v - low) / (high - low) - 1 for p, v in values.items()}
 
 
 def refuse_depth(game: Game, depth: int | None) -> None:
     """A rollout depth needs the game's `estimate` to score the rollouts it cuts short."""
-    if depth is not None and game.compiled.estimate is None:
+    if depth is not None and game.estimate_bounds() is None:
         raise UsageError(
             f"a rollout depth needs an estimate of the positions it stops at, and {game.header.title} declares none",
             "declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or drop the depth",
@@ -183,11 +179,11 @@ def _value_after(game: Game, before: State, after: State, mover: str, budget: li
 def scaled_estimate(game: Game, state: State, seat: str) -> float:
     """One seat's `scaled_estimates` (0 for a game without an estimate): what scoring a
     move needs, without the other seats' estimates."""
-    estimate = game.compiled.estimate
-    if estimate is None:
+    v = game.estimate(state, seat)
+    bounds = game.estimate_bounds()
+    if v is None or bounds is None:
         return 0.0
-    fn, low, high, _ = estimate
-    v = min(max(float(fn(VM(game.compiled, state), [seat])), low), high)
+    low, high = bounds
     return 2 * (v - low) / (high - low) - 1
 
 
@@ -202,7 +198,7 @@ def normalised(values: list[float]) -> list[float]:
 
 def refuse_bias(game: Game, bias: float, who: str = "ordering moves", instead: str = "drop the :o") -> None:
     """Move ordering (and the greedy agent, `who`) needs the game's `estimate` to score the moves."""
-    if bias and game.compiled.estimate is None:
+    if bias and game.estimate_bounds() is None:
         raise UsageError(
             f"{who} needs an estimate of the positions moves lead to, and {game.header.title} declares none",
             f"declare one beside the payoff: `estimate p from LO to HI: EXPR` (docs §3.20), or {instead}",

@@ -31,6 +31,19 @@ class Game(Engine):
     def utility_bounds(self) -> tuple[float, float]:
         return theory.utility_bounds(self)
 
+    def estimate(self, state: State, seat: str) -> float | None:
+        """How good an unfinished position looks to `seat`, by the game's `estimate`
+        (clamped into its bounds, `estimate_bounds()`); None for a game that declares none."""
+        values = theory.estimates(self, state, (seat,))
+        return None if values is None else values[seat]
+
+    def estimates(self, state: State) -> dict[str, float] | None:
+        """Every seat's `estimate` of the position at once (one reading of the state)."""
+        return theory.estimates(self, state, state.players)
+
+    def estimate_bounds(self) -> tuple[float, float] | None:
+        return theory.estimate_bounds(self)
+
     def metadata(self) -> theory.Metadata:
         """Chance? perfect information? simultaneous? zero-sum? players, maximum length."""
         return theory.metadata(self)

@@ -53,6 +53,23 @@ def returns(game: Engine, state: State) -> dict[str, float]:
     return {p: (1.0 / len(winners) if p in state.result else -1.0 / len(losers)) for p in seats}
 
 
+def estimates(game: Engine, state: State, seats: tuple[str, ...] | list[str]) -> dict[str, float] | None:
+    """Each of `seats`' value of a position by the game's `estimate` (docs/language.md
+    §3.20), clamped into its declared bounds; None for a game that declares none."""
+    estimate = game.compiled.estimate
+    if estimate is None:
+        return None
+    fn, low, high, _ = estimate
+    vm = VM(game.compiled, state)
+    return {p: min(max(float(fn(vm, [p])), low), high) for p in seats}
+
+
+def estimate_bounds(game: Engine) -> tuple[float, float] | None:
+    """The bounds the game's `estimate` declares, or None for a game without one."""
+    estimate = game.compiled.estimate
+    return (float(estimate[1]), float(estimate[2])) if estimate is not None else None
+
+
 def utility_bounds(game: Engine) -> tuple[float, float]:
     payoff = game.compiled.payoff
     return (float(payoff[1]), float(payoff[2])) if payoff is not None else (-1.0, 1.0)

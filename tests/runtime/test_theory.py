@@ -72,6 +72,46 @@ def test_a_payoff_with_bounds_the_wrong_way_round_is_refused(tmp_path):
         load_game(path)
 
 
+RACE_WITH_ESTIMATE = """
+game race "An estimate" {
+    players 2..2
+    seats [north, south]
+}
+var steps: player -> int = 0
+payoff p from -1 to 1 sum 0: (if steps[p] >= 10 then 1 else -1)
+estimate p from -3 to 3: steps[p] - steps[first([q for q in players if q != p])]
+procedure play() {
+    rule "Race: in turn each moves 1 or 2 steps; the first to reach 10 wins"
+    while true {
+        for p in players {
+            choose n from [1, 2] by p prompt "how many steps?" label "{n}"
+            steps[p] += n
+            if steps[p] >= 10 {
+                win p
+            }
+        }
+    }
+}
+"""
+
+
+def test_the_estimate_of_a_position_is_read_through_the_game_clamped_into_its_bounds(tmp_path):
+    """docs/language.md §3.20: `estimate p from LO to HI: EXPR` is each seat's value of a
+    position in play, taken as the nearest bound outside them; `game.estimate` reads it."""
+    path = tmp_path / "race.game"
+    path.write_text(RACE_WITH_ESTIMATE)
+    game = load_game(path)
+    state = game.start(players=2, seed=1)
+    assert game.estimate_bounds() == (-3.0, 3.0)
+    assert game.estimates(state) == {"north": 0.0, "south": 0.0}
+    state = game.with_var(state, "steps", {"north": 2, "south": 7})
+    assert game.estimate(state, "north") == -3.0  # 2 - 7 = -5, clamped to the low bound
+    assert game.estimate(state, "south") == 3.0
+    state = game.with_var(state, "steps", {"north": 5, "south": 4})
+    assert game.estimates(state) == {"north": 1.0, "south": -1.0}
+    assert load_game("tictactoe").estimate(load_game("tictactoe").start(players=2, seed=1), "x") is None
+
+
 def test_metadata_tells_perfect_information_and_secret_choices_apart():
     ttt, twid = plain("tictactoe").metadata(), plain("twid").metadata()
     assert ttt.perfect_information and not ttt.chance and not ttt.simultaneous
