@@ -28,6 +28,11 @@ from interpreter.core.paths import ROOT
 from interpreter.language.program import load_program
 from interpreter.runtime.game import Game
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_the_readme_card_plays_through_the_games_that_stopped",
+]
+
 PROPS = ("power", "weight", "shade")
 
 

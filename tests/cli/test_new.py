@@ -11,6 +11,12 @@ import pytest
 from interpreter import load_game
 from interpreter.cli.commands import main
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_each_skeleton_comes_with_one_passing_test_that_can_fail\[cards\]",
+    r"test_a_new_card_set_for_twid_gives_every_needed_property",
+]
+
 
 def new(capsys, *argv: str) -> tuple[int, str]:
     code = main(["new", *argv])

@@ -21,6 +21,12 @@ from interpreter.core.errors import UsageError
 from interpreter.play import simulate as sim
 from interpreter.play.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Ray starts a local cluster; the process-pool simulations stay.
+    r"test_ray_gives_the_records_of_one_job",
+]
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

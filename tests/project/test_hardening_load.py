@@ -21,6 +21,12 @@ from interpreter.check.checker import check_program
 from interpreter.compile.compiler import compile_game
 from interpreter.language.program import load_program
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # A 10,000-statement procedure compiled to measure its memory; the no-collection case stays.
+    r"test_a_long_procedure_is_compiled_without_memory_for_all_of_it_at_once",
+]
+
 
 @pytest.fixture
 def no_cache(monkeypatch):

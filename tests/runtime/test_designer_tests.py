@@ -15,6 +15,12 @@ from interpreter.cli.commands import main
 from interpreter.language.program import load_program
 from interpreter.runtime.load import bundled_games
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Each bundled game's own tests in the language: the designer-tests runner's unit tests stay.
+    r"test_every_bundled_test_file_passes",
+]
+
 BUNDLED_TESTS = sorted(ROOT.glob("examples/*.test.game")) + sorted(ROOT.glob("cards/*/tests/*.test.game"))
 
 DICE = """game dice "Dice" {

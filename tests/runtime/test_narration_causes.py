@@ -19,6 +19,12 @@ from interpreter.runtime.render import status_text
 sys.path.insert(0, str(TESTS))
 from twid_helpers import scenario  # noqa: E402
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Whole random games of The Wall is Down followed for their VP causes: 2 players stays.
+    r"test_the_wall_is_down_tells_every_vp_change_with_its_cause\[(3p|4p|promos|alternate_goal|solo\w*)\]",
+]
+
 MINUS = "\u2212"
 
 

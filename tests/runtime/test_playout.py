@@ -11,6 +11,12 @@ import pytest
 from interpreter import load_game
 from interpreter.runtime.game import ChanceGame
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # The playout of the longest game (the six other games stay).
+    r"test_a_playout_ends_in_the_state_that_apply_index_gives\[downfall_of_empires-4p\]",
+]
+
 # (game, variants, players, decisions to play: None for a whole game)
 GAMES = [
     ("tictactoe", (), 2, None),

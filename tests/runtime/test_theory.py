@@ -15,6 +15,20 @@ from interpreter import bundled_games, load_game
 from interpreter.play.mcts import ISMCTSAgent
 from interpreter.runtime.chance import CHANCE
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Whole games by the IS-MCTS agent: the first case of each game stays.
+    r"test_whole_games_of_walls_and_wonders_with_ismcts\[3\]",
+    r"test_whole_games_of_berlin_wall_with_ismcts\[2\]",
+    r"test_whole_games_of_downfall_of_empires_with_ismcts_given_the_record\[4-russian\]",
+    # Chance mode through the two longest games (the five others stay).
+    r"test_every_bundled_game_plays_through_chance_mode_and_stable_action_numbers\[(twid|downfall_of_empires)\]",
+    # IS-MCTS playing many hands or searching Downfall of Empires' secret research; its
+    # decisions' independence of what it cannot see stays, for cards and face-down pieces.
+    r"test_ismcts_wins_chips_from_a_random_kuhn_player",
+    r"test_ismcts_chooses_the_same_whatever_the_others_researched_in_secret",
+]
+
 GAMES = ["tictactoe", "kuhn_poker", "berlin_wall", "walls_and_wonders", "missiles_now", "twid", "downfall_of_empires"]
 
 

@@ -20,6 +20,13 @@ from syrupy.extensions.json import JSONSnapshotExtension
 from interpreter.cli.commands import main
 from interpreter.runtime.saving import read_transcript, write_transcript
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # The Wall is Down's canonical games with options (2, 3 and 4 players stay).
+    r"test_canonical_game_matches_its_snapshot\[twid_(promos|solo_planet|solo_elite|alternate_goal)\]",
+    r"test_gamedef_replay_accepts_the_transcript\[twid_alternate_goal\]",
+]
+
 NAMES = list(CANONICAL)
 
 

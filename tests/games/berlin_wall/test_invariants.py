@@ -23,6 +23,11 @@ from repo_paths import ROOT
 from interpreter import Move, load_game
 from interpreter.runtime.saving import state_from_dict, state_to_dict
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"\w+\[wall_of_china-5p-stacks5\]",
+]
+
 EXAMPLES = ROOT / "examples"
 
 

@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from tests.doe_helpers import finish, labels, play, scenario, var
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_option_",
+]
+
 G1, G2, G3 = "German 5(2) 9", "German 5(2) 10", "German 5(2) 11"
 R1, R2 = "Russian 3(1) 9", "Russian 3(1) 10"
 

@@ -18,6 +18,12 @@ from repo_paths import ROOT
 from interpreter import Move, load_game
 from interpreter.cli.commands import main
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Missiles, Now!: 2 players stays.
+    r"test_every_random_game_ends_with_one_winner_by_a_win_condition\[[3-6]\]",
+]
+
 GAME = ROOT / "gamedefs" / "missiles_now.game"
 LINES = {
     "missile": 3,

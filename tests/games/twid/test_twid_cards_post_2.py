@@ -6,6 +6,11 @@ from __future__ import annotations
 
 from tests.twid_helpers import inf, labels, play, scenario
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_nord_stream_russia_may_decline_in_two_players",
+]
+
 
 def ops_labels(g, s, card_title, kind):
     """Play a card from the hand for operations of `kind` and return the targets offered."""

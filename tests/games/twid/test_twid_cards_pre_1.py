@@ -18,6 +18,11 @@ from repo_paths import ROOT
 from interpreter import load_game
 from tests.twid_helpers import game, inf, labels, play, scenario
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_anti_globalization_economy_cards_have_one_op_less_until_the_round_ends",
+]
+
 CORE = ROOT / "gamedefs" / "twid.game"
 
 ROUND_END = """include "{core}"

@@ -8,6 +8,11 @@ from functools import cache
 
 from interpreter import load_game
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    r"test_the_new_card_joins_the_pre_9_11_deck_only_with_its_variant",
+]
+
 EXAMPLE = "examples/twid_house_rules.game"
 WEST = ["boris_yeltsin", "katrina", "g20", "empire_of_war", "oil_crisis", "immigrants"]
 EAST = ["anti_globalization_movement", "black_monday", "congo_wars", "el_jefe", "maastrich_treaty", "neocolonialism"]

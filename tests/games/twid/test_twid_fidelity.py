@@ -18,6 +18,14 @@ from interpreter import load_game
 from interpreter.runtime.render import render
 from tests.twid_helpers import inf, labels, play, scenario
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # More single cases of about five seconds each, most a fresh compile of The Wall is Down
+    # with a test variant or options; every file keeps its other cases in the default run.
+    r"test_conspiracy_theory_picks_blind_by_default",
+    r"test_a_destabilization_left_with_no_target_places_influence_with_the_option",
+]
+
 CORE = ROOT / "gamedefs" / "twid.game"
 
 FIVE_2P = {"west": 5, "east": 5}

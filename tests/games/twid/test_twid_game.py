@@ -15,6 +15,15 @@ from interpreter.runtime.render import render
 from interpreter.runtime.saving import state_from_dict, state_to_dict
 from tests.twid_helpers import game
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Cases that compile The Wall is Down or Downfall of Empires afresh with options or a
+    # variant (several seconds each): the other cases of their files stay.
+    r"test_options_that_do_not_compose_are_refused_with_the_fix",
+    r"test_a_solo_view_has_no_nwo_track",
+    r"test_gamedef_run_twid_with_one_player_plays_a_solo_game",
+]
+
 SEEDS = range(1, 5)
 
 

@@ -18,6 +18,12 @@ from waw_helpers import VARIANTS, cards_of, deck, game
 
 from interpreter import Move
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Walls and Wonders: 2 and 3 players of each variant stay; 4 to 8 players are slow.
+    r"\w+\[\w+-[4-8]p\]",
+]
+
 CONFIGS = [((), n) for n in (2, 3, 4, 5, 6, 8)] + [((v,), n) for v in VARIANTS for n in (2, 3, 4)]
 IDS = [f"{'+'.join(v) or 'base'}-{n}p" for v, n in CONFIGS]
 CARD_NAME = re.compile(r"\b(?:[2-9]|10|jack|queen|king|ace) of (?:clubs|diamonds|hearts|spades)\b")
