@@ -713,9 +713,23 @@ class Narration:
     def __init__(self) -> None:
         self._lines: dict[Any, dict[int, list[str]]] = {}
 
+    def forget(self, since: int) -> None:
+        """Moves were taken back: the states from number `since` on are no longer the same."""
+        for done in self._lines.values():
+            for i in [i for i in done if i >= since]:
+                del done[i]
+
     def all(self, game: Game, states: list[State], viewer: str | None) -> list[str]:
         """Every line of the log that `viewer` may read, from the start."""
         return self.last(game, states, viewer, last=None)
+
+    def of(self, game: Game, states: list[State], i: int, viewer: str | None) -> list[str]:
+        """The lines state number `i` (of `states`, the table's from the start) adds."""
+        done = self._lines.setdefault(viewer, {})
+        chunk = done.get(i)
+        if chunk is None:
+            chunk = done[i] = game.narrate(states[i], viewer, omniscient=False)
+        return chunk
 
     def last(self, game: Game, states: list[State], viewer: str | None, last: int | None = 40) -> list[str]:
         """The last `last` lines of the log that `viewer` may read (a spectator: the public ones)."""
