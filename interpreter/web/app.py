@@ -366,7 +366,7 @@ def _replay_step(table: Table, step: int) -> tuple[Any, list[str]]:
     with table.lock:
         states = table.states[: step + 1]
     lines = [line for s in states for line in table.game.narrate(s, None, omniscient=False)]
-    return draw(table.game, states[-1], None, []), lines[-40:]
+    return draw(table.game, states[-1], None, [], states[-2] if step else None), lines[-40:]
 
 
 def _guarded(endpoint: Endpoint) -> Endpoint:
@@ -437,7 +437,7 @@ def _board(table: Table, seat: str) -> str:
     g = table.game.compiled
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
     labels = table.game.labels(state) if mine else []
-    drawing = draw(table.game, state, viewer, labels)
+    drawing = draw(table.game, state, viewer, labels, states[-2] if len(states) > 1 else None)
     texts = card_texts(g)
     with table.lock:
         log_lines = table.narration.last(table.game, states, viewer)
