@@ -173,6 +173,8 @@ def test_a_move_taken_back_through_one_server_is_heard_by_the_others_pages(datab
     try:
         r = httpx.post(a + "/tables", data={"game": "tictactoe", "seat_x": "human", "seat_o": "human"}, timeout=30)
         links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+        for base, seat in ((a, "x"), (b, "o")):  # each person opens their page: their seat is taken
+            assert httpx.get(base + links[seat], timeout=30).status_code == 200
         assert httpx.post(a + links["x"] + "/move", data={"index": "4", "seen": "0"}, timeout=30).text == "1"
         assert httpx.post(b + links["o"] + "/move", data={"index": "0", "seen": "1"}, timeout=30).text == "2"
         assert "o marks a1" in httpx.get(a + links["x"] + "/board", timeout=30).text  # A's copy has both moves

@@ -93,9 +93,12 @@ def test_an_older_tables_file_gets_steps_equal_to_its_moves(tmp_path):
 
 
 def start(client: TestClient, game: str, **fields: str) -> dict[str, str]:
+    """A new table whose human seats' pages are open (each taken by a person)."""
     r = client.post("/tables", data={"game": game, **fields})
     assert r.status_code == 200, r.text
     links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+    for link in links.values():
+        assert client.get(link).status_code == 200
     links["spectator"] = re.search(r'class="spectator-link" href="(/t/[^"]+)"', r.text).group(1)
     return links
 
@@ -189,6 +192,15 @@ def test_alone_with_an_ai_seat_a_move_is_taken_back_at_once(tmp_path):
         assert 'id="seen" value="3"' in board and "Your turn (x)" in board
         assert board.count('class="move"') == 9  # the empty board again: x's first decision
         assert client.post(x + "/undo", data={"seen": "3"}).status_code == 409  # no move of x's left
+
+
+def test_a_seat_nobody_has_taken_has_no_say(client):
+    """A human seat whose link was never opened (nobody sits there) is not asked."""
+    r = client.post("/tables", data={"game": "tictactoe", "name": "Ada", "seat_x": "human", "seat_o": "human"})
+    mine = re.search(r'class="your-seat" href="(/t/[^"]+)"', r.text).group(1)
+    move(client, mine, 4)
+    assert client.post(mine + "/undo", data={"seen": "1"}).text == "taken back"
+    assert seen(client, mine) == 2
 
 
 def test_a_seat_with_no_move_is_refused(client):
@@ -291,6 +303,8 @@ def test_every_copy_in_memory_follows_a_take_back_made_elsewhere(tmp_path):
     first, second = Tables(store), Tables(store)
     table = first.create("tictactoe", 2, {"x": "human", "o": "human"}, seed=1)
     tid, x, o = table.record.id, table.record.tokens["x"], table.record.tokens["o"]
+    store.take_seat(tid, "x", "Ada")
+    store.take_seat(tid, "o", "Grace")
     first.move(table, x, 0, 0)
     first.move(table, o, 0, 1)
     other = second.get(tid)

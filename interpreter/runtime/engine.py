@@ -7,6 +7,7 @@ Labels and moves are written only when asked for, and kept for the states that a
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -271,6 +272,11 @@ class Engine:
         prompt = self.prompt(state)
         card = self.card_in_play(state)
         if not card or card.casefold() in prompt.casefold():
+            return prompt
+        # A prompt headed by the card's name spelled a little differently ("Maastricht
+        # Treaty: ..." for the card printed "Maastrich Treaty") names it already.
+        head = prompt.split(":", 1)[0].casefold() if ":" in prompt else ""
+        if head and difflib.SequenceMatcher(None, head, card.casefold()).ratio() >= 0.8:
             return prompt
         return f"{card}: {prompt}" if prompt else card
 

@@ -353,7 +353,9 @@ class Tables:
             later = len(table.moves) - to - 1
             if later:
                 what += f" and the {later} move{'s' if later > 1 else ''} after it"
-            voters = [s for s, kind in table.record.agents.items() if kind == "human" and s != seat]
+            # Every other person at the table: a human seat nobody has taken yet has seen nothing.
+            taken = self.store.names(table.record.id)
+            voters = [s for s, kind in table.record.agents.items() if kind == "human" and s != seat and s in taken]
             if not voters:
                 if self.store.take_back(table.record.id, to, table.step) is None:
                     raise WebError(409, "the position has changed since you saw it: look again")
