@@ -48,6 +48,8 @@ from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.options import option_value
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games
+from interpreter.runtime.machine import State
+from interpreter.runtime.observe import observe
 from interpreter.web.ai import AIPlayers
 from interpreter.web.board import draw
 from interpreter.web.cards import card_texts, marked_lines
@@ -437,7 +439,15 @@ def _board(table: Table, seat: str) -> str:
     g = table.game.compiled
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
     labels = table.game.labels(state) if mine else []
-    drawing = draw(table.game, state, viewer, labels, states[-2] if len(states) > 1 else None)
+
+    def observed(s: State) -> dict:  # kept by the table: the position before was observed as the last
+        with table.lock:
+            at = len(states) - 1 if s is state else len(states) - 2
+            if at < len(table.states) and table.states[at] is s:
+                return table.observed(at, viewer)
+        return observe(table.game.compiled, s, viewer)
+
+    drawing = draw(table.game, state, viewer, labels, states[-2] if len(states) > 1 else None, observed)
     texts = card_texts(g)
     with table.lock:
         log_lines = table.narration.last(table.game, states, viewer)

@@ -27,6 +27,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from interpreter.core import cache
@@ -47,16 +48,26 @@ class Drawing(NamedTuple):
     parts: list[str]
 
 
-def draw(game: Game, state: State, viewer: str | None, moves: list[str], before: State | None = None) -> Drawing:
+def draw(
+    game: Game,
+    state: State,
+    viewer: str | None,
+    moves: list[str],
+    before: State | None = None,
+    observed: Callable[[State], dict] | None = None,
+) -> Drawing:
     """The position as `viewer` may see it; `moves` are the viewer's legal moves' labels.
     With `before` (the position before the last move), the cells and nodes the last move
-    changed as `viewer` sees them are marked."""
+    changed as `viewer` sees them are marked. `observed(state)` is the viewer's observation
+    of a state, when the caller keeps them (a table's page: the position before the last
+    move was observed when it was the last)."""
     g = game.compiled
-    obs = observe(g, state, viewer)
+    look = observed or (lambda s: observe(g, s, viewer))
+    obs = look(state)
     vm = VM(g, state)
     markers = _markers(g, vm, obs, state)
-    places = frozenset(g.rt.coords) | frozenset(n for n in g.rt.links if n in g.kind_of)
-    last = touched(obs, observe(g, before, viewer), places) if before is not None and places else frozenset()
+    places = _places(g)
+    last = touched(obs, look(before), places) if before is not None and places else frozenset()
     drawn_map = map_board(game, state, obs, vm, moves, last)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
         parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves, last) for info in _grid_vars(g)]
@@ -81,6 +92,12 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str], before:
     if pending:
         out.append(_text(pending, g))
     return Drawing(drawn_map, out)
+
+
+@functools.lru_cache(maxsize=8)
+def _places(g) -> frozenset[str]:
+    """The places a move may be marked on: the grids' cells and the map's nodes."""
+    return frozenset(g.rt.coords) | frozenset(n for n in g.rt.links if n in g.kind_of)
 
 
 def touched(now: dict, before: dict, places: frozenset[str]) -> frozenset[str]:

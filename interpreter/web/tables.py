@@ -28,6 +28,7 @@ from interpreter.core.errors import UsageError
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
 from interpreter.runtime.machine import State
+from interpreter.runtime.observe import observe
 from interpreter.web.board import Narration
 from interpreter.web.store import Committed, MoveConflict, Store, TableRecord
 from interpreter.web.undo import revealed
@@ -60,6 +61,18 @@ class Table:
         self.lock = threading.Lock()
         self.drawn: dict[tuple[int, str], str] = {}  # a page part by (step, seat): the latest only
         self.narration = Narration()
+        self._observed: dict[tuple[int, str | None], dict] = {}  # the latest positions' observations
+
+    def observed(self, i: int, viewer: str | None) -> dict:
+        """`viewer`'s observation of state number `i`, kept while it is one of the last two
+        (a page draws the last position, and marks what changed since the one before)."""
+        obs = self._observed.get((i, viewer))
+        if obs is None:
+            obs = observe(self.game.compiled, self.states[i], viewer)
+            for key in [k for k in self._observed if k[0] < len(self.states) - 2]:
+                del self._observed[key]
+            self._observed[(i, viewer)] = obs
+        return obs
 
     @property
     def state(self) -> State:
@@ -81,6 +94,7 @@ class Table:
                 same += 1
             del self.states[same + 1 :], self.moves[same:]
             self.narration.forget(same + 1)
+            self._observed.clear()
             news = attrs.evolve(news, moves=news.moves[same:])
         for seat, label in news.moves:
             self.states.append(self.game.apply(self.state, label))
