@@ -217,3 +217,27 @@ def test_a_choice_made_while_a_card_is_carried_out_names_the_card(tmp_path):
             "clear France",
             "clear Spain",
         ]
+
+
+HIDDEN_CARD = """
+game hiddencard "Hidden card" { players 2..2 seats [west, east] }
+card trap "Trap" { text "The other side chooses a number." effect { rule "Trap" choose n from [1, 2] by west prompt "choose a number" label "{n}" } }
+var hand: player -> list Card = [] seen by owner
+procedure play() {
+    rule "1 The trap is in HOLDER's hand, face down, while its text is carried out"
+    hand[HOLDER] = [trap]
+    perform trap.effect()
+    game over [west]
+}
+"""
+
+
+@pytest.mark.parametrize(("holder", "question"), [("east", "choose a number"), ("west", "Trap: choose a number")])
+def test_a_card_hidden_from_the_seat_deciding_is_not_named_to_it(tmp_path, holder, question):
+    from interpreter.runtime.load import load_game
+
+    path = tmp_path / "hiddencard.game"
+    path.write_text(HIDDEN_CARD.replace("HOLDER", holder))
+    game = load_game(path)
+    state = game.start(players=2, seed=1)
+    assert state.pending.player == "west" and game.question(state) == question

@@ -17,7 +17,7 @@ from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.runtime.machine import VM, Move, Pending, State
-from interpreter.runtime.observe import hidden_test, shown_keys
+from interpreter.runtime.observe import hidden_components, hidden_test, shown_keys
 
 _new_tuple = tuple.__new__
 _NOTHING_KEPT = (None, None)
@@ -257,12 +257,17 @@ class Engine:
 
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
-        arose (the innermost one, when one card's text plays another's), if any."""
+        arose (the innermost one, when one card's text plays another's), if any, and if the
+        seat deciding may see it: a card hidden from it (in another's hand, face down) is
+        not named to it."""
         if state.pending is None:
             return None
         for code, _step, local in reversed(state.frames):
             if code in self._card_codes and local:
-                return self.compiled.rt.display(local[0])
+                card = local[0]
+                if card in hidden_components(self.compiled, state, state.pending.player):
+                    return None
+                return self.compiled.rt.display(card)
         return None
 
     def question(self, state: State) -> str:

@@ -362,8 +362,9 @@ class Tables:
             if why is not None:
                 raise WebError(409, why)
             title = table.game.seat_title(seat)
-            shown = table.game.move_view(table.states[to], table.moves[to][1], None)  # a secret stays one
-            what = f"{title}'s last move ({shown})"
+            # Named by its number, not its label: the others are told the story, not each
+            # other's moves (a label may name what they do not see).
+            what = f"{title}'s last move (move {to + 1})"
             later = len(table.moves) - to - 1
             if later:
                 what += f" and the {later} move{'s' if later > 1 else ''} after it"
