@@ -221,7 +221,13 @@ def test_a_choice_made_while_a_card_is_carried_out_names_the_card(tmp_path):
 
 HIDDEN_CARD = """
 game hiddencard "Hidden card" { players 2..2 seats [west, east] }
-card trap "Trap" { text "The other side chooses a number." effect { rule "Trap" choose n from [1, 2] by west prompt "choose a number" label "{n}" } }
+card trap "Trap" {
+    text "The other side chooses a number."
+    effect {
+        rule "Trap"
+        choose n from [1, 2] by west prompt "choose a number" label "{n}"
+    }
+}
 var hand: player -> list Card = [] seen by owner
 procedure play() {
     rule "1 The trap is in HOLDER's hand, face down, while its text is carried out"
