@@ -266,6 +266,8 @@ def test_taking_back_never_shows_what_was_hidden(tmp_path):
 
     play(0)  # west adds 1
     play(0)  # east adds 1
+    with pytest.raises(WebError, match="only a person"):
+        tables.undo(table, table.record.tokens["east"], table.step)  # an AI seat's link asks nothing
     assert tables.undo(table, west, table.step) == "taken back"  # nothing hidden was shown: at once
     assert len(table.moves) == 0 and table.state.pending.player == "west"
     for index in (0, 0, 0, 0):  # west, east, west; east shows the card from its hand

@@ -346,8 +346,8 @@ class Tables:
         have no say): with none, it is done at once. Refused when the moves would take back
         something someone saw that was hidden (web/undo.py). What happened, in words."""
         seat = table.seat_of(token)
-        if seat == SPECTATOR:
-            raise WebError(403, "spectators do not take moves back")
+        if seat == SPECTATOR or table.record.agents.get(seat) != "human":
+            raise WebError(403, "only a person at the table takes back their own move")
         with table.lock:
             table.catch_up(self.store)
             if seen != table.step:
