@@ -72,8 +72,7 @@ class HumanAgent:
 
     def _menu(self, game: Game, state: State, labels: list[str]) -> list[str]:
         """The question and the moves, as the lines to show (the first one is the question)."""
-        prompt = game.prompt(state)
-        question = prompt or "your move"
+        question = game.question(state) or "your move"  # named after the card being carried out
         # A prompt that names the seat already ("us: choose your header card") is not named twice.
         title = game.seat_title(self.seat)
         named = question.split(":")[0].strip().casefold() in (self.seat.casefold(), title.casefold())

@@ -7,6 +7,7 @@ Labels and moves are written only when asked for, and kept for the states that a
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable
 from typing import Any
 
@@ -16,7 +17,7 @@ from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.runtime.machine import VM, Move, Pending, State
-from interpreter.runtime.observe import hidden_test, shown_keys
+from interpreter.runtime.observe import hidden_components, hidden_test, shown_keys
 
 _new_tuple = tuple.__new__
 _NOTHING_KEPT = (None, None)
@@ -84,6 +85,11 @@ class Engine:
         self._last_state: State | None = None
         self._last_vm: VM | None = None
         self._offered: tuple = _NOTHING_KEPT  # the state `legal_moves` last answered, and its moves
+        # The step tables that carry out a card's text (its slots, and the triggers a card
+        # declares): their first local is the card (`self`).
+        self._card_codes = frozenset(code.index for code in compiled.slots.values()) | frozenset(
+            h.code.index for handlers in compiled.handlers.values() for h in handlers if h.has_self
+        )
 
     @property
     def rules_hash(self) -> str:
@@ -248,6 +254,36 @@ class Engine:
             return ""
         vm = VM(self.compiled, state, True)
         return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
+
+    def card_in_play(self, state: State) -> str | None:
+        """The title of the card whose text is being carried out where the pending decision
+        arose (the innermost one, when one card's text plays another's), if any, and if the
+        seat deciding may see it: a card hidden from it (in another's hand, face down) is
+        not named to it."""
+        if state.pending is None:
+            return None
+        for code, _step, local in reversed(state.frames):
+            if code in self._card_codes and local:
+                card = local[0]
+                if card in hidden_components(self.compiled, state, state.pending.player):
+                    return None
+                return self.compiled.rt.display(card)
+        return None
+
+    def question(self, state: State) -> str:
+        """The pending decision's prompt as a player reads it: named after the card whose
+        text asks it ("Truman Doctrine: choose a country") unless the prompt names it
+        already, so a choice made in the middle of a card says which card it is about."""
+        prompt = self.prompt(state)
+        card = self.card_in_play(state)
+        if not card or card.casefold() in prompt.casefold():
+            return prompt
+        # A prompt headed by the card's name spelled a little differently ("Maastricht
+        # Treaty: ..." for the card printed "Maastrich Treaty") names it already.
+        head = prompt.split(":", 1)[0].casefold() if ":" in prompt else ""
+        if head and difflib.SequenceMatcher(None, head, card.casefold()).ratio() >= 0.8:
+            return prompt
+        return f"{card}: {prompt}" if prompt else card
 
     def move_view(self, state: State, label: str, viewer: str | None) -> str:
         """How a move made in `state` reads to `viewer`: a secret choice hides its label."""

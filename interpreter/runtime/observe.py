@@ -8,6 +8,7 @@ name such as "tile-3-Suns-1" would give its face away.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from interpreter.compile.game import CompiledGame
@@ -153,3 +154,36 @@ def _short(parts: list, vm, fields: dict) -> str:
         except KeyError:  # the part reads a property its viewer may not see
             out.append("?")
     return "".join(out)
+
+
+def hidden_components(g: CompiledGame, state: State, viewer: str | None) -> frozenset[str]:
+    """The components `viewer` may not see in `state`: those held in variables (or entries)
+    it may not read, and those with a property it may not see."""
+    vm = VM(g, state)
+    hidden: set[str] = set()
+    for info in g.var_order:
+        raw = state.vars[info.slot]
+        if info.keys is not None:
+            assert info.key_index is not None
+            for k in shown_keys(g, state, info, vm):
+                if info.seen_by == "none" or (info.seen_by == "owner" and k != viewer):
+                    hidden.update(_components(g.kind_of, raw[info.key_index[k]]))
+        elif info.seen_by != "all":
+            hidden.update(_components(g.kind_of, raw))
+    for entity, kind in g.kind_of.items():
+        if g.visibility.get(kind) and visible_fields(g, vm, entity, viewer) is not None:
+            hidden.add(entity)
+    return frozenset(hidden)
+
+
+def _components(kinds: dict[str, Any], value: Any) -> Iterator[str]:
+    """The components named anywhere in a value (a list, a map's values, a tuple)."""
+    if isinstance(value, str):
+        if value in kinds:
+            yield value
+    elif isinstance(value, tuple | list | set | frozenset):
+        for v in value:
+            yield from _components(kinds, v)
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _components(kinds, v)

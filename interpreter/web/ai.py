@@ -193,7 +193,7 @@ class AIPlayers:
             seat = table.ai_to_move()
             if seat is None:
                 return
-            n = len(table.moves)
+            n = table.step
             decision = self._decision(table, seat)
         started = time.monotonic()
         try:
@@ -210,7 +210,7 @@ class AIPlayers:
             return
         with table.lock:
             table.catch_up(self.tables.store)
-            if len(table.moves) != n or table.ai_to_move() != seat:
+            if table.step != n or table.ai_to_move() != seat:
                 self.wake(table_id)  # the table moved meanwhile (another process): look again
                 return
             labels = table.game.labels(table.state)

@@ -5,8 +5,10 @@ Pages:
     POST /tables                        start a table; answers with its seats' private links
     GET  /t/{table}/{token}             a seat's (or the spectators') page
     GET  /t/{table}/{token}/board       the part of that page that changes (HTML)
-    GET  /t/{table}/{token}/events      server-sent events: the number of moves, when it changes
-    POST /t/{table}/{token}/move        play option `index`, having seen `seen` moves (`key`: once)
+    GET  /t/{table}/{token}/events      server-sent events: the table's step, when it changes
+    POST /t/{table}/{token}/move        play option `index`, having seen step `seen` (`key`: once)
+    POST /t/{table}/{token}/undo        ask to take back this seat's last move, having seen step `seen`
+    POST /t/{table}/{token}/vote        answer (`agree`: yes or no) the request made at step `seen`
     GET  /t/{table}/{token}/transcript  what this seat may take away (web/downloads.py)
     GET  /static/{file}                 the pages' script and style sheet
 
@@ -46,6 +48,8 @@ from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.options import option_value
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games
+from interpreter.runtime.machine import State
+from interpreter.runtime.observe import observe
 from interpreter.web.ai import AIPlayers
 from interpreter.web.board import draw
 from interpreter.web.cards import card_texts, marked_lines
@@ -98,6 +102,8 @@ def create_app(
         ("/t/{table}/{token}/events", web.events, ["GET"]),
         ("/t/{table}/{token}/move", web.move, ["POST"]),
         ("/t/{table}/{token}/rematch", web.rematch, ["POST"]),
+        ("/t/{table}/{token}/undo", web.undo, ["POST"]),
+        ("/t/{table}/{token}/vote", web.vote, ["POST"]),
         ("/t/{table}/{token}/replay", web.replay, ["GET"]),
         ("/t/{table}/{token}/transcript", web.transcript, ["GET"]),
     ]
@@ -239,9 +245,14 @@ class WebTable:
             (s, kind, names.get(s), table.game.compiled.rt.seat_titles.get(s, s))
             for s, kind in table.record.agents.items()
         ]
+        request = self.store.undo_request(table.record.id) if state.result is None else None
         return _templates.get_template("talk.html").render(
             players=players,
             seat=seat,
+            human=seat != SPECTATOR and table.record.agents.get(seat) == "human" and state.result is None,
+            undo=request,
+            voter=request is not None and seat in request["voters"] and seat not in request["agreed"],
+            asker=request is not None and seat == request["seat"],
             to_move=to_move,
             lines=self.store.notes(table.record.id),
             rematch=self.store.rematch_of(table.record.id),
@@ -276,6 +287,21 @@ class WebTable:
         if "text/html" in request.headers.get("accept", ""):  # a form without the page's script
             return RedirectResponse(_seat_path(table.record.id, request.path_params["token"]), 303)
         return PlainTextResponse(str(count))
+
+    async def undo(self, request: Request) -> Response:
+        table, _ = await self._table_and_seat(request)
+        seen = _whole(await _form(request), "seen")
+        done = await run_in_threadpool(self.tables.undo, table, request.path_params["token"], seen)
+        return PlainTextResponse(done)
+
+    async def vote(self, request: Request) -> Response:
+        table, _ = await self._table_and_seat(request)
+        form = await _form(request)
+        seen, agree = _whole(form, "seen"), _one(form, "agree")
+        if agree not in ("yes", "no"):
+            raise WebError(400, "a vote's `agree` is yes or no")
+        token = request.path_params["token"]
+        return PlainTextResponse(await run_in_threadpool(self.tables.vote, table, token, agree == "yes", seen))
 
     async def rematch(self, request: Request) -> Response:
         table, _ = await self._table_and_seat(request)
@@ -342,7 +368,7 @@ def _replay_step(table: Table, step: int) -> tuple[Any, list[str]]:
     with table.lock:
         states = table.states[: step + 1]
     lines = [line for s in states for line in table.game.narrate(s, None, omniscient=False)]
-    return draw(table.game, states[-1], None, []), lines[-40:]
+    return draw(table.game, states[-1], None, [], states[-2] if step else None), lines[-40:]
 
 
 def _guarded(endpoint: Endpoint) -> Endpoint:
@@ -370,7 +396,8 @@ def _guarded(endpoint: Endpoint) -> Endpoint:
 
 
 async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
-    """A page's event stream: the table's count of moves each time it changes (`data: N`),
+    """A page's event stream: the table's step (its moves made, plus those taken back: it
+    never goes down) each time it changes (`data: N`),
     from the store through the hub, and its count of chat lines (`event: talk`); a
     keep-alive line when nothing happened for a while, after a look at the store itself.
     It ends when the server stops, or quietly when the store fails (the page's
@@ -381,7 +408,7 @@ async def _stream(hub: Hub, store: Store, table_id: str) -> AsyncIterator[str]:
         while hub.stopping is None or not hub.stopping.is_set():
             count = hub.known(table_id)
             if count is None or count <= sent:
-                count = await run_in_threadpool(store.count, table_id)  # the truth, now and then
+                count = await run_in_threadpool(store.step, table_id)  # the truth, now and then
                 hub.told(table_id, count)
             if count != sent:
                 sent = count
@@ -405,18 +432,26 @@ def _board(table: Table, seat: str) -> str:
     last move are marked as the newest."""
     viewer = seat or None
     with table.lock:
-        state, states, moves_seen = table.state, list(table.states), len(table.moves)
-        cached = table.drawn.get((moves_seen, seat))
+        state, states, step = table.state, list(table.states), table.step
+        cached = table.drawn.get((step, seat))
     if cached is not None:
         return cached
     g = table.game.compiled
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
     labels = table.game.labels(state) if mine else []
-    drawing = draw(table.game, state, viewer, labels)
+
+    def observed(s: State) -> dict:  # kept by the table: the position before was observed as the last
+        with table.lock:
+            at = len(states) - 1 if s is state else len(states) - 2
+            if at < len(table.states) and table.states[at] is s:
+                return table.observed(at, viewer)
+        return observe(table.game.compiled, s, viewer)
+
+    drawing = draw(table.game, state, viewer, labels, states[-2] if len(states) > 1 else None, observed)
     texts = card_texts(g)
     with table.lock:
         log_lines = table.narration.last(table.game, states, viewer)
-        newest = len(table.narration.last(table.game, states[-1:], viewer)) if moves_seen else 0
+        newest = len(table.narration.of(table.game, states, len(states) - 1, viewer)) if len(states) > 1 else 0
     marked = marked_lines(g, log_lines)
     page = _templates.get_template("board.html").render(
         record=table.record,
@@ -424,15 +459,15 @@ def _board(table: Table, seat: str) -> str:
         seat_title=g.rt.seat_titles.get(seat, seat),
         to_move=state.pending.player if state.pending is not None and state.result is None else None,
         result=state.result,
-        prompt=Markup(texts.mark(html.escape(table.game.prompt(state)))) if mine else "",
+        prompt=Markup(texts.mark(html.escape(table.game.question(state)))) if mine else "",
         moves=[(label, texts.about(label)) for label in labels],
-        seen=moves_seen,
+        seen=step,
         map=drawing.map,
         parts=drawing.parts,
         log=[(line, i >= len(marked) - newest) for i, line in enumerate(marked)],
     )
     with table.lock:
-        table.remember(moves_seen, seat, page)
+        table.remember(step, seat, page)
     return page
 
 
@@ -443,6 +478,14 @@ def _one(form: Form, key: str) -> str:
     """The form's value for `key` ('' when it has none)."""
     values = form.get(key)
     return values[-1] if values else ""
+
+
+def _whole(form: Form, key: str) -> int:
+    """The form's whole number `key` (a step), refused in words when it is not one."""
+    text = _one(form, key)
+    if not text.isdigit() or len(text) > 18:
+        raise WebError(400, f"`{key}` is a whole number")
+    return int(text)
 
 
 def _name(form: Form) -> str:

@@ -27,6 +27,7 @@ import json
 import math
 import random
 import re
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from interpreter.core import cache
@@ -47,15 +48,29 @@ class Drawing(NamedTuple):
     parts: list[str]
 
 
-def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Drawing:
-    """The position as `viewer` may see it; `moves` are the viewer's legal moves' labels."""
+def draw(
+    game: Game,
+    state: State,
+    viewer: str | None,
+    moves: list[str],
+    before: State | None = None,
+    observed: Callable[[State], dict] | None = None,
+) -> Drawing:
+    """The position as `viewer` may see it; `moves` are the viewer's legal moves' labels.
+    With `before` (the position before the last move), the cells and nodes the last move
+    changed as `viewer` sees them are marked. `observed(state)` is the viewer's observation
+    of a state, when the caller keeps them (a table's page: the position before the last
+    move was observed when it was the last)."""
     g = game.compiled
-    obs = observe(g, state, viewer)
+    look = observed or (lambda s: observe(g, s, viewer))
+    obs = look(state)
     vm = VM(g, state)
     markers = _markers(g, vm, obs, state)
-    drawn_map = map_board(game, state, obs, vm, moves)
+    places = _places(g)
+    last = touched(obs, look(before), places) if before is not None and places else frozenset()
+    drawn_map = map_board(game, state, obs, vm, moves, last)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
-        parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves) for info in _grid_vars(g)]
+        parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves, last) for info in _grid_vars(g)]
         parts.append(_text(render(game, state, viewer).splitlines(), g))
         return Drawing(drawn_map, parts)
     status = status_text(game, state, viewer)  # the line the game declares for `play`'s prompt
@@ -66,7 +81,7 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
         return [name]  # a grid item is drawn as HTML below, not as text
 
     for part in view_parts(game, state, viewer, grid_lines):
-        html_part = _part_html(g, vm, obs, part, markers, moves)
+        html_part = _part_html(g, vm, obs, part, markers, moves, last)
         if html_part is None:
             pending.extend(part.lines)
             continue
@@ -79,11 +94,45 @@ def draw(game: Game, state: State, viewer: str | None, moves: list[str]) -> Draw
     return Drawing(drawn_map, out)
 
 
-def _part_html(g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str]) -> str | None:
+@functools.lru_cache(maxsize=8)
+def _places(g) -> frozenset[str]:
+    """The places a move may be marked on: the grids' cells and the map's nodes."""
+    return frozenset(g.rt.coords) | frozenset(n for n in g.rt.links if n in g.kind_of)
+
+
+def touched(now: dict, before: dict, places: frozenset[str]) -> frozenset[str]:
+    """The places (grid cells, map nodes) whose values or pieces differ between two
+    observations of one viewer: what the last move changed, as that viewer sees it (a
+    hidden value that changed unseen changes nothing here)."""
+    out: set[str] = set()
+    old_vars = before["vars"]
+    for name, new in now["vars"].items():
+        old = old_vars.get(name)
+        if old == new or not isinstance(new, dict) or not isinstance(old, dict):
+            continue
+        for key in set(old) | set(new):
+            a, b = old.get(key), new.get(key)
+            if a == b:
+                continue
+            if key in places:
+                out.add(key)  # a map by place (influence by country, a cell's piece)
+            for value in (a, b):
+                if isinstance(value, str) and value in places:
+                    out.add(value)  # a piece standing on a place (a hammer, an army), left or reached
+                elif isinstance(value, dict):  # a map by seat, then by place (influence[seat][country])
+                    inner_a = a if isinstance(a, dict) else {}
+                    inner_b = b if isinstance(b, dict) else {}
+                    out.update(k for k in value if k in places and inner_a.get(k) != inner_b.get(k))
+    return frozenset(out)
+
+
+def _part_html(
+    g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str], last: frozenset[str] = frozenset()
+) -> str | None:
     """A view item drawn as HTML, or None for an item shown as text."""
     item = part.item
     if item.kind == "grid" and item.var in g.vars:
-        return _grid(g, vm, g.vars[item.var], obs["vars"][item.var], markers, moves)
+        return _grid(g, vm, g.vars[item.var], obs["vars"][item.var], markers, moves, last)
     if item.kind == "list" and item.layout:
         return _cells(item.title, item.layout, part.groups)
     return None
@@ -121,9 +170,10 @@ def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[
     return out
 
 
-def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str]) -> str:
+def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str], last: frozenset[str] = frozenset()) -> str:
     """A grid-keyed variable as an HTML table: each cell its piece and what stands on it;
-    a cell named by a move is a button that plays it."""
+    a cell named by a move is a button that plays it; a cell the last move changed is
+    outlined and says so (not by colour alone)."""
     cols = max(g.rt.coords[c][0] for c in info.keys)
     rows = max(g.rt.coords[c][1] for c in info.keys)
     by_pos = {g.rt.coords[c]: c for c in info.keys}
@@ -142,15 +192,17 @@ def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str]) -> str:
                 f'<span class="marker m{html.escape(m)}" title="{html.escape(what)}">{html.escape(m)}</span>'
                 for m, what in on
             )
-            tip = html.escape(", ".join([cell, *(what for _, what in on)]))
+            changed = [LAST_MOVE] if cell in last else []
+            tip = html.escape(", ".join([cell, *(what for _, what in on), *changed]))
+            td = '<td class="last">' if changed else "<td>"
             move = _move_naming(moves, cell, g.rt.display(cell))
             if move is not None:
                 lines.append(
-                    f'<td><button class="cell" data-move="{move}" title="{html.escape(moves[move])}">'
+                    f'{td}<button class="cell" data-move="{move}" title="{html.escape(moves[move])}">'
                     f"{inner or '&nbsp;'}</button></td>"
                 )
             else:
-                lines.append(f'<td title="{tip}">{inner}</td>')
+                lines.append(f'{td[:-1]} title="{tip}">{inner}</td>')
         lines.append("</tr>")
     lines.append("</table>")
     return "\n".join(lines)
@@ -378,7 +430,7 @@ def _label_svg(node: str, label: Label) -> str:
     return f'<text class="label" data-node="{html.escape(node)}" text-anchor="{label.anchor}">{"".join(out)}</text>'
 
 
-def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> str:
+def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str], last: frozenset[str] = frozenset()) -> str:
     """The game's map as an SVG graph ('' when the game has none): links, then each node as
     a group (its tooltip, an invisible hit area, its dot), then the labels, each placed
     where it overlaps no other label and no other node; in a scrolling frame with zoom
@@ -418,8 +470,9 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
         move = playable[n]
         on = pieces.get(n, [])
         does = [f"click: {moves[move]}"] if move is not None else []  # what a click plays
-        tip = "\n".join([title, *facts[n], *(what for _, what in on), *does])
-        cls = "node playable" if move is not None else "node"
+        changed = [LAST_MOVE] if n in last else []
+        tip = "\n".join([title, *facts[n], *(what for _, what in on), *changed, *does])
+        cls = ("node playable" if move is not None else "node") + (" last" if changed else "")
         data = f' data-move="{move}" role="button" tabindex="0"' if move is not None else ' role="img"'
         busy = " busy" if note or facts[n] else ""
         fill = f' class="fill{fills[colour[n]]}"' if n in colour and move is None else ""
@@ -431,15 +484,17 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str]) -> 
             f"<title>{html.escape(tip)}</title>"
             f'<rect class="hit" x="{-r:.1f}" y="{-r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" '
             f'rx="{r:.1f}" ry="{r:.1f}"/>'
-            f'<circle r="7"{fill}/></g>'
+            + (f'<circle class="ring" r="{min(11.0, r - 1):.1f}"/>' if changed else "")
+            + f'<circle r="7"{fill}/></g>'
         )
     parts.append('<g class="labels" aria-hidden="true">')
     parts.extend(_label_svg(n, label) for n, label in labels.items() if label is not None)
     parts.append("</g></svg></div>")
-    if fills:
+    if fills or last:
         parts.append(
             '<p class="legend">'
             + " ".join(f'<span class="fill{c}">&#9679;</span> {html.escape(v)}' for v, c in fills.items())
+            + (f' <span class="ring-key" aria-hidden="true">&#9676;</span> {LAST_MOVE}' if last else "")
             + "</p>"
         )
     parts.append("</div>")
@@ -499,6 +554,9 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
 
 # The colours of a map's owners, as classes `fill0`.. of the web table's style sheet
 # (static/style.css): no inline style, which the content security policy forbids.
+# What a place the last move changed says, beside its dashed outline or ring (a shape, so
+# that it is not told by colour alone).
+LAST_MOVE = "changed by the last move"
 PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#e5b")
 
 
@@ -713,9 +771,23 @@ class Narration:
     def __init__(self) -> None:
         self._lines: dict[Any, dict[int, list[str]]] = {}
 
+    def forget(self, since: int) -> None:
+        """Moves were taken back: the states from number `since` on are no longer the same."""
+        for done in self._lines.values():
+            for i in [i for i in done if i >= since]:
+                del done[i]
+
     def all(self, game: Game, states: list[State], viewer: str | None) -> list[str]:
         """Every line of the log that `viewer` may read, from the start."""
         return self.last(game, states, viewer, last=None)
+
+    def of(self, game: Game, states: list[State], i: int, viewer: str | None) -> list[str]:
+        """The lines state number `i` (of `states`, the table's from the start) adds."""
+        done = self._lines.setdefault(viewer, {})
+        chunk = done.get(i)
+        if chunk is None:
+            chunk = done[i] = game.narrate(states[i], viewer, omniscient=False)
+        return chunk
 
     def last(self, game: Game, states: list[State], viewer: str | None, last: int | None = 40) -> list[str]:
         """The last `last` lines of the log that `viewer` may read (a spectator: the public ones)."""

@@ -3,7 +3,7 @@ meeting point, on the server's event loop.
 
 A stream waits for a table by its id, never for an object in memory, so a table evicted
 from memory or replayed again after a restart still wakes every page that watches it.
-What wakes them is a move committed to the store: by this process (`told` from the thread
+What wakes them is a move committed to the store (or moves taken back): by this process (`told` from the thread
 that committed it) or by another process sharing the store (the store's `listen`). The
 count a stream sends is the store's; a stream that hears nothing for a while asks the
 store again, so a lost notification delays a page by that while at most, never forever.
@@ -49,7 +49,8 @@ class Hub:
             self._wake(table_id)
 
     def told(self, table_id: str, count: int) -> None:
-        """The table now has `count` committed moves (safe from any thread)."""
+        """The table is now at step `count`: its committed moves, plus any taken back (a
+        step never goes down, so a later one is always news). Safe from any thread."""
         self._tell(self._counts, table_id, count)
 
     def talked(self, table_id: str, count: int) -> None:

@@ -21,7 +21,7 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from interpreter.web.store import Execute, MoveConflict, SqlStore, StoreUnavailable
+from interpreter.web.store import STEPS_FROM_MOVES, Execute, MoveConflict, SqlStore, StoreUnavailable
 
 CHANNEL = "gamedef_moves"
 SCHEMA = """
@@ -41,7 +41,9 @@ CREATE TABLE IF NOT EXISTS tables (
     over BOOLEAN NOT NULL DEFAULT FALSE,
     listed BOOLEAN NOT NULL DEFAULT FALSE,
     names TEXT NOT NULL DEFAULT '{}',
-    rematch TEXT
+    rematch TEXT,
+    step INTEGER NOT NULL DEFAULT 0,
+    undo TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -49,6 +51,7 @@ CREATE TABLE IF NOT EXISTS moves (
     seat TEXT NOT NULL,
     label TEXT NOT NULL,
     key TEXT,
+    step INTEGER,
     PRIMARY KEY (table_id, n),
     UNIQUE (table_id, key)
 );
@@ -61,6 +64,9 @@ CREATE TABLE IF NOT EXISTS notes (
 );
 CREATE INDEX IF NOT EXISTS tables_ai_turn ON tables (ai_turn);
 CREATE INDEX IF NOT EXISTS tables_listed ON tables (listed, over);
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS step INTEGER NOT NULL DEFAULT -1;
+ALTER TABLE tables ADD COLUMN IF NOT EXISTS undo TEXT;
+ALTER TABLE moves ADD COLUMN IF NOT EXISTS step INTEGER;
 """
 CONNECT_TIMEOUT = 5  # seconds
 RELISTEN_AFTER = 1.0  # seconds before a lost listening connection is opened again
@@ -79,6 +85,7 @@ class PostgresStore(SqlStore):
         self._all: list[psycopg.Connection[Any]] = []
         self._all_lock = threading.Lock()
         self._run(None, lambda ex: ex(SCHEMA, ()))
+        self._run(None, lambda ex: ex(STEPS_FROM_MOVES, ()))
 
     def _connection(self) -> psycopg.Connection[Any]:
         conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)

@@ -66,9 +66,16 @@ COLUMNS = {
         ("listed", "INTEGER NOT NULL DEFAULT 0"),  # its free seats are offered in the lobby
         ("names", "TEXT NOT NULL DEFAULT '{}'"),  # seat -> the name of who took it ('' unnamed)
         ("rematch", "TEXT"),  # the table started again with the same settings, if one was
+        ("step", "INTEGER NOT NULL DEFAULT -1"),  # moves made plus moves taken back (never goes down)
+        ("undo", "TEXT"),  # the request to take back a move being voted on (JSON), if any
     ),
-    "moves": (("key", "TEXT"),),  # the request's idempotency key, when it sent one
+    "moves": (
+        ("key", "TEXT"),  # the request's idempotency key, when it sent one
+        ("step", "INTEGER"),  # the table's step after it (its request's answer)
+    ),
 }
+# A table written before steps were counted has taken nothing back: its step is its moves.
+STEPS_FROM_MOVES = "UPDATE tables SET step = moves WHERE step < 0"
 INDEXES = (
     "CREATE UNIQUE INDEX IF NOT EXISTS moves_key ON moves (table_id, key)",
     "CREATE INDEX IF NOT EXISTS tables_ai_turn ON tables (ai_turn)",
@@ -98,11 +105,35 @@ class TableRecord:
 
 @attrs.frozen
 class Committed:
-    """What `add_move` did: `count` is the table's number of moves after it; `played` is
-    False when the key had already been played (the same request, sent again)."""
+    """What `add_move` did: `count` is the table's number of moves after it and `step` its
+    step; `played` is False when the key had already been played (the same request, sent
+    again); `lapsed`: a request to take back a move was being voted on, and this move ended it."""
 
     count: int
     played: bool
+    step: int = 0
+    lapsed: bool = False
+
+
+@attrs.frozen
+class News:
+    """What a copy in memory needs to catch up: the table's step and number of moves, and
+    its moves from the number asked (one read, so the three agree)."""
+
+    step: int
+    count: int
+    moves: list[tuple[str, str]]
+
+
+@attrs.frozen
+class Voted:
+    """What a vote on a request to take back moves did: `outcome` is `gone` (no such
+    request now: the position changed, or it was refused or done), `refused`, `agreed`
+    (more seats must agree) or `done` (the moves are taken back); `step` is the table's."""
+
+    outcome: str
+    step: int
+    request: dict[str, Any] | None = None
 
 
 @attrs.frozen
@@ -144,10 +175,45 @@ class Store(Protocol):
 
     def count(self, table_id: str) -> int: ...
 
+    def step(self, table_id: str) -> int:
+        """The table's step: its moves made plus its moves taken back. It never goes down,
+        so a page that saw step N has seen the latest position exactly when the step is N."""
+        ...
+
+    def news(self, table_id: str, since: int) -> News:
+        """The table's step, its number of moves, and its moves from number `since` on."""
+        ...
+
+    def undo_request(self, table_id: str) -> dict[str, Any] | None:
+        """The request to take back moves being voted on, if any."""
+        ...
+
+    def ask_undo(self, table_id: str, request: dict[str, Any]) -> bool:
+        """Keep `request` (its `step` the table's when asked), unless the table has moved
+        since or another request is being voted on: whether it is the one kept."""
+        ...
+
+    def vote_undo(self, table_id: str, seat: str, agree: bool, step: int) -> Voted:
+        """`seat`'s vote on the request made at `step`; the last agreement takes the moves back."""
+        ...
+
+    def take_back(self, table_id: str, to: int, step: int) -> int | None:
+        """Keep the first `to` moves alone, if the table is still at `step`: its new step."""
+        ...
+
     def add_move(
-        self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool, over: bool = False
+        self,
+        table_id: str,
+        n: int,
+        seat: str,
+        label: str,
+        key: str | None,
+        ai_turn: bool,
+        over: bool = False,
+        step: int | None = None,
     ) -> Committed:
-        """Commit move `n`; raises MoveConflict if the table no longer has `n` moves."""
+        """Commit move `n`; raises MoveConflict if the table no longer has `n` moves (or is
+        no longer at `step`, when given: moves taken back and made again since)."""
         ...
 
     def played(self, table_id: str, key: str) -> int | None:
@@ -230,8 +296,8 @@ class SqlStore:
         self._write(
             None,
             lambda ex: ex(
-                f"INSERT INTO tables ({RECORD}, created, moves, ai_turn, listed, names, over)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, FALSE)",
+                f"INSERT INTO tables ({RECORD}, created, moves, ai_turn, listed, names, over, step)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, FALSE, 0)",
                 row,
             ),
         )
@@ -252,33 +318,126 @@ class SqlStore:
         row = self._read(lambda ex: ex("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone())
         return int(row[0])
 
+    def step(self, table_id: str) -> int:
+        row = self._read(lambda ex: ex("SELECT step FROM tables WHERE id = ?", (table_id,)).fetchone())
+        return 0 if row is None else int(row[0])
+
+    def news(self, table_id: str, since: int) -> News:
+        # One statement, so the step, the count and the moves are of one moment (PostgreSQL
+        # gives each statement of a transaction its own snapshot).
+        rows = self._read(
+            lambda ex: ex(
+                "SELECT t.step, t.moves, m.seat, m.label FROM tables t"
+                " LEFT JOIN moves m ON m.table_id = t.id AND m.n >= ? WHERE t.id = ? ORDER BY m.n",
+                (since, table_id),
+            ).fetchall()
+        )
+        if not rows:
+            return News(0, 0, [])
+        return News(int(rows[0][0]), int(rows[0][1]), [(r[2], r[3]) for r in rows if r[2] is not None])
+
     def add_move(
-        self, table_id: str, n: int, seat: str, label: str, key: str | None, ai_turn: bool, over: bool = False
+        self,
+        table_id: str,
+        n: int,
+        seat: str,
+        label: str,
+        key: str | None,
+        ai_turn: bool,
+        over: bool = False,
+        step: int | None = None,
     ) -> Committed:
         def work(ex: Execute) -> Committed:
             if key is not None:
-                done = ex("SELECT n FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
+                done = ex("SELECT n, step FROM moves WHERE table_id = ? AND key = ?", (table_id, key)).fetchone()
                 if done is not None:
-                    return Committed(count=int(done[0]) + 1, played=False)
-            have = int(ex("SELECT COUNT(*) FROM moves WHERE table_id = ?", (table_id,)).fetchone()[0])
-            if have != n:
-                raise MoveConflict(f"move {n} was asked, and the table has {have}")
-            row = (table_id, n, seat, label, key)
-            ex("INSERT INTO moves (table_id, n, seat, label, key) VALUES (?, ?, ?, ?, ?)", row)
-            ex("UPDATE tables SET moves = ?, ai_turn = ?, over = ? WHERE id = ?", (n + 1, ai_turn, over, table_id))
-            self._announce(ex, f"{table_id} {n + 1}")
-            return Committed(count=n + 1, played=True)
+                    count = int(done[0]) + 1
+                    return Committed(count=count, played=False, step=count if done[1] is None else int(done[1]))
+            have, now, undo = ex("SELECT moves, step, undo FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if int(have) != n or (step is not None and int(now) != step):
+                raise MoveConflict(f"move {n} was asked at step {step}, and the table has {have} at step {now}")
+            after = int(now) + 1
+            row = (table_id, n, seat, label, key, after)
+            ex("INSERT INTO moves (table_id, n, seat, label, key, step) VALUES (?, ?, ?, ?, ?, ?)", row)
+            ex(
+                "UPDATE tables SET moves = ?, step = ?, ai_turn = ?, over = ?, undo = NULL WHERE id = ?",
+                (n + 1, after, ai_turn, over, table_id),
+            )
+            self._announce(ex, f"{table_id} {after}")
+            return Committed(count=n + 1, played=True, step=after, lapsed=undo is not None)
 
         return self._write(table_id, work)
+
+    def undo_request(self, table_id: str) -> dict[str, Any] | None:
+        row = self._read(lambda ex: ex("SELECT undo FROM tables WHERE id = ?", (table_id,)).fetchone())
+        return None if row is None or not row[0] else dict(json.loads(row[0]))
+
+    def ask_undo(self, table_id: str, request: dict[str, Any]) -> bool:
+        def work(ex: Execute) -> bool:
+            row = ex("SELECT step, undo FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None or int(row[0]) != request["step"]:
+                return False
+            if row[1]:  # a request is being voted on: kept if it is this one (the same request again)
+                return bool(json.loads(row[1]) == request)
+            ex("UPDATE tables SET undo = ? WHERE id = ?", (json.dumps(request), table_id))
+            return True
+
+        return bool(self._write(table_id, work))
+
+    def vote_undo(self, table_id: str, seat: str, agree: bool, step: int) -> Voted:
+        def work(ex: Execute) -> Voted:
+            row = ex("SELECT step, undo FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None:
+                return Voted("gone", 0)
+            now = int(row[0])
+            request = json.loads(row[1]) if row[1] else None
+            if request is None or now != step or request["step"] != step:
+                return Voted("gone", now, request)
+            if not agree:
+                ex("UPDATE tables SET undo = NULL WHERE id = ?", (table_id,))
+                return Voted("refused", now, request)
+            if seat not in request["agreed"]:
+                request["agreed"].append(seat)
+            if set(request["voters"]) <= set(request["agreed"]):
+                return Voted("done", self._truncate(ex, table_id, request["to"], now), request)
+            ex("UPDATE tables SET undo = ? WHERE id = ?", (json.dumps(request), table_id))
+            return Voted("agreed", now, request)
+
+        result: Voted = self._write(table_id, work)
+        return result
+
+    def take_back(self, table_id: str, to: int, step: int) -> int | None:
+        def work(ex: Execute) -> int | None:
+            row = ex("SELECT step, moves FROM tables WHERE id = ?", (table_id,)).fetchone()
+            if row is None or int(row[0]) != step or not 0 <= to <= int(row[1]):
+                return None
+            return self._truncate(ex, table_id, to, step)
+
+        return self._write(table_id, work)
+
+    def _truncate(self, ex: Execute, table_id: str, to: int, step: int) -> int:
+        """Keep the table's first `to` moves, in the caller's transaction: its step goes on by
+        one (every copy in memory and every page sees the change), and the position it comes
+        back to is a person's decision (whoever asked to take back their own move)."""
+        ex("DELETE FROM moves WHERE table_id = ? AND n >= ?", (table_id, to))
+        after = step + 1
+        ex(
+            "UPDATE tables SET moves = ?, step = ?, undo = NULL, ai_turn = FALSE, over = FALSE WHERE id = ?",
+            (to, after, table_id),
+        )
+        self._announce(ex, f"{table_id} {after}")
+        return after
 
     def _announce(self, ex: Execute, news: str) -> None:
         """Tell the other processes of a committed move (`TABLE COUNT`) or line of chat
         (`TABLE talk COUNT`), in its transaction (PostgreSQL)."""
 
     def played(self, table_id: str, key: str) -> int | None:
-        query = "SELECT n FROM moves WHERE table_id = ? AND key = ?"
+        query = "SELECT n, step FROM moves WHERE table_id = ? AND key = ?"
         row = self._read(lambda ex: ex(query, (table_id, key)).fetchone())
-        return None if row is None else int(row[0]) + 1
+        if row is None:
+            return None
+        return int(row[0]) + 1 if row[1] is None else int(row[1])
 
     def waiting_for_ai(self, limit: int = 1000) -> list[str]:
         rows = self._read(
@@ -384,6 +543,7 @@ class SqliteStore(SqlStore):
                         self._db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
             for statement in INDEXES:
                 self._db.execute(statement)
+            self._db.execute(STEPS_FROM_MOVES)
         except sqlite3.Error as err:
             raise _unavailable(err, self._path) from None
 

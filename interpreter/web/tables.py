@@ -22,12 +22,16 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
+import attrs
+
 from interpreter.core.errors import UsageError
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
 from interpreter.runtime.machine import State
+from interpreter.runtime.observe import observe
 from interpreter.web.board import Narration
 from interpreter.web.store import Committed, MoveConflict, Store, TableRecord
+from interpreter.web.undo import revealed
 
 SPECTATOR = ""  # the seat a spectator's token stands for: nobody's secrets
 MAX_TABLES_IN_MEMORY = 100  # tables kept replayed in memory; the others are replayed again when asked for
@@ -53,9 +57,22 @@ class Table:
         self.game = game
         self.states = [start]  # states[0] is the start; states[n] follows move n - 1
         self.moves: list[tuple[str, str]] = []  # (seat, label) of each move
+        self.step = 0  # the store's step this copy is at (moves made plus moves taken back)
         self.lock = threading.Lock()
-        self.drawn: dict[tuple[int, str], str] = {}  # a page part by (moves seen, seat): the latest only
+        self.drawn: dict[tuple[int, str], str] = {}  # a page part by (step, seat): the latest only
         self.narration = Narration()
+        self._observed: dict[tuple[int, str | None], dict] = {}  # the latest positions' observations
+
+    def observed(self, i: int, viewer: str | None) -> dict:
+        """`viewer`'s observation of state number `i`, kept while it is one of the last two
+        (a page draws the last position, and marks what changed since the one before)."""
+        obs = self._observed.get((i, viewer))
+        if obs is None:
+            obs = observe(self.game.compiled, self.states[i], viewer)
+            for key in [k for k in self._observed if k[0] < len(self.states) - 2]:
+                del self._observed[key]
+            self._observed[(i, viewer)] = obs
+        return obs
 
     @property
     def state(self) -> State:
@@ -63,18 +80,34 @@ class Table:
 
     def catch_up(self, store: Store) -> None:
         """Apply the moves the store has and this copy has not (made by another request,
-        another process, or before a restart). Called with the lock held."""
-        for seat, label in store.moves(self.record.id, since=len(self.moves)):
+        another process, or before a restart), after taking back those the store no longer
+        has (an undo agreed anywhere). Called with the lock held."""
+        news = store.news(self.record.id, since=len(self.moves))
+        if news.step == self.step:
+            return
+        if news.count != len(self.moves) + len(news.moves) or news.step - self.step != len(news.moves):
+            # Moves were taken back: the moves both agree on keep their states (a table is
+            # replayed exactly from its seed), the rest are replayed from the store's.
+            news = store.news(self.record.id, since=0)
+            same = 0
+            while same < min(len(self.moves), len(news.moves)) and self.moves[same] == news.moves[same]:
+                same += 1
+            del self.states[same + 1 :], self.moves[same:]
+            self.narration.forget(same + 1)
+            self._observed.clear()
+            news = attrs.evolve(news, moves=news.moves[same:])
+        for seat, label in news.moves:
             self.states.append(self.game.apply(self.state, label))
             self.moves.append((seat, label))
+        self.step = news.step
 
-    def remember(self, moves_seen: int, seat: str, page: str) -> None:
+    def remember(self, step: int, seat: str, page: str) -> None:
         """Keep a seat's drawing of the latest position (older ones are never asked again)."""
-        if moves_seen != len(self.moves):
+        if step != self.step:
             return
-        for key in [k for k in self.drawn if k[0] != moves_seen]:
+        for key in [k for k in self.drawn if k[0] != step]:
             del self.drawn[key]
-        self.drawn[(moves_seen, seat)] = page
+        self.drawn[(step, seat)] = page
 
     def seat_of(self, token: str) -> str:
         """The seat a token stands for (SPECTATOR for the spectators' token)."""
@@ -235,17 +268,17 @@ class Tables:
                 self._open.popitem(last=False)
 
     def move(self, table: Table, token: str, index: int, seen: int, key: str | None = None) -> int:
-        """The seat of `token` takes its option `index`, having seen `seen` moves; the
-        table's count of moves after it. The same `key` sent again plays nothing again."""
+        """The seat of `token` takes its option `index`, having seen the table at step `seen`;
+        the table's step after it. The same `key` sent again plays nothing again."""
         seat = table.seat_of(token)
         with table.lock:
             table.catch_up(self.store)
             state = table.state
-            if key is not None and seen < len(table.moves):
+            if key is not None and seen < table.step:
                 done = self.store.played(table.record.id, key)
                 if done is not None:  # this very request was played before: its answer again
                     return done
-            if seen != len(table.moves):
+            if seen != table.step:
                 raise WebError(409, "the position has changed since you saw it: look again")
             if state.result is not None:
                 raise WebError(409, "the game is over")
@@ -255,7 +288,7 @@ class Tables:
             if not 0 <= index < len(labels):
                 raise WebError(400, f"no move number {index}: there are {len(labels)}")
             committed = self.commit(table, seat, labels[index], index, key)
-        return committed.count
+        return committed.step
 
     def commit(self, table: Table, seat: str, label: str, index: int, key: str | None = None) -> Committed:
         """Commit a checked move to the store, then apply it here. Called with the lock held."""
@@ -269,6 +302,7 @@ class Tables:
                 key,
                 table.ai_to_move(after) is not None,
                 over=after.result is not None,
+                step=table.step,
             )
         except MoveConflict:
             table.catch_up(self.store)
@@ -278,7 +312,10 @@ class Tables:
             return committed
         table.states.append(after)
         table.moves.append((seat, label))
-        self.moved(table.record.id, committed.count)
+        table.step = committed.step
+        self.moved(table.record.id, committed.step)
+        if committed.lapsed:
+            self._say(table, "the request to take back a move lapsed: a move was made")
         if table.ai_to_move() is not None:
             self.ai_turn(table.record.id)
         return committed
@@ -302,6 +339,88 @@ class Tables:
         count = self.store.add_note(table.record.id, seat, text)
         self.talked(table.record.id, count)
         return count
+
+    def undo(self, table: Table, token: str, seen: int) -> str:
+        """The seat of `token` asks to take back its last move (and every move after it),
+        having seen the table at step `seen`. Every other human seat must agree (AI seats
+        have no say): with none, it is done at once. Refused when the moves would take back
+        something someone saw that was hidden (web/undo.py). What happened, in words."""
+        seat = table.seat_of(token)
+        if seat == SPECTATOR or table.record.agents.get(seat) != "human":
+            raise WebError(403, "only a person at the table takes back their own move")
+        with table.lock:
+            table.catch_up(self.store)
+            if seen != table.step:
+                raise WebError(409, "the position has changed since you saw it: look again")
+            if table.state.result is not None:
+                raise WebError(409, "the game is over")
+            mine = [n for n, (by, _label) in enumerate(table.moves) if by == seat]
+            if not mine:
+                raise WebError(409, "you have made no move to take back")
+            to = mine[-1]
+            why = revealed(table.game, table.states[to:], seat)
+            if why is not None:
+                raise WebError(409, why)
+            title = table.game.seat_title(seat)
+            # Named by its number, not its label: the others are told the story, not each
+            # other's moves (a label may name what they do not see).
+            what = f"{title}'s last move (move {to + 1})"
+            later = len(table.moves) - to - 1
+            if later:
+                what += f" and the {later} move{'s' if later > 1 else ''} after it"
+            # Every other person at the table: a human seat nobody has taken yet has seen nothing.
+            taken = self.store.names(table.record.id)
+            voters = [s for s, kind in table.record.agents.items() if kind == "human" and s != seat and s in taken]
+            if not voters:
+                if self.store.take_back(table.record.id, to, table.step) is None:
+                    raise WebError(409, "the position has changed since you saw it: look again")
+                self._taken_back(table, f"{what}: taken back")
+                return "taken back"
+            request = {"seat": seat, "to": to, "step": table.step, "voters": voters, "agreed": [], "what": what}
+            if not self.store.ask_undo(table.record.id, request):
+                raise WebError(409, "another request to take back a move is being answered, or the table moved")
+        self._say(table, f"{title} asks to take back {what}: the other players are asked")
+        return "asked"
+
+    def vote(self, table: Table, token: str, agree: bool, seen: int) -> str:
+        """A seat's answer to the request to take back moves made at step `seen` (the asker
+        answering no withdraws it). The last agreement takes the moves back; a refusal
+        ends the request. What happened, in words; a vote given twice counts once."""
+        seat = table.seat_of(token)
+        request = self.store.undo_request(table.record.id)
+        if request is None or request["step"] != seen:
+            raise WebError(409, "no request to take back a move is waiting for an answer now")
+        asker = seat == request["seat"]
+        if not asker and seat not in request["voters"]:
+            raise WebError(403, "this request is not yours to answer")
+        if asker and agree:
+            return "asked"
+        with table.lock:
+            voted = self.store.vote_undo(table.record.id, seat, agree, seen)
+            if voted.outcome == "done":
+                self._taken_back(table, f"{request['what']}: taken back, every player agreeing")
+                return "taken back"
+        title = table.game.seat_title(seat)
+        if voted.outcome == "gone":
+            raise WebError(409, "no request to take back a move is waiting for an answer now")
+        if voted.outcome == "refused":
+            self._say(table, f"{title} {'withdraws' if asker else 'refuses'}: no move is taken back")
+            return "refused"
+        self._say(table, f"{title} agrees to take back {request['what']}")
+        return "agreed"
+
+    def _taken_back(self, table: Table, line: str) -> None:
+        """Moves were taken back in the store: this copy follows, every page hears it. Called
+        with the lock held."""
+        table.catch_up(self.store)
+        self.moved(table.record.id, table.step)
+        self._say(table, line)
+        if table.ai_to_move() is not None:
+            self.ai_turn(table.record.id)
+
+    def _say(self, table: Table, line: str) -> None:
+        """A line of the table's own in the chat, heard by every page."""
+        self.talked(table.record.id, self.store.add_note(table.record.id, SPECTATOR, line))
 
     def rematch(self, table: Table, token: str) -> tuple[Table, str]:
         """The table started again with the same settings and people (a new seed): made

@@ -420,3 +420,55 @@ def test_the_wall_is_down_map_is_laid_out_geographically():
     americas = [p[0] for n, p in positions_of(game, nodes).items() if "america" in str(region[n]).lower()]
     old_world = [p[0] for n, p in positions_of(game, nodes).items() if str(region[n]).lower() in ("europe", "africa")]
     assert max(americas) < min(old_world)
+
+
+def _last(drawn: str) -> set[str]:
+    """The map nodes a drawing marks as changed by the last move (by id)."""
+    return set(re.findall(r'<g class="[^"]*\blast\b[^"]*"[^>]* data-node="([^"]+)"', drawn))
+
+
+def test_the_last_move_is_marked_on_the_map_where_it_changed_something_and_moves_on():
+    """docs/web.md: the nodes the last move changed (influence placed in a country) are
+    ringed and say so in their tooltip, not by colour alone; the next move's replace them,
+    and a position compared with itself marks none."""
+    game = load_game("twid")
+    state = game.start(players=2, seed=4)
+    rng = random.Random(4)
+    found = 0
+    for _ in range(400):
+        if state.result is not None or found >= 3:
+            break
+        labels = game.labels(state)
+        placing = [k for k, label in enumerate(labels) if label.startswith("influence in ")]
+        index = placing[0] if placing else rng.randrange(len(labels))
+        before, state = state, game.apply_index(state, index)
+        drawn = draw(game, state, None, [], before).map
+        marked = _last(drawn)
+        if placing:
+            country = labels[index][len("influence in ") :].split(" (")[0]
+            node = next(n for n in game.compiled.rt.links if game.compiled.rt.display(n) == country)
+            assert marked == {node}, (labels[index], marked)
+            group = re.search(rf'<g class="[^"]*"[^>]* data-node="{re.escape(node)}"[^>]*>(.*?)</g>', drawn, re.S)
+            assert 'class="ring"' in group.group(1) and "changed by the last move" in group.group(0)
+            found += 1
+        assert ("ring-key" in drawn) == bool(marked)  # the legend names the ring when one is drawn
+        unmoved = draw(game, state, None, [], state).map  # compared with itself: nothing changed
+        assert not _last(unmoved) and 'class="ring"' not in unmoved
+    assert found == 3
+
+
+def _grid_of(drawing) -> str:
+    return next(part for part in drawing.parts if '<table class="grid"' in part)
+
+
+def test_the_last_move_is_marked_on_a_grid_and_cleared_by_the_next():
+    """A grid's cell the last move changed is outlined and says so; the next move moves it."""
+    game = load_game("tictactoe")
+    start = game.start(seed=1)
+    first = game.apply(start, "b2")
+    grid = _grid_of(draw(game, first, "o", game.labels(first), start))
+    assert re.findall(r'<td class="last"[^>]*>', grid) == ['<td class="last" title="b2, changed by the last move">']
+    second = game.apply(first, "a1")
+    grid = _grid_of(draw(game, second, "x", game.labels(second), first))
+    assert re.findall(r'<td class="last"[^>]*>', grid) == ['<td class="last" title="a1, changed by the last move">']
+    assert _grid_of(draw(game, second, "x", game.labels(second))).count('class="last"') == 0

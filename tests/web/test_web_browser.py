@@ -398,3 +398,43 @@ def test_a_maps_labels_are_readable_and_its_nodes_clickable_on_a_laptop_and_a_ph
                 assert zoomed["smallest"] >= 11 and zoomed["missed"] == [], zoomed
             page.close()
         browser.close()
+
+
+def test_two_people_take_back_a_move_by_agreement_and_see_the_last_move_marked(server):
+    """Two browsers under the content security policy: x's move is outlined on o's board;
+    o asks to take back its move, x's page asks x live and x agrees; both boards go back to
+    o's turn, the move's mark moved back to x's cell."""
+    with playwright_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=BROWSER, args=["--no-sandbox"])
+        setup = browser.new_page()
+        setup.goto(server + "/new/tictactoe")
+        form = setup.locator("form#game-tictactoe")
+        form.locator("select[name=seat_x]").select_option("human")
+        form.locator("select[name=seat_o]").select_option("human")
+        form.locator("button[type=submit]").click()
+        links = {s: setup.locator(f"a.seat-link[data-seat={s}]").get_attribute("href") for s in ("x", "o")}
+        pages = {}
+        for seat, link in links.items():
+            pages[seat] = browser.new_context().new_page()
+            pages[seat].goto(server + link)
+            pages[seat].wait_for_selector("#status")
+        x, o = pages["x"], pages["o"]
+        x.locator("button.cell[title=b2]").click()
+        o.wait_for_selector('#seen[value="1"]', state="attached", timeout=30000)
+        assert o.locator("td.last").get_attribute("title") == "b2, changed by the last move"
+        o.locator("button.cell[title=a1]").click()
+        x.wait_for_selector('#seen[value="2"]', state="attached", timeout=30000)
+        assert x.locator("td.last").get_attribute("title") == "a1, changed by the last move"
+        o.locator("#undo").click()
+        x.wait_for_selector("button.vote[data-agree=yes]", timeout=30000)  # asked live, by the talk event
+        assert "Do you agree?" in x.locator(".undo-request").inner_text()
+        assert o.locator("button.vote[data-agree=yes]").count() == 0
+        x.locator("button.vote[data-agree=yes]").click()
+        for page in (x, o):
+            page.wait_for_selector('#seen[value="3"]', state="attached", timeout=30000)
+        assert "Your turn (o)" in o.locator("#status").inner_text()
+        assert o.locator("td.last").get_attribute("title") == "b2, changed by the last move"
+        assert "taken back, every player agreeing" in x.locator("#chat").inner_text()
+        o.wait_for_selector("#undo")  # the request answered: o may ask again
+        assert o.locator("#message").inner_text() == "" and x.locator("#message").inner_text() == ""
+        browser.close()

@@ -161,3 +161,89 @@ def test_a_creator_with_a_name_plays_the_first_seat_in_play_when_the_form_made_n
     assert table.record.agents == {"west": "human", "east": "random"}
     r = client.post("/tables", data={"game": "tictactoe", "seat_x": "random", "seat_o": "random"})
     assert r.status_code == 400  # with no name, no one plays: refused
+
+
+CARD_ASKS = """
+game cardask "Card asks" { players 2..2 seats [west, east] }
+enum Country { france "France", spain "Spain" }
+var influence: Country -> int = 0
+card truman "Truman Doctrine" {
+    text "Remove all the influence in one country."
+    effect {
+        rule "Card 19: remove all influence in a country"
+        choose c from [france, spain] by west prompt "choose a country" label "clear {c}"
+        influence[c] = 0
+        choose n from [1, 2] by east prompt "Truman Doctrine: east adds how much?" label "add {n}"
+    }
+}
+procedure play() {
+    rule "1 East places influence, then West plays Truman Doctrine"
+    choose c from [france, spain] by east prompt "choose a country" label "influence in {c}"
+    influence[c] += 1
+    perform truman.effect()
+    game over [west]
+}
+"""
+
+
+def test_a_choice_made_while_a_card_is_carried_out_names_the_card(tmp_path):
+    """The issue's own words: a choice's prompt names the card it is about, at the web table
+    and in the terminal alike, from where the engine stands (no prompt of the game's own
+    changed); a prompt naming the card already is not named twice, and one asked outside
+    every card is as the game wrote it."""
+    from interpreter.cli.human import HumanAgent
+    from interpreter.runtime.load import load_game
+
+    path = tmp_path / "cardask.game"
+    path.write_text(CARD_ASKS)
+    game = load_game(path)
+    state = game.start(players=2, seed=1)
+    assert (game.question(state), game.card_in_play(state)) == ("choose a country", None)
+    state = game.apply(state, "influence in France")
+    assert game.prompt(state) == "choose a country" and game.question(state) == "Truman Doctrine: choose a country"
+    said: list[str] = []
+    HumanAgent("west", ask=lambda _: "clear France", say=said.append).choose(game, state)
+    assert "\nwest, Truman Doctrine: choose a country:" in said
+    later = game.apply(state, "clear France")
+    assert game.question(later) == "Truman Doctrine: east adds how much?"  # named once
+    with TestClient(create_app(tmp_path / "t.sqlite", [str(path)])) as client:
+        r = client.post("/tables", data={"game": str(path), "seat_west": "human", "seat_east": "human"})
+        links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+        client.post(links["east"] + "/move", data={"index": "0", "seen": "0"})
+        board = client.get(links["west"] + "/board").text
+        prompt = text(re.search(r'<p class="prompt">(.*?)</p>', board, re.S).group(1))
+        assert prompt == "Truman Doctrine: choose a country"
+        assert [text(b) for b in re.findall(r'<button class="move"[^>]*>(.*?)</button>', board)] == [
+            "clear France",
+            "clear Spain",
+        ]
+
+
+HIDDEN_CARD = """
+game hiddencard "Hidden card" { players 2..2 seats [west, east] }
+card trap "Trap" {
+    text "The other side chooses a number."
+    effect {
+        rule "Trap"
+        choose n from [1, 2] by west prompt "choose a number" label "{n}"
+    }
+}
+var hand: player -> list Card = [] seen by owner
+procedure play() {
+    rule "1 The trap is in HOLDER's hand, face down, while its text is carried out"
+    hand[HOLDER] = [trap]
+    perform trap.effect()
+    game over [west]
+}
+"""
+
+
+@pytest.mark.parametrize(("holder", "question"), [("east", "choose a number"), ("west", "Trap: choose a number")])
+def test_a_card_hidden_from_the_seat_deciding_is_not_named_to_it(tmp_path, holder, question):
+    from interpreter.runtime.load import load_game
+
+    path = tmp_path / "hiddencard.game"
+    path.write_text(HIDDEN_CARD.replace("HOLDER", holder))
+    game = load_game(path)
+    state = game.start(players=2, seed=1)
+    assert state.pending.player == "west" and game.question(state) == question

@@ -153,3 +153,51 @@ def test_the_store_keeps_the_sqlite_stores_rules(database):
         assert store.table("pg1") == record and store.table("nope") is None
     finally:
         store.close()
+
+
+def test_the_store_takes_moves_back_by_the_sqlite_stores_rules(database):
+    from tests.test_web_undo import check_undo_store
+
+    store = open_store(database)
+    try:
+        check_undo_store(store)
+    finally:
+        store.close()
+
+
+def test_a_move_taken_back_through_one_server_is_heard_by_the_others_pages(database):
+    ports = free_port(), free_port()
+    a, b = (f"http://127.0.0.1:{p}" for p in ports)
+    servers = [serve(database, p) for p in ports]
+    heard: list[int] = []
+    try:
+        r = httpx.post(a + "/tables", data={"game": "tictactoe", "seat_x": "human", "seat_o": "human"}, timeout=30)
+        links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+        for base, seat in ((a, "x"), (b, "o")):  # each person opens their page: their seat is taken
+            assert httpx.get(base + links[seat], timeout=30).status_code == 200
+        assert httpx.post(a + links["x"] + "/move", data={"index": "4", "seen": "0"}, timeout=30).text == "1"
+        assert httpx.post(b + links["o"] + "/move", data={"index": "0", "seen": "1"}, timeout=30).text == "2"
+        assert "o marks a1" in httpx.get(a + links["x"] + "/board", timeout=30).text  # A's copy has both moves
+
+        def page() -> None:  # a page of server A
+            with httpx.stream("GET", a + links["x"] + "/events", timeout=httpx.Timeout(5, read=30)) as events:
+                for line in events.iter_lines():
+                    if line.startswith("data: "):
+                        heard.append(int(line[6:]))
+                        if heard[-1] >= 3:
+                            return
+
+        listener = threading.Thread(target=page, daemon=True)
+        listener.start()
+        assert httpx.post(b + links["o"] + "/undo", data={"seen": "2"}, timeout=30).text == "asked"
+        assert "Do you agree?" in httpx.get(a + links["x"] + "/talk", timeout=30).text  # the request, through A
+        assert httpx.post(a + links["x"] + "/vote", data={"agree": "yes", "seen": "2"}, timeout=30).text == "taken back"
+        listener.join(timeout=30)
+        assert heard[-1] == 3
+        boards = [httpx.get(base + links["o"] + "/board", timeout=30).text for base in (a, b)]
+        assert boards[0] == boards[1] and 'id="seen" value="3"' in boards[0] and "o marks a1" not in boards[0]
+        assert httpx.post(b + links["o"] + "/move", data={"index": "1", "seen": "3"}, timeout=30).text == "4"
+    finally:
+        for s in servers:
+            s.kill()
+            s.wait(timeout=30)

@@ -139,6 +139,29 @@ if (chatForm) {
   });
 }
 
+async function askToUndo() {  // the page's own step: a request made on an older position is refused
+  try {
+    const r = await post("/undo", {seen: seen()});
+    if (!r.ok) { tell(await r.text()); }
+  } catch (err) { tell("The server cannot be reached: nothing was asked."); }
+  await refreshTalk();
+}
+
+async function vote(button) {
+  try {
+    const r = await post("/vote", {agree: button.dataset.agree, seen: button.dataset.step});
+    if (!r.ok) { tell(await r.text()); }
+  } catch (err) { tell("The server cannot be reached: your answer was not sent."); }
+  await refreshTalk();
+}
+
+document.getElementById("talk").addEventListener("click", (ev) => {
+  if (ev.detail > 1) { return; }  // a double click is one request
+  if (ev.target.closest("#undo")) { askToUndo(); return; }
+  const button = ev.target.closest("button.vote");
+  if (button) { vote(button); }
+});
+
 const rematch = document.getElementById("rematch");
 if (rematch) {
   rematch.addEventListener("click", async () => {
