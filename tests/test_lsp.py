@@ -412,7 +412,8 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
         )
     )
     value = result.contents.value
-    assert '"Czech Republic-Slovakia"' in value and "stability = 3" in value and "region = Europe" in value
+    assert '"Czech Republic-Slovakia"' in value and "stability = `3`" in value
+    assert 'region = `europe` "Europe"' in value  # the member the cell names, with its title
     assert "countries.tsv" in value
     assert "House card 89 Velvet Revolution" in value  # the rule the card's effect cites
     found = await client.text_document_definition_async(
