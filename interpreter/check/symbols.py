@@ -112,8 +112,16 @@ def kind_of(t: Type) -> str | None:
 _made: dict[tuple[Any, str], Type] = {}
 
 
+_simple: dict[str, Type] = {}
+
+
 def frozen(t: Any) -> Type:
     """The checker's working type `t` (check/types.py) as a frozen `Type`."""
+    if type(t) is str:  # the most of them: int, a kind, ...
+        simple = _simple.get(t)
+        if simple is None:
+            simple = _simple[t] = UNKNOWN if t == T.ANY else NONE_TYPE if t == T.NONE else Named(t)
+        return simple
     key = (t, T.why_none(t))
     try:
         return _made[key]

@@ -13,15 +13,18 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import attrs
 
 from interpreter.check.checker import Checker
+from interpreter.check.endless import endless
+from interpreter.check.partial import with_the_rest_checked
 from interpreter.check.symbols import ListOf, MapOf, Maybe, Named, SymbolTable, Type, kind_of
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.errors import Diagnostic, GameDefError, Span
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded, no_collection
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.parser import SyntaxErrors, keywords, parse_text
@@ -62,19 +65,8 @@ class Analysis:
     game: str = ""  # the game file checked: this one, or the game that includes this card set
 
 
-def _check(program: Program, table: SymbolTable) -> list[Diagnostic]:
-    """`check_program`, adding what the checker recorded (check/symbols.py) to `table`."""
-    checker = Checker(program)
-    diags = checker.run()
-    table.merge(checker.table)
-    errors = [d for d in diags if d.severity == "error"]
-    if errors:
-        raise GameDefError(errors)
-    return [d for d in diags if d.severity == "warning"]
-
-
 # ---- diagnostics ---------------------------------------------------------------------------
-def analyse(path: str | None, text: str) -> Analysis:
+def analyse(path: str | None, text: str, progress: Progress | None = None) -> Analysis:
     """Parse and check `text` as the file at `path` (its includes read from disk); a
     document that is no file (`path` None: an untitled buffer) is only parsed.
 
@@ -88,7 +80,7 @@ def analyse(path: str | None, text: str) -> Analysis:
         message = f"the document has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
         return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, "split it into smaller files"),))
     try:
-        return _analyse(path, text, alone)
+        return _analyse(path, text, alone, progress)
     except GameDefError as err:
         return Analysis(path, text, tuple(err.diagnostics))
     except (LimitExceeded, RecursionError, MemoryError) as err:
@@ -96,7 +88,7 @@ def analyse(path: str | None, text: str) -> Analysis:
         return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, getattr(err, "hint", None)),))
 
 
-def _analyse(path: str, text: str, alone: bool) -> Analysis:
+def _analyse(path: str, text: str, alone: bool, progress: Progress | None = None) -> Analysis:
     syntax: SyntaxErrors | None = None
     try:
         module = parse_text(text, path)
@@ -119,36 +111,82 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     edited = {path: module}
     try:
         program = load_program(game, (), edited)
+    except SyntaxErrors as err:  # an included file does not parse: as `check` reports it
+        found = tuple(with_the_rest_checked(game, syntax or err, edited))
+        return Analysis(path, text, found, module, None, own, sources, game=game)
     except GameDefError as err:
         return Analysis(path, text, first + _not_echoes(err.diagnostics, syntax), module, None, own, sources, game=game)
     sources.update(program.sources)
     symbols = _program_symbols(module, program, sources)
-    diags: dict[tuple, Diagnostic] = {}
-    warnings: dict[tuple, Diagnostic] | None = None
     table = SymbolTable()
-    variants: list[str]
-    tested = [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
-    for variants in [[]] + [[v] for v in program.all_variants] + tested:
+
+    def done(shown: tuple[Diagnostic, ...]) -> Analysis:
+        if game != path:  # of the game around a card set, its errors only: the warnings are its own business
+            shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
+        typed = tuple(
+            attrs.evolve(s, detail=f"{s.detail}: {table.defs[s.name]}")
+            if s.kind == "def" and s.name in table.defs
+            else s
+            for s in symbols
+        )
+        return Analysis(path, text, shown, module, program, typed, sources, table, game)
+
+    if syntax is not None:  # the syntax errors and the errors of what parsed, as `check` gives them
+        shown = tuple(with_the_rest_checked(game, syntax, edited))
         try:
-            found = _check(program if not variants else load_program(game, variants, edited), table)
+            _checked(program, table)  # for the names and types of what parsed
+        except GameDefError:
+            pass
+        return done(shown)
+    return done(static_diagnostics(game, program, edited, table, lambda found: progress and progress(done(found))))
+
+
+# Told of an analysis before it is complete (the game's own check, before its variants').
+Progress = Callable[["Analysis"], object]
+
+
+def _checked(program: Program, table: SymbolTable) -> list[Diagnostic]:
+    """`check_program`, adding what the checker recorded (check/symbols.py) to `table`."""
+    with no_collection():  # linear in the program's size, as `check_program` (core/limits.py)
+        checker = Checker(program)
+        diags = checker.run()
+    table.merge(checker.table)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    return [d for d in diags if d.severity == "warning"]
+
+
+def static_diagnostics(
+    game: str,
+    program: Program,
+    edited: dict[str, ast.Module],
+    table: SymbolTable,
+    interim: Callable[[tuple[Diagnostic, ...]], object] | None = None,
+) -> tuple[Diagnostic, ...]:
+    """What `gamedef check` reports before it compiles and plays (cli/designing.py): the
+    game checked, then with each variant, then with each set of variants a test plays; the
+    errors of the first of these that has any; else the warnings that none of them uses
+    up, and the recursions and loops that cannot end (check/endless.py). `interim` is told
+    the warnings of the game's own check when it is clean, before anything else (its
+    variants, the endless recursions) is looked at: an error just fixed is gone at once.
+    (When the game's own check has errors, they are the answer: nothing more is checked.)"""
+    sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
+    sets += [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
+    warnings: dict[tuple, Diagnostic] | None = None
+    never_ends: dict[tuple, Diagnostic] = {}
+    for i, variants in enumerate(sets):
+        assembled = program if not variants else load_program(game, variants, edited)
+        try:
+            found = _checked(assembled, table)
         except GameDefError as err:
-            for d in _not_echoes(err.diagnostics, syntax):
-                if variants and (d.span, d.message) not in diags:
-                    d = attrs.evolve(d, message=f"{d.message} (with variant {variants[0]})")
-                diags.setdefault((d.span, d.message.split(" (with variant ")[0]), d)
-            continue
+            return tuple(err.diagnostics)
         keys = {(d.span, d.message): d for d in found}  # warn only of what no variant uses either
         warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
-    symbols = tuple(
-        attrs.evolve(s, detail=f"{s.detail}: {table.defs[s.name]}") if s.kind == "def" and s.name in table.defs else s
-        for s in symbols
-    )
-    if syntax is not None:
-        warnings = None  # what a broken declaration would have used is not unused
-    shown = first + tuple(diags.values()) + tuple((warnings or {}).values())
-    if game != path:  # of the game around a card set, its errors only: the warnings are its own business
-        shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
-    return Analysis(path, text, shown, module, program, symbols, sources, table, game)
+        if i == 0 and interim is not None and len(sets) > 1:
+            interim(tuple(warnings.values()))
+        never_ends.update({(d.span, d.message): d for d in endless(assembled.decls)})
+    return tuple((warnings or {}).values()) + tuple(never_ends.values())
 
 
 def _not_echoes(diagnostics, syntax: SyntaxErrors | None) -> tuple[Diagnostic, ...]:
