@@ -261,9 +261,10 @@ class Checker:
             t = t.value
         self.declared["var:" + d.name] = d.span
         held = self.type_of(t)
-        why = f"an entry of `{d.name}` may be none (it holds `{{t}}`)" if keys else f"`{d.name}` is declared `{{t}}`"
+        # Never trusted: the rules may set it (back) to none, so it is narrowed before use as a `T`.
+        why = f"the entries of `{d.name}` are declared `{{t}}`" if keys else f"`{d.name}` is declared `{{t}}`"
         held = _noted(held, why)
-        self.vars[d.name] = (tuple(keys), opt(held[1], held.why, trusted=True) if is_opt(held) else held)
+        self.vars[d.name] = (tuple(keys), held)
         if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
             self.error(
                 d.span,
