@@ -501,3 +501,32 @@ def test_test_blocks_are_checked_like_code(tmp_path: Path):
     assert [(d.span.line, d.span.column, d.message, d.severity) for d in found.diagnostics] == [
         (12, 12, "unknown name 'bonsu'", "error"),
     ]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_games_own_check_is_published_before_its_variants(client: LanguageClient, tmp_path: Path):
+    """An edit to a game with a variant: the game's own check is published first (here it is
+    clean), then with the variant checked too, what `gamedef check` reports: the error only
+    the variant has."""
+    text = (
+        'game g { players 1..1 }\ndef goal() = 3\nvariant short "Short" {\n    rule "House rule: shorter"\n'
+        "    replace def goal() = 2\n}\n"
+        'procedure play() {\n    rule "G 1"\n    log "{goal()}"\n    game over players\n}\n'
+    )
+    path = tmp_path / "v.game"
+    path.write_text(text)
+    assert await _open(client, path, text) == []
+    broken = text.replace("replace def goal() = 2", "replace def goal() = gaol")
+    uri = path.as_uri()
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=broken)],
+        )
+    )
+    seen = []
+    while not seen or not seen[-1]:
+        params = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
+        if params.uri == uri and params.version == 2:
+            seen.append([d.message.split("\n")[0] for d in params.diagnostics])
+    assert seen == [[], ["unknown name 'gaol'"]]
