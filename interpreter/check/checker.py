@@ -45,8 +45,11 @@ SPECIAL = {"members": (1, 1), "initial": (1, 1)}
 
 
 class Checker:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, scope_types: bool = False):
         self.program = program
+        # Record each procedure's every binding of each local (`SymbolTable.scopes`), for
+        # `local_types`: off by default, as no other reader needs it.
+        self.scope_types = scope_types
         self.diags: list[Diagnostic] = []
         self.types: dict[str, str] = {
             INT: INT,
@@ -875,6 +878,10 @@ class Checker:
     def block(self, stmts, scope: dict, loops: int) -> None:
         for s in stmts:
             self.stmt(s, scope, loops)
+        if self.scope_types:  # every binding's type, not just the last (`local_types`)
+            seen = self.table.scopes.setdefault(self.result_of or "", {})
+            for name, t in scope.items():
+                seen.setdefault(name, set()).add(frozen(t))
 
     def stmt(self, s, scope: dict, loops: int) -> None:
         """Check one statement (`loops`: how many loops enclose it, for `break`), by its
@@ -1752,18 +1759,9 @@ def local_types(program: Program) -> dict[str, dict[str, Any]]:
     """Each procedure's locals and their types (the checker's: types.py), by procedure name.
     A name bound with two types is left out (its type is not known): only what is sure is
     checked."""
-    checker = Checker(program)
-    bound: dict[str, dict[str, set]] = {}
-    original = checker.block
-
-    def block(stmts, scope: dict, loops: int) -> None:  # every binding, not just the last
-        original(stmts, scope, loops)
-        seen = bound.setdefault(checker.result_of or "", {})
-        for name, t in scope.items():
-            seen.setdefault(name, set()).add(repr(t))
-
-    checker.block = block  # type: ignore[method-assign]
+    checker = Checker(program, scope_types=True)
     checker.run()
+    bound = checker.table.scopes
     out = {}
     for proc, scope in checker.local_types.items():
         kinds = bound.get(proc, {})

@@ -173,6 +173,8 @@ class SymbolTable:
     defs: dict[str, Type] = attrs.field(factory=dict)  # a def's result type, by its name
     fields: dict[str, dict[str, Binding]] = attrs.field(factory=dict)  # kind -> property -> binding
     globals: dict[str, Binding] = attrs.field(factory=dict)  # each variable, option and constant, by name
+    # each procedure's locals with every type each was bound with (`Checker(scope_types=True)`)
+    scopes: dict[str, dict[str, set[Type]]] = attrs.field(factory=dict)
     _index: dict[tuple[str, int], list[tuple[int, int, Span]]] | None = attrs.field(default=None, init=False)
 
     def use(self, span: Span, binding: Binding) -> None:
