@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from interpreter.check.seats import seat_warnings
+from interpreter.check.symbols import Binding, MapOf, SymbolTable, frozen
 from interpreter.check.types import (
     ANY,
     BOOL,
@@ -32,7 +33,7 @@ from interpreter.check.types import (
 )
 from interpreter.check.views import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
-from interpreter.core.errors import Diagnostic, GameDefError, did_you_mean
+from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
@@ -44,8 +45,11 @@ SPECIAL = {"members": (1, 1), "initial": (1, 1)}
 
 
 class Checker:
-    def __init__(self, program: Program):
+    def __init__(self, program: Program, scope_types: bool = False):
         self.program = program
+        # Record each procedure's every binding of each local (`SymbolTable.scopes`), for
+        # `local_types`: off by default, as no other reader needs it.
+        self.scope_types = scope_types
         self.diags: list[Diagnostic] = []
         self.types: dict[str, str] = {
             INT: INT,
@@ -88,6 +92,12 @@ class Checker:
         self._stateful: set[str] = set()  # and of the variables
         self._facts_memo: dict = {}  # what a condition says (`_facts`), by its node
         self._defaulted: Any = None  # the left side of the `??` being checked
+        # The record of what was resolved (check/symbols.py): each name use's binding, each
+        # expression's type, each local. `declared` holds where each global name is
+        # declared (by "what:name"), `_where` where each name of the scope being checked was bound.
+        self.table = SymbolTable()
+        self.declared: dict[str, Span] = {}
+        self._where: dict[str, Span] = {}
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -118,7 +128,39 @@ class Checker:
             self.declaration(d)
         self._unused(decls)
         self.diags.extend(seat_warnings(self.program))
+        self._record_declarations()
         return self.diags
+
+    # ---- the record (check/symbols.py) ---------------------------------------------
+    def _record_declarations(self) -> None:
+        """Each def's result type and each kind's properties, into the symbol table."""
+        self.table.defs = {name: frozen(t) for name, t in self.def_types.items()}
+        for name, t in self.constants.items():
+            self.table.globals[name] = Binding(name, "constant", self.declared.get("const:" + name), frozen(t))
+        for name, t in self.options.items():
+            self.table.globals[name] = Binding(name, "option", self.declared.get("option:" + name), frozen(t))
+        for name, (keys, t) in self.vars.items():
+            self.table.globals[name] = Binding(name, "var", self.declared.get("var:" + name), _map_type(keys, t))
+        for kind, fields in self.fields.items():
+            entity = self.entities.get(kind)
+            spans = {f.name: f.span for f in entity.fields} if entity is not None else {}
+            self.table.fields[kind] = {
+                name: Binding(name, "field", spans.get(name, self.declared.get("type:" + kind)), frozen(t))
+                for name, t in fields.items()
+            }
+
+    def bind(self, name: str, span, t, kind: str = "local") -> None:
+        """A local name bound at `span` (a parameter, `let`, loop variable, ...), of type `t`."""
+        self._where[name] = span
+        self.table.locals[span] = Binding(name, kind, span, frozen(t))
+
+    def _use(self, span, name: str, kind: str, declared, t) -> None:
+        """A use of `name` written at `span`, resolved to a `kind` declared at `declared`."""
+        self.table.use(span, Binding(name, kind, declared, frozen(t)))
+
+    def _name_span(self, span, name: str):
+        """Where `name` itself is written when it starts the node at `span` (a call's function)."""
+        return Span(span.path, span.line, span.column, span.column + len(name))
 
     def _test_code(self) -> list:
         """The code of the designer's `test` blocks played with exactly the variants of this
@@ -146,6 +188,7 @@ class Checker:
         """Every seat and role is a constant of type player."""
         for seat in self.program.header.seats:
             self.constants[seat] = PLAYER
+            self.declared.setdefault("const:" + seat, self.program.header.span)
         for _, names in self.program.header.roles:
             for seat in names:
                 self.constants[seat] = PLAYER
@@ -156,6 +199,10 @@ class Checker:
     def _types(self, decls) -> None:
         """Enums (with their members), entities, grids and card kinds name types."""
         for d in decls:
+            if isinstance(d, ast.Enum | ast.Entity | ast.Grid):
+                self.declared["type:" + d.name] = d.span
+            elif isinstance(d, ast.Card):  # a kind no entity declares: where its first card is
+                self.declared.setdefault("type:" + d.kind, d.span)
             if isinstance(d, ast.Enum):
                 self.types[d.name] = d.name
                 for m in d.members:
@@ -187,6 +234,7 @@ class Checker:
                         self.queries[f.name] = ast.Query(span=f.span, name=f.name, params=(x,), type=f.type, base=base)
             elif isinstance(d, ast.Option):
                 self.options[d.name] = self.type_of(d.type)
+                self.declared["option:" + d.name] = d.span
             elif isinstance(d, ast.Def):
                 self.defs[d.name] = d
             elif isinstance(d, ast.Query):
@@ -214,10 +262,12 @@ class Checker:
                 )
             keys.append(key)
             t = t.value
+        self.declared["var:" + d.name] = d.span
         held = self.type_of(t)
-        why = f"an entry of `{d.name}` may be none (it holds `{{t}}`)" if keys else f"`{d.name}` is declared `{{t}}`"
+        # Never trusted: the rules may set it (back) to none, so it is narrowed before use as a `T`.
+        why = f"the entries of `{d.name}` are declared `{{t}}`" if keys else f"`{d.name}` is declared `{{t}}`"
         held = _noted(held, why)
-        self.vars[d.name] = (tuple(keys), opt(held[1], held.why, trusted=True) if is_opt(held) else held)
+        self.vars[d.name] = (tuple(keys), held)
         if d.seen_by == "owner" and (not keys or keys[0] != PLAYER):
             self.error(
                 d.span,
@@ -288,9 +338,11 @@ class Checker:
                     self.error(d.span, f"unknown component kind '{d.kind}'", did_you_mean(d.kind, self.fields))
                     continue
                 scope: dict[str, Any] = {}
+                self._where = {}
                 for name, e in d.iterators:  # a loop's list may use the loops before it
                     self.expr(e, scope)
                     scope[name] = ANY
+                    self.bind(name, d.span, ANY)
                 self.expr(d.name_template, scope)
                 for fv in d.values:
                     self._field_value(d.kind, fv, scope)
@@ -346,6 +398,7 @@ class Checker:
                 "names of seats, enum members and components must be unique",
             )
         self.constants[name] = typ
+        self.declared["const:" + name] = span
 
     def _generated_names(self) -> None:
         pass
@@ -552,7 +605,10 @@ class Checker:
 
     def _params(self, params) -> dict[str, Any]:
         """A scope of parameters by name, each of its declared type (a `T?` noted as such)."""
-        return {p.name: _noted(self.type_of(p.type), f"parameter `{p.name}` is declared `{{t}}`") for p in params}
+        scope = {p.name: _noted(self.type_of(p.type), f"parameter `{p.name}` is declared `{{t}}`") for p in params}
+        for p in params:
+            self.bind(p.name, p.span, scope[p.name], "parameter")
+        return scope
 
     def type_of(self, t: ast.TypeExpr):
         if isinstance(t, ast.NamedType):
@@ -573,6 +629,7 @@ class Checker:
         check = getattr(self, "_decl_" + type(d).__name__, None)
         if check is not None:
             self.narrowed = frozenset()
+            self._where = {}
             check(d)
 
     def _decl_Option(self, d: ast.Option) -> None:
@@ -589,6 +646,7 @@ class Checker:
         for f in d.fields:
             if f.visible is not None:
                 scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
+                self._where = {"self": d.span}
                 self.cond(f.visible, scope, "a `visible when` condition")
 
     def _decl_Var(self, d: ast.Var) -> None:
@@ -655,9 +713,11 @@ class Checker:
         self.trigger(d, None)
 
     def _decl_Payoff(self, d: ast.Payoff) -> None:
+        self.bind(d.var, d.span, PLAYER)
         self.expect(d.value, {d.var: PLAYER}, INT, "a payoff")
 
     def _decl_Estimate(self, d: ast.Estimate) -> None:
+        self.bind(d.var, d.span, PLAYER)
         self.expect(d.value, {d.var: PLAYER}, INT, "an estimate")
 
     def _decl_View(self, d: ast.View) -> None:
@@ -695,11 +755,15 @@ class Checker:
             else:
                 self.used.add("var:" + hook.var)
             self.narrowed = frozenset()
+            self._where = {"self": d.span}
             self.block(hook.body, {"self": d.kind}, 0)
         for name, body, _span, params in d.slots:
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
             scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in declared + params}}
+            self._where = {"self": d.span}
+            for p in declared + params:
+                self.bind(p.name, p.span, scope[p.name], "parameter")
             self.narrowed = frozenset()
             self.block(body, scope, 0)
 
@@ -722,6 +786,7 @@ class Checker:
 
     def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        self._where = {"self": self.card_now.span} if self.card_now is not None else {}
         self.cond(m.condition, scope, "a modifier's `while` condition")
         self.narrowed = _facts(m.condition, True, self._facts_memo)  # in force only while it holds
         self.modifier(m.modifier, scope)
@@ -744,8 +809,10 @@ class Checker:
                 "(" + ", ".join(p.name for p in q.params) + ")",
             )
         inner = dict(scope)
+        kept_where = dict(self._where)
         for n, p in zip(m.names, q.params):
             inner[n] = self.type_of(p.type)
+            self.bind(n, m.span, inner[n], "parameter")
         want = self.type_of(q.type)
         if m.op in ("forbid", "allow") and want != BOOL:
             self.error(m.span, f"`{m.op}` changes a true/false query; '{m.query}' is {show(want)}")
@@ -760,15 +827,18 @@ class Checker:
             if not fits(t, want) and not self.none_misfit(m.value, t, want, f"query '{m.query}' is {show(want)}"):
                 self.error(m.value.span, f"query '{m.query}' is {show(want)}, this modifier gives {show(t)}")
         self.narrowed = kept
+        self._where = kept_where
 
     def trigger(self, t: ast.Trigger, self_kind) -> None:
         self.result = None
         self.narrowed = frozenset()  # nothing known yet: a card's triggers and slots are checked in turn
         scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        self._where = {"self": self.card_now.span} if self.card_now is not None else {}
         event = self._event(t.event, t.span)
         if event is None:
             for n in t.names:
                 scope[n] = ANY
+                self.bind(n, t.span, ANY, "parameter")
         else:
             self.used.add("event:" + t.event)
             if len(t.names) != len(event.params):
@@ -781,6 +851,7 @@ class Checker:
                 )
             for n, p in zip(t.names, event.params):
                 scope[n] = _noted(self.type_of(p.type), f"event '{t.event}' gives `{n}` as `{{t}}`")
+                self.bind(n, t.span, scope[n], "parameter")
         if t.where is not None:
             self.cond(t.where, scope, "a `where` condition")
             self.narrowed = _facts(t.where, True, self._facts_memo)  # the trigger runs only where it holds
@@ -807,6 +878,10 @@ class Checker:
     def block(self, stmts, scope: dict, loops: int) -> None:
         for s in stmts:
             self.stmt(s, scope, loops)
+        if self.scope_types:  # every binding's type, not just the last (`local_types`)
+            seen = self.table.scopes.setdefault(self.result_of or "", {})
+            for name, t in scope.items():
+                seen.setdefault(name, set()).add(frozen(t))
 
     def stmt(self, s, scope: dict, loops: int) -> None:
         """Check one statement (`loops`: how many loops enclose it, for `break`), by its
@@ -818,6 +893,7 @@ class Checker:
     def _stmt_Let(self, s: ast.Let, scope: dict, loops: int) -> None:
         self._name_ok(s.name, s.span, "local")
         scope[s.name] = self.value_type(s.value, scope)
+        self.bind(s.name, s.span, scope[s.name])
         self._forget({s.name}, scope)
 
     def _stmt_Assign(self, s: ast.Assign, scope: dict, loops: int) -> None:
@@ -861,6 +937,7 @@ class Checker:
 
     def _stmt_For(self, s: ast.For, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.iterable, scope), s.iterable)
+        self.bind(s.var, s.span, scope[s.var])
         self._loop(s.body, scope)
         self._forget({s.var}, scope)
         entry = self.narrowed
@@ -879,6 +956,7 @@ class Checker:
             listed = _written(s.options)
             why = f"an `optional` choose gives none when {'its list' if listed == '...' else listed} is empty"
             scope[s.var] = opt(scope[s.var], why)
+        self.bind(s.var, s.span, scope[s.var])
 
     def _stmt_May(self, s: ast.May, scope: dict, loops: int) -> None:
         self.expect(s.player, scope, PLAYER, "the player who may")
@@ -897,6 +975,7 @@ class Checker:
 
     def _stmt_Roll(self, s: ast.Roll, scope: dict, loops: int) -> None:
         scope[s.var] = self.element(self.expr(s.source, scope), s.source)
+        self.bind(s.var, s.span, scope[s.var])
         self._forget({s.var}, scope)
 
     def _stmt_Shuffle(self, s: ast.Shuffle, scope: dict, loops: int) -> None:
@@ -1023,6 +1102,7 @@ class Checker:
         else:
             self.used.add("proc:" + s.func)
             self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, s.args, proc)
+            self._use(self._name_span(s.span, s.func), s.func, "procedure", proc.span, self.results.get(s.func))
         self._forget(None, scope)  # a procedure may change any variable
 
     def returned(self, s: ast.Return, scope) -> None:
@@ -1092,7 +1172,10 @@ class Checker:
 
     def _assigned(self, s: ast.Assign, scope, value) -> None:
         """The value assigned fits what the local or variable holds."""
+        at = self._name_span(s.span, s.name)
         if s.name in scope:
+            kind = self.table.locals.get(self._where.get(s.name), _LOCAL).kind  # type: ignore[arg-type]
+            self._use(at, s.name, kind, self._where.get(s.name), scope[s.name])
             want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
             if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
                 self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
@@ -1112,6 +1195,7 @@ class Checker:
                 )
             return
         keys, val_t = self.vars[s.name]
+        self._use_var(at, s.name)
         if len(s.keys) < len(keys):
             self.error(s.span, f"'{s.name}' is a map: assign one entry, {s.name}" + "[key]" * len(keys) + " = ...")
             return
@@ -1186,7 +1270,8 @@ class Checker:
         method = getattr(self, "_" + type(e).__name__)
         t = method(e, scope)
         if self.narrowed and is_opt(t) and _key(e) in self.narrowed:
-            return t[1]  # checked not none here (`x != none`), and unchanged since
+            t = t[1]  # checked not none here (`x != none`), and unchanged since
+        self.table.types[e.span] = frozen(t)
         return t
 
     def narrowed_by(self, e, truth: bool) -> frozenset:
@@ -1270,25 +1355,36 @@ class Checker:
     def _Name(self, e, scope):
         n = e.id
         if n in scope:
+            kind = "self" if n == "self" else self.table.locals.get(self._where.get(n), _LOCAL).kind  # type: ignore[arg-type]
+            self._use(e.span, n, kind, self._where.get(n), scope[n])
             return scope[n]
         if n in self.vars:
             self.used.add("var:" + n)
             keys, val = self.vars[n]
+            self._use_var(e.span, n)
             return ANY if keys else val
         if n in self.options:
+            self._use(e.span, n, "option", self.declared.get("option:" + n), self.options[n])
             return self.options[n]
         if n == "players":
+            self._use(e.span, n, "players", None, lst(PLAYER))
             return lst(PLAYER)
         if n in self.constants:
+            self._use(e.span, n, "constant", self.declared.get("const:" + n), self.constants[n])
             return self.constants[n]
         if n in self.defs:
-            return self._Call(ast.Call(span=e.span, func=n, args=()), scope)
+            t = self._Call(ast.Call(span=e.span, func=n, args=()), scope)
+            self._use(e.span, n, "def", self.defs[n].span, t)
+            return t
         if n in self.types:
+            self._use(e.span, n, "type", self.declared.get("type:" + n), ("type", self.types[n]))
             return ("type", self.types[n])
         if self.grids and re.fullmatch(r"[a-z]+[0-9]+", n):
+            self._use(e.span, n, "constant", self.declared.get("type:" + self.grids[0]), self.grids[0])
             return self.grids[0]  # a cell name of the first grid, e.g. a1
         for grid in self.grids[1:]:
             if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
+                self._use(e.span, n, "constant", self.declared.get("type:" + grid), grid)
                 return grid  # a later grid's cells are prefixed: track_a1
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
@@ -1306,17 +1402,18 @@ class Checker:
 
     def _Comprehension(self, e, scope):
         inner = dict(scope)
-        kept = self.narrowed
+        kept, kept_where = self.narrowed, dict(self._where)
         try:
             for clause in e.clauses:  # each clause sees the names of the clauses before it
                 inner[clause.var] = self.element(self.expr(clause.iterable, inner), clause.iterable)
+                self.bind(clause.var, clause.span, inner[clause.var])
                 self._forget({clause.var}, inner)
                 if clause.condition is not None:
                     self.cond(clause.condition, inner, "a comprehension's `if`")
                     self.narrowed = self.narrowed_by(clause.condition, True)
             return lst(self.expr(e.element, inner))
         finally:
-            self.narrowed = kept
+            self.narrowed, self._where = kept, kept_where
 
     def _Range(self, e, scope):
         self.expect(e.low, scope, INT, "a range's start")
@@ -1435,9 +1532,23 @@ class Checker:
             return ANY
         if t not in self.entities:
             self._lacking(e, t, scope)
-        if is_opt(fields[e.name]) and self._given(e, scope):
-            return fields[e.name][1]
-        return fields[e.name]
+        found = fields[e.name][1] if is_opt(fields[e.name]) and self._given(e, scope) else fields[e.name]
+        if e.span.end_column is not None:  # the property's name ends the expression
+            at = Span(e.span.path, e.span.line, e.span.end_column - len(e.name), e.span.end_column)
+            self._use(at, e.name, "field", self._field_span(t, e.name), found)
+        return found
+
+    def _use_var(self, span, name: str) -> None:
+        """A use of the game's variable `name` written at `span` (read, assigned, shuffled)."""
+        keys, t = self.vars[name]
+        self.table.use(span, Binding(name, "var", self.declared.get("var:" + name), _map_type(keys, t)))
+
+    def _field_span(self, kind: str, name: str):
+        """Where property `name` of `kind` is declared (its entity's field), if known."""
+        entity = self.entities.get(kind)
+        if entity is not None:
+            return next((f.span for f in entity.fields if f.name == name), entity.span)
+        return self.declared.get("type:" + kind)
 
     def _pile(self, e, scope) -> bool:
         """Is `e` a variable of the game, or an entry of one (`discard`, `hand[p]`): a
@@ -1499,6 +1610,7 @@ class Checker:
         if isinstance(base, ast.Name) and base.id in self.vars and base.id not in scope:
             self.used.add("var:" + base.id)
             key_types, val_t = self.vars[base.id]
+            self._use_var(base.span, base.id)
             if len(keys) < len(key_types):
                 for depth, key in enumerate(keys):
                     self._indexed(base.id, key_types[depth : depth + 1], ANY, [key], scope, e)
@@ -1514,12 +1626,13 @@ class Checker:
     def _Lambda(self, e, scope):
         inner = dict(scope)
         inner[e.param] = ANY
-        kept = self.narrowed
+        kept, kept_where = self.narrowed, dict(self._where)
+        self.bind(e.param, e.span, ANY)
         self._forget({e.param}, inner)
         try:
             self.expr(e.body, inner)
         finally:
-            self.narrowed = kept
+            self.narrowed, self._where = kept, kept_where
         return ANY
 
     def _Call(self, e, scope):
@@ -1529,14 +1642,18 @@ class Checker:
             q = self.queries[f]
             args = [self.expr(a, scope) for a in e.args]
             self.arguments(e, f"query '{f}'", [self.type_of(p.type) for p in q.params], args, e.args, q)
-            return _noted(self.type_of(q.type), f"query '{f}' is declared `{{t}}`")
+            result = _noted(self.type_of(q.type), f"query '{f}' is declared `{{t}}`")
+            self._use(self._name_span(e.span, f), f, "query", q.span, result)
+            return result
         if f in self.defs:
             self.used.add("def:" + f)
             d = self.defs[f]
             args = [self.expr(a, scope) for a in e.args]
             self.arguments(e, f"function '{f}'", [self.type_of(p.type) for p in d.params], args, e.args, d)
             t = self.def_types.get(f, ANY)
-            return _noted(t, f"function '{f}' may give none: {why_none(t)}" if why_none(t) else "")
+            result = _noted(t, f"function '{f}' may give none: {why_none(t)}" if why_none(t) else "")
+            self._use(self._name_span(e.span, f), f, "def", d.span, result)
+            return result
         if f in SPECIAL:
             lo, hi = SPECIAL[f]
             if not lo <= len(e.args) <= hi:
@@ -1642,23 +1759,22 @@ def local_types(program: Program) -> dict[str, dict[str, Any]]:
     """Each procedure's locals and their types (the checker's: types.py), by procedure name.
     A name bound with two types is left out (its type is not known): only what is sure is
     checked."""
-    checker = Checker(program)
-    bound: dict[str, dict[str, set]] = {}
-    original = checker.block
-
-    def block(stmts, scope: dict, loops: int) -> None:  # every binding, not just the last
-        original(stmts, scope, loops)
-        seen = bound.setdefault(checker.result_of or "", {})
-        for name, t in scope.items():
-            seen.setdefault(name, set()).add(repr(t))
-
-    checker.block = block  # type: ignore[method-assign]
+    checker = Checker(program, scope_types=True)
     checker.run()
+    bound = checker.table.scopes
     out = {}
     for proc, scope in checker.local_types.items():
         kinds = bound.get(proc, {})
         out[proc] = {n: t for n, t in scope.items() if len(kinds.get(n, ())) <= 1}
     return out
+
+
+_LOCAL = Binding("", "local", None, frozen(ANY))
+
+
+def _map_type(keys: tuple, value):
+    """A variable's type for the record: its value type, or a map of its keys to it."""
+    return MapOf(tuple(frozen(k) for k in keys), frozen(value)) if keys else frozen(value)
 
 
 def _names(props: list[str]) -> str:

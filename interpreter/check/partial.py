@@ -15,20 +15,25 @@ from pathlib import Path
 from interpreter.check.checker import check_program
 from interpreter.core.errors import Diagnostic, GameDefError
 from interpreter.core.limits import MAX_FILES
+from interpreter.language import syntax as ast
 from interpreter.language.parser import SyntaxErrors
 from interpreter.language.program import load_program
 
 
-def with_the_rest_checked(path: str | Path, first: SyntaxErrors) -> list[Diagnostic]:
+def with_the_rest_checked(
+    path: str | Path, first: SyntaxErrors, edited: dict[str, ast.Module] | None = None
+) -> list[Diagnostic]:
     """The syntax errors of the game at `path` (`first`: those of the first broken file met,
     then of any other file it includes) and the check's errors in what parsed, in order of
-    file and position."""
+    file and position. `edited`: files read from these trees rather than from disk (the
+    language server's unsaved documents)."""
     broken = {first.module.path: first}
+    given = {p: m for p, m in (edited or {}).items() if p not in broken}
     found: dict[tuple, Diagnostic] = {(d.span, d.message): d for d in first.diagnostics}
     program = None
     while program is None and len(broken) <= MAX_FILES:
         try:
-            program = load_program(path, (), {p: e.module for p, e in broken.items()})
+            program = load_program(path, (), {**given, **{p: e.module for p, e in broken.items()}})
         except SyntaxErrors as err:
             if err.module.path in broken:
                 break
@@ -38,11 +43,11 @@ def with_the_rest_checked(path: str | Path, first: SyntaxErrors) -> list[Diagnos
             _add(found, err.diagnostics, broken.values())
             break
     if program is not None and all(e.whole for e in broken.values()):
-        edited = {p: e.module for p, e in broken.items()}
+        trees = {**given, **{p: e.module for p, e in broken.items()}}
         variants: list[str]
         for variants in [[]] + [[v] for v in program.all_variants]:
             try:
-                check_program(program if not variants else load_program(path, variants, edited))
+                check_program(program if not variants else load_program(path, variants, trees))
             except GameDefError as err:
                 _add(found, err.diagnostics, broken.values())
     return sorted(found.values(), key=lambda d: (d.span.path, d.span.line, d.span.column))

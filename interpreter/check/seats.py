@@ -118,13 +118,18 @@ class _Seats:
     # -- which procedure parameters end up as the key of a write --------------------------
     def _written_params(self) -> dict[str, set[int]]:
         written: dict[str, set[int]] = {name: set() for name in self.procs}
+        # each procedure's writes and calls, found once (the loop below runs to a fixed point)
+        relevant = {
+            name: [s for s in ast.walk(proc.body) if isinstance(s, ast.CallStmt | ast.Let | ast.Assign | ast.Return)]
+            for name, proc in self.procs.items()
+        }
         changed = True
         while changed:
             changed = False
             for name, proc in self.procs.items():
                 params = [p.name for p in proc.params]
                 found = set(written[name])
-                for s in ast.walk(proc.body):
+                for s in relevant[name]:
                     if isinstance(s, ast.Assign) and s.name in self.keyed:
                         for depth in self.keyed[s.name]:
                             key = s.keys[depth] if depth < len(s.keys) else None

@@ -24,9 +24,10 @@ def lst(t) -> tuple:
 
 class Opt(tuple):
     """`T?`: the tuple ("opt", T), with `why` it may be none (not compared, not shown).
-    `trusted`: a variable's value (or a map's entry) declared `T?`, which the rules set
-    before they read it where the checker cannot follow them; it stands where a `T` is
-    needed, and is none at run time only if the rules read it before setting it."""
+    `trusted`: `first` or `last` of a list the rules work out (not a pile of the game's
+    state), which stands where a `T` is needed and is none at run time only if the list
+    is empty. A variable's value (or a map's entry) declared `T?` is never trusted: the
+    rules may set it back to none, so it is narrowed before it is used as a `T`."""
 
     why: str
     trusted: bool

@@ -834,6 +834,16 @@ class Module:
     decls: tuple[Decl, ...]
 
 
+_PARTS: dict[type, tuple[str, ...]] = {}  # a node class's fields but its span, in order
+
+
+def _parts(t: type) -> tuple[str, ...]:
+    found = _PARTS.get(t)
+    if found is None:
+        found = _PARTS[t] = tuple(f.name for f in attrs.fields(t) if f.name != "span") if attrs.has(t) else ()
+    return found
+
+
 def walk(node):
     """Every node of a syntax tree (tuples and lists are walked through), depth first."""
     stack = [node]
@@ -843,8 +853,11 @@ def walk(node):
             stack.extend(n)
             continue
         yield n
-        if attrs.has(type(n)):
-            stack.extend(getattr(n, f.name) for f in attrs.fields(type(n)) if f.name != "span")
+        parts = _PARTS.get(type(n))
+        if parts is None:
+            parts = _parts(type(n))
+        for name in parts:
+            stack.append(getattr(n, name))
 
 
 def names_in(node) -> set[str]:

@@ -13,21 +13,24 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import attrs
 
 from interpreter.check.checker import Checker
-from interpreter.check.types import show
+from interpreter.check.endless import endless
+from interpreter.check.partial import with_the_rest_checked
+from interpreter.check.symbols import ListOf, MapOf, Maybe, Named, SymbolTable, Type, kind_of
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.errors import Diagnostic, GameDefError, Span
-from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded
+from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded, no_collection
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.parser import SyntaxErrors, keywords, parse_text
 from interpreter.language.program import Program, load_program
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
+from interpreter.language.tables import DEFAULT_SEPARATOR, Vocabulary
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -42,11 +45,7 @@ class Symbol:
     detail: str  # one line: its type or signature
     doc: str = ""  # more lines (markdown): a card's printed text and properties
     also: tuple[Span, ...] = ()  # other places that declare it (a table row a card block extends)
-
-
-# A local's type as hover shows it (by where the local is bound), or, by a name, a def's
-# result type as shown, or the types of a procedure's locals as the checker keeps them.
-LocalType = str | dict[str, Any]
+    type: Type | None = None  # a local's type, as the checker found it
 
 
 @attrs.frozen
@@ -60,50 +59,14 @@ class Analysis:
     program: Program | None = None  # None without a game header, or when includes fail
     symbols: tuple[Symbol, ...] = ()
     sources: dict[str, str] = attrs.field(factory=dict)  # text of every file read, by path
-    # a local's type, by where it is bound; a def's result type, by its name (see `_check`)
-    local_types: dict[tuple[str, int, int] | str, LocalType] = attrs.field(factory=dict)
+    # what the checker resolved: each name use's binding, each expression's and local's type
+    # (the game's own, then what only a variant has)
+    table: SymbolTable = attrs.field(factory=SymbolTable)
     game: str = ""  # the game file checked: this one, or the game that includes this card set
 
 
-class _TypedChecker(Checker):
-    """The checker, keeping the type it found for each local name (`let`, a loop's
-    variable, `choose`, `roll`): what hover shows of a local. The checker itself keeps
-    a scope only while it checks a block."""
-
-    def __init__(self, program: Program):
-        super().__init__(program)
-        self.bound_types: dict[tuple[str, int, int], str] = {}
-
-    def stmt(self, s, scope: dict, loops: int) -> None:
-        super().stmt(s, scope, loops)
-        if isinstance(s, ast.Let):
-            name = s.name
-        elif isinstance(s, ast.For | ast.Choose | ast.Roll):
-            name = s.var
-        else:
-            return
-        if name in scope:
-            self.bound_types[(s.span.path, s.span.line, s.span.column)] = show(scope[name])
-
-
-def _check(program: Program, types: dict[tuple[str, int, int] | str, LocalType] | None = None) -> list[Diagnostic]:
-    """`check_program`, keeping in `types` the locals' types (by where each is bound)
-    and the defs' result types (by name)."""
-    checker = _TypedChecker(program)
-    diags = checker.run()
-    errors = [d for d in diags if d.severity == "error"]
-    if errors:
-        raise GameDefError(errors)
-    if types is not None:  # the game's own first, then what only a variant has
-        for key, t in checker.bound_types.items():
-            types.setdefault(key, t)
-        for name, t in checker.def_types.items():
-            types.setdefault(name, show(t))
-    return [d for d in diags if d.severity == "warning"]
-
-
 # ---- diagnostics ---------------------------------------------------------------------------
-def analyse(path: str | None, text: str) -> Analysis:
+def analyse(path: str | None, text: str, progress: Progress | None = None) -> Analysis:
     """Parse and check `text` as the file at `path` (its includes read from disk); a
     document that is no file (`path` None: an untitled buffer) is only parsed.
 
@@ -117,7 +80,7 @@ def analyse(path: str | None, text: str) -> Analysis:
         message = f"the document has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
         return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, "split it into smaller files"),))
     try:
-        return _analyse(path, text, alone)
+        return _analyse(path, text, alone, progress)
     except GameDefError as err:
         return Analysis(path, text, tuple(err.diagnostics))
     except (LimitExceeded, RecursionError, MemoryError) as err:
@@ -125,7 +88,7 @@ def analyse(path: str | None, text: str) -> Analysis:
         return Analysis(path, text, (Diagnostic(Span(path, 1, 1), message, getattr(err, "hint", None)),))
 
 
-def _analyse(path: str, text: str, alone: bool) -> Analysis:
+def _analyse(path: str, text: str, alone: bool, progress: Progress | None = None) -> Analysis:
     syntax: SyntaxErrors | None = None
     try:
         module = parse_text(text, path)
@@ -148,37 +111,82 @@ def _analyse(path: str, text: str, alone: bool) -> Analysis:
     edited = {path: module}
     try:
         program = load_program(game, (), edited)
+    except SyntaxErrors as err:  # an included file does not parse: as `check` reports it
+        found = tuple(with_the_rest_checked(game, syntax or err, edited))
+        return Analysis(path, text, found, module, None, own, sources, game=game)
     except GameDefError as err:
         return Analysis(path, text, first + _not_echoes(err.diagnostics, syntax), module, None, own, sources, game=game)
     sources.update(program.sources)
     symbols = _program_symbols(module, program, sources)
-    diags: dict[tuple, Diagnostic] = {}
-    warnings: dict[tuple, Diagnostic] | None = None
-    local_types: dict[tuple[str, int, int] | str, LocalType] = {}
-    variants: list[str]
-    tested = [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
-    for variants in [[]] + [[v] for v in program.all_variants] + tested:
+    table = SymbolTable()
+
+    def done(shown: tuple[Diagnostic, ...]) -> Analysis:
+        if game != path:  # of the game around a card set, its errors only: the warnings are its own business
+            shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
+        typed = tuple(
+            attrs.evolve(s, detail=f"{s.detail}: {table.defs[s.name]}")
+            if s.kind == "def" and s.name in table.defs
+            else s
+            for s in symbols
+        )
+        return Analysis(path, text, shown, module, program, typed, sources, table, game)
+
+    if syntax is not None:  # the syntax errors and the errors of what parsed, as `check` gives them
+        shown = tuple(with_the_rest_checked(game, syntax, edited))
         try:
-            found = _check(program if not variants else load_program(game, variants, edited), local_types)
+            _checked(program, table)  # for the names and types of what parsed
+        except GameDefError:
+            pass
+        return done(shown)
+    return done(static_diagnostics(game, program, edited, table, lambda found: progress and progress(done(found))))
+
+
+# Told of an analysis before it is complete (the game's own check, before its variants').
+Progress = Callable[["Analysis"], object]
+
+
+def _checked(program: Program, table: SymbolTable) -> list[Diagnostic]:
+    """`check_program`, adding what the checker recorded (check/symbols.py) to `table`."""
+    with no_collection():  # linear in the program's size, as `check_program` (core/limits.py)
+        checker = Checker(program)
+        diags = checker.run()
+    table.merge(checker.table)
+    errors = [d for d in diags if d.severity == "error"]
+    if errors:
+        raise GameDefError(errors)
+    return [d for d in diags if d.severity == "warning"]
+
+
+def static_diagnostics(
+    game: str,
+    program: Program,
+    edited: dict[str, ast.Module],
+    table: SymbolTable,
+    interim: Callable[[tuple[Diagnostic, ...]], object] | None = None,
+) -> tuple[Diagnostic, ...]:
+    """What `gamedef check` reports before it compiles and plays (cli/designing.py): the
+    game checked, then with each variant, then with each set of variants a test plays; the
+    errors of the first of these that has any; else the warnings that none of them uses
+    up, and the recursions and loops that cannot end (check/endless.py). `interim` is told
+    the warnings of the game's own check when it is clean, before anything else (its
+    variants, the endless recursions) is looked at: an error just fixed is gone at once.
+    (When the game's own check has errors, they are the answer: nothing more is checked.)"""
+    sets: list[list[str]] = [[]] + [[v] for v in program.all_variants]
+    sets += [list(vs) for vs in dict.fromkeys(t.variants for t in program.tests) if len(vs) > 1]
+    warnings: dict[tuple, Diagnostic] | None = None
+    never_ends: dict[tuple, Diagnostic] = {}
+    for i, variants in enumerate(sets):
+        assembled = program if not variants else load_program(game, variants, edited)
+        try:
+            found = _checked(assembled, table)
         except GameDefError as err:
-            for d in _not_echoes(err.diagnostics, syntax):
-                if variants and (d.span, d.message) not in diags:
-                    d = attrs.evolve(d, message=f"{d.message} (with variant {variants[0]})")
-                diags.setdefault((d.span, d.message.split(" (with variant ")[0]), d)
-            continue
+            return tuple(err.diagnostics)
         keys = {(d.span, d.message): d for d in found}  # warn only of what no variant uses either
         warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
-    def_types = {k: v for k, v in local_types.items() if isinstance(k, str)}
-    symbols = tuple(
-        attrs.evolve(s, detail=f"{s.detail}: {def_types[s.name]}") if s.kind == "def" and s.name in def_types else s
-        for s in symbols
-    )
-    if syntax is not None:
-        warnings = None  # what a broken declaration would have used is not unused
-    shown = first + tuple(diags.values()) + tuple((warnings or {}).values())
-    if game != path:  # of the game around a card set, its errors only: the warnings are its own business
-        shown = tuple(d for d in shown if d.span.path == path or d.severity == "error")
-    return Analysis(path, text, shown, module, program, symbols, sources, local_types, game)
+        if i == 0 and interim is not None and len(sets) > 1:
+            interim(tuple(warnings.values()))
+        never_ends.update({(d.span, d.message): d for d in endless(assembled.decls)})
+    return tuple((warnings or {}).values()) + tuple(never_ends.values())
 
 
 def _not_echoes(diagnostics, syntax: SyntaxErrors | None) -> tuple[Diagnostic, ...]:
@@ -348,24 +356,27 @@ def _symbols(modules, tables, sources: dict[str, str]) -> tuple[Symbol, ...]:
     return tuple(out)
 
 
-def _row_symbols(loaded) -> list[Symbol]:
+def _row_symbols(loaded, values: _Values | None = None) -> list[Symbol]:
     """The components a table's rows make: their title, printed text and properties, from
-    the table file (the `text` column, if the table reads one, is the printed text)."""
+    the table file (the `text` column, if the table reads one, is the printed text). Each
+    property is shown as the game reads it (`_Values`): a cell read through `with "P" as
+    none` is none, an enum's member is named with its title, never the raw text of a
+    column another property is also read from."""
     decl = loaded.decl
     if not isinstance(decl, ast.Table):
         return []
+    values = values or _Values(None)
     out = []
     for named in loaded.live():
         lines = []
         props = []
         for column in decl.columns:
             cell = named.row.cells.get(column.column)
-            if cell is None or cell.value in ("", None):
-                continue
             if column.prop == "text":
-                lines.append(f"> {cell.value}")
-            else:
-                props.append(f"- {column.prop} = {cell.value}")
+                if cell is not None and cell.value not in ("", None):
+                    lines.append(f"> {cell.value}")
+                continue
+            props.append(f"- {column.prop} = {values.shown(decl, column, cell)}")
         out.append(
             Symbol(
                 named.name,
@@ -390,10 +401,14 @@ def _program_symbols(module: ast.Module, program: Program, sources: dict[str, st
             seen.add(path)
             modules.append(_Included(path, tuple(x for x in program.decls if x.span.path == path)))
     symbols = list(_symbols(modules, (), sources))
+    for variant in program.all_variants.values():  # an included file's variants, with their own cards
+        if variant.span.path != module.path:
+            _decl_symbols(variant, sources, symbols)
     header = program.header
     if header.span.path != module.path:
         _decl_symbols(header, sources, symbols)
-    rows = {s.name: s for t in program.tables for s in _row_symbols(t)}
+    values = _Values(program)
+    rows = {s.name: s for t in program.tables for s in _row_symbols(t, values)}
     merged = []
     for s in symbols:
         row = rows.pop(s.name, None) if s.kind == "card" else None
@@ -402,6 +417,98 @@ def _program_symbols(module: ast.Module, program: Program, sources: dict[str, st
             s = attrs.evolve(s, detail=row.detail, doc=doc, also=(row.span,))
         merged.append(s)
     return tuple(merged) + tuple(rows.values())
+
+
+class _Values:
+    """How a table's cell reads, shown as a designer writes the value: the column's
+    readings first (`with "P" as none`), an empty cell as none (or `[]` for a list), a
+    list item by item, an enum member or a component by its name with its title.
+    The compiler reads the cells the same way (language/tables.py, `CellReader`); this
+    shows them without compiling the game."""
+
+    def __init__(self, program: Program | None):
+        self.fields: dict[str, dict[str, ast.TypeExpr]] = {}
+        titles: dict[str, str] = {}
+        by_type: dict[str, list[str]] = {}
+        decls = list(program.decls) if program is not None else []
+        for d in decls:
+            if isinstance(d, ast.Entity):
+                self.fields[d.name] = {f.name: f.type for f in d.fields}
+            elif isinstance(d, ast.Enum):
+                for m in d.members:
+                    titles[m.name] = m.title
+                    by_type.setdefault(d.name, []).append(m.name)
+            elif isinstance(d, ast.Card):
+                titles[d.name] = d.title
+                by_type.setdefault(d.kind, []).append(d.name)
+        for t in program.tables if program is not None else ():
+            if isinstance(t.decl, ast.Table):
+                for row in t.live():
+                    titles.setdefault(row.name, row.title)
+                    if row.name not in by_type.get(t.decl.kind, []):
+                        by_type.setdefault(t.decl.kind, []).append(row.name)
+        self.titles = titles
+        self.vocabularies = {k: Vocabulary(tuple(v), titles) for k, v in by_type.items()}
+
+    def shown(self, decl: ast.Table, column: ast.Column, cell) -> str:
+        """The value as code (in backticks), with the title of what it names after it."""
+        value = self._value(decl, column, cell)
+        title = self.titles.get(value)
+        return f"`{value}`" + (f' "{title}"' if title is not None and title != value else "")
+
+    def _value(self, decl: ast.Table, column: ast.Column, cell) -> str:
+        t = self.fields.get(decl.kind, {}).get(column.prop)
+        optional = isinstance(t, ast.OptionalType)
+        inner = t.inner if isinstance(t, ast.OptionalType) else t
+        readings = {r.text: r.value for r in column.readings}
+        value = cell.value if cell is not None else ""
+        listed = isinstance(inner, ast.ListType)
+        if isinstance(value, list):
+            return "[" + ", ".join(self._item(str(v), inner, readings) for v in value) + "]"
+        text = str(value).strip() if value is not None else ""
+        if not listed and text in readings:
+            return _literal(readings[text])
+        if not text or text in decl.empty:
+            return "[]" if listed else "none" if optional or t is None else "(empty)"
+        if isinstance(inner, ast.ListType):
+            items = [i.strip() for i in text.split(column.separator or DEFAULT_SEPARATOR) if i.strip()]
+            return "[" + ", ".join(self._item(i, inner.element, readings) for i in items) + "]"
+        return self._item(text, inner, readings)
+
+    def _item(self, text: str, t: ast.TypeExpr | None, readings: dict[str, ast.Expr]) -> str:
+        if text in readings:
+            return _literal(readings[text])
+        if isinstance(t, ast.OptionalType):
+            t = t.inner
+        name = t.name if isinstance(t, ast.NamedType) else ""
+        if name == "bool":
+            return (
+                "true"
+                if text.casefold() in ("yes", "true")
+                else "false"
+                if text.casefold() in ("no", "false")
+                else text
+            )
+        vocabulary = self.vocabularies.get(name)
+        found = vocabulary.find(text) if vocabulary is not None else None
+        if isinstance(found, str):
+            return found
+        return text if name in ("int", "") else f'"{text}"' if name == "str" else text
+
+
+def _literal(e: ast.Expr) -> str:
+    """A reading's value (`as none`, `as true`, `as 3`, `as West`) as it is written."""
+    if isinstance(e, ast.NoneLit):
+        return "none"
+    if isinstance(e, ast.Bool):
+        return "true" if e.value else "false"
+    if isinstance(e, ast.Int):
+        return str(e.value)
+    if isinstance(e, ast.Name):
+        return e.id
+    if isinstance(e, ast.Str):
+        return '"' + "".join(p for p in e.parts if isinstance(p, str)) + '"'
+    return "..."
 
 
 @attrs.frozen
@@ -539,27 +646,38 @@ def cited_rules(chain: list) -> tuple[list[str], list[str]]:
 
 
 def locals_in(
-    chain: list, sources: dict[str, str], types: dict | None = None, program: Program | None = None
+    chain: list, sources: dict[str, str], table: SymbolTable | None = None, program: Program | None = None
 ) -> list[Symbol]:
     """Names bound inside the enclosing declaration: parameters, `let`, loop variables,
     `choose` and `roll` results, comprehension and lambda variables, trigger arguments,
-    and the parameters a card's bare slot takes from its kind (`slot NAME(...)`)."""
+    and the parameters a card's bare slot takes from its kind (`slot NAME(...)`); each with
+    the type the checker found for it (`table`), where it did."""
     if not chain:
         return []
+    bound = table.locals if table is not None else {}
     out: list[Symbol] = _declared_slot_params(chain, program)
     for node in ast.walk(chain[0]):
         if isinstance(node, ast.Param):
-            out.append(Symbol(node.name, "parameter", node.span, f"{node.name}: {type_text(node.type)}"))
+            known = bound.get(node.span)
+            out.append(
+                Symbol(
+                    node.name,
+                    "parameter",
+                    node.span,
+                    f"{node.name}: {type_text(node.type)}",
+                    type=known.type if known else None,
+                )
+            )
         elif isinstance(node, ast.Let):
-            span = node.span
-            typ = (types or {}).get((span.path, span.line, span.column))
-            shown = f"let {node.name}: {typ}" if typ else f"let {node.name}"
-            out.append(Symbol(node.name, "local", span, f"{shown} = {source_rest(sources, node.value.span)}"))
+            known = bound.get(node.span)
+            shown = f"let {node.name}: {known.type}" if known else f"let {node.name}"
+            detail = f"{shown} = {source_rest(sources, node.value.span)}"
+            out.append(Symbol(node.name, "local", node.span, detail, type=known.type if known else None))
         elif isinstance(node, ast.For | ast.Choose | ast.Roll | ast.ForClause | ast.LeaveHook):
-            span = node.span
-            typ = (types or {}).get((span.path, span.line, span.column))
-            doc = f"`{source_rest(sources, span)}`"
-            out.append(Symbol(node.var, "local", span, f"{node.var}: {typ}" if typ else node.var, doc))
+            known = bound.get(node.span)
+            doc = f"`{source_rest(sources, node.span)}`"
+            detail = f"{node.var}: {known.type}" if known else node.var
+            out.append(Symbol(node.var, "local", node.span, detail, doc, type=known.type if known else None))
         elif isinstance(node, ast.Lambda):
             out.append(Symbol(node.param, "local", node.span, f"{node.param} => ..."))
         elif isinstance(node, ast.Trigger):
@@ -569,8 +687,21 @@ def locals_in(
             for n in node.names:
                 out.append(Symbol(n, "parameter", node.span, f"{n}: argument of query {node.query}"))
     if isinstance(chain[0], ast.Card):
-        out.append(Symbol("self", "local", chain[0].span, f"self: the card {chain[0].name}"))
+        card = _filled(chain[0], program)
+        kind = ast.NamedType(span=card.span, name=card.kind)
+        out.append(Symbol("self", "local", chain[0].span, f"self: the card {card.name} ({type_text(kind)})"))
     return out
+
+
+def _filled(card: ast.Card, program: Program | None) -> ast.Card:
+    """The card as the assembled program has it: a block that extends a table's row has
+    its kind (and slots' parameters) from the row and its entity."""
+    if program is None:
+        return card
+    found = [d for d in program.decls if isinstance(d, ast.Card) and d.name == card.name]
+    for v in program.all_variants.values():
+        found += [d for d in v.decls if isinstance(d, ast.Card) and d.name == card.name]
+    return found[0] if found else card
 
 
 def _declared_slot_params(chain: list, program: Program | None) -> list[Symbol]:
@@ -581,12 +712,11 @@ def _declared_slot_params(chain: list, program: Program | None) -> list[Symbol]:
         return []
     if slot.name not in card.bare_slots:
         return []
-    filled = next((d for d in program.decls if isinstance(d, ast.Card) and d.name == card.name), None)
-    params = next((s[3] for s in filled.slots if s[0] == slot.name), ()) if filled is not None else ()
+    filled = _filled(card, program)
+    params = next((s[3] for s in filled.slots if s[0] == slot.name), ())
     return [
         Symbol(p.name, "parameter", p.span, f"{p.name}: {type_text(p.type)} (declared by {filled.kind})")
         for p in params
-        if filled is not None
     ]
 
 
@@ -601,14 +731,50 @@ def lookup(analysis: Analysis, text: str, line: int, column: int) -> tuple[str, 
     row = _lines(text)[line - 1]
     chain = enclosing(analysis, line, column)
     sources = {**analysis.sources, analysis.path: analysis.text}
+    local = [s for s in locals_in(chain, sources, analysis.table, analysis.program) if s.name == word]
+    resolved = _resolved(analysis, text, line, column, word, local)
+    if resolved is not None:
+        return word, resolved, chain
     member = row[: start - 1].rstrip().endswith(".")
-    local = [s for s in locals_in(chain, sources, analysis.local_types, analysis.program) if s.name == word]
     named = [s for s in analysis.symbols if s.name == word]
     if member:
         named = [s for s in named if s.kind == "field"] or named
     else:
         named = [s for s in named if s.kind != "field"] or named
     return word, (local[-1:] if local and not member else []) + named, chain
+
+
+def _resolved(
+    analysis: Analysis, text: str, line: int, column: int, word: str, local: list[Symbol]
+) -> list[Symbol] | None:
+    """What the checker resolved the name at `line`:`column` to (its symbol table), as
+    symbols: the declaration it names, shown with the type the checker found. None where
+    the checker recorded no use there, or the document has changed on that line since
+    it was checked (then the name is looked up by its spelling)."""
+    if _lines(text)[line - 1 : line] != _lines(analysis.text)[line - 1 : line]:
+        return None
+    found = analysis.table.use_at(analysis.path, line, column)
+    if found is None or found[1].name != word:
+        return None
+    b = found[1]
+    if b.kind in ("local", "parameter", "self"):
+        same = [s for s in local if s.span == b.declared] or local[-1:]
+        return same or [Symbol(word, b.kind, b.declared or Span(analysis.path, line, column), f"{word}: {b.type}")]
+    if b.declared is None:  # players, a built-in
+        return (
+            [] if word in BUILTINS else [Symbol(word, b.kind, Span(analysis.path, line, column), f"{word}: {b.type}")]
+        )
+    kinds = {"field": ("field",), "constant": ("card", "component", "member", "game")}.get(b.kind)
+    same = [
+        s
+        for s in analysis.symbols
+        if s.name == word and (b.declared == s.span or b.declared in s.also) and (kinds is None or s.kind in kinds)
+    ]
+    if same:
+        return same
+    if b.kind == "field":  # a property no entity declares: a card's own
+        return [Symbol(word, "field", b.declared, f"{word}: {b.type}")]
+    return None
 
 
 def hover(analysis: Analysis, text: str, line: int, column: int) -> str | None:
@@ -668,13 +834,20 @@ def completions(analysis: Analysis, text: str, line: int, column: int) -> list[t
     prefix = match.group()
     member = before[: len(before) - len(prefix)].rstrip().endswith(".")
     out: dict[str, tuple[str, str, str]] = {}
+    sources = {**analysis.sources, analysis.path: analysis.text}
     if member:
-        for s in analysis.symbols:
+        receiver = before[: len(before) - len(prefix)].rstrip()[:-1]
+        kind = kind_of(receiver_type(analysis, sources, receiver, line, column))
+        fields = analysis.table.fields.get(kind or "")
+        if fields is not None:
+            return [(name, "field", f"{kind}.{name}: {b.type}") for name, b in sorted(fields.items())]
+        if kind is not None:
+            return []  # a value with no properties: an int, an enum's member, ...
+        for s in analysis.symbols:  # a kind not known (the text before the `.` not understood)
             if s.kind == "field":
                 out.setdefault(s.name, (s.name, s.kind, s.detail))
         return list(out.values())
-    sources = {**analysis.sources, analysis.path: analysis.text}
-    for s in locals_in(enclosing(analysis, line, column), sources, analysis.local_types, analysis.program):
+    for s in locals_in(enclosing(analysis, line, column), sources, analysis.table, analysis.program):
         out.setdefault(s.name, (s.name, s.kind, s.detail))
     for s in analysis.symbols:
         if s.kind != "field":
@@ -684,6 +857,63 @@ def completions(analysis: Analysis, text: str, line: int, column: int) -> list[t
     for k in keywords():
         out.setdefault(k, (k, "keyword", "keyword"))
     return list(out.values())
+
+
+_RECEIVER = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)((?:\s*(?:\.\s*[A-Za-z_][A-Za-z0-9_]*|\[[^\[\]]*\]|\([^()]*\)))*)$")
+_STEP = re.compile(r"\.\s*([A-Za-z_][A-Za-z0-9_]*)|\[")
+
+
+def receiver_type(analysis: Analysis, sources: dict[str, str], text: str, line: int, column: int) -> Type:
+    """The type of the expression `text` ends with (written before a `.` at `line`:`column`):
+    a name in scope there (a local, `self`, a variable, a component, a def called), then
+    each `.property` and `[key]` after it, by the types the checker recorded. `Type()`
+    (unknown) where a step is not understood."""
+    head = re.search(
+        r"([A-Za-z_][A-Za-z0-9_]*)((?:\s*(?:\.\s*[A-Za-z_][A-Za-z0-9_]*|\[[^\[\]]*\]|\([^()]*\)))*)$", text
+    )
+    if head is None:
+        return Type()
+    name, rest = head.group(1), head.group(2)
+    called = rest.lstrip().startswith("(")
+    if called:
+        rest = rest.lstrip()[rest.lstrip().index(")") + 1 :]
+    t = _name_type(analysis, sources, name, called, line, column)
+    for step in _STEP.finditer(re.sub(r"\([^()]*\)", "", rest)):
+        if t is None:
+            break
+        if step.group(1):
+            kind = kind_of(t)
+            field = analysis.table.fields.get(kind or "", {}).get(step.group(1))
+            t = field.type if field is not None else None
+        else:
+            t = t.inner if isinstance(t, Maybe) else t
+            if isinstance(t, MapOf):
+                t = MapOf(t.keys[1:], t.value) if len(t.keys) > 1 else t.value
+            elif isinstance(t, ListOf):
+                t = t.item
+            else:
+                t = None
+    return t if t is not None else Type()
+
+
+def _name_type(analysis: Analysis, sources: dict[str, str], name: str, called: bool, line: int, column: int):
+    """The type of `name` where the cursor is: a local bound before it, `self`, or a
+    global name the checker resolved somewhere (a def's result when `called`)."""
+    if called:
+        return analysis.table.defs.get(name)
+    chain = enclosing(analysis, line, column)
+    local = [s for s in locals_in(chain, sources, analysis.table, analysis.program) if s.name == name]
+    before = [s for s in local if (s.span.line, s.span.column) <= (line, column)] or local
+    if name == "self" and before:
+        card = chain[0] if chain and isinstance(chain[0], ast.Card) else None
+        if card is not None:
+            return Named(_filled(card, analysis.program).kind)
+    if before:
+        s = before[-1]
+        bound = analysis.table.locals.get(s.span)
+        return s.type or (bound.type if bound is not None else None)
+    named = analysis.table.globals.get(name)
+    return named.type if named is not None else analysis.table.defs.get(name)
 
 
 @attrs.frozen

@@ -1958,6 +1958,8 @@ procedure play() {{
     {body}
     game over []
 }}
+var top: int? = none
+var held: player -> Card? = none
 """
 
 # Each case: id, the statements of `play` (one line, on line 13), "LINE:COL" and a fragment of
@@ -1998,6 +2000,20 @@ NONE_CASES = [
         "let n = coup.ops + 1\n    let m = if vp[a] > 0 then none else 2\n    gain_vp(b, m ?? 0)",
         id="none-argument",
     ),
+    pytest.param(
+        "gain_vp(a, top + 1)",
+        "13:16",
+        "`+` needs numbers, but `top` may be none (`top` is declared `int?`)",
+        "if top != none { gain_vp(a, top + 1) }",
+        id="none-variable",
+    ),
+    pytest.param(
+        'log "{held[a].title}"',
+        "13:11",
+        "`held[a]` may be none (the entries of `held` are declared `Card?`): `.title` of it would fail",
+        'if held[a] != none { log "{held[a].title}" }',
+        id="none-map-entry",
+    ),
 ]
 
 
@@ -2015,8 +2031,15 @@ def test_a_value_that_may_be_none_is_refused_where_a_value_is_needed(tmp_path, s
 
 def test_narrowing_follows_the_flow(tmp_path):
     """`x == none` with a `return` (or `break`) before, `and`, `else`, `require`, `count(xs) > 0`:
-    each leaves the value narrowed; an assignment or a procedure call in between does not."""
+    each leaves the value narrowed (a variable's and a map entry's too); an assignment or a
+    procedure call in between does not."""
     ok = """
+    if top == none {
+        top = 2
+    }
+    gain_vp(a, top)
+    held[a] = coup
+    log "{held[a].title}"
     let c = first(discard)
     if c == none {
         game over []
@@ -2041,19 +2064,27 @@ def test_narrowing_follows_the_flow(tmp_path):
     """
     _, text = load_error(tmp_path, NONE_GAME.format(body=textwrap.dedent(changed).strip().replace("\n", "\n    ")))
     assert "`last(discard)` may be none" in text
+    called = """
+    if top != none {
+        gain_vp(b, 1)
+        gain_vp(a, top)
+    }
+    """
+    _, text = load_error(tmp_path, NONE_GAME.format(body=textwrap.dedent(called).strip().replace("\n", "\n    ")))
+    assert "`top` may be none (`top` is declared `int?`)" in text  # gain_vp may have set it back to none
 
 
 def test_a_runtime_type_error_names_no_python_type(tmp_path):
-    """A variable declared `T?` is trusted where a `T` is needed; if it is none when the rule
-    runs, the error is in the language's words (it was `'>=' not supported between instances
-    of 'NoneType' and 'int'`)."""
+    """`first` of a list the rules work out is trusted where a `T` is needed; if it is none
+    when the rule runs, the error is in the language's words (it was `'>=' not supported
+    between instances of 'NoneType' and 'int'`)."""
     path = write(
         tmp_path,
         """
         game t { players 2..2 seats [a, b] }
-        var top: int? = none
         procedure play() {
             rule "Play"
+            let top = first([x for x in [1, 2] if x > 5])
             if top >= 3 {
                 log "high"
             }

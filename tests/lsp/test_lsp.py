@@ -412,7 +412,8 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
         )
     )
     value = result.contents.value
-    assert '"Czech Republic-Slovakia"' in value and "stability = 3" in value and "region = Europe" in value
+    assert '"Czech Republic-Slovakia"' in value and "stability = `3`" in value
+    assert 'region = `europe` "Europe"' in value  # the member the cell names, with its title
     assert "countries.tsv" in value
     assert "House card 89 Velvet Revolution" in value  # the rule the card's effect cites
     found = await client.text_document_definition_async(
@@ -425,7 +426,7 @@ async def test_file_building_on_a_bundled_game(client: LanguageClient):
 
 def test_variants_checked_and_outlined(tmp_path: Path):
     """Each variant is checked, as `gamedef check` does: an error only a variant has is
-    reported, naming the variant; the outline shows what the variant replaces, and a
+    reported as check reports it; the outline shows what the variant replaces, and a
     hover inside it shows the rule the variant cites."""
     from interpreter.lsp import analysis as A
 
@@ -437,7 +438,7 @@ def test_variants_checked_and_outlined(tmp_path: Path):
     found = A.analyse(str(tmp_path / "v.game"), text)
     errors = [d for d in found.diagnostics if d.severity == "error"]
     assert [(d.span.line, d.span.column, d.message, d.hint) for d in errors] == [
-        (5, 26, "unknown name 'gaol' (with variant short)", "did you mean 'goal'?")
+        (5, 26, "unknown name 'gaol'", "did you mean 'goal'?")
     ]
     outline = {o.name: o for o in A.outline(found)}
     assert [(c.name, c.detail) for c in outline["short"].children] == [("goal", "replace def goal()")]
@@ -477,8 +478,9 @@ def test_a_def_named_like_a_procedure_shows_its_own_type(tmp_path: Path):
 
 def test_test_blocks_are_checked_like_code(tmp_path: Path):
     """A test file is code: a misspelt name inside a `test` block is a diagnostic at its
-    line, also in a test that plays a variant, and a helper only the tests call is not
-    "never called"."""
+    line, also in a test that plays a variant (once the game's own rules are clean: as
+    `gamedef check`, the first of the game and its variants that has errors gives them), and
+    a helper only the tests call is not "never called"."""
     from interpreter.lsp import analysis as A
 
     (tmp_path / "g.game").write_text(
@@ -493,5 +495,40 @@ def test_test_blocks_are_checked_like_code(tmp_path: Path):
     found = A.analyse(str(tmp_path / "g.test.game"), text)
     assert [(d.span.line, d.span.column, d.message, d.severity) for d in found.diagnostics] == [
         (8, 12, "unknown name 'scroe'", "error"),
-        (12, 12, "unknown name 'bonsu' (with variant v)", "error"),
     ]
+    fixed = text.replace("scroe", "score")
+    found = A.analyse(str(tmp_path / "g.test.game"), fixed)
+    assert [(d.span.line, d.span.column, d.message, d.severity) for d in found.diagnostics] == [
+        (12, 12, "unknown name 'bonsu'", "error"),
+    ]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_games_own_check_is_published_before_its_variants(client: LanguageClient, tmp_path: Path):
+    """An edit to a game with a variant: the game's own check is told first (here it is
+    clean: the server publishes that at once), then, with the variant checked too, what
+    `gamedef check` reports: the error only the variant has, which the server publishes."""
+    from interpreter.lsp import analysis as A
+
+    text = (
+        'game g { players 1..1 }\ndef goal() = 3\nvariant short "Short" {\n    rule "House rule: shorter"\n'
+        "    replace def goal() = 2\n}\n"
+        'procedure play() {\n    rule "G 1"\n    log "{goal()}"\n    game over players\n}\n'
+    )
+    path = tmp_path / "v.game"
+    path.write_text(text)
+    broken = text.replace("replace def goal() = 2", "replace def goal() = gaol")
+    told: list[list[str]] = []
+    final = A.analyse(str(path), broken, lambda found: told.append([d.message for d in found.diagnostics]))
+    assert told == [[]]
+    assert [d.message for d in final.diagnostics] == ["unknown name 'gaol'"]
+    assert await _open(client, path, text) == []
+    uri = path.as_uri()
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=broken)],
+        )
+    )
+    found = await _eventually(client, uri, lambda found: len(found) > 0)
+    assert [d.message.split("\n")[0] for d in found] == ["unknown name 'gaol'"]

@@ -1,0 +1,227 @@
+"""What the checker found, kept for the tools that read a program: the symbol table.
+
+While it checks, the checker resolves every name and works out the type of every
+expression; `SymbolTable` keeps both, so that a tool asks the checker's answer rather than
+resolving names a second time (the language server's hover, definition and completion
+read it). For each use of a name it keeps the `Binding` it resolved to (what the name is,
+where it is declared, its type); for each expression, its type; for each local bound
+(parameter, `let`, loop variable, `choose`, `roll`, comprehension or lambda variable), its
+binding; and each definition's result type.
+
+The types here are frozen attrs classes (`Type` and its kinds), made once from the
+checker's own working types (check/types.py), so that a reader compares, shows and
+matches them as values (`isinstance(t, ListOf)`), never by taking a tuple apart.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+import attrs
+
+from interpreter.check import types as T
+from interpreter.core.errors import Span
+
+
+@attrs.frozen
+class Type:
+    """A type the checker found. Shown as it is written in a `.game` file."""
+
+    def __str__(self) -> str:
+        return "any"
+
+
+@attrs.frozen
+class Unknown(Type):
+    """A type the checker does not know (`any`: an error already reported, or no type)."""
+
+
+@attrs.frozen
+class NoneType(Type):
+    """The type of `none` itself."""
+
+    def __str__(self) -> str:
+        return "none"
+
+
+@attrs.frozen
+class Named(Type):
+    """int, bool, str, player, Direction, an enum, an entity or card kind, a grid."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@attrs.frozen
+class ListOf(Type):
+    """`list T`."""
+
+    item: Type
+
+    def __str__(self) -> str:
+        return f"list {self.item}"
+
+
+@attrs.frozen
+class Maybe(Type):
+    """`T?`: a `T` or none; `why` says where the none may come from (not compared)."""
+
+    inner: Type
+    why: str = attrs.field(default="", eq=False)
+
+    def __str__(self) -> str:
+        return f"{self.inner}?"
+
+
+@attrs.frozen
+class MapOf(Type):
+    """A variable's map `K -> V` (`K1 -> K2 -> V` for several keys)."""
+
+    keys: tuple[Type, ...]
+    value: Type
+
+    def __str__(self) -> str:
+        return " -> ".join(str(t) for t in (*self.keys, self.value))
+
+
+@attrs.frozen
+class TypeName(Type):
+    """A type's own name used as a value (`members(Suit)`)."""
+
+    of: Type
+
+    def __str__(self) -> str:
+        return f"the type {self.of}"
+
+
+UNKNOWN = Unknown()
+NONE_TYPE = NoneType()
+
+
+def kind_of(t: Type) -> str | None:
+    """The name of the component kind (or enum, grid, ...) a value of `t` is, through a
+    `T?`: the kind whose properties a `.` after it reads; None for a list, a map, unknown."""
+    if isinstance(t, Maybe):
+        t = t.inner
+    return t.name if isinstance(t, Named) else None
+
+
+_made: dict[tuple[Any, str], Type] = {}
+
+
+_simple: dict[str, Type] = {}
+
+
+def frozen(t: Any) -> Type:
+    """The checker's working type `t` (check/types.py) as a frozen `Type`."""
+    if type(t) is str:  # the most of them: int, a kind, ...
+        simple = _simple.get(t)
+        if simple is None:
+            simple = _simple[t] = UNKNOWN if t == T.ANY else NONE_TYPE if t == T.NONE else Named(t)
+        return simple
+    key = (t, T.why_none(t))
+    try:
+        return _made[key]
+    except KeyError:
+        pass
+    except TypeError:  # not hashable: not a type of the checker's
+        return UNKNOWN
+    made: Type
+    if t == T.ANY or t is None:
+        made = UNKNOWN
+    elif t == T.NONE:
+        made = NONE_TYPE
+    elif isinstance(t, str):
+        made = Named(t)
+    elif isinstance(t, tuple) and len(t) == 2 and t[0] == "list":
+        made = ListOf(frozen(t[1]))
+    elif T.is_opt(t):
+        made = Maybe(frozen(t[1]), T.why_none(t))
+    elif isinstance(t, tuple) and len(t) == 2 and t[0] == "type":
+        made = TypeName(frozen(t[1]))
+    else:
+        made = UNKNOWN
+    if len(_made) < 100_000:  # the types of any one game are few; the bound keeps a hostile one small
+        _made[key] = made
+    return made
+
+
+@attrs.frozen
+class Binding:
+    """What a name resolves to: its kind (local, parameter, self, var, option, constant,
+    def, query, procedure, event, field, type, builtin, players), where it is declared
+    (None for a built-in), and its type (a var's map type, a def's result, a field's)."""
+
+    name: str
+    kind: str
+    declared: Span | None
+    type: Type
+
+
+@attrs.define
+class SymbolTable:
+    """The checker's record of one program: every name use with its binding, every
+    expression with its type, every local with its binding, each def's result type and
+    each kind's properties. Filled by `Checker.run` (check/checker.py)."""
+
+    uses: dict[Span, Binding] = attrs.field(factory=dict)  # by where the name is written
+    types: dict[Span, Type] = attrs.field(factory=dict)  # by the expression's span (the outermost at it)
+    locals: dict[Span, Binding] = attrs.field(factory=dict)  # by where the local is bound
+    defs: dict[str, Type] = attrs.field(factory=dict)  # a def's result type, by its name
+    fields: dict[str, dict[str, Binding]] = attrs.field(factory=dict)  # kind -> property -> binding
+    globals: dict[str, Binding] = attrs.field(factory=dict)  # each variable, option and constant, by name
+    # each procedure's locals with every type each was bound with (`Checker(scope_types=True)`)
+    scopes: dict[str, dict[str, set[Type]]] = attrs.field(factory=dict)
+    _index: dict[tuple[str, int], list[tuple[int, int, Span]]] | None = attrs.field(default=None, init=False)
+
+    def use(self, span: Span, binding: Binding) -> None:
+        self.uses[span] = binding
+        self._index = None
+
+    def merge(self, other: SymbolTable) -> None:
+        """Add what `other` (the same program with a variant) knows and this does not."""
+        for span, b in other.uses.items():
+            self.uses.setdefault(span, b)
+        for span, t in other.types.items():
+            self.types.setdefault(span, t)
+        for span, b in other.locals.items():
+            self.locals.setdefault(span, b)
+        for name, t in other.defs.items():
+            self.defs.setdefault(name, t)
+        for name, b in other.globals.items():
+            self.globals.setdefault(name, b)
+        for kind, fields in other.fields.items():
+            mine_fields = self.fields.setdefault(kind, {})
+            for name, b in fields.items():
+                mine_fields.setdefault(name, b)
+        self._index = None
+
+    def use_at(self, path: str, line: int, column: int) -> tuple[Span, Binding] | None:
+        """The name use written at `line`:`column` of `path` (1-based), if one is."""
+        if self._index is None:
+            index: dict[tuple[str, int], list[tuple[int, int, Span]]] = {}
+            for span in self.uses:
+                if span.end_column is not None:
+                    index.setdefault((span.path, span.line), []).append((span.column, span.end_column, span))
+            for row in index.values():
+                row.sort(key=lambda x: (x[0], x[1]))
+            self._index = index
+        row = self._index.get((path, line), [])
+        i = bisect.bisect_right(row, (column, 1 << 30))
+        for start, end, span in reversed(row[:i]):
+            if start <= column < end or column == end:  # the cursor just after a name is on it
+                return span, self.uses[span]
+        return None
+
+    def type_ending_at(self, path: str, line: int, end: int) -> Type | None:
+        """The type of the outermost expression that ends just before column `end` of
+        `line` (what a `.` written there reads a property of)."""
+        best: tuple[int, Type] | None = None
+        for span, t in self.types.items():
+            if span.path == path and span.line == line and span.end_column == end:
+                if best is None or span.column < best[0]:
+                    best = (span.column, t)
+        return best[1] if best is not None else None
