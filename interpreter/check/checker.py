@@ -31,14 +31,14 @@ from interpreter.check.types import (
     trusted,
     why_none,
 )
-from interpreter.check.views import check_view
+from interpreter.check.view_secrets import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
+from interpreter.language.datatables import tableable
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
-from interpreter.language.tables import tableable
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}

@@ -2,7 +2,7 @@
 (a tuple ("list", T)) and `T?` (("opt", T)); `any` where a type is not known.
 
 These are values, not classes, so a type can be compared, joined and shown without a
-registry; the checker (checker.py) and the view checks (views.py) share them.
+registry; the checker (checker.py) and the view checks (view_secrets.py) share them.
 
 A `T?` is a value that may be none, and it does not stand where a `T` is needed
 (`fits`) until the checker has narrowed it (`x != none`, `x ?? d`). So that the error

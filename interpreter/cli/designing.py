@@ -5,6 +5,7 @@ game's files say)."""
 
 from __future__ import annotations
 
+import functools
 import shutil
 import sys
 from pathlib import Path
@@ -215,7 +216,7 @@ def cmd_check(args) -> int:
                     budget,
                     variant_sets,
                     loaded,
-                    lambda path=path: arranged_positions(path),
+                    functools.partial(arranged_positions, path),
                     shown=name,
                     programs=programs,
                 )

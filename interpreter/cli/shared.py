@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from interpreter.cli.terminal import listing, say
+from interpreter.compile.compiled import CompiledGame
 from interpreter.compile.compiler import compile_game
-from interpreter.compile.game import CompiledGame
 from interpreter.core.errors import GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.core.options import option_value

@@ -13,11 +13,11 @@ from __future__ import annotations
 import attrs
 
 from interpreter.compile import ir
+from interpreter.compile.compiled import BLOCK_FILE
 from interpreter.compile.emit import Lowering
 from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
-from interpreter.compile.game import BLOCK_FILE
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
-from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
@@ -90,7 +90,7 @@ class BlockCompiler:
     """Runs of simple statements as one native step, and the value limits on what they
     store; asked by the statement compiler, with the expression compiler's help."""
 
-    def __init__(self, tables: Tables, expressions: ExpressionCompiler) -> None:
+    def __init__(self, tables: PassTables, expressions: ExpressionCompiler) -> None:
         self.tables = tables
         self.expressions = expressions
         self.blocks = 0  # native blocks made: each numbers its own names (`_endN`)
@@ -148,7 +148,7 @@ class BlockCompiler:
             ending = list(last.body)
         else:
             self.tables.ns[f"_end{number}"] = last
-            ending = [ir.Return(ir.Call(ir.Global(f"_end{number}"), (ir.VM(), ir.Frame())))]
+            ending = [ir.Return(ir.Call(ir.Global(f"_end{number}"), (ir.VMRef(), ir.Frame())))]
         calls: list[str] = []
         low = Lowering(calls)
         module = lowered(lambda: (low.module([low.function("_blk", _FRAME, [*lines, *ending], True)]), low.key()))
@@ -214,9 +214,9 @@ class BlockCompiler:
             self.tables.format_spans.append(s.span)
             if s.headline:
                 self.tables.headline_formats.add(len(self.tables.formats) - 1)
-            log = ir.Attr(ir.VM(), "log")
+            log = ir.Attr(ir.VMRef(), "log")
             full = ir.BinOp(">=", ir.Call(ir.LEN, (log,)), ir.Lit(MAX_LOG_LINES))
-            emit(ir.When(full, (ir.Do(ir.Call(ir.Attr(ir.VM(), "log_full"))),), flat=True))
+            emit(ir.When(full, (ir.Do(ir.Call(ir.Attr(ir.VMRef(), "log_full"))),), flat=True))
             entry = ir.Tuple((audience, ir.Lit(len(self.tables.formats) - 1), ir.Tuple(values)))
             emit(ir.Do(ir.Call(ir.Attr(log, "append"), (entry,))))
         elif isinstance(s, ast.Roll):
@@ -224,26 +224,26 @@ class BlockCompiler:
             source = self.stored(s.source, src(s.source))
             if not (type(source) is ir.Const and isinstance(self.tables.ns.get(source.name), tuple)):
                 source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
-            emit(ir.Assign((ir.Slot(scope.bind(s.var)),), ir.Call(ir.Attr(ir.VM(), "random_choice"), (source,))))
+            emit(ir.Assign((ir.Slot(scope.bind(s.var)),), ir.Call(ir.Attr(ir.VMRef(), "random_choice"), (source,))))
         elif isinstance(s, ast.Shuffle):
             self.tables.uses_chance = True
             current: ast.Expr = ast.Name(span=s.span, id=s.name)
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
-            shuffled = ir.Call(ir.Attr(ir.VM(), "shuffled"), (src(current),))
+            shuffled = ir.Call(ir.Attr(ir.VMRef(), "shuffled"), (src(current),))
             self._assign_lines(target, scope, emit, src, shuffled)
         elif isinstance(s, ast.Require):
             where = ir.Global(f"_span{next(self.expressions.name_numbers)}")
             self.tables.ns[where.name] = s.span
             condition = src(s.condition)  # (compiled in the order written: a fold names its constant)
-            error = ir.Call(ir.Attr(ir.VM(), "rule_error"), (src(s.message), where))
+            error = ir.Call(ir.Attr(ir.VMRef(), "rule_error"), (src(s.message), where))
             emit(ir.When(ir.Not(condition, bare=True), (ir.Raise(error),), flat=True))
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
             emit(ir.Assign((_W,), src(s.winners)))
             one = ir.Call(ir.Global("isinstance", ir.PYTHON), (_W, ir.Global("str", ir.PYTHON)))
             winners = ir.IfExp(one, ir.Tuple((_W,)), ir.Call(ir.TUPLE, (_W,)))
-            emit(ir.Do(ir.Call(ir.Attr(ir.VM(), "finish"), (winners,))))
+            emit(ir.Do(ir.Call(ir.Attr(ir.VMRef(), "finish"), (winners,))))
             emit(ir.Return(ir.Lit(0)))
         else:  # pragma: no cover - native_ok admits only the kinds above
             raise AssertionError(type(s).__name__)
@@ -339,7 +339,7 @@ class BlockCompiler:
             else:
                 emit(ir.Update(base, s.op, node))
             if watched:  # cards that left this list run their `when self leaves` hooks next
-                emit(ir.Do(ir.Call(ir.Global(f"_left_{s.name}"), (ir.VM(), _OLD, base))))
+                emit(ir.Do(ir.Call(ir.Global(f"_left_{s.name}"), (ir.VMRef(), _OLD, base))))
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         seat_keys = self._seat_keyed(s.name) if levels else ()
@@ -350,11 +350,11 @@ class BlockCompiler:
             if depth in seat_keys:  # a seat nobody plays is refused (VM.seat_written): one test per write
                 seat = ir.Local(f"__p{depth}")
                 emit(ir.Assign((seat,), k))
-                refused = ir.Do(ir.Call(ir.Attr(ir.VM(), "seat_written"), (seat, ir.Lit(s.name))))
-                emit(ir.When(ir.BinOp("not in", seat, ir.Attr(ir.VM(), "players")), (refused,), flat=True))
+                refused = ir.Do(ir.Call(ir.Attr(ir.VMRef(), "seat_written"), (seat, ir.Lit(s.name))))
+                emit(ir.When(ir.BinOp("not in", seat, ir.Attr(ir.VMRef(), "players")), (refused,), flat=True))
                 k = seat
             if depth < len(levels):
-                index = ir.Table(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
+                index = ir.TableRead(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
                 self.tables.ns[index.name] = levels[depth][1]
                 k = ir.Subscript(index, k)
             emit(ir.Assign((keys[depth],), k))

@@ -1,7 +1,7 @@
 """Compile a checked program once, at load (docs/architecture.md, principle 8).
 
 The compile is a pipeline of passes (`PASSES`, in order) over one working state, the
-`Compiler`; its output is a `CompiledGame` (game.py), the documented structure the
+`Compiler`; its output is a `CompiledGame` (compiled.py), the documented structure the
 runtime reads and the cache keeps. The compiler itself is thrown away: nothing it
 holds for its own work (scopes, counters, the syntax it is walking, pending loops)
 reaches the game, and the game cache refuses to store it.
@@ -26,14 +26,14 @@ import attrs
 
 from interpreter.compile import codecache
 from interpreter.compile.blocks import BlockCompiler
+from interpreter.compile.compiled import CompiledGame, Runtime, VarInfo, shown_list
 from interpreter.compile.declarations import DeclarationCompiler, argument_span
 from interpreter.compile.expressions import ExpressionCompiler
-from interpreter.compile.game import CompiledGame, Runtime, VarInfo, shown_list
 from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.passtables import INPUTS, PassTables
 from interpreter.compile.scope import Scope
 from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.steps import Code
-from interpreter.compile.tables import INPUTS, Tables
 from interpreter.compile.views import compile_view
 from interpreter.core.builtins import DIRECTIONS
 from interpreter.core.errors import did_you_mean
@@ -48,7 +48,7 @@ __all__ = [
     "CompiledGame",
     "Compiler",
     "Pass",
-    "Tables",
+    "PassTables",
     "Runtime",
     "VarInfo",
     "compile_game",
@@ -59,7 +59,7 @@ RESOLVING = "effects_resolving"  # the cancellable effects now announced, innerm
 
 
 class Compiler:
-    """The compile's working state: the shared tables (tables.py) and the four compilers
+    """The compile's working state: the shared tables (passtables.py) and the four compilers
     that fill them, each holding only its own working state and the collaborators it
     calls, given when it is made (expressions first, statements last). The passes
     (`PASSES`) drive them; `finish` copies the tables the runtime needs into a
@@ -72,7 +72,7 @@ class Compiler:
         place, no run of statements joined into one generated function; every statement
         is a step of its own. The same game, slower: tests/compile/test_optimisations.py plays
         games both ways and requires the same positions, moves and results."""
-        self.tables = Tables(program, options, optimise)
+        self.tables = PassTables(program, options, optimise)
         self.expressions = ExpressionCompiler(self.tables)
         self.modifiers = ModifierCompiler(self.tables, self.expressions)
         self.native = BlockCompiler(self.tables, self.expressions)
@@ -151,7 +151,7 @@ Behaviour = ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigg
 
 WORKING_STATE = (
     Compiler,
-    Tables,
+    PassTables,
     ExpressionCompiler,
     ModifierCompiler,
     BlockCompiler,

@@ -2,7 +2,7 @@
 variables and `about` texts.
 
 The passes (compiler.py) hand each declaration here; what it makes goes into the shared
-tables (tables.py), and any value a declaration computes at load (a card's property, a
+tables (passtables.py), and any value a declaration computes at load (a card's property, a
 generate's loops, an option's default) is an expression compiled by the expression
 compiler and run at once with the load's budget.
 """
@@ -12,24 +12,24 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from typing import Any
 
+from interpreter.compile.compiled import VarInfo
 from interpreter.compile.expressions import ExpressionCompiler
-from interpreter.compile.game import VarInfo
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
-from interpreter.compile.tables import Tables
 from interpreter.core.builtins import DELTA, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_COMPONENTS, MAX_INT, MAX_MAP_ENTRIES, MAX_NAME
 from interpreter.core.links import ADDED, dynamic_builtins
 from interpreter.core.options import ACCEPTED, option_value
 from interpreter.language import syntax as ast
-from interpreter.language.tables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
+from interpreter.language.datatables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
 
 
 class DeclarationCompiler:
     """Turns the declarations of components, tables, options and variables into the
     shared tables, with the expression compiler for what they compute at load."""
 
-    def __init__(self, tables: Tables, expressions: ExpressionCompiler) -> None:
+    def __init__(self, tables: PassTables, expressions: ExpressionCompiler) -> None:
         self.tables = tables
         self.expressions = expressions
         self._vocabularies: dict[str, Vocabulary | None] = {}  # the readers of table cells, by type

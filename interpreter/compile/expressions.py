@@ -22,10 +22,10 @@ from typing import Any
 import attrs
 
 from interpreter.compile import codecache, emit, ir, passes
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
 from interpreter.compile.static import FOLDED, SelfFields, StaticAnalysis
 from interpreter.compile.steps import Closure
-from interpreter.compile.tables import Tables
 from interpreter.core.builtins import BUILTINS, Text, always_true
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import (
@@ -156,7 +156,7 @@ class ExpressionCompiler:
     of its state (scopes being inlined, folds, loop functions waiting to be compiled, the
     answers it keeps about the syntax tree) is its own."""
 
-    def __init__(self, tables: Tables) -> None:
+    def __init__(self, tables: PassTables) -> None:
         self.tables = tables
         tables.ns.update(
             {
@@ -559,7 +559,7 @@ class ExpressionCompiler:
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
-        return ir.Call(ir.Global("_range"), (ir.VM(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
+        return ir.Call(ir.Global("_range"), (ir.VMRef(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
 
     def _g_Coalesce(self, e: ast.BinOp, scope, py) -> ir.Node:
         """`x ?? d`: a conditional expression, `(x if x is not None else d)`, where x only
@@ -632,7 +632,7 @@ class ExpressionCompiler:
                     )
                 ]
             )
-        table = ir.Table(f"_f_{e.name}", "field")
+        table = ir.TableRead(f"_f_{e.name}", "field")
         self.tables.ns[table.name] = self.tables.fields.setdefault(e.name, {})
         obj = self._node(e.obj, scope, py)
         if e.name in self.tables.changeable:  # its current value: the query of the same name
@@ -658,7 +658,7 @@ class ExpressionCompiler:
             for depth, key in enumerate(keys):
                 k = self._node(key, scope, py)
                 if depth < len(info.levels):
-                    index = ir.Table(f"_i{info.slot}_{depth}", "position")
+                    index = ir.TableRead(f"_i{info.slot}_{depth}", "position")
                     self.tables.ns[index.name] = info.levels[depth][1]
                     k = ir.Subscript(index, k)
                 out = ir.Subscript(out, k)
@@ -713,7 +713,7 @@ class ExpressionCompiler:
             self.tables.ns["_links"] = self.tables.rt.links
             return ir.Neighbours(node, self.tables.links_slot if self.tables.dynamic_links else None)
         if f in DYNAMIC and self.tables.dynamic_links:  # links added in play: read from the state
-            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VM(), *(self._node(a, scope, py) for a in e.args)))
+            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VMRef(), *(self._node(a, scope, py) for a in e.args)))
         return None
 
     def _builtin_call(self, e: ast.Call, scope, py) -> ir.Node:
@@ -759,14 +759,14 @@ class ExpressionCompiler:
                 else:
                     self._note(e, "")
             if any(charged) and not b.takes_vm:
-                return ir.Call(ir.Global(self._charging(f, charged)), (ir.VM(), *args))
+                return ir.Call(ir.Global(self._charging(f, charged)), (ir.VMRef(), *args))
             args = [ir.Charge(a) if c else a for a, c in zip(args, charged)]
             if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
                 return ir.Call(ir.Global(f, ir.PYTHON), tuple(args))  # Python's own: no `b is None` test
         if f in _INLINE and _INLINE[f][0] == len(args) and not b.takes_vm:
             return ir.Group(_INLINE[f][1](*(ir.Group(a) for a in args)))  # its body, in place
         if b.takes_vm:
-            args.insert(0, ir.VM())
+            args.insert(0, ir.VMRef())
         return ir.Call(ir.Global(f"_b_{f}", ir.OTHER if b.takes_vm else ir.BUILTIN), tuple(args))
 
     def _loop(self, f: str, parts: list[ir.For | ir.If], elem: ir.Node) -> ir.Node:
@@ -917,7 +917,7 @@ class ExpressionCompiler:
                 if ir.unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
                     return ir.Call(ir.Attr(items, "count"), (self._node(other, scope, py),))
                 if self._needs_charge(clause.iterable, items):
-                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VM(), items, self._node(other, scope, py)))
+                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VMRef(), items, self._node(other, scope, py)))
                 return ir.Call(ir.Global("_count_eq"), (items, self._node(other, scope, py)))
         return None
 
@@ -953,12 +953,12 @@ class ExpressionCompiler:
             name = f"_t_{e.func}"
             self.tables.ns[name] = table
             key = args[0] if len(args) == 1 else ir.Tuple(tuple(args))
-            return ir.Subscript(ir.Table(name, "def"), key)
+            return ir.Subscript(ir.TableRead(name, "def"), key)
         inlined = self._inlined(decl, e, args, scope, py)
         if inlined is not None:
             return inlined
         self.compile_def(decl)
-        return ir.Call(ir.Global(f"_d_{e.func}"), (ir.VM(), ir.List(tuple(args))))
+        return ir.Call(ir.Global(f"_d_{e.func}"), (ir.VMRef(), ir.List(tuple(args))))
 
     def _call_query(self, e: ast.Call, scope, py) -> ir.Node:
         """A query's call: its base written in place, as a def's body is, while the
@@ -1053,7 +1053,7 @@ class ExpressionCompiler:
         self._pending_loops[name] = functools.partial(
             emit.function_module, name, ("vm", "L", *free, *names), (ir.Return(body),), seen.reads_vars
         )
-        params = (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
+        params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.Call(ir.Global(name, ir.LOOP), params)
 
     def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
@@ -1104,7 +1104,7 @@ class ExpressionCompiler:
         if extra > 0:
             stmts.append(ir.Update(ir.Frame(), "+", ir.Tuple((ir.Lit(None),) * extra)))
         if passes.uses_vars(body):
-            stmts.append(ir.Assign((ir.Local("V"),), ir.Attr(ir.VM(), "vars")))
+            stmts.append(ir.Assign((ir.Local("V"),), ir.Attr(ir.VMRef(), "vars")))
         stmts.append(ir.Return(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
         module = lowered(emit.function_module, name, _FRAME, stmts, False, calls)
         self.link_loops(calls)
@@ -1245,7 +1245,7 @@ def _disjuncts(node: ir.Node) -> list[ir.Node]:
 
 def _loop_call(name: str, free: list[str]) -> ir.Node:
     """The call of generated function `name`, with the frame and the variables `free`."""
-    return ir.Call(ir.Global(name, ir.LOOP), (ir.VM(), ir.Frame(), *(ir.Local(v) for v in free)))
+    return ir.Call(ir.Global(name, ir.LOOP), (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free)))
 
 
 def _frozen(out: list) -> tuple[ir.Stmt, ...]:

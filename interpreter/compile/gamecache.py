@@ -3,7 +3,7 @@
 Parsing, checking and compiling The Wall is Down takes about half a second even with its
 syntax trees and code objects cached (codecache.py): the compiler's own work, writing and
 wiring thousands of small functions, is most of it. What it builds, `CompiledGame`
-(game.py), is a declared structure of plain data plus functions, and a Python function
+(compiled.py), is a declared structure of plain data plus functions, and a Python function
 is data too: its code object, its globals (the game's namespace, or a module of the
 interpreter), its defaults and the values in its closure cells. So the compiled game is
 pickled, functions included, with every code object in one `marshal` list beside it; a
@@ -35,7 +35,7 @@ looked up by that digest (`load_same`): an entry whose bytes are still those the
 recorded holds a game compiled from exactly these rules, and is handed back with this
 program (its files' texts, its variants and tests) in place of the one it was compiled
 from. The compile reads of the program only its header, declarations and tables
-(compile/tables.py), and the other fields only to word an error, and an entry is only
+(compile/passtables.py), and the other fields only to word an error, and an entry is only
 written for a game that compiled. An index whose entry has since been written again for
 other rules no longer matches its bytes: a miss.
 
@@ -64,8 +64,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame
 from interpreter.compile.compiler import WORKING_STATE
-from interpreter.compile.game import FORMAT_VERSION, CompiledGame
 from interpreter.core import cache
 from interpreter.core.paths import GRAMMAR, PACKAGE, ROOT
 from interpreter.language.sources import SourceError, confined, read_bytes_checked

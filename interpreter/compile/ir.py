@@ -93,7 +93,7 @@ class Global(Node):
 
 
 @attrs.frozen
-class Table(Node):
+class TableRead(Node):
     """A dict made at load, read by key: a component's field (`_f_NAME`, `of` "field"), a
     tabulated def (`_t_NAME`, "def") or a variable key's position (`_iS_D`, "position")."""
 
@@ -102,7 +102,7 @@ class Table(Node):
 
 
 @attrs.frozen
-class VM(Node):
+class VMRef(Node):
     """The machine running the code: `vm`."""
 
 
@@ -457,7 +457,7 @@ def _call(node: Call) -> tuple[Any, ...]:
     return (node.func, *node.args)
 
 
-_VM = VM()
+_VM = VMRef()
 _LINKS = Global("_links")
 _DL_NEIGHBOURS = Global("_dl_neighbours")
 _CHARGE = Global("_charge")
@@ -506,7 +506,7 @@ _KIDS: dict[type, Any] = {
     Try: lambda n: (*n.body, *n.handler),
 }
 
-_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, Table, VM, Frame, Players, Break, Continue, Pass))
+_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, TableRead, VMRef, Frame, Players, Break, Continue, Pass))
 for _leaf in _LEAVES:
     _KIDS[_leaf] = lambda n: _NONE
 
@@ -532,9 +532,9 @@ def unwrapped(node: Node) -> Node:
 
 
 TUPLE = Global("tuple", PYTHON)
-BUDGET = Attr(VM(), "budget")  # the steps left to the run
+BUDGET = Attr(VMRef(), "budget")  # the steps left to the run
 # `if vm.budget < 0: vm.out_of_steps()`: after the budget is spent
-OUT_OF_STEPS = When(BinOp("<", BUDGET, Lit(0)), (Do(Call(Attr(VM(), "out_of_steps"))),), flat=True)
+OUT_OF_STEPS = When(BinOp("<", BUDGET, Lit(0)), (Do(Call(Attr(VMRef(), "out_of_steps"))),), flat=True)
 LEN = Global("len", PYTHON)
 SORTED = Global("sorted", PYTHON)
 TEXT = Global("_T", PYTHON)

@@ -26,10 +26,10 @@ from typing import Any
 
 from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.passes import pure, var_reads
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.queries import GRANTS, NEVER, CompiledModifier, QueryFunction, specialised, unset_query
 from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Closure
-from interpreter.compile.tables import Tables
 from interpreter.core.limits import capped
 from interpreter.language import syntax as ast
 from interpreter.language.syntax import names_in
@@ -39,7 +39,7 @@ class ModifierCompiler:
     """Queries, static modifiers, `until`/`forever`/`once` statements and `consume`,
     compiled into the shared tables with the expression compiler's help."""
 
-    def __init__(self, tables: Tables, expressions: ExpressionCompiler) -> None:
+    def __init__(self, tables: PassTables, expressions: ExpressionCompiler) -> None:
         self.tables = tables
         self.expressions = expressions
 

@@ -126,10 +126,10 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     return Summary(reads_vars, text, frozenset(bound), free)
 
 
-def table_read(node: ir.Node) -> ir.Table | None:
+def table_read(node: ir.Node) -> ir.TableRead | None:
     """The field or def table `node` reads, if it is one read of one (`_f_value[c]`) and
     writes no text."""
-    if type(node) is ir.Subscript and type(node.obj) is ir.Table and node.obj.of in ("field", "def"):
+    if type(node) is ir.Subscript and type(node.obj) is ir.TableRead and node.obj.of in ("field", "def"):
         if not any(type(n) is ir.Lit and isinstance(n.value, str) for n in ir.walk(node)):
             return node.obj
     return None
@@ -154,7 +154,7 @@ def _invariant(key: Any, bound: set[str]) -> bool:
     if t is ir.Tuple:
         return all(_invariant(x, bound) for x in key.items)
     if t is ir.Subscript:
-        return type(key.obj) is ir.Table and _invariant(key.key, bound)
+        return type(key.obj) is ir.TableRead and _invariant(key.key, bound)
     return False
 
 
@@ -201,7 +201,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
                     found[best] = 0
                 push(reversed([level.key for level in chain]))
                 continue
-            if type(n.obj) is ir.Table and _invariant(n.key, bound):
+            if type(n.obj) is ir.TableRead and _invariant(n.key, bound):
                 found[n] = 0
         push(reversed(kids[t](n)))
     widths = {n: emit.width(n) for n in found}
@@ -343,7 +343,7 @@ def var_reads(node: ir.Node) -> tuple[int, ...] | None:
     return tuple(sorted(slots))
 
 
-_PLAIN: tuple[type, ...] = (ir.Lit, ir.Const, ir.Table, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List)
+_PLAIN: tuple[type, ...] = (ir.Lit, ir.Const, ir.TableRead, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List)
 _PLAIN += (ir.BinOp, ir.Not, ir.Truth, ir.Neg, ir.IfExp, ir.Join, ir.Head)
 _PURE_NODES = (*_PLAIN, ir.Slot, ir.Local, ir.Lambda, ir.Comp, ir.For, ir.If, ir.Cap)
 

@@ -15,10 +15,10 @@ from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
 from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
 from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Choice, Closure, Code, Handler
-from interpreter.compile.tables import Tables
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.core.links import link_op
@@ -128,7 +128,7 @@ class StatementCompiler:
     native runs and modifiers it asks of the compilers it is given."""
 
     def __init__(
-        self, tables: Tables, expressions: ExpressionCompiler, native: BlockCompiler, modifiers: ModifierCompiler
+        self, tables: PassTables, expressions: ExpressionCompiler, native: BlockCompiler, modifiers: ModifierCompiler
     ) -> None:
         self.tables = tables
         self.expressions = expressions
@@ -440,7 +440,7 @@ class StatementCompiler:
             ir.Assign((ir.Slot(slot),), ir.Local("v")),
             ir.Assign((text,), ir.Call(ir.Global("str", ir.PYTHON), (node,))),
             ir.Update(size, "+", length),
-            ir.When(too_long, (ir.Do(ir.Call(ir.Attr(ir.VM(), "labels_too_long"), (text, size))),), flat=True),
+            ir.When(too_long, (ir.Do(ir.Call(ir.Attr(ir.VMRef(), "labels_too_long"), (text, size))),), flat=True),
             ir.Do(ir.Call(ir.Attr(out, "append"), (text,))),
         )
         stmts = (
@@ -469,7 +469,7 @@ class StatementCompiler:
         name = f"_choose{next(self.expressions.name_numbers)}"
         self.tables.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
-        vm, values, who = ir.VM(), ir.Local("values"), ir.Local("who")
+        vm, values, who = ir.VMRef(), ir.Local("values"), ir.Local("who")
         count = ir.Call(ir.LEN, (values,))
         unusual = ir.BinOp("or", ir.Not(values, bare=True), ir.BinOp(">", count, ir.Lit(MAX_CHOICES)))
         left = ir.Attr(vm, "left")

@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
-from interpreter.compile.tables import Tables
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.links import DYNAMIC
 from interpreter.language import syntax as ast
@@ -39,7 +39,7 @@ class StaticAnalysis:
     """Answers `is_static` over the syntax tree, keeping answers that are asked again:
     a def's body (`static_def`), and within one tree each expression's."""
 
-    def __init__(self, tables: Tables, fields: SelfFields) -> None:
+    def __init__(self, tables: PassTables, fields: SelfFields) -> None:
         self.tables = tables
         self.fields = fields
         self.building = False  # a tree is being built (the expression compiler's `src`)

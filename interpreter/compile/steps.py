@@ -3,7 +3,7 @@
 A body is a `Code`: a list of steps (Python functions `step(vm, L) -> next step`) with
 their spans and the procedure each came from; a half-run procedure is then plain data,
 (code index, step, locals). A decision is a `Choice`, an event's handler a `Handler`.
-These are parts of the compiled game (game.py) and are kept by its cache.
+These are parts of the compiled game (compiled.py) and are kept by its cache.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ face-down piece stays face down.
 
 from __future__ import annotations
 
-from interpreter.compile.game import Item
+from interpreter.compile.compiled import Item
 from interpreter.compile.scope import Scope
 from interpreter.language import syntax as ast
 

@@ -16,10 +16,10 @@ from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_FILES
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
+from interpreter.language.datatables import LoadedTable, extend_cards, open_table
 from interpreter.language.parser import parse_file
 from interpreter.language.signatures import with_slot_signatures
 from interpreter.language.sources import confined
-from interpreter.language.tables import LoadedTable, extend_cards, open_table
 
 KEYED = {
     ast.GameHeader: "game",

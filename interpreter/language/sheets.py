@@ -2,7 +2,7 @@
 
 A designer's spreadsheet, exported, is untrusted text. This module turns it into a
 header (column names) and rows of cells, each cell with its line and column, so that
-the table reader (tables.py) can report a bad value at `file:line:col`. Ragged rows,
+the table reader (datatables.py) can report a bad value at `file:line:col`. Ragged rows,
 unclosed quotes, a missing header, bad TOML and files past the limits are diagnostics
 here; nothing else escapes, whatever the bytes.
 """

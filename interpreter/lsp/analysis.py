@@ -27,10 +27,10 @@ from interpreter.core.errors import Diagnostic, GameDefError, Span
 from interpreter.core.limits import MAX_FILE_BYTES, MAX_FILES, LimitExceeded, no_collection
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
+from interpreter.language.datatables import DEFAULT_SEPARATOR, Vocabulary
 from interpreter.language.parser import SyntaxErrors, keywords, parse_text
 from interpreter.language.program import Program, load_program
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
-from interpreter.language.tables import DEFAULT_SEPARATOR, Vocabulary
 
 IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -423,7 +423,7 @@ class _Values:
     """How a table's cell reads, shown as a designer writes the value: the column's
     readings first (`with "P" as none`), an empty cell as none (or `[]` for a list), a
     list item by item, an enum member or a component by its name with its title.
-    The compiler reads the cells the same way (language/tables.py, `CellReader`); this
+    The compiler reads the cells the same way (language/datatables.py, `CellReader`); this
     shows them without compiling the game."""
 
     def __init__(self, program: Program | None):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
-from interpreter.compile.game import CompiledGame
+from interpreter.compile.compiled import CompiledGame
 from interpreter.core.errors import UsageError, did_you_mean
 
 HIDDEN = {"text", "title", "about"}

@@ -11,7 +11,7 @@ import difflib
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.compile.game import CompiledGame
+from interpreter.compile.compiled import CompiledGame
 from interpreter.compile.steps import Choice
 from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain

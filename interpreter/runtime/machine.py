@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from interpreter.compile.game import BLOCK_FILE, CompiledGame
+from interpreter.compile.compiled import BLOCK_FILE, CompiledGame
 from interpreter.core import rng
 from interpreter.core.errors import Diagnostic, GameRuntimeError, explain
 from interpreter.core.limits import (

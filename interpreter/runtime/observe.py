@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from interpreter.compile.game import CompiledGame
+from interpreter.compile.compiled import CompiledGame
 from interpreter.runtime.machine import VM, State
 
 

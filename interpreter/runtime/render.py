@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from interpreter.compile.game import Item
+from interpreter.compile.compiled import Item
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe, short_text, value_view

@@ -15,7 +15,7 @@ import re
 import threading
 from typing import Any
 
-from interpreter.compile.game import CompiledGame
+from interpreter.compile.compiled import CompiledGame
 
 _by_game: dict[int, tuple[CompiledGame, CardTexts]] = {}
 _lock = threading.Lock()

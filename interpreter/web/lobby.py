@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.compiled import CompiledGame
 from interpreter.compile.compiler import compile_game
-from interpreter.compile.game import CompiledGame
 from interpreter.language.program import load_program
 from interpreter.runtime.load import find_game
 from interpreter.web.board import draw

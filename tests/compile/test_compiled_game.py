@@ -1,5 +1,5 @@
 """The compiled game is a declared, versioned structure, and the compile a pipeline of
-passes with declared inputs and outputs (interpreter/compile/game.py, compiler.py;
+passes with declared inputs and outputs (interpreter/compile/compiled.py, compiler.py;
 docs/architecture.md, "The compiled game").
 
 The structure's every field says its type and meaning; the passes change only what they
@@ -21,8 +21,8 @@ import pytest
 
 from interpreter import load_game
 from interpreter.compile import gamecache
-from interpreter.compile.compiler import INPUTS, PASSES, WORKING_STATE, Compiler, Pass, Tables, compile_game
-from interpreter.compile.game import FORMAT_VERSION, CompiledGame, VarInfo
+from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame, VarInfo
+from interpreter.compile.compiler import INPUTS, PASSES, WORKING_STATE, Compiler, Pass, PassTables, compile_game
 from interpreter.language.program import load_program
 from interpreter.runtime import load
 from interpreter.runtime.load import bundled_games, find_game
@@ -53,8 +53,8 @@ def test_the_compiled_game_is_only_its_declared_fields():
 # ---- the passes --------------------------------------------------------------------
 
 
-def _tables(t: Tables) -> list[str]:
-    """The shared tables: the public attributes of `Tables` that are not the inputs."""
+def _tables(t: PassTables) -> list[str]:
+    """The shared tables: the public attributes of `PassTables` that are not the inputs."""
     return [k for k in vars(t) if not k.startswith("_") and k not in INPUTS]
 
 
@@ -66,8 +66,8 @@ def _snapshot(value: Any) -> Any:
     return value
 
 
-class _Watched(Tables):
-    """Tables that note which of their attributes are read while `_reading` is on."""
+class _Watched(PassTables):
+    """PassTables that note which of their attributes are read while `_reading` is on."""
 
     def __getattribute__(self, name: str) -> Any:
         own = object.__getattribute__(self, "__dict__")
@@ -79,7 +79,7 @@ class _Watched(Tables):
 def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
     """Each pass with the tables it changed (rebound, or a container's contents), the
     tables it read, and the tables still empty when it began. Every compiler shares the
-    one `Tables`; watching it sees every pass's reads and writes, whichever compiler
+    one `PassTables`; watching it sees every pass's reads and writes, whichever compiler
     makes them."""
     c = Compiler(program, {})
     t = c.tables
@@ -104,7 +104,7 @@ def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
 
 def test_the_compilers_share_only_the_tables():
     """Each compiler holds its own working state and the collaborators it was given;
-    what they share is the one `Tables`, and no compiler reaches another's state."""
+    what they share is the one `PassTables`, and no compiler reaches another's state."""
     c = Compiler(load_program(find_game("tictactoe"), ()), {})
     parts = {
         "expressions": c.expressions,

@@ -31,7 +31,7 @@ def test_each_node_is_written_as_python():
         (ir.Var(7), "V[7]"),
         (ir.Players(), "vm.players"),
         (ir.Group(ir.Slot(1)), "(L[1])"),
-        (ir.Subscript(ir.Table("_f_cost", "field"), X), "_f_cost[_v1]"),
+        (ir.Subscript(ir.TableRead("_f_cost", "field"), X), "_f_cost[_v1]"),
         (ir.Head(ir.Lit("abc"), 1), "'abc'[:1]"),
         (ir.Slice(X, None, Y), "_v1[:_v2]"),
         (ir.Slice(X, ir.BinOp("+", Y, ir.Lit(1))), "_v1[(_v2 + 1):]"),
@@ -114,7 +114,7 @@ def test_statements_are_lowered_one_to_a_line():
 
 
 def test_the_lowering_lists_the_generated_functions_its_code_calls():
-    call = ir.Call(ir.Global("_any4", ir.LOOP), (ir.VM(), ir.Frame()))
+    call = ir.Call(ir.Global("_any4", ir.LOOP), (ir.VMRef(), ir.Frame()))
     other = ir.Call(ir.Global("_b_len"), (X,))
     calls: list[str] = []
     lowered = emit.expression(ir.BinOp("and", call, other), calls)
@@ -175,7 +175,7 @@ def test_every_node_class_says_what_is_inside_it():
     assert ir.children(call) == (ir.Global("f"), X, Y)
     assert ir.children(ir.Assign((X,), ir.BinOp("+", X, Y))) == (X, ir.BinOp("+", X, Y))
     assert ir.children(ir.When(X, (ir.Return(Y),), (ir.Pass(),))) == (X, ir.Return(Y), ir.Pass())
-    assert ir.children(ir.Charge(X)) == (ir.Global("_charge"), ir.VM(), X)  # `_charge(vm, x)`
+    assert ir.children(ir.Charge(X)) == (ir.Global("_charge"), ir.VMRef(), X)  # `_charge(vm, x)`
 
 
 def _game(tmp_path: Path, source: str):
@@ -216,7 +216,7 @@ def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
     assert tree("n + 1") == ir.BinOp("+", ir.Slot(1), ir.Lit(1))
     read = tree("chips[p][blue]")  # a variable's entry, each key through its position
     assert type(read) is ir.Subscript and type(read.obj) is ir.Subscript and read.obj.obj == ir.Var(chips)
-    assert read.key == ir.Subscript(ir.Table(f"_i{chips}_1", "position"), ir.Lit("blue"))
+    assert read.key == ir.Subscript(ir.TableRead(f"_i{chips}_1", "position"), ir.Lit("blue"))
     assert tree("double(n)") == ir.BinOp("*", ir.Group(ir.Slot(1)), ir.Lit(2))  # written in place
     assert type(tree("double(3)")) is ir.Lit  # folded at load
     assert tree("count(pile) > 0") == ir.Truth(ir.Var(pile))  # whether it is empty, no count

@@ -22,7 +22,7 @@ from interpreter.language.program import load_program
 COMPILE = ROOT / "interpreter" / "compile"
 X, Y, Z = ir.Local("_v1"), ir.Local("_v2"), ir.Local("_v3")
 N = ir.Local("__n")
-POS = ir.Table("_i4_0", "position")
+POS = ir.TableRead("_i4_0", "position")
 
 
 def test_computes_tells_a_call_or_a_list_made_from_a_read():
@@ -51,7 +51,7 @@ def test_hoistable_reads_are_those_the_same_at_every_turn():
     """`chips[who][x]` in a loop over x: `chips[who]` is the same at every turn, and so is a
     key's position or a field at a key the loop doesn't bind; the longest chain wins."""
     entry = ir.Subscript(ir.Var(4), ir.Subscript(POS, Y))  # chips[who]: who is a parameter
-    item = ir.Subscript(entry, ir.Subscript(ir.Table("_i4_1", "position"), X))  # chips[who][x]
+    item = ir.Subscript(entry, ir.Subscript(ir.TableRead("_i4_1", "position"), X))  # chips[who][x]
     body = [ir.Loop("_v1", ir.Var(2), (_returns_true_if(ir.BinOp(">", item, ir.Lit(1))),))]
     reads = passes.hoistable(body, passes.bound_locals(body))
     assert reads == [entry, ir.Subscript(POS, Y)]
@@ -108,14 +108,14 @@ def test_hoisting_copies_only_what_it_changes():
 
 
 def test_substitute_writes_an_argument_in_place_of_its_variable():
-    call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VM(), ir.Frame(), X))
+    call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VMRef(), ir.Frame(), X))
     made = passes.substitute(call, {"_v1": ir.Call(ir.Global("_b_f"), (ir.Slot(1),))})
     assert _written(made) == "_any3(vm, L, _b_f(L[1]))"
     assert passes.count(made, X) == 0
 
 
 def test_table_read_is_one_read_of_a_field_or_def_table():
-    field = ir.Table("_f_cost", "field")
+    field = ir.TableRead("_f_cost", "field")
     assert passes.table_read(ir.Subscript(field, X)) == field
     assert passes.table_read(ir.Subscript(POS, X)) is None  # a key's position is no list
     assert passes.table_read(ir.Subscript(field, ir.Lit("x"))) is None
@@ -128,11 +128,11 @@ def test_var_reads_are_the_variables_of_a_condition_that_reads_nothing_else():
     assert passes.var_reads(ir.BinOp("and", cond, ir.Call(ir.Global("_b_abs", ir.BUILTIN), (ir.Var(2),)))) == (2, 7)
     assert passes.var_reads(ir.BinOp("in", ir.Slot(1), ir.Var(7))) is None  # another local
     assert passes.var_reads(ir.QueryCall("q", (ir.Slot(0),))) is None
-    assert passes.var_reads(ir.Call(ir.Global("_b_roll"), (ir.VM(),))) is None
+    assert passes.var_reads(ir.Call(ir.Global("_b_roll"), (ir.VMRef(),))) is None
 
 
 def test_pure_is_a_value_of_its_frame_alone():
-    assert passes.pure(ir.BinOp("+", ir.Slot(1), ir.Subscript(ir.Table("_f_ops", "field"), ir.Slot(0))))
+    assert passes.pure(ir.BinOp("+", ir.Slot(1), ir.Subscript(ir.TableRead("_f_ops", "field"), ir.Slot(0))))
     assert passes.pure(ir.Call(ir.TUPLE, (ir.Comp(X, (ir.For("_v1", ir.Slot(1)),)),)))
     assert not passes.pure(ir.Var(1))
     assert not passes.pure(ir.Players())
@@ -314,7 +314,7 @@ def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
 # Broad handlers outside the compiler's own passes, each a boundary that must turn any
 # failure into something else: a load error with a position, or a cache miss.
 BOUNDARIES = {
-    "tables.py": "`loaded`: a value computed at load that fails is a diagnostic at its rule",
+    "passtables.py": "`loaded`: a value computed at load that fails is a diagnostic at its rule",
     "gamecache.py": "a damaged or foreign cache entry is a miss, whatever it raises",
 }
 

@@ -79,7 +79,7 @@ def shown_list(items: tuple, show: Callable[[Any], str]) -> str:
 
 
 class Runtime:
-    """Tables shared by compiled closures and built-ins: geometry, links, names. (Built
+    """PassTables shared by compiled closures and built-ins: geometry, links, names. (Built
     before the compiled game exists: the built-ins are bound to it as the compile starts.)"""
 
     def __init__(self) -> None:

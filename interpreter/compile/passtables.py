@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
-from interpreter.compile.game import Item, Runtime, VarInfo
+from interpreter.compile.compiled import Item, Runtime, VarInfo
 from interpreter.compile.queries import CompiledModifier, QueryFunction
 from interpreter.compile.steps import Choice, Code, Handler
 from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
@@ -29,7 +29,7 @@ from interpreter.language.program import Program
 INPUTS = ("program", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")
 
 
-class Tables:
+class PassTables:
     """The program, the options asked for, and the tables the passes build. Every
     attribute is declared here; the meaning of each table is that of `CompiledGame`'s
     field of the same name."""
