@@ -54,7 +54,6 @@ SLOW = [
     # with a test variant or options; every file keeps its other cases in the default run.
     r"test_twid_fidelity\.py::test_conspiracy_theory_picks_blind_by_default",
     r"test_twid_fidelity\.py::test_a_destabilization_left_with_no_target_places_influence_with_the_option",
-    r"test_twid_cards_post_2\.py::test_nord_stream_russia_may_decline_in_two_players",
     r"test_twid_cards_pre_1\.py::test_anti_globalization_economy_cards_have_one_op_less_until_the_round_ends",
     r"test_twid_game\.py::test_gamedef_run_twid_with_one_player_plays_a_solo_game",
     r"test_designer_check\.py::test_the_readme_card_plays_through_the_games_that_stopped",
