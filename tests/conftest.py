@@ -38,6 +38,9 @@ SLOW = [
     r"test_transcripts\.py::test_canonical_game_matches_its_snapshot\[twid_(promos|solo_planet|solo_elite|alternate_goal)\]",
     # Whole random games of The Wall is Down followed for their VP causes: 2 players stays.
     r"test_narration_causes\.py::test_the_wall_is_down_tells_every_vp_change_with_its_cause\[(3p|4p|promos|alternate_goal|solo\w*)\]",
+    # The house-rules examples' own tests (a compile of the game for each variant they test):
+    # the bundled games' rule and card tests stay.
+    r"test_designer_tests\.py::test_bundled_test_file_passes\[examples/",
     # Cases that compile The Wall is Down or Downfall of Empires afresh with options or a
     # variant (several seconds each): the other cases of their files stay.
     r"test_twid_game\.py::test_options_that_do_not_compose_are_refused_with_the_fix",

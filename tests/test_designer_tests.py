@@ -323,7 +323,7 @@ def test_the_documented_example_passes(capsys, tictactoe):
     path = write(tictactoe, "tictactoe.test.game", block)
     code, out, err = run(capsys, str(path))
     assert code == 0, out + err
-    assert "2 of 2 tests passed" in out
+    assert "3 of 3 tests passed" in out
 
 
 def test_the_words_of_a_test_stay_free_for_a_games_names(tictactoe):
