@@ -20,11 +20,31 @@ from interpreter.runtime.saving import read_transcript
 def cmd_test(args) -> int:
     """Run the `test` blocks of each file: each failure at its line, with what was
     expected and what came; exit 1 if any failed, 2 for a file that does not check."""
-    from interpreter.runtime.designer_tests import run_tests
+    from interpreter.runtime.designer_tests import game_test_files, run_tests
 
     total = failed = 0
     bad = False
-    for name in args.files:
+    files: list[str] = []
+    for name in args.files:  # a file, or a game's name: the test files of that game
+        if Path(name).exists() or name.endswith(".test.game"):
+            files.append(name)
+            continue
+        try:
+            found = game_test_files(find_game(name))
+        except GameDefError as err:
+            print(err.render(), file=sys.stderr)
+            bad = True
+            continue
+        except UsageError as err:
+            error(err.message, err.hint)
+            bad = True
+            continue
+        if not found:
+            hint = f"write tests in {Path(find_game(name)).stem}.test.game beside the game (docs/language.md §16.1)"
+            error(f"the game '{name}' has no test files", hint)
+            bad = True
+        files += [shown_path(str(f)) for f in found]
+    for name in files:
         try:
             outcomes = run_tests(name, args.k)
         except GameDefError as err:
@@ -44,7 +64,7 @@ def cmd_test(args) -> int:
         print(f"{name}: {passed} of {len(outcomes)} tests passed")
     if bad:
         return 2
-    if len(args.files) > 1:
+    if len(files) > 1:
         print(f"{total - failed} of {total} tests passed")
     return 1 if failed else 0
 

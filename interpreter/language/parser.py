@@ -1454,6 +1454,10 @@ def _die(e) -> int | None:
 
 
 TEST_FORMS = {"offered": "offered", "logged": "logged", "ended": "over"}
+# The forms that are values, not truths, in an `expect` condition: the winners, and the seat
+# that decides next (none once the game is over); `offered()` with no text is the labels
+# offered now.
+VALUE_FORMS = {"winner": "winner", "deciding": "decider"}
 
 
 def _plain_text(s: ast.Str) -> str | None:
@@ -1492,14 +1496,16 @@ def _expectation(e, span: Span) -> ast.TestStep:
 
 
 def _with_forms(e, forms: list[tuple[str, str, str]]):
-    """`e` with each test form in it (`offered("TEXT")`, `logged("TEXT")`, `ended()`,
-    `winner()`) replaced by a name the test runner gives its value, appended to `forms`
+    """`e` with each test form in it (`offered("TEXT")`, `offered()`, `logged("TEXT")`,
+    `ended()`, `winner()`, `deciding()`) replaced by a name the test runner gives its value, appended to `forms`
     as (name, kind, text): `expect offered("a") and not logged("b")` is a condition like
     any other. A node with no form in it is returned as it is."""
-    if isinstance(e, ast.Call) and (e.func in TEST_FORMS or e.func == "winner"):
-        kind = TEST_FORMS.get(e.func, "winner")
+    if isinstance(e, ast.Call) and (e.func in TEST_FORMS or e.func in VALUE_FORMS):
+        kind = TEST_FORMS.get(e.func) or VALUE_FORMS[e.func]
         text = ""
-        if e.func in ("ended", "winner"):
+        if e.func == "offered" and not e.args:  # the labels offered now, in order
+            kind = "labels"
+        elif e.func in ("ended", *VALUE_FORMS):
             if e.args:
                 raise GameDefError([Diagnostic(e.span, f"{e.func}() takes no argument", None)])
         else:

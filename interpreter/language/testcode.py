@@ -6,8 +6,8 @@ read a test's code through these declarations, so a test is checked exactly as i
 a misspelt name inside a `test` block is a check error at its line, and a helper of the
 test file that only tests call is used.
 
-An `expect` condition may use the test's own forms (`offered("TEXT")`, `logged("TEXT")`,
-`ended()`, `winner()`) anywhere in it: the parser puts a parameter in each one's place
+An `expect` condition may use the test's own forms (`offered("TEXT")`, `offered()`,
+`logged("TEXT")`, `ended()`, `winner()`, `deciding()`) anywhere in it: the parser puts a parameter in each one's place
 (`TestStep.forms`), and the test runner passes each form's value, found from the position
 reached, when it asks the condition.
 """
@@ -27,13 +27,17 @@ def test_names(index: int) -> dict[str, str]:
 
 def _form_params(step: ast.TestStep) -> tuple[ast.Param, ...]:
     """An `expect`'s test forms as the parameters of its function: a truth each, `winner()`
-    the list of winners."""
+    the list of winners, `offered()` the list of labels, `deciding()` a seat or none."""
     params = []
     for name, kind, _ in step.forms:
         span = step.span
         t: ast.TypeExpr = ast.NamedType(span=span, name="bool")
         if kind == "winner":
             t = ast.ListType(span=span, element=ast.NamedType(span=span, name="player"))
+        elif kind == "labels":
+            t = ast.ListType(span=span, element=ast.NamedType(span=span, name="str"))
+        elif kind == "decider":
+            t = ast.OptionalType(span=span, inner=ast.NamedType(span=span, name="player"))
         params.append(ast.Param(span=span, name=name, type=t))
     return tuple(params)
 

@@ -29,6 +29,7 @@ import attrs
 from interpreter.check.checker import check_program
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
+from interpreter.core.builtins import Text
 from interpreter.core.errors import (
     Diagnostic,
     GameDefError,
@@ -260,8 +261,9 @@ class _Run:
 
     def forms(self, state: State, step: ast.TestStep) -> list[Any]:
         """The values of the test forms an `expect` condition uses, in the position reached:
-        whether a label offered contains the text, whether a line logged so far does,
-        whether the game is over, and its winners (none while it goes on)."""
+        whether a label offered contains the text, the labels offered, whether a line
+        logged so far does, whether the game is over, its winners (none while it goes on)
+        and the seat deciding next."""
         values: list[Any] = []
         for _, kind, text in step.forms:
             low = text.lower()
@@ -271,6 +273,10 @@ class _Run:
                 values.append(any(low in x.lower() for x in self.lines))
             elif kind == "over":
                 values.append(self.game.is_over(state))
+            elif kind == "labels":
+                values.append(tuple(Text(x) for x in self.game.labels(state)))  # texts, not names
+            elif kind == "decider":
+                values.append(None if self.game.is_over(state) else self.game.current_player(state))
             else:  # winner
                 values.append(tuple(self.game.result(state) or ()))
         return values
@@ -400,6 +406,26 @@ def file_tests(path: Path) -> tuple[Program, list[tuple[int, ast.Test]]]:
     mine = str(path)
     tests = [(i, t) for i, t in enumerate(program.tests) if t.span.path == mine]
     return program, tests
+
+
+def game_test_files(game: str | Path) -> list[Path]:
+    """The test files of a game: `NAME.test.game` beside it, and the `*.test.game` files of
+    a `tests/` folder beside any file of the game (a card set's tests beside its cards) that
+    include the game. Why: `gamedef test NAME` runs a game's tests by its name, as `gamedef
+    check NAME` checks it, wherever the game's card sets keep theirs; a test file of a game
+    built on this one (a house-rules variant) is that game's, not this one's."""
+    path = Path(game).resolve()
+    own = path.with_name(path.name.removesuffix(".game") + ".test.game")
+    candidates = [own]
+    for source in load_program(path).sources:
+        folder = Path(source).parent / "tests"
+        if folder.is_dir():
+            candidates += sorted(folder.glob("*.test.game"))
+    found = []
+    for candidate in dict.fromkeys(candidates):
+        if candidate.is_file() and (candidate == own or str(path) in load_program(candidate).sources):
+            found.append(candidate)
+    return found
 
 
 def run_tests(path: str | Path, only: str | None = None) -> list[Outcome]:

@@ -17,11 +17,16 @@ from interpreter.runtime.load import bundled_games
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
-    # Each bundled game's own tests in the language: the designer-tests runner's unit tests stay.
-    r"test_every_bundled_test_file_passes",
+    # The house-rules examples' own tests (a compile of the game for each variant they test):
+    # the bundled games' rule and card tests stay.
+    r"test_bundled_test_file_passes\[examples/",
 ]
 
-BUNDLED_TESTS = sorted(ROOT.glob("examples/*.test.game")) + sorted(ROOT.glob("cards/*/tests/*.test.game"))
+BUNDLED_TESTS = (
+    sorted(ROOT.glob("gamedefs/*.test.game"))
+    + sorted(ROOT.glob("examples/*.test.game"))
+    + sorted(ROOT.glob("cards/*/tests/*.test.game"))
+)
 
 DICE = """game dice "Dice" {
     players 2..2
@@ -66,11 +71,20 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_every_bundled_test_file_passes(capsys):
-    """The house-rules examples and The Wall is Down's cards carry tests in the game's own
-    language (each cites its card or rule); `gamedef test` runs them all."""
-    assert len(BUNDLED_TESTS) >= 4
-    code, out, err = run(capsys, *map(str, BUNDLED_TESTS))
+def test_the_bundled_games_carry_their_tests_in_the_language():
+    """Downfall of Empires' data, the house-rules examples and The Wall is Down's cards
+    carry their tests in the game's own language, not in Python."""
+    names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
+    assert "gamedefs/downfall_of_empires.test.game" in names
+    assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
+    assert len(names) >= 5
+
+
+@pytest.mark.parametrize("path", BUNDLED_TESTS, ids=lambda p: p.relative_to(ROOT).as_posix())
+def test_bundled_test_file_passes(capsys, path):
+    """Each bundled test file passes `gamedef test` (each test cites its card or rule): the
+    rules tests of the bundled games run with the default `pytest`, one case a file."""
+    code, out, err = run(capsys, str(path))
     assert code == 0, out + err
     assert "tests passed" in out
 
@@ -316,7 +330,7 @@ def test_the_documented_example_passes(capsys, tictactoe):
     path = write(tictactoe, "tictactoe.test.game", block)
     code, out, err = run(capsys, str(path))
     assert code == 0, out + err
-    assert "2 of 2 tests passed" in out
+    assert "3 of 3 tests passed" in out
 
 
 def test_the_words_of_a_test_stay_free_for_a_games_names(tictactoe):
@@ -435,3 +449,62 @@ def test_expect_takes_any_condition_with_the_tests_forms(capsys, tictactoe):
     assert f'{path}:11:12: test wrong: expected offered("b2") and offered("a1"); it is false' in out
     assert "1 of 2 tests passed" in out
     assert main(["check", str(path)]) == 0, capsys.readouterr().err
+
+
+def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(capsys, tictactoe):
+    """Tic-tac-toe's standard rules: the players take turns marking an empty square. The
+    labels offered are a list matched exactly, in order, and deciding() names the seat
+    whose choice it is (none once the game is over); a wrong one says what came."""
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        "test right {\n"
+        '    play "b2"\n'
+        "    expect deciding() == o\n"
+        '    expect offered() == ["a1", "b1", "c1", "a2", "c2", "a3", "b3", "c3"]\n'
+        '    expect "b2" not in offered() and count(offered()) == 8\n'
+        '    play "a1", "a2", "a3", "c2"\n'
+        "    expect deciding() == none and ended()\n"
+        "}\n"
+        "test wrong {\n"
+        '    play "b2"\n'
+        '    expect offered() == ["a1"]\n'
+        "    expect deciding() == x\n"
+        "}\n",
+    )
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    lines = [x for x in out.splitlines() if ": test " in x]
+    assert lines == [
+        f'{path}:12:12: test wrong: expected offered() == ["a1"]; came offered() is '
+        "['a1', 'b1', 'c1', 'a2', 'c2', 'a3', 'b3', 'c3'], [\"a1\"] is ['a1']",
+        f"{path}:13:12: test wrong: expected deciding() == x; came deciding() is o, x is x",
+    ]
+    assert "1 of 2 tests passed" in out
+
+
+def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
+    """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
+    and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
+    house rules have theirs beside them; Tic-tac-toe has none, which is an error with the
+    fix (exit 2), as is a name no game has."""
+    code, out, err = run(capsys, "berlin_wall_house_rules")
+    assert code == 0, out + err
+    assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
+    assert out.splitlines()[0].endswith(" tests passed")
+    code, out, err = run(capsys, "tictactoe")
+    assert code == 2
+    assert "the game 'tictactoe' has no test files" in err and "tictactoe.test.game" in err
+    code, out, err = run(capsys, "tictactoes")
+    assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
+
+
+def test_the_wall_is_downs_test_files_are_found_beside_its_cards():
+    """The Wall is Down's card tests live beside its card sets (cards/twid/tests/), and
+    `gamedef test twid` finds every one of them, and no test file of a game built on it."""
+    from interpreter.runtime.designer_tests import game_test_files
+
+    found = {p.relative_to(ROOT).as_posix() for p in game_test_files(ROOT / "gamedefs" / "twid.game")}
+    assert found == {p.relative_to(ROOT).as_posix() for p in ROOT.glob("cards/twid/tests/*.test.game")}
+    assert "examples/twid_house_rules.test.game" not in found
