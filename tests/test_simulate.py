@@ -187,7 +187,7 @@ def test_json_document_shape(capsys):
     assert set(doc["decisions"]) == {"mean", "median", "min", "max"} and doc["rounds"] is None
     assert sum(e["games"] for e in doc["endings"]) == 30
     assert len(doc["records"]) == 30
-    keys = {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards", "payoffs", "first"}
+    keys = {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards", "payoffs", "first", "performed"}
     assert set(doc["records"][0]) == keys
     assert doc["cards"] is None and all(r["cards"] == {} for r in doc["records"])  # tic-tac-toe has no cards
 

@@ -288,6 +288,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_simulate)
 
     from interpreter.play.balance import TOP_COMPONENTS, parse_counts
+    from interpreter.play.stats import CORRECTIONS
 
     p = sub_parser("balance", "a balance report over every player count: seats, first player, endings, cards")
     p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
@@ -330,7 +331,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=cards_shown,
         default=TOP_COMPONENTS,
         metavar="N|all",
-        help=f"components listed per count in the text, the largest differences first (default {TOP_COMPONENTS})",
+        help=f"components listed in the text, the flagged first (default {TOP_COMPONENTS})",
+    )
+    p.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="how the components' p-values are adjusted together: holm (family-wise, the default) or bh "
+        "(Benjamini-Hochberg, false discovery rate)",
     )
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_balance)

@@ -148,6 +148,7 @@ def cmd_simulate(args) -> int:
 def cmd_balance(args) -> int:
     """The balance report: every player count (or --players), win rates per seat, the first
     player, length, endings and each component, as text, JSON or an HTML page."""
+    from interpreter.cli import balance_report as report
     from interpreter.cli.terminal import progress
     from interpreter.play import balance as bal
     from interpreter.play import simulate as sim
@@ -158,7 +159,7 @@ def cmd_balance(args) -> int:
     sim.check_scale(args.games, jobs)
     if args.ray is not None:
         sim.import_ray()
-    html = bal.html_target(Path(args.html)) if args.html else None
+    html = report.html_target(Path(args.html)) if args.html else None
     game = load_named(args)
     agents = list(args.agent or ())
     counts = bal.game_counts(game, args.players)
@@ -186,15 +187,15 @@ def cmd_balance(args) -> int:
         chance=chance,
         components=tuple(args.component or ()),
     )
-    plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents))
+    plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     keep = Path(args.keep) if args.keep else None
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
     if args.json:
         print(json.dumps({**doc, "records": bal.records_dict(by_count)}, indent=1))
     else:
-        listing(bal.text_report(doc, top=args.top))
+        listing(report.text_report(doc, top=args.top))
     if html is not None:
-        for path in bal.write_html(doc, by_count, html, bal.command_line(args.game, doc, html)):
+        for path in report.write_html(doc, by_count, html, report.command_line(args.game, doc, html)):
             print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
     return 0

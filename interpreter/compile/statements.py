@@ -19,6 +19,7 @@ from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Choice, Closure, Code, Handler
 from interpreter.compile.tables import Tables
+from interpreter.core import trace
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.core.links import link_op
@@ -610,6 +611,9 @@ class StatementCompiler:
             who = entity(vm, L)
             code = slots.get((who, name))
             if code is not None:
+                sink = trace.PERFORMED.get()  # (a module global: a tool's list, None in play)
+                if sink is not None:
+                    sink.append((who, name))
                 locals_ = [who] + [a(vm, L) for a in args]
                 locals_.extend([None] * (code.nlocals - len(locals_)))
                 vm.push([code, 0, locals_])

@@ -38,6 +38,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from interpreter.core import trace
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
@@ -88,6 +89,9 @@ class Record:
     # (seat, payoff) in seat order: `game.returns` at the end (docs/language.md §3.19)
     payoffs: tuple[tuple[str, float], ...] = ()
     first: str = ""  # the first seat asked to decide (never the chance seat): who moved first
+    # (seat, card, times a slot of the card ran during that seat's moves), in the order first run:
+    # a card that acted (its text resolved), not only one chosen
+    performed: tuple[tuple[str, str, int], ...] = ()
 
 
 class _Failure(Exception):
@@ -207,6 +211,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
 
     cards = frozenset(component_catalogue(game, setup.components))
     chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
+    performed: dict[tuple[str, str], int] = {}  # (seat, card) -> times a slot of it ran in the seat's moves
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
     # The key events when the game marks them; otherwise its last narrated line of all.
@@ -229,7 +234,18 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
             chosen[seat, card] = chosen.get((seat, card), 0) + 1
-        state = game.apply_index(state, index)
+        if cards and seat != CHANCE:
+            sink: list[tuple[str, str]] = []
+            token = trace.PERFORMED.set(sink)  # only around the move itself: an agent's search is not traced
+            try:
+                state = game.apply_index(state, index)
+            finally:
+                trace.PERFORMED.reset(token)
+            for who, _slot in sink:
+                if who in cards:
+                    performed[seat, who] = performed.get((seat, who), 0) + 1
+        else:
+            state = game.apply_index(state, index)
         if state.log:
             lines = game.narrate(state, headlines=headlines)
             if lines:
@@ -250,6 +266,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         tuple((seat, card, times) for (seat, card), times in chosen.items()),
         tuple((seat, float(value)) for seat, value in game.returns(state).items()),
         first,
+        tuple((seat, card, times) for (seat, card), times in performed.items()),
     )
 
 
@@ -629,6 +646,10 @@ def _record_dict(r: Record) -> dict[str, Any]:
     for seat, card, times in r.cards:
         chosen.setdefault(seat, {})[card] = times
     d["cards"] = chosen
+    acted: dict[str, dict[str, int]] = {}
+    for seat, card, times in r.performed:
+        acted.setdefault(seat, {})[card] = times
+    d["performed"] = acted
     d["payoffs"] = dict(r.payoffs)
     return d
 

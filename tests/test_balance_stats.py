@@ -1,0 +1,200 @@
+"""The statistics behind `gamedef balance`'s verdicts: Holm and Benjamini–Hochberg against
+the textbook's values, Cochran–Mantel–Haenszel and the Mantel–Haenszel difference against
+hand-computed ones, a card a strong seat plays more not mistaken for a strong card, the
+first player's advantage measured within seat, and on a small card game written for these
+tests (tests/balance/toy_cards.game) a planted jackpot flagged first and the fair game
+flagging nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pytest
+
+from interpreter import load_game
+from interpreter.cli.commands import main
+from interpreter.play import balance as bal
+from interpreter.play import simulate as sim
+from interpreter.play import stats
+from interpreter.play.simulate import Record
+
+TOY = str(Path(__file__).resolve().parent / "balance" / "toy_cards.game")
+
+
+# ---- corrections -------------------------------------------------------------------------------
+def test_holm_and_bh_of_a_worked_example():
+    """p = 0.01, 0.04, 0.03, 0.005 (m = 4). Holm: sorted 0.005·4 = 0.02, 0.01·3 = 0.03,
+    0.03·2 = 0.06, 0.04·1 = 0.04 raised to 0.06 (monotone). Benjamini–Hochberg: 0.005·4/1
+    = 0.02, 0.01·4/2 = 0.02, 0.03·4/3 = 0.04, 0.04·4/4 = 0.04. Both in the order given."""
+    p = [0.01, 0.04, 0.03, 0.005]
+    assert stats.holm(p) == pytest.approx([0.03, 0.06, 0.06, 0.02])
+    assert stats.benjamini_hochberg(p) == pytest.approx([0.02, 0.04, 0.04, 0.02])
+    assert stats.adjust(p, "holm") == stats.holm(p) and stats.adjust(p, "bh") == stats.benjamini_hochberg(p)
+    assert stats.holm([0.5, 0.9]) == [1.0, 1.0]  # capped at 1
+
+
+def test_the_fifteen_p_values_of_benjamini_and_hochberg_1995():
+    """The example of Benjamini and Hochberg's paper: of these 15 p-values, a family-wise
+    procedure rejects 3 at 0.05 and the false discovery rate procedure 4."""
+    p = [0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298, 0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528]
+    p += [0.7590, 1.000]
+    assert sum(a < 0.05 for a in stats.holm(p)) == 3
+    assert sum(a < 0.05 for a in stats.benjamini_hochberg(p)) == 4
+
+
+# ---- Cochran–Mantel–Haenszel -------------------------------------------------------------------
+def test_cmh_of_one_stratum_is_pearson_times_n_minus_1_over_n():
+    """One 2×2 table [[10, 20], [30, 40]] (exposed: 10 of 30 succeed; not: 30 of 70):
+    Pearson's chi-square is N(ad - bc)² / (r1 r2 c1 c2) = 100·200² / (30·70·40·60) = 0.79365;
+    the Mantel–Haenszel statistic is (N - 1)/N of it, 0.78571."""
+    chi2, p = stats.cmh([stats.Stratum(30, 10, 70, 30)])
+    pearson = 100 * (10 * 40 - 20 * 30) ** 2 / (30 * 70 * 40 * 60)
+    assert pearson == pytest.approx(0.793651, abs=1e-6)
+    assert chi2 == pytest.approx(pearson * 99 / 100)
+    assert p == pytest.approx(2 * (1 - stats._NORMAL.cdf(math.sqrt(chi2))))
+
+
+def test_cmh_and_mh_difference_of_two_strata_by_hand():
+    """Stratum 1: 6 of 10 exposed succeed, 4 of 10 not; stratum 2: 5 of 20 and 5 of 20.
+    E[a] = 5 and 5; a - E = 1 and 0; Var = 10·10·10·10/(20²·19) = 1.315789 and
+    20·20·10·30/(40²·39) = 1.923077: chi-square 1/3.238866 = 0.308749.
+    The difference: weights 10·10/20 = 5 and 20·20/40 = 10, differences 0.2 and 0:
+    5·0.2/15 = 0.066667; its variance 5²(0.24/10 + 0.24/10) + 10²(0.1875/20 + 0.1875/20)
+    = 3.075, over 15²: standard error 0.116905."""
+    strata = [stats.Stratum(10, 6, 10, 4), stats.Stratum(20, 5, 20, 5)]
+    chi2, _ = stats.cmh(strata)
+    assert chi2 == pytest.approx(0.308749, abs=1e-6)
+    est = stats.mh_difference(strata)
+    assert est.value == pytest.approx(0.066667, abs=1e-6)
+    assert est.se == pytest.approx(0.116905, abs=1e-6)
+    assert (est.low, est.high) == pytest.approx((est.value - 1.959964 * est.se, est.value + 1.959964 * est.se))
+
+
+def test_simpsons_paradox_pooled_shows_an_effect_the_strata_do_not():
+    """Within each stratum the exposed win exactly as often as the others (80% and 20%), but
+    most of the exposed are in the strong stratum: pooled, they win 74% against 26%. The
+    stratified test and difference see nothing."""
+    strata = [stats.Stratum(90, 72, 10, 8), stats.Stratum(10, 2, 90, 18)]
+    pooled = stats.cmh([stats.Stratum(100, 74, 100, 26)])
+    assert pooled[1] < 1e-10
+    chi2, p = stats.cmh(strata)
+    assert chi2 == pytest.approx(0.0) and p == pytest.approx(1.0)
+    assert stats.mh_difference(strata).value == pytest.approx(0.0)
+    assert stats.cmh([stats.Stratum(5, 2, 0, 0)]) == (0.0, 1.0)  # no one unexposed: no evidence
+    assert stats.mh_difference([stats.Stratum(5, 2, 0, 0)]) is None
+
+
+def test_paired_differences():
+    """Differences 1, 2, 3, 4: mean 2.5, sample deviation 1.290994, error 0.645497."""
+    est = stats.paired([1, 2, 3, 4])
+    assert est.value == pytest.approx(2.5) and est.se == pytest.approx(0.645497, abs=1e-6)
+    assert math.isinf(stats.paired([3]).se)
+
+
+# ---- the report's figures on made-up records ------------------------------------------------------
+def _rec(seed: int, winner: str, chose: dict[str, list[str]], first: str = "a") -> Record:
+    cards = tuple((seat, card, 1) for seat, names in chose.items() for card in names)
+    return Record(seed, (winner,), 10, None, "", "", cards, (), first)
+
+
+def test_a_card_the_strong_seat_plays_more_is_not_flagged():
+    """Seat a wins 160 of 200 games. a chooses card x in 180 of its games, b in 20 of its:
+    within each seat x changes nothing (a wins 80% with it and without, b 20%). Pooled over
+    seat-games x's choosers win 74% against 26%, the old report's "higher"; within seat its
+    effect is 0 and it is not flagged."""
+    records = []
+    for i in range(200):
+        winner = "a" if i % 5 != 0 else "b"  # in every block of five games
+        block = (i // 5) % 10  # whole blocks: who chooses x is independent of who wins
+        chose = {"a": ["x"] if block != 9 else [], "b": ["x"] if block == 9 else []}
+        records.append(_rec(i, winner, chose))
+    tests = bal.component_tests({2: records}, {2: ("a", "b")}, {"x": ("Card", "X")})
+    (x,) = tests["components"]
+    assert x["effect"] == pytest.approx(0.0, abs=1e-9) and x["verdict"] == "no effect shown"
+    assert tests["correction"] == "Holm" and tests["tested"] == 1 and tests["flagged"] == 0
+
+
+def test_a_jackpot_among_fair_cards_is_flagged_first_and_alone():
+    """Twenty cards chosen at random by both seats, winning as often as not; a jackpot whose
+    chooser wins every game it is chosen in. Only the jackpot is flagged, first, higher."""
+    import random
+
+    rng = random.Random(7)
+    fair = [f"c{i}" for i in range(20)]
+    records = []
+    for i in range(300):
+        chose = {s: rng.sample(fair, 5) for s in ("a", "b")}
+        winner = rng.choice(["a", "b"])
+        if i % 6 == 0:
+            chose[winner].append("jackpot")
+        records.append(_rec(i, winner, chose))
+    catalogue = {name: ("Card", name) for name in [*fair, "jackpot"]}
+    tests = bal.component_tests({2: records}, {2: ("a", "b")}, catalogue)
+    first = tests["components"][0]
+    assert first["card"] == "jackpot" and first["verdict"] == "higher" and first["low"] > 0
+    assert tests["flagged"] == 1
+
+
+def test_first_player_is_measured_within_seat_when_it_changes():
+    """The first seat alternates; seat a wins 3 of 4 games whatever the order, so within seat
+    the first move is worth nothing, however the raw first-mover rate reads. Then a game
+    where the first mover always wins: within seat +100 points."""
+    seat_only = [_rec(i, "a" if (i // 2) % 4 else "b", {}, first="a" if i % 2 else "b") for i in range(200)]
+    fp = bal.first_player(seat_only, 2, ("a", "b"))
+    assert fp["method"] == "within seat"
+    assert fp["within_seat"]["effect"] == pytest.approx(0.0, abs=1e-9)
+    assert fp["reading"].startswith("no measurable first-player advantage within seat")
+    mover = [_rec(i, "a" if i % 2 else "b", {}, first="a" if i % 2 else "b") for i in range(40)]
+    fp = bal.first_player(mover, 2, ("a", "b"))
+    assert fp["within_seat"]["effect"] == pytest.approx(1.0) and fp["reading"].startswith("a seat wins more")
+
+
+# ---- a small card game -------------------------------------------------------------------------------
+def test_a_card_counts_as_played_when_its_text_ran():
+    """In the toy game each seat plays two cards: each chosen card's `effect` runs once, in
+    the game's record as performed, and nothing performed was not chosen."""
+    game = load_game(TOY)
+    setup = sim.Setup(game=TOY, players=2)
+    for seed in range(1, 6):
+        r = sim.play_game(game, setup, seed)
+        assert sorted((s, c) for s, c, _ in r.performed) == sorted((s, c) for s, c, _ in r.cards)
+        assert all(k == 1 for _, _, k in r.performed) and len(r.cards) == 4
+
+
+def _toy(capsys, *argv: str) -> dict:
+    code = main(["balance", TOY, "--games", "300", "--jobs", "1", *argv, "--json"])
+    out = capsys.readouterr()
+    assert code == 0, out.err
+    return json.loads(out.out)
+
+
+def test_the_toy_games_jackpot_is_flagged_first(capsys):
+    """With its bonus of 6 the jackpot is flagged first, higher, its interval above 0; with
+    `jackpot_bonus=0` it is a plain card and no card is flagged (West's head start of a
+    point is a seat's, not a card's)."""
+    doc = _toy(capsys)
+    first = doc["component_tests"]["components"][0]
+    assert first["card"] == "jackpot" and first["verdict"] == "higher" and first["low"] > 0.2
+    fair = _toy(capsys, "--option", "jackpot_bonus=0")
+    assert fair["component_tests"]["flagged"] == 0
+    assert fair["counts"][0]["win_rates"][0]["rate"] > 0.5  # West's head start shows in its win rate
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 1001, 2001])
+def test_the_wall_is_down_raises_no_alarm_and_its_planted_jackpot_is_flagged_first(capsys, seed):
+    """The unmodified The Wall is Down (2 players, random, 200 games) flags at most one card
+    (measured: none in six runs of 200 games); the same game with a card giving 8 VP to the
+    player whose text it is (tests/balance/twid_jackpot.game) flags that card first."""
+    argv = ["--players", "2", "--games", "200", "--seed", str(seed), "--jobs", "2", "--json"]
+    assert main(["balance", "twid", *argv]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["component_tests"]["flagged"] <= 1
+    jackpot = str(Path(__file__).resolve().parent / "balance" / "twid_jackpot.game")
+    assert main(["balance", jackpot, *argv]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    first = doc["component_tests"]["components"][0]
+    assert first["card"] == "jackpot" and first["verdict"] == "higher"
