@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from pathlib import Path
 
 import pytest
 
 from interpreter import load_game
 from interpreter.cli.commands import main
+from interpreter.core.errors import UsageError
 from interpreter.play import balance as bal
 from interpreter.play import simulate as sim
 from interpreter.play import stats
@@ -198,3 +200,52 @@ def test_the_wall_is_down_raises_no_alarm_and_its_planted_jackpot_is_flagged_fir
     doc = json.loads(capsys.readouterr().out)
     first = doc["component_tests"]["components"][0]
     assert first["card"] == "jackpot" and first["verdict"] == "higher"
+
+
+# ---- a change against its base -----------------------------------------------------------------------
+def test_a_variant_against_its_base_on_the_same_seeds(capsys):
+    """`--variant big_start --against base`: the same 300 seeds with and without West's larger
+    head start. The games are paired (the shuffles and dice are the seed's, so the games
+    that the head start does not decide end alike), and West's win rate rises by the
+    paired difference, its interval above 0, which the report says in a plain sentence."""
+    doc = _toy(capsys, "--variant", "big_start", "--against", "base")
+    a = doc["against"]
+    assert a["base"] == "the game without big_start"
+    (c,) = a["counts"]
+    assert 0 < c["same_games"] < 300  # common random numbers: most games alike, some turned
+    west = c["seats"]["west"]
+    base_rate = sum(1 / len(r["winners"]) for r in doc["base_records"]["2"] if "west" in r["winners"])
+    assert west["before"] == pytest.approx(base_rate / 300)
+    assert west["difference"] > 0.1 and west["low"] > 0 and west["verdict"] == "changed"
+    assert c["seats"]["east"]["difference"] == pytest.approx(-west["difference"])  # a win is West's or East's
+    paired = [
+        (("west" in r["winners"]) / len(r["winners"]) if r["winners"] else 0.0)
+        - (("west" in b["winners"]) / len(b["winners"]) if b["winners"] else 0.0)
+        for r, b in zip(doc["records"]["2"], doc["base_records"]["2"], strict=True)
+    ]
+    assert west["difference"] == pytest.approx(sum(paired) / 300)
+    main(["balance", TOY, "--games", "300", "--jobs", "1", "--variant", "big_start", "--against", "base"])
+    out = capsys.readouterr().out
+    assert re.search(r"West \+\d+\.\d pts, 95%: \+\d+\.\d to \+\d+\.\d \(from [\d.]+% to [\d.]+%\): changed", out)
+
+
+def test_the_same_rules_against_themselves_differ_in_nothing(capsys):
+    """Common random numbers: the same game on the same seeds is the same game, every one of
+    them, and every difference is 0 with no verdict of change."""
+    doc = _toy(capsys, "--against", TOY)
+    (c,) = doc["against"]["counts"]
+    assert c["same_games"] == 300
+    assert all(s["difference"] == 0 and s["verdict"] == "no change shown" for s in c["seats"].values())
+    assert all(r["verdict"] == "no change shown" for r in doc["against"]["components"])
+
+
+def test_a_file_against_the_game_it_includes():
+    """A file of house rules that starts `include twid` is compared with twid; a game that
+    includes nothing and is given no variant is a mistake said with a hint."""
+    jackpot = str(Path(__file__).resolve().parent / "balance" / "twid_jackpot.game")
+    setup, name = bal.base_setup(sim.Setup(game=jackpot, players=2), "base")
+    assert setup.game == "twid" and name == "twid, the game it includes"
+    setup, name = bal.base_setup(sim.Setup(game="twid", variants=("quick",)), "base")
+    assert setup.game == "twid" and setup.variants == () and name == "the game without quick"
+    with pytest.raises(UsageError, match="includes no bundled game"):
+        bal.base_setup(sim.Setup(game=TOY), "base")

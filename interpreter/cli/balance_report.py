@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import math
 import textwrap
 from pathlib import Path
 from typing import Any
@@ -33,6 +34,8 @@ def command_line(game: str, doc: dict[str, Any], html_path: Path | None = None) 
         parts += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
     for kind in doc["components"] or ():
         parts += ["--component", kind]
+    if doc.get("against") is not None:
+        parts += ["--against", doc["against"]["argument"]]
     if doc.get("correction", "holm") != "holm":
         parts += ["--correction", doc["correction"]]
     if html_path is not None:
@@ -92,6 +95,63 @@ def text_report(doc: dict[str, Any], top: int | None = TOP_COMPONENTS) -> list[s
         lines += ["", *_count_lines(s)]
     if doc.get("component_tests") is not None:
         lines += ["", *_component_lines(doc["component_tests"], top)]
+    if doc.get("against") is not None:
+        lines += ["", *against_lines(doc["against"], doc["counts"], top)]
+    return lines
+
+
+def change_sentence(name: str, c: dict[str, Any], unit: str = "pts", scale: float = 100.0) -> str:
+    """One paired difference as a designer reads it: "West +31.0 pts, 95%: +24.0 to +38.0
+    (from 40.0% to 71.0%): changed"."""
+    if not math.isfinite(c["low"]):
+        span = "no interval (one game)"
+    else:
+        span = f"95%: {scale * c['low']:+.1f} to {scale * c['high']:+.1f}"
+    if unit == "pts":
+        before, after = _pct(c["before"]), _pct(c["after"])
+    else:
+        before, after = f"{c['before']:.1f}", f"{c['after']:.1f}"
+    return f"{name} {scale * c['difference']:+.1f} {unit}, {span} (from {before} to {after}): {c['verdict']}"
+
+
+def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | None) -> list[str]:
+    """The changed rules against their base: per count, each seat's win, no winner, the
+    length and the endings as paired differences with a verdict; then the components whose
+    effect changed the most."""
+    lines = [f"against {a['base']}:", *textwrap.wrap(a["method"], 110, initial_indent="  ", subsequent_indent="  ")]
+    titles = {seat: title for s in sections for seat, title in s["seat_titles"].items()}
+    for c in a["counts"]:
+        k = c["players"]
+        lines.append(
+            f"  {k} player{'s' if k != 1 else ''} ({c['games']} games on the same seeds; "
+            f"{c['same_games']} ended alike):"
+        )
+        for seat, change in c["seats"].items():
+            lines.append("    " + change_sentence(titles.get(seat, seat), change))
+        if c["no_winner"]["before"] or c["no_winner"]["after"]:
+            lines.append("    " + change_sentence("no winner", c["no_winner"]))
+        lines.append("    " + change_sentence("length", c["decisions"], "decisions", 1.0))
+        if c["rounds"] is not None:
+            lines.append("    " + change_sentence("final round", c["rounds"], "rounds", 1.0))
+        for e in c["endings"][:TOP_ENDINGS]:
+            lines.append("    " + change_sentence(f"ending '{e['ending'] or '(no line narrated)'}'", e))
+    changes = [r for r in a["components"] if r["only_in"] is not None or r["difference"] is not None]
+    if changes:
+        lines.append("  components (each one's effect under both rules; the change with its 95% interval):")
+        shown = changes if top is None else changes[:top]
+        rows = [["component", "base", "changed", "change", "95% interval", ""]]
+        for r in shown:
+            rows.append(
+                [
+                    r["title"],
+                    "-" if r["before"] is None else _points(r["before"]),
+                    "-" if r["after"] is None else _points(r["after"]),
+                    "-" if r["difference"] is None else _points(r["difference"]),
+                    "-" if r["low"] is None else f"{_points(r['low'])} to {_points(r['high'])}",
+                    f"only in the {r['only_in']} rules" if r["only_in"] else r["verdict"],
+                ]
+            )
+        lines += ["  " + line for line in sim._table(rows, {1, 2, 3, 4})]
     return lines
 
 
@@ -244,6 +304,9 @@ def html_report(doc: dict[str, Any], command: str = "", images: dict[int, list[P
         parts.append(_html_count(s, (images or {}).get(s["players"], [])))
     if doc.get("component_tests") is not None:
         parts.append(_html_tests(doc["component_tests"]))
+    if doc.get("against") is not None:
+        lines = against_lines(doc["against"], doc["counts"], None)
+        parts += [f"<h2>{_esc(lines[0][:-1].capitalize())}</h2>", f"<pre>{_esc(chr(10).join(lines[1:]))}</pre>"]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 

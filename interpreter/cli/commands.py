@@ -78,6 +78,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef balance walls_and_wonders --games 100", "every player count: seats, first player, endings"),
         ("gamedef balance twid --players 2,4 --games 20 --agent ismcts:0.05s:d10 --html twid.html", "a page"),
         ("gamedef balance downfall_of_empires --games 50 --component Action", "how each action fares"),
+        (
+            "gamedef balance examples/twid_house_rules.game --variant quick_game --players 2 --against base",
+            "a variant against the game, on the same seeds",
+        ),
     ],
 }
 
@@ -332,6 +336,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=TOP_COMPONENTS,
         metavar="N|all",
         help=f"components listed in the text, the flagged first (default {TOP_COMPONENTS})",
+    )
+    p.add_argument(
+        "--against",
+        metavar="base|GAME",
+        help="play the same seeds under other rules and report the paired differences: `base` is the game "
+        "without the --variant given (or, for a file that includes a game, that game), else a game's name or file",
     )
     p.add_argument(
         "--correction",

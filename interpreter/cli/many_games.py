@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from interpreter.cli.human import HumanAgent
@@ -188,11 +189,27 @@ def cmd_balance(args) -> int:
         components=tuple(args.component or ()),
     )
     plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
+    base_plan = base_game = None
+    if args.against:  # the base loaded (and its counts checked) before any game is played
+        base_setup, base_name = bal.base_setup(setup, args.against)
+        base_game = base_setup.load()
+        bal.game_counts(base_game, counts)
+        base_plan = replace(plan, setup=base_setup)
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     keep = Path(args.keep) if args.keep else None
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
+    base_by_count: dict = {}
+    if base_plan is not None:
+        base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
+        base_doc, base_by_count = bal.run(
+            base_plan, jobs, game=base_game, watch=base_watch, ray_address=args.ray, keep=keep
+        )
+        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against)
     if args.json:
-        print(json.dumps({**doc, "records": bal.records_dict(by_count)}, indent=1))
+        records = {"records": bal.records_dict(by_count)}
+        if base_plan is not None:
+            records["base_records"] = bal.records_dict(base_by_count)
+        print(json.dumps({**doc, **records}, indent=1))
     else:
         listing(report.text_report(doc, top=args.top))
     if html is not None:

@@ -17,6 +17,8 @@ and every figure from the records `simulate.play_game` keeps.
 from __future__ import annotations
 
 import json
+import math
+import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
@@ -296,7 +298,7 @@ def component_tests(
             row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
         else:
             _, p = stats.cmh(tables)
-            row.update(effect=effect.value, low=effect.low, high=effect.high, p=p)
+            row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
         rows.append(row)
     tested = [row for row in rows if row["p"] is not None]
     for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
@@ -520,3 +522,163 @@ def ray_session(address: str, jobs: int) -> Iterator[None]:
 def records_dict(by_count: dict[int, list[sim.Record]]) -> dict[str, list[dict[str, Any]]]:
     """Every game's record for `--json`, by player count."""
     return {str(count): [sim._record_dict(r) for r in records] for count, records in by_count.items()}
+
+
+# ---- a change against its base ------------------------------------------------------------------
+def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
+    """What `--against AGAINST` plays, and how the report names it. `base`: the same game
+    without the variants given (`--variant V --against base`), or, with no variant, the
+    bundled game the file includes (a file of house rules that starts `include twid`).
+    Any other value is a game (a bundled name or a file) played with the same options."""
+    if against != "base":
+        return replace(setup, game=against, variants=()), against
+    if setup.variants:
+        return replace(setup, variants=()), "the game without " + ", ".join(setup.variants)
+    from interpreter.language.program import load_program
+    from interpreter.play.exercise import included_games
+    from interpreter.runtime.load import bundled_games, find_game
+
+    path = find_game(setup.game)
+    bundled = {target.resolve(): name for name, target in bundled_games().items()}
+    for target in included_games(path, load_program(path, ())):
+        if target.resolve() in bundled:
+            name = bundled[target.resolve()]
+            return replace(setup, game=name, variants=()), f"{name}, the game it includes"
+    raise UsageError(
+        f"--against base: {setup.game} is given no --variant and includes no bundled game",
+        "give the variant to compare (--variant V --against base), or the game to compare with (--against twid)",
+    )
+
+
+def _verdict(est: stats.Estimate) -> str:
+    """A paired difference in words: `changed` when its 95% interval leaves out 0."""
+    if not math.isfinite(est.se):
+        return "too few games to tell"
+    return "changed" if est.low > 0 or est.high < 0 else "no change shown"
+
+
+def _change(est: stats.Estimate, before: float, after: float) -> dict[str, Any]:
+    return {
+        "before": before,
+        "after": after,
+        "difference": est.value,
+        "low": est.low,
+        "high": est.high,
+        "verdict": _verdict(est),
+    }
+
+
+def paired_count(base: Sequence[sim.Record], changed: Sequence[sim.Record], seats: Sequence[str]) -> dict[str, Any]:
+    """One player count's paired differences, game by game (the same seed under both
+    rules: common random numbers, so the noise the two share cancels): each seat's win,
+    no winner, the length in decisions and rounds, and each ending's share; each the
+    mean difference (changed minus base) with its 95% normal interval."""
+    if [r.seed for r in base] != [r.seed for r in changed]:
+        raise ValueError("paired games need the same seeds")
+    n = len(base)
+    out: dict[str, Any] = {"games": n, "same_games": sum(1 for a, b in zip(base, changed) if a == b)}
+    seats_out = {}
+    for seat in seats:
+        diffs = [_won(b, seat) - _won(a, seat) for a, b in zip(base, changed)]
+        before = sum(_won(a, seat) for a in base) / n
+        seats_out[seat] = _change(stats.paired(diffs), before, before + statistics.fmean(diffs))
+    out["seats"] = seats_out
+    nobody = [float(not b.winners) - float(not a.winners) for a, b in zip(base, changed)]
+    out["no_winner"] = _change(
+        stats.paired(nobody), sum(not a.winners for a in base) / n, sum(not b.winners for b in changed) / n
+    )
+    lengths = [float(b.decisions - a.decisions) for a, b in zip(base, changed)]
+    out["decisions"] = _change(
+        stats.paired(lengths),
+        statistics.fmean(a.decisions for a in base),
+        statistics.fmean(b.decisions for b in changed),
+    )
+    if all(r.rounds is not None for r in (*base, *changed)):
+        rounds = [float(b.rounds - a.rounds) for a, b in zip(base, changed)]  # type: ignore[operator]
+        out["rounds"] = _change(
+            stats.paired(rounds),
+            statistics.fmean(a.rounds for a in base),  # type: ignore[misc]
+            statistics.fmean(b.rounds for b in changed),  # type: ignore[misc]
+        )
+    else:
+        out["rounds"] = None
+    endings = list(dict.fromkeys([r.ending for r in base] + [r.ending for r in changed]))
+    ends = []
+    for ending in endings:
+        diffs = [float(b.ending == ending) - float(a.ending == ending) for a, b in zip(base, changed)]
+        before = sum(a.ending == ending for a in base) / n
+        ends.append({"ending": ending, **_change(stats.paired(diffs), before, before + statistics.fmean(diffs))})
+    ends.sort(key=lambda e: -max(e["before"], e["after"]))
+    out["endings"] = ends
+    return out
+
+
+def component_changes(
+    base_tests: dict[str, Any] | None, tests: dict[str, Any] | None, correction: str = "holm"
+) -> list[dict[str, Any]]:
+    """Each component's effect under both rules and the change: the difference of the two
+    stratified effects with the error of two independent estimates (sqrt(se1² + se2²); the
+    games are paired but a card is played in different games under the two rules, so the
+    pairing is not used), largest |change| / error first; a change is `changed` only when
+    its p-value, adjusted with the others' by `correction`, is below the level. A component of one side only is
+    listed with its effect there (a new card: its test in the changed rules' table)."""
+    if tests is None and base_tests is None:
+        return []
+    before = {c["card"]: c for c in (base_tests or {}).get("components", ())}
+    after = {c["card"]: c for c in (tests or {}).get("components", ())}
+    out = []
+    for card in dict.fromkeys([*after, *before]):
+        a, b = before.get(card), after.get(card)
+        row: dict[str, Any] = {
+            "card": card,
+            "title": (b or a)["title"],  # type: ignore[index]
+            "before": None if a is None else a["effect"],
+            "after": None if b is None else b["effect"],
+            "only_in": "base" if b is None else "changed" if a is None else None,
+        }
+        if a is not None and b is not None and a.get("se") is not None and b.get("se") is not None:
+            est = stats.Estimate(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
+            z = est.value / est.se if est.se else 0.0
+            row.update(difference=est.value, low=est.low, high=est.high, z=z, p=stats.two_sided_p(z))
+        else:
+            row.update(difference=None, low=None, high=None, z=None, p=None, verdict="not tested on both sides")
+        out.append(row)
+    tested = [row for row in out if row["p"] is not None]
+    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+        row["p_adjusted"] = adjusted
+        row["verdict"] = "changed" if adjusted < stats.ALPHA else "no change shown"
+    out.sort(key=lambda r: (r["only_in"] is None, -(abs(r["z"]) if r["z"] is not None else -1)))
+    return out
+
+
+def against(
+    base_doc: dict[str, Any],
+    base_by_count: Mapping[int, Sequence[sim.Record]],
+    doc: dict[str, Any],
+    by_count: Mapping[int, Sequence[sim.Record]],
+    base_name: str,
+    argument: str = "base",
+) -> dict[str, Any]:
+    """The changed rules against their base, played on the same seeds at each count: the
+    paired differences per count and each component's change."""
+    counts = []
+    for section in doc["counts"]:
+        k = section["players"]
+        base_section = next(s for s in base_doc["counts"] if s["players"] == k)
+        if base_section["seats"] != section["seats"]:
+            raise UsageError(
+                f"--against: the seats at {k} players differ ({', '.join(base_section['seats'])} against "
+                f"{', '.join(section['seats'])})",
+                "compare rules that seat the same players",
+            )
+        counts.append({"players": k, **paired_count(base_by_count[k], by_count[k], section["seats"])})
+    return {
+        "base": base_name,
+        "argument": argument,
+        "method": "the same seeds under both rules (common random numbers); each figure the mean of the per-game "
+        "differences (changed minus base) with a normal 95% interval",
+        "counts": counts,
+        "components": component_changes(
+            base_doc.get("component_tests"), doc.get("component_tests"), doc.get("correction", "holm")
+        ),
+    }
