@@ -43,6 +43,10 @@ SLOW = [
     # Cases that compile The Wall is Down or Downfall of Empires afresh with options or a
     # variant (several seconds each): the other cases of their files stay.
     r"test_twid_game\.py::test_options_that_do_not_compose_are_refused_with_the_fix",
+    # The docs' `balance --against` and `--sweep` commands, which compile The Wall is Down
+    # again for each side or value (a minute or two each): the other docs' commands stay.
+    r"test_balance\.py::test_each_balance_command_in_the_docs_is_valid\[balancing\.md:gamedef balance "
+    r"(examples/twid_house_rules\.game|twid --players 2 --games 100 --sweep)",
     r"test_twid_game\.py::test_a_solo_view_has_no_nwo_track",
     r"test_twid_examples\.py::test_the_new_card_joins_the_pre_9_11_deck_only_with_its_variant",
     r"test_new\.py::test_each_skeleton_comes_with_one_passing_test_that_can_fail\[cards\]",

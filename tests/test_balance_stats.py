@@ -249,3 +249,66 @@ def test_a_file_against_the_game_it_includes():
     assert setup.game == "twid" and setup.variants == () and name == "the game without quick"
     with pytest.raises(UsageError, match="includes no bundled game"):
         bal.base_setup(sim.Setup(game=TOY), "base")
+
+
+# ---- sweeps ---------------------------------------------------------------------------------------------
+def test_a_def_constant_is_set_for_one_load_and_refused_when_it_is_no_constant():
+    """`constants` gives a def without parameters another value (West's head start of the toy
+    game, read at the start of play); a name that is no def is refused with the ones that are."""
+    game = load_game(TOY, constants={"head_start": 9})
+    assert game.var(game.start(players=2, seed=1), "score") == {"west": 9, "east": 0}
+    assert load_game(TOY).var(load_game(TOY).start(players=2, seed=1), "score")["west"] == 1  # not cached over
+    with pytest.raises(UsageError, match="head_strt is not a def") as err:
+        load_game(TOY, constants={"head_strt": 2})
+    assert "head_start" in (err.value.hint or "")
+
+
+def test_a_sweep_over_a_def_marks_where_the_game_is_fair(capsys):
+    """`--sweep head_start=-2..2`: West's head start from -2 to 2 points on the same 200 seeds.
+    West's win rate rises with it; the game reads fair (both seats' intervals hold 50%) at
+    0, where nobody starts ahead, and not at -2 or 2."""
+    code = main(["balance", TOY, "--games", "200", "--jobs", "1", "--sweep", "head_start=-2..2", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["kind"] == "def" and doc["values"] == [-2, -1, 0, 1, 2]
+    west = [p["counts"][0]["win_rates"][0]["rate"] for p in doc["points"]]
+    assert west == sorted(west) and west[0] < 0.4 < 0.6 < west[-1]
+    assert 0 in doc["fair_values"]["2"] and -2 not in doc["fair_values"]["2"] and 2 not in doc["fair_values"]["2"]
+    for p in doc["points"]:
+        (c,) = p["counts"]
+        assert c["fair"] == all(w["low"] <= 0.5 <= w["high"] for w in c["win_rates"])
+
+
+def test_a_sweep_over_an_option_and_its_table_and_chart(capsys, tmp_path):
+    """An option is swept through `--option`'s own values (the jackpot's bonus 0 to 2); the
+    text has a row per value, the page its chart when matplotlib is installed."""
+    page = tmp_path / "sweep.html"
+    argv = ["balance", TOY, "--games", "30", "--jobs", "1", "--sweep", "jackpot_bonus=0..2", "--html", str(page)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "option jackpot_bonus from 0 to 2" in out
+    assert [line.split()[0] for line in out.splitlines() if re.match(r"^ +[0-2] ", line)] == ["0", "1", "2"]
+    text = page.read_text(encoding="utf-8")
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        assert "No chart: matplotlib is not installed" in text
+    else:
+        assert (tmp_path / "sweep-2p-sweep.png").read_bytes().startswith(b"\x89PNG") and "data:image/png" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--sweep", "nothing=1..2"], "has no option or def without parameters named 'nothing'"),
+        (["--sweep", "head_start=3..1"], "from LO to HI"),
+        (["--sweep", "head_start"], "expected NAME=LO..HI"),
+        (["--sweep", "head_start=0..1", "--against", "base"], "--sweep and --against"),
+    ],
+)
+def test_a_bad_sweep_is_exit_2_with_a_clear_message(capsys, argv, message):
+    try:
+        code = main(["balance", TOY, "--games", "5", "--jobs", "1", *argv])
+    except SystemExit as stop:
+        code = stop.code
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and "Traceback" not in err

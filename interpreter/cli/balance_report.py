@@ -496,3 +496,105 @@ def write_html(doc: dict[str, Any], by_count: dict[int, list[sim.Record]], path:
     except OSError as err:
         raise UsageError(f"--html {path}: cannot write it ({err.strerror})", "give a path you may write") from None
     return written
+
+
+# ---- sweeps ------------------------------------------------------------------------------------
+def sweep_lines(doc: dict[str, Any]) -> list[str]:
+    """A sweep as text: per player count, one row per value with each seat's win rate and
+    95% interval, `fair` where every seat's interval holds its fair share, then the fair
+    values in one line."""
+    what = "option" if doc["kind"] == "option" else "def"
+    last = doc["first_seed"] + doc["games"] - 1
+    lines = [
+        f"{doc['title']}: {what} {doc['name']} from {doc['values'][0]} to {doc['values'][-1]}, "
+        f"{doc['games']} games at each value and count, seeds {doc['first_seed']}..{last}",
+        "win rate per seat (95% Wilson interval); fair: every seat's interval holds its fair share (1/players)",
+    ]
+    counts = [c["players"] for c in doc["points"][0]["counts"]]
+    for k in counts:
+        rows: list[list[str]] = []
+        for point in doc["points"]:
+            c = next(c for c in point["counts"] if c["players"] == k)
+            if not rows:
+                titles = [c["seat_titles"].get(w["seat"], w["seat"]) for w in c["win_rates"]]
+                rows.append([doc["name"], *titles, "no winner", "length", ""])
+            cells = [f"{_pct(w['rate'])} ({_interval(w)})" for w in c["win_rates"]]
+            length = "-" if c["decisions"] is None else f"{c['decisions']:.1f}"
+            rows.append(
+                [str(point["value"]), *cells, _pct(c["no_winner"]["rate"]), length, "fair" if c["fair"] else ""]
+            )
+        lines += ["", f"{k} player{'s' if k != 1 else ''}:", *sim._table(rows, set(range(0, len(rows[0]) - 1)))]
+        fair = doc["fair_values"][str(k)]
+        lines.append(
+            f"  fair at {doc['name']} = {', '.join(map(str, fair))}"
+            if fair
+            else f"  fair at no value from {doc['values'][0]} to {doc['values'][-1]}"
+        )
+    return lines
+
+
+def sweep_chart(doc: dict[str, Any], path: Path) -> list[Path]:
+    """One PNG per player count beside `path` (`NAME-Np-sweep.png`): each seat's win rate
+    against the value, with its interval as an error bar, the fair share as a line and the
+    fair values shaded. Empty without matplotlib (the optional `plot` extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    written = []
+    values = doc["values"]
+    counts = [c["players"] for c in doc["points"][0]["counts"]]
+    for k in counts:
+        at = [next(c for c in p["counts"] if c["players"] == k) for p in doc["points"]]
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for i, w in enumerate(at[0]["win_rates"]):
+            seat = w["seat"]
+            rates = [100 * c["win_rates"][i]["rate"] for c in at]
+            lows = [r - 100 * c["win_rates"][i]["low"] for r, c in zip(rates, at)]
+            highs = [100 * c["win_rates"][i]["high"] - r for r, c in zip(rates, at)]
+            label = at[0]["seat_titles"].get(seat, seat)
+            ax.errorbar(values, rates, yerr=[lows, highs], marker="o", capsize=4, label=label)
+        ax.axhline(100 / k, color="grey", linestyle="--", linewidth=1, label="fair share")
+        for value, c in zip(values, at):
+            if c["fair"]:
+                ax.axvspan(value - 0.5, value + 0.5, color="#1a7f37", alpha=0.12, linewidth=0)
+        ax.set_xlabel(f"{doc['name']} (shaded: fair)")
+        ax.set_ylabel("win rate (%), 95% Wilson interval")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"{doc['title']}, {k} players, {doc['games']} games a value", fontsize=10)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        target = path.with_name(f"{path.stem}-{k}p-sweep.png")
+        fig.savefig(target, dpi=100)
+        plt.close(fig)
+        written.append(target)
+    return written
+
+
+def write_sweep_html(doc: dict[str, Any], path: Path) -> list[Path]:
+    """The sweep as one page: its table per count and, with matplotlib, its charts inlined
+    (and written beside it); without matplotlib, a note that says how to get them."""
+    images = sweep_chart(doc, path)
+    lines = sweep_lines(doc)
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{_esc(doc['title'])}: sweep of {_esc(doc['name'])}</title>",
+        f"<style>{_STYLE}</style></head><body>",
+        f"<h1>{_esc(doc['title'])}: sweep of {_esc(doc['name'])}</h1>",
+        f"<pre>{_esc(chr(10).join(lines))}</pre>",
+    ]
+    for image in images:
+        data = base64.b64encode(image.read_bytes()).decode("ascii")
+        parts.append(f'<p><img alt="{_esc(image.stem)}" src="data:image/png;base64,{data}"></p>')
+    if not images:
+        parts.append('<p class="warn">No chart: matplotlib is not installed (pip install "gamedef[plot]").</p>')
+    parts.append("</body></html>")
+    try:
+        path.write_text("\n".join(parts) + "\n", encoding="utf-8")
+    except OSError as err:
+        raise UsageError(f"--html {path}: cannot write it ({err.strerror})", "give a path you may write") from None
+    return [path, *images]

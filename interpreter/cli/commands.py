@@ -82,6 +82,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
             "gamedef balance examples/twid_house_rules.game --variant quick_game --players 2 --against base",
             "a variant against the game, on the same seeds",
         ),
+        ("gamedef balance twid --players 2 --games 100 --sweep victory_vp=6..12", "where the goal is fair"),
     ],
 }
 
@@ -291,7 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_simulate)
 
-    from interpreter.play.balance import TOP_COMPONENTS, parse_counts
+    from interpreter.play.balance import TOP_COMPONENTS, parse_counts, parse_sweep
     from interpreter.play.stats import CORRECTIONS
 
     p = sub_parser("balance", "a balance report over every player count: seats, first player, endings, cards")
@@ -342,6 +343,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="base|GAME",
         help="play the same seeds under other rules and report the paired differences: `base` is the game "
         "without the --variant given (or, for a file that includes a game, that game), else a game's name or file",
+    )
+    p.add_argument(
+        "--sweep",
+        type=parse_sweep,
+        metavar="NAME=LO..HI",
+        help="play the report once for each whole number from LO to HI of an option or a def without "
+        "parameters: a table (and, with --html, a chart) of each seat's win rate against the value, "
+        "marking where the game reads as fair",
     )
     p.add_argument(
         "--correction",

@@ -189,14 +189,16 @@ def cmd_balance(args) -> int:
         components=tuple(args.component or ()),
     )
     plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
+    watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
+    keep = Path(args.keep) if args.keep else None
+    if args.sweep:
+        return _sweep(args, game, plan, jobs, keep, html)
     base_plan = base_game = None
     if args.against:  # the base loaded (and its counts checked) before any game is played
         base_setup, base_name = bal.base_setup(setup, args.against)
         base_game = base_setup.load()
         bal.game_counts(base_game, counts)
         base_plan = replace(plan, setup=base_setup)
-    watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
-    keep = Path(args.keep) if args.keep else None
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
     base_by_count: dict = {}
     if base_plan is not None:
@@ -215,4 +217,39 @@ def cmd_balance(args) -> int:
     if html is not None:
         for path in report.write_html(doc, by_count, html, report.command_line(args.game, doc, html)):
             print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _sweep(args, game, plan, jobs: int, keep: Path | None, html: Path | None) -> int:
+    """`balance --sweep NAME=LO..HI`: the report's games once per value, summed up as the
+    win rate of each seat against the value, as text, JSON or a page with its chart."""
+    from interpreter.cli import balance_report as report
+    from interpreter.cli.terminal import progress
+    from interpreter.play import balance as bal
+
+    name, low, high = args.sweep
+    if args.against:
+        raise UsageError("--sweep and --against: one at a time", "sweep the changed rules, or compare two of them")
+    kind = bal.sweep_kind(game, name)
+    if kind == "option" and name in plan.setup.options:
+        raise UsageError(f"--sweep {name} and --option {name}: the sweep sets it", f"leave out --option {name}")
+    values = list(range(low, high + 1))
+    if kind == "option":  # every value checked before any game: the game says what it accepts
+        for value in values:
+            replace(plan.setup, options={**plan.setup.options, name: value}).load()
+
+    def watch(n: int, k: int):
+        return progress(n, f"games, {k} player{'s' if k != 1 else ''}")
+
+    doc = bal.sweep(plan, name, values, kind, jobs, watch=watch, ray_address=args.ray, keep=keep)
+    doc.update(game=game.name, title=game.header.title, games=plan.games, first_seed=plan.seed)
+    if args.json:
+        print(json.dumps(doc, indent=1))
+    else:
+        listing(report.sweep_lines(doc))
+    if html is not None:
+        for path in report.write_sweep_html(doc, html):
+            print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
+    elif not args.json:
+        print("(--html FILE draws the chart of these win rates)")
     return 0

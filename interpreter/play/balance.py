@@ -682,3 +682,91 @@ def against(
             base_doc.get("component_tests"), doc.get("component_tests"), doc.get("correction", "holm")
         ),
     }
+
+
+# ---- sweeps ----------------------------------------------------------------------------------------
+MAX_SWEEP_VALUES = 41  # values of one --sweep: each is a whole report's games
+
+
+def parse_sweep(text: str) -> tuple[str, int, int]:
+    """`--sweep NAME=LO..HI`: the name and the whole numbers from LO to HI."""
+    import argparse
+
+    name, eq, span = text.partition("=")
+    low, dots, high = span.partition("..")
+    try:
+        first, last = int(low), int(high)
+    except ValueError:
+        first = last = 0
+        dots = ""
+    if not eq or not dots or not name.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
+    if last < first or last - first + 1 > MAX_SWEEP_VALUES:
+        raise argparse.ArgumentTypeError(
+            f"{text}: from LO to HI, LO first, at most {MAX_SWEEP_VALUES} values (each one is a whole report)"
+        )
+    return name.strip(), first, last
+
+
+def sweep_kind(game: Game, name: str) -> str:
+    """Whether NAME is an option of the game (`option`) or a def without parameters
+    (`def`); anything else is refused, naming what may be swept."""
+    if name in game.compiled.options:
+        return "option"
+    from interpreter.language import syntax as ast
+
+    defs = {d.name: d for d in game.compiled.program.decls if isinstance(d, ast.Def)}
+    if name in defs and not defs[name].params:
+        return "def"
+    names = sorted(game.compiled.options) + sorted(n for n, d in defs.items() if not d.params)
+    raise UsageError(
+        f"--sweep {name}: {game.header.title} has no option or def without parameters named '{name}'",
+        did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
+    )
+
+
+def fair_at(section: dict[str, Any]) -> bool:
+    """A count's games read as fair: every seat's 95% interval of its win rate holds its fair
+    share, 1/players (no seat is shown to win more or less than its share)."""
+    share = 1 / section["players"]
+    return all(w["low"] <= share <= w["high"] for w in section["win_rates"])
+
+
+def sweep(
+    plan: Plan,
+    name: str,
+    values: Sequence[int],
+    kind: str,
+    jobs: int,
+    watch: Watch = _no_watch,
+    ray_address: str | None = None,
+    keep: Path | None = None,
+) -> dict[str, Any]:
+    """Play the plan once for each value of NAME (an option, or a def constant) on the same
+    seeds, and keep what a sweep reads: at each value and count, each seat's win rate with
+    its interval, no winner, the mean length, and whether the count reads as fair
+    (`fair_at`). Each value's game is loaded (and, for a def, compiled) afresh."""
+    points: list[dict[str, Any]] = []
+    for value in values:
+        if kind == "option":
+            setup = replace(plan.setup, options={**plan.setup.options, name: value})
+        else:
+            setup = replace(plan.setup, constants={**plan.setup.constants, name: value})
+        doc, _ = run(replace(plan, setup=setup), jobs, watch=watch, ray_address=ray_address, keep=keep)
+        counts = [
+            {
+                "players": sec["players"],
+                "seat_titles": sec["seat_titles"],
+                "win_rates": sec["win_rates"],
+                "no_winner": sec["no_winner"],
+                "decisions": sec["decisions"]["mean"] if sec["decisions"] else None,
+                "fair": fair_at(sec),
+            }
+            for sec in doc["counts"]
+        ]
+        points.append({"value": value, "counts": counts})
+    fair = {
+        str(k): [p["value"] for p in points for c in p["counts"] if c["players"] == k and c["fair"]]
+        for k in plan.counts
+    }
+    return {"name": name, "kind": kind, "values": list(values), "points": points, "fair_values": fair}

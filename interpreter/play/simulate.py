@@ -67,11 +67,19 @@ class Setup:
     chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (agents.needs_chance)
     # the kinds of component whose choices are counted (`gamedef balance --component`); () counts the cards
     components: tuple[str, ...] = ()
+    # `def` constants given other values (`gamedef balance --sweep` over a def): name -> value
+    constants: dict[str, Any] = field(default_factory=dict)
 
     def load(self) -> Game:
         from interpreter.runtime.load import load_game
 
-        return load_game(self.game, variants=list(self.variants), options=dict(self.options), chance=self.chance)
+        return load_game(
+            self.game,
+            variants=list(self.variants),
+            options=dict(self.options),
+            chance=self.chance,
+            constants=dict(self.constants) or None,
+        )
 
 
 @dataclass(frozen=True)

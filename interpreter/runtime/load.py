@@ -17,7 +17,7 @@ from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
-from interpreter.language.program import load_program
+from interpreter.language.program import load_program, with_constants
 from interpreter.runtime.game import ChanceGame, Game
 
 
@@ -57,6 +57,7 @@ def load_game(
     chance: bool = False,
     optimise: bool = True,
     progress: Callable[[int, str], None] | None = None,
+    constants: dict[str, int | bool] | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
@@ -66,10 +67,12 @@ def load_game(
     optimisations (never cached): the same game, slower, to test the optimisations by.
     `progress(step, what)` is told each step of a first load (1 reading, 2 checking,
     3 compiling; `what` names the game, by its title once read), so that a command line can
-    say why it waits; a load from the cache tells it nothing."""
+    say why it waits; a load from the cache tells it nothing. `constants` gives `def`s
+    without parameters other values (`language.program.with_constants`: what a sweep
+    varies); such a game is compiled afresh, never cached."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
-    cached = optimise and gamecache.load(path, variants, options, read_roots(path))
+    cached = optimise and not constants and gamecache.load(path, variants, options, read_roots(path))
     if cached:
         compiled = cached
     else:  # not compiled before, or its files have changed since, or not optimised
@@ -77,11 +80,13 @@ def load_game(
         with no_collection():  # loading is linear in the file's size (limits.py)
             tell(1, path.stem)
             program = load_program(path, variants)
+            if constants:
+                program = with_constants(program, constants)
             tell(2, program.header.title or path.stem)
             check_program(program)
             tell(3, program.header.title or path.stem)
             compiled = compile_game(program, options, optimise=optimise)
-        if optimise:
+        if optimise and not constants:
             gamecache.store(path, variants, options, compiled)
     # The options as the game reads them ("true" given for a truth option is true), so a
     # state saved or a transcript written names them as the command line would.
