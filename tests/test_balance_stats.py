@@ -312,3 +312,70 @@ def test_a_bad_sweep_is_exit_2_with_a_clear_message(capsys, argv, message):
         code = stop.code
     err = capsys.readouterr().err
     assert code == 2 and message in err and "Traceback" not in err
+
+
+# ---- why a seat wins ------------------------------------------------------------------------------------
+def test_every_point_of_the_wall_is_down_is_traced_to_a_card_or_a_rule():
+    """In whole random games of The Wall is Down (2 players), each seat's points gained and
+    lost, summed over their sources, are its final VP; every source is a card of the game or
+    a rule's citation; the scores kept for the last round are the final ones; and the lead
+    changes counted are those of the scores seen move by move."""
+    game = load_game("twid")
+    cards = sim.card_catalogue(game)
+    citations = set(sim.procedure_citations(game).values()) | set(sim.procedure_citations(game))
+    for seed in (3, 4):
+        r = sim.play_game(game, sim.Setup(game="twid", players=2), seed)
+        state = game.start(players=2, seed=seed)
+        assert r.score_seats == ("west", "east")
+        final = _replay_vp(game, r, seed)
+        for seat in r.score_seats:
+            assert sum(p for s, _, p in r.gains if s == seat) == pytest.approx(final[-1][seat])
+        for _, source, _ in r.gains:
+            kind, _, name = source.partition(":")
+            assert (kind == "card" and name in cards) or (kind == "rule" and name in citations)
+        assert r.score_by_round[-1][1] == tuple(float(final[-1][s]) for s in r.score_seats)
+        leaders = [max(vp, key=vp.get) for vp in final if sorted(vp.values())[-1] != sorted(vp.values())[-2]]
+        assert r.lead_changes == sum(1 for a, b in zip(leaders, leaders[1:]) if a != b)
+        assert state.players == r.score_seats
+
+
+def _replay_vp(game, record, seed):
+    """Each position's VP after each move of the game of `seed`, played again with the same
+    random agents (a seed fixes the game)."""
+    from interpreter.play.agents import parse_agents
+
+    state = game.start(players=2, seed=seed)
+    agents, _ = parse_agents([], game, state.players, seed)
+    out = []
+    while state.result is None:
+        state = game.apply_index(state, agents[state.pending.player].choose(game, state))
+        out.append(dict(game.var(state, "vp")))
+    assert state.decisions == record.decisions
+    return out
+
+
+def test_the_report_says_where_each_seats_points_came_from(capsys):
+    """The toy game scores only through its cards' texts: each seat's points come from the
+    cards (the jackpot's share above a plain card's, for its bonus), and the text report
+    says so with the lead changes."""
+    doc = _toy(capsys)
+    why = doc["counts"][0]["why"]
+    assert why["games"] == 300 and why["rounds"] == []  # no round counter in the toy game
+    for seat in ("west", "east"):
+        sources = {x["source"]: x["share"] for x in why["sources"][seat]["sources"]}
+        assert all(source.startswith("card:") for source in sources)
+        assert sum(sources.values()) == pytest.approx(1.0)
+        plain = [share for source, share in sources.items() if source.startswith("card:plain")]
+        assert sources["card:jackpot"] > max(plain)
+    assert 0 <= why["lead_changes"]["mean"] and 0 <= why["lead_changes"]["never"] <= 1
+    main(["balance", TOY, "--games", "50", "--jobs", "1"])
+    out = capsys.readouterr().out
+    assert "why a seat wins:" in out and re.search(r"West's points \(\d+\.\d gained a game\) by source: card", out)
+    assert re.search(r"the lead changed hands \d\.\d\d times a game", out)
+
+
+def test_a_score_variable_that_is_not_one_is_refused():
+    with pytest.raises(UsageError, match="no variable 'deck' from player to a number"):
+        sim.score_probe(load_game(TOY), "deck", ("west", "east"))
+    probe, seats = sim.score_probe(load_game(TOY), None, ("west", "east"))
+    assert seats == ["west", "east"] and probe is not None

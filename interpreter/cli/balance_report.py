@@ -17,7 +17,7 @@ from typing import Any
 
 from interpreter.core.errors import UsageError
 from interpreter.play import simulate as sim
-from interpreter.play.balance import MIN_SEAT_GAMES, TOP_COMPONENTS, TOP_ENDINGS
+from interpreter.play.balance import MIN_SEAT_GAMES, TOP_COMPONENTS, TOP_ENDINGS, TOP_SOURCES
 
 
 def command_line(game: str, doc: dict[str, Any], html_path: Path | None = None) -> str:
@@ -36,6 +36,8 @@ def command_line(game: str, doc: dict[str, Any], html_path: Path | None = None) 
         parts += ["--component", kind]
     if doc.get("against") is not None:
         parts += ["--against", doc["against"]["argument"]]
+    if doc.get("score"):
+        parts += ["--score", doc["score"]]
     if doc.get("correction", "holm") != "holm":
         parts += ["--correction", doc["correction"]]
     if html_path is not None:
@@ -199,6 +201,41 @@ def _count_lines(s: dict[str, Any]) -> list[str]:
     lines += sim._table(rows, {0, 1})
     if len(s["endings"]) > TOP_ENDINGS:
         lines.append(f"  ... and {len(s['endings']) - TOP_ENDINGS} other endings (the HTML and --json list all)")
+    if s.get("why"):
+        lines += why_lines(s["why"], titles)
+    return lines
+
+
+def why_lines(why: dict[str, Any], titles: dict[str, str], top: int | None = TOP_SOURCES) -> list[str]:
+    """Why a seat wins: the mean score per seat at the end of each round, the lead changes,
+    and each seat's points by source (card or rule), the largest first."""
+    seats = why["seats"]
+    lines = ["why a seat wins:"]
+    if why["rounds"]:
+        rows = [["round", "games", *(titles.get(seat, seat) for seat in seats)]]
+        for r in why["rounds"]:
+            rows.append([str(r["round"]), str(r["games"]), *(f"{r['mean'][seat]:.1f}" for seat in seats)])
+        lines.append("  mean score at the end of each round (over the games that reached it):")
+        lines += ["  " + line for line in sim._table(rows, set(range(len(rows[0]))))]
+    lc = why["lead_changes"]
+    lines.append(
+        f"  the lead changed hands {lc['mean']:.2f} times a game (95%: {lc['low']:.2f} to {lc['high']:.2f}); "
+        f"never in {_pct(lc['never'])} of the games"
+    )
+    for seat in seats:
+        got = why["sources"].get(seat)
+        if not got or not got["points"]:
+            continue
+        shown = got["sources"] if top is None else got["sources"][:top]
+        parts = ", ".join(f"{x['title']} {_pct(x['share'])}" for x in shown)
+        more = len(got["sources"]) - len(shown)
+        lines += textwrap.wrap(
+            f"{titles.get(seat, seat)}'s points ({got['per_game']:.1f} gained a game) by source: {parts}"
+            + (f", and {more} other sources" if more > 0 else ""),
+            110,
+            initial_indent="  ",
+            subsequent_indent="    ",
+        )
     return lines
 
 
@@ -364,6 +401,11 @@ def _html_count(s: dict[str, Any], images: list[Path]) -> str:
         "<h3>How games ended</h3>",
         _html_table(["games", "share", "ending", "won by", "for example"], rows, {0, 1}),
     ]
+    if s.get("why"):
+        parts += [
+            "<h3>Why a seat wins</h3>",
+            f"<pre>{_esc(chr(10).join(line[2:] for line in why_lines(s['why'], titles, None)[1:]))}</pre>",
+        ]
     if s["cards"] is not None:
         parts.append(_html_components(s["cards"], titles))
     for path in images:

@@ -353,6 +353,12 @@ def build_parser() -> argparse.ArgumentParser:
         "marking where the game reads as fair",
     )
     p.add_argument(
+        "--score",
+        metavar="VAR",
+        help="the variable from player to a number that is each seat's score, for why a seat wins "
+        "(default: the game's `score`, `vp` or `points`, if it has one)",
+    )
+    p.add_argument(
         "--correction",
         choices=CORRECTIONS,
         default="holm",

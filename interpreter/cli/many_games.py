@@ -187,7 +187,10 @@ def cmd_balance(args) -> int:
         max_decisions=args.max_decisions,
         chance=chance,
         components=tuple(args.component or ()),
+        score=args.score,
     )
+    if args.score:  # said before any game is played
+        sim.score_probe(game, args.score, game.seats_for(counts[0]))
     plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     keep = Path(args.keep) if args.keep else None

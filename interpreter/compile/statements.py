@@ -19,7 +19,6 @@ from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
 from interpreter.compile.steps import Choice, Closure, Code, Handler
 from interpreter.compile.tables import Tables
-from interpreter.core import trace
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_CHOICES, MAX_LABEL, MAX_LABELS
 from interpreter.core.links import link_op
@@ -76,6 +75,8 @@ def _return(vm, L) -> int:
     also handles the last frame), with no call when there is a caller."""
     frames = vm.frames
     if len(frames) > 1:
+        if vm.tracer is not None:  # a tool's trace (core/trace.py): the scores the frame changed
+            vm.tracer.settle(vm.vars, frames)
         frames.pop()
         vm.switch = True
         return 0
@@ -611,9 +612,9 @@ class StatementCompiler:
             who = entity(vm, L)
             code = slots.get((who, name))
             if code is not None:
-                sink = trace.PERFORMED.get()  # (a module global: a tool's list, None in play)
-                if sink is not None:
-                    sink.append((who, name))
+                tracer = vm.tracer  # a tool's (core/trace.py), None in play
+                if tracer is not None:
+                    tracer.perform(vm, who, name)
                 locals_ = [who] + [a(vm, L) for a in args]
                 locals_.extend([None] * (code.nlocals - len(locals_)))
                 vm.push([code, 0, locals_])

@@ -193,6 +193,74 @@ def first_player(records: Sequence[sim.Record], players: int, seats: Sequence[st
     }
 
 
+TOP_SOURCES = 8  # sources of points listed per seat in the text (the JSON has them all)
+
+
+def why_seats_win(
+    records: Sequence[sim.Record], seats: Sequence[str], titles: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """Why a seat wins, from the scores the games kept (`Record.gains`, `score_by_round`,
+    `lead_changes`; None for a game without a score variable): each seat's mean score at
+    the end of each round (over the games that reached it), how often the lead (one seat
+    strictly ahead) passed from a seat to another (mean per game with its 95% interval,
+    and the share of games in which it never did), and each seat's points by source: the
+    card whose text was running when they were scored, or the rule (the citation of the
+    procedure that called the one that changed the score), as shares of the points it
+    gained in all."""
+    scored = [r for r in records if r.lead_changes is not None]
+    if not scored:
+        return None
+    by_round: dict[int, list[tuple[float, ...]]] = {}
+    order = scored[0].score_seats
+    for r in scored:
+        for number, scores in r.score_by_round:
+            by_round.setdefault(number, []).append(scores)
+    rounds = [
+        {
+            "round": number,
+            "games": len(rows),
+            "mean": {seat: statistics.fmean(row[i] for row in rows) for i, seat in enumerate(order)},
+        }
+        for number, rows in sorted(by_round.items())
+    ]
+    changes = [float(r.lead_changes or 0) for r in scored]
+    mean, low, high = sim.mean_interval(changes)
+    sources: dict[str, dict[str, float]] = {seat: {} for seat in seats}
+    for r in scored:
+        for seat, source, points in r.gains:
+            if points > 0:
+                sources.setdefault(seat, {})[source] = sources.get(seat, {}).get(source, 0.0) + points
+    per_seat = {}
+    for seat, got in sources.items():
+        total = sum(got.values())
+        rows = sorted(got.items(), key=lambda item: -item[1])
+        per_seat[seat] = {
+            "points": total,
+            "per_game": total / len(scored),
+            "sources": [
+                {"source": source, "title": _source_title(source, titles), "points": p, "share": p / total}
+                for source, p in rows
+            ],
+        }
+    return {
+        "games": len(scored),
+        "seats": list(order),
+        "rounds": rounds,
+        "lead_changes": {
+            "mean": mean,
+            "low": low,
+            "high": high,
+            "never": sum(1 for c in changes if c == 0) / len(changes),
+        },
+        "sources": per_seat,
+    }
+
+
+def _source_title(source: str, titles: Mapping[str, str]) -> str:
+    kind, _, name = source.partition(":")
+    return f"card {titles.get(name, name)}" if kind == "card" else f"rule \u201c{name}\u201d"
+
+
 def count_section(
     game: Game, setup: sim.Setup, records: Sequence[sim.Record], seats: tuple[str, ...], agents: dict[str, str]
 ) -> dict[str, Any]:
@@ -203,6 +271,7 @@ def count_section(
     summary = sim.summarise(records, seats, catalogue)
     for c in summary["cards"] or ():
         c["share_of_games"] = c["games"] / len(records) if records else 0.0
+    titles = {name: title for name, (_, title) in sim.card_catalogue(game).items()}
     return {
         "players": len(seats),
         "seats": list(seats),
@@ -210,6 +279,7 @@ def count_section(
         "agents": agents,
         **summary,
         "first_player": first_player(records, len(seats), seats),
+        "why": why_seats_win(records, seats, titles),
     }
 
 
@@ -398,6 +468,7 @@ def run(
         "components": list(plan.setup.components) or None,  # None: the game's cards
         "chance_mode": plan.setup.chance,
         "correction": plan.correction,
+        "score": plan.setup.score,
         "counts": sections,
     }
     catalogue = sim.component_catalogue(game, plan.setup.components)
@@ -442,6 +513,10 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
                     tuple((str(a), float(b)) for a, b in r["payoffs"]),
                     str(r["first"]),
                     tuple((str(a), str(b), int(c)) for a, b, c in r.get("performed", ())),
+                    tuple((str(a), str(b), float(c)) for a, b, c in r.get("gains", ())),
+                    None if r.get("lead_changes") is None else int(r["lead_changes"]),
+                    tuple((int(a), tuple(float(x) for x in b)) for a, b in r.get("score_by_round", ())),
+                    tuple(str(a) for a in r.get("score_seats", ())),
                 )
                 out.setdefault(str(item["key"]), {})[record.seed] = record
             except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
