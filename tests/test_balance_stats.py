@@ -64,14 +64,15 @@ def test_cmh_and_mh_difference_of_two_strata_by_hand():
     E[a] = 5 and 5; a - E = 1 and 0; Var = 10·10·10·10/(20²·19) = 1.315789 and
     20·20·10·30/(40²·39) = 1.923077: chi-square 1/3.238866 = 0.308749.
     The difference: weights 10·10/20 = 5 and 20·20/40 = 10, differences 0.2 and 0:
-    5·0.2/15 = 0.066667; its variance 5²(0.24/10 + 0.24/10) + 10²(0.1875/20 + 0.1875/20)
-    = 3.075, over 15²: standard error 0.116905."""
+    5·0.2/15 = 0.066667. Its variance takes each rate with a success and a failure added,
+    7/12 and 5/12, 6/22 and 6/22: 5²(2·(35/144)/10) + 10²(2·(96/484)/20) = 1.215278 +
+    1.983471 = 3.198749, over 15²: standard error 0.119234."""
     strata = [stats.Stratum(10, 6, 10, 4), stats.Stratum(20, 5, 20, 5)]
     chi2, _ = stats.cmh(strata)
     assert chi2 == pytest.approx(0.308749, abs=1e-6)
     est = stats.mh_difference(strata)
     assert est.value == pytest.approx(0.066667, abs=1e-6)
-    assert est.se == pytest.approx(0.116905, abs=1e-6)
+    assert est.se == pytest.approx(0.119234, abs=1e-6)
     assert (est.low, est.high) == pytest.approx((est.value - 1.959964 * est.se, est.value + 1.959964 * est.se))
 
 

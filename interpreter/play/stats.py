@@ -10,7 +10,7 @@ often would take on that seat's win rate. So each figure here is computed within
   in K strata), without continuity correction, its p-value from the normal distribution
   of its signed root; `mh_difference`: the Mantel–Haenszel weighted difference of the two
   rates across the strata (weights n1·n0/N), with a normal interval from the strata's
-  unpooled binomial variances.
+  binomial variances (each rate taken with one success and one failure added).
 * `holm` (family-wise error) and `benjamini_hochberg` (false discovery rate): adjusted
   p-values, each compared with the level as it is.
 * `paired`: the mean of per-game differences (the same seed under two sets of rules) with
@@ -136,8 +136,11 @@ class Estimate:
 
 def mh_difference(strata: Sequence[Stratum]) -> Estimate | None:
     """The Mantel–Haenszel difference of rates (exposed minus not), weighted n1·n0/N per
-    stratum, with its standard error from each stratum's unpooled binomial variance
-    p1(1-p1)/n1 + p0(1-p0)/n0. None when no stratum has units on both sides."""
+    stratum, with its standard error from each stratum's binomial variance
+    p(1-p)/n per side, each p taken as (successes + 1) / (n + 2) (Agresti–Caffo's one
+    success and one failure added): a side of 2 games won both would otherwise have no
+    variance, and a card played in a handful of games an interval far narrower than its
+    evidence. None when no stratum has units on both sides."""
     used = _informative(strata)
     if not used:
         return None
@@ -147,7 +150,8 @@ def mh_difference(strata: Sequence[Stratum]) -> Estimate | None:
         p1, p0 = s.w1 / s.n1, s.w0 / s.n0
         total += weight
         value += weight * (p1 - p0)
-        var += weight * weight * (p1 * (1 - p1) / s.n1 + p0 * (1 - p0) / s.n0)
+        q1, q0 = (s.w1 + 1) / (s.n1 + 2), (s.w0 + 1) / (s.n0 + 2)
+        var += weight * weight * (q1 * (1 - q1) / s.n1 + q0 * (1 - q0) / s.n0)
     return Estimate(value / total, math.sqrt(var) / total)
 
 
