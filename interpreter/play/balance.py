@@ -125,7 +125,9 @@ def _won(record: sim.Record, seat: str) -> float:
     return 1 / len(record.winners) if seat in record.winners else 0.0
 
 
-def first_player(records: Sequence[sim.Record], players: int, seats: Sequence[str] = ()) -> dict[str, Any] | None:
+def first_player(
+    records: Sequence[sim.Record], players: int, seats: Sequence[str] = (), titles: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
     """The seat that moved first in each game against its fair share (1/players), and, what
     a designer can act on, the first move's effect separated from the seat's own.
 
@@ -163,7 +165,7 @@ def first_player(records: Sequence[sim.Record], players: int, seats: Sequence[st
     within: dict[str, Any] | None = None
     if effect is None:
         method = "confounded with seat"
-        only = next(iter(movers))
+        only = (titles or {}).get(next(iter(movers)), next(iter(movers)))
         reading = (
             f"{raw}, but the same seat ({only}) moved first in every game: a first-move advantage cannot be "
             "told from that seat's own"
@@ -278,7 +280,7 @@ def count_section(
         "seat_titles": {s: game.seat_title(s) for s in seats},
         "agents": agents,
         **summary,
-        "first_player": first_player(records, len(seats), seats),
+        "first_player": first_player(records, len(seats), seats, {s: game.seat_title(s) for s in seats}),
         "why": why_seats_win(records, seats, titles),
     }
 
