@@ -353,19 +353,20 @@ class GamedefState(pyspiel.State):
         return list(pos.values)
 
     def __str__(self) -> str:
-        """The position as the game draws it for a spectator, then who is to decide what.
+        """The whole position (`render_all`: the spectator's view, then what each seat sees
+        that the spectator does not), then who is to decide what.
 
-        OpenSpiel compares copies by this string; it names everything, hidden or not."""
+        OpenSpiel compares copies by this string, so it names everything, hidden or not."""
         pos = self._pos
         if pos.text is None:
             pos.text = self._draw()
         return pos.text
 
     def _draw(self) -> str:
-        from interpreter.runtime.render import render
+        from interpreter.runtime.render import render_all
 
         sh, state = self._shared, self._pos.state
-        text = render(sh.game, state, None)
+        text = render_all(sh.game, state)
         if state.result is not None:
             return f"{text}\nover: {', '.join(state.result) or 'no winner'}"
         if self._cut_short():

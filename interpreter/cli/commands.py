@@ -78,6 +78,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef balance walls_and_wonders --games 100", "every player count: seats, first player, endings"),
         ("gamedef balance twid --players 2,4 --games 20 --agent ismcts:0.05s:d10 --html twid.html", "a page"),
         ("gamedef balance downfall_of_empires --games 50 --component Action", "how each action fares"),
+        (
+            "gamedef balance examples/twid_house_rules.game --variant quick_game --players 2 --against base",
+            "a variant against the game, on the same seeds",
+        ),
+        ("gamedef balance twid --players 2 --games 100 --sweep victory_vp=6..12", "where the goal is fair"),
     ],
 }
 
@@ -287,7 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_simulate)
 
-    from interpreter.play.balance import TOP_COMPONENTS, parse_counts
+    from interpreter.play.balance import TOP_COMPONENTS, parse_counts, parse_sweep
+    from interpreter.play.stats import CORRECTIONS
 
     p = sub_parser("balance", "a balance report over every player count: seats, first player, endings, cards")
     p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
@@ -330,7 +336,34 @@ def build_parser() -> argparse.ArgumentParser:
         type=cards_shown,
         default=TOP_COMPONENTS,
         metavar="N|all",
-        help=f"components listed per count in the text, the largest differences first (default {TOP_COMPONENTS})",
+        help=f"components listed in the text, the flagged first (default {TOP_COMPONENTS})",
+    )
+    p.add_argument(
+        "--against",
+        metavar="base|GAME",
+        help="play the same seeds under other rules and report the paired differences: `base` is the game "
+        "without the --variant given (or, for a file that includes a game, that game), else a game's name or file",
+    )
+    p.add_argument(
+        "--sweep",
+        type=parse_sweep,
+        metavar="NAME=LO..HI",
+        help="play the report once for each whole number from LO to HI of an option or a def without "
+        "parameters: a table (and, with --html, a chart) of each seat's win rate against the value, "
+        "marking where the game reads as fair",
+    )
+    p.add_argument(
+        "--score",
+        metavar="VAR",
+        help="the variable from player to a number that is each seat's score, for why a seat wins "
+        "(default: the game's `score`, `vp` or `points`, if it has one)",
+    )
+    p.add_argument(
+        "--correction",
+        choices=CORRECTIONS,
+        default="holm",
+        help="how the components' p-values are adjusted together: holm (family-wise, the default) or bh "
+        "(Benjamini-Hochberg, false discovery rate)",
     )
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_balance)

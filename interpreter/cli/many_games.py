@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from interpreter.cli.human import HumanAgent
@@ -148,6 +149,7 @@ def cmd_simulate(args) -> int:
 def cmd_balance(args) -> int:
     """The balance report: every player count (or --players), win rates per seat, the first
     player, length, endings and each component, as text, JSON or an HTML page."""
+    from interpreter.cli import balance_report as report
     from interpreter.cli.terminal import progress
     from interpreter.play import balance as bal
     from interpreter.play import simulate as sim
@@ -158,7 +160,7 @@ def cmd_balance(args) -> int:
     sim.check_scale(args.games, jobs)
     if args.ray is not None:
         sim.import_ray()
-    html = bal.html_target(Path(args.html)) if args.html else None
+    html = report.html_target(Path(args.html)) if args.html else None
     game = load_named(args)
     agents = list(args.agent or ())
     counts = bal.game_counts(game, args.players)
@@ -185,16 +187,72 @@ def cmd_balance(args) -> int:
         max_decisions=args.max_decisions,
         chance=chance,
         components=tuple(args.component or ()),
+        score=args.score,
     )
-    plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents))
+    if args.score:  # said before any game is played
+        sim.score_probe(game, args.score, game.seats_for(counts[0]))
+    plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     keep = Path(args.keep) if args.keep else None
+    if args.sweep:
+        return _sweep(args, game, plan, jobs, keep, html)
+    base_plan = base_game = None
+    if args.against:  # the base loaded (and its counts checked) before any game is played
+        base_setup, base_name = bal.base_setup(setup, args.against)
+        base_game = base_setup.load()
+        bal.game_counts(base_game, counts)
+        base_plan = replace(plan, setup=base_setup)
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
+    base_by_count: dict = {}
+    if base_plan is not None:
+        base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
+        base_doc, base_by_count = bal.run(
+            base_plan, jobs, game=base_game, watch=base_watch, ray_address=args.ray, keep=keep
+        )
+        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against)
     if args.json:
-        print(json.dumps({**doc, "records": bal.records_dict(by_count)}, indent=1))
+        records = {"records": bal.records_dict(by_count)}
+        if base_plan is not None:
+            records["base_records"] = bal.records_dict(base_by_count)
+        print(json.dumps({**doc, **records}, indent=1))
     else:
-        listing(bal.text_report(doc, top=args.top))
+        listing(report.text_report(doc, top=args.top))
     if html is not None:
-        for path in bal.write_html(doc, by_count, html, bal.command_line(args.game, doc, html)):
+        for path in report.write_html(doc, by_count, html, report.command_line(args.game, doc, html)):
             print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+def _sweep(args, game, plan, jobs: int, keep: Path | None, html: Path | None) -> int:
+    """`balance --sweep NAME=LO..HI`: the report's games once per value, summed up as the
+    win rate of each seat against the value, as text, JSON or a page with its chart."""
+    from interpreter.cli import balance_report as report
+    from interpreter.cli.terminal import progress
+    from interpreter.play import balance as bal
+
+    name, low, high = args.sweep
+    if args.against:
+        raise UsageError("--sweep and --against: one at a time", "sweep the changed rules, or compare two of them")
+    kind = bal.sweep_kind(game, name)
+    if kind == "option" and name in plan.setup.options:
+        raise UsageError(f"--sweep {name} and --option {name}: the sweep sets it", f"leave out --option {name}")
+    values = list(range(low, high + 1))
+    if kind == "option":  # every value checked before any game: the game says what it accepts
+        for value in values:
+            replace(plan.setup, options={**plan.setup.options, name: value}).load()
+
+    def watch(n: int, k: int):
+        return progress(n, f"games, {k} player{'s' if k != 1 else ''}")
+
+    doc = bal.sweep(plan, name, values, kind, jobs, watch=watch, ray_address=args.ray, keep=keep)
+    doc.update(game=game.name, title=game.header.title, games=plan.games, first_seed=plan.seed)
+    if args.json:
+        print(json.dumps(doc, indent=1))
+    else:
+        listing(report.sweep_lines(doc))
+    if html is not None:
+        for path in report.write_sweep_html(doc, html):
+            print(f"written: {path}", file=sys.stderr if args.json else sys.stdout)
+    elif not args.json:
+        print("(--html FILE draws the chart of these win rates)")
     return 0

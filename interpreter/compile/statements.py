@@ -75,6 +75,8 @@ def _return(vm, L) -> int:
     also handles the last frame), with no call when there is a caller."""
     frames = vm.frames
     if len(frames) > 1:
+        if vm.tracer is not None:  # a tool's trace (core/trace.py): the scores the frame changed
+            vm.tracer.settle(vm.vars, frames)
         frames.pop()
         vm.switch = True
         return 0
@@ -610,6 +612,9 @@ class StatementCompiler:
             who = entity(vm, L)
             code = slots.get((who, name))
             if code is not None:
+                tracer = vm.tracer  # a tool's (core/trace.py), None in play
+                if tracer is not None:
+                    tracer.perform(vm, who, name)
                 locals_ = [who] + [a(vm, L) for a in args]
                 locals_.extend([None] * (code.nlocals - len(locals_)))
                 vm.push([code, 0, locals_])

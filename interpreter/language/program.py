@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 
-from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
+from interpreter.core.errors import Diagnostic, GameDefError, Span, UsageError, did_you_mean
 from interpreter.core.limits import MAX_FILES
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
@@ -402,3 +402,27 @@ def _remove_rows(
     if errors:
         raise GameDefError(errors)
     return [attrs.evolve(t, removed=t.removed | gone.get(i, set())) for i, t in enumerate(tables)]
+
+
+def with_constants(program: Program, constants: dict[str, int | bool]) -> Program:
+    """The program with each named `def` constant (a def without parameters) given another
+    value, as a variant's `replace def NAME() = VALUE` would: what `gamedef balance --sweep`
+    varies when the number to try is written as a def rather than an option. A name that is
+    no def, or a def with parameters, is refused with the defs that may be set."""
+    defs = {d.name: d for d in program.decls if isinstance(d, ast.Def)}
+    constant = sorted(name for name, d in defs.items() if not d.params)
+    decls = list(program.decls)
+    for name, value in constants.items():
+        decl = defs.get(name)
+        if decl is None or decl.params:
+            what = "takes parameters" if decl is not None else "is not a def of this game"
+            raise UsageError(
+                f"def {name} {what}: only a def without parameters is a constant to set",
+                did_you_mean(name, constant) or "constants: " + ", ".join(constant[:20]),
+            )
+        body = (
+            ast.Bool(span=decl.span, value=value) if isinstance(value, bool) else ast.Int(span=decl.span, value=value)
+        )
+        decls[decls.index(decl)] = ast.Def(span=decl.span, name=decl.name, params=decl.params, body=body)
+    digest = hashlib.sha256((program.rules_hash + repr(sorted(constants.items()))).encode()).hexdigest()[:16]
+    return attrs.evolve(program, decls=tuple(decls), rules_hash=digest)

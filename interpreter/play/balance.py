@@ -16,12 +16,12 @@ and every figure from the records `simulate.play_game` keeps.
 
 from __future__ import annotations
 
-import base64
-import html
 import json
+import math
+import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import asdict, dataclass, replace
 from functools import partial
@@ -30,6 +30,7 @@ from typing import Any
 
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.play import simulate as sim
+from interpreter.play import stats
 from interpreter.runtime.game import Game
 
 MIN_SEAT_GAMES = 10  # below this many seat-games on either side, a component's rate is not read at all
@@ -119,36 +120,65 @@ def check_agent_seats(game: Game, counts: Sequence[int], items: Sequence[str]) -
 
 
 # ---- the figures ---------------------------------------------------------------------------------
-def verdict(chose: dict[str, Any], others: dict[str, Any]) -> str:
-    """What a component's two win rates allow a designer to say: `higher` or `lower` when
-    the two 95% intervals are apart, else `too few games to tell` (the intervals overlap, or
-    a side has fewer than MIN_SEAT_GAMES seat-games, too few for its rate to mean much)."""
-    if chose["seat_games"] < MIN_SEAT_GAMES or others["seat_games"] < MIN_SEAT_GAMES:
-        return "too few games to tell"
-    if chose["low"] > others["high"]:
-        return "higher"
-    if chose["high"] < others["low"]:
-        return "lower"
-    return "too few games to tell"
+def _won(record: sim.Record, seat: str) -> float:
+    """A seat's share of a game's win: 1, 1/k for a win shared by k seats, or 0."""
+    return 1 / len(record.winners) if seat in record.winners else 0.0
 
 
-def first_player(records: Sequence[sim.Record], players: int) -> dict[str, Any] | None:
-    """The seat that moved first in each game against its fair share (1/players): its win
-    rate (a shared win counted as a share) with a Wilson interval, and which seats moved
-    first. None for a one-player game, which has nobody to be ahead of."""
+def first_player(
+    records: Sequence[sim.Record], players: int, seats: Sequence[str] = (), titles: Mapping[str, str] | None = None
+) -> dict[str, Any] | None:
+    """The seat that moved first in each game against its fair share (1/players), and, what
+    a designer can act on, the first move's effect separated from the seat's own.
+
+    The raw figure (the first mover's win rate, a shared win counted as a share, with a
+    Wilson interval, against 1/players) mixes two things when the rules fix who starts: in
+    a game where West always moves first, it is West's win rate. So the effect is measured
+    within seat: for each seat, its win rate in the games it moved first against the games
+    it did not (a Mantel–Haenszel difference over the seats, tested with Cochran–Mantel–
+    Haenszel). `method` says which was possible: `within seat` when some seat both moved
+    first and did not, else `confounded with seat` (the same seat moved first in every
+    game: the rules fix the order, nothing rotates it, and no number of games can tell a
+    first-move advantage from that seat's). None for a one-player game."""
     if players < 2 or not records:
         return None
     n = len(records)
-    wins = sum(1 / len(r.winners) for r in records if r.first in r.winners)
+    wins = sum(_won(r, r.first) for r in records)
     low, high = sim.wilson(wins, n)
     fair = 1 / players
     if low > fair:
-        reading = "the first player wins more than its share"
+        raw = "the first player wins more than its share"
     elif high < fair:
-        reading = "the first player wins less than its share"
+        raw = "the first player wins less than its share"
     else:
-        reading = "no measurable first-player advantage at this number of games"
+        raw = "no measurable first-player advantage at this number of games"
     movers = Counter(r.first for r in records)
+    seats = tuple(seats) or tuple(movers)
+    strata = []
+    for seat in seats:
+        first = [r for r in records if r.first == seat]
+        other = [r for r in records if r.first != seat]
+        strata.append(
+            stats.Stratum(len(first), sum(_won(r, seat) for r in first), len(other), sum(_won(r, seat) for r in other))
+        )
+    effect = stats.mh_difference(strata)
+    within: dict[str, Any] | None = None
+    if effect is None:
+        method = "confounded with seat"
+        only = (titles or {}).get(next(iter(movers)), next(iter(movers)))
+        reading = (
+            f"{raw}, but the same seat ({only}) moved first in every game: a first-move advantage cannot be "
+            "told from that seat's own"
+        )
+    else:
+        method = "within seat"
+        _, p = stats.cmh(strata)
+        within = {"effect": effect.value, "low": effect.low, "high": effect.high, "p": p}
+        if p < stats.ALPHA:
+            side = "more" if effect.value > 0 else "less"
+            reading = f"a seat wins {side} when it moves first (within seat, p = {p:.2g})"
+        else:
+            reading = "no measurable first-player advantage within seat at this number of games"
     return {
         "games": n,
         "wins": wins,
@@ -157,28 +187,216 @@ def first_player(records: Sequence[sim.Record], players: int) -> dict[str, Any] 
         "high": high,
         "fair_share": fair,
         "advantage": wins / n - fair,
+        "method": method,
+        "within_seat": within,
+        "raw_reading": raw,
         "reading": reading,
         "first_seats": dict(movers.most_common()),
     }
+
+
+TOP_SOURCES = 8  # sources of points listed per seat in the text (the JSON has them all)
+
+
+def why_seats_win(
+    records: Sequence[sim.Record], seats: Sequence[str], titles: Mapping[str, str]
+) -> dict[str, Any] | None:
+    """Why a seat wins, from the scores the games kept (`Record.gains`, `score_by_round`,
+    `lead_changes`; None for a game without a score variable): each seat's mean score at
+    the end of each round (over the games that reached it), how often the lead (one seat
+    strictly ahead) passed from a seat to another (mean per game with its 95% interval,
+    and the share of games in which it never did), and each seat's points by source: the
+    card whose text was running when they were scored, or the rule (the citation of the
+    procedure that called the one that changed the score), as shares of the points it
+    gained in all."""
+    scored = [r for r in records if r.lead_changes is not None]
+    if not scored:
+        return None
+    by_round: dict[int, list[tuple[float, ...]]] = {}
+    order = scored[0].score_seats
+    for r in scored:
+        for number, scores in r.score_by_round:
+            by_round.setdefault(number, []).append(scores)
+    rounds = [
+        {
+            "round": number,
+            "games": len(rows),
+            "mean": {seat: statistics.fmean(row[i] for row in rows) for i, seat in enumerate(order)},
+        }
+        for number, rows in sorted(by_round.items())
+    ]
+    changes = [float(r.lead_changes or 0) for r in scored]
+    mean, low, high = sim.mean_interval(changes)
+    sources: dict[str, dict[str, float]] = {seat: {} for seat in seats}
+    for r in scored:
+        for seat, source, points in r.gains:
+            if points > 0:
+                sources.setdefault(seat, {})[source] = sources.get(seat, {}).get(source, 0.0) + points
+    per_seat = {}
+    for seat, got in sources.items():
+        total = sum(got.values())
+        rows = sorted(got.items(), key=lambda item: -item[1])
+        per_seat[seat] = {
+            "points": total,
+            "per_game": total / len(scored),
+            "sources": [
+                {"source": source, "title": _source_title(source, titles), "points": p, "share": p / total}
+                for source, p in rows
+            ],
+        }
+    return {
+        "games": len(scored),
+        "seats": list(order),
+        "rounds": rounds,
+        "lead_changes": {
+            "mean": mean,
+            "low": low,
+            "high": high,
+            "never": sum(1 for c in changes if c == 0) / len(changes),
+        },
+        "sources": per_seat,
+    }
+
+
+def _source_title(source: str, titles: Mapping[str, str]) -> str:
+    kind, _, name = source.partition(":")
+    return f"card {titles.get(name, name)}" if kind == "card" else f"rule \u201c{name}\u201d"
 
 
 def count_section(
     game: Game, setup: sim.Setup, records: Sequence[sim.Record], seats: tuple[str, ...], agents: dict[str, str]
 ) -> dict[str, Any]:
     """One player count's figures: `simulate`'s summary (win rates, payoffs, length,
-    endings, the components' table, each with a verdict) and the first player's advantage."""
+    endings, the components' descriptive table) and the first player's advantage. The
+    components' tests span every count and are `component_tests`'."""
     catalogue = sim.component_catalogue(game, setup.components)
     summary = sim.summarise(records, seats, catalogue)
     for c in summary["cards"] or ():
-        c["verdict"] = verdict(c["chose_it"], c["others"]) if c["times"] else "never chosen"
         c["share_of_games"] = c["games"] / len(records) if records else 0.0
+    titles = {name: title for name, (_, title) in sim.card_catalogue(game).items()}
     return {
         "players": len(seats),
         "seats": list(seats),
         "seat_titles": {s: game.seat_title(s) for s in seats},
         "agents": agents,
         **summary,
-        "first_player": first_player(records, len(seats)),
+        "first_player": first_player(records, len(seats), seats, {s: game.seat_title(s) for s in seats}),
+        "why": why_seats_win(records, seats, titles),
+    }
+
+
+def played(record: sim.Record, acting: Container[str]) -> set[tuple[str, str]]:
+    """The (seat, component) pairs of a game in which the seat played the component: the
+    seat chose it in a decision and, for a component that acts (one of `acting`: some slot
+    of it ran in some game of the report), a slot of it ran in that game, which is when its
+    text resolved. A card merely held and picked in a secret phase, then used for
+    something else, did not act, and is not counted as played; a component with no slot
+    (an action, an enum member) is played when chosen. The seat is the one that chose it,
+    not the one whose move happened to resolve it (both headers of a round resolve after
+    the last seat's choice)."""
+    ran = {card for _, card, _ in record.performed}
+    return {(seat, card) for seat, card, _ in record.cards if card not in acting or card in ran}
+
+
+def component_strata(
+    by_count: Mapping[int, Sequence[sim.Record]], seats_by_count: Mapping[int, Sequence[str]]
+) -> dict[str, list[stats.Stratum]]:
+    """Each component played in some game (`played`), its 2×2 tables, one per seat at each
+    player count: the seat-games in which that seat played it (with that seat's wins in
+    them) against its seat-games in which it did not. Within one seat at one count, a strong seat's win rate
+    or a count's cannot pass for the component's."""
+    out: dict[str, dict[tuple[int, str], list[float]]] = {}
+    acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
+    for count, records in by_count.items():
+        for r in records:
+            for seat, card in played(r, acting):
+                cell = out.setdefault(card, {}).setdefault((count, seat), [0, 0.0])
+                cell[0] += 1
+                cell[1] += _won(r, seat)
+    totals = {
+        (count, seat): (len(records), sum(_won(r, seat) for r in records))
+        for count, records in by_count.items()
+        for seat in seats_by_count[count]
+    }
+    strata: dict[str, list[stats.Stratum]] = {}
+    for card, cells in out.items():
+        rows = []
+        for key, (games, wins) in totals.items():
+            n1, w1 = cells.get(key, (0, 0.0))
+            rows.append(stats.Stratum(int(n1), w1, games - int(n1), wins - w1))
+        strata[card] = rows
+    return strata
+
+
+def component_tests(
+    by_count: Mapping[int, Sequence[sim.Record]],
+    seats_by_count: Mapping[int, Sequence[str]],
+    catalogue: Mapping[str, tuple[str, str]],
+    correction: str = "holm",
+    alpha: float = stats.ALPHA,
+) -> dict[str, Any]:
+    """Each component's effect on the win rate of the seat that chose it, and which of them
+    the games say are more than chance, all together.
+
+    The effect is the Mantel–Haenszel difference of win rates (chose it minus did not)
+    over the strata of `component_strata` (a seat at a player count), with its 95%
+    interval; the test is Cochran–Mantel–Haenszel over the same strata. A component is
+    tested when at least MIN_SEAT_GAMES seat-games chose it and as many did not; the
+    p-values of those tested are adjusted together (`holm`: family-wise, so that a run of a
+    fair game flags no component at 95% in 19 runs out of 20; `bh`: false discovery rate),
+    and a component is flagged only when its adjusted p-value is below `alpha`. Listed the
+    flagged first, then by adjusted p-value."""
+    strata = component_strata(by_count, seats_by_count)
+    games: Counter[str] = Counter()  # games in which some seat played it
+    times: Counter[str] = Counter()  # decisions that chose it
+    acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
+    for records in by_count.values():
+        for r in records:
+            for _, card, k in r.cards:
+                times[card] += k
+            games.update({card for _, card in played(r, acting)})
+    rows: list[dict[str, Any]] = []
+    for card, (kind, title) in catalogue.items():
+        row: dict[str, Any] = {"card": card, "title": title, "kind": kind, "games": games[card], "times": times[card]}
+        row["played_as"] = "its slot ran in the seat's move" if card in acting else "chosen in a decision"
+        tables = strata.get(card, [])
+        n1, n0 = sum(s.n1 for s in tables), sum(s.n0 for s in tables)
+        row["seat_games"], row["other_seat_games"] = n1, n0
+        effect = stats.mh_difference(tables)
+        if not times[card] and not games[card]:
+            row.update(effect=None, low=None, high=None, p=None, p_adjusted=None, verdict="never chosen")
+        elif effect is None or n1 < MIN_SEAT_GAMES or n0 < MIN_SEAT_GAMES:
+            value = None if effect is None else effect.value
+            row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
+        else:
+            _, p = stats.cmh(tables)
+            row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
+        rows.append(row)
+    tested = [row for row in rows if row["p"] is not None]
+    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+        row["p_adjusted"] = adjusted
+        if adjusted < alpha:
+            row["verdict"] = "higher" if row["effect"] > 0 else "lower"
+        else:
+            row["verdict"] = "no effect shown"
+    rows.sort(
+        key=lambda row: (
+            row["verdict"] not in ("higher", "lower"),
+            row["p_adjusted"] is None,
+            row["p_adjusted"] or 0.0,
+            row["p"] or 0.0,
+            -(row["times"]),
+        )
+    )
+    return {
+        "strata": "seat and player count",
+        "test": "Cochran-Mantel-Haenszel (no continuity correction)",
+        "effect": "Mantel-Haenszel difference of win rates, chose it minus did not, with a normal 95% interval",
+        "correction": {"holm": "Holm", "bh": "Benjamini-Hochberg"}[correction],
+        "alpha": alpha,
+        "tested": len(tested),
+        "flagged": sum(1 for row in tested if row["verdict"] in ("higher", "lower")),
+        "components": rows,
     }
 
 
@@ -191,6 +409,7 @@ class Plan:
     games: int
     seed: int
     agent_items: tuple[str, ...]  # `--agent` items as typed: KIND or SEAT=KIND
+    correction: str = "holm"  # how the components' p-values are adjusted together: holm or bh
 
 
 def run(
@@ -250,8 +469,15 @@ def run(
         "options": dict(plan.setup.options),
         "components": list(plan.setup.components) or None,  # None: the game's cards
         "chance_mode": plan.setup.chance,
+        "correction": plan.correction,
+        "score": plan.setup.score,
         "counts": sections,
     }
+    catalogue = sim.component_catalogue(game, plan.setup.components)
+    seats_by_count = {count: game.seats_for(count) for count in by_count}
+    doc["component_tests"] = (
+        component_tests(by_count, seats_by_count, catalogue, plan.correction) if catalogue else None
+    )
     return doc, by_count
 
 
@@ -288,6 +514,11 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
                     tuple((str(a), str(b), int(c)) for a, b, c in r["cards"]),
                     tuple((str(a), float(b)) for a, b in r["payoffs"]),
                     str(r["first"]),
+                    tuple((str(a), str(b), int(c)) for a, b, c in r.get("performed", ())),
+                    tuple((str(a), str(b), float(c)) for a, b, c in r.get("gains", ())),
+                    None if r.get("lead_changes") is None else int(r["lead_changes"]),
+                    tuple((int(a), tuple(float(x) for x in b)) for a, b in r.get("score_by_round", ())),
+                    tuple(str(a) for a in r.get("score_seats", ())),
                 )
                 out.setdefault(str(item["key"]), {})[record.seed] = record
             except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
@@ -370,362 +601,249 @@ def records_dict(by_count: dict[int, list[sim.Record]]) -> dict[str, list[dict[s
     return {str(count): [sim._record_dict(r) for r in records] for count, records in by_count.items()}
 
 
-def command_line(game: str, doc: dict[str, Any], html_path: Path | None = None) -> str:
-    """The `gamedef balance` command that plays the games of `doc` again (the arguments that
-    decide the figures, written out in full), printed at the top of the page."""
-    import shlex
+# ---- a change against its base ------------------------------------------------------------------
+def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
+    """What `--against AGAINST` plays, and how the report names it. `base`: the same game
+    without the variants given (`--variant V --against base`), or, with no variant, the
+    bundled game the file includes (a file of house rules that starts `include twid`).
+    Any other value is a game (a bundled name or a file) played with the same options."""
+    if against != "base":
+        return replace(setup, game=against, variants=()), against
+    if setup.variants:
+        return replace(setup, variants=()), "the game without " + ", ".join(setup.variants)
+    from interpreter.language.program import load_program
+    from interpreter.play.exercise import included_games
+    from interpreter.runtime.load import bundled_games, find_game
 
-    parts = ["gamedef", "balance", game, "--players", ",".join(str(s["players"]) for s in doc["counts"])]
-    parts += ["--games", str(doc["games"]), "--seed", str(doc["first_seed"])]
-    for flag, values in (("--variant", doc["variants"]), ("--agent", doc["agents"])):
-        for value in values:
-            parts += [flag, value]
-    for name, value in doc["options"].items():
-        parts += ["--option", f"{name}={str(value).lower() if isinstance(value, bool) else value}"]
-    for kind in doc["components"] or ():
-        parts += ["--component", kind]
-    if html_path is not None:
-        parts += ["--html", str(html_path)]
-    return " ".join(shlex.quote(part) for part in parts)
-
-
-# ---- text ----------------------------------------------------------------------------------------
-_pct = sim._pct
-
-
-def _interval(d: dict[str, Any]) -> str:
-    return f"{_pct(d['low'])} - {_pct(d['high'])}"
-
-
-def _header(doc: dict[str, Any]) -> str:
-    last = doc["first_seed"] + doc["games"] - 1
-    agents = " ".join(doc["agents"]) or "random"
-    extra = ""
-    if doc["variants"]:
-        extra += f", variants {', '.join(doc['variants'])}"
-    if doc["options"]:
-        extra += f", options {', '.join(f'{k}={v}' for k, v in doc['options'].items())}"
-    counts = ", ".join(str(s["players"]) for s in doc["counts"])
-    return (
-        f"{doc['title']}: balance over {doc['games']} games at each count ({counts} players), "
-        f"seeds {doc['first_seed']}..{last}, agents {agents}{extra}"
+    path = find_game(setup.game)
+    bundled = {target.resolve(): name for name, target in bundled_games().items()}
+    for target in included_games(path, load_program(path, ())):
+        if target.resolve() in bundled:
+            name = bundled[target.resolve()]
+            return replace(setup, game=name, variants=()), f"{name}, the game it includes"
+    raise UsageError(
+        f"--against base: {setup.game} is given no --variant and includes no bundled game",
+        "give the variant to compare (--variant V --against base), or the game to compare with (--against twid)",
     )
 
 
-def seat_table(doc: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
-    """Each seat's win rate at each player count (rate and 95% interval), seats in the order
-    they first appear: the report's first table, the one to read across counts."""
-    counts = [s["players"] for s in doc["counts"]]
-    seats: dict[str, str] = {}
-    cells: dict[tuple[str, int], str] = {}
+def _verdict(est: stats.Estimate) -> str:
+    """A paired difference in words: `changed` when its 95% interval leaves out 0."""
+    if not math.isfinite(est.se):
+        return "too few games to tell"
+    return "changed" if est.low > 0 or est.high < 0 else "no change shown"
+
+
+def _change(est: stats.Estimate, before: float, after: float) -> dict[str, Any]:
+    return {
+        "before": before,
+        "after": after,
+        "difference": est.value,
+        "low": est.low,
+        "high": est.high,
+        "verdict": _verdict(est),
+    }
+
+
+def paired_count(base: Sequence[sim.Record], changed: Sequence[sim.Record], seats: Sequence[str]) -> dict[str, Any]:
+    """One player count's paired differences, game by game (the same seed under both
+    rules: common random numbers, so the noise the two share cancels): each seat's win,
+    no winner, the length in decisions and rounds, and each ending's share; each the
+    mean difference (changed minus base) with its 95% normal interval."""
+    if [r.seed for r in base] != [r.seed for r in changed]:
+        raise ValueError("paired games need the same seeds")
+    n = len(base)
+    out: dict[str, Any] = {"games": n, "same_games": sum(1 for a, b in zip(base, changed) if a == b)}
+    seats_out = {}
+    for seat in seats:
+        diffs = [_won(b, seat) - _won(a, seat) for a, b in zip(base, changed)]
+        before = sum(_won(a, seat) for a in base) / n
+        seats_out[seat] = _change(stats.paired(diffs), before, before + statistics.fmean(diffs))
+    out["seats"] = seats_out
+    nobody = [float(not b.winners) - float(not a.winners) for a, b in zip(base, changed)]
+    out["no_winner"] = _change(
+        stats.paired(nobody), sum(not a.winners for a in base) / n, sum(not b.winners for b in changed) / n
+    )
+    lengths = [float(b.decisions - a.decisions) for a, b in zip(base, changed)]
+    out["decisions"] = _change(
+        stats.paired(lengths),
+        statistics.fmean(a.decisions for a in base),
+        statistics.fmean(b.decisions for b in changed),
+    )
+    if all(r.rounds is not None for r in (*base, *changed)):
+        rounds = [float(b.rounds - a.rounds) for a, b in zip(base, changed)]  # type: ignore[operator]
+        out["rounds"] = _change(
+            stats.paired(rounds),
+            statistics.fmean(a.rounds for a in base),  # type: ignore[misc]
+            statistics.fmean(b.rounds for b in changed),  # type: ignore[misc]
+        )
+    else:
+        out["rounds"] = None
+    endings = list(dict.fromkeys([r.ending for r in base] + [r.ending for r in changed]))
+    ends = []
+    for ending in endings:
+        diffs = [float(b.ending == ending) - float(a.ending == ending) for a, b in zip(base, changed)]
+        before = sum(a.ending == ending for a in base) / n
+        ends.append({"ending": ending, **_change(stats.paired(diffs), before, before + statistics.fmean(diffs))})
+    ends.sort(key=lambda e: -max(e["before"], e["after"]))
+    out["endings"] = ends
+    return out
+
+
+def component_changes(
+    base_tests: dict[str, Any] | None, tests: dict[str, Any] | None, correction: str = "holm"
+) -> list[dict[str, Any]]:
+    """Each component's effect under both rules and the change: the difference of the two
+    stratified effects with the error of two independent estimates (sqrt(se1² + se2²); the
+    games are paired but a card is played in different games under the two rules, so the
+    pairing is not used), largest |change| / error first; a change is `changed` only when
+    its p-value, adjusted with the others' by `correction`, is below the level. A component of one side only is
+    listed with its effect there (a new card: its test in the changed rules' table)."""
+    if tests is None and base_tests is None:
+        return []
+    before = {c["card"]: c for c in (base_tests or {}).get("components", ())}
+    after = {c["card"]: c for c in (tests or {}).get("components", ())}
+    out = []
+    for card in dict.fromkeys([*after, *before]):
+        a, b = before.get(card), after.get(card)
+        row: dict[str, Any] = {
+            "card": card,
+            "title": (b or a)["title"],  # type: ignore[index]
+            "before": None if a is None else a["effect"],
+            "after": None if b is None else b["effect"],
+            "only_in": "base" if b is None else "changed" if a is None else None,
+        }
+        if a is not None and b is not None and a.get("se") is not None and b.get("se") is not None:
+            est = stats.Estimate(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
+            z = est.value / est.se if est.se else 0.0
+            row.update(difference=est.value, low=est.low, high=est.high, z=z, p=stats.two_sided_p(z))
+        else:
+            row.update(difference=None, low=None, high=None, z=None, p=None, verdict="not tested on both sides")
+        out.append(row)
+    tested = [row for row in out if row["p"] is not None]
+    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+        row["p_adjusted"] = adjusted
+        row["verdict"] = "changed" if adjusted < stats.ALPHA else "no change shown"
+    out.sort(key=lambda r: (r["only_in"] is None, -(abs(r["z"]) if r["z"] is not None else -1)))
+    return out
+
+
+def against(
+    base_doc: dict[str, Any],
+    base_by_count: Mapping[int, Sequence[sim.Record]],
+    doc: dict[str, Any],
+    by_count: Mapping[int, Sequence[sim.Record]],
+    base_name: str,
+    argument: str = "base",
+) -> dict[str, Any]:
+    """The changed rules against their base, played on the same seeds at each count: the
+    paired differences per count and each component's change."""
+    counts = []
     for section in doc["counts"]:
-        for w in section["win_rates"]:
-            seats.setdefault(w["seat"], section["seat_titles"].get(w["seat"], w["seat"]))
-            cells[w["seat"], section["players"]] = f"{_pct(w['rate'])} ({_interval(w)})"
-    head = ["seat", *(f"{k} player{'s' if k != 1 else ''}" for k in counts)]
-    rows = [[title, *(cells.get((seat, k), "-") for k in counts)] for seat, title in seats.items()]
-    rows.append(
-        ["no winner", *(f"{_pct(s['no_winner']['rate'])} ({_interval(s['no_winner'])})" for s in doc["counts"])]
+        k = section["players"]
+        base_section = next(s for s in base_doc["counts"] if s["players"] == k)
+        if base_section["seats"] != section["seats"]:
+            raise UsageError(
+                f"--against: the seats at {k} players differ ({', '.join(base_section['seats'])} against "
+                f"{', '.join(section['seats'])})",
+                "compare rules that seat the same players",
+            )
+        counts.append({"players": k, **paired_count(base_by_count[k], by_count[k], section["seats"])})
+    return {
+        "base": base_name,
+        "argument": argument,
+        "method": "the same seeds under both rules (common random numbers); each figure the mean of the per-game "
+        "differences (changed minus base) with a normal 95% interval",
+        "counts": counts,
+        "components": component_changes(
+            base_doc.get("component_tests"), doc.get("component_tests"), doc.get("correction", "holm")
+        ),
+    }
+
+
+# ---- sweeps ----------------------------------------------------------------------------------------
+MAX_SWEEP_VALUES = 41  # values of one --sweep: each is a whole report's games
+
+
+def parse_sweep(text: str) -> tuple[str, int, int]:
+    """`--sweep NAME=LO..HI`: the name and the whole numbers from LO to HI."""
+    import argparse
+
+    name, eq, span = text.partition("=")
+    low, dots, high = span.partition("..")
+    try:
+        first, last = int(low), int(high)
+    except ValueError:
+        first = last = 0
+        dots = ""
+    if not eq or not dots or not name.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
+    if last < first or last - first + 1 > MAX_SWEEP_VALUES:
+        raise argparse.ArgumentTypeError(
+            f"{text}: from LO to HI, LO first, at most {MAX_SWEEP_VALUES} values (each one is a whole report)"
+        )
+    return name.strip(), first, last
+
+
+def sweep_kind(game: Game, name: str) -> str:
+    """Whether NAME is an option of the game (`option`) or a def without parameters
+    (`def`); anything else is refused, naming what may be swept."""
+    if name in game.compiled.options:
+        return "option"
+    from interpreter.language import syntax as ast
+
+    defs = {d.name: d for d in game.compiled.program.decls if isinstance(d, ast.Def)}
+    if name in defs and not defs[name].params:
+        return "def"
+    names = sorted(game.compiled.options) + sorted(n for n, d in defs.items() if not d.params)
+    raise UsageError(
+        f"--sweep {name}: {game.header.title} has no option or def without parameters named '{name}'",
+        did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
     )
-    return head, rows
 
 
-def text_report(doc: dict[str, Any], top: int | None = TOP_COMPONENTS) -> list[str]:
-    """The report as text: the seats across counts, then each count's first player, length,
-    endings and components (the `top` largest differences; None for all)."""
-    lines = [_header(doc), "", "win rate per seat and player count (95% Wilson interval):"]
-    head, rows = seat_table(doc)
-    lines += sim._table([head, *rows], set(range(1, len(head))))
-    for s in doc["counts"]:
-        lines += ["", *_count_lines(s, top)]
-    return lines
+def fair_at(section: dict[str, Any]) -> bool:
+    """A count's games read as fair: every seat's 95% interval of its win rate holds its fair
+    share, 1/players (no seat is shown to win more or less than its share)."""
+    share = 1 / section["players"]
+    return all(w["low"] <= share <= w["high"] for w in section["win_rates"])
 
 
-def _count_lines(s: dict[str, Any], top: int | None) -> list[str]:
-    titles = s["seat_titles"]
-    k = s["players"]
-    agents = " ".join(f"{seat}={kind}" for seat, kind in s["agents"].items())
-    lines = [f"== {k} player{'s' if k != 1 else ''} ({s['games']} games, agents {agents}, {s['seconds']}s)"]
-    fp = s["first_player"]
-    if fp:
-        movers = ", ".join(f"{titles.get(seat, seat)} {n}" for seat, n in fp["first_seats"].items())
-        lines.append(
-            f"first player (moved first: {movers}): wins {_pct(fp['rate'])} ({_interval(fp)}) against a fair "
-            f"share of {_pct(fp['fair_share'])}, {100 * fp['advantage']:+.1f} pts: {fp['reading']}"
-        )
-    d = s["decisions"]
-    length = f"game length: {d['mean']:.1f} decisions (median {sim._num(d['median'])}, {d['min']}-{d['max']})"
-    if s["rounds"]:
-        r = s["rounds"]
-        length += f"; final round {r['mean']:.1f} (median {sim._num(r['median'])}, {r['min']}-{r['max']})"
-    lines.append(length)
-    lines.append("how games ended:")
-    rows = [["games", "share", "ending", "won by"]]
-    for e in s["endings"][:TOP_ENDINGS]:
-        won = sorted(e["won_by"].items(), key=lambda item: -item[1])
-        by = ", ".join(f"{titles.get(seat, seat)} {sim._num(w)}" for seat, w in won) or "-"
-        rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by])
-    lines += sim._table(rows, {0, 1})
-    if len(s["endings"]) > TOP_ENDINGS:
-        lines.append(f"  ... and {len(s['endings']) - TOP_ENDINGS} other endings (the HTML and --json list all)")
-    if s["cards"] is not None:
-        lines += _component_lines(s["cards"], top)
-    return lines
-
-
-def _component_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
-    chosen = sorted(
-        (c for c in cards if c["times"]),
-        key=lambda c: (c["difference"] is None, -abs(c["difference"] or 0), -c["games"]),
-    )
-    lines = [
-        "components (played: chosen in a decision; win rate of the seats that chose it against the others,"
-        " 95% intervals):"
-    ]
-    if not chosen:
-        return [*lines, "  none was chosen in a decision"]
-    shown = chosen if top is None else chosen[:top]
-    rows = [["component", "games", "times", "chose it", "95% interval", "others", "95% interval", "difference", ""]]
-    for c in shown:
-        me, others = c["chose_it"], c["others"]
-        rows.append(
-            [
-                c["title"],
-                f"{c['games']} ({_pct(c['share_of_games'])})",
-                str(c["times"]),
-                _pct(me["rate"]),
-                _interval(me),
-                "-" if others["rate"] is None else _pct(others["rate"]),
-                _interval(others),
-                "-" if c["difference"] is None else f"{100 * c['difference']:+.1f} pts",
-                "" if c["verdict"] in ("higher", "lower") else "! " + c["verdict"],
-            ]
-        )
-    lines += sim._table(rows, {1, 2, 3, 4, 5, 6, 7})
-    unclear = sum(1 for c in chosen if c["verdict"] == "too few games to tell")
-    never = sum(1 for c in cards if not c["times"])
-    notes = f"  ({len(shown)} of {len(chosen)} chosen, the largest differences first; {unclear} too few games to tell"
-    lines.append(notes + (f"; {never} never chosen)" if never else ")"))
-    return lines
-
-
-# ---- HTML ----------------------------------------------------------------------------------------
-_STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 72em; color: #222; padding: 0 1em; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.92em; }
-th, td { border-bottom: 1px solid #ddd; padding: 0.25em 0.7em; text-align: left; vertical-align: top; }
-td.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-th { background: #f3f3f3; }
-.warn { color: #a35a00; }
-.higher { color: #1a7f37; font-weight: 600; }
-.lower { color: #b42318; font-weight: 600; }
-.bar { display: inline-block; height: 0.8em; background: #4a78c2; vertical-align: middle; }
-img { max-width: 100%; border: 1px solid #eee; margin: 0.3em 0; }
-code { background: #f5f5f5; padding: 0 0.2em; }
-"""
-
-
-def _esc(value: object) -> str:
-    return html.escape(str(value), quote=True)
-
-
-def _html_table(head: list[str], rows: list[list[str]], numeric: set[int], raw: bool = False) -> str:
-    """A table; cells are escaped unless `raw` (then the caller has escaped them)."""
-    out = ["<table>", "<tr>" + "".join(f"<th>{_esc(h)}</th>" for h in head) + "</tr>"]
-    for row in rows:
-        cells = []
-        for i, cell in enumerate(row):
-            text = cell if raw else _esc(cell)
-            cells.append(f'<td class="n">{text}</td>' if i in numeric else f"<td>{text}</td>")
-        out.append("<tr>" + "".join(cells) + "</tr>")
-    out.append("</table>")
-    return "\n".join(out)
-
-
-def html_report(doc: dict[str, Any], command: str = "", images: dict[int, list[Path]] | None = None) -> str:
-    """The report as one HTML page: every figure of the text report, every component and
-    ending (not only the top ones), and the charts inlined as data, so the page is one file
-    to send or publish. `command` is printed at its top, to make it again."""
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{_esc(doc['title'])}: balance report</title>",
-        f"<style>{_STYLE}</style></head><body>",
-        f"<h1>{_esc(doc['title'])}: balance report</h1>",
-        f"<p>{_esc(_header(doc))}.</p>",
-    ]
-    if command:
-        parts.append(f"<p>Made with <code>{_esc(command)}</code></p>")
-    parts.append(
-        "<p>Every rate is a share of games with its 95% Wilson interval; a win shared by <i>k</i> seats counts "
-        "1/<i>k</i> to each. A component counts as played by a seat when the seat chose it in a decision. "
-        f"<span class='warn'>Too few games to tell</span> marks a difference whose intervals overlap, or a side "
-        f"with fewer than {MIN_SEAT_GAMES} seat-games.</p>"
-    )
-    head, rows = seat_table(doc)
-    parts += ["<h2>Win rate per seat and player count</h2>", _html_table(head, rows, set(range(1, len(head))))]
-    for s in doc["counts"]:
-        parts.append(_html_count(s, (images or {}).get(s["players"], [])))
-    parts.append("</body></html>")
-    return "\n".join(parts) + "\n"
-
-
-def _html_count(s: dict[str, Any], images: list[Path]) -> str:
-    titles = s["seat_titles"]
-    k = s["players"]
-    agents = ", ".join(f"{titles.get(seat, seat)}: {kind}" for seat, kind in s["agents"].items())
-    parts = [
-        f"<h2>{k} player{'s' if k != 1 else ''}</h2>",
-        f"<p>{s['games']} games in {s['seconds']} s; agents {_esc(agents)}.</p>",
-    ]
-    rows = []
-    for w in s["win_rates"]:
-        bar = f"<span class='bar' style='width:{200 * w['rate']:.0f}px'></span>"
-        rows.append(
-            [
-                _esc(titles.get(w["seat"], w["seat"])),
-                _esc(sim._num(w["wins"])),
-                _esc(_pct(w["rate"])),
-                _esc(_interval(w)),
-                bar,
-            ]
-        )
-    nw = s["no_winner"]
-    rows.append(["no winner", str(nw["games"]), _esc(_pct(nw["rate"])), _esc(_interval(nw)), ""])
-    parts.append(_html_table(["seat", "wins", "rate", "95% interval", ""], rows, {1, 2, 3}, raw=True))
-    fp = s["first_player"]
-    if fp:
-        movers = ", ".join(f"{titles.get(seat, seat)} in {n}" for seat, n in fp["first_seats"].items())
-        parts.append(
-            f"<p><b>First player</b> (moved first: {_esc(movers)}): wins {_esc(_pct(fp['rate']))} "
-            f"({_esc(_interval(fp))}) against a fair share of {_esc(_pct(fp['fair_share']))}, "
-            f"{100 * fp['advantage']:+.1f} points: {_esc(fp['reading'])}.</p>"
-        )
-    if s["payoffs"]:
-        rows = [
-            [
-                titles.get(p["seat"], p["seat"]),
-                str(p["games"]),
-                f"{p['mean']:+.3f}",
-                f"{p['low']:+.3f} - {p['high']:+.3f}",
-            ]
-            for p in s["payoffs"]
+def sweep(
+    plan: Plan,
+    name: str,
+    values: Sequence[int],
+    kind: str,
+    jobs: int,
+    watch: Watch = _no_watch,
+    ray_address: str | None = None,
+    keep: Path | None = None,
+) -> dict[str, Any]:
+    """Play the plan once for each value of NAME (an option, or a def constant) on the same
+    seeds, and keep what a sweep reads: at each value and count, each seat's win rate with
+    its interval, no winner, the mean length, and whether the count reads as fair
+    (`fair_at`). Each value's game is loaded (and, for a def, compiled) afresh."""
+    points: list[dict[str, Any]] = []
+    for value in values:
+        if kind == "option":
+            setup = replace(plan.setup, options={**plan.setup.options, name: value})
+        else:
+            setup = replace(plan.setup, constants={**plan.setup.constants, name: value})
+        doc, _ = run(replace(plan, setup=setup), jobs, watch=watch, ray_address=ray_address, keep=keep)
+        counts = [
+            {
+                "players": sec["players"],
+                "seat_titles": sec["seat_titles"],
+                "win_rates": sec["win_rates"],
+                "no_winner": sec["no_winner"],
+                "decisions": sec["decisions"]["mean"] if sec["decisions"] else None,
+                "fair": fair_at(sec),
+            }
+            for sec in doc["counts"]
         ]
-        parts += ["<h3>Mean payoff</h3>", _html_table(["seat", "games", "mean", "95% interval"], rows, {1, 2, 3})]
-    rows = []
-    for name, key in (("decisions", "decisions"), ("final round", "rounds")):
-        d = s[key]
-        if d:
-            rows.append([name, f"{d['mean']:.1f}", sim._num(d["median"]), sim._num(d["min"]), sim._num(d["max"])])
-    parts += ["<h3>Game length</h3>", _html_table(["", "mean", "median", "min", "max"], rows, {1, 2, 3, 4})]
-    rows = []
-    for e in s["endings"]:
-        won = sorted(e["won_by"].items(), key=lambda item: -item[1])
-        by = ", ".join(f"{titles.get(seat, seat)} {sim._num(w)}" for seat, w in won) or "-"
-        rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by, e["example"]])
-    parts += [
-        "<h3>How games ended</h3>",
-        _html_table(["games", "share", "ending", "won by", "for example"], rows, {0, 1}),
-    ]
-    if s["cards"] is not None:
-        parts.append(_html_components(s["cards"], titles))
-    for path in images:
-        data = base64.b64encode(path.read_bytes()).decode("ascii")
-        parts.append(f'<p><img alt="{_esc(path.stem)}" src="data:image/png;base64,{data}"></p>')
-    return "\n".join(parts)
-
-
-def _by_seat(c: dict[str, Any], titles: dict[str, str]) -> str:
-    """Each seat that chose the component, set against itself: its win rate in the games it
-    chose it and in the others (escaped). Free of the bias of a card one side plays more."""
-    parts = []
-    for seat, sides in c["by_seat"].items():
-        me, other = sides["chose_it"], sides["did_not"]
-        if not me["seat_games"]:
-            continue
-        without = "-" if other["rate"] is None else _pct(other["rate"])
-        parts.append(
-            f"{titles.get(seat, seat)} {_pct(me['rate'])} of {me['seat_games']} / {without} of {other['seat_games']}"
-        )
-    return _esc("; ".join(parts))
-
-
-def _html_components(cards: list[dict[str, Any]], titles: dict[str, str]) -> str:
-    chosen = sorted(
-        (c for c in cards if c["times"]),
-        key=lambda c: (c["difference"] is None, -abs(c["difference"] or 0), -c["games"]),
-    )
-    rows = []
-    for c in chosen:
-        me, others = c["chose_it"], c["others"]
-        style = c["verdict"] if c["verdict"] in ("higher", "lower") else "warn"
-        rows.append(
-            [
-                _esc(c["title"]),
-                _esc(c["kind"]),
-                f"{c['games']} ({_esc(_pct(c['share_of_games']))})",
-                str(c["times"]),
-                _esc(_pct(me["rate"])),
-                _esc(_interval(me)),
-                "-" if others["rate"] is None else _esc(_pct(others["rate"])),
-                _esc(_interval(others)),
-                "-" if c["difference"] is None else f"{100 * c['difference']:+.1f}",
-                f"<span class='{style}'>{_esc(c['verdict'])}</span>",
-                _by_seat(c, titles),
-            ]
-        )
-    never = [c["title"] for c in cards if not c["times"]]
-    head = ["component", "kind", "games", "times", "chose it", "95% interval", "others", "95% interval", "pts", ""]
-    head.append("each seat that chose it: its win rate with it / without it")
-    out = [
-        "<h3>Components</h3>",
-        "<p>How often each was played (chosen in a decision: the games, with their share, and the times), and the "
-        "win rate of the seats that played it against all the other seat-games.</p>",
-        _html_table(head, rows, {2, 3, 4, 5, 6, 7, 8}, raw=True),
-    ]
-    if never:
-        out.append(f"<p>Never chosen: {_esc(', '.join(never))}.</p>")
-    return "\n".join(out)
-
-
-def html_target(path: Path) -> Path:
-    """Check the `--html` path before any game is played: a folder that exists, a name
-    that is not a folder, so a mistake is said at once and not after an hour of games."""
-    if path.is_dir():
-        raise UsageError(f"--html {path}: that is a folder", "give the name of the page to write, e.g. report.html")
-    if not path.parent.is_dir():
-        raise UsageError(f"--html {path}: no folder {path.parent}", "make the folder first, or give another path")
-    return path
-
-
-def write_html(doc: dict[str, Any], by_count: dict[int, list[sim.Record]], path: Path, command: str = "") -> list[Path]:
-    """Write the page at `path`, and when matplotlib is installed each count's charts beside
-    it (`NAME-Np-win_rates.png`, `NAME-Np-lengths.png`), inlined in the page as well.
-    Returns the files written, the page first."""
-    images: dict[int, list[Path]] = {}
-    written = [path]
-    try:
-        import matplotlib  # noqa: F401
-
-        plots = True
-    except ImportError:
-        plots = False
-    if plots:
-        import tempfile
-
-        for s in doc["counts"]:
-            k = s["players"]
-            chart = {**s, "title": doc["title"]}
-            with tempfile.TemporaryDirectory() as tmp:
-                made = sim.plot(chart, by_count[k], Path(tmp))
-                images[k] = []
-                for made_path in made:
-                    target = path.with_name(f"{path.stem}-{k}p-{made_path.name}")
-                    target.write_bytes(made_path.read_bytes())
-                    images[k].append(target)
-        written += [p for k in sorted(images) for p in images[k]]
-    try:
-        path.write_text(html_report(doc, command, images), encoding="utf-8")
-    except OSError as err:
-        raise UsageError(f"--html {path}: cannot write it ({err.strerror})", "give a path you may write") from None
-    return written
+        points.append({"value": value, "counts": counts})
+    fair = {
+        str(k): [p["value"] for p in points for c in p["counts"] if c["players"] == k and c["fair"]]
+        for k in plan.counts
+    }
+    return {"name": name, "kind": kind, "values": list(values), "points": points, "fair_values": fair}

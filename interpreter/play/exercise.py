@@ -191,6 +191,13 @@ def _included_games(path: Path, program: Program) -> list[Path]:
     return found
 
 
+def included_games(path: Path, program: Program) -> list[Path]:
+    """The bundled games and card sets a file builds on (`include twid`), in the order the
+    program's files name them: `gamedef balance FILE --against base` plays the first that
+    is a game."""
+    return _included_games(path, program)
+
+
 def base_of(path: Path, program: Program) -> tuple[dict, list] | None:
     """The declarations of the games `path` includes by name, by key and unnamed ones; None
     when it includes none (everything is new)."""

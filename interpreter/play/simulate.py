@@ -38,10 +38,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from interpreter.core import trace
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
-from interpreter.runtime.game import Game
+from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.machine import State
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
@@ -66,11 +67,22 @@ class Setup:
     chance: bool = False  # chance mode, for an ismcts agent that must redraw hidden numbers (agents.needs_chance)
     # the kinds of component whose choices are counted (`gamedef balance --component`); () counts the cards
     components: tuple[str, ...] = ()
+    # the `player -> number` variable that is each seat's score (`--score`); None: the first of
+    # SCORE_VARS the game declares as such, if any
+    score: str | None = None
+    # `def` constants given other values (`gamedef balance --sweep` over a def): name -> value
+    constants: dict[str, Any] = field(default_factory=dict)
 
     def load(self) -> Game:
         from interpreter.runtime.load import load_game
 
-        return load_game(self.game, variants=list(self.variants), options=dict(self.options), chance=self.chance)
+        return load_game(
+            self.game,
+            variants=list(self.variants),
+            options=dict(self.options),
+            chance=self.chance,
+            constants=dict(self.constants) or None,
+        )
 
 
 @dataclass(frozen=True)
@@ -88,6 +100,17 @@ class Record:
     # (seat, payoff) in seat order: `game.returns` at the end (docs/language.md §3.19)
     payoffs: tuple[tuple[str, float], ...] = ()
     first: str = ""  # the first seat asked to decide (never the chance seat): who moved first
+    # (seat, card, times a slot of the card ran during that seat's moves), in the order first run:
+    # a card that acted (its text resolved), not only one chosen
+    performed: tuple[tuple[str, str, int], ...] = ()
+    # Why a seat wins (`Setup.score`'s variable, when the game has one): (seat, source, points
+    # gained or lost from it), a source being `card:NAME` or `rule:CITATION`; the times the
+    # lead (a single seat ahead) passed to another seat; each round's scores as they last
+    # stood in it, in `score_seats`' order.
+    gains: tuple[tuple[str, str, float], ...] = ()
+    lead_changes: int | None = None
+    score_by_round: tuple[tuple[int, tuple[float, ...]], ...] = ()
+    score_seats: tuple[str, ...] = ()
 
 
 class _Failure(Exception):
@@ -189,6 +212,64 @@ def component_catalogue(game: Game, kinds: Sequence[str] = ()) -> dict[str, tupl
     return out
 
 
+SCORE_VARS = ("score", "vp", "points")  # a seat's score, by the names games give it
+
+
+def score_probe(
+    game: Game, name: str | None, players: Sequence[str]
+) -> tuple[Callable[[Sequence[Any]], tuple[Any, ...]] | None, list[str]]:
+    """The function that reads the playing seats' scores from a position's variables, and
+    those seats in its order: the variable `name`, or the first of SCORE_VARS declared as a
+    map from player to a number; (None, []) when there is none. A `name` that is no such
+    variable is refused."""
+    from interpreter.language import syntax as ast
+
+    compiled = game.compiled
+    for candidate in (name,) if name else SCORE_VARS:
+        info = compiled.vars.get(candidate)
+        kind = getattr(info, "decl", None) and info.decl.type  # type: ignore[union-attr]
+        if (
+            info is None
+            or info.key_index is None
+            or not isinstance(kind, ast.MapType)
+            or getattr(kind.key, "name", None) != "player"
+            or getattr(kind.value, "name", None) not in ("int", "float", "number")
+        ):
+            if name:
+                raise UsageError(
+                    f"--score {name}: {game.header.title} has no variable '{name}' from player to a number",
+                    "name the variable that holds each seat's score, as `var vp: player -> int`",
+                )
+            continue
+        slot = info.slot
+        seats = [seat for seat in players if seat in info.key_index]
+        at = tuple(info.key_index[seat] for seat in seats)
+        return (lambda variables, slot=slot, at=at: tuple(variables[slot][i] for i in at)), seats
+    return None, []
+
+
+def procedure_citations(game: Game) -> dict[str, str]:
+    """Each procedure's first `rule "..."` citation, by its name: how a point the rules gave
+    is named in the report."""
+    from interpreter.language import syntax as ast
+
+    out: dict[str, str] = {}
+    for decl in game.compiled.program.decls:
+        if isinstance(decl, ast.Procedure):
+            for node in ast.walk(decl.body):
+                if isinstance(node, ast.Cite):
+                    out[decl.name] = node.section
+                    break
+    return out
+
+
+def _leader(scores: Sequence[Any]) -> int | None:
+    """The one seat (its index) strictly ahead, or None on a tie for the lead."""
+    best = max(scores) if scores else None
+    ahead = [i for i, x in enumerate(scores) if x == best]
+    return ahead[0] if len(ahead) == 1 else None
+
+
 def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
     """The card the pending decision's option `index` is, if it is one: the value the seat
     picks, not its label, so that a card counts however the game words the option."""
@@ -207,8 +288,19 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
 
     cards = frozenset(component_catalogue(game, setup.components))
     chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
+    performed: dict[tuple[str, str], int] = {}  # (seat, card) -> times a slot of it ran in the seat's moves
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
+    # In chance mode a move is run again from its base at every draw: not traced (docs/balancing.md).
+    probe, score_seats = (None, []) if isinstance(game, ChanceGame) else score_probe(game, setup.score, state.players)
+    slot_codes = frozenset(code.index for code in game.compiled.slots.values())
+    citations = procedure_citations(game)
+    code_names = [code.name for code in game.compiled.codes]
+    gains: dict[tuple[str, str], float] = {}  # (seat, source) -> points gained (or lost)
+    lead_changes, last_leader = 0, None
+    round_info = game.compiled.vars.get(ROUND_VAR)
+    round_slot = round_info.slot if round_info is not None and round_info.keys is None else None
+    by_round: dict[Any, tuple[float, ...]] = {}  # round -> each seat's score as it last stood in it
     # The key events when the game marks them; otherwise its last narrated line of all.
     headlines = bool(game.compiled.headline_formats)
     last = first = ""
@@ -229,7 +321,29 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
             chosen[seat, card] = chosen.get((seat, card), 0) + 1
-        state = game.apply_index(state, index)
+        tracer = trace.Tracer(probe, slot_codes, citations, code_names)
+        tracer.start(state.vars)
+        token = trace.TRACER.set(tracer)  # only around the move itself: an agent's search is not traced
+        try:
+            state = game.apply_index(state, index)
+        finally:
+            trace.TRACER.reset(token)
+        tracer.settle(state.vars, state.frames)
+        for who, _slot in tracer.performed:
+            if who in cards and seat != CHANCE:
+                performed[seat, who] = performed.get((seat, who), 0) + 1
+        for (i, source), points in tracer.gains.items():
+            key = (score_seats[i], source)
+            gains[key] = gains.get(key, 0.0) + points
+        if probe is not None:
+            scores = probe(state.vars)
+            leader = _leader(scores)
+            if leader is not None:
+                if last_leader is not None and leader != last_leader:
+                    lead_changes += 1
+                last_leader = leader
+            if round_slot is not None:
+                by_round[state.vars[round_slot]] = tuple(float(x) for x in scores)
         if state.log:
             lines = game.narrate(state, headlines=headlines)
             if lines:
@@ -250,6 +364,11 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         tuple((seat, card, times) for (seat, card), times in chosen.items()),
         tuple((seat, float(value)) for seat, value in game.returns(state).items()),
         first,
+        tuple((seat, card, times) for (seat, card), times in performed.items()),
+        tuple((seat, source, points) for (seat, source), points in gains.items() if points),
+        lead_changes if probe is not None else None,
+        tuple((r, scores) for r, scores in by_round.items() if isinstance(r, int) and not isinstance(r, bool)),
+        tuple(score_seats),
     )
 
 
@@ -629,6 +748,14 @@ def _record_dict(r: Record) -> dict[str, Any]:
     for seat, card, times in r.cards:
         chosen.setdefault(seat, {})[card] = times
     d["cards"] = chosen
+    acted: dict[str, dict[str, int]] = {}
+    for seat, card, times in r.performed:
+        acted.setdefault(seat, {})[card] = times
+    d["performed"] = acted
+    gained: dict[str, dict[str, float]] = {}
+    for seat, source, points in r.gains:
+        gained.setdefault(seat, {})[source] = points
+    d["gains"] = gained
     d["payoffs"] = dict(r.payoffs)
     return d
 

@@ -16,6 +16,7 @@ from interpreter.compile.steps import Choice
 from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
+from interpreter.core.trace import TRACER
 from interpreter.runtime.machine import VM, Move, Pending, State
 from interpreter.runtime.observe import hidden_components, hidden_test, shown_keys
 
@@ -154,6 +155,7 @@ class Engine:
             vm.stop = vm.switch = False
             vm.log = []
             vm.left = 0  # (a playout's answers end with it)
+            vm.tracer = None
             return vm
         return VM(self.compiled, state)
 
@@ -380,6 +382,7 @@ class Engine:
             vm.left = 0
         else:
             vm = VM(self.compiled, state)
+        vm.tracer = TRACER.get()  # a tool's trace of this move (core/trace.py); None in play
         fr = vm.frames[-1]
         if fr.__class__ is tuple:
             fr = vm.thaw_top()

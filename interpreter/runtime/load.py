@@ -17,7 +17,7 @@ from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
-from interpreter.language.program import Program, load_program
+from interpreter.language.program import Program, load_program, with_constants
 from interpreter.runtime.game import ChanceGame, Game
 
 
@@ -58,6 +58,7 @@ def load_game(
     optimise: bool = True,
     progress: Callable[[int, str], None] | None = None,
     checked: Program | None = None,
+    constants: dict[str, int | bool] | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
@@ -70,30 +71,34 @@ def load_game(
     say why it waits; a load from the cache tells it nothing. `checked`: the program of
     this file and variants as the caller has already read it and checked it without error
     (`gamedef check` does both first), so that a miss of the cache neither reads nor checks
-    it again."""
+    it again. `constants` gives `def`s without parameters other values
+    (`language.program.with_constants`: what a sweep varies); such a game is compiled
+    afresh, never cached."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
-    cached = optimise and gamecache.load(path, variants, options, read_roots(path))
+    cached = optimise and not constants and gamecache.load(path, variants, options, read_roots(path))
     if cached:
         compiled = cached
     else:  # not compiled before, or its files have changed since, or not optimised
         tell = progress or (lambda step, what: None)
         with no_collection():  # loading is linear in the file's size (limits.py)
-            if checked is not None:
+            if checked is not None and not constants:
                 program = checked
             else:
                 tell(1, path.stem)
                 program = load_program(path, variants)
+                if constants:
+                    program = with_constants(program, constants)
                 tell(2, program.header.title or path.stem)
                 check_program(program)
-            rules = gamecache.rules_digest(program, options) if optimise else None
+            rules = gamecache.rules_digest(program, options) if optimise and not constants else None
             same = rules is not None and gamecache.load_same(program, rules)
             if same:  # the same rules, compiled by another file or variants (gamecache.py)
                 compiled = same
             else:
                 tell(3, program.header.title or path.stem)
                 compiled = compile_game(program, options, optimise=optimise)
-        if optimise and not same:
+        if optimise and not constants and not same:
             gamecache.store(path, variants, options, compiled, rules)
     # The options as the game reads them ("true" given for a truth option is true), so a
     # state saved or a transcript written names them as the command line would.

@@ -23,6 +23,7 @@ from interpreter.core.limits import (
     STEP_LIMIT,
     too_long,
 )
+from interpreter.core.trace import Tracer
 
 _new_tuple = tuple.__new__
 
@@ -94,6 +95,7 @@ class VM:
         "pick",
         "left",
         "step_limit",
+        "tracer",
     )
 
     def __init__(self, game: CompiledGame, state: State, reading: bool = False):
@@ -116,6 +118,7 @@ class VM:
         # option `pick(n)` goes into the slot, for `left` more decisions (-1: no limit).
         self.pick: Callable[[int], int] | None = None
         self.left = 0
+        self.tracer: Tracer | None = None  # a tool's trace of this move (core/trace.py), None in play
 
     # -- called by compiled ops --
     def suspend(self, player, values, slot, choice, L: list) -> None:
@@ -163,6 +166,8 @@ class VM:
             self.out_of_steps()
         if len(self.frames) >= MAX_DEPTH:
             raise self.rule_error(f"procedures nested more than {MAX_DEPTH} deep: endless recursion?")
+        if self.tracer is not None:
+            self.tracer.settle(self.vars, self.frames)
         self.frames.append(frame)
         self.switch = True
 
@@ -173,6 +178,8 @@ class VM:
                 self.stop = self.switch = True
                 return 0
             raise self.rule_error("the game's procedures ended without `win` or `game over`")
+        if self.tracer is not None:
+            self.tracer.settle(self.vars, self.frames)
         self.frames.pop()
         self.switch = True
         return 0

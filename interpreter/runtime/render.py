@@ -17,6 +17,21 @@ from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe, short_text, value_view
 
 
+def render_all(game: Game, state: State) -> str:
+    """The whole position, hidden parts included: the spectator's view, then, for each seat,
+    the lines of its own view that the spectator's lacks (`west sees: Your card: King`).
+    For debugging and for tools that must tell every position apart (the OpenSpiel
+    adapter's `str(state)`); never for a player."""
+    spectator = render(game, state, None)
+    public = set(spectator.splitlines())
+    lines = [spectator]
+    for seat in state.players:
+        private = [line.strip() for line in render(game, state, seat).splitlines() if line not in public]
+        if private:
+            lines.append(f"{seat} sees: " + "; ".join(private))
+    return "\n".join(lines)
+
+
 def render(game: Game, state: State, player: str | None) -> str:
     g = game.compiled
     obs = observe(g, state, player)

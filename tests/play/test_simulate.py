@@ -193,7 +193,8 @@ def test_json_document_shape(capsys):
     assert set(doc["decisions"]) == {"mean", "median", "min", "max"} and doc["rounds"] is None
     assert sum(e["games"] for e in doc["endings"]) == 30
     assert len(doc["records"]) == 30
-    keys = {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards", "payoffs", "first"}
+    keys = {"seed", "winners", "decisions", "rounds", "headline", "ending", "cards", "payoffs", "first", "performed"}
+    keys |= {"gains", "lead_changes", "score_by_round", "score_seats"}
     assert set(doc["records"][0]) == keys
     assert doc["cards"] is None and all(r["cards"] == {} for r in doc["records"])  # tic-tac-toe has no cards
 
