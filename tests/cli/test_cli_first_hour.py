@@ -13,6 +13,12 @@ import pytest
 from interpreter.cli.commands import EXAMPLES, build_parser, main
 from interpreter.cli.terminal import wrapped
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # The game with the most tables (the other games stay).
+    r"test_info_names_only_files_that_are_shipped\[downfall_of_empires\]",
+]
+
 
 def test_gamedef_alone_prints_the_help_with_examples(capsys):
     assert main([]) == 0

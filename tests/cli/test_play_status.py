@@ -16,6 +16,12 @@ from interpreter.cli.human import HumanAgent, status_line
 from interpreter.runtime.render import render, status_text
 from interpreter.runtime.resample import resample
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # The longest game's case (the six other games stay).
+    r"test_a_seat_s_status_is_the_same_whatever_the_others_secrets\[downfall_of_empires\]",
+]
+
 WIDTH = 79  # an 80-column terminal, its last column left free
 
 # Every bundled game and example, with the player counts its status is checked at (the

@@ -27,6 +27,12 @@ from interpreter.language.program import load_program
 from interpreter.runtime import load
 from interpreter.runtime.load import bundled_games, find_game
 
+# The cases left to `pytest -m slow` (tests/conftest.py).
+SLOW_CASES = [
+    # Two more compiles of the largest games (The Wall is Down and the five others stay).
+    r"test_every_bundled_game_compiles_to_a_structure_the_cache_can_keep\[(downfall_of_empires|twid_house_rules)\]",
+]
+
 
 @pytest.mark.parametrize("cls", [CompiledGame, VarInfo])
 def test_every_field_of_the_compiled_game_has_a_type_and_a_meaning(cls):

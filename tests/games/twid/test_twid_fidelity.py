@@ -20,6 +20,8 @@ from tests.twid_helpers import inf, labels, play, scenario
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
+    # The static superpower at 3 players: the US case stays.
+    r"test_three_players_any_superpower_may_be_the_static_one\[(russia|china)",
     # More single cases of about five seconds each, most a fresh compile of The Wall is Down
     # with a test variant or options; every file keeps its other cases in the default run.
     r"test_conspiracy_theory_picks_blind_by_default",
