@@ -17,6 +17,7 @@ from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.core.trace import TRACER
+from interpreter.language import syntax as ast
 from interpreter.runtime.machine import VM, Move, Pending, State
 from interpreter.runtime.observe import hidden_components, hidden_test, shown_keys
 
@@ -91,6 +92,16 @@ class Engine:
         self._card_codes = frozenset(code.index for code in compiled.slots.values()) | frozenset(
             h.code.index for handlers in compiled.handlers.values() for h in handlers if h.has_self
         )
+        # The components with a text of their own (a slot): what a procedure is "about" when
+        # one is its argument (`procedure play_ops(p: player, c: Card)`).
+        self._cards = frozenset(card for card, _slot in compiled.slots)
+        # Each step table's locals that are a procedure's parameters, its own or those of the
+        # procedures inlined in it (by name, as the rules declare them).
+        params = {d.name: {p.name for p in d.params} for d in compiled.program.decls if isinstance(d, ast.Procedure)}
+        self._param_slots = {
+            code.index: tuple(i for i, (name, proc) in enumerate(code.local_names) if name in params.get(proc, ()))
+            for code in compiled.codes
+        }
 
     @property
     def rules_hash(self) -> str:
@@ -259,7 +270,8 @@ class Engine:
 
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
-        arose (the innermost one, when one card's text plays another's), if any, and if the
+        arose (the innermost one, when one card's text plays another's), or else of a card
+        given to the procedure that asks it (a card played for its operations), if any, and if the
         seat deciding may see it: a card hidden from it (in another's hand, face down) is
         not named to it."""
         if state.pending is None:
@@ -267,9 +279,14 @@ class Engine:
         for code, _step, local in reversed(state.frames):
             if code in self._card_codes and local:
                 card = local[0]
-                if card in hidden_components(self.compiled, state, state.pending.player):
-                    return None
-                return self.compiled.rt.display(card)
+            else:  # a procedure given a card: one played for its operations, say
+                given = (local[i] for i in reversed(self._param_slots.get(code, ())) if i < len(local))
+                card = next((v for v in given if isinstance(v, str) and v in self._cards), None)
+                if card is None:
+                    continue
+            if card in hidden_components(self.compiled, state, state.pending.player):
+                return None
+            return self.compiled.rt.display(card)
         return None
 
     def question(self, state: State) -> str:

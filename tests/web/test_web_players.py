@@ -219,6 +219,40 @@ def test_a_choice_made_while_a_card_is_carried_out_names_the_card(tmp_path):
         ]
 
 
+OPS_ASK = """
+game opsask "Operations" { players 2..2 seats [west, east] }
+enum Country { france "France", spain "Spain" }
+var influence: Country -> int = 0
+card truman "Truman Doctrine" {
+    text "Remove all the influence in one country."
+    effect { rule "Card 19" influence[france] = 0 }
+}
+procedure operations(p: player, c: Card) {
+    rule "Operations: a card played for its operations places one influence"
+    choose x from [france, spain] by p prompt "{p}: place 1 influence" label "influence in {x}"
+    influence[x] += 1
+}
+procedure play() {
+    rule "1 West plays Truman Doctrine for its operations"
+    operations(west, truman)
+    game over [west]
+}
+"""
+
+
+def test_a_choice_made_for_a_card_played_for_its_operations_names_the_card(tmp_path):
+    """A procedure given a card (its operations, not its text) asks about that card: the
+    prompt names it, whether the compiler inlined the procedure or not."""
+    from interpreter.runtime.load import load_game
+
+    path = tmp_path / "opsask.game"
+    path.write_text(OPS_ASK)
+    game = load_game(path)
+    state = game.start(players=2, seed=1)
+    assert game.prompt(state) == "west: place 1 influence"
+    assert game.question(state) == "Truman Doctrine: west: place 1 influence"
+
+
 HIDDEN_CARD = """
 game hiddencard "Hidden card" { players 2..2 seats [west, east] }
 card trap "Trap" {
