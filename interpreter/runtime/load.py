@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from interpreter.check.checker import check_program
+from interpreter.check.checker import check_game
+from interpreter.check.symbols import SymbolTable
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
@@ -58,6 +59,7 @@ def load_game(
     optimise: bool = True,
     progress: Callable[[int, str], None] | None = None,
     checked: Program | None = None,
+    symbols: SymbolTable | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
@@ -70,7 +72,8 @@ def load_game(
     say why it waits; a load from the cache tells it nothing. `checked`: the program of
     this file and variants as the caller has already read it and checked it without error
     (`gamedef check` does both first), so that a miss of the cache neither reads nor checks
-    it again."""
+    it again; `symbols`, that check's symbol table, which the compiler reads (without it,
+    the compiler checks `checked` again for its table)."""
     path = find_game(str(name)).resolve()
     variants, options = tuple(variants), dict(options or {})
     cached = optimise and gamecache.load(path, variants, options, read_roots(path))
@@ -85,14 +88,14 @@ def load_game(
                 tell(1, path.stem)
                 program = load_program(path, variants)
                 tell(2, program.header.title or path.stem)
-                check_program(program)
+                symbols = check_game(program)[0]
             rules = gamecache.rules_digest(program, options) if optimise else None
             same = rules is not None and gamecache.load_same(program, rules)
             if same:  # the same rules, compiled by another file or variants (gamecache.py)
                 compiled = same
             else:
                 tell(3, program.header.title or path.stem)
-                compiled = compile_game(program, options, optimise=optimise)
+                compiled = compile_game(program, options, optimise=optimise, symbols=symbols)
         if optimise and not same:
             gamecache.store(path, variants, options, compiled, rules)
     # The options as the game reads them ("true" given for a truth option is true), so a
