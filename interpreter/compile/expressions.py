@@ -314,6 +314,10 @@ class ExpressionCompiler:
             return self._literal(self.tables.constants[n])
         elif kind == "def":
             return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
+        elif (
+            kind == "type" and self.tables.constants.get(n) is not None
+        ):  # a grid's name, a value: `cell_at(Board, 1, 1)`
+            return self._literal(self.tables.constants[n])
         known = list(py) + list(scope.slots)
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 

@@ -118,6 +118,8 @@ class StaticAnalysis:
             return n in scope.env and n in scope.static_env
         if kind == "def":
             return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
+        if kind == "type":  # a grid's name is a value (itself); no other type's name is
+            return self.tables.constants.get(n) is not None
         return kind in ("option", "constant")
 
     def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
