@@ -314,10 +314,8 @@ class ExpressionCompiler:
             return self._literal(self.tables.constants[n])
         elif kind == "def":
             return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
-        elif (
-            kind == "type" and self.tables.constants.get(n) is not None
-        ):  # a grid's name, a value: `cell_at(Board, 1, 1)`
-            return self._literal(self.tables.constants[n])
+        elif kind == "type" and self.tables.constants.get(n) is not None:
+            return self._literal(self.tables.constants[n])  # a grid's name is a value: `cell_at(Board, 1, 1)`
         known = list(py) + list(scope.slots)
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
