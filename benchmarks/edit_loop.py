@@ -38,14 +38,14 @@ EXAMPLE = ROOT / "examples" / "twid_house_rules.game"
 TESTS = ROOT / "examples" / "twid_house_rules.test.game"
 FIRST_COMPILE = (
     "from interpreter.language.program import load_program\n"
-    "from interpreter.check.checker import check_program\n"
+    "from interpreter.check.checker import check_game\n"
     "from interpreter.compile.compiler import compile_game\n"
     "from interpreter.runtime.load import find_game\n"
     "import time\n"
     "t = time.process_time()\n"
     "p = load_program(find_game('twid'))\n"
-    "check_program(p)\n"
-    "compile_game(p)\n"
+    "symbols = check_game(p)[0]\n"
+    "compile_game(p, symbols=symbols)\n"
     "print(time.process_time() - t)\n"
 )
 

@@ -98,6 +98,7 @@ class Checker:
         self.table = SymbolTable()
         self.declared: dict[str, Span] = {}
         self._where: dict[str, Span] = {}
+        self._bare_fields: set[str] = set()  # the properties an entity's own rules read by bare name
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -130,6 +131,17 @@ class Checker:
         self.diags.extend(seat_warnings(self.program))
         self._record_declarations()
         return self.diags
+
+    def check_expression(self, e: ast.Expr, scope: dict[str, Any]) -> Any:
+        """Check `e`, an expression that is not in the program, among the program's names
+        (after `run`) with the locals `scope` (name -> type): its type; its names and
+        types join the symbol table, so that a tool may compile it (the compiler reads
+        what each name is there)."""
+        self._where = {}
+        self.narrowed = frozenset()
+        for name, t in scope.items():
+            self.bind(name, e.span, t, "self" if name == "self" else "local")
+        return self.expr(e, dict(scope))
 
     # ---- the record (check/symbols.py) ---------------------------------------------
     def _record_declarations(self) -> None:
@@ -643,11 +655,23 @@ class Checker:
             self.expr(d.choices, {})
 
     def _decl_Entity(self, d: ast.Entity) -> None:
-        for f in d.fields:
-            if f.visible is not None:
-                scope = {"self": d.name, "viewer": opt(PLAYER), **self.fields.get(d.name, {})}
+        """Its visibility rules and its short form, which read the component's own
+        properties by bare name (a use of kind "field")."""
+        own = self.fields.get(d.name, {})
+        self._bare_fields = set(own)
+        try:
+            for f in d.fields:
+                if f.visible is not None:
+                    scope = {"self": d.name, "viewer": opt(PLAYER), **own}
+                    self._where = {"self": d.span}
+                    self.cond(f.visible, scope, "a `visible when` condition")
+            if d.short is not None:
                 self._where = {"self": d.span}
-                self.cond(f.visible, scope, "a `visible when` condition")
+                for p in d.short.parts:
+                    if not isinstance(p, str):
+                        self.expr(p, {"self": d.name, **own})
+        finally:
+            self._bare_fields = set()
 
     def _decl_Var(self, d: ast.Var) -> None:
         t = self.expr(d.default, {})
@@ -1355,6 +1379,9 @@ class Checker:
     def _Name(self, e, scope):
         n = e.id
         if n in scope:
+            if n in self._bare_fields and n not in self._where:  # an entity's own property, by bare name
+                self._use(e.span, n, "field", self._field_span(scope["self"], n), scope[n])
+                return scope[n]
             kind = "self" if n == "self" else self.table.locals.get(self._where.get(n), _LOCAL).kind  # type: ignore[arg-type]
             self._use(e.span, n, kind, self._where.get(n), scope[n])
             return scope[n]
@@ -1747,12 +1774,20 @@ def _breaks(stmts) -> bool:
 
 def check_program(program: Program) -> list[Diagnostic]:
     """Check a program; raise GameDefError with every error, return the warnings."""
+    return check_game(program)[1]
+
+
+def check_game(program: Program) -> tuple[SymbolTable, list[Diagnostic]]:
+    """Check a program; raise GameDefError with every error. Its symbol table (what each
+    name and expression resolved to, the compiler's input: `compile_game(program,
+    symbols=...)`) and the warnings."""
     with no_collection():  # linear in the program's size (core/limits.py)
-        diags = Checker(program).run()
+        checker = Checker(program)
+        diags = checker.run()
     errors = [d for d in diags if d.severity == "error"]
     if errors:
         raise GameDefError(errors)
-    return [d for d in diags if d.severity == "warning"]
+    return checker.table, [d for d in diags if d.severity == "warning"]
 
 
 def local_types(program: Program) -> dict[str, dict[str, Any]]:

@@ -187,7 +187,7 @@ def cmd_check(args) -> int:
     error met in play is an error (exit 2) with the game that reproduces it; a new card never
     reached, a warning. Each variant's program, read and checked here, is what its game is
     compiled from on a miss of the cache (not read and checked again)."""
-    from interpreter.check.checker import check_program
+    from interpreter.check.checker import check_game
     from interpreter.check.endless import endless
     from interpreter.check.partial import with_the_rest_checked
     from interpreter.language.parser import SyntaxErrors
@@ -215,8 +215,8 @@ def cmd_check(args) -> int:
             endless_found: dict = {}
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
-                found = check_program(assembled)
-                loaded[tuple(vs)] = load_game(str(path), variants=vs, checked=assembled)
+                symbols, found = check_game(assembled)
+                loaded[tuple(vs)] = load_game(str(path), variants=vs, checked=assembled, symbols=symbols)
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}

@@ -227,7 +227,7 @@ class BlockCompiler:
             emit(ir.Assign((ir.Slot(scope.bind(s.var)),), ir.Call(ir.Attr(ir.VMRef(), "random_choice"), (source,))))
         elif isinstance(s, ast.Shuffle):
             self.tables.uses_chance = True
-            current: ast.Expr = ast.Name(span=s.span, id=s.name)
+            current: ast.Expr = self.tables.names.written(s.span, s.name, "var")  # `shuffle` names a variable
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)

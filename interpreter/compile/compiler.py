@@ -24,6 +24,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.check.symbols import SymbolTable
 from interpreter.compile import codecache
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.compiled import CompiledGame, Runtime, VarInfo, shown_list
@@ -66,13 +67,21 @@ class Compiler:
     `CompiledGame`. Nothing here reaches the compiled game, and the game cache refuses
     to store any of it (`WORKING_STATE`)."""
 
-    def __init__(self, program: Program, options: dict[str, Any] | None = None, optimise: bool = True) -> None:
+    def __init__(
+        self,
+        program: Program,
+        options: dict[str, Any] | None = None,
+        optimise: bool = True,
+        symbols: SymbolTable | None = None,
+    ) -> None:
         """`optimise=False` compiles the rules as written: no procedure or def written in
         place of its call, no def turned into a look-up table, no query answered in
         place, no run of statements joined into one generated function; every statement
         is a step of its own. The same game, slower: tests/compile/test_optimisations.py plays
-        games both ways and requires the same positions, moves and results."""
-        self.tables = PassTables(program, options, optimise)
+        games both ways and requires the same positions, moves and results. `symbols`: the
+        checker's table of this program (what each name is, compile/names.py); made by a
+        check of its own when first needed if not given."""
+        self.tables = PassTables(program, options, optimise, symbols)
         self.expressions = ExpressionCompiler(self.tables)
         self.modifiers = ModifierCompiler(self.tables, self.expressions)
         self.native = BlockCompiler(self.tables, self.expressions)
@@ -592,13 +601,20 @@ OPTIONS_ONLY = PASSES[:3]  # as far as the options: what `gamedef list` and `inf
 
 
 def compile_game(
-    program: Program, options: dict[str, Any] | None = None, *, options_only: bool = False, optimise: bool = True
+    program: Program,
+    options: dict[str, Any] | None = None,
+    *,
+    options_only: bool = False,
+    optimise: bool = True,
+    symbols: SymbolTable | None = None,
 ) -> CompiledGame:
     """The compiled game of a checked program with these options: every pass, then
-    `finish`. `options_only`: stop once the options are known (their values, choices
-    and descriptions), for `gamedef list` and `info`, which show them for every variant
-    and need nothing else (a whole compile of each would take seconds); the tables past
-    the options are then empty. See `Compiler` for `optimise`.
+    `finish`. `symbols` is what the check of `program` resolved (`check_game`): the
+    compiler reads each name's binding there rather than resolving it again; without it,
+    the program is checked again the first time a name is compiled. `options_only`: stop
+    once the options are known (their values, choices and descriptions), for `gamedef
+    list` and `info`, which show them for every variant and need nothing else (a whole
+    compile of each would take seconds); the tables past the options are then empty. See `Compiler` for `optimise`.
 
     With Python's cycle collector held off (as `load_game` holds it off around the
     whole load): the compile makes hundreds of thousands of tree nodes, each of which
@@ -606,7 +622,7 @@ def compile_game(
     walk every object of the program for nothing (about a sixth of The Wall is Down's
     compile, for the LSP's re-checks and any caller of this function directly)."""
     with no_collection():
-        compiler = Compiler(program, options, optimise)
+        compiler = Compiler(program, options, optimise, symbols)
         return compiler.run(OPTIONS_ONLY if options_only else None).finish()
 
 

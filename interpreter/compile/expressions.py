@@ -23,6 +23,7 @@ import attrs
 
 from interpreter.compile import codecache, emit, ir, passes
 from interpreter.compile.passtables import PassTables
+from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.scope import Scope
 from interpreter.compile.static import FOLDED, SelfFields, StaticAnalysis
 from interpreter.compile.steps import Closure
@@ -289,34 +290,33 @@ class ExpressionCompiler:
         return ir.Call(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
 
     def _g_Name(self, e: ast.Name, scope, py):
+        """A name, as the checker resolved it (names.py): where its kind is kept."""
         n = e.id
-        if n in py:
-            return py[n]
-        if n in scope.slots:
-            return ir.Slot(scope.slots[n])
-        if n in scope.env:
-            return ir.Group(scope.env[n])
-        if self.self_fields.short and n in self.self_fields.names:
-            return ir.Subscript(ir.Slot(0), ir.Lit(n))  # a `short` template reads a dict of the visible fields
-        if n in self.tables.vars:
-            return ir.Var(self.tables.vars[n].slot)
-        if n in self.tables.options:
-            return self._literal(self.tables.options[n])
-        if n == "players":
-            return ir.Players()
-        if n in self.tables.constants:
-            return self._literal(self.tables.constants[n])
-        if n in self.tables.defs:
-            return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
-        if n in self.self_fields.names and "self" in scope.slots:
+        kind = self.tables.names.kind(e)
+        if kind in LOCAL_KINDS:  # a comprehension's or lambda's variable, a slot, an inlined argument
+            if n in py:
+                return py[n]
+            if n in scope.slots:
+                return ir.Slot(scope.slots[n])
+            if n in scope.env:
+                return ir.Group(scope.env[n])
+        elif kind == "field":  # a property of `self` read by its bare name
+            if self.self_fields.short:  # a `short` template reads a dict of the visible fields
+                return ir.Subscript(ir.Slot(0), ir.Lit(n))
             return self._g_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope, py)
-        known = (
-            list(py)
-            + list(scope.slots)
-            + list(self.tables.vars)
-            + list(self.tables.options)
-            + list(self.tables.constants)
-        )
+        elif kind == "var":
+            return ir.Var(self.tables.vars[n].slot)
+        elif kind == "option":
+            return self._literal(self.tables.options[n])
+        elif kind == "players":
+            return ir.Players()
+        elif kind == "constant":
+            return self._literal(self.tables.constants[n])
+        elif kind == "def":
+            return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
+        elif kind == "type" and self.tables.constants.get(n) is not None:
+            return self._literal(self.tables.constants[n])  # a grid's name is a value: `cell_at(Board, 1, 1)`
+        known = list(py) + list(scope.slots)
         raise GameDefError([Diagnostic(e.span, f"unknown name '{n}'", did_you_mean(n, known))])
 
     def _g_ListLit(self, e, scope, py):

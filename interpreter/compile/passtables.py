@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any, NoReturn
 
+from interpreter.check.symbols import SymbolTable
 from interpreter.compile.compiled import Item, Runtime, VarInfo
+from interpreter.compile.names import Names
 from interpreter.compile.queries import CompiledModifier, QueryFunction
 from interpreter.compile.steps import Choice, Code, Handler
 from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
@@ -26,7 +28,7 @@ from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
 # The attributes set from the compile's inputs; every other public attribute is a table.
-INPUTS = ("program", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")
+INPUTS = ("program", "names", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")
 
 
 class PassTables:
@@ -34,9 +36,16 @@ class PassTables:
     attribute is declared here; the meaning of each table is that of `CompiledGame`'s
     field of the same name."""
 
-    def __init__(self, program: Program, options: dict[str, Any] | None = None, optimise: bool = True) -> None:
+    def __init__(
+        self,
+        program: Program,
+        options: dict[str, Any] | None = None,
+        optimise: bool = True,
+        symbols: SymbolTable | None = None,
+    ) -> None:
         # -- the inputs
         self.program = program
+        self.names = Names(program, symbols)  # what each name is, as the checker resolved it (names.py)
         self.header = program.header
         self.given: dict[str, Any] = dict(options or {})  # the options asked for (checked by `settle_options`)
         self.optimise = optimise

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile.passtables import PassTables
+from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.scope import Scope
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.links import DYNAMIC
@@ -105,19 +106,21 @@ class StaticAnalysis:
 
     def _static_name(self, e: ast.Name, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         """A name is static if it is bound by an enclosing static loop, an option, a
-        constant, or a def whose body is static; not if it is a variable or a local."""
+        constant, or a def whose body is static; not if it is a variable or a local. What
+        the name is, is the checker's answer (names.py)."""
         n = e.id
-        if n in bound:
-            return True
-        if n in dynamic or n in scope.slots:
-            return False
-        if n in scope.env:
-            return n in scope.static_env
-        if n in self.tables.vars or n == "players" or (self.fields.short and n in self.fields.names):
-            return False
-        if n in self.tables.defs:
+        kind = self.tables.names.kind(e)
+        if kind in LOCAL_KINDS:
+            if n in bound:
+                return True
+            if n in dynamic or n in scope.slots:
+                return False
+            return n in scope.env and n in scope.static_env
+        if kind == "def":
             return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
-        return n in self.tables.options or n in self.tables.constants
+        if kind == "type":  # a grid's name is a value (itself); no other type's name is
+            return self.tables.constants.get(n) is not None
+        return kind in ("option", "constant")
 
     def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         """A call is static if its arguments are and it is a built-in (not one reading links

@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.check.checker import check_program
+from interpreter.check.checker import check_game
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
 from interpreter.core.builtins import Text
@@ -132,7 +132,7 @@ def _compile(
         return None
     if compiled is None:
         program = load_program(path, variants)
-        check_program(program)  # the game and its tests' code (testcode.py), each mistake once
+        symbols = check_game(program)[0]  # the game and its tests' code (testcode.py), each mistake once
         extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
         rules = gamecache.rules_digest(program, options)
@@ -140,7 +140,7 @@ def _compile(
         compiled = gamecache.load_same(program, rules) if rules is not None else None
         if compiled is None:
             try:
-                compiled = compile_game(program, options)
+                compiled = compile_game(program, options, symbols=symbols)
             except GameDefError as err:  # an option's name or value: at the test that sets it
                 d = err.diagnostics[0]
                 if d.span.path.startswith("--option"):

@@ -11,7 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from interpreter.check.checker import check_program
+from interpreter.check.checker import check_game
+from interpreter.check.symbols import SymbolTable
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
 from interpreter.core.errors import UsageError, did_you_mean
@@ -59,6 +60,7 @@ def load_game(
     progress: Callable[[int, str], None] | None = None,
     checked: Program | None = None,
     constants: dict[str, int | bool] | None = None,
+    symbols: SymbolTable | None = None,
 ) -> Game:
     """Parse, check and compile a game with its variants; raises GameDefError on a bad file.
 
@@ -71,7 +73,8 @@ def load_game(
     say why it waits; a load from the cache tells it nothing. `checked`: the program of
     this file and variants as the caller has already read it and checked it without error
     (`gamedef check` does both first), so that a miss of the cache neither reads nor checks
-    it again. `constants` gives `def`s without parameters other values
+    it again; `symbols`, that check's symbol table, which the compiler reads (without it,
+    the compiler checks `checked` again for its table). `constants` gives `def`s without parameters other values
     (`language.program.with_constants`: what a sweep varies); such a game is compiled
     afresh, never cached."""
     path = find_game(str(name)).resolve()
@@ -90,14 +93,14 @@ def load_game(
                 if constants:
                     program = with_constants(program, constants)
                 tell(2, program.header.title or path.stem)
-                check_program(program)
+                symbols = check_game(program)[0]
             rules = gamecache.rules_digest(program, options) if optimise and not constants else None
             same = rules is not None and gamecache.load_same(program, rules)
             if same:  # the same rules, compiled by another file or variants (gamecache.py)
                 compiled = same
             else:
                 tell(3, program.header.title or path.stem)
-                compiled = compile_game(program, options, optimise=optimise)
+                compiled = compile_game(program, options, optimise=optimise, symbols=symbols)
         if optimise and not constants and not same:
             gamecache.store(path, variants, options, compiled, rules)
     # The options as the game reads them ("true" given for a truth option is true), so a

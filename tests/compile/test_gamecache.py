@@ -374,14 +374,18 @@ def test_a_designers_tests_of_a_variant_an_edit_left_alone_are_not_compiled_agai
 
 def test_a_program_already_checked_is_not_read_or_checked_again_on_a_miss(tmp_path, cache, compiles, monkeypatch):
     """`gamedef check` reads and checks each variant's program, then loads its game: given
-    that program, a miss compiles it without reading or checking it a second time."""
+    that program and the check's symbol table, a miss compiles it without reading or
+    checking it a second time (the compiler reads the table it was given)."""
+    from interpreter.check.checker import Checker, check_game
     from interpreter.language.program import load_program
 
     path = write(tmp_path)
-    checked: list[int] = []
-    monkeypatch.setattr(load, "check_program", lambda program: checked.append(1))
     program = load_program(path, ["doubled"])
-    assert turns(load_game(path, variants=["doubled"], checked=program)) == 2
+    symbols = check_game(program)[0]
+    checked: list[int] = []
+    monkeypatch.setattr(load, "check_game", lambda program: checked.append(1))
+    monkeypatch.setattr(Checker, "run", lambda self: checked.append(1) or [])
+    assert turns(load_game(path, variants=["doubled"], checked=program, symbols=symbols)) == 2
     assert compiles == [] and checked == []
     assert turns(load_game(path, variants=["doubled"])) == 2  # kept by path as any load
     assert compiles == [] and checked == []

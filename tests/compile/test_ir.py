@@ -10,13 +10,14 @@ import ast
 import textwrap
 from pathlib import Path
 
+from checked_code import compiled_with_checker, expression
+
 from interpreter import load_game
-from interpreter.check.checker import check_program
+from interpreter.check.checker import Checker, check_program
 from interpreter.compile import emit, ir
 from interpreter.compile.compiler import Compiler
 from interpreter.compile.scope import Scope
 from interpreter.core.builtins import Text
-from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 
 X, Y = ir.Local("_v1"), ir.Local("_v2")
@@ -184,12 +185,13 @@ def _game(tmp_path: Path, source: str):
     return load_game(path)
 
 
-def _compiler(tmp_path: Path) -> Compiler:
+def _compiler(tmp_path: Path) -> tuple[Compiler, Checker]:
     """The compiler's working state after every pass, for the game `_game` wrote: its
-    expression compiler (`src`) builds trees of the intermediate form."""
+    expression compiler (`src`) builds trees of the intermediate form; and the checker
+    whose table it reads (an expression a test compiles is checked by it first)."""
     program = load_program(tmp_path / "t.game")
     check_program(program)
-    return Compiler(program, {}).run()
+    return compiled_with_checker(program)
 
 
 SMALL = """
@@ -206,11 +208,12 @@ SMALL = """
 
 def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
     game = _game(tmp_path, SMALL)
-    compiled = _compiler(tmp_path)
+    compiled, checker = _compiler(tmp_path)
     span = game.compiled.header.span
 
-    def tree(text: str, names=("p", "n")):
-        return compiled.expressions.src(parse_expression(text, span), Scope(list(names)), {})
+    def tree(text: str):
+        e = expression(checker, text, span, {"p": "player", "n": "int"})
+        return compiled.expressions.src(e, Scope(["p", "n"]), {})
 
     chips, pile = compiled.tables.vars["chips"].slot, compiled.tables.vars["pile"].slot
     assert tree("n + 1") == ir.BinOp("+", ir.Slot(1), ir.Lit(1))
@@ -242,11 +245,12 @@ def test_coalesce_is_a_conditional_expression_or_one_computation(tmp_path):
         }
         """,
     )
-    compiled = _compiler(tmp_path)
+    compiled, checker = _compiler(tmp_path)
     span = compiled.tables.program.header.span
 
     def tree(text: str):
-        return compiled.expressions.src(parse_expression(text, span), Scope(["c", "n"]), {})
+        e = expression(checker, text, span, {"c": "Card", "n": "int"})
+        return compiled.expressions.src(e, Scope(["c", "n"]), {})
 
     maybe = compiled.tables.vars["maybe"].slot
     assert ast.unparse(emit.expression(tree("maybe ?? 0"))) == f"V[{maybe}] if V[{maybe}] is not None else 0"

@@ -9,14 +9,14 @@ import ast
 import textwrap
 from pathlib import Path
 
+from checked_code import compiled_with_checker, expression
 from repo_paths import ROOT
 
 from interpreter import load_game
-from interpreter.check.checker import check_program
+from interpreter.check.checker import Checker, check_program
 from interpreter.compile import codecache, emit, ir, passes
 from interpreter.compile.compiler import Compiler
 from interpreter.compile.scope import Scope
-from interpreter.language.parser import parse_expression
 from interpreter.language.program import load_program
 
 COMPILE = ROOT / "interpreter" / "compile"
@@ -145,12 +145,13 @@ def _game(tmp_path: Path, source: str):
     return load_game(path)
 
 
-def _compiler(tmp_path: Path) -> Compiler:
+def _compiler(tmp_path: Path) -> tuple[Compiler, Checker]:
     """The compiler's working state after every pass, for the game `_game` wrote: its
-    expression compiler (`src`) builds trees of the intermediate form."""
+    expression compiler (`src`) builds trees of the intermediate form; and the checker
+    whose table it reads (an expression a test compiles is checked by it first)."""
     program = load_program(tmp_path / "t.game")
     check_program(program)
-    return Compiler(program, {}).run()
+    return compiled_with_checker(program)
 
 
 def test_the_passes_on_a_small_program(tmp_path):
@@ -169,11 +170,12 @@ def test_the_passes_on_a_small_program(tmp_path):
         }
         """,
     )
-    compiled = _compiler(tmp_path)
+    compiled, checker = _compiler(tmp_path)
     span = game.compiled.header.span
 
     def tree(text: str):
-        return compiled.expressions.src(parse_expression(text, span), Scope(["self", "p"]), {})
+        e = expression(checker, text, span, {"self": "Suit", "p": "player"})
+        return compiled.expressions.src(e, Scope(["self", "p"]), {})
 
     assert passes.var_reads(tree("self in in_play")) == (compiled.tables.vars["in_play"].slot,)
     assert passes.var_reads(tree("p in in_play")) is None
@@ -203,11 +205,11 @@ def test_whether_a_def_is_static_is_kept_and_right_through_recursion(tmp_path):
         }
         """,
     )
-    compiled = _compiler(tmp_path)
+    compiled, checker = _compiler(tmp_path)
     span = compiled.tables.program.header.span
 
     def tree(text: str):
-        return compiled.expressions.src(parse_expression(text, span), Scope(["n"]), {})
+        return compiled.expressions.src(expression(checker, text, span, {"n": "int"}), Scope(["n"]), {})
 
     for _ in range(2):  # the second time from what was kept
         assert (
@@ -296,10 +298,10 @@ def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
     lists = {"reach": ("a1", "b1", "d1"), "next_to": ("b1",), "mixed": ("c1", "d1")}
     state = game.start(players=2)
     assert {name: game.var(state, name) for name in lists} == lists
-    compiled = _compiler(tmp_path)
+    compiled, checker = _compiler(tmp_path)
     span = game.compiled.header.span
     text = "[x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]"
-    made = compiled.expressions.src(parse_expression(text, span), Scope(), {})
+    made = compiled.expressions.src(expression(checker, text, span, {}), Scope(), {})
     assert type(made) is ir.Call and made.func.kind == ir.LOOP and made.func.name.startswith("_list")
     calls: list[str] = []
     compiled.expressions._pending_loops[made.func.name](calls)  # its module, lowered

@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 import tomli_w
+from checked_code import compiled_with_checker, expression
 from repo_paths import ROOT
 
 import interpreter.compile.passes
 import interpreter.runtime.machine
 from interpreter import GameDefError, GameRuntimeError, load_game
-from interpreter.compile.compiler import Compiler
 from interpreter.compile.scope import Scope
-from interpreter.language.parser import parse_expression
 from interpreter.runtime.saving import load_state, save_state, state_from_dict, state_to_dict
 
 HEADER = "game t { players 2..2 seats [a, b] }\n"
@@ -157,11 +156,11 @@ def test_a_constant_comprehension_with_several_clauses_is_computed_at_load(tmp_p
         }
         """,
     )
-    compiled = Compiler(game.compiled.program).run()  # the compiler's working state, kept past the passes
+    compiled, checker = compiled_with_checker(game.compiled.program)  # the compiler's state, kept past the passes
     span = compiled.tables.header.span
 
     def static(text: str) -> bool:
-        return compiled.expressions.static.is_static(parse_expression(text, span), Scope(), set())
+        return compiled.expressions.static.is_static(expression(checker, text, span, {}), Scope(), set())
 
     assert static("[[x, y] for x in 1..3 for y in x..3 if x != y]")
     assert static("pairs()")
