@@ -22,8 +22,8 @@ from typing import Any
 import attrs
 
 from interpreter.compile import codecache, emit, ir, passes
-from interpreter.compile.passtables import PassTables
 from interpreter.compile.names import LOCAL_KINDS
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
 from interpreter.compile.static import FOLDED, SelfFields, StaticAnalysis
 from interpreter.compile.steps import Closure

@@ -14,8 +14,8 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.passtables import PassTables
 from interpreter.compile.names import LOCAL_KINDS
+from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.links import DYNAMIC

@@ -22,6 +22,11 @@ from interpreter.runtime.saving import read_transcript, write_transcript
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
+    # Each of these compiles The Wall is Down with options afresh (the plain 2, 3 and 4
+    # players games stay, and every other game's transcripts).
+    r"test_(transcript_file_holds_the_canonical_game|gamedef_replay_accepts_the_transcript)"
+    r"\[twid_(promos|solo_planet|solo_elite|alternate_goal|3p_static_us)\]",
+    r"test_canonical_game_matches_its_snapshot\[twid_3p_static_us\]",
     # The Wall is Down's canonical games with options (2, 3 and 4 players stay).
     r"test_canonical_game_matches_its_snapshot\[twid_(promos|solo_planet|solo_elite|alternate_goal)\]",
     r"test_gamedef_replay_accepts_the_transcript\[twid_alternate_goal\]",

@@ -25,6 +25,8 @@ from interpreter.runtime.saving import state_from_dict, state_to_dict
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
+    # The variants at 4 players (the base game at 2, 3 and 4 and every variant at 2 and 3 stay).
+    r"\w+\[(?!base-)\w+-4p\]",
     r"\w+\[wall_of_china-5p-stacks5\]",
 ]
 

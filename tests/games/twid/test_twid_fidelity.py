@@ -20,6 +20,16 @@ from tests.twid_helpers import inf, labels, play, scenario
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
+    # Whole games or positions under options or a test variant (a compile each): the
+    # fidelity cases with the plain rules stay.
+    r"test_solo_elite_keeps_playing_after_a_failure_and_counts_it",
+    r"test_a_destabilization_left_with_no_target_is_lost_by_default",
+    r"test_solo_planet_a_superpower_at_zero_may_be_ousted",
+    r"test_al_qaeda_after_a_coup_by_a_static_us",
+    r"test_empire_of_war_uses_the_printed_ops_value",
+    r"test_central_north_america_control_is_3_by_the_board_or_2_by_the_card",
+    r"test_neoliberalism_played_in_the_last_round_still_pays",
+    r"test_three_players_any_superpower_may_be_the_static_one\[us",
     # The static superpower at 3 players: the US case stays.
     r"test_three_players_any_superpower_may_be_the_static_one\[(russia|china)",
     # More single cases of about five seconds each, most a fresh compile of The Wall is Down
