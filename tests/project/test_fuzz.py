@@ -20,7 +20,8 @@ SLOW_CASES = [
 ]
 
 SEED = 1
-CASES = 600  # measured on this 2-core machine: 36 s wall when idle, 76 s while shared; each hang adds TIME_LIMIT
+CASES = 300  # 600 took 556 s on this 2-core machine beside another suite (a mutant of a file that includes The
+# Wall is Down is compiled afresh), too long for CI beside the rest; each hang adds TIME_LIMIT
 TIME_LIMIT = 10.0  # a healthy case takes well under a second
 
 

@@ -156,7 +156,7 @@ def test_the_store_keeps_the_sqlite_stores_rules(database):
 
 
 def test_the_store_takes_moves_back_by_the_sqlite_stores_rules(database):
-    from tests.test_web_undo import check_undo_store
+    from tests.web.test_web_undo import check_undo_store
 
     store = open_store(database)
     try:
