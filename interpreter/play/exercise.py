@@ -156,7 +156,8 @@ class Report:
             else ""
         )
         return (
-            f"played {self.games} games ({self.decisions:,} decisions) at {counts} players in {self.spent:.1f} s "
+            f"played {self.games} game{'s' if self.games != 1 else ''} ({self.decisions:,} decisions) "
+            f"at {counts} players in {self.spent:.1f} s "
             f"of a {self.budget:g} s budget{enough}, exercising {what} new or changed{reached}: {found}"
         )
 
