@@ -17,7 +17,6 @@ from interpreter.core import rng
 from interpreter.core.errors import UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.core.trace import TRACER
-from interpreter.language import syntax as ast
 from interpreter.runtime.machine import VM, Move, Pending, State
 from interpreter.runtime.observe import hidden_components, hidden_test, shown_keys
 
@@ -95,13 +94,6 @@ class Engine:
         # The components with a text of their own (a slot): what a procedure is "about" when
         # one is its argument (`procedure play_ops(p: player, c: Card)`).
         self._cards = frozenset(card for card, _slot in compiled.slots)
-        # Each step table's locals that are a procedure's parameters, its own or those of the
-        # procedures inlined in it (by name, as the rules declare them).
-        params = {d.name: {p.name for p in d.params} for d in compiled.program.decls if isinstance(d, ast.Procedure)}
-        self._param_slots = {
-            code.index: tuple(i for i, (name, proc) in enumerate(code.local_names) if name in params.get(proc, ()))
-            for code in compiled.codes
-        }
 
     @property
     def rules_hash(self) -> str:
@@ -280,7 +272,9 @@ class Engine:
             if code in self._card_codes and local:
                 card = local[0]
             else:  # a procedure given a card: one played for its operations, say
-                given = (local[i] for i in reversed(self._param_slots.get(code, ())) if i < len(local))
+                # Its own parameters only: a procedure inlined in it keeps its locals after it
+                # has returned, so they may name a card the question is no longer about.
+                given = local[: self.compiled.codes[code].nparams]
                 card = next((v for v in given if isinstance(v, str) and v in self._cards), None)
                 if card is None:
                     continue

@@ -240,17 +240,22 @@ procedure play() {
 """
 
 
-def test_a_choice_made_for_a_card_played_for_its_operations_names_the_card(tmp_path):
-    """A procedure given a card (its operations, not its text) asks about that card: the
-    prompt names it, whether the compiler inlined the procedure or not."""
+def test_a_choice_after_a_card_was_played_for_its_operations_does_not_name_it(tmp_path):
+    """A card given to a procedure that has returned is no longer what a choice is about:
+    the next turn's question is not headed by it (a procedure the compiler inlined keeps
+    its locals after it returns, so the engine names only a card its running text holds)."""
     from interpreter.runtime.load import load_game
 
     path = tmp_path / "opsask.game"
-    path.write_text(OPS_ASK)
+    path.write_text(
+        OPS_ASK.replace(
+            "    game over [west]",
+            '    choose y from [1, 2] by east prompt "next turn" label "{y}"\n    game over [west]',
+        )
+    )
     game = load_game(path)
-    state = game.start(players=2, seed=1)
-    assert game.prompt(state) == "west: place 1 influence"
-    assert game.question(state) == "Truman Doctrine: west: place 1 influence"
+    state = game.apply(game.start(players=2, seed=1), "influence in France")
+    assert game.prompt(state) == "next turn" and game.question(state) == "next turn"
 
 
 HIDDEN_CARD = """
