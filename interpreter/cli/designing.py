@@ -74,13 +74,13 @@ def cmd_diff(args) -> int:
     per transcript, the first decision that goes differently and the rules in force there.
     A warning when the edited rules are the baseline's; with `--games N`, N seeded games of
     both side by side. Exit 0 when nothing differs, else 1."""
-    from interpreter.core.paths import ROOT
+    from interpreter.core.paths import CHECKOUT
     from interpreter.runtime.transcript_diff import diff_transcript, same_rules, transcript_games, transcripts_in
 
     items = args.transcripts
     if not items:
-        canonical = ROOT / "tests" / "transcripts"
-        if not canonical.is_dir():
+        canonical = CHECKOUT / "tests" / "transcripts" if CHECKOUT else None
+        if canonical is None or not canonical.is_dir():
             raise UsageError(
                 "no transcripts named, and the canonical ones (tests/transcripts/ of a checkout) are not here",
                 "name transcripts or a folder of them: gamedef diff MY_GAMES/ --game my.game",

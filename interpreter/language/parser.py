@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from importlib import resources
 from pathlib import Path
 from stat import S_ISREG
 
@@ -37,10 +36,8 @@ def keywords() -> tuple[str, ...]:
 
 
 def grammar_text() -> str:
-    """The grammar, found beside the package both in a checkout and when installed."""
-    if GRAMMAR.exists():
-        return GRAMMAR.read_text(encoding="utf-8")
-    return (resources.files("interpreter") / "grammar" / "gamedef.lark").read_text("utf-8")
+    """The grammar, where core/paths.py finds it in a checkout and when installed."""
+    return GRAMMAR.read_text(encoding="utf-8")
 
 
 @functools.cache
