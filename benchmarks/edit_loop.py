@@ -32,10 +32,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from interpreter.core.paths import ROOT
+from interpreter.core.paths import EXAMPLES, ROOT
 
-EXAMPLE = ROOT / "examples" / "twid_house_rules.game"
-TESTS = ROOT / "examples" / "twid_house_rules.test.game"
+EXAMPLE = EXAMPLES / "twid_house_rules.game"
+TESTS = EXAMPLES / "twid_house_rules.test.game"
 FIRST_COMPILE = (
     "from interpreter.language.program import load_program\n"
     "from interpreter.check.checker import check_game\n"

@@ -23,8 +23,10 @@ import threading
 import time
 from pathlib import Path
 
+from interpreter.core.paths import EXAMPLES
+
 ROOT = Path(__file__).resolve().parent.parent
-GAME = ROOT / "examples" / "twid_house_rules.game"
+GAME = EXAMPLES / "twid_house_rules.game"
 
 
 class Client:

@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2] / "cards" / "twid"
+from interpreter.core.paths import BUNDLED_CARDS
+
+DATA = BUNDLED_CARDS / "twid"
 OPERATIONS = 12  # in all, the players in turn
 POINTS = 4  # of each operation
 ROOM = 8  # tokens a country holds, all sides together
