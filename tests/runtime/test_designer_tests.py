@@ -21,8 +21,8 @@ SLOW_CASES = [
     # pre-9/11 cards' tests stay.
     r"test_bundled_test_file_passes\[cards/twid/tests/post_9_11",
     # The house-rules examples' own tests (a compile of the game for each variant they test):
-    # the bundled games' rule and card tests stay.
-    r"test_bundled_test_file_passes\[examples/",
+    # the bundled games' rule and card tests stay, the classic examples' too.
+    r"test_bundled_test_file_passes\[examples/.*house_rules",
 ]
 
 BUNDLED_TESTS = (
@@ -75,10 +75,11 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data, the house-rules examples and The Wall is Down's cards
-    carry their tests in the game's own language, not in Python."""
+    """Downfall of Empires' data, the house-rules examples, the classic examples' rules and
+    The Wall is Down's cards carry their tests in the game's own language, not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert "gamedefs/downfall_of_empires.test.game" in names
+    assert {"examples/tictactoe.test.game", "examples/kuhn_poker.test.game"} <= names
     assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
     assert len(names) >= 5
 
@@ -491,15 +492,15 @@ def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(caps
 def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
     """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
     and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
-    house rules have theirs beside them; Tic-tac-toe has none, which is an error with the
+    house rules have theirs beside them; Missiles Now has none, which is an error with the
     fix (exit 2), as is a name no game has."""
     code, out, err = run(capsys, "berlin_wall_house_rules")
     assert code == 0, out + err
     assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
     assert out.splitlines()[0].endswith(" tests passed")
-    code, out, err = run(capsys, "tictactoe")
+    code, out, err = run(capsys, "missiles_now")
     assert code == 2
-    assert "the game 'tictactoe' has no test files" in err and "tictactoe.test.game" in err
+    assert "the game 'missiles_now' has no test files" in err and "missiles_now.test.game" in err
     code, out, err = run(capsys, "tictactoes")
     assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
 
