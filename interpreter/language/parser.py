@@ -738,7 +738,7 @@ class _Builder(Transformer):
             if not all(isinstance(v, ast.Str) for v in values):
                 raise GameDefError([Diagnostic(span, 'play takes labels: play "LABEL", ...', None)])
             return ("steps", [self._play(v) for v in values], span)
-        if word in ("seed", "state", "dice", "expect") and len(values) != 1:
+        if word in ("seed", "state", "dice", "expect", "reach") and len(values) != 1:
             raise GameDefError([Diagnostic(span, f"`{word}` takes one value", None)])
         value = values[0]
         if word == "seed" and isinstance(value, ast.Int):
@@ -750,10 +750,14 @@ class _Builder(Transformer):
             return ("dice", [_die(x) for x in value.items], span)
         if word == "expect":
             return ("steps", [_expectation(value, value.span)], span)
+        if word == "reach":  # the first label offered is played until the condition holds
+            forms: list[tuple[str, str, str, str]] = []
+            step = ast.TestStep(span=value.span, kind="until", expr=_with_forms(value, forms), forms=tuple(forms))
+            return ("steps", [step], span)
         if word in ("seed", "state", "dice"):
             shape = {"seed": "a whole number", "state": 'a file name: state "FILE.toml"', "dice": "a list: dice [4, 6]"}
             raise GameDefError([Diagnostic(span, f"`{word}` takes {shape[word]}", None)])
-        hint = "a test has: players, seed, variant, option, state, dice, run, arrange, play, expect, rule"
+        hint = "a test has: players, seed, variant, option, state, dice, run, arrange, play, reach, expect, rule"
         raise GameDefError(
             [
                 Diagnostic(
@@ -1454,7 +1458,27 @@ TEST_FORMS = {"offered": "offered", "logged": "logged", "ended": "over"}
 # The forms that are values, not truths, in an `expect` condition: the winners, and the seat
 # that decides next (none once the game is over); `offered()` with no text is the labels
 # offered now.
-VALUE_FORMS = {"winner": "winner", "deciding": "decider"}
+# `modifiers()` is the number of stated modifiers in force (`until EVENT: ...`, `forever: ...`).
+VALUE_FORMS = {"winner": "winner", "deciding": "decider", "modifiers": "modifiers"}
+
+
+def _form_text(call: ast.Call) -> tuple[str, str]:
+    """The text of `offered("TEXT")` or `logged("TEXT")`, and for `logged("TEXT", SEAT)`
+    the seat whose narration is read (only the lines that seat is told, as it reads them)."""
+    seat = ""
+    args = call.args
+    if call.func == "logged" and len(args) == 2:
+        if not isinstance(args[1], ast.Name):
+            raise GameDefError(
+                [Diagnostic(args[1].span, 'logged("...", SEAT) takes a seat\'s name second: logged("...", west)', None)]
+            )
+        seat, args = args[1].id, args[:1]
+    arg = args[0] if len(args) == 1 else None
+    text = _plain_text(arg) if isinstance(arg, ast.Str) else None
+    if text is None:
+        shape = f'{call.func}("...")' + (' or logged("...", SEAT)' if call.func == "logged" else "")
+        raise GameDefError([Diagnostic(call.span, f"{call.func}() takes one plain text: {shape}", None)])
+    return text, seat
 
 
 def _plain_text(s: ast.Str) -> str | None:
@@ -1475,11 +1499,8 @@ def _expectation(e, span: Span) -> ast.TestStep:
             if call.args:
                 raise GameDefError([Diagnostic(call.span, "ended() takes no argument", None)])
             return ast.TestStep(span=span, kind=kind)
-        arg = call.args[0] if len(call.args) == 1 else None
-        text = _plain_text(arg) if isinstance(arg, ast.Str) else None
-        if text is None:
-            raise GameDefError([Diagnostic(call.span, f'{call.func}() takes one plain text: {call.func}("...")', None)])
-        return ast.TestStep(span=span, kind=kind, text=text)
+        text, seat = _form_text(call)
+        return ast.TestStep(span=span, kind=kind, text=text, seat=seat)
     if isinstance(e, ast.BinOp) and e.op == "==" and isinstance(e.left, ast.Call) and e.left.func == "winner":
         seats = e.right
         names = tuple(x.id for x in seats.items if isinstance(x, ast.Name)) if isinstance(seats, ast.ListLit) else ()
@@ -1488,31 +1509,27 @@ def _expectation(e, span: Span) -> ast.TestStep:
                 [Diagnostic(e.span, "write the winners as winner() == [SEAT, ...] (or [] for nobody)", None)]
             )
         return ast.TestStep(span=span, kind="winner", names=names)
-    forms: list[tuple[str, str, str]] = []
+    forms: list[tuple[str, str, str, str]] = []
     return ast.TestStep(span=span, kind="holds", expr=_with_forms(e, forms), forms=tuple(forms))
 
 
-def _with_forms(e, forms: list[tuple[str, str, str]]):
+def _with_forms(e, forms: list[tuple[str, str, str, str]]):
     """`e` with each test form in it (`offered("TEXT")`, `offered()`, `logged("TEXT")`,
-    `ended()`, `winner()`, `deciding()`) replaced by a name the test runner gives its value, appended to `forms`
-    as (name, kind, text): `expect offered("a") and not logged("b")` is a condition like
-    any other. A node with no form in it is returned as it is."""
+    `ended()`, `winner()`, `deciding()`, `modifiers()`) replaced by a name the test runner
+    gives its value, appended to `forms` as (name, kind, text, seat): `expect offered("a")
+    and not logged("b")` is a condition like any other. A node with no form in it is returned as it is."""
     if isinstance(e, ast.Call) and (e.func in TEST_FORMS or e.func in VALUE_FORMS):
         kind = TEST_FORMS.get(e.func) or VALUE_FORMS[e.func]
-        text = ""
+        text = seat = ""
         if e.func == "offered" and not e.args:  # the labels offered now, in order
             kind = "labels"
         elif e.func in ("ended", *VALUE_FORMS):
             if e.args:
                 raise GameDefError([Diagnostic(e.span, f"{e.func}() takes no argument", None)])
         else:
-            arg = e.args[0] if len(e.args) == 1 else None
-            plain = _plain_text(arg) if isinstance(arg, ast.Str) else None
-            if plain is None:
-                raise GameDefError([Diagnostic(e.span, f'{e.func}() takes one plain text: {e.func}("...")', None)])
-            text = plain
+            text, seat = _form_text(e)
         name = f"__form_{len(forms)}"
-        forms.append((name, kind, text))
+        forms.append((name, kind, text, seat))
         return ast.Name(span=e.span, id=name)
     if isinstance(e, tuple):
         items = tuple(_with_forms(x, forms) for x in e)

@@ -790,7 +790,9 @@ class TestStep:
     part of it), `arrange` the position, or `expect` something of the position reached.
 
     `kind` is play, arrange (statements that change the position: `body`), holds (an
-    expression), offered, not_offered, logged, not_logged, winner, over or not_over."""
+    expression), until (an expression: the first label is played until it holds), offered,
+    not_offered, logged, not_logged (`seat`: the lines told to that seat, when given),
+    winner, over or not_over."""
 
     span: Span
     kind: str
@@ -798,9 +800,11 @@ class TestStep:
     expr: Expr | None = None
     names: tuple[str, ...] = ()
     body: tuple[Stmt, ...] = ()
-    # A `holds` condition's test forms (`offered("a") and not logged("b")`), each put in
-    # the condition as a name: (that name, its kind: offered, logged, over or winner, its text).
-    forms: tuple[tuple[str, str, str], ...] = ()
+    # A `holds` or `until` condition's test forms (`offered("a") and not logged("b")`), each
+    # put in the condition as a name: (that name, its kind: offered, logged, over, winner,
+    # modifiers..., its text, the seat a `logged` form reads the narration of, or "").
+    forms: tuple[tuple[str, str, str, str], ...] = ()
+    seat: str = ""
 
 
 @frozen

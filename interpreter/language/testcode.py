@@ -6,8 +6,9 @@ read a test's code through these declarations, so a test is checked exactly as i
 a misspelt name inside a `test` block is a check error at its line, and a helper of the
 test file that only tests call is used.
 
-An `expect` condition may use the test's own forms (`offered("TEXT")`, `offered()`,
-`logged("TEXT")`, `ended()`, `winner()`, `deciding()`) anywhere in it: the parser puts a parameter in each one's place
+An `expect` (or `until`) condition may use the test's own forms (`offered("TEXT")`, `offered()`,
+`logged("TEXT")`, `logged("TEXT", SEAT)`, `ended()`, `winner()`, `deciding()`, `modifiers()`)
+anywhere in it: the parser puts a parameter in each one's place
 (`TestStep.forms`), and the test runner passes each form's value, found from the position
 reached, when it asks the condition.
 """
@@ -27,9 +28,10 @@ def test_names(index: int) -> dict[str, str]:
 
 def _form_params(step: ast.TestStep) -> tuple[ast.Param, ...]:
     """An `expect`'s test forms as the parameters of its function: a truth each, `winner()`
-    the list of winners, `offered()` the list of labels, `deciding()` a seat or none."""
+    the list of winners, `offered()` the list of labels, `deciding()` a seat or none,
+    `modifiers()` a number."""
     params = []
-    for name, kind, _ in step.forms:
+    for name, kind, _, _ in step.forms:
         span = step.span
         t: ast.TypeExpr = ast.NamedType(span=span, name="bool")
         if kind == "winner":
@@ -38,6 +40,8 @@ def _form_params(step: ast.TestStep) -> tuple[ast.Param, ...]:
             t = ast.ListType(span=span, element=ast.NamedType(span=span, name="str"))
         elif kind == "decider":
             t = ast.OptionalType(span=span, inner=ast.NamedType(span=span, name="player"))
+        elif kind == "modifiers":
+            t = ast.NamedType(span=span, name="int")
         params.append(ast.Param(span=span, name=name, type=t))
     return tuple(params)
 
@@ -58,13 +62,13 @@ def test_decls(index: int, test: ast.Test, checked_only: bool = False) -> list:
         if step.kind == "arrange":
             body = (*cite, *step.body)
             decls.append(ast.Procedure(span=step.span, name=f"{names['arrange']}{k}", params=(), body=body))
-        if step.kind != "holds":
+        if step.kind not in ("holds", "until"):
             continue
         e = step.expr
-        assert e is not None  # a `holds` step has its condition (the parser makes it so)
+        assert e is not None  # a `holds` or `until` step has its condition (the parser makes it so)
         params = _form_params(step)
         decls.append(ast.Def(span=step.span, name=f"{names['expect']}{k}", params=params, body=e))
-        if isinstance(e, ast.BinOp) and e.op in COMPARISONS and not checked_only:
+        if step.kind == "holds" and isinstance(e, ast.BinOp) and e.op in COMPARISONS and not checked_only:
             decls.append(ast.Def(span=e.left.span, name=f"{names['expect']}{k}_left", params=params, body=e.left))
             decls.append(ast.Def(span=e.right.span, name=f"{names['expect']}{k}_right", params=params, body=e.right))
     return decls

@@ -29,6 +29,7 @@ import attrs
 from interpreter.check.checker import check_game
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
+from interpreter.compile.queries import GRANTS
 from interpreter.core.builtins import Text
 from interpreter.core.errors import (
     Diagnostic,
@@ -49,6 +50,7 @@ from interpreter.runtime.game import Game
 from interpreter.runtime.machine import VM, State
 
 SHOWN_LABELS = 12  # labels listed in a failure's message
+UNTIL_MOVES = 5_000  # moves an `until` step plays before it gives up: a condition that never holds
 
 
 @attrs.frozen
@@ -75,6 +77,10 @@ class Outcome:
     @property
     def passed(self) -> bool:
         return not self.failures
+
+
+class _Stop(Exception):
+    """A step that cannot be asked (its failure already written): the test stops there."""
 
 
 def _error(span: Span, message: str, hint: str | None = None) -> GameDefError:
@@ -255,6 +261,23 @@ class _Run:
         self.game, self.index, self.test, self.folder = game, index, test, folder
         self.failures: list[Failure] = []
         self.lines: list[str] = []
+        # the lines told to each seat a `logged("TEXT", SEAT)` reads, as that seat reads them
+        seats = {step.seat for step in test.steps} | {f[3] for step in test.steps for f in step.forms}
+        self.told: dict[str, list[str]] = {seat: [] for seat in sorted(seats - {""})}
+
+    def narrated(self, state: State) -> None:
+        """Keep the lines the last move logged: every line, and each watched seat's own."""
+        self.lines.extend(self.game.narrate(state))
+        for seat, lines in self.told.items():
+            if seat in state.players:
+                lines.extend(self.game.narrate(state, seat))
+
+    def read_by(self, state: State, seat: str, span: Span) -> list[str] | None:
+        """The lines told to `seat` so far; None (and a failure) if no such seat plays."""
+        if seat in state.players:
+            return self.told[seat]
+        self.fail(span, f"no seat '{seat}' plays this game; its seats: {', '.join(state.players)}")
+        return None
 
     def fail(self, span: Span, message: str) -> None:
         self.failures.append(Failure(span, self.test.name, message, self.test.citations))
@@ -265,12 +288,17 @@ class _Run:
         logged so far does, whether the game is over, its winners (none while it goes on)
         and the seat deciding next."""
         values: list[Any] = []
-        for _, kind, text in step.forms:
+        for _, kind, text, seat in step.forms:
             low = text.lower()
             if kind == "offered":
                 values.append(any(low in x.lower() for x in self.game.labels(state)))
             elif kind == "logged":
-                values.append(any(low in x.lower() for x in self.lines))
+                lines = self.lines if not seat else self.read_by(state, seat, step.span)
+                if lines is None:
+                    raise _Stop
+                values.append(any(low in x.lower() for x in lines))
+            elif kind == "modifiers":  # (a game that states none has no such variable)
+                values.append(len(self.game.var(state, GRANTS)) if GRANTS in self.game.compiled.vars else 0)
             elif kind == "over":
                 values.append(self.game.is_over(state))
             elif kind == "labels":
@@ -313,7 +341,7 @@ class _Run:
             return Outcome(test, tuple(self.failures))
         except UsageError as err:
             raise _error(test.span, f"test {test.name}: {err.message}", err.hint) from None
-        self.lines.extend(game.narrate(state))
+        self.narrated(state)
         for k, step in enumerate(test.steps):
             if k < done:
                 continue
@@ -324,6 +352,8 @@ class _Run:
                     self.fail(step.span, "the condition cannot be computed: " + err.diagnostics[0].message)
                 else:  # where in the game's rules it stopped
                     self.fail(step.span, "the game stopped with an error: " + err.render().splitlines()[0])
+                state = None
+            except _Stop:  # the failure is written
                 state = None
             if state is None:  # a move could not be played: the steps after it mean nothing
                 break
@@ -343,12 +373,14 @@ class _Run:
             except IllegalMove as err:  # not expected: the label was offered
                 self.fail(step.span, str(err))
                 return None
-            self.lines.extend(game.narrate(state))
+            self.narrated(state)
         elif kind == "arrange":
             state = _arrange_at(game, state, f"{test_names(self.index)['arrange']}{k}")
-            self.lines.extend(game.narrate(state))
+            self.narrated(state)
         elif kind == "holds":
             self.holds(state, k, step)
+        elif kind == "until":
+            return self.until(state, k, step)
         elif kind in ("offered", "not_offered"):
             labels = game.labels(state)
             found = [x for x in labels if step.text.lower() in x.lower()]
@@ -357,12 +389,16 @@ class _Run:
             elif kind == "not_offered" and found:
                 self.fail(step.span, f"expected no label containing '{step.text}'; offered: {'; '.join(found)}")
         elif kind in ("logged", "not_logged"):
-            found = [x for x in self.lines if step.text.lower() in x.lower()]
+            lines = self.lines if not step.seat else self.read_by(state, step.seat, step.span)
+            if lines is None:
+                return None
+            found = [x for x in lines if step.text.lower() in x.lower()]
+            told = f" told to {step.seat}" if step.seat else ""
             if kind == "logged" and not found:
-                recent = "; ".join(self.lines[-6:]) or "nothing"
-                self.fail(step.span, f"expected a logged line containing '{step.text}'; the last lines: {recent}")
+                recent = "; ".join(lines[-6:]) or "nothing"
+                self.fail(step.span, f"expected a logged line{told} containing '{step.text}'; the last lines: {recent}")
             elif kind == "not_logged" and found:
-                self.fail(step.span, f"expected no logged line containing '{step.text}'; logged: {found[0]}")
+                self.fail(step.span, f"expected no logged line{told} containing '{step.text}'; logged: {found[0]}")
         elif kind == "winner":
             result = game.result(state)
             if result is None:
@@ -376,6 +412,34 @@ class _Run:
             assert winners is not None  # over: is_over read it
             self.fail(step.span, f"expected the game to go on; it is over, won by [{', '.join(winners)}]")
         return state
+
+    def until(self, state: State, k: int, step: ast.TestStep) -> State | None:
+        """`until CONDITION`: the first label offered is played, decision after decision,
+        until the condition holds (at once, if it holds already). Why: a test that needs
+        a whole round played (a lasting effect that ends with it) says where play stops,
+        not each of its moves; the `first` agent's choices make the run the same every
+        time. The game ending first, or the condition still false after UNTIL_MOVES
+        moves, is a failure that stops the test."""
+        game, name = self.game, f"{test_names(self.index)['expect']}{k}"
+        e = step.expr
+        assert e is not None  # an `until` step has its condition (the parser makes it so)
+        written = _source(self.game.compiled.program.sources, e.span) or "the condition"
+        for _ in range(UNTIL_MOVES):
+            value = self.value(state, name, self.forms(state, step))
+            if value is True:
+                return state
+            if value is not False:
+                self.fail(step.span, f"expected a condition (true or false); {written} is {self.shown(value)}")
+                return None
+            if game.is_over(state):
+                self.fail(
+                    step.span, f"the game ended before {written} held; won by [{', '.join(game.result(state) or ())}]"
+                )
+                return None
+            state = game.apply_index(state, 0)
+            self.narrated(state)
+        self.fail(step.span, f"{written} still does not hold after {UNTIL_MOVES} moves of the first label offered")
+        return None
 
     def holds(self, state: State, k: int, step: ast.TestStep) -> None:
         name = f"{test_names(self.index)['expect']}{k}"
@@ -448,13 +512,19 @@ def run_tests(path: str | Path, only: str | None = None) -> list[Outcome]:
         seen[t.name] = t
         _check_settings(t, program)
     chosen = [(i, t) for i, t in tests if only is None or only in t.name]
+    # Each group of tests with the same settings is compiled whole, chosen or not: the
+    # compiled-game cache knows a group by its file and settings, not by the tests picked
+    # with `-k`, so a game compiled for some of them would lack the others' code.
     groups: dict[tuple, list] = {}
-    for i, t in chosen:
+    for i, t in tests:
         options = {name: _literal(v) for name, v in t.options}
         key = (t.variants, tuple(sorted(options.items(), key=repr)))
         groups.setdefault(key, []).append((i, t))
+    wanted = {i for i, _ in chosen}
     games: dict[tuple, Game] = {}
     for key, members in groups.items():
+        if not any(i in wanted for i, _ in members):
+            continue
         game = _compile(path, key[0], dict(key[1]), members, members[0][1])
         assert game is not None  # compiled when not cached
         games[key] = game

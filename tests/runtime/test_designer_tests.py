@@ -21,8 +21,8 @@ SLOW_CASES = [
     # pre-9/11 cards' tests stay.
     r"test_bundled_test_file_passes\[cards/twid/tests/post_9_11",
     # The house-rules examples' own tests (a compile of the game for each variant they test):
-    # the bundled games' rule and card tests stay.
-    r"test_bundled_test_file_passes\[examples/",
+    # the bundled games' rule and card tests stay, the classic examples' too.
+    r"test_bundled_test_file_passes\[examples/.*house_rules",
 ]
 
 BUNDLED_TESTS = (
@@ -75,10 +75,11 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data, the house-rules examples and The Wall is Down's cards
-    carry their tests in the game's own language, not in Python."""
+    """Downfall of Empires' data, the house-rules examples, the classic examples' rules and
+    The Wall is Down's cards carry their tests in the game's own language, not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert "gamedefs/downfall_of_empires.test.game" in names
+    assert {"examples/tictactoe.test.game", "examples/kuhn_poker.test.game"} <= names
     assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
     assert len(names) >= 5
 
@@ -327,13 +328,14 @@ def test_diff_of_a_bad_transcript_is_an_error_with_exit_2(capsys, tmp_path):
 
 
 def test_the_documented_example_passes(capsys, tictactoe):
-    """docs/language.md 16.1: the tic-tac-toe tests as documented pass."""
+    """docs/language.md 16.1: the tic-tac-toe tests as documented pass (`reach`, a seat's
+    narration and `modifiers()` included)."""
     text = (ROOT / "docs" / "language.md").read_text()
     block = text.split("## 16. Designers' tests", 1)[1].split("```game\n", 1)[1].split("```", 1)[0]
     path = write(tictactoe, "tictactoe.test.game", block)
     code, out, err = run(capsys, str(path))
     assert code == 0, out + err
-    assert "3 of 3 tests passed" in out
+    assert "4 of 4 tests passed" in out
 
 
 def test_the_words_of_a_test_stay_free_for_a_games_names(tictactoe):
@@ -490,15 +492,15 @@ def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(caps
 def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
     """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
     and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
-    house rules have theirs beside them; Tic-tac-toe has none, which is an error with the
+    house rules have theirs beside them; Missiles Now has none, which is an error with the
     fix (exit 2), as is a name no game has."""
     code, out, err = run(capsys, "berlin_wall_house_rules")
     assert code == 0, out + err
     assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
     assert out.splitlines()[0].endswith(" tests passed")
-    code, out, err = run(capsys, "tictactoe")
+    code, out, err = run(capsys, "missiles_now")
     assert code == 2
-    assert "the game 'tictactoe' has no test files" in err and "tictactoe.test.game" in err
+    assert "the game 'missiles_now' has no test files" in err and "missiles_now.test.game" in err
     code, out, err = run(capsys, "tictactoes")
     assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
 
@@ -511,3 +513,120 @@ def test_the_wall_is_downs_test_files_are_found_beside_its_cards():
     found = {p.relative_to(ROOT).as_posix() for p in game_test_files(ROOT / "gamedefs" / "twid.game")}
     assert found == {p.relative_to(ROOT).as_posix() for p in ROOT.glob("cards/twid/tests/*.test.game")}
     assert "examples/twid_house_rules.test.game" not in found
+
+
+SECRET = """game secret "Secret" {
+    players 2..2
+    seats [a, b]
+}
+event turn_ended()
+query bonus(p: player): int = 0
+var told: int = 0
+procedure play() {
+    rule "Secret: a sees its number alone; a's bonus lasts until the turn ends"
+    log to a "a's number is 7"
+    log "a looks at its number"
+    until turn_ended: bonus(p) += 1 where p == a
+    choose go from [true] by a label "go"
+    emit turn_ended()
+    choose go2 from [true] by b label "stop"
+    game over []
+}
+"""
+
+
+def test_logged_to_a_seat_reads_that_seats_narration(capsys, tmp_path):
+    """`logged("TEXT", SEAT)`: the lines told to that seat (to everyone, and to it alone),
+    not another seat's; a seat that does not play is a failure at its line."""
+    write(tmp_path, "secret.game", SECRET)
+    path = write(
+        tmp_path,
+        "secret.test.game",
+        'include "secret.game"\n'
+        "test told {\n"
+        '    expect logged("number is 7", a) and logged("looks at", b)\n'
+        '    expect not logged("number is 7", b)\n'
+        '    expect logged("number is 7")\n'
+        "}\n"
+        "test told_wrong {\n"
+        '    expect logged("number is 7", b)\n'
+        '    expect not logged("number is 7", a)\n'
+        '    expect logged("x", c)\n'
+        "}\n",
+    )
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert "1 of 2 tests passed" in out
+    assert f"{path}:8:12: test told_wrong: expected a logged line told to b containing 'number is 7'" in out
+    assert f"{path}:9:12: test told_wrong: expected no logged line told to a containing 'number is 7'" in out
+    assert f"{path}:10:12: test told_wrong: no seat 'c' plays this game; its seats: a, b" in out
+
+
+def test_modifiers_counts_the_stated_modifiers_in_force(capsys, tmp_path):
+    """`modifiers()`: the stated modifiers in force, one until the event that ends it."""
+    write(tmp_path, "secret.game", SECRET)
+    path = write(
+        tmp_path,
+        "secret.test.game",
+        'include "secret.game"\n'
+        "test lasting {\n"
+        "    expect modifiers() == 1 and bonus(a) == 1\n"
+        '    play "go"\n'
+        "    expect modifiers() == 0 and bonus(a) == 0\n"
+        "}\n"
+        "test lasting_wrong {\n"
+        '    play "go"\n'
+        "    expect modifiers() == 1\n"
+        "}\n",
+    )
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert "1 of 2 tests passed" in out
+    assert f"{path}:9:12: test lasting_wrong: expected modifiers() == 1; came modifiers() is 0" in out
+
+
+def test_reach_plays_the_first_label_until_the_condition_holds(capsys, tictactoe):
+    """`reach CONDITION` plays the first label offered until the condition holds; the game
+    ending first is a failure that stops the test, and so is a condition that is no truth."""
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        "test reached {\n"
+        "    reach marks == 3\n"
+        "    expect board[a1] == x and board[b1] == o and board[c1] == x and marks == 3\n"
+        "    reach marks == 3\n"
+        "    expect marks == 3\n"
+        "}\n"
+        "test never {\n"
+        "    reach marks == 10\n"
+        "    expect marks == 99\n"
+        "}\n"
+        "test not_a_truth {\n"
+        "    reach marks\n"
+        "}\n",
+    )
+    code, out, _ = run(capsys, str(path))
+    assert code == 1
+    assert "1 of 3 tests passed" in out
+    assert f"{path}:9:11: test never: the game ended before marks == 10 held; won by [x]" in out
+    assert "99" not in out  # the test stopped at the `reach`
+    assert f"{path}:13:11: test not_a_truth: expected a condition (true or false); marks is 0" in out
+
+
+def test_tests_picked_by_name_then_all_of_them(capsys, tictactoe):
+    """`-k` runs some tests of a file; a run of all of them afterwards finds every test's
+    code in the compiled game the cache keeps (it is compiled for the whole file)."""
+    path = write(
+        tictactoe,
+        "t.test.game",
+        'include "tictactoe.game"\n'
+        'test first_one {\n    play "a1"\n    expect marks == 1\n}\n'
+        'test second_one {\n    play "b2"\n    expect board[b2] == x\n}\n',
+    )
+    code, out, err = run(capsys, str(path), "-k", "second")
+    assert code == 0, out + err
+    assert "1 of 1 tests passed" in out
+    code, out, err = run(capsys, str(path))
+    assert code == 0, out + err
+    assert "2 of 2 tests passed" in out
