@@ -169,7 +169,7 @@ def _checked(program: Program, table: SymbolTable) -> list[Diagnostic]:
 # again; the included files' trees are the same objects from one edit to the next
 # (parser.parse_file keeps them), so comparing two programs costs little.
 _RECENT_CHECKS: list[tuple[tuple, SymbolTable, tuple[Diagnostic, ...]]] = []
-_RECENT = 8  # the game and a few variants, of one or two documents
+_RECENT = 16  # the game and its variants (a bundled game has up to 8), about 1 MB each
 
 
 def _check_input(program: Program) -> tuple:
