@@ -93,13 +93,14 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
     return LoadedTable(decl, sheet, rows)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=16)
 def _read_table(path: str, text: str, header: bool, decl: ast.Table | ast.Links) -> tuple[Sheet, tuple[Named, ...]]:
     """The sheet of a table file's `text` and its rows' components, checked against
     `decl`. Kept for the text and declaration they were read from (values, not the
     file's name or time), since a process reads one table again for each variant it
     checks (`gamedef check`) and at each edit (the language server); the one read is
-    then the same object, compared in no time. A mistake raises, and is not kept."""
+    then the same object, compared in no time. A mistake raises, and is not kept. At most
+    16 (a game reads a few tables; each text is at most MAX_FILE_BYTES)."""
     sheet = read_sheet(path, text, header)
     if isinstance(decl, ast.Links):
         _check_link_columns(decl, sheet)
