@@ -34,7 +34,6 @@ from interpreter.lsp import analysis as A
 # analysis overtaken by newer text is dropped before it starts, and stops after the game's
 # own check (benchmarks/lsp_latency.py measures the time from an edit to its diagnostics).
 DEBOUNCE = 0.02
-INTERIM_WAIT = 0.5  # seconds the worker waits at most for an interim publication to be sent
 
 KINDS = {
     "game": types.SymbolKind.Module,
@@ -291,23 +290,10 @@ async def refresh(ls: GamedefServer, uri: str, delay: float, compile_too: bool =
 
     def interim(found: A.Analysis) -> None:
         """The game's own check is done (its variants' are next): publish it now, from
-        the worker thread through the loop; stop here if newer text came meanwhile. The
-        worker waits (a little at most) until it is sent: checking on at once, it would
-        hold Python's lock while the loop's thread serialises and writes the message,
-        which then takes the lock back only between the worker's switch intervals (a
-        publication of a few milliseconds took hundreds, benchmarks/lsp_latency.py)."""
+        the worker thread through the loop; stop here if newer text came meanwhile."""
         if stale():
             raise _Overtaken
-        sent = threading.Event()
-
-        def publish() -> None:
-            try:
-                _publish(ls, uri, doc_version, found)
-            finally:
-                sent.set()
-
-        loop.call_soon_threadsafe(publish)
-        sent.wait(INTERIM_WAIT)
+        loop.call_soon_threadsafe(_publish, ls, uri, doc_version, found)
 
     analysis = await ls.worker.run(_analyse_safely, _path(uri), text, interim)
     if analysis is None or stale():
