@@ -12,6 +12,7 @@ diagnostic at `file:line:col` with a hint, and nothing else escapes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -88,12 +89,24 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
     if not header and target.suffix.lower() == ".toml":
         hint = f'write: links from "{name}" between a and b'
         raise _fail(decl.span, "links from a TOML file name their two keys", hint)
-    sheet = read_sheet(str(target), text, header)
+    sheet, rows = _read_table(str(target), text, header, decl)
+    return LoadedTable(decl, sheet, rows)
+
+
+@functools.lru_cache(maxsize=16)
+def _read_table(path: str, text: str, header: bool, decl: ast.Table | ast.Links) -> tuple[Sheet, tuple[Named, ...]]:
+    """The sheet of a table file's `text` and its rows' components, checked against
+    `decl`. Kept for the text and declaration they were read from (values, not the
+    file's name or time), since a process reads one table again for each variant it
+    checks (`gamedef check`) and at each edit (the language server); the one read is
+    then the same object, compared in no time. A mistake raises, and is not kept. At most
+    16 (a game reads a few tables; each text is at most MAX_FILE_BYTES)."""
+    sheet = read_sheet(path, text, header)
     if isinstance(decl, ast.Links):
         _check_link_columns(decl, sheet)
-        return LoadedTable(decl, sheet)
+        return sheet, ()
     _check_columns(decl, sheet)
-    return LoadedTable(decl, sheet, name_rows(decl, sheet))
+    return sheet, name_rows(decl, sheet)
 
 
 # ---- checking a declaration against its file ------------------------------------------------

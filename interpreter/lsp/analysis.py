@@ -146,15 +146,74 @@ Progress = Callable[["Analysis"], object]
 
 
 def _checked(program: Program, table: SymbolTable) -> list[Diagnostic]:
-    """`check_program`, adding what the checker recorded (check/symbols.py) to `table`."""
-    with no_collection():  # linear in the program's size, as `check_program` (core/limits.py)
-        checker = Checker(program)
-        diags = checker.run()
-    table.merge(checker.table)
-    errors = [d for d in diags if d.severity == "error"]
+    """`check_program`, adding what the checker recorded (check/symbols.py) to `table`.
+    A program equal to one checked lately is not checked again (`_recent_check`)."""
+    found = _recent_check(program)
+    if found is None:
+        with no_collection():  # linear in the program's size, as `check_program` (core/limits.py)
+            checker = Checker(program)
+            found = (checker.table, tuple(checker.run()))
+        _RECENT_CHECKS.insert(0, (_check_input(program), *found))
+        del _RECENT_CHECKS[_RECENT:]
+    recorded, diagnostics = found
+    table.merge(recorded)
+    errors = [d for d in diagnostics if d.severity == "error"]
     if errors:
         raise GameDefError(errors)
-    return [d for d in diags if d.severity == "warning"]
+    return [d for d in diagnostics if d.severity == "warning"]
+
+
+# The checks of the last few programs: (what the checker read of the program, its symbol
+# table, its diagnostics), the latest first. An edit in a variant leaves the game's own
+# program and the other variants' as they were, so only the variant edited is checked
+# again; the included files' trees are the same objects from one edit to the next
+# (parser.parse_file keeps them), so comparing two programs costs little.
+_RECENT_CHECKS: list[tuple[tuple, SymbolTable, tuple[Diagnostic, ...]]] = []
+_RECENT = 16  # the game and its variants (a bundled game has up to 8), about 1 MB each
+
+
+def _check_input(program: Program) -> tuple:
+    """Everything of `program` the checker reads (check/checker.py: its header, its
+    declarations with their positions, its tables, its tests, and the names of its
+    variants and of the variants chosen), as one value compared by equality: two programs
+    with equal inputs have the same check, whatever their files' comments and layout
+    elsewhere."""
+    return (
+        program.header,
+        program.decls,
+        program.tables,
+        program.tests,
+        tuple(program.all_variants),
+        tuple(v.name for v in program.variants),
+    )
+
+
+_RECENT_ENDLESS: list[tuple[tuple, tuple[Diagnostic, ...]]] = []  # (declarations, what `endless` found)
+
+
+def _endless(decls: tuple) -> tuple[Diagnostic, ...]:
+    """`endless(decls)` (check/endless.py), which reads the declarations alone: the answer
+    for equal declarations checked lately is not looked for again."""
+    for i, (seen, found) in enumerate(_RECENT_ENDLESS):
+        if seen == decls:
+            _RECENT_ENDLESS.insert(0, _RECENT_ENDLESS.pop(i))
+            return found
+    found = tuple(endless(decls))
+    _RECENT_ENDLESS.insert(0, (decls, found))
+    del _RECENT_ENDLESS[_RECENT:]
+    return found
+
+
+def _recent_check(program: Program) -> tuple[SymbolTable, tuple[Diagnostic, ...]] | None:
+    """The symbol table and diagnostics of a program checked lately with the same input
+    as `program`, or None (then it is checked). The table is only read (merged into each
+    analysis's own), never changed, so one check serves several analyses."""
+    key = _check_input(program)
+    for i, (seen, recorded, diags) in enumerate(_RECENT_CHECKS):
+        if seen == key:
+            _RECENT_CHECKS.insert(0, _RECENT_CHECKS.pop(i))
+            return recorded, diags
+    return None
 
 
 def static_diagnostics(
@@ -185,7 +244,7 @@ def static_diagnostics(
         warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
         if i == 0 and interim is not None and len(sets) > 1:
             interim(tuple(warnings.values()))
-        never_ends.update({(d.span, d.message): d for d in endless(assembled.decls)})
+        never_ends.update({(d.span, d.message): d for d in _endless(assembled.decls)})
     return tuple((warnings or {}).values()) + tuple(never_ends.values())
 
 

@@ -83,3 +83,80 @@ def test_each_broken_file_is_broken_its_own_way(tmp_path: Path):
     assert "spin" in said["endless"]
     assert "unknown name 'gaol'" in said["variant_only"]
     assert "procedure 'unused' is never called" in said["warning_only"]
+
+
+# ---- checks kept from one edit to the next -------------------------------------------------
+RULES = HEAD + "def goal() = 3\n" + PLAY.replace("game over", 'log "{goal()} {bonus()}"\n    game over')
+HOUSE = (
+    'include "rules.game"\nvariant short "Short" {{\n    rule "House rule: shorter"\n'
+    "    replace def goal() = {goal}\n}}\n"
+)
+
+
+def _messages(analysis: A.Analysis) -> list[str]:
+    return [f"{d.span.line}: {d.message}" for d in analysis.diagnostics if d.severity == "error"]
+
+
+def _count_checks(monkeypatch) -> list[object]:
+    """Every program the analysis checks (not one it found checked before)."""
+    checked: list[object] = []
+    run = A.Checker.run
+
+    def counted(self):
+        checked.append(self.program)
+        return run(self)
+
+    monkeypatch.setattr(A.Checker, "run", counted)
+    return checked
+
+
+def test_an_edit_in_a_variant_checks_that_variant_again_and_gives_its_new_errors(tmp_path: Path, monkeypatch):
+    """A file that includes a game and edits only its variant: at each edit the variant's
+    new text is checked (its error comes and goes), the game's own program, equal to the
+    one checked before, is not checked again, and what is published is what the check of
+    the whole gives."""
+    (tmp_path / "rules.game").write_text(RULES + "def bonus() = 1\n")
+    house = tmp_path / "house.game"
+    house.write_text(HOUSE.format(goal="2"))
+    A.analyse(str(house), HOUSE.format(goal="2"))
+    checked = _count_checks(monkeypatch)
+    broken = A.analyse(str(house), HOUSE.format(goal="gaol + 1"))
+    assert _messages(broken) == ["4: unknown name 'gaol'"]
+    assert [p.variants[0].name for p in checked] == ["short"]  # the game itself: as before
+    mended = A.analyse(str(house), HOUSE.format(goal="4"))
+    assert _messages(mended) == []
+    assert len(checked) == 2
+    again = A.analyse(str(house), HOUSE.format(goal="gaol + 1"))  # a text checked before
+    assert _messages(again) == ["4: unknown name 'gaol'"] and len(checked) == 2
+    assert mended.table.defs == broken.table.defs  # names and types known all the same
+
+
+def test_an_included_file_edited_on_disk_is_checked_again(tmp_path: Path, monkeypatch):
+    """What a check keeps is found by the program it checked, never by the open file
+    alone: an included file changed on disk (or a table it reads) is checked afresh."""
+    rules = tmp_path / "rules.game"
+    rules.write_text(RULES + "def bonus() = 1\n")
+    house = tmp_path / "house.game"
+    text = HOUSE.format(goal="2")
+    assert _messages(A.analyse(str(house), text)) == []
+    checked = _count_checks(monkeypatch)
+    rules.write_text(RULES + "def bonus() = bonnus\n")
+    assert _messages(A.analyse(str(house), text)) == ["11: unknown name 'bonnus'"]
+    assert checked
+    rules.write_text(RULES + "def bonus() = 1\n")
+    assert _messages(A.analyse(str(house), text)) == []
+
+
+def test_a_table_edited_on_disk_is_read_again(tmp_path: Path):
+    """A table file is kept by its text: a row added on disk is a new component at once."""
+    (tmp_path / "spells.tsv").write_text("name\tcost\nSpark\t1\n")
+    game = tmp_path / "g.game"
+    text = (
+        HEAD
+        + 'entity Spell {\n    cost: int\n}\ntable Spell from "spells.tsv" {\n    named by name\n    cost\n}\n'
+        + PLAY.replace("game over", 'log "{blaze.cost}"\n    game over')
+    )
+    game.write_text(text)
+    assert _messages(A.analyse(str(game), text)) == ["14: unknown name 'blaze'"]
+    (tmp_path / "spells.tsv").write_text("name\tcost\nSpark\t1\nBlaze\t2\n")
+    assert _messages(A.analyse(str(game), text)) == []
