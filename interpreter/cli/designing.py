@@ -216,7 +216,12 @@ def cmd_check(args) -> int:
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
                 symbols, found = check_game(assembled)
-                loaded[tuple(vs)] = load_game(str(path), variants=vs, checked=assembled, symbols=symbols)
+                # compiled as written (no inlining): a tenth of the time of the optimised
+                # build and the same game (tests/compile/test_optimisations.py), so an edit
+                # checks in about a second; `run` compiles the optimised build once.
+                loaded[tuple(vs)] = load_game(
+                    str(path), variants=vs, checked=assembled, symbols=symbols, optimise=False
+                )
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}

@@ -141,12 +141,17 @@ def _compile(
         symbols = check_game(program)[0]  # the game and its tests' code (testcode.py), each mistake once
         extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
-        rules = gamecache.rules_digest(program, options)
+        # As written (no inlining): a tenth of the optimised build's compile time and the
+        # same game (tests/compile/test_optimisations.py), kept for these tests alone (no
+        # rules digest: no game for `run` to find). A saved state holds the optimised
+        # build's procedure frames, so tests starting from one play that build.
+        optimise = any(t.state is not None for _, t in tests)
+        rules = gamecache.rules_digest(program, options) if optimise else None
         # the same game and tests compiled before (an edit to another variant, gamecache.py)
         compiled = gamecache.load_same(program, rules) if rules is not None else None
         if compiled is None:
             try:
-                compiled = compile_game(program, options, symbols=symbols)
+                compiled = compile_game(program, options, optimise=optimise, symbols=symbols)
             except GameDefError as err:  # an option's name or value: at the test that sets it
                 d = err.diagnostics[0]
                 if d.span.path.startswith("--option"):

@@ -775,3 +775,28 @@ def test_a_budget_that_is_not_a_number_of_seconds_is_refused(capsys, budget):
     assert info.value.code == 2
     err = capsys.readouterr().err
     assert "--budget" in err and ("seconds" in err) and "Traceback" not in err
+
+
+def test_check_plays_the_rules_as_written(tmp_path, capsys, monkeypatch):
+    """`gamedef check` compiles each variant as written (no inlining, a tenth of the
+    optimised compile, the same game by tests/compile/test_optimisations.py): an edit checks
+    in about a second, and `run` compiles the optimised build once."""
+    from interpreter.runtime import load
+
+    builds: list[bool] = []
+    real = load.compile_game
+
+    def spy(program, options=None, **kw):
+        builds.append(kw.get("optimise", True))
+        return real(program, options, **kw)
+
+    monkeypatch.setattr(load, "compile_game", spy)
+    path = tmp_path / "v.game"
+    path.write_text(
+        "game v { players 2..2 seats [north, south] }\n"
+        "def points() = 1\n"
+        'procedure play() {\n    rule "Play"\n    log "{points()}"\n    game over [north]\n}\n'
+        'variant more "More" {\n    replace def points() = 2\n}\n'
+    )
+    assert main(["check", str(path), "--budget", "0"]) == 0, capsys.readouterr().err
+    assert builds == [False, False]

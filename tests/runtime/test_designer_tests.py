@@ -630,3 +630,30 @@ def test_tests_picked_by_name_then_all_of_them(capsys, tictactoe):
     code, out, err = run(capsys, str(path))
     assert code == 0, out + err
     assert "2 of 2 tests passed" in out
+
+
+def test_tests_play_the_rules_as_written_and_a_saved_state_the_optimised_build(capsys, tictactoe, monkeypatch):
+    """`gamedef test` compiles the rules as written (no inlining: a tenth of the compile, the
+    same game by tests/compile/test_optimisations.py), except for tests that start from a
+    saved state, whose procedure frames belong to the optimised build `run` saved them from."""
+    from interpreter.runtime import designer_tests
+    from interpreter.runtime.saving import save_state
+
+    builds: list[bool] = []
+    real = designer_tests.compile_game
+
+    def spy(program, options=None, **kw):
+        builds.append(kw.get("optimise", True))
+        return real(program, options, **kw)
+
+    monkeypatch.setattr(designer_tests, "compile_game", spy)
+    g = load_game(tictactoe / "tictactoe.game")
+    save_state(g, g.apply(g.start(seed=1), "a1"), tictactoe / "one_mark.toml")
+    setup = 'include "tictactoe.game"\ntest from_setup {\n    play "a1"\n    expect board[a1] == x\n}\n'
+    from_state = 'test from_a_state {\n    state "one_mark.toml"\n    play "b2"\n    expect board[b2] == o\n}\n'
+    code, out, err = run(capsys, str(write(tictactoe, "t.test.game", setup)))
+    assert code == 0, out + err
+    assert builds == [False]
+    code, out, err = run(capsys, str(write(tictactoe, "s.test.game", setup + from_state)))
+    assert code == 0, out + err
+    assert builds == [False, True]  # the tests of one group (settings) are compiled together
