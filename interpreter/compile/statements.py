@@ -654,8 +654,9 @@ class StatementCompiler:
         return call
 
     def _call(self, s: ast.Call, scope: Scope, dest: int | None) -> None:
-        """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame."""
-        if s.func not in self.tables.procs:
+        """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame.
+        That it names a procedure is the checker's answer (names.py)."""
+        if self.tables.names.call(s) != "procedure":
             from interpreter.core.errors import did_you_mean
 
             self.tables.fail(s.span, f"unknown procedure '{s.func}'", did_you_mean(s.func, self.tables.procs))

@@ -13,6 +13,8 @@ import attrs
 from interpreter.check.checker import check_game
 from interpreter.compile.compiler import compile_game
 from interpreter.compile.expressions import ExpressionCompiler
+from interpreter.compile.passtables import PassTables
+from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.static import StaticAnalysis
 from interpreter.language.program import load_program
 from interpreter.runtime.game import Game
@@ -88,3 +90,83 @@ def test_no_look_up_of_a_name_by_its_spelling_is_left_in_the_compiler():
         assert "names.kind(e)" in source
         assert not re.search(r"\bn in self\.(tables|fields)\.", source), source
         assert not re.search(r'\bn == "players"', source), source
+
+
+# Calls: a def named like a built-in, a local named like a def and like a procedure.
+CALLS = """
+var out_max: int = 0
+var out_bonus: int = 0
+var out_proc: int = 0
+def max(a: int, b: int) = a
+def bonus() = 2
+procedure give(n: int): int {
+    rule "Give"
+    return n + 1
+}
+procedure play() {
+    rule "Play"
+    out_max = max(1, 9)
+    let bonus = 40
+    out_bonus = bonus + bonus()
+    let give = 5
+    let got = give(give)
+    out_proc = got
+    game over []
+}
+"""
+
+
+def _calls(tmp_path):
+    path = tmp_path / "calls.game"
+    text = "game t { players 2..2 seats [a, b] }\n" + textwrap.dedent(CALLS)
+    path.write_text(text, encoding="utf-8")
+    return load_program(path, ()), text.splitlines()
+
+
+def _call_ends(program, symbols) -> dict[str, int]:
+    game = Game(compile_game(program, {}, symbols=symbols), "t", (), {})
+    state = game.start(players=2)
+    return {n: game.var(state, n) for n in ("out_max", "out_bonus", "out_proc")}
+
+
+def test_a_call_is_compiled_as_the_checker_resolved_it(tmp_path):
+    """The checker finds `max(1, 9)` the game's def (declared before the built-in is
+    looked at), `bonus()` the def though a local `bonus` is in scope, and `give(give)` the
+    procedure given the local `give`; the compiled game calls what the table says: the
+    def (1, not the built-in's 9), the def beside the local (40 + 2), the procedure (5 + 1)."""
+    program, lines = _calls(tmp_path)
+    symbols, _ = check_game(program)
+    assert _use(symbols, lines, "out_max = max(1, 9)", "max")[1].kind == "def"
+    assert _use(symbols, lines, "out_bonus = bonus + bonus()", "bonus")[1].kind == "local"
+    line = next(i + 1 for i, text in enumerate(lines) if text.strip() == "let got = give(give)")
+    kinds = sorted(b.kind for s, b in symbols.uses.items() if s.line == line and b.name == "give")
+    assert kinds == ["local", "procedure"]
+    assert _call_ends(program, symbols) == {"out_max": 1, "out_bonus": 42, "out_proc": 6}
+
+
+def test_the_compiler_calls_what_the_table_says_not_what_the_spelling_finds(tmp_path):
+    """Told by the table that `max(1, 9)` calls the built-in, the compiler calls the
+    built-in (9), though a def of that name is declared: which function a call names comes
+    from the checker's table alone."""
+    program, lines = _calls(tmp_path)
+    symbols, _ = check_game(program)
+    span, binding = _use(symbols, lines, "out_max = max(1, 9)", "max")
+    symbols.uses[span] = attrs.evolve(binding, kind="builtin")
+    assert _call_ends(program, symbols)["out_max"] == 9
+
+
+def test_no_look_up_of_a_call_by_its_spelling_is_left_in_the_compiler():
+    """Which query, def, procedure or built-in a call names is decided by the table: the
+    expression compiler's, the static analysis's and the statement compiler's handling of a
+    call ask `names.call`, and none asks the tables of defs, queries or procedures whether
+    the call's name is in them."""
+    sources = (
+        inspect.getsource(ExpressionCompiler),
+        inspect.getsource(StaticAnalysis._static_call),
+        inspect.getsource(StatementCompiler._call),
+        inspect.getsource(PassTables.proc_call),
+    )
+    for source in sources:
+        assert "names.call(" in source
+        assert not re.search(r"\bfunc (not )?in self\.tables\.(defs|def_decls|queries|procs|proc_decls)\b", source)
+        assert not re.search(r'"\w+" (not )?in self\.tables\.(defs|queries)\b', source)
