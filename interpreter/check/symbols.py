@@ -3,9 +3,9 @@
 While it checks, the checker resolves every name and works out the type of every
 expression; `SymbolTable` keeps both, so that a tool asks the checker's answer rather than
 resolving names a second time (the language server's hover, definition and completion
-read it, and the compiler compiles each name and call as it says). For each use of a
-name (a name expression, a call's function, an assignment's target, a member's property)
-it keeps the `Binding` it resolved to (what the name is, where it is
+read it, and the compiler compiles each name, call, assignment and member as it says).
+For each use of a name (a name expression, a call's function, an assignment's target, a
+member's property) it keeps the `Binding` it resolved to (what the name is, where it is
 declared, its type); for each expression, its type; for each local bound
 (parameter, `let`, loop variable, `choose`, `roll`, comprehension or lambda variable), its
 binding; and each definition's result type.

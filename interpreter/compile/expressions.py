@@ -641,9 +641,8 @@ class ExpressionCompiler:
         while isinstance(base, ast.Index):  # m[a][b]: the keys, outer first
             keys.insert(0, base.key)
             base = base.obj
-        n = getattr(base, "id", None)
-        if n in self.tables.vars and n not in scope.slots and n not in py and n not in scope.env:
-            info = self.tables.vars[n]
+        if type(base) is ast.Name and self.tables.names.kind(base) == "var":  # an entry of a variable's map
+            info = self.tables.vars[base.id]
             out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
                 k = self._node(key, scope, py)

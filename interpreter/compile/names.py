@@ -6,9 +6,11 @@ second time: for a name written as an expression it asks `Names.kind` whether th
 found a local (a parameter, a `let`, a loop variable, `self`), a variable, an option, a
 constant (a seat, a component, an enum member, a cell), a def, the seats (`players`) or a
 property of `self` read by its bare name, and compiles what that kind is. So too for a
-call (`call`: a query, def, procedure or built-in). Where each is kept (a local's slot, a
-variable's slot, a constant's value, a def's function, a procedure's steps) is the
-compiler's own.
+call (`call`: a query, def, procedure or built-in) and an assignment's target (`target`:
+a local or a variable). Where each is kept (a local's slot, a variable's slot, a
+constant's value, a def's function, a procedure's steps) is the compiler's own. (A member,
+`x.name`, has one meaning, a property of a component, whatever names a local or a
+variable bears: the compiler reads the property's table of that name.)
 
 A name no use was recorded for is one the compiler wrote itself: a temporary holding a
 call's result, a `may`'s hidden answer, the `self` of a property read by bare name (its
@@ -89,3 +91,10 @@ class Names:
         kind = b.kind if b is not None and b.name == e.func and b.kind in CALL_KINDS else ""
         self._known[id(e)] = (e, kind)
         return kind
+
+    def target(self, s: ast.Assign) -> str:
+        """What the target of the assignment `s` is, as the checker resolved it: a local
+        ("local", "parameter") or a variable ("var"); "" if the checker resolved nothing
+        there. An assignment the compiler writes itself says what its target is."""
+        b = self.symbols.uses.get(name_span(s.span, s.name))
+        return b.kind if b is not None and b.name == s.name else ""

@@ -15,6 +15,7 @@ from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
 from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
 from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
@@ -392,7 +393,7 @@ class StatementCompiler:
         if self.tables.proc_call(s.value) is None:
             self._flush([s], scope)
             return
-        if s.op == "=" and not s.keys and s.name in scope.slots:
+        if s.op == "=" and not s.keys and self.tables.names.target(s) in LOCAL_KINDS:
             self._call(self._result_call(s.value), scope, scope.slots[s.name])
             return
         temp = self._temp(scope)
