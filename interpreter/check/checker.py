@@ -13,7 +13,7 @@ import re
 from typing import Any
 
 from interpreter.check.seats import seat_warnings
-from interpreter.check.symbols import Binding, MapOf, SymbolTable, frozen
+from interpreter.check.symbols import Binding, MapOf, SymbolTable, frozen, name_span
 from interpreter.check.types import (
     ANY,
     BOOL,
@@ -172,7 +172,7 @@ class Checker:
 
     def _name_span(self, span, name: str):
         """Where `name` itself is written when it starts the node at `span` (a call's function)."""
-        return Span(span.path, span.line, span.column, span.column + len(name))
+        return name_span(span, name)
 
     def _test_code(self) -> list:
         """The code of the designer's `test` blocks played with exactly the variants of this
@@ -1689,6 +1689,7 @@ class Checker:
             if f == "members":
                 arg = e.args[0]
                 if isinstance(arg, ast.Name) and (arg.id in self.types):
+                    self._use(self._name_span(e.span, f), f, "builtin", None, lst(self.types[arg.id]))
                     return lst(self.types[arg.id])
                 self.error(
                     arg.span,
@@ -1697,6 +1698,7 @@ class Checker:
                 )
                 return ANY
             self.expr(e.args[0], scope)
+            self._use(self._name_span(e.span, f), f, "builtin", None, STR)
             return STR
         if f in self.procs:
             self.error(
@@ -1715,6 +1717,13 @@ class Checker:
                 did_you_mean(f, list(BUILTINS) + list(self.defs) + list(SPECIAL)),
             )
             return ANY
+        result = self._builtin_result(e, scope, b)
+        self._use(self._name_span(e.span, f), f, "builtin", None, result)
+        return result
+
+    def _builtin_result(self, e: ast.Call, scope, b):
+        """The type of the call `e` of the built-in function `b`."""
+        f = e.func
         args = [self.expr(a, scope) for a in e.args]
         lo, hi = b.arity
         if not lo <= len(args) <= hi:

@@ -3,8 +3,10 @@
 While it checks, the checker resolves every name and works out the type of every
 expression; `SymbolTable` keeps both, so that a tool asks the checker's answer rather than
 resolving names a second time (the language server's hover, definition and completion
-read it). For each use of a name it keeps the `Binding` it resolved to (what the name is,
-where it is declared, its type); for each expression, its type; for each local bound
+read it, and the compiler compiles each name, call, assignment and member as it says).
+For each use of a name (a name expression, a call's function, an assignment's target, a
+member's property) it keeps the `Binding` it resolved to (what the name is, where it is
+declared, its type); for each expression, its type; for each local bound
 (parameter, `let`, loop variable, `choose`, `roll`, comprehension or lambda variable), its
 binding; and each definition's result type.
 
@@ -149,6 +151,13 @@ def frozen(t: Any) -> Type:
     return made
 
 
+def name_span(span: Span, name: str) -> Span:
+    """Where `name` is written when it begins the node at `span`: a call's function, an
+    assignment's target. Their uses are recorded there (a call or an assignment has no
+    node of its own for the name)."""
+    return Span(span.path, span.line, span.column, span.column + len(name))
+
+
 @attrs.frozen
 class Binding:
     """What a name resolves to: its kind (local, parameter, self, var, option, constant,
@@ -167,7 +176,9 @@ class SymbolTable:
     expression with its type, every local with its binding, each def's result type and
     each kind's properties. Filled by `Checker.run` (check/checker.py)."""
 
-    uses: dict[Span, Binding] = attrs.field(factory=dict)  # by where the name is written
+    # by where the name is written: a name expression's span; a call's function and an
+    # assignment's target at their name (`name_span`); a member's property at its name
+    uses: dict[Span, Binding] = attrs.field(factory=dict)
     types: dict[Span, Type] = attrs.field(factory=dict)  # by the expression's span (the outermost at it)
     locals: dict[Span, Binding] = attrs.field(factory=dict)  # by where the local is bound
     defs: dict[str, Type] = attrs.field(factory=dict)  # a def's result type, by its name

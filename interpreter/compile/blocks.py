@@ -16,6 +16,7 @@ from interpreter.compile import ir
 from interpreter.compile.compiled import BLOCK_FILE
 from interpreter.compile.emit import Lowering
 from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
+from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
 from interpreter.core.errors import Span
@@ -99,7 +100,7 @@ class BlockCompiler:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
         if not self.tables.optimise and isinstance(s, ast.If | ast.While | ast.For | ast.Break):
             return False  # as steps of their own, with jumps
-        if isinstance(s, ast.Assign) and s.name in self.tables.leave_hooks and not s.keys:
+        if isinstance(s, ast.Assign) and not s.keys and self._watched(s):
             return False  # a step of its own: the hooks of the cards it removes run right after it
         if isinstance(s, ast.Let | ast.Assign):
             return self.tables.proc_call(s.value) is None  # a procedure's result is a call
@@ -232,7 +233,7 @@ class BlockCompiler:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
             shuffled = ir.Call(ir.Attr(ir.VMRef(), "shuffled"), (src(current),))
-            self._assign_lines(target, scope, emit, src, shuffled)
+            self._assign_lines(target, scope, emit, src, shuffled, "var")
         elif isinstance(s, ast.Require):
             where = ir.Global(f"_span{next(self.expressions.name_numbers)}")
             self.tables.ns[where.name] = s.span
@@ -316,20 +317,29 @@ class BlockCompiler:
             return frozenset((0,))
         return frozenset()
 
-    def _assign_lines(self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None) -> None:
+    def _watched(self, s: ast.Assign) -> bool:
+        """Does `s` assign a variable whose cards run `when self leaves` hooks?"""
+        return s.name in self.tables.leave_hooks and self.tables.names.target(s) == "var"
+
+    def _assign_lines(
+        self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None, target: str = ""
+    ) -> None:
+        """An assignment's lines. What its target is (a local, a variable) is the checker's
+        answer (names.py), or `target` for one the compiler wrote (a `shuffle`'s)."""
         node = node if node is not None else self.stored(s.value, src(s.value))
         # `x += y` may double x; adding a number written in the rule only counts up.
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
         base: ir.Node
-        if s.name in scope.slots:
+        kind = target or self.tables.names.target(s)
+        if kind in LOCAL_KINDS:
             base, levels = ir.Slot(scope.slots[s.name]), ()
-        elif s.name in self.tables.vars:
+        elif kind == "var":
             info = self.tables.vars[s.name]
             base, levels = ir.Var(info.slot), info.levels
         else:
             self.tables.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
-            watched = s.name in self.tables.leave_hooks and s.name not in scope.slots
+            watched = kind == "var" and s.name in self.tables.leave_hooks
             if watched:
                 emit(ir.Assign((_OLD,), base))
             if grows:

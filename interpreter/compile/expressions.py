@@ -312,8 +312,8 @@ class ExpressionCompiler:
             return ir.Players()
         elif kind == "constant":
             return self._literal(self.tables.constants[n])
-        elif kind == "def":
-            return self._g_Call(ast.Call(span=e.span, func=n, args=()), scope, py)
+        elif kind == "def":  # a def without parameters, called by its bare name
+            return self._call_def(ast.Call(span=e.span, func=n, args=()), scope, py)
         elif kind == "type" and self.tables.constants.get(n) is not None:
             return self._literal(self.tables.constants[n])  # a grid's name is a value: `cell_at(Board, 1, 1)`
         known = list(py) + list(scope.slots)
@@ -357,12 +357,7 @@ class ExpressionCompiler:
             if e.op == "??":
                 return self._may_be_list(e.left) or self._may_be_list(e.right)
             return e.op in ("+", "*") and (self._may_be_list(e.left) or self._may_be_list(e.right))
-        if (
-            t is ast.Call
-            and e.func in BUILTINS
-            and e.func not in self.tables.defs
-            and e.func not in self.tables.queries
-        ):
+        if t is ast.Call and e.func in BUILTINS and self.tables.names.call(e) == "builtin":
             return BUILTINS[e.func].returns not in ("int", "bool", "str")
         return True
 
@@ -411,12 +406,7 @@ class ExpressionCompiler:
             return all(type(i) is ast.ListLit and len(i.items) <= FREE_ITEMS for i in e.items)
         if t is ast.IfExpr:
             return self._makes_short_lists(e.then, seen) and self._makes_short_lists(e.otherwise, seen)
-        if (
-            t is ast.Call
-            and e.func in self.tables.def_decls
-            and e.func not in self.tables.queries
-            and e.func not in seen
-        ):
+        if t is ast.Call and e.func not in seen and self.tables.names.call(e) == "def":
             return self._makes_short_lists(self.tables.def_decls[e.func].body, seen | {e.func})
         return False
 
@@ -457,8 +447,9 @@ class ExpressionCompiler:
         if t is ast.BinOp and e.op in ("in", "not in") and not isinstance(e.right, ast.ListLit):
             return False
         if t is ast.Call:
-            if e.func in self.tables.defs or e.func in self.tables.queries or e.func not in BUILTINS:
-                return e.func in ("members", "initial") and all(self._leaf(a) for a in e.args)
+            builtin = self.tables.names.call(e) == "builtin"
+            if not builtin or e.func not in BUILTINS:  # `members` and `initial` read no list
+                return builtin and all(self._leaf(a) for a in e.args)
             b = BUILTINS[e.func]
             if b.charges or b.takes_vm:
                 return False
@@ -585,8 +576,7 @@ class ExpressionCompiler:
             and len(left.args) == 1
             and isinstance(e.right, ast.Int)
             and (e.op, e.right.value) in _EMPTINESS
-            and "count" not in self.tables.defs
-            and "count" not in self.tables.queries
+            and self.tables.names.call(left) == "builtin"
         ):  # `count(xs) > 0` asks only whether there is one: stop at the first
             self._plain_lists = True  # (as written: its clauses are read here)
             try:
@@ -651,9 +641,8 @@ class ExpressionCompiler:
         while isinstance(base, ast.Index):  # m[a][b]: the keys, outer first
             keys.insert(0, base.key)
             base = base.obj
-        n = getattr(base, "id", None)
-        if n in self.tables.vars and n not in scope.slots and n not in py and n not in scope.env:
-            info = self.tables.vars[n]
+        if type(base) is ast.Name and self.tables.names.kind(base) == "var":  # an entry of a variable's map
+            info = self.tables.vars[base.id]
             out: ir.Node = ir.Var(info.slot)
             for depth, key in enumerate(keys):
                 k = self._node(key, scope, py)
@@ -673,15 +662,24 @@ class ExpressionCompiler:
         return ir.Lambda(v, body)
 
     def _g_Call(self, e: ast.Call, scope, py):
+        """A call, of what the checker resolved it to (names.py): a query, a def or a
+        built-in; where each is kept is the compiler's own."""
         f = e.func
+        kind = self.tables.names.call(e)
+        if kind == "query":  # a query asks the modifiers in force: never folded
+            return self._call_query(e, scope, py)
+        if kind == "def":
+            return self._call_def(e, scope, py)
+        if kind == "procedure":  # (the checker reports it first)
+            self.tables.fail(e.span, f"'{f}' is a procedure: it cannot be called inside an expression")
+        if kind != "builtin":
+            self.tables.fail(
+                e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.tables.defs))
+            )
         if f in DYNAMIC or f == "neighbours":
             links = self._links_call(e, scope, py)
             if links is not None:
                 return links
-        if f in self.tables.queries:  # a query asks the modifiers in force: never folded
-            return self._call_query(e, scope, py)
-        if f in self.tables.defs:
-            return self._call_def(e, scope, py)
         if f == "members":
             arg = e.args[0] if e.args else None
             if isinstance(arg, ast.Name) and arg.id == "player":
@@ -692,14 +690,6 @@ class ExpressionCompiler:
         if f == "initial":
             shown = ir.Call(ir.DISPLAY, (self._node(e.args[0], scope, py),))
             return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
-        if f not in BUILTINS:
-            raise GameDefError(
-                [
-                    Diagnostic(
-                        e.span, f"unknown function '{f}'", did_you_mean(f, list(BUILTINS) + list(self.tables.defs))
-                    )
-                ]
-            )
         return self._builtin_call(e, scope, py)
 
     def _links_call(self, e: ast.Call, scope, py) -> ir.Node | None:
@@ -707,7 +697,7 @@ class ExpressionCompiler:
         when there are any); the other link built-ins from the state when links are added
         in play. None: an ordinary call."""
         f = e.func
-        if f == "neighbours" and len(e.args) == 1 and f not in self.tables.defs and f not in self.tables.queries:
+        if f == "neighbours" and len(e.args) == 1:
             # the map's own links, read in place; links added in play, when there are any
             node = self._node(e.args[0], scope, py)
             self.tables.ns["_links"] = self.tables.rt.links
@@ -1078,11 +1068,11 @@ class ExpressionCompiler:
         if t is ast.Comprehension:  # several `for`s: as many items as their product
             return len(e.clauses) > 1 or self.may_grow(e.element, seen)
         if t is ast.Call:
-            if e.func in self.tables.def_decls:
+            if self.tables.names.call(e) == "def":
                 if e.func in seen:
                     return True
                 return self.may_grow(self.tables.def_decls[e.func].body, seen | {e.func})
-            return e.func not in _PICKING_BUILTINS
+            return not (e.func in _PICKING_BUILTINS and self.tables.names.call(e) == "builtin")
         return True
 
     def compile_def(self, d: ast.Def) -> None:
@@ -1126,10 +1116,7 @@ class ExpressionCompiler:
                 return None
             domains.append(self.tables.types[p.type.name])
             size *= len(domains[-1])
-        probe = ast.Call(
-            span=decl.span, func=decl.name, args=tuple(ast.Int(span=decl.span, value=0) for _ in decl.params)
-        )
-        if size > TABLE_LIMIT or not self.static.is_static(probe, Scope(), set()):
+        if size > TABLE_LIMIT or not self.static.static_def(decl.name):
             return None
         self.compile_def(decl)
         call = self.tables.defs[decl.name][0]

@@ -134,7 +134,7 @@ class PassTables:
 
     def proc_call(self, e) -> ast.Call | None:
         """`e` if it is a call of a procedure (a `let`, assignment or `return` of its
-        result), else None."""
-        if isinstance(e, ast.Call) and e.func in self.proc_decls and e.func not in self.def_decls:
+        result), else None: as the checker resolved the call (names.py)."""
+        if isinstance(e, ast.Call) and self.names.call(e) == "procedure":
             return e
         return None

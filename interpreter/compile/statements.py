@@ -15,6 +15,7 @@ from interpreter.compile import emit, ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
 from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
 from interpreter.compile.modifiers import ModifierCompiler
+from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.queries import expirer
 from interpreter.compile.scope import Scope
@@ -392,7 +393,7 @@ class StatementCompiler:
         if self.tables.proc_call(s.value) is None:
             self._flush([s], scope)
             return
-        if s.op == "=" and not s.keys and s.name in scope.slots:
+        if s.op == "=" and not s.keys and self.tables.names.target(s) in LOCAL_KINDS:
             self._call(self._result_call(s.value), scope, scope.slots[s.name])
             return
         temp = self._temp(scope)
@@ -654,8 +655,9 @@ class StatementCompiler:
         return call
 
     def _call(self, s: ast.Call, scope: Scope, dest: int | None) -> None:
-        """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame."""
-        if s.func not in self.tables.procs:
+        """Call procedure `s.func`; a value it returns goes to slot `dest` of this frame.
+        That it names a procedure is the checker's answer (names.py)."""
+        if self.tables.names.call(s) != "procedure":
             from interpreter.core.errors import did_you_mean
 
             self.tables.fail(s.span, f"unknown procedure '{s.func}'", did_you_mean(s.func, self.tables.procs))

@@ -17,7 +17,6 @@ import attrs
 from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
-from interpreter.core.builtins import BUILTINS
 from interpreter.core.links import DYNAMIC
 from interpreter.language import syntax as ast
 
@@ -116,24 +115,26 @@ class StaticAnalysis:
             if n in dynamic or n in scope.slots:
                 return False
             return n in scope.env and n in scope.static_env
-        if kind == "def":
-            return self.is_static(ast.Call(span=e.span, func=n, args=()), scope, bound, dynamic)
+        if kind == "def":  # a def without parameters, called by its bare name
+            return self.static_def(n)
         if kind == "type":  # a grid's name is a value (itself); no other type's name is
             return self.tables.constants.get(n) is not None
         return kind in ("option", "constant")
 
     def _static_call(self, e: ast.Call, scope: Scope, bound: set, dynamic: frozenset) -> bool:
         """A call is static if its arguments are and it is a built-in (not one reading links
-        added in play) or a def whose body is static for static arguments (recursion is not)."""
-        if e.func == "members":  # its argument is a type name; only the seats in play vary
+        added in play) or a def whose body is static for static arguments (recursion is not).
+        What the call names is the checker's answer (names.py)."""
+        kind = self.tables.names.call(e)
+        if kind == "builtin" and e.func == "members":  # its argument is a type name; only the seats in play vary
             return bool(e.args) and getattr(e.args[0], "id", None) != "player"
         if not all(self.is_static(a, scope, bound, dynamic) for a in e.args):
             return False
-        if e.func in self.tables.def_decls:
+        if kind == "def":
             return self.static_def(e.func)
         if e.func in DYNAMIC and self.tables.dynamic_links:  # links added in play are state
             return False
-        return e.func in BUILTINS or e.func == "initial"
+        return kind == "builtin"
 
     def static_def(self, name: str) -> bool:
         """Is the body of def `name` static when its parameters are? Asked at every call
