@@ -493,15 +493,15 @@ def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(caps
 def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
     """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
     and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
-    house rules have theirs beside them; Missiles Now has none, which is an error with the
-    fix (exit 2), as is a name no game has."""
+    house rules have theirs beside them; Berlin Wall itself has none (its house rules' file is
+    named after them), which is an error with the fix (exit 2), as is a name no game has."""
     code, out, err = run(capsys, "berlin_wall_house_rules")
     assert code == 0, out + err
     assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
     assert out.splitlines()[0].endswith(" tests passed")
-    code, out, err = run(capsys, "missiles_now")
+    code, out, err = run(capsys, "berlin_wall")
     assert code == 2
-    assert "the game 'missiles_now' has no test files" in err and "missiles_now.test.game" in err
+    assert "the game 'berlin_wall' has no test files" in err and "berlin_wall.test.game" in err
     code, out, err = run(capsys, "tictactoes")
     assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
 
