@@ -75,10 +75,11 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data, Walls and Wonders' rules, the house-rules examples, the classic examples' rules and
-    The Wall is Down's cards carry their tests in the game's own language, not in Python."""
+    """Downfall of Empires' data, Walls and Wonders' and Missiles, Now!'s rules, the house-rules examples, the classic
+    examples' rules and The Wall is Down's cards carry their tests in the game's own language, not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert {"gamedefs/downfall_of_empires.test.game", "gamedefs/walls_and_wonders.test.game"} <= names
+    assert "gamedefs/missiles_now.test.game" in names
     assert {"examples/tictactoe.test.game", "examples/kuhn_poker.test.game"} <= names
     assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
     assert len(names) >= 5
@@ -492,15 +493,15 @@ def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(caps
 def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
     """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
     and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
-    house rules have theirs beside them; Missiles Now has none, which is an error with the
-    fix (exit 2), as is a name no game has."""
+    house rules have theirs beside them; Berlin Wall itself has none (its house rules' file is
+    named after them), which is an error with the fix (exit 2), as is a name no game has."""
     code, out, err = run(capsys, "berlin_wall_house_rules")
     assert code == 0, out + err
     assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
     assert out.splitlines()[0].endswith(" tests passed")
-    code, out, err = run(capsys, "missiles_now")
+    code, out, err = run(capsys, "berlin_wall")
     assert code == 2
-    assert "the game 'missiles_now' has no test files" in err and "missiles_now.test.game" in err
+    assert "the game 'berlin_wall' has no test files" in err and "berlin_wall.test.game" in err
     code, out, err = run(capsys, "tictactoes")
     assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
 
