@@ -79,7 +79,7 @@ class Engine:
         self._actions: Any = None  # the action space (runtime/game.py), made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
-        self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
+        self._moves: dict[tuple, list] = {}  # (player, labels, values) -> its moves
         self._moves_by_key: dict[tuple, list] = {}  # (player, `_label_key`) -> its moves
         # The state last made and its working copy (`_working`): two fields, not a pair, as
         # `apply_index` sets them at every decision.
@@ -315,13 +315,15 @@ class Engine:
         key = _label_key(state, self.compiled.choices[p.choice])
         moves = None if key is None else self._moves_by_key.get((player, key))
         if moves is None:
-            # The same labels for the same player are the same moves: made once, kept.
-            labelled = (player, tuple(self._shared_labels(state)))
+            # The same labels of the same values for the same player are the same moves: made once, kept.
+            labelled = (player, tuple(self._shared_labels(state)), p.values)
             moves = self._moves.get(labelled)
             if moves is None:
                 if len(self._moves) >= KEPT_LABELS:
                     self._moves.clear()
-                moves = self._moves[labelled] = [_new_tuple(Move, (player, x)) for x in labelled[1]]
+                moves = self._moves[labelled] = [
+                    _new_tuple(Move, (player, x, v)) for x, v in zip(labelled[1], p.values, strict=True)
+                ]
             if key is not None:
                 if len(self._moves_by_key) >= KEPT_LABELS:
                     self._moves_by_key.clear()
