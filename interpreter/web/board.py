@@ -32,9 +32,9 @@ from typing import Any, NamedTuple
 
 from interpreter.core import cache
 from interpreter.runtime.game import Game
-from interpreter.runtime.machine import VM, Move, State
-from interpreter.runtime.observe import observe, short_text
-from interpreter.runtime.render import Part, plain, render, status_text, view_parts
+from interpreter.runtime.machine import Move, State
+from interpreter.runtime.observe import observe
+from interpreter.runtime.render import Part, SeatView, render, status_text, view_parts
 from interpreter.web.cards import card_texts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
@@ -64,14 +64,14 @@ def draw(
     g = game.compiled
     look = observed or (lambda s: observe(g, s, viewer))
     obs = look(state)
-    vm = VM(g, state)
-    markers = _markers(g, vm, obs, state)
+    seen = SeatView(game, state, viewer, obs)
+    markers = _markers(g, seen, obs, state)
     places = _places(g)
     last = touched(obs, look(before), places) if before is not None and places else frozenset()
     playable = _playable(g, obs, moves, places) if moves else {}
-    drawn_map = map_board(game, state, obs, vm, moves, last, playable)
+    drawn_map = map_board(game, state, obs, seen, moves, last, playable)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
-        parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves, last, playable) for info in _grid_vars(g)]
+        parts = [_grid(g, seen, info, obs["vars"][info.name], markers, moves, last, playable) for info in _grid_vars(g)]
         parts.append(_text(render(game, state, viewer).splitlines(), g))
         return Drawing(drawn_map, parts)
     status = status_text(game, state, viewer)  # the line the game declares for `play`'s prompt
@@ -82,7 +82,7 @@ def draw(
         return [name]  # a grid item is drawn as HTML below, not as text
 
     for part in view_parts(game, state, viewer, grid_lines):
-        html_part = _part_html(g, vm, obs, part, markers, moves, last, playable)
+        html_part = _part_html(g, seen, obs, part, markers, moves, last, playable)
         if html_part is None:
             pending.extend(part.lines)
             continue
@@ -129,7 +129,7 @@ def touched(now: dict, before: dict, places: frozenset[str]) -> frozenset[str]:
 
 def _part_html(
     g,
-    vm: VM,
+    seen: SeatView,
     obs: dict,
     part: Part,
     markers: dict,
@@ -140,7 +140,7 @@ def _part_html(
     """A view item drawn as HTML, or None for an item shown as text."""
     item = part.item
     if item.kind == "grid" and item.var in g.vars:
-        return _grid(g, vm, g.vars[item.var], obs["vars"][item.var], markers, moves, last, playable)
+        return _grid(g, seen, g.vars[item.var], obs["vars"][item.var], markers, moves, last, playable)
     if item.kind == "list" and item.layout:
         return _cells(item.title, item.layout, part.groups)
     return None
@@ -156,7 +156,7 @@ def _grid_vars(g) -> list:
     return [info for info in g.var_order if info.keys and info.keys[0] in g.rt.coords]
 
 
-def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[tuple[str, str]]]:
+def _markers(g, seen: SeatView, obs: dict, state: State, places=None) -> dict[str, list[tuple[str, str]]]:
     """What stands on each place (a grid cell, or a map node) besides its own value: for
     every variable that puts a seat or a component there (`hammer: player -> Cell?`,
     `at: Army -> Zone?`), a short mark and its meaning."""
@@ -173,14 +173,14 @@ def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[
             if key in seat_no:
                 mark, who = str(seat_no[key]), g.rt.seat_titles.get(key, key)
             else:
-                mark, who = short_text(g, vm, key), g.rt.display(key)
+                mark, who = seen.short(key), g.rt.display(key)
             out.setdefault(value, []).append((mark, f"{info.name} of {who}"))
     return out
 
 
 def _grid(
     g,
-    vm: VM,
+    seen: SeatView,
     info,
     view: dict,
     markers: dict,
@@ -202,7 +202,7 @@ def _grid(
             if cell is None:
                 lines.append("<td></td>")
                 continue
-            text = short_text(g, vm, view[cell]) if cell in view else ""
+            text = seen.short(view[cell]) if cell in view else ""
             inner = html.escape(text if text not in ("none", ".") else "")
             on = markers.get(cell, [])
             inner += "".join(
@@ -451,7 +451,7 @@ def map_board(
     game: Game,
     state: State,
     obs: dict,
-    vm: VM,
+    seen: SeatView,
     moves: list[Move],
     last: frozenset[str] = frozenset(),
     playable: dict[str, int] | None = None,
@@ -467,9 +467,9 @@ def map_board(
     positions = positions_of(game, nodes)
     centres = {n: (x * MAP_W, y * MAP_H) for n, (x, y) in positions.items()}
     radii = hit_radii(g, nodes)
-    facts, notes, colour = _facts(g, vm, obs, nodes)
+    facts, notes, colour = _facts(g, seen, obs, nodes)
     fills = {v: i % len(PALETTE) for i, v in enumerate(sorted(set(colour.values())))}  # a palette class each
-    pieces = _markers(g, vm, obs, state, frozenset(nodes))
+    pieces = _markers(g, seen, obs, state, frozenset(nodes))
     titles = {n: g.rt.display(n) for n in nodes}
     playable = playable or {}
     texts = {}
@@ -526,7 +526,9 @@ def map_board(
     return "\n".join(parts)
 
 
-def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list[str]], dict[str, list[str]], dict]:
+def _facts(
+    g, seen: SeatView, obs: dict, nodes: tuple[str, ...]
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict]:
     """Each node's lines for its tooltip, the short notes drawn under it, and what colours
     it: every map variable's value there, as seen, where it is not the variable's starting
     value (`control: Germans`, `influence: US 2, EU 1`). A seat's numbers by node (influence
@@ -542,10 +544,10 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
             continue
         direct = among.intersection(view)
         if direct:
-            blank = _blank(g, vm, info)
+            blank = _blank(g, seen, info)
             named = not colour and all(v is None or (isinstance(v, str) and v in g.rt.titles) for v in view.values())
             for n in direct:
-                shown = _compact(g, vm, view[n])
+                shown = _compact(g, seen, view[n])
                 if shown != blank and shown:
                     facts[n].append(f"{info.name}: {shown}")
                     if named:
@@ -556,7 +558,7 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
             if not isinstance(v, dict):
                 continue
             for n in among.intersection(v):
-                shown = _compact(g, vm, v[n])
+                shown = _compact(g, seen, v[n])
                 if shown:
                     per_node.setdefault(n, []).append(f"{g.rt.display(k)} {shown}")
         for n, entries in per_node.items():
@@ -577,12 +579,12 @@ PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#e5b")
 _NOTHING = ("0", "none", "no", "[]", "")
 
 
-def _compact(g, vm: VM, value: Any) -> str:
+def _compact(g, seen: SeatView, value: Any) -> str:
     """A value as a short text, its nothing-entries left out ('' when it is all nothing)."""
     if isinstance(value, dict) and "of" not in value and "hidden" not in value:
-        entries = [(k, _compact(g, vm, v)) for k, v in value.items() if not _nothing(v)]
+        entries = [(k, _compact(g, seen, v)) for k, v in value.items() if not _nothing(v)]
         return ", ".join(f"{g.rt.display(k)} {v}" for k, v in entries if v)
-    shown = plain(g, vm, value)
+    shown = seen.plain(value)
     return "" if shown in _NOTHING else shown
 
 
@@ -591,13 +593,13 @@ def _nothing(value: Any) -> bool:
     return value is None or value is False or (type(value) is int and value == 0) or value == []
 
 
-def _blank(g, vm: VM, info) -> str:
+def _blank(g, seen: SeatView, info) -> str:
     """A map variable's starting value as `_compact` shows it (an entry not worth noting)."""
     try:
-        default = info.default(vm, [])
+        default = seen.starting(info)
     except Exception:  # a default that needs a key: every entry is worth noting
         return "\0"
-    return _compact(g, vm, default[0] if isinstance(default, tuple) and default else default)
+    return _compact(g, seen, default[0] if isinstance(default, tuple) and default else default)
 
 
 def _pieces(marks: list[tuple[str, str]]) -> str:
