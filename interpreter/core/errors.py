@@ -115,6 +115,34 @@ class UsageError(Exception):
         super().__init__(message if not hint else f"{message}\n    hint: {hint}")
 
 
+class PlayerCountError(UsageError):
+    """A number of players the game is not for. It carries the facts (the game's title, the
+    count asked, the counts allowed) so that each front end words its own advice: the
+    command line names `--players`, the web its form; the hint here names neither."""
+
+    def __init__(self, title: str, count: int, low: int, high: int):
+        self.title, self.count, self.low, self.high = title, count, low, high
+        if low == high:
+            super().__init__(f"{title} is for {low} players, not {count}", f"play it with {low} players")
+        else:
+            super().__init__(
+                f"{title} is for {low} to {high} players, not {count}", f"play it with {low} to {high} players"
+            )
+
+
+class HiddenInformationError(UsageError):
+    """A search that reads the whole state (`kind`, such as mcts) asked to play a game
+    with hidden information, and what is hidden (`found`); the front end words which
+    agent to choose instead."""
+
+    def __init__(self, kind: str, title: str, found: Iterable[str]):
+        self.kind, self.title, self.found = kind, title, tuple(found)
+        super().__init__(
+            f"{kind} reads the whole state, so in {title} it would see hidden information: " + "; ".join(self.found),
+            "a game with hidden information needs the information-set search (IS-MCTS, the agent ismcts:N)",
+        )
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The closest known name to a misspelt one, phrased as a hint."""
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)

@@ -14,7 +14,7 @@ from typing import Any
 from interpreter.compile.compiled import CompiledGame
 from interpreter.compile.steps import Choice
 from interpreter.core import rng
-from interpreter.core.errors import UsageError, did_you_mean, explain
+from interpreter.core.errors import PlayerCountError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.core.trace import TRACER
 from interpreter.runtime.machine import VM, Move, Pending, State
@@ -102,14 +102,7 @@ class Engine:
     def seats_for(self, players: int) -> tuple[str, ...]:
         h = self.header
         if not h.min_players <= players <= h.max_players:
-            if h.min_players == h.max_players:
-                raise UsageError(
-                    f"{h.title} is for {h.min_players} players, not {players}", f"use --players {h.min_players}"
-                )
-            raise UsageError(
-                f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
-                f"use --players N, N from {h.min_players} to {h.max_players}",
-            )
+            raise PlayerCountError(h.title, players, h.min_players, h.max_players)
         for count, names, option, value in h.option_roles:  # `N players when OPTION == VALUE`
             if count == players and self.compiled.options.get(option) == value:
                 return names
