@@ -256,18 +256,25 @@ class Engine:
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
         arose (the innermost one, when one card's text plays another's), or else of a card
-        given to the procedure that asks it (a card played for its operations), if any, and if the
-        seat deciding may see it: a card hidden from it (in another's hand, face down) is
-        not named to it."""
+        given to the procedure that asks it (a card played for its operations), whether that
+        procedure runs in a frame of its own or was written in place by the compiler, if
+        any, and if the seat deciding may see it: a card hidden from it (in another's hand,
+        face down) is not named to it."""
         if state.pending is None:
             return None
-        for code, _step, local in reversed(state.frames):
-            if code in self._card_codes and local:
+        codes = self.compiled.codes
+        for code, step, local in reversed(state.frames):
+            # The step that stopped this frame's run (the decision, or the call that pushed
+            # the frame above) is the one before its next step: the procedures written in
+            # place that were running there, innermost first (`Code.inlined`). Only those:
+            # an inlined procedure's slots keep its arguments after it has returned.
+            inlined = codes[code].inlined
+            slots = inlined[step - 1] if 0 < step <= len(inlined) else ()
+            card = next((v for v in map(local.__getitem__, slots) if isinstance(v, str) and v in self._cards), None)
+            if card is None and code in self._card_codes and local:
                 card = local[0]
-            else:  # a procedure given a card: one played for its operations, say
-                # Its own parameters only: a procedure inlined in it keeps its locals after it
-                # has returned, so they may name a card the question is no longer about.
-                given = local[: self.compiled.codes[code].nparams]
+            elif card is None:  # a procedure given a card: one played for its operations, say
+                given = local[: codes[code].nparams]
                 card = next((v for v in given if isinstance(v, str) and v in self._cards), None)
                 if card is None:
                     continue
