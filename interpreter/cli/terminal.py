@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from interpreter.core.errors import HiddenInformationError, PlayerCountError, UsageError
+from interpreter.core.errors import HiddenInformationError, PlayerCountError, SavedStateError, UsageError
 
 # A control sequence or character a terminal would act on: ESC and what it introduces
 # (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
@@ -225,6 +225,15 @@ def advice(err: UsageError) -> str | None:
         return f"use --players N, N from {err.low} to {err.high}"
     if isinstance(err, HiddenInformationError):
         return "a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N"
+    if isinstance(err, SavedStateError):
+        if err.field == "game" and isinstance(err.saved, str):
+            return f"load it with its own game: gamedef run {err.saved} --from-state ..."
+        if err.field == "variants":
+            return "give the same --variant options"
+        if err.field == "options":
+            return "give the same --option values"
+        if err.own_hint is None:
+            return "compare with a state written by `gamedef run --save-state`"
     return err.hint
 
 

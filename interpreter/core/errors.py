@@ -11,6 +11,7 @@ import difflib
 import os
 import stat
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -141,6 +142,21 @@ class HiddenInformationError(UsageError):
             f"{kind} reads the whole state, so in {title} it would see hidden information: " + "; ".join(self.found),
             "a game with hidden information needs the information-set search (IS-MCTS, the agent ismcts:N)",
         )
+
+
+class SavedStateError(UsageError):
+    """A saved state that does not fit the game it is read into: the field that does not
+    fit (None: the whole document), and for a state saved by another game, or with other
+    variants or options, what it was saved with (`saved`) and what the game was loaded
+    with (`loaded`), so that a front end can say how to load it (the command line: which
+    flags to give). The hint here names no flag."""
+
+    def __init__(
+        self, message: str, hint: str | None = None, field: str | None = None, saved: Any = None, loaded: Any = None
+    ):
+        self.field, self.saved, self.loaded = field, saved, loaded
+        self.own_hint = hint  # None: the general one below
+        super().__init__(message, hint or "compare with a state the game saved itself (save_state)")
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

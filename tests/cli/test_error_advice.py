@@ -43,3 +43,35 @@ def test_a_search_refusing_hidden_information_says_what_is_hidden_and_names_no_f
     assert "hint: a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N" in (
         capsys.readouterr().err
     )
+
+
+def test_a_saved_state_of_another_game_or_variants_carries_both_and_names_no_flag(tmp_path, capsys):
+    from interpreter.core.errors import SavedStateError
+    from interpreter.runtime.saving import load_state, save_state
+
+    path = tmp_path / "s.toml"
+    tictactoe = load_game("tictactoe")
+    save_state(tictactoe, tictactoe.start(seed=1), path)
+    with pytest.raises(SavedStateError) as caught:
+        load_state(load_game("kuhn_poker"), path)
+    err = caught.value
+    assert (err.field, err.saved, err.loaded) == ("game", "tictactoe", "kuhn_poker") and "--" not in err.hint
+    assert main(["run", "kuhn_poker", "--from-state", str(path), "--quiet"]) == 2
+    assert "hint: load it with its own game: gamedef run tictactoe --from-state ..." in capsys.readouterr().err
+
+    berlin = load_game("berlin_wall")
+    save_state(berlin, berlin.start(players=2, seed=1), path)
+    with pytest.raises(SavedStateError) as caught:
+        load_state(load_game("berlin_wall", variants=["gravity"]), path)
+    err = caught.value
+    assert (err.field, err.saved, err.loaded) == ("variants", [], ["gravity"]) and "--" not in err.hint
+    assert main(["run", "berlin_wall", "--variant", "gravity", "--from-state", str(path), "--quiet"]) == 2
+    assert "hint: give the same --variant options" in capsys.readouterr().err
+    gravity = load_game("berlin_wall", variants=["gravity"])
+    save_state(gravity, gravity.start(players=2, seed=1), path)
+    with pytest.raises(SavedStateError) as caught:
+        load_state(load_game("berlin_wall", variants=["gravity"], options={"ground": "left"}), path)
+    assert caught.value.field == "options" and "--" not in caught.value.hint
+    command = ["run", "berlin_wall", "--variant", "gravity", "--option", "ground=left", "--from-state", str(path)]
+    assert main([*command, "--quiet"]) == 2
+    assert "hint: give the same --option values" in capsys.readouterr().err
