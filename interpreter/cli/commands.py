@@ -17,7 +17,7 @@ from interpreter.cli.designing import cmd_cards, cmd_check, cmd_diff, cmd_lsp, c
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
 from interpreter.cli.shared import budget_seconds, positive
-from interpreter.cli.terminal import clean_output, error
+from interpreter.cli.terminal import advice, clean_output, error
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import KINDS_HELP
@@ -462,7 +462,7 @@ def _main(argv: list[str] | None) -> int:
         print(err.render(), file=sys.stderr)
         return 2
     except UsageError as err:
-        error(err.message, err.hint)
+        error(err.message, advice(err))
         return 2
     except KeyboardInterrupt:
         return 130

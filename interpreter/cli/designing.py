@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from interpreter.cli.shared import load_named, put, shown_path
-from interpreter.cli.terminal import asked_width, error
+from interpreter.cli.terminal import advice, asked_width, error
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.runtime.load import find_game, load_game
 from interpreter.runtime.saving import read_transcript
@@ -36,7 +36,7 @@ def cmd_test(args) -> int:
             bad = True
             continue
         except UsageError as err:
-            error(err.message, err.hint)
+            error(err.message, advice(err))
             bad = True
             continue
         if not found:

@@ -9,7 +9,7 @@ from interpreter.cli.terminal import say, show_view
 from interpreter.core.errors import UsageError
 from interpreter.runtime.cardlist import about_lines
 from interpreter.runtime.game import Game
-from interpreter.runtime.machine import State
+from interpreter.runtime.machine import Move, State
 from interpreter.runtime.render import render, status_text
 
 
@@ -78,7 +78,7 @@ class HumanAgent:
         named = question.split(":")[0].strip().casefold() in (self.seat.casefold(), title.casefold())
         colon = "" if question.endswith(("?", ":")) else ":"  # "move whose hammer 3 spaces?", not "?:"
         menu = [f"\n{question}{colon}" if named else f"\n{title}, {question}{colon}"]
-        board = moves_on_board(game, labels)
+        board = moves_on_board(game, game.legal_moves(state))
         listed = board or numbered(labels, self.width or shutil.get_terminal_size((100, 24)).columns)
         if self.compact and len(listed) > COMPACT_MOVES:  # an 80x24 screen: the first moves, the rest by Tab
             more = len(labels) - sum(line.count(". ") for line in listed[:COMPACT_MOVES])
@@ -240,27 +240,29 @@ def _common_words(labels: list[str]) -> str:
     return first[:n]
 
 
-def moves_on_board(game: Game, labels: list[str]) -> list[str] | None:
-    """When many moves each name a cell of one grid (`b2`, `hammer on d3`), the grid drawn
-    with each move's number on its cell (`.` where no move goes), the moves' common words
-    said once: a choice of 48 places read as the board it is. None otherwise."""
-    if len(labels) <= 9:
+def moves_on_board(game: Game, moves: list[Move]) -> list[str] | None:
+    """When many moves each choose a cell of one grid (`b2`, `hammer on d3`: the move's
+    value is the cell), the grid drawn with each move's number on its cell (`.` where no
+    move goes), the moves' common words said once: a choice of 48 places read as the board
+    it is. None otherwise."""
+    if len(moves) <= 9:
         return None
     coords = game.compiled.rt.coords
-    cells = [label.rsplit(" ", 1)[-1] for label in labels]
-    if any(c not in coords for c in cells) or len(set(cells)) != len(cells):
-        return None
-    prefixes = {label[: len(label) - len(c)] for label, c in zip(labels, cells)}
-    if len(prefixes) != 1:
+    cells = [m.value for m in moves]
+    if any(not isinstance(c, str) or c not in coords for c in cells) or len(set(cells)) != len(cells):
         return None
     grid = next(cells_ for cells_ in game.compiled.types.values() if cells_ and cells[0] in cells_)
     if any(c not in grid for c in cells):
         return None
+    # The words every label puts before its cell's name, said once ("hammer on CELL").
+    shown = [game.compiled.rt.display(c) for c in cells]
+    prefixes = {m.label[: len(m.label) - len(c)] if m.label.endswith(c) else None for m, c in zip(moves, shown)}
+    prefix = next(iter(prefixes)) if len(prefixes) == 1 else None
     number = {c: str(i) for i, c in enumerate(cells, 1)}
     width = max(len(n) for n in number.values()) + 1
     columns = max(coords[c][0] for c in grid)
     rows = max(coords[c][1] for c in grid)
-    out = [f"  moves: {next(iter(prefixes)) or ''}CELL, by number:"]
+    out = [f"  moves: {prefix or ''}CELL, by number:" if prefix is not None else "  moves by number:"]
     out.append("     " + "".join(c[:-1].rjust(width) for c in grid[:columns]))
     for y in range(1, rows + 1):
         row = [number.get(c, ".") for c in grid if coords[c][1] == y]

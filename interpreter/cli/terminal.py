@@ -22,6 +22,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
+from interpreter.core.errors import HiddenInformationError, PlayerCountError, SavedStateError, UsageError
+
 # A control sequence or character a terminal would act on: ESC and what it introduces
 # (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
 # APC, or ESC and one character), the other C0 controls but newline and tab, DEL and C1.
@@ -212,6 +214,27 @@ def show_view(text: str) -> None:
     the indented lines of its section: "Victory points:", "Hammers:") in bold."""
     for line in text.split("\n"):
         say(line, "bold" if line[:1] not in ("", " ") and line.endswith(":") else "")
+
+
+def advice(err: UsageError) -> str | None:
+    """An error's hint as the command line gives it: the library's typed errors carry the
+    facts, and only here are they worded as the flags to give."""
+    if isinstance(err, PlayerCountError):
+        if err.low == err.high:
+            return f"use --players {err.low}"
+        return f"use --players N, N from {err.low} to {err.high}"
+    if isinstance(err, HiddenInformationError):
+        return "a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N"
+    if isinstance(err, SavedStateError):
+        if err.field == "game" and isinstance(err.saved, str):
+            return f"load it with its own game: gamedef run {err.saved} --from-state ..."
+        if err.field == "variants":
+            return "give the same --variant options"
+        if err.field == "options":
+            return "give the same --option values"
+        if err.own_hint is None:
+            return "compare with a state written by `gamedef run --save-state`"
+    return err.hint
 
 
 def error(message: str, hint: str | None = None) -> None:

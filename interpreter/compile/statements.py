@@ -121,6 +121,7 @@ def _thread_jumps(code: Code) -> None:
             k = landing(j)
             if k < len(ops) and target(k) is None:
                 ops[j], code.spans[j], code.names[j] = ops[k], code.spans[k], code.names[k]
+                code.inlined[j] = code.inlined[k]
         elif (head := getattr(ops[j], "back", None)) is not None and landing(head) != head:
             ops[j] = _back_edge(landing(head))
 
@@ -142,6 +143,8 @@ class StatementCompiler:
         self._loops: list[list[int]] = []
         self._returns: list[tuple] = []
         self._inline_stack: list[str] = []
+        # The parameters' slots of the inlined calls being written, innermost first (`Code.inlined`).
+        self._inline_params: tuple[int, ...] = ()
         self._merge_at: tuple[Code, int] | None = None  # where a body written in place joins its caller
 
     def compile_trigger(self, t: ast.Trigger, card: str | None) -> None:
@@ -168,6 +171,7 @@ class StatementCompiler:
         # receives their value, whether they have a result).
         self._returns = []
         self._inline_stack = [code.name]
+        self._inline_params = ()
         self._block(tuple(body) + (ast.Return(span=code.span),), scope)
         code.nlocals = scope.count
         code.local_names = tuple(_local(scope.named.get(i), code.name) for i in range(scope.count))
@@ -181,6 +185,7 @@ class StatementCompiler:
         code.ops.append(op)
         code.spans.append(span)
         code.names.append(self._inline_stack[-1])
+        code.inlined.append(self._inline_params)
         return len(code.ops) - 1
 
     def _here(self) -> int:
@@ -700,10 +705,12 @@ class StatementCompiler:
         self._inline_stack.append(decl.name)
         self._returns.append(([], dest, decl.result is not None))
         loops, self._loops = self._loops, []
+        outer_params, self._inline_params = self._inline_params, slots + self._inline_params
         try:
             self._block(body, inner)
         finally:
             self._loops = loops
+            self._inline_params = outer_params
             self._inline_stack.pop()
             ends, _, _ = self._returns.pop()
         end = self._here()

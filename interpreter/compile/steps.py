@@ -32,6 +32,7 @@ class Code:
         "span",
         "result_slot",
         "local_names",
+        "inlined",
     )
 
     def __init__(self, index: int, name: str, span: Span):
@@ -39,6 +40,11 @@ class Code:
         self.ops: list = []
         self.spans: list[Span] = []
         self.names: list[str] = []  # the procedure each step comes from (inlined calls)
+        # Each step's inlined calls running there, as the slots of their parameters, the
+        # innermost call's first: what a card given to a procedure written in place is while
+        # its steps run (`Engine.card_in_play`), and only then; the slots keep their values
+        # after the call has returned, and the steps after it name no such call.
+        self.inlined: list[tuple[int, ...]] = []
         self.nlocals = 0
         self.nparams = 0
         # A procedure with a result keeps, in this slot after its parameters, the caller's

@@ -11,6 +11,7 @@ import difflib
 import os
 import stat
 from collections.abc import Iterable
+from typing import Any
 
 import attrs
 
@@ -113,6 +114,49 @@ class UsageError(Exception):
         self.message = message
         self.hint = hint
         super().__init__(message if not hint else f"{message}\n    hint: {hint}")
+
+
+class PlayerCountError(UsageError):
+    """A number of players the game is not for. It carries the facts (the game's title, the
+    count asked, the counts allowed) so that each front end words its own advice: the
+    command line names `--players`, the web its form; the hint here names neither."""
+
+    def __init__(self, title: str, count: int, low: int, high: int):
+        self.title, self.count, self.low, self.high = title, count, low, high
+        if low == high:
+            super().__init__(f"{title} is for {low} players, not {count}", f"play it with {low} players")
+        else:
+            super().__init__(
+                f"{title} is for {low} to {high} players, not {count}", f"play it with {low} to {high} players"
+            )
+
+
+class HiddenInformationError(UsageError):
+    """A search that reads the whole state (`kind`, such as mcts) asked to play a game
+    with hidden information, and what is hidden (`found`); the front end words which
+    agent to choose instead."""
+
+    def __init__(self, kind: str, title: str, found: Iterable[str]):
+        self.kind, self.title, self.found = kind, title, tuple(found)
+        super().__init__(
+            f"{kind} reads the whole state, so in {title} it would see hidden information: " + "; ".join(self.found),
+            "a game with hidden information needs the information-set search (IS-MCTS, the agent ismcts:N)",
+        )
+
+
+class SavedStateError(UsageError):
+    """A saved state that does not fit the game it is read into: the field that does not
+    fit (None: the whole document), and for a state saved by another game, or with other
+    variants or options, what it was saved with (`saved`) and what the game was loaded
+    with (`loaded`), so that a front end can say how to load it (the command line: which
+    flags to give). The hint here names no flag."""
+
+    def __init__(
+        self, message: str, hint: str | None = None, field: str | None = None, saved: Any = None, loaded: Any = None
+    ):
+        self.field, self.saved, self.loaded = field, saved, loaded
+        self.own_hint = hint  # None: the general one below
+        super().__init__(message, hint or "compare with a state the game saved itself (save_state)")
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

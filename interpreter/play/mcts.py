@@ -50,7 +50,7 @@ import math
 import random
 import time
 
-from interpreter.core.errors import UsageError
+from interpreter.core.errors import HiddenInformationError, UsageError
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.machine import State
@@ -76,14 +76,10 @@ def hidden_information(game: Game) -> list[str]:
 
 
 def refuse_hidden(game: Game, kind: str = "mcts") -> None:
-    """Raise a UsageError naming the hidden information if `game` has any."""
+    """Raise a HiddenInformationError naming the hidden information if `game` has any."""
     found = hidden_information(game)
     if found:
-        raise UsageError(
-            f"{kind} reads the whole state, so in {game.header.title} it would see hidden information: "
-            + "; ".join(found),
-            "a game with hidden information needs the information-set search (IS-MCTS): --agent SEAT=ismcts:N",
-        )
+        raise HiddenInformationError(kind, game.header.title, found)
 
 
 def refuse_unresampled(game: Game, state: State | None = None) -> None:

@@ -207,4 +207,8 @@ class ChanceEngine(Engine):
         if not self.is_chance_node(state):
             return []
         node = state.chance.node
-        return [(Move(CHANCE, label), pr) for label, pr in zip(self.labels(state), node.probabilities)]
+        values = state.pending.values  # type: ignore[union-attr]  # a chance node waits for its draw
+        return [
+            (Move(CHANCE, label, value), pr)
+            for label, value, pr in zip(self.labels(state), values, node.probabilities, strict=True)
+        ]

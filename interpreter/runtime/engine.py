@@ -14,7 +14,7 @@ from typing import Any
 from interpreter.compile.compiled import CompiledGame
 from interpreter.compile.steps import Choice
 from interpreter.core import rng
-from interpreter.core.errors import UsageError, did_you_mean, explain
+from interpreter.core.errors import PlayerCountError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_NARRATION, LimitExceeded, too_long
 from interpreter.core.trace import TRACER
 from interpreter.runtime.machine import VM, Move, Pending, State
@@ -79,7 +79,7 @@ class Engine:
         self._actions: Any = None  # the action space (runtime/game.py), made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
-        self._moves: dict[tuple, list] = {}  # (player, labels) -> its moves
+        self._moves: dict[tuple, list] = {}  # (player, labels, values) -> its moves
         self._moves_by_key: dict[tuple, list] = {}  # (player, `_label_key`) -> its moves
         # The state last made and its working copy (`_working`): two fields, not a pair, as
         # `apply_index` sets them at every decision.
@@ -102,14 +102,7 @@ class Engine:
     def seats_for(self, players: int) -> tuple[str, ...]:
         h = self.header
         if not h.min_players <= players <= h.max_players:
-            if h.min_players == h.max_players:
-                raise UsageError(
-                    f"{h.title} is for {h.min_players} players, not {players}", f"use --players {h.min_players}"
-                )
-            raise UsageError(
-                f"{h.title} is for {h.min_players} to {h.max_players} players, not {players}",
-                f"use --players N, N from {h.min_players} to {h.max_players}",
-            )
+            raise PlayerCountError(h.title, players, h.min_players, h.max_players)
         for count, names, option, value in h.option_roles:  # `N players when OPTION == VALUE`
             if count == players and self.compiled.options.get(option) == value:
                 return names
@@ -263,18 +256,25 @@ class Engine:
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
         arose (the innermost one, when one card's text plays another's), or else of a card
-        given to the procedure that asks it (a card played for its operations), if any, and if the
-        seat deciding may see it: a card hidden from it (in another's hand, face down) is
-        not named to it."""
+        given to the procedure that asks it (a card played for its operations), whether that
+        procedure runs in a frame of its own or was written in place by the compiler, if
+        any, and if the seat deciding may see it: a card hidden from it (in another's hand,
+        face down) is not named to it."""
         if state.pending is None:
             return None
-        for code, _step, local in reversed(state.frames):
-            if code in self._card_codes and local:
+        codes = self.compiled.codes
+        for code, step, local in reversed(state.frames):
+            # The step that stopped this frame's run (the decision, or the call that pushed
+            # the frame above) is the one before its next step: the procedures written in
+            # place that were running there, innermost first (`Code.inlined`). Only those:
+            # an inlined procedure's slots keep its arguments after it has returned.
+            inlined = codes[code].inlined
+            slots = inlined[step - 1] if 0 < step <= len(inlined) else ()
+            card = next((v for v in map(local.__getitem__, slots) if isinstance(v, str) and v in self._cards), None)
+            if card is None and code in self._card_codes and local:
                 card = local[0]
-            else:  # a procedure given a card: one played for its operations, say
-                # Its own parameters only: a procedure inlined in it keeps its locals after it
-                # has returned, so they may name a card the question is no longer about.
-                given = local[: self.compiled.codes[code].nparams]
+            elif card is None:  # a procedure given a card: one played for its operations, say
+                given = local[: codes[code].nparams]
                 card = next((v for v in given if isinstance(v, str) and v in self._cards), None)
                 if card is None:
                     continue
@@ -315,13 +315,15 @@ class Engine:
         key = _label_key(state, self.compiled.choices[p.choice])
         moves = None if key is None else self._moves_by_key.get((player, key))
         if moves is None:
-            # The same labels for the same player are the same moves: made once, kept.
-            labelled = (player, tuple(self._shared_labels(state)))
+            # The same labels of the same values for the same player are the same moves: made once, kept.
+            labelled = (player, tuple(self._shared_labels(state)), p.values)
             moves = self._moves.get(labelled)
             if moves is None:
                 if len(self._moves) >= KEPT_LABELS:
                     self._moves.clear()
-                moves = self._moves[labelled] = [_new_tuple(Move, (player, x)) for x in labelled[1]]
+                moves = self._moves[labelled] = [
+                    _new_tuple(Move, (player, x, v)) for x, v in zip(labelled[1], p.values, strict=True)
+                ]
             if key is not None:
                 if len(self._moves_by_key) >= KEPT_LABELS:
                     self._moves_by_key.clear()

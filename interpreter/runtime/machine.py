@@ -29,11 +29,15 @@ _new_tuple = tuple.__new__
 
 
 class Move(NamedTuple):
-    """A decision by one seat, named by a stable human-readable label. (A named tuple:
-    `legal_moves` makes one per option, so it must be cheap.)"""
+    """A decision by one seat, named by a stable human-readable label, with the value it
+    chooses (the component, cell, number... of `Pending.values` its option stands for), so
+    that a caller asks which cell a move plays of the move, never of its label's words.
+    A move made by hand from a label (`Move(seat, "d3")`) has no value; `apply` finds it
+    by its label. (A named tuple: `legal_moves` makes one per option, so it must be cheap.)"""
 
     player: str
     label: str
+    value: Any = None
 
     def __str__(self) -> str:
         return f"{self.player}: {self.label}"

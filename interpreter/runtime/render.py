@@ -110,6 +110,33 @@ def plain(g, vm, view) -> str:
     return g.rt.display(view)
 
 
+class SeatView:
+    """A position as one seat may see it, for a drawing of it (the web's board): the seat's
+    observation, and each value of it as text, written by the game's own templates in that
+    position (a component's `short` form, a value as plain text). The working copy those
+    templates run in stays here: a drawing asks for texts, never for the machine."""
+
+    __slots__ = ("game", "observation", "_vm")
+
+    def __init__(self, game: Game, state: State, viewer: str | None, observation: dict | None = None):
+        self.game = game
+        self.observation = observe(game.compiled, state, viewer) if observation is None else observation
+        self._vm = VM(game.compiled, state)
+
+    def short(self, value: Any) -> str:
+        """A compact glyph for a value, for boards (`short_text`): its `short` form, '?' where hidden."""
+        return short_text(self.game.compiled, self._vm, value)
+
+    def plain(self, value: Any) -> str:
+        """A value of the observation as plain text (`plain`)."""
+        return plain(self.game.compiled, self._vm, value)
+
+    def starting(self, info: Any) -> Any:
+        """A variable's starting value, as its declaration computes it (every entry of a map
+        at its default); raises what the declaration's code raises (a default that needs a key)."""
+        return info.default(self._vm, [])
+
+
 # ---- a declared view ---------------------------------------------------------------------
 def _shower(g, vm, viewer: str | None):
     """How a view shows a value to `viewer`: as its observation shows it (a face-down piece

@@ -19,7 +19,7 @@ import tomli_w
 
 from interpreter.check.checker import local_types
 from interpreter.compile.queries import GRANTS
-from interpreter.core.errors import GameDefError, UsageError, did_you_mean, explain
+from interpreter.core.errors import GameDefError, SavedStateError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
 from interpreter.core.links import ADDED
 from interpreter.language import syntax as ast
@@ -88,8 +88,9 @@ def state_to_dict(game: Game, state: State) -> dict:
 class _Bad(Exception):
     """One field of a saved state that does not fit the game: its name and why."""
 
-    def __init__(self, field: str, message: str, hint: str | None = None):
+    def __init__(self, field: str, message: str, hint: str | None = None, saved: Any = None, loaded: Any = None):
         self.field, self.message, self.hint = field, message, hint
+        self.saved, self.loaded = saved, loaded  # a state of another game, variants or options: with what
         super().__init__(message)
 
 
@@ -440,13 +441,10 @@ def state_from_dict(game: Game, data: dict, where: str = "state") -> State:
     try:
         return _state_from_dict(game, data)
     except RecursionError:
-        raise UsageError(
-            f"{where}: values nested too deeply", "compare with a state written by `gamedef run --save-state`"
-        ) from None
+        raise SavedStateError(f"{where}: values nested too deeply") from None
     except _Bad as bad:
-        raise UsageError(
-            f"{where}: {bad.field}: {bad.message}",
-            bad.hint or "compare with a state written by `gamedef run --save-state`",
+        raise SavedStateError(
+            f"{where}: {bad.field}: {bad.message}", bad.hint, bad.field, bad.saved, bad.loaded
         ) from None
 
 
@@ -492,28 +490,32 @@ def _header(game: Game, data: dict) -> tuple[tuple[str, ...], int, list, int, tu
     """The saved state's header checked against the game (its name, variants, options
     and rules) and read: its seats, random state, pins, decisions and result."""
     name = data.get("game")
-    _need(
-        name == game.name,
-        "game",
-        f"this state is from {name!r}, not {game.name!r}" if isinstance(name, str) else "missing or not a text",
-        f"load it with its own game: gamedef run {name} --from-state ..." if isinstance(name, str) else None,
-    )
+    if name != game.name:
+        if not isinstance(name, str):
+            raise _Bad("game", "missing or not a text")
+        raise _Bad(
+            "game", f"this state is from {name!r}, not {game.name!r}", "load it with its own game", name, game.name
+        )
     variants = data.get("variants", [])
-    _need(
-        isinstance(variants, list) and tuple(variants) == tuple(game.variants),
-        "variants",
-        f"the state was saved with variants {variants!r}, the game is loaded with {list(game.variants)!r}",
-        "give the same --variant options",
-    )
+    if not (isinstance(variants, list) and tuple(variants) == tuple(game.variants)):
+        raise _Bad(
+            "variants",
+            f"the state was saved with variants {variants!r}, the game is loaded with {list(game.variants)!r}",
+            "load the game with the variants it was saved with",
+            variants,
+            list(game.variants),
+        )
     options = data.get("options", {})
     _need(isinstance(options, dict), "options", "expected a table")
     differ = sorted(k for k in set(options) | set(game.options) if options.get(k) != game.options.get(k))
-    _need(
-        not differ,
-        "options",
-        f"the state was saved with other options ({', '.join(map(str, differ))})",
-        "give the same --option values",
-    )
+    if differ:
+        raise _Bad(
+            "options",
+            f"the state was saved with other options ({', '.join(map(str, differ))})",
+            "load the game with the options it was saved with",
+            options,
+            dict(game.options),
+        )
     frames_data = data.get("frames", [])
     _need(isinstance(frames_data, list), "frames", "expected a list of frames")
     saved_hash = data.get("rules_hash")

@@ -438,7 +438,7 @@ def _board(table: Table, seat: str) -> str:
         return cached
     g = table.game.compiled
     mine = state.result is None and state.pending is not None and seat != SPECTATOR and state.pending.player == seat
-    labels = table.game.labels(state) if mine else []
+    moves = table.game.legal_moves(state) if mine else []
 
     def observed(s: State) -> dict:  # kept by the table: the position before was observed as the last
         with table.lock:
@@ -447,7 +447,7 @@ def _board(table: Table, seat: str) -> str:
                 return table.observed(at, viewer)
         return observe(table.game.compiled, s, viewer)
 
-    drawing = draw(table.game, state, viewer, labels, states[-2] if len(states) > 1 else None, observed)
+    drawing = draw(table.game, state, viewer, moves, states[-2] if len(states) > 1 else None, observed)
     texts = card_texts(g)
     with table.lock:
         log_lines = table.narration.last(table.game, states, viewer)
@@ -460,7 +460,7 @@ def _board(table: Table, seat: str) -> str:
         to_move=state.pending.player if state.pending is not None and state.result is None else None,
         result=state.result,
         prompt=Markup(texts.mark(html.escape(table.game.question(state)))) if mine else "",
-        moves=[(label, texts.about(label)) for label in labels],
+        moves=[(move.label, texts.about(move.label)) for move in moves],
         seen=step,
         map=drawing.map,
         parts=drawing.parts,

@@ -12,8 +12,8 @@ Nothing here knows a game. What is drawn comes from the game's declarations:
   every map variable's value there as the seat may see it;
 - a view's list drawn with a layout (`layout pyramid`, `layout rows`) is rows of cards;
 - the rest is the game's own view (its `view` declaration, or the generic one), as text.
-A legal move whose label names a cell or a node makes that cell or node clickable: the
-click plays that move. Every text is escaped.
+A legal move that chooses a cell or a node (its value is that place, or a piece the viewer
+sees standing there) makes that cell or node clickable: the click plays that move. Every text is escaped.
 
 The observation is computed once per drawing, and every part is drawn from it.
 """
@@ -32,9 +32,9 @@ from typing import Any, NamedTuple
 
 from interpreter.core import cache
 from interpreter.runtime.game import Game
-from interpreter.runtime.machine import VM, State
-from interpreter.runtime.observe import observe, short_text
-from interpreter.runtime.render import Part, plain, render, status_text, view_parts
+from interpreter.runtime.machine import Move, State
+from interpreter.runtime.observe import observe
+from interpreter.runtime.render import Part, SeatView, render, status_text, view_parts
 from interpreter.web.cards import card_texts
 
 MAX_NODES = 400  # a larger graph is not drawn (its view is still shown as text)
@@ -52,11 +52,11 @@ def draw(
     game: Game,
     state: State,
     viewer: str | None,
-    moves: list[str],
+    moves: list[Move],
     before: State | None = None,
     observed: Callable[[State], dict] | None = None,
 ) -> Drawing:
-    """The position as `viewer` may see it; `moves` are the viewer's legal moves' labels.
+    """The position as `viewer` may see it; `moves` are the viewer's legal moves.
     With `before` (the position before the last move), the cells and nodes the last move
     changed as `viewer` sees them are marked. `observed(state)` is the viewer's observation
     of a state, when the caller keeps them (a table's page: the position before the last
@@ -64,13 +64,14 @@ def draw(
     g = game.compiled
     look = observed or (lambda s: observe(g, s, viewer))
     obs = look(state)
-    vm = VM(g, state)
-    markers = _markers(g, vm, obs, state)
+    seen = SeatView(game, state, viewer, obs)
+    markers = _markers(g, seen, obs, state)
     places = _places(g)
     last = touched(obs, look(before), places) if before is not None and places else frozenset()
-    drawn_map = map_board(game, state, obs, vm, moves, last)
+    playable = _playable(g, obs, moves, places) if moves else {}
+    drawn_map = map_board(game, state, obs, seen, moves, last, playable)
     if not g.view:  # the generic view: every grid drawn, then the text (its grids included)
-        parts = [_grid(g, vm, info, obs["vars"][info.name], markers, moves, last) for info in _grid_vars(g)]
+        parts = [_grid(g, seen, info, obs["vars"][info.name], markers, moves, last, playable) for info in _grid_vars(g)]
         parts.append(_text(render(game, state, viewer).splitlines(), g))
         return Drawing(drawn_map, parts)
     status = status_text(game, state, viewer)  # the line the game declares for `play`'s prompt
@@ -81,7 +82,7 @@ def draw(
         return [name]  # a grid item is drawn as HTML below, not as text
 
     for part in view_parts(game, state, viewer, grid_lines):
-        html_part = _part_html(g, vm, obs, part, markers, moves, last)
+        html_part = _part_html(g, seen, obs, part, markers, moves, last, playable)
         if html_part is None:
             pending.extend(part.lines)
             continue
@@ -127,12 +128,19 @@ def touched(now: dict, before: dict, places: frozenset[str]) -> frozenset[str]:
 
 
 def _part_html(
-    g, vm: VM, obs: dict, part: Part, markers: dict, moves: list[str], last: frozenset[str] = frozenset()
+    g,
+    seen: SeatView,
+    obs: dict,
+    part: Part,
+    markers: dict,
+    moves: list[Move],
+    last: frozenset[str] = frozenset(),
+    playable: dict[str, int] | None = None,
 ) -> str | None:
     """A view item drawn as HTML, or None for an item shown as text."""
     item = part.item
     if item.kind == "grid" and item.var in g.vars:
-        return _grid(g, vm, g.vars[item.var], obs["vars"][item.var], markers, moves, last)
+        return _grid(g, seen, g.vars[item.var], obs["vars"][item.var], markers, moves, last, playable)
     if item.kind == "list" and item.layout:
         return _cells(item.title, item.layout, part.groups)
     return None
@@ -148,7 +156,7 @@ def _grid_vars(g) -> list:
     return [info for info in g.var_order if info.keys and info.keys[0] in g.rt.coords]
 
 
-def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[tuple[str, str]]]:
+def _markers(g, seen: SeatView, obs: dict, state: State, places=None) -> dict[str, list[tuple[str, str]]]:
     """What stands on each place (a grid cell, or a map node) besides its own value: for
     every variable that puts a seat or a component there (`hammer: player -> Cell?`,
     `at: Army -> Zone?`), a short mark and its meaning."""
@@ -165,12 +173,21 @@ def _markers(g, vm: VM, obs: dict, state: State, places=None) -> dict[str, list[
             if key in seat_no:
                 mark, who = str(seat_no[key]), g.rt.seat_titles.get(key, key)
             else:
-                mark, who = short_text(g, vm, key), g.rt.display(key)
+                mark, who = seen.short(key), g.rt.display(key)
             out.setdefault(value, []).append((mark, f"{info.name} of {who}"))
     return out
 
 
-def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str], last: frozenset[str] = frozenset()) -> str:
+def _grid(
+    g,
+    seen: SeatView,
+    info,
+    view: dict,
+    markers: dict,
+    moves: list[Move],
+    last: frozenset[str] = frozenset(),
+    playable: dict[str, int] | None = None,
+) -> str:
     """A grid-keyed variable as an HTML table: each cell its piece and what stands on it;
     a cell named by a move is a button that plays it; a cell the last move changed is
     outlined and says so (not by colour alone)."""
@@ -185,7 +202,7 @@ def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str], last: fr
             if cell is None:
                 lines.append("<td></td>")
                 continue
-            text = short_text(g, vm, view[cell]) if cell in view else ""
+            text = seen.short(view[cell]) if cell in view else ""
             inner = html.escape(text if text not in ("none", ".") else "")
             on = markers.get(cell, [])
             inner += "".join(
@@ -195,10 +212,10 @@ def _grid(g, vm: VM, info, view: dict, markers: dict, moves: list[str], last: fr
             changed = [LAST_MOVE] if cell in last else []
             tip = html.escape(", ".join([cell, *(what for _, what in on), *changed]))
             td = '<td class="last">' if changed else "<td>"
-            move = _move_naming(moves, cell, g.rt.display(cell))
+            move = playable.get(cell) if playable else None
             if move is not None:
                 lines.append(
-                    f'{td}<button class="cell" data-move="{move}" title="{html.escape(moves[move])}">'
+                    f'{td}<button class="cell" data-move="{move}" title="{html.escape(moves[move].label)}">'
                     f"{inner or '&nbsp;'}</button></td>"
                 )
             else:
@@ -430,11 +447,19 @@ def _label_svg(node: str, label: Label) -> str:
     return f'<text class="label" data-node="{html.escape(node)}" text-anchor="{label.anchor}">{"".join(out)}</text>'
 
 
-def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str], last: frozenset[str] = frozenset()) -> str:
+def map_board(
+    game: Game,
+    state: State,
+    obs: dict,
+    seen: SeatView,
+    moves: list[Move],
+    last: frozenset[str] = frozenset(),
+    playable: dict[str, int] | None = None,
+) -> str:
     """The game's map as an SVG graph ('' when the game has none): links, then each node as
     a group (its tooltip, an invisible hit area, its dot), then the labels, each placed
     where it overlaps no other label and no other node; in a scrolling frame with zoom
-    buttons (static/map.js)."""
+    buttons (static/map.js). `playable` gives the node each of `moves` chooses (`_playable`)."""
     g = game.compiled
     nodes = tuple(sorted(n for n in g.rt.links if n in g.kind_of))
     if not nodes or len(nodes) > MAX_NODES:
@@ -442,17 +467,17 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str], las
     positions = positions_of(game, nodes)
     centres = {n: (x * MAP_W, y * MAP_H) for n, (x, y) in positions.items()}
     radii = hit_radii(g, nodes)
-    facts, notes, colour = _facts(g, vm, obs, nodes)
+    facts, notes, colour = _facts(g, seen, obs, nodes)
     fills = {v: i % len(PALETTE) for i, v in enumerate(sorted(set(colour.values())))}  # a palette class each
-    pieces = _markers(g, vm, obs, state, frozenset(nodes))
+    pieces = _markers(g, seen, obs, state, frozenset(nodes))
     titles = {n: g.rt.display(n) for n in nodes}
-    playable = {n: _move_naming(moves, n, titles[n], _longer(g, titles[n])) if moves else None for n in nodes}
+    playable = playable or {}
     texts = {}
     for n in nodes:
         on = pieces.get(n, [])
         texts[n] = (titles[n], "; ".join([*notes[n], _pieces(on)] if on else notes[n]))
     degree = {n: len(g.rt.links.get(n, ())) for n in nodes}
-    order = sorted(nodes, key=lambda n: (playable[n] is None, not texts[n][1], -degree[n], titles[n]))
+    order = sorted(nodes, key=lambda n: (n not in playable, not texts[n][1], -degree[n], titles[n]))
     labels = place_labels(order, centres, radii, texts)
     parts = [
         '<div class="map-view">',
@@ -467,9 +492,9 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str], las
     for n in nodes:
         x, y = centres[n]
         title, note = texts[n]
-        move = playable[n]
+        move = playable.get(n)
         on = pieces.get(n, [])
-        does = [f"click: {moves[move]}"] if move is not None else []  # what a click plays
+        does = [f"click: {moves[move].label}"] if move is not None else []  # what a click plays
         changed = [LAST_MOVE] if n in last else []
         tip = "\n".join([title, *facts[n], *(what for _, what in on), *changed, *does])
         cls = ("node playable" if move is not None else "node") + (" last" if changed else "")
@@ -501,18 +526,9 @@ def map_board(game: Game, state: State, obs: dict, vm: VM, moves: list[str], las
     return "\n".join(parts)
 
 
-@functools.lru_cache(maxsize=8)
-def _titles(g) -> tuple[str, ...]:
-    return tuple(sorted({str(t) for t in g.rt.titles.values()}, key=len, reverse=True))
-
-
-@functools.lru_cache(maxsize=4096)
-def _longer(g, title: str) -> tuple[str, ...]:
-    """The game's longer titles that hold this one (a card named after a country)."""
-    return tuple(t for t in _titles(g) if title in t and t != title)
-
-
-def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list[str]], dict[str, list[str]], dict]:
+def _facts(
+    g, seen: SeatView, obs: dict, nodes: tuple[str, ...]
+) -> tuple[dict[str, list[str]], dict[str, list[str]], dict]:
     """Each node's lines for its tooltip, the short notes drawn under it, and what colours
     it: every map variable's value there, as seen, where it is not the variable's starting
     value (`control: Germans`, `influence: US 2, EU 1`). A seat's numbers by node (influence
@@ -528,10 +544,10 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
             continue
         direct = among.intersection(view)
         if direct:
-            blank = _blank(g, vm, info)
+            blank = _blank(g, seen, info)
             named = not colour and all(v is None or (isinstance(v, str) and v in g.rt.titles) for v in view.values())
             for n in direct:
-                shown = _compact(g, vm, view[n])
+                shown = _compact(g, seen, view[n])
                 if shown != blank and shown:
                     facts[n].append(f"{info.name}: {shown}")
                     if named:
@@ -542,7 +558,7 @@ def _facts(g, vm: VM, obs: dict, nodes: tuple[str, ...]) -> tuple[dict[str, list
             if not isinstance(v, dict):
                 continue
             for n in among.intersection(v):
-                shown = _compact(g, vm, v[n])
+                shown = _compact(g, seen, v[n])
                 if shown:
                     per_node.setdefault(n, []).append(f"{g.rt.display(k)} {shown}")
         for n, entries in per_node.items():
@@ -563,12 +579,12 @@ PALETTE = ("#c33", "#36c", "#2a6", "#d80", "#82c", "#0aa", "#a63", "#e5b")
 _NOTHING = ("0", "none", "no", "[]", "")
 
 
-def _compact(g, vm: VM, value: Any) -> str:
+def _compact(g, seen: SeatView, value: Any) -> str:
     """A value as a short text, its nothing-entries left out ('' when it is all nothing)."""
     if isinstance(value, dict) and "of" not in value and "hidden" not in value:
-        entries = [(k, _compact(g, vm, v)) for k, v in value.items() if not _nothing(v)]
+        entries = [(k, _compact(g, seen, v)) for k, v in value.items() if not _nothing(v)]
         return ", ".join(f"{g.rt.display(k)} {v}" for k, v in entries if v)
-    shown = plain(g, vm, value)
+    shown = seen.plain(value)
     return "" if shown in _NOTHING else shown
 
 
@@ -577,13 +593,13 @@ def _nothing(value: Any) -> bool:
     return value is None or value is False or (type(value) is int and value == 0) or value == []
 
 
-def _blank(g, vm: VM, info) -> str:
+def _blank(g, seen: SeatView, info) -> str:
     """A map variable's starting value as `_compact` shows it (an entry not worth noting)."""
     try:
-        default = info.default(vm, [])
+        default = seen.starting(info)
     except Exception:  # a default that needs a key: every entry is worth noting
         return "\0"
-    return _compact(g, vm, default[0] if isinstance(default, tuple) and default else default)
+    return _compact(g, seen, default[0] if isinstance(default, tuple) and default else default)
 
 
 def _pieces(marks: list[tuple[str, str]]) -> str:
@@ -748,18 +764,31 @@ def layout(nodes: tuple[str, ...], links: tuple[tuple[str, ...], ...]) -> dict[s
     return _scaled({n: (pos[i][0], pos[i][1]) for i, n in enumerate(nodes)})
 
 
-def _move_naming(moves: list[str], name: str, title: str, longer: tuple[str, ...] = ()) -> int | None:
-    """The one legal move whose label names this cell or node, by its name or its title
-    as whole words, and not only inside a longer title (the country Sudan is not named by
-    "play Sudan civil wars", a card's title)."""
-    found = []
-    for i, label in enumerate(moves):
-        for other in longer:
-            label = label.replace(other, " ")
-        words = (re.escape(name),) + ((re.escape(title),) if len(title) > 2 else ())
-        if any(re.search(rf"(?<![\w-]){w}(?![\w-])", label) for w in words):
-            found.append(i)
-    return found[0] if len(found) == 1 else None
+def _playable(g, obs: dict, moves: list[Move], places: frozenset[str]) -> dict[str, int]:
+    """The place (a grid's cell, a map's node) each legal move chooses, by the move's value:
+    the place itself, or a piece the viewer sees standing on one place (an army in its zone,
+    by the observation's `piece -> place` variables). A place chosen by more than one move
+    plays none of them: a click must say which move it plays."""
+    standing: dict[Any, set[str]] = {}
+    for info in g.var_order:
+        view = obs["vars"][info.name]
+        if not info.keys or info.keys[0] in places or not isinstance(view, dict):
+            continue
+        for key, value in view.items():
+            if isinstance(value, str) and value in places:
+                standing.setdefault(key, set()).add(value)
+    chosen: dict[str, list[int]] = {}
+    for i, move in enumerate(moves):
+        value = move.value
+        if not isinstance(value, str):
+            continue
+        if value in places:
+            chosen.setdefault(value, []).append(i)
+        else:
+            on = standing.get(value, ())
+            if len(on) == 1:
+                chosen.setdefault(next(iter(on)), []).append(i)
+    return {place: found[0] for place, found in chosen.items() if len(found) == 1}
 
 
 # ---- the log ------------------------------------------------------------------------------

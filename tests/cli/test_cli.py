@@ -598,18 +598,25 @@ def test_play_does_not_name_the_seat_twice(monkeypatch, capsys):
 def test_play_draws_a_choice_of_many_cells_as_the_board():
     from interpreter import load_game
     from interpreter.cli.human import moves_on_board
+    from interpreter.runtime.machine import Move
 
     g = load_game("berlin_wall")
     s = g.start(players=2, seed=1)
-    labels = g.labels(s)
-    assert labels[:2] == ["hammer on a1", "hammer on b1"] and len(labels) == 48
-    board = moves_on_board(g, labels)
+    moves = g.legal_moves(s)
+    assert [(m.label, m.value) for m in moves[:2]] == [("hammer on a1", "a1"), ("hammer on b1", "b1")]
+    assert len(moves) == 48
+    board = moves_on_board(g, moves)
     assert board[0] == "  moves: hammer on CELL, by number:"
     assert board[1].split() == list("abcdefghijkl")
     assert board[2].split() == ["1"] + [str(n) for n in range(1, 13)]
     assert board[5].split()[-1] == "48"
-    assert moves_on_board(g, labels[:9]) is None  # a few moves stay a list
-    assert moves_on_board(g, [f"move {i}" for i in range(20)]) is None  # no cells
+    assert moves_on_board(g, moves[:9]) is None  # a few moves stay a list
+    # The cell is the move's value, not a word of its label: labels that end in cells'
+    # names choose no cell when their values are not cells, and the other way round.
+    assert moves_on_board(g, [Move("p", f"move {i}", i) for i in range(20)]) is None
+    assert moves_on_board(g, [m._replace(value=None) for m in moves]) is None
+    renamed = moves_on_board(g, [m._replace(label=f"somewhere {i}") for i, m in enumerate(moves)])
+    assert renamed is not None and renamed[0] == "  moves by number:" and renamed[1:] == board[1:]
 
 
 def test_play_says_why_an_action_is_not_offered(monkeypatch, capsys):

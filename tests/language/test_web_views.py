@@ -331,7 +331,7 @@ def _positions_seen(name: str):
     rng = random.Random(3)
     for _ in range(12):
         seat = game.current_player(state)
-        yield game, state, seat, game.labels(state) if seat is not None else []
+        yield game, state, seat, game.legal_moves(state) if seat is not None else []
         state = game.playout(state, rng.randrange, 7)
 
 
@@ -353,7 +353,9 @@ def test_a_maps_labels_never_overlap_and_every_node_can_be_clicked(name):
         for index, tip in re.findall(
             r'<g class="node playable[^"]*" data-move="(\d+)"[^>]*><title>([^<]*)</title>', svg
         ):
-            assert tip.endswith("click: " + html.escape(moves[int(index)])), tip  # the tooltip says what a click plays
+            assert tip.endswith("click: " + html.escape(moves[int(index)].label)), (
+                tip
+            )  # the tooltip says what a click plays
             seen_playable += 1
     assert seen_playable > 0  # clickable nodes were drawn and checked too
 
@@ -466,9 +468,9 @@ def test_the_last_move_is_marked_on_a_grid_and_cleared_by_the_next():
     game = load_game("tictactoe")
     start = game.start(seed=1)
     first = game.apply(start, "b2")
-    grid = _grid_of(draw(game, first, "o", game.labels(first), start))
+    grid = _grid_of(draw(game, first, "o", game.legal_moves(first), start))
     assert re.findall(r'<td class="last"[^>]*>', grid) == ['<td class="last" title="b2, changed by the last move">']
     second = game.apply(first, "a1")
-    grid = _grid_of(draw(game, second, "x", game.labels(second), first))
+    grid = _grid_of(draw(game, second, "x", game.legal_moves(second), first))
     assert re.findall(r'<td class="last"[^>]*>', grid) == ['<td class="last" title="a1, changed by the last move">']
-    assert _grid_of(draw(game, second, "x", game.labels(second))).count('class="last"') == 0
+    assert _grid_of(draw(game, second, "x", game.legal_moves(second))).count('class="last"') == 0

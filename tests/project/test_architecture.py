@@ -113,6 +113,46 @@ def test_no_import_cycle_between_modules():
     assert new == []
 
 
+def _vm_uses(tree) -> list[int]:
+    """The lines of a module that import the runtime's `VM` or call anything named `VM`."""
+    import ast
+
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "VM" for alias in node.names):
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else None
+            if name == "VM":
+                lines.append(node.lineno)
+    return lines
+
+
+def test_no_module_outside_the_runtime_builds_the_machine():
+    """A `VM` is the runtime's working copy of a state, alive only inside one move: the
+    layers above ask the runtime for what they need of a position (`Game`, `SeatView` for a
+    drawing), so that what a seat may see is decided in one place (principle 4)."""
+    import ast
+
+    found = []
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        rel = path.relative_to(ROOT / "interpreter")
+        if rel.parts[0] == "runtime":
+            continue
+        for line in _vm_uses(ast.parse(path.read_text(encoding="utf-8"))):
+            found.append(f"{rel}:{line}")
+    assert found == []
+
+
+def test_the_machine_check_sees_an_import_and_a_call():
+    import ast
+
+    assert _vm_uses(ast.parse("from interpreter.runtime.machine import VM, State\nvm = VM(g, s)\n")) == [1, 2]
+    assert _vm_uses(ast.parse("from interpreter.runtime import machine\nvm = machine.VM(g, s)\n")) == [2]
+    assert _vm_uses(ast.parse("vm = game.vm_for(s)\n")) == []
+
+
 OPTIONAL = {"pyspiel", "open_spiel", "pettingzoo", "gymnasium", "numpy", "ray", "starlette", "uvicorn", "jinja2"}
 OPTIONAL |= {"pygls", "lsprotocol", "matplotlib", "playwright", "httpx", "psycopg"}
 

@@ -258,6 +258,40 @@ def test_a_choice_after_a_card_was_played_for_its_operations_does_not_name_it(tm
     assert game.prompt(state) == "next turn" and game.question(state) == "next turn"
 
 
+@pytest.mark.parametrize("optimise", [True, False], ids=["inlined", "plain"])
+def test_a_card_played_for_its_operations_heads_their_prompt_at_the_table_and_then_no_more(tmp_path, optimise):
+    """The issue's words, "a choice's prompt names the card it is about", for a card played
+    for its operations: the operations' prompt is headed by the card, on the web page as
+    in the engine, whether the compiler wrote the procedure in place or not; the next
+    turn's prompt, after the procedure has returned, is headed by no card."""
+    from interpreter.runtime.load import load_game
+
+    path = tmp_path / "opsask.game"
+    path.write_text(
+        OPS_ASK.replace(
+            "    game over [west]",
+            '    choose y from [1, 2] by east prompt "next turn" label "{y}"\n    game over [west]',
+        )
+    )
+    game = load_game(path, optimise=optimise)
+    state = game.start(players=2, seed=1)
+    assert game.question(state) == "Truman Doctrine: west: place 1 influence"
+    later = game.apply(state, "influence in France")
+    assert game.card_in_play(later) is None and game.question(later) == "next turn"
+    if not optimise:
+        return  # the web table loads the game as `gamedef serve` does
+    with TestClient(create_app(tmp_path / "t.sqlite", [str(path)])) as client:
+        r = client.post("/tables", data={"game": str(path), "seat_west": "human", "seat_east": "human"})
+        links = dict(re.findall(r'data-seat="(\w+)" href="(/t/[^"]+)"', r.text))
+        board = client.get(links["west"] + "/board").text
+        prompt = text(re.search(r'<p class="prompt">(.*?)</p>', board, re.S).group(1))
+        assert prompt == "Truman Doctrine: west: place 1 influence"
+        client.post(links["west"] + "/move", data={"index": "0", "seen": "0"})
+        board = client.get(links["east"] + "/board").text
+        prompt = text(re.search(r'<p class="prompt">(.*?)</p>', board, re.S).group(1))
+        assert prompt == "next turn"
+
+
 HIDDEN_CARD = """
 game hiddencard "Hidden card" { players 2..2 seats [west, east] }
 card trap "Trap" {
