@@ -9,7 +9,7 @@ These are parts of the compiled game (compiled.py) and are kept by its cache.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
@@ -50,9 +50,10 @@ class Code:
         self.local_names: tuple[tuple[str, str], ...] = ()
 
 
-class Choice(NamedTuple):
+@attrs.frozen
+class Choice:
     """A decision point: how its options' labels and its prompt are written, built only
-    when asked. (A named tuple: read at every `legal_moves`.)"""
+    when asked. (Slotted: read at every `legal_moves`; read by name, never by position.)"""
 
     labels: Callable[[Any, list, tuple], list[str]] | None  # (vm, locals, values) -> labels; None: values shown
     prompt: Closure  # what the decision asks, in the game's words

@@ -258,7 +258,7 @@ class Engine:
         if p is None:
             return ""
         vm = VM(self.compiled, state, True)
-        return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
+        return self.compiled.choices[p.choice].prompt(vm, list(state.frames[-1][2]))
 
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
@@ -301,7 +301,7 @@ class Engine:
     def move_view(self, state: State, label: str, viewer: str | None) -> str:
         """How a move made in `state` reads to `viewer`: a secret choice hides its label."""
         p = state.pending
-        if p is not None and self.compiled.choices[p.choice][2] and viewer != p.player:
+        if p is not None and self.compiled.choices[p.choice].secret and viewer != p.player:
             return "(secret choice)"
         return label
 

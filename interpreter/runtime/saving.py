@@ -376,7 +376,8 @@ def broken_invariant(game: Game, state: State) -> tuple[str, str] | None:
     None. An invariant that can't be evaluated from these values breaks too. `why` names
     the variables the invariant reads (`vars.laid`): the values to look at in a state file,
     one of which is wrong."""
-    for text, fn, span in game.compiled.invariants:
+    for invariant in game.compiled.invariants:
+        text, fn, span = invariant.rule, invariant.check, invariant.span
         where = f"{Path(span.path).name}:{span.line}"
         names = _invariant_reads(game.compiled).get(_span_key(span), ())
         reads = f" (it reads {', '.join(f'vars.{n}' for n in names)})" if names else ""
@@ -645,7 +646,7 @@ def _pending(game: Game, data: dict, seats: tuple[str, ...], frames: list, check
         slot, choice = p.get("slot"), p.get("choice")
         _need(_is_int(slot) and 0 <= slot < len(frames[-1][2]), "pending.slot", "not a slot of the running procedure")
         _need(
-            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice][3] == frames[-1][0],
+            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice].code == frames[-1][0],
             "pending.choice",
             "not a decision of the running procedure",
         )
