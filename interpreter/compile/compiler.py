@@ -279,10 +279,11 @@ def link_map_and_events(c: Compiler, decls: tuple, names: GlobalNames, component
     cells name components), kept in `rt.links` where the built-ins read them; and the
     events."""
     t = c.tables
+    members = {m for e in names.enums for m in names.types[e]}
     events: dict[str, ast.Event] = {}
     for d in decls:
         if isinstance(d, ast.Link):
-            if d.kind is not None and not t.claimed.get(d.kind, "").startswith("a member of"):
+            if d.kind is not None and d.kind not in members:
                 t.fail(d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }")
             for other in d.others:
                 for a, b in ((d.node, other), (other, d.node)):
