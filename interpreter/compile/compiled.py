@@ -1,8 +1,11 @@
 """The compiled game: what the compiler hands the runtime, and what the cache keeps.
 
-`CompiledGame` is the compile's one output (compiler.py builds it in its last pass,
-`finish`) and the runtime's one input: `Game`, the VM, observation, saving, rendering
-and the card lists read these fields and nothing else. It is a plain, declared
+`CompiledGame` is the compile's one output and the runtime's one input: `Game`, the VM,
+observation, saving, rendering and the card lists read these fields and nothing else. It
+is made of the records the compile's passes return (compiler.py, `PASSES`), one section
+per pass (`GlobalNames`, `Components`, `Variables`, `Behaviour`...), with what the compile
+was given and the two tables every pass adds to (`rt`, `ns`); the names the runtime reads
+(`vars`, `procs`, `choices`...) are properties onto the sections. It is a plain, declared
 structure, separate from the compiler's working state (the `Compiler` and its tables, which are
 thrown away once the game is built): every field below has its type and a one-line
 meaning (`meaning` in its metadata; tests/compile/test_compiled_game.py requires one), and
@@ -24,7 +27,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile.queries import CompiledModifier, QueryFunction
-from interpreter.compile.steps import Choice, Code, Handler
+from interpreter.compile.steps import Choice, Code, Handler, LogFormat
 from interpreter.core.builtins import Text
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_SHOWN, too_long
@@ -235,9 +238,9 @@ class Behaviour:
     )
     choices: list[Choice] = _field("each decision point: how its labels and prompt are written", factory=list)
     choice_spans: list[Span | None] = _field("where each decision point is written", factory=list)
-    formats: list[tuple] = _field("each `log` text's parts: literal strings and None for a value", factory=list)
-    format_spans: list[Span] = _field("where each `log` is written", factory=list)
-    headline_formats: set[int] = _field("the `log headline` formats: the short narration", factory=set)
+    formats: list[LogFormat] = _field(
+        "each `log` text: its parts, where it is written, whether it is a headline", factory=list
+    )
     uses_chance: bool = _field("a `roll` or a `shuffle` somewhere in the rules", default=False)
     block_lines: list[tuple | None] = _field(
         "(span, procedure) of each line of the native blocks' code, by line number less one: to place their errors",
@@ -453,16 +456,8 @@ class CompiledGame:
         return self.behaviour.choice_spans
 
     @property
-    def formats(self) -> list[tuple]:
+    def formats(self) -> list[LogFormat]:
         return self.behaviour.formats
-
-    @property
-    def format_spans(self) -> list[Span]:
-        return self.behaviour.format_spans
-
-    @property
-    def headline_formats(self) -> set[int]:
-        return self.behaviour.headline_formats
 
     @property
     def uses_chance(self) -> bool:
@@ -509,7 +504,7 @@ class CompiledGame:
                     return f"a hidden {kind_of[v]}"
             return display(v)
 
-        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt].parts)
         if len(line) > MAX_SHOWN:
             raise too_long("a log line", len(line), MAX_SHOWN, "log a count or the first items")
         return line

@@ -413,8 +413,6 @@ def compile_behaviour(
         choices=t.choices,
         choice_spans=t.choice_spans,
         formats=t.formats,
-        format_spans=t.format_spans,
-        headline_formats=t.headline_formats,
         uses_chance=t.uses_chance,
         block_lines=t.block_lines,
     )

@@ -24,7 +24,7 @@ from interpreter.check.symbols import SymbolTable
 from interpreter.compile.compiled import Runtime, VarInfo
 from interpreter.compile.names import Names
 from interpreter.compile.queries import CompiledModifier, QueryFunction
-from interpreter.compile.steps import Choice, Code, Handler
+from interpreter.compile.steps import Choice, Code, Handler, LogFormat
 from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
 from interpreter.core.limits import LimitExceeded
 from interpreter.language import syntax as ast
@@ -89,9 +89,7 @@ class PassTables:
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[Choice] = []
         self.choice_spans: list[Span | None] = []
-        self.formats: list[tuple] = []
-        self.format_spans: list[Span] = []
-        self.headline_formats: set[int] = set()
+        self.formats: list[LogFormat] = []
         self.uses_chance = False
         self.block_lines: list[tuple | None] = []  # (span, procedure) of each line of the blocks' code
 

@@ -64,6 +64,15 @@ class Choice:
     key_slots: tuple[int, ...] | None = None
 
 
+@attrs.frozen
+class LogFormat:
+    """A `log` text: read when a log entry (audience, format's index, values) is written out."""
+
+    parts: tuple[str | None, ...]  # literal strings, and None where a value goes
+    span: Span  # where the `log` is written: a line past its limit is reported there
+    headline: bool  # `log headline`: one of the key events of the short narration
+
+
 @attrs.define
 class Handler:
     code: Code

@@ -341,20 +341,22 @@ class Engine:
         if omniscient is None:
             omniscient = player is None
         hidden = None if omniscient else hidden_test(self.compiled, state, player)
-        keep = self.compiled.headline_formats if headlines else None
+        formats = self.compiled.formats
         lines = []
         size = 0
         entry = None
         try:
             for entry in state.log:
-                if (entry[0] is None or omniscient or entry[0] == player) and (keep is None or entry[1] in keep):
+                if (entry[0] is None or omniscient or entry[0] == player) and (
+                    not headlines or formats[entry[1]].headline
+                ):
                     line = render(entry, hidden)
                     size += len(line)
                     if size > MAX_NARRATION:
                         raise too_long("the narration of one move", size, MAX_NARRATION, "log a summary, not each item")
                     lines.append(line)
         except LimitExceeded as exc:  # a line or the whole past its limit: at the `log` that passed it
-            span = self.compiled.format_spans[entry[1]] if entry is not None else None
+            span = formats[entry[1]].span if entry is not None else None
             raise VM(self.compiled, state, True).rule_error(explain(exc), span) from None
         return lines
 

@@ -667,7 +667,7 @@ def _log(game: Game, data: dict, seats: tuple[str, ...]) -> list[tuple]:
         aud, fmt, vals = _dec(entry[0]), entry[1], _dec(entry[2])
         _need(aud is None or aud in seats, f"{field}[0]", "the audience is a seat in play or {} for everyone")
         _need(_is_int(fmt) and 0 <= fmt < len(g.formats), f"{field}[1]", "not a log line of this game")
-        holes = sum(1 for part in g.formats[fmt] if part is None)
+        holes = sum(1 for part in g.formats[fmt].parts if part is None)
         _need(isinstance(vals, tuple) and len(vals) == holes, f"{field}[2]", f"expected {holes} values")
         _plain(vals, f"{field}[2]")
         log.append((aud, fmt, vals))
