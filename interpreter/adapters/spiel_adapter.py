@@ -157,7 +157,7 @@ class _Shared:
         nxt = self.game.apply_index(state, index)
         moves = pos.moves
         if not chance:
-            moves = ((p.player, action, bool(self.game.compiled.choices[p.choice][2])), moves)
+            moves = ((p.player, action, bool(self.game.compiled.choices[p.choice].secret)), moves)
         path = None if pos.path is None else (action, pos.path)
         return _Position(nxt, pos.decisions + (0 if chance else 1), self, moves, path)
 

@@ -76,7 +76,7 @@ def cmd_run(args) -> int:
         + f": {', '.join(map(game.seat_title, state.players))}; seed {args.seed}"
     )
     # The short narration (the lines the game marks `log headline`) unless asked for all.
-    short = bool(game.compiled.headline_formats) and not (args.verbose or args.moves)
+    short = any(f.headline for f in game.compiled.formats) and not (args.verbose or args.moves)
     from interpreter.cli.terminal import counter
 
     try:

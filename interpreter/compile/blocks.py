@@ -19,6 +19,7 @@ from interpreter.compile.expressions import ExpressionCompiler, compiled, lowere
 from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
+from interpreter.compile.steps import LogFormat
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_LOG_LINES, capped, capped_deep
 from interpreter.language import syntax as ast
@@ -211,10 +212,7 @@ class BlockCompiler:
             audience = src(s.audience) if s.audience is not None else ir.Lit(None)
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = tuple(src(p) for p in s.text.parts if not isinstance(p, str))
-            self.tables.formats.append(parts)
-            self.tables.format_spans.append(s.span)
-            if s.headline:
-                self.tables.headline_formats.add(len(self.tables.formats) - 1)
+            self.tables.formats.append(LogFormat(parts, s.span, s.headline))
             log = ir.Attr(ir.VMRef(), "log")
             full = ir.BinOp(">=", ir.Call(ir.LEN, (log,)), ir.Lit(MAX_LOG_LINES))
             emit(ir.When(full, (ir.Do(ir.Call(ir.Attr(ir.VMRef(), "log_full"))),), flat=True))

@@ -1,8 +1,11 @@
 """The compiled game: what the compiler hands the runtime, and what the cache keeps.
 
-`CompiledGame` is the compile's one output (compiler.py builds it in its last pass,
-`finish`) and the runtime's one input: `Game`, the VM, observation, saving, rendering
-and the card lists read these fields and nothing else. It is a plain, declared
+`CompiledGame` is the compile's one output and the runtime's one input: `Game`, the VM,
+observation, saving, rendering and the card lists read these fields and nothing else. It
+is made of the records the compile's passes return (compiler.py, `PASSES`), one section
+per pass (`GlobalNames`, `Components`, `Variables`, `Behaviour`...), with what the compile
+was given and the two tables every pass adds to (`rt`, `ns`); the names the runtime reads
+(`vars`, `procs`, `choices`...) are properties onto the sections. It is a plain, declared
 structure, separate from the compiler's working state (the `Compiler` and its tables, which are
 thrown away once the game is built): every field below has its type and a one-line
 meaning (`meaning` in its metadata; tests/compile/test_compiled_game.py requires one), and
@@ -24,7 +27,7 @@ from typing import Any
 import attrs
 
 from interpreter.compile.queries import CompiledModifier, QueryFunction
-from interpreter.compile.steps import Choice, Code, Handler
+from interpreter.compile.steps import Choice, Code, Handler, LogFormat
 from interpreter.core.builtins import Text
 from interpreter.core.errors import Span
 from interpreter.core.limits import MAX_SHOWN, too_long
@@ -51,7 +54,7 @@ class Item:
     fields: tuple[str, ...] = ()  # places: the number properties giving a node's x and y
 
 
-FORMAT_VERSION = 3  # the layout of `CompiledGame`: raise it when a field or its contents change
+FORMAT_VERSION = 4  # the layout of `CompiledGame`: raise it when a field or its contents change
 BLOCK_FILE = "<gamedef block>"  # the file name of every native block's code (blocks.py, runtime/machine.py)
 
 Closure = Callable[[Any, list], Any]  # a compiled expression: (vm, frame locals) -> value
@@ -134,67 +137,351 @@ class VarInfo:
     levels: tuple = _field("(keys, index) of every key, outer first: `A -> B -> V` has two", default=())
 
 
+# ---- the passes' results: the sections of the compiled game ----------------------
+#
+# Each pass of the compile (compiler.py, `PASSES`) returns one of these records; a pass's
+# parameters are the records of earlier passes it needs, so its signature is what it
+# reads and what it produces. A record is frozen (its fields are not rebound), but the
+# tables in it are the compile's own dicts and lists, shared by reference with the
+# generated functions and step tables that read them (a property's table of values, a
+# procedure's steps); they are filled once, during the compile, and only read afterwards.
+# Every record's default is the empty section: what a compile stopped early (`gamedef list`
+# needs only the options) holds for the passes it did not run.
+
+
+@attrs.frozen
+class GlobalNames:
+    """The names every other pass may use: the seats, the directions and the enums' members
+    (their titles are in `Runtime.titles`), and the tables of finite types and constants
+    they begin, which the components pass completes (each component, entity kind and grid)."""
+
+    seats: tuple[str, ...] = _field("every seat, declared or numbered, then the roles' names", default=())
+    enums: tuple[str, ...] = _field("the names of the enums (kinds whose members are named values)", default=())
+    types: dict[str, tuple] = _field("a finite type's name -> its values (seats, enums, entities, grids)", factory=dict)
+    constants: dict[str, Any] = _field("every global name that is a constant -> its value", factory=dict)
+
+
+@attrs.frozen
+class OptionsInForce:
+    """The options this game was compiled with: given or default, checked."""
+
+    values: dict[str, Any] = _field("the value of every option in force", factory=dict)
+    decls: dict[str, ast.Option] = _field("every option's declaration, by name", factory=dict)
+    choices: dict[str, tuple | None] = _field("the values each option allows (None: any of its type)", factory=dict)
+
+
+@attrs.frozen
+class Components:
+    """Every component with its kind and properties, and the defs (named here, so that the
+    components' values may call them; their functions are compiled by the behaviour pass)."""
+
+    kind_of: dict[str, str] = _field("a component -> its entity kind", factory=dict)
+    entity_decls: dict[str, ast.Entity] = _field("an entity kind -> its declaration (fields, short form)", factory=dict)
+    fields: dict[str, dict[str, Any]] = _field("a property -> {component: value}", factory=dict)
+    def_decls: dict[str, ast.Def] = _field("a def's name -> its declaration", factory=dict)
+    defs: dict[str, list] = _field(
+        "a def's name -> [its function] (a list: calls may bind it before it exists)", factory=dict
+    )
+
+
+@attrs.frozen
+class Events:
+    """The events declared (the map's links, written or from tables, are in `Runtime.links`)."""
+
+    decls: dict[str, ast.Event] = _field("an event's name -> its declaration", factory=dict)
+
+
+@attrs.frozen
+class Abouts:
+    """What each component or enum member does, in a line."""
+
+    texts: dict[str, str] = _field("a component or enum member -> its `about` text", factory=dict)
+
+
+@attrs.frozen
+class Variables:
+    """The state's variables, declared and the engine's own, and the queries (made first:
+    a variable's default may ask one; their bodies and modifiers are compiled by the
+    behaviour pass)."""
+
+    vars: dict[str, VarInfo] = _field("every variable (declared or the engine's own), by name", factory=dict)
+    order: list[VarInfo] = _field("the variables in slot order", factory=list)
+    grants_slot: int | None = _field("slot of the stated modifiers in force, if the game has queries", default=None)
+    links_slot: int | None = _field("slot of the links added in play, if a `link` statement exists", default=None)
+    cancel_slot: int | None = _field("slot of the cancellable effects now resolving, if any", default=None)
+    queries: dict[str, QueryFunction] = _field("a query's name -> its base and modifiers", factory=dict)
+    modifier_list: list[CompiledModifier] = _field(
+        "every modifier, by the id a stated one has in the state", factory=list
+    )
+
+
+@attrs.frozen
+class FieldVisibility:
+    """Who sees each entity's fields, and its short form."""
+
+    rules: dict[str, list[tuple[str, Closure]]] = _field(
+        "an entity kind -> (field, who may see it) rules; a field with no rule: seen by all", factory=dict
+    )
+    short_fns: dict[str, list] = _field("an entity kind -> parts of its short form (texts and closures)", factory=dict)
+
+
+@attrs.frozen
+class Behaviour:
+    """The rules as code: step tables, functions, queries, triggers, decisions, log texts."""
+
+    codes: list[Code] = _field("every step table (procedures, triggers, slots, hooks), by index", factory=list)
+    procs: dict[str, Code] = _field("a procedure's name -> its step table", factory=dict)
+    slots: dict[tuple[str, str], Code] = _field("(card, slot name) -> the slot's step table", factory=dict)
+    handlers: dict[str, list[Handler]] = _field("an event -> the triggers that handle it, in order", factory=dict)
+    leave_hooks: dict[str, dict[str, Code]] = _field(
+        "a list variable -> card -> its `when self leaves` code", factory=dict
+    )
+    choices: list[Choice] = _field("each decision point: how its labels and prompt are written", factory=list)
+    choice_spans: list[Span | None] = _field("where each decision point is written", factory=list)
+    formats: list[LogFormat] = _field(
+        "each `log` text: its parts, where it is written, whether it is a headline", factory=list
+    )
+    uses_chance: bool = _field("a `roll` or a `shuffle` somewhere in the rules", default=False)
+    block_lines: list[tuple | None] = _field(
+        "(span, procedure) of each line of the native blocks' code, by line number less one: to place their errors",
+        factory=list,
+    )
+
+
+@attrs.frozen
+class Payoff:
+    """`payoff`: each seat's value of a finished game, within its bounds."""
+
+    value: Closure = _field("the seat's payoff: (vm, [seat]) -> number")
+    low: int = _field("the least payoff a seat may get")
+    high: int = _field("the greatest payoff a seat may get")
+    total: int | None = _field("what every finished game's payoffs sum to (`sum N`), if declared")
+    span: Span = _field("where the payoff is written")
+
+
+@attrs.frozen
+class Estimate:
+    """`estimate`: each seat's value of a position in play, clamped into its bounds."""
+
+    value: Closure = _field("the seat's estimate: (vm, [seat]) -> number")
+    low: int = _field("the least estimate (the payoff's, if the estimate names none)")
+    high: int = _field("the greatest estimate (the payoff's, if the estimate names none)")
+    span: Span = _field("where the estimate is written")
+
+
+@attrs.frozen
+class Invariant:
+    """`invariant "rule" { ... }`: checked when a state is loaded."""
+
+    rule: str = _field("the rule it cites")
+    check: Closure = _field("(vm, []) -> True if the state keeps it")
+    span: Span = _field("where it is written")
+
+
+@attrs.frozen
+class PayoffAndView:
+    """How a game ends and is shown."""
+
+    payoff: Payoff | None = _field("the game's `payoff`, if declared", default=None)
+    estimate: Estimate | None = _field("the game's `estimate`, if declared", default=None)
+    invariants: tuple[Invariant, ...] = _field("each `invariant`: checked on a state's load", default=())
+    view: tuple[Item, ...] = _field("the compiled `view` items (empty: the generic renderer)", default=())
+
+
+SECTIONS = (
+    GlobalNames,
+    OptionsInForce,
+    Components,
+    Events,
+    Abouts,
+    Variables,
+    FieldVisibility,
+    Behaviour,
+    PayoffAndView,
+)  # every pass's result, in the order of the passes (compiler.py checks it against `PASSES`)
+
+
+def section_name(cls: type) -> str:
+    """The compiled game's field that holds a section: its class's name in snake case."""
+    return "".join(f"_{c.lower()}" if c.isupper() and i else c.lower() for i, c in enumerate(cls.__name__))
+
+
 @attrs.define(slots=True, eq=False)
 class CompiledGame:
-    """Everything the engine needs, built once from a program and its options."""
+    """Everything the engine needs, built once from a program and its options: what the
+    compile was given, the two tables every pass adds to (`rt`, `ns`), and one section per
+    pass (the record it returned). The tables the runtime reads by name (`vars`, `procs`,
+    `choices`...) are properties onto the sections."""
 
     # -- the source and the choices made at load
     program: Program = _field("the checked program it was compiled from: syntax tree, header, sources")
     header: ast.GameHeader = _field("the game's header: name, title, seats, players (program.header)")
     optimised: bool = _field("compiled with the optimisations (False: the rules as written, for tests)")
-    seats: tuple[str, ...] = _field("every seat, declared or numbered, then the roles' names")
-    options: dict[str, Any] = _field("the value of every option in force")
-    option_decls: dict[str, ast.Option] = _field("every option's declaration, by name")
-    option_choices: dict[str, tuple | None] = _field("the values each option allows (None: any of its type)")
-    # -- names and components
-    types: dict[str, tuple] = _field("a finite type's name -> its values (seats, enums, entities, grids)")
-    enums: tuple[str, ...] = _field("the names of the enums (kinds whose members are named values)")
-    constants: dict[str, Any] = _field("every global name that is a constant -> its value")
-    kind_of: dict[str, str] = _field("a component -> its entity kind")
-    entity_decls: dict[str, ast.Entity] = _field("an entity kind -> its declaration (fields, short form)")
-    fields: dict[str, dict[str, Any]] = _field("a property -> {component: value}")
-    about: dict[str, str] = _field("a component or enum member -> its `about` text")
+    # -- made as the compile starts, added to by every pass, bound into the generated code
     rt: Runtime = _field("titles, grid geometry and links: what built-ins and display read")
-    visibility: dict[str, list[tuple[str, Closure]]] = _field(
-        "an entity kind -> (field, who may see it) rules; a field with no rule: seen by all"
-    )
-    short_fns: dict[str, list] = _field("an entity kind -> parts of its short form (texts and closures)")
-    # -- the state's variables
-    vars: dict[str, VarInfo] = _field("every variable (declared or the engine's own), by name")
-    var_order: list[VarInfo] = _field("the variables in slot order")
-    grants_slot: int | None = _field("slot of the stated modifiers in force, if the game has queries")
-    links_slot: int | None = _field("slot of the links added in play, if a `link` statement exists")
-    cancel_slot: int | None = _field("slot of the cancellable effects now resolving, if any")
-    # -- behaviour
     ns: dict[str, Any] = _field("the globals of the generated code: tables, constants, built-ins, queries")
-    codes: list[Code] = _field("every step table (procedures, triggers, slots, hooks), by index")
-    procs: dict[str, Code] = _field("a procedure's name -> its step table")
-    defs: dict[str, list] = _field("a def's name -> [its function] (a list: calls may bind it before it exists)")
-    def_decls: dict[str, ast.Def] = _field("a def's name -> its declaration")
-    queries: dict[str, QueryFunction] = _field("a query's name -> its base and modifiers")
-    modifier_list: list[CompiledModifier] = _field("every modifier, by the id a stated one has in the state")
-    slots: dict[tuple[str, str], Code] = _field("(card, slot name) -> the slot's step table")
-    handlers: dict[str, list[Handler]] = _field("an event -> the triggers that handle it, in order")
-    event_decls: dict[str, ast.Event] = _field("an event's name -> its declaration")
-    leave_hooks: dict[str, dict[str, Code]] = _field("a list variable -> card -> its `when self leaves` code")
-    # -- decisions, narration and errors
-    choices: list[Choice] = _field("each decision point: how its labels and prompt are written")
-    choice_spans: list[Span | None] = _field("where each decision point is written")
-    formats: list[tuple] = _field("each `log` text's parts: literal strings and None for a value")
-    format_spans: list[Span] = _field("where each `log` is written")
-    headline_formats: set[int] = _field("the `log headline` formats: the short narration")
-    uses_chance: bool = _field("a `roll` or a `shuffle` somewhere in the rules")
-    block_lines: list[tuple | None] = _field(
-        "(span, procedure) of each line of the native blocks' code, by line number less one: to place their errors"
-    )
-    # -- the end of a game, and how it is shown
-    payoff: tuple | None = _field("(closure of the seat, low, high, sum, span) of `payoff`, if declared")
-    estimate: tuple | None = _field("(closure of the seat, low, high, span) of `estimate`, if declared")
-    invariants: list = _field("(the rule it cites, closure, span) of each `invariant`: checked on a state's load")
-    view: tuple[Item, ...] = _field("the compiled `view` items (empty: the generic renderer)")
+    # -- the passes' results, in their order
+    global_names: GlobalNames = _field("the seats, enums, finite types and constants (pass: seats and enums)")
+    options_in_force: OptionsInForce = _field("the options' values, declarations and choices (pass: options)")
+    components: Components = _field("the components, their kinds and properties, the defs (pass: components)")
+    events: Events = _field("the events' declarations (pass: map and events)")
+    abouts: Abouts = _field("each component's or member's `about` text (pass: abouts)")
+    variables: Variables = _field("the state's variables, the engine's slots, the queries (pass: variables)")
+    field_visibility: FieldVisibility = _field("who sees each field, and short forms (pass: visibility)")
+    behaviour: Behaviour = _field("step tables, functions, queries, decisions, log texts (pass: behaviour)")
+    payoff_and_view: PayoffAndView = _field("payoff, estimate, invariants and view (pass: payoff and view)")
     format_version: int = _field(
         "FORMAT_VERSION when it was built: the cache reads only its own", default=FORMAT_VERSION
     )
+
+    # ---- the tables by the names the runtime reads (each a section's field) ----------
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return self.global_names.seats
+
+    @property
+    def enums(self) -> tuple[str, ...]:
+        return self.global_names.enums
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return self.options_in_force.values
+
+    @property
+    def option_decls(self) -> dict[str, ast.Option]:
+        return self.options_in_force.decls
+
+    @property
+    def option_choices(self) -> dict[str, tuple | None]:
+        return self.options_in_force.choices
+
+    @property
+    def types(self) -> dict[str, tuple]:
+        return self.global_names.types
+
+    @property
+    def constants(self) -> dict[str, Any]:
+        return self.global_names.constants
+
+    @property
+    def kind_of(self) -> dict[str, str]:
+        return self.components.kind_of
+
+    @property
+    def entity_decls(self) -> dict[str, ast.Entity]:
+        return self.components.entity_decls
+
+    @property
+    def fields(self) -> dict[str, dict[str, Any]]:
+        return self.components.fields
+
+    @property
+    def def_decls(self) -> dict[str, ast.Def]:
+        return self.components.def_decls
+
+    @property
+    def event_decls(self) -> dict[str, ast.Event]:
+        return self.events.decls
+
+    @property
+    def about(self) -> dict[str, str]:
+        return self.abouts.texts
+
+    @property
+    def vars(self) -> dict[str, VarInfo]:
+        return self.variables.vars
+
+    @property
+    def var_order(self) -> list[VarInfo]:
+        return self.variables.order
+
+    @property
+    def grants_slot(self) -> int | None:
+        return self.variables.grants_slot
+
+    @property
+    def links_slot(self) -> int | None:
+        return self.variables.links_slot
+
+    @property
+    def cancel_slot(self) -> int | None:
+        return self.variables.cancel_slot
+
+    @property
+    def visibility(self) -> dict[str, list[tuple[str, Closure]]]:
+        return self.field_visibility.rules
+
+    @property
+    def short_fns(self) -> dict[str, list]:
+        return self.field_visibility.short_fns
+
+    @property
+    def leave_hooks(self) -> dict[str, dict[str, Code]]:
+        return self.behaviour.leave_hooks
+
+    @property
+    def codes(self) -> list[Code]:
+        return self.behaviour.codes
+
+    @property
+    def procs(self) -> dict[str, Code]:
+        return self.behaviour.procs
+
+    @property
+    def defs(self) -> dict[str, list]:
+        return self.components.defs
+
+    @property
+    def queries(self) -> dict[str, QueryFunction]:
+        return self.variables.queries
+
+    @property
+    def modifier_list(self) -> list[CompiledModifier]:
+        return self.variables.modifier_list
+
+    @property
+    def slots(self) -> dict[tuple[str, str], Code]:
+        return self.behaviour.slots
+
+    @property
+    def handlers(self) -> dict[str, list[Handler]]:
+        return self.behaviour.handlers
+
+    @property
+    def choices(self) -> list[Choice]:
+        return self.behaviour.choices
+
+    @property
+    def choice_spans(self) -> list[Span | None]:
+        return self.behaviour.choice_spans
+
+    @property
+    def formats(self) -> list[LogFormat]:
+        return self.behaviour.formats
+
+    @property
+    def uses_chance(self) -> bool:
+        return self.behaviour.uses_chance
+
+    @property
+    def block_lines(self) -> list[tuple | None]:
+        return self.behaviour.block_lines
+
+    @property
+    def payoff(self) -> Payoff | None:
+        return self.payoff_and_view.payoff
+
+    @property
+    def estimate(self) -> Estimate | None:
+        return self.payoff_and_view.estimate
+
+    @property
+    def invariants(self) -> tuple[Invariant, ...]:
+        return self.payoff_and_view.invariants
+
+    @property
+    def view(self) -> tuple[Item, ...]:
+        return self.payoff_and_view.view
 
     def enum_kinds(self) -> set[str]:
         """The names of the game's enums (kinds whose members are named values, not components)."""
@@ -217,7 +504,7 @@ class CompiledGame:
                     return f"a hidden {kind_of[v]}"
             return display(v)
 
-        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt])
+        line = "".join(p if p is not None else show(next(it)) for p in self.formats[fmt].parts)
         if len(line) > MAX_SHOWN:
             raise too_long("a log line", len(line), MAX_SHOWN, "log a count or the first items")
         return line

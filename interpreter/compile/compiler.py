@@ -1,24 +1,28 @@
 """Compile a checked program once, at load (docs/architecture.md, principle 8).
 
-The compile is a pipeline of passes (`PASSES`, in order) over one working state, the
-`Compiler`; its output is a `CompiledGame` (compiled.py), the documented structure the
-runtime reads and the cache keeps. The compiler itself is thrown away: nothing it
-holds for its own work (scopes, counters, the syntax it is walking, pending loops)
-reaches the game, and the game cache refuses to store it.
+The compile is a pipeline of passes (`PASSES`, in order) driven by one working state,
+the `Compiler`; its output is a `CompiledGame` (compiled.py), the documented structure
+the runtime reads and the cache keeps. The compiler itself is thrown away: nothing it
+holds for its own work (scopes, counters, the syntax it is walking, pending loops, the
+tables its compilers look names up in) reaches the game, and the game cache refuses to
+store it.
 
-Each pass is a function `(compiler, decls) -> None` whose docstring says what it reads
-and what it produces; `Pass.reads` and `Pass.produces` say the same as data, and
-tests/compile/test_compiled_game.py checks that a pass changes only what it declares and reads
-only what the passes before it produced. The passes build the tables: options, enums,
-components and their properties, grids and links, variables with their key domains,
-events and their triggers. Expressions become Python functions (expressions.py),
-procedure bodies flat step tables (statements.py, blocks.py). Every name is resolved
-here, to a slot or a constant, so the playout loop never walks the syntax tree or looks
-a name up.
+Each pass is a function `(compiler, decls, *sections) -> Section`: it takes the records
+earlier passes returned that it needs, and returns a frozen record of what it made
+(`Components`, `Variables`, `Behaviour`...: compiled.py). Its signature is its
+declaration: `Pass.of` reads it, `PASSES` is refused at import if a pass takes a record
+no earlier pass makes, and `finish` makes the `CompiledGame` of the records, one section
+each. The passes build the tables: options, enums, components and their properties,
+grids and links, variables with their key domains, events and their triggers.
+Expressions become Python functions (expressions.py), procedure bodies flat step tables
+(statements.py, blocks.py). Every name is resolved here, to a slot or a constant, so the
+playout loop never walks the syntax tree or looks a name up.
 """
 
 from __future__ import annotations
 
+import inspect
+import typing
 from collections.abc import Callable
 from typing import Any
 
@@ -27,7 +31,26 @@ import attrs
 from interpreter.check.symbols import SymbolTable
 from interpreter.compile import codecache
 from interpreter.compile.blocks import BlockCompiler
-from interpreter.compile.compiled import CompiledGame, Runtime, VarInfo, shown_list
+from interpreter.compile.compiled import (
+    SECTIONS,
+    Abouts,
+    Behaviour,
+    CompiledGame,
+    Components,
+    Estimate,
+    Events,
+    FieldVisibility,
+    GlobalNames,
+    Invariant,
+    OptionsInForce,
+    Payoff,
+    PayoffAndView,
+    Runtime,
+    Variables,
+    VarInfo,
+    section_name,
+    shown_list,
+)
 from interpreter.compile.declarations import DeclarationCompiler, argument_span
 from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.modifiers import ModifierCompiler
@@ -63,9 +86,9 @@ class Compiler:
     """The compile's working state: the shared tables (passtables.py) and the four compilers
     that fill them, each holding only its own working state and the collaborators it
     calls, given when it is made (expressions first, statements last). The passes
-    (`PASSES`) drive them; `finish` copies the tables the runtime needs into a
-    `CompiledGame`. Nothing here reaches the compiled game, and the game cache refuses
-    to store any of it (`WORKING_STATE`)."""
+    (`PASSES`) drive them, and each returns its record (`results`); `finish` makes the
+    `CompiledGame` of those records. Nothing here reaches the compiled game but what the
+    records hold, and the game cache refuses to store any of it (`WORKING_STATE`)."""
 
     def __init__(
         self,
@@ -87,76 +110,32 @@ class Compiler:
         self.native = BlockCompiler(self.tables, self.expressions)
         self.statements = StatementCompiler(self.tables, self.expressions, self.native, self.modifiers)
         self.declarations = DeclarationCompiler(self.tables, self.expressions)
+        self.results: dict[type, Any] = {}  # each pass's record, by its class
 
     def run(self, passes: tuple[Pass, ...] | None = None) -> Compiler:
-        """Run `passes` (all of them by default) in order; the compiled code they make is
-        kept by codecache for the next compile of the same game, variants and options. The
-        file is found by those names, not by the rules' digest: after an edit, the code of
-        every tree the edit left as it was is read back rather than compiled again."""
+        """Run `passes` (all of them by default) in order, each given the records of the
+        earlier passes it takes; the compiled code they make is kept by codecache for the
+        next compile of the same game, variants and options. The file is found by those
+        names, not by the rules' digest: after an edit, the code of every tree the edit left
+        as it was is read back rather than compiled again."""
         program = self.tables.program
         decls = program.decls
         chosen = [v.name for v in program.variants]
         with codecache.loading(f"{program.header.name} {chosen!r} {sorted(self.tables.given.items())!r}"):
             for step in PASSES if passes is None else passes:
-                step.run(self, decls)
+                self.results[step.makes] = step.run(self, decls, *(self.results[t] for t in step.takes))
         return self
 
     def finish(self) -> CompiledGame:
-        """The last pass: the tables the runtime reads, as a `CompiledGame`. Reads every
-        table the passes produced; produces the compiled game (the compiler is not in it)."""
+        """The compiled game: what the compile was given, the two tables every pass adds to
+        (`rt`, the generated code's `ns`), and each pass's record as its section. A pass
+        not run (a compile that stopped at the options) leaves its section empty."""
         t = self.tables
-        enums = tuple(
-            k for k, members in t.types.items() if members and t.claimed.get(members[0], "") == f"a member of {k}"
-        )
-        return CompiledGame(
-            program=t.program,
-            header=t.header,
-            optimised=t.optimise,
-            seats=t.seats,
-            options=t.options,
-            option_decls=t.option_decls,
-            option_choices=t.option_choices,
-            types=t.types,
-            enums=enums,
-            constants=t.constants,
-            kind_of=t.kind_of,
-            entity_decls=t.entity_decls,
-            fields=t.fields,
-            about=t.about,
-            rt=t.rt,
-            visibility=t.visibility,
-            short_fns=t.short_fns,
-            vars=t.vars,
-            var_order=t.var_order,
-            grants_slot=t.grants_slot,
-            links_slot=t.links_slot,
-            cancel_slot=t.cancel_slot,
-            ns=t.ns,
-            codes=t.codes,
-            procs=t.procs,
-            defs=t.defs,
-            def_decls=t.def_decls,
-            queries=t.queries,
-            modifier_list=t.modifier_list,
-            slots=t.slots,
-            handlers=t.handlers,
-            event_decls=t.event_decls,
-            leave_hooks=t.leave_hooks,
-            choices=t.choices,
-            choice_spans=t.choice_spans,
-            formats=t.formats,
-            format_spans=t.format_spans,
-            headline_formats=t.headline_formats,
-            uses_chance=t.uses_chance,
-            block_lines=t.block_lines,
-            payoff=t.payoff,
-            estimate=t.estimate,
-            invariants=t.invariants,
-            view=t.view,
-        )
+        sections: dict[str, Any] = {
+            section_name(cls): self.results[cls] if cls in self.results else cls() for cls in SECTIONS
+        }
+        return CompiledGame(program=t.program, header=t.header, optimised=t.optimise, rt=t.rt, ns=t.ns, **sections)
 
-
-Behaviour = ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card  # what has code
 
 WORKING_STATE = (
     Compiler,
@@ -169,175 +148,176 @@ WORKING_STATE = (
 )
 
 # ---- the passes, in the order `PASSES` runs them ------------------------------
+# Each pass's parameters after `(c, decls)` are the records of earlier passes whose tables
+# it (or a compiler it drives) reads or fills in; its return type is the record it makes.
 
 
-def name_seats(c: Compiler, decls: tuple) -> None:
-    """Seats and directions: names every other phase may use.
-
-    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
-    """
-    c.tables.types["player"] = c.tables.seats
-    for seat in c.tables.seats:
-        c.tables.claim(seat, "a seat", c.tables.header.span)
-        c.tables.constants[seat] = seat
+def name_seats_and_enums(c: Compiler, decls: tuple) -> GlobalNames:
+    """Seats, directions and enum members: names every other pass may use, with their
+    titles. Makes the tables of finite types and constants (the components add theirs)."""
+    t = c.tables
+    t.types["player"] = t.seats
+    for seat in t.seats:
+        t.claim(seat, "a seat", t.header.span)
+        t.constants[seat] = seat
     # Seats' titles are kept apart from the components' titles, which table cells name.
-    c.tables.rt.seat_titles.update(c.tables.header.seat_titles)
-    c.tables.types["Direction"] = DIRECTIONS
+    t.rt.seat_titles.update(t.header.seat_titles)
+    t.types["Direction"] = DIRECTIONS
     for d in DIRECTIONS:
-        c.tables.constants[d] = d
-
-
-def name_enums(c: Compiler, decls: tuple) -> None:
-    """Enum members: global names, with their titles.
-
-    Reads: nothing. Produces: `types`, `constants`, `claimed`, `rt`.
-    """
+        t.constants[d] = d
+    enums = []
     for d in decls:
         if isinstance(d, ast.Enum):
-            c.tables.types[d.name] = tuple(m.name for m in d.members)
+            t.types[d.name] = tuple(m.name for m in d.members)
             for m in d.members:
-                c.tables.claim(m.name, f"a member of {d.name}", m.span)
-                c.tables.constants[m.name] = m.name
-                c.tables.rt.titles[m.name] = m.title
+                t.claim(m.name, f"a member of {d.name}", m.span)
+                t.constants[m.name] = m.name
+                t.rt.titles[m.name] = m.title
+            if d.members:
+                enums.append(d.name)
+    return GlobalNames(seats=t.seats, enums=tuple(dict.fromkeys(enums)), types=t.types, constants=t.constants)
 
 
-def settle_options(c: Compiler, decls: tuple) -> None:
+def settle_options(c: Compiler, decls: tuple, names: GlobalNames) -> OptionsInForce:
     """The options in force: the given values (checked against the declared type and
-    choices; an unknown option names the variant that declares it) or the defaults.
-
-    Reads: `types`, `rt`, `constants`, `defs`, `vars`, `queries`. Produces:
-    `option_decls`, `options`, `option_choices`, `claimed`, `ns`.
-    """
+    choices, which may name enum members; an unknown option names the variant that
+    declares it) or the defaults."""
+    t = c.tables
+    option_decls: dict[str, ast.Option] = {}
+    option_choices: dict[str, tuple | None] = {}
     for d in decls:
         if isinstance(d, ast.Option):
-            c.tables.option_decls[d.name] = d
-    unknown = set(c.tables.given) - set(c.tables.option_decls)
+            option_decls[d.name] = d
+    unknown = set(t.given) - set(option_decls)
     for name in sorted(unknown):
         declaring = [
             v.name
-            for v in c.tables.program.all_variants.values()
+            for v in t.program.all_variants.values()
             if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
         ]
-        c.tables.fail(
-            argument_span("option", name, c.tables.given[name]),
+        t.fail(
+            argument_span("option", name, t.given[name]),
             f"unknown option '{name}'",
             (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
-            or did_you_mean(name, c.tables.option_decls)
+            or did_you_mean(name, option_decls)
             or (
-                "options: " + ", ".join(c.tables.option_decls)
-                if c.tables.option_decls
+                "options: " + ", ".join(option_decls)
+                if option_decls
                 else "this game (with these variants) has no options"
             ),
         )
-    for name, d in c.tables.option_decls.items():
-        given = name in c.tables.given
-        value = c.declarations.check_option_type(d, c.tables.given[name]) if given else c.declarations.const(d.default)
-        c.tables.claim(name, "an option", d.span)
+    for name, d in option_decls.items():
+        given = name in t.given
+        value = c.declarations.check_option_type(d, t.given[name]) if given else c.declarations.const(d.default)
+        t.claim(name, "an option", d.span)
         allowed = None  # any value of its type
         if d.choices is not None:
             allowed = c.declarations.const(d.choices)
             if not isinstance(allowed, tuple):
-                c.tables.fail(d.choices.span, "an option's choices must be a list or a range")
+                t.fail(d.choices.span, "an option's choices must be a list or a range")
             if value not in allowed:
                 opening = c.declarations.variant_allowing(name, value)
-                c.tables.fail(
-                    argument_span("option", name, value) if name in c.tables.given else d.span,
+                t.fail(
+                    argument_span("option", name, value) if name in t.given else d.span,
                     f"option '{name}' = {value!r} is not allowed",
-                    f"choose from {c.tables.rt.display(tuple(allowed))}"
+                    f"choose from {t.rt.display(tuple(allowed))}"
                     + (f", or add --variant {opening}, which allows it" if opening else ""),
                 )
-        c.tables.options[name] = value
-        c.tables.option_choices[name] = allowed
+        t.options[name] = value
+        option_choices[name] = allowed
+    return OptionsInForce(values=t.options, decls=option_decls, choices=option_choices)
 
 
-def make_components(c: Compiler, decls: tuple) -> None:
+def make_components(c: Compiler, decls: tuple, names: GlobalNames, options: OptionsInForce) -> Components:
     """Grids, entities, defs' names, then the components: table rows first (cards and
     generates may name them), cards' properties, generated components, and the tables'
-    values, each read as soon as the components its cells name exist.
-
-    Reads: `options`, `queries`, `vars`. Produces: `entity_decls`, `types`, `def_decls`,
-    `defs`, `claimed`, `kind_of`, `constants`, `rt`, `fields`, `ns`.
-    """
+    values, each read as soon as the components its cells name exist. Adds the kinds,
+    grids and components to `names`' types and constants; option values may be read."""
+    t = c.tables
     for d in decls:
         if isinstance(d, ast.Grid):
             c.declarations.add_grid(d)
         elif isinstance(d, ast.Entity):
-            c.tables.entity_decls[d.name] = d
-            c.tables.types[d.name] = ()
+            t.entity_decls[d.name] = d
+            t.types[d.name] = ()
     for d in decls:
         if isinstance(d, ast.Def):
-            c.tables.claim(d.name, "a function", d.span)
-            c.tables.def_decls[d.name] = d
-            c.tables.defs[d.name] = [None]
-    for t in c.tables.program.tables:
-        if isinstance(t.decl, ast.Table):  # rows first: cards and generate may name them
-            for row in t.live():
-                c.declarations.add_entity(t.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span)
+            t.claim(d.name, "a function", d.span)
+            t.def_decls[d.name] = d
+            t.defs[d.name] = [None]
+    for table in t.program.tables:
+        if isinstance(table.decl, ast.Table):  # rows first: cards and generate may name them
+            for row in table.live():
+                c.declarations.add_entity(
+                    table.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span
+                )
     for d in decls:
         if isinstance(d, ast.Card):
             c.declarations.card_props(d)
     c.declarations.forget_vocabularies()  # (read once every component a cell may name exists)
     generates = [d for d in decls if isinstance(d, ast.Generate)]
-    waiting = [t for t in c.tables.program.tables if isinstance(t.decl, ast.Table)]
+    waiting = [table for table in t.program.tables if isinstance(table.decl, ast.Table)]
     for i, d in enumerate(generates):
         # A table's values are read before a generate, so that it may read them
         # (`n in 1..t.count`), unless its cells name components a generate still makes.
         later = {g.kind for g in generates[i:]}
-        ready = [t for t in waiting if not c.declarations.table_kinds(t) & later]
-        for t in ready:
-            c.declarations.table_values(t)
-        waiting = [t for t in waiting if t not in ready]
+        ready = [table for table in waiting if not c.declarations.table_kinds(table) & later]
+        for table in ready:
+            c.declarations.table_values(table)
+        waiting = [table for table in waiting if table not in ready]
         c.declarations.generate(d, waiting, later)
-    for t in waiting:
-        c.declarations.table_values(t)
+    for table in waiting:
+        c.declarations.table_values(table)
     c.declarations.unique_values(decls)
+    return Components(
+        kind_of=t.kind_of, entity_decls=t.entity_decls, fields=t.fields, def_decls=t.def_decls, defs=t.defs
+    )
 
 
-def link_map_and_events(c: Compiler, decls: tuple) -> None:
-    """The links of the map (written and from tables) and the events.
-
-    Reads: `claimed`. Produces: `rt`, `event_decls`.
-    """
+def link_map_and_events(c: Compiler, decls: tuple, names: GlobalNames, components: Components) -> Events:
+    """The links of the map (written, whose kind is an enum member, and from tables, whose
+    cells name components), kept in `rt.links` where the built-ins read them; and the
+    events."""
+    t = c.tables
+    members = {m for e in names.enums for m in names.types[e]}
+    events: dict[str, ast.Event] = {}
     for d in decls:
         if isinstance(d, ast.Link):
-            if d.kind is not None and not c.tables.claimed.get(d.kind, "").startswith("a member of"):
-                c.tables.fail(
-                    d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }"
-                )
+            if d.kind is not None and d.kind not in members:
+                t.fail(d.span, f"'{d.kind}' is not an enum member: a link's kind is one", "enum LinkKind { land, sea }")
             for other in d.others:
                 for a, b in ((d.node, other), (other, d.node)):
-                    if b not in c.tables.rt.links.get(a, ()):
-                        c.tables.rt.links[a] = c.tables.rt.links.get(a, ()) + (b,)
+                    if b not in t.rt.links.get(a, ()):
+                        t.rt.links[a] = t.rt.links.get(a, ()) + (b,)
                     if d.kind is not None:
-                        c.tables.rt.link_kind[(a, b)] = d.kind
+                        t.rt.link_kind[(a, b)] = d.kind
         elif isinstance(d, ast.Links):
-            c.declarations.table_links(next(t for t in c.tables.program.tables if t.decl is d))
+            c.declarations.table_links(next(table for table in t.program.tables if table.decl is d))
         elif isinstance(d, ast.Event):
-            c.tables.event_decls[d.name] = d
+            events[d.name] = d
+    return Events(decls=events)
 
 
-def gather_abouts(c: Compiler, decls: tuple) -> None:
+def gather_abouts(c: Compiler, decls: tuple, components: Components) -> Abouts:
     """What each component or enum member does, in a line: `about NAME "..."`, or an
-    entity's `about: str` field (a table column). Once every component is made.
-
-    Reads: `claimed`, `fields`, `rt`. Produces: `about`.
-    """
+    entity's `about: str` field (a table column). Once every component is made."""
+    about: dict[str, str] = {}
     for d in decls:
         if isinstance(d, ast.About):
-            c.declarations.add_about(d)
-    for name, text in c.tables.fields.get("about", {}).items():
+            c.declarations.add_about(d, about)
+    for name, text in components.fields.get("about", {}).items():
         if isinstance(text, str) and text:
-            c.tables.about.setdefault(name, text)
+            about.setdefault(name, text)
+    return Abouts(texts=about)
 
 
-def lay_out_variables(c: Compiler, decls: tuple) -> None:
-    """Queries, then the variables (whose defaults may ask them), the built-in
-    variables for grants, added links and cancelled effects, and the queries' guards.
-
-    Reads: `types`, `constants`, `options`, `fields`, `defs`, `rt`. Produces: `queries`,
-    `query_decls`, `query_guards`, `modifier_list`, `expiring`, `changeable`,
-    `grants_slot`, `links_slot`, `cancel_slot`, `vars`, `var_order`, `claimed`, `ns`.
-    """
+def lay_out_variables(
+    c: Compiler, decls: tuple, names: GlobalNames, options: OptionsInForce, components: Components
+) -> Variables:
+    """Queries, then the variables (whose defaults may ask them and read options, constants,
+    properties and defs), the built-in variables for grants, added links and cancelled
+    effects, and the queries' guards."""
+    t = c.tables
     c.modifiers.init_queries(decls)
     for d in decls:
         if isinstance(d, ast.Var):
@@ -348,22 +328,37 @@ def lay_out_variables(c: Compiler, decls: tuple) -> None:
         c.modifiers.grants_declared()
     c.declarations.declare_links_var()
     c.modifiers.guard_queries(decls)
-    if c.tables.cancel_events or ast.contains(c.tables.program.decls, ast.Cancel):
+    if t.cancel_events or ast.contains(t.program.decls, ast.Cancel):
         # effects about to resolve, innermost last: True once cancelled
-        span = c.tables.header.span
+        span = t.header.span
         any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))
         empty = ast.ListLit(span=span, items=())
         c.declarations.declare_var(ast.Var(span=span, name=RESOLVING, type=any_list, default=empty, seen_by="all"))
-        c.tables.cancel_slot = c.tables.vars[RESOLVING].slot
+        t.cancel_slot = t.vars[RESOLVING].slot
+    return Variables(
+        vars=t.vars,
+        order=t.var_order,
+        grants_slot=t.grants_slot,
+        links_slot=t.links_slot,
+        cancel_slot=t.cancel_slot,
+        queries=t.queries,
+        modifier_list=t.modifier_list,
+    )
 
 
-def compile_visibility(c: Compiler, decls: tuple) -> None:
-    """Each entity's field visibility rules and its short form (how a board shows it).
-
-    Reads: `entity_decls`, `types`, `constants`, `options`, `fields`, `defs`, `vars`,
-    `queries`, `changeable`. Produces: `visibility`, `short_fns`, `ns`.
-    """
-    for name, ent in c.tables.entity_decls.items():
+def compile_visibility(
+    c: Compiler,
+    decls: tuple,
+    names: GlobalNames,
+    options: OptionsInForce,
+    components: Components,
+    variables: Variables,
+) -> FieldVisibility:
+    """Each entity's field visibility rules and its short form (how a board shows it):
+    expressions, which may read anything made so far."""
+    rules_by_kind: dict[str, list] = {}
+    short_fns: dict[str, list] = {}
+    for name, ent in components.entity_decls.items():
         rules = []
         c.expressions.self_fields.names = {f.name for f in ent.fields}
         for f in ent.fields:
@@ -371,44 +366,75 @@ def compile_visibility(c: Compiler, decls: tuple) -> None:
                 rules.append((f.name, lambda vm, L: False))
             elif f.visible is not None:
                 rules.append((f.name, c.expressions.expr(f.visible, Scope(["self", "viewer"]))))
-        c.tables.visibility[name] = rules
+        rules_by_kind[name] = rules
         if ent.short is not None:
             c.expressions.self_fields.short = True
-            c.tables.short_fns[name] = [
+            short_fns[name] = [
                 p if isinstance(p, str) else c.expressions.expr(p, Scope(["self"])) for p in ent.short.parts
             ]
             c.expressions.self_fields.short = False
         c.expressions.self_fields.names = set()
+    return FieldVisibility(rules=rules_by_kind, short_fns=short_fns)
 
 
-def compile_behaviour(c: Compiler, decls: tuple) -> None:
-    """Procedures (their code slots first, so calls between them resolve), then every
-    def, query, modifier, procedure body, trigger and card slot; then the queries
-    specialised for the modifiers that may be in force.
-
-    Reads: `types`, `constants`, `options`, `fields`, `rt`, `def_decls`, `vars`,
-    `event_decls`, `leave_hooks`, `query_decls`, `query_guards`, `changeable`,
-    `grants_slot`, `links_slot`, `cancel_slot`. Produces: `procs`, `proc_decls`,
-    `codes`, `defs`, `queries`, `modifier_list`, `expiring`, `handlers`, `slots`,
-    `choices`, `choice_spans`, `formats`, `format_spans`, `headline_formats`,
-    `uses_chance`, `block_lines`, `ns`.
-    """
+def compile_behaviour(
+    c: Compiler,
+    decls: tuple,
+    names: GlobalNames,
+    options: OptionsInForce,
+    components: Components,
+    variables: Variables,
+) -> Behaviour:
+    """The `when self leaves L` hooks' step tables and the procedures' (first, so that
+    assignments and calls find them), then every def, query, modifier, procedure body,
+    trigger and card slot; then the queries specialised for the modifiers that may be in
+    force. Fills in `components`' defs and `variables`' queries and modifiers."""
+    t = c.tables
+    make_leave_hooks(c, decls)
     for d in decls:
         if isinstance(d, ast.Procedure):
-            c.tables.procs[d.name] = c.tables.new_code(d.name, d.span)
-            c.tables.proc_decls[d.name] = d
+            t.procs[d.name] = t.new_code(d.name, d.span)
+            t.proc_decls[d.name] = d
             if d.result is not None:  # the slot after the parameters: where its value goes
-                c.tables.procs[d.name].result_slot = len(d.params)
+                t.procs[d.name].result_slot = len(d.params)
     for d in decls:
         if isinstance(d, ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card):
             try:
                 _compile_behaviour(c, d)
             except LimitExceeded as exc:  # generated code past what Python compiles
-                c.tables.fail(d.span, exc.message, exc.hint)
+                t.fail(d.span, exc.message, exc.hint)
     c.modifiers.specialise_queries()
+    return Behaviour(
+        codes=t.codes,
+        procs=t.procs,
+        slots=t.slots,
+        handlers=t.handlers,
+        leave_hooks=t.leave_hooks,
+        choices=t.choices,
+        choice_spans=t.choice_spans,
+        formats=t.formats,
+        uses_chance=t.uses_chance,
+        block_lines=t.block_lines,
+    )
 
 
-def _compile_behaviour(c: Compiler, d: Behaviour) -> None:
+def make_leave_hooks(c: Compiler, decls: tuple) -> None:
+    """`when self leaves L` hooks, by list variable and card, their step tables still
+    empty. An assignment to a watched variable compares the list before and after and
+    pushes the hook of each card that left it, to run right after that step."""
+    for d in decls:
+        if isinstance(d, ast.Card):
+            for hook in d.leaves:
+                code = c.tables.new_code(f"when {d.name} leaves {hook.var}", hook.span)
+                c.tables.leave_hooks.setdefault(hook.var, {})[d.name] = code
+    for var, hooks in c.tables.leave_hooks.items():
+        c.tables.ns[f"_left_{var}"] = _leaver(hooks)
+
+
+Compiled = ast.Def | ast.Query | ast.StaticModifier | ast.Procedure | ast.Trigger | ast.Card  # what has code
+
+
+def _compile_behaviour(c: Compiler, d: Compiled) -> None:
     """One def, query, static modifier, procedure body, trigger or card, compiled by its compiler."""
     if isinstance(d, ast.Def):
         c.expressions.compile_def(d)
@@ -433,171 +459,92 @@ def _compile_behaviour(c: Compiler, d: Behaviour) -> None:
             c.tables.slots[(d.name, slot_name)] = code
 
 
-def compile_payoff_and_view(c: Compiler, decls: tuple) -> None:
-    """The payoff, the view, and the one procedure a game must have: `play()`.
-
-    Reads: `types`, `constants`, `options`, `fields`, `defs`, `def_decls`, `vars`,
-    `queries`, `query_decls`, `query_guards`, `changeable`, `procs`. Produces: `payoff`,
-    `estimate`, `invariants`, `view`, `ns`.
-    """
+def compile_payoff_and_view(
+    c: Compiler,
+    decls: tuple,
+    names: GlobalNames,
+    options: OptionsInForce,
+    components: Components,
+    variables: Variables,
+    behaviour: Behaviour,
+) -> PayoffAndView:
+    """The payoff, the estimate, the invariants, the view, and the one procedure a game
+    must have: `play()`."""
+    t = c.tables
+    payoff = None
     payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
     if payoffs:
         p = payoffs[0]
-        c.tables.payoff = (c.expressions.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
-    # (the rule it cites, closure, span) of each `invariant`: checked on a state's load
-    c.tables.invariants = [
-        (d.text, c.expressions.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)
-    ]
+        payoff = Payoff(c.expressions.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+    invariants = tuple(
+        Invariant(d.text, c.expressions.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)
+    )
+    estimate = None
     estimates = [d for d in decls if isinstance(d, ast.Estimate)]
     if estimates:
         e = estimates[0]
-        low, high = (e.low, e.high) if e.low is not None else (c.tables.payoff[1:3] if c.tables.payoff else (-1, 1))
-        c.tables.estimate = (c.expressions.expr(e.value, Scope([e.var])), low, high, e.span)
+        if e.low is not None and e.high is not None:
+            low, high = e.low, e.high
+        else:
+            low, high = (payoff.low, payoff.high) if payoff is not None else (-1, 1)
+        estimate = Estimate(c.expressions.expr(e.value, Scope([e.var])), low, high, e.span)
     views = [d for d in decls if isinstance(d, ast.View)]
     if len(views) > 1:
-        c.tables.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
-    c.tables.view = compile_view(c.expressions, views[0]) if views else ()
-    if "play" not in c.tables.procs:
-        c.tables.fail(
-            c.tables.header.span,
+        t.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")
+    view = compile_view(c.expressions, views[0]) if views else ()
+    if "play" not in behaviour.procs:
+        t.fail(
+            t.header.span,
             "the game has no `procedure play()`",
             "add `procedure play() { ... }`: the turn structure of the game",
         )
-
-
-def compile_leave_hooks(c: Compiler, decls: tuple) -> None:
-    """`when self leaves L` hooks, by list variable and card. An assignment to a
-    watched variable compares the list before and after and pushes the hook of each
-    card that left it, to run right after that step.
-
-    Reads: nothing. Produces: `leave_hooks`, `codes`, `ns`.
-    """
-    for d in decls:
-        if isinstance(d, ast.Card):
-            for hook in d.leaves:
-                code = c.tables.new_code(f"when {d.name} leaves {hook.var}", hook.span)
-                c.tables.leave_hooks.setdefault(hook.var, {})[d.name] = code
-    for var, hooks in c.tables.leave_hooks.items():
-        c.tables.ns[f"_left_{var}"] = _leaver(hooks)
+    return PayoffAndView(payoff=payoff, estimate=estimate, invariants=invariants, view=view)
 
 
 @attrs.frozen
 class Pass:
-    """One step of the compile: `run(compiler, decls)` reads the tables named in `reads`
-    (made by the passes before it, or the compiler's inputs: the program, its header,
-    the options asked for, the seats) and builds or adds to those in `produces`."""
+    """One step of the compile, read from its function's signature: `run(compiler, decls,
+    *takes)` is given the records of the earlier passes named by its parameters' types
+    (`takes`) and returns its own (`makes`)."""
 
     name: str
-    run: Callable[[Compiler, tuple], None]
-    reads: tuple[str, ...]
-    produces: tuple[str, ...]
+    run: Callable[..., Any]
+    takes: tuple[type, ...]
+    makes: type
+
+    @classmethod
+    def of(cls, name: str, run: Callable[..., Any]) -> Pass:
+        hints = typing.get_type_hints(run)
+        params = list(inspect.signature(run).parameters)[2:]  # after (compiler, decls)
+        return cls(name, run, tuple(hints[p] for p in params), hints["return"])
 
 
-PASSES: tuple[Pass, ...] = (
-    Pass("seats", name_seats, (), ("types", "constants", "claimed", "rt")),
-    Pass("enums", name_enums, (), ("types", "constants", "claimed", "rt")),
-    Pass(
-        "options",
-        settle_options,
-        ("types", "rt", "constants", "defs", "vars", "queries"),
-        ("option_decls", "options", "option_choices", "claimed", "ns"),
-    ),
-    Pass(
-        "components",
-        make_components,
-        ("options", "queries", "vars"),
-        ("entity_decls", "types", "def_decls", "defs", "claimed", "kind_of", "constants", "rt", "fields", "ns"),
-    ),
-    Pass("map and events", link_map_and_events, ("claimed",), ("rt", "event_decls")),
-    Pass("abouts", gather_abouts, ("claimed", "fields", "rt"), ("about",)),
-    Pass(
-        "variables",
-        lay_out_variables,
-        ("types", "constants", "options", "fields", "defs", "rt"),
-        (
-            "queries",
-            "query_decls",
-            "query_guards",
-            "modifier_list",
-            "expiring",
-            "changeable",
-            "grants_slot",
-            "links_slot",
-            "cancel_slot",
-            "vars",
-            "var_order",
-            "claimed",
-            "ns",
-        ),
-    ),
-    Pass(
-        "visibility",
-        compile_visibility,
-        ("entity_decls", "types", "constants", "options", "fields", "defs", "vars", "queries", "changeable"),
-        ("visibility", "short_fns", "ns"),
-    ),
-    Pass("leave hooks", compile_leave_hooks, (), ("leave_hooks", "codes", "ns")),
-    Pass(
-        "behaviour",
-        compile_behaviour,
-        (
-            "types",
-            "constants",
-            "options",
-            "fields",
-            "rt",
-            "def_decls",
-            "vars",
-            "event_decls",
-            "leave_hooks",
-            "query_decls",
-            "query_guards",
-            "changeable",
-            "grants_slot",
-            "links_slot",
-            "cancel_slot",
-        ),
-        (
-            "procs",
-            "proc_decls",
-            "codes",
-            "defs",
-            "queries",
-            "modifier_list",
-            "expiring",
-            "handlers",
-            "slots",
-            "choices",
-            "choice_spans",
-            "formats",
-            "format_spans",
-            "headline_formats",
-            "uses_chance",
-            "block_lines",
-            "ns",
-        ),
-    ),
-    Pass(
-        "payoff and view",
-        compile_payoff_and_view,
-        (
-            "types",
-            "constants",
-            "options",
-            "fields",
-            "defs",
-            "def_decls",
-            "vars",
-            "queries",
-            "query_decls",
-            "query_guards",
-            "changeable",
-            "procs",
-        ),
-        ("payoff", "estimate", "invariants", "view", "ns"),
-    ),
+def _in_order(*passes: Pass) -> tuple[Pass, ...]:
+    """The passes, refused if one takes a record no earlier pass makes, two make the same,
+    or what they make is not the compiled game's sections, in order."""
+    made: list[type] = []
+    for step in passes:
+        early = [cls.__name__ for cls in step.takes if cls not in made]
+        if early or step.makes in made:
+            raise TypeError(f"pass {step.name}: takes {early} before a pass makes it, or makes a record twice")
+        made.append(step.makes)
+    if tuple(made) != SECTIONS:
+        raise TypeError(f"the passes make {made}, the compiled game's sections are {SECTIONS}")
+    return passes
+
+
+PASSES: tuple[Pass, ...] = _in_order(
+    Pass.of("seats and enums", name_seats_and_enums),
+    Pass.of("options", settle_options),
+    Pass.of("components", make_components),
+    Pass.of("map and events", link_map_and_events),
+    Pass.of("abouts", gather_abouts),
+    Pass.of("variables", lay_out_variables),
+    Pass.of("visibility", compile_visibility),
+    Pass.of("behaviour", compile_behaviour),
+    Pass.of("payoff and view", compile_payoff_and_view),
 )
-OPTIONS_ONLY = PASSES[:3]  # as far as the options: what `gamedef list` and `info` show
+OPTIONS_ONLY = PASSES[:2]  # as far as the options: what `gamedef list` and `info` show
 
 
 def compile_game(

@@ -36,9 +36,10 @@ class DeclarationCompiler:
 
     # ---- errors -------------------------------------------------------------
 
-    def add_about(self, d: ast.About) -> None:
-        """`about NAME "..."`: kept for `cards` and `about`; NAME must be a component or an
-        enum member (a misspelt name would otherwise leave its text unseen)."""
+    def add_about(self, d: ast.About, about: dict[str, str]) -> None:
+        """`about NAME "..."`, added to `about` (the abouts pass's): kept for `cards` and
+        `about`; NAME must be a component or an enum member (a misspelt name would
+        otherwise leave its text unseen)."""
         what = self.tables.claimed.get(d.name, "")
         if not (what.startswith("a member of") or d.name in self.tables.rt.titles and not what.startswith("a seat")):
             from interpreter.core.errors import did_you_mean
@@ -49,11 +50,11 @@ class DeclarationCompiler:
                 f"`about {d.name}`: nothing called '{d.name}' is a component or an enum member",
                 did_you_mean(d.name, known) or "name a card, a component of a table, or an enum member",
             )
-        if d.name in self.tables.about:
+        if d.name in about:
             self.tables.fail(
                 d.span, f"'{d.name}' has two `about` texts", "keep one (a variant replaces it with `replace`)"
             )
-        self.tables.about[d.name] = d.text
+        about[d.name] = d.text
 
     # ---- tables -------------------------------------------------------------
     def declare_links_var(self) -> None:

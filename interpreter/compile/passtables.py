@@ -1,16 +1,19 @@
-"""The compile's shared tables: what the passes build and the compilers read.
+"""The compile's working tables: what the four compilers look names up in while a pass runs.
 
 A compile is a pipeline of passes (compiler.py) helped by four compilers, each an
 object of its own: expressions (expressions.py), statements (statements.py), native
 blocks (blocks.py) and modifiers (modifiers.py). What they share is this one value: the
-program and options it was asked for, and the tables the passes fill in (names and what
-they name, types, components and their properties, variables, queries, procedures,
-decisions...). Everything else a compiler keeps while it works is its own.
+program and options it was asked for, and the tables they look names up in and add to
+(names and what they name, types, components and their properties, variables, queries,
+procedures, decisions...). Everything else a compiler keeps while it works is its own.
 
-`CompiledGame` (game.py) is made from these tables once the passes are done: each
-field there says what the table of the same name here holds. tests/compile/test_compiled_game.py
-checks that each pass changes only the tables it declares and reads only those made
-before it.
+These tables are working state, not the compile's output: each pass returns a record of
+what it made (compiled.py: `Components`, `Variables`, `Behaviour`...), whose fields are
+the same dicts and lists as the tables here, and `CompiledGame` is made of those records.
+A table no compiler reads (an option's declarations, the visibility rules, the payoff,
+the view...) is not here at all: it lives only in the record of the pass that makes it.
+tests/compile/test_compiled_game.py checks that a pass changes only its own record's
+tables (or those of the records it takes) and reads only those of the records it takes.
 """
 
 from __future__ import annotations
@@ -18,10 +21,10 @@ from __future__ import annotations
 from typing import Any, NoReturn
 
 from interpreter.check.symbols import SymbolTable
-from interpreter.compile.compiled import Item, Runtime, VarInfo
+from interpreter.compile.compiled import Runtime, VarInfo
 from interpreter.compile.names import Names
 from interpreter.compile.queries import CompiledModifier, QueryFunction
-from interpreter.compile.steps import Choice, Code, Handler
+from interpreter.compile.steps import Choice, Code, Handler, LogFormat
 from interpreter.core.errors import Diagnostic, GameDefError, Span, explain
 from interpreter.core.limits import LimitExceeded
 from interpreter.language import syntax as ast
@@ -32,9 +35,9 @@ INPUTS = ("program", "names", "header", "given", "optimise", "seats", "dynamic_l
 
 
 class PassTables:
-    """The program, the options asked for, and the tables the passes build. Every
-    attribute is declared here; the meaning of each table is that of `CompiledGame`'s
-    field of the same name."""
+    """The program, the options asked for, and the tables the compilers read and fill.
+    Every attribute is declared here; the meaning of each table that reaches the compiled
+    game is that of the `CompiledGame` property of the same name."""
 
     def __init__(
         self,
@@ -55,20 +58,16 @@ class PassTables:
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
         self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
         self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
-        # -- the tables the passes build
+        # -- the tables the compilers read and fill (each pass's record holds those it made)
         self.rt = Runtime()
         self.ns: dict[str, Any] = {}  # the generated code's globals: built-ins, tables, other functions
         self.claimed: dict[str, str] = {}  # every global name -> what it names, to report clashes
         self.types: dict[str, tuple] = {}
         self.constants: dict[str, Any] = {}
         self.options: dict[str, Any] = {}
-        self.option_decls: dict[str, ast.Option] = {}
-        self.option_choices: dict[str, tuple | None] = {}
         self.entity_decls: dict[str, ast.Entity] = {}
         self.kind_of: dict[str, str] = {}
         self.fields: dict[str, dict[str, Any]] = {}
-        self.about: dict[str, str] = {}
-        self.event_decls: dict[str, ast.Event] = {}
         self.vars: dict[str, VarInfo] = {}
         self.var_order: list[VarInfo] = []
         self.queries: dict[str, QueryFunction] = {}  # filled by `lay_out_variables`; expressions before it see none
@@ -80,8 +79,6 @@ class PassTables:
         self.grants_slot: int | None = None
         self.links_slot: int | None = None
         self.cancel_slot: int | None = None
-        self.visibility: dict[str, list[tuple[str, Any]]] = {}
-        self.short_fns: dict[str, list] = {}
         self.leave_hooks: dict[str, dict[str, Code]] = {}
         self.codes: list[Code] = []
         self.procs: dict[str, Code] = {}
@@ -92,15 +89,9 @@ class PassTables:
         self.slots: dict[tuple[str, str], Code] = {}
         self.choices: list[Choice] = []
         self.choice_spans: list[Span | None] = []
-        self.formats: list[tuple] = []
-        self.format_spans: list[Span] = []
-        self.headline_formats: set[int] = set()
+        self.formats: list[LogFormat] = []
         self.uses_chance = False
         self.block_lines: list[tuple | None] = []  # (span, procedure) of each line of the blocks' code
-        self.payoff: tuple | None = None
-        self.estimate: tuple | None = None
-        self.invariants: list[tuple] = []
-        self.view: tuple[Item, ...] = ()
 
     # ---- what every compiler may ask of the tables ---------------------------
     def fail(self, span: Span, message: str, hint: str | None = None) -> NoReturn:

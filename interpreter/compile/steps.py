@@ -9,7 +9,7 @@ These are parts of the compiled game (compiled.py) and are kept by its cache.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 
@@ -56,9 +56,10 @@ class Code:
         self.local_names: tuple[tuple[str, str], ...] = ()
 
 
-class Choice(NamedTuple):
+@attrs.frozen
+class Choice:
     """A decision point: how its options' labels and its prompt are written, built only
-    when asked. (A named tuple: read at every `legal_moves`.)"""
+    when asked. (Slotted: read at every `legal_moves`; read by name, never by position.)"""
 
     labels: Callable[[Any, list, tuple], list[str]] | None  # (vm, locals, values) -> labels; None: values shown
     prompt: Closure  # what the decision asks, in the game's words
@@ -67,6 +68,15 @@ class Choice(NamedTuple):
     # The locals the labels read, if they read nothing else: the engine keeps labels by
     # the options and these locals' values. None: they may read the position.
     key_slots: tuple[int, ...] | None = None
+
+
+@attrs.frozen
+class LogFormat:
+    """A `log` text: read when a log entry (audience, format's index, values) is written out."""
+
+    parts: tuple[str | None, ...]  # literal strings, and None where a value goes
+    span: Span  # where the `log` is written: a line past its limit is reported there
+    headline: bool  # `log headline`: one of the key events of the short narration
 
 
 @attrs.define

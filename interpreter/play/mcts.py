@@ -69,7 +69,7 @@ def hidden_information(game: Game) -> list[str]:
         if fields:
             names = ", ".join(f"'{kind}.{f}'" for f in fields)
             found.append(f"field{'s' if len(fields) > 1 else ''} {names} visible only when a condition holds")
-    secret = sum(1 for choice in compiled.choices if choice[2])
+    secret = sum(1 for choice in compiled.choices if choice.secret)
     if secret:
         found.append(f"{secret} secret choose{'s' if secret > 1 else ''}")
     return found

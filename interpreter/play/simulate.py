@@ -302,7 +302,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
     round_slot = round_info.slot if round_info is not None and round_info.keys is None else None
     by_round: dict[Any, tuple[float, ...]] = {}  # round -> each seat's score as it last stood in it
     # The key events when the game marks them; otherwise its last narrated line of all.
-    headlines = bool(game.compiled.headline_formats)
+    headlines = any(f.headline for f in game.compiled.formats)
     last = first = ""
     lines = game.narrate(state, headlines=headlines)
     if lines:

@@ -164,7 +164,7 @@ class ChanceEngine(Engine):
             trail = record.trail + ((CHANCE, label, True, ()),)
             return self._resume(node.base, node.move, node.players, node.outcomes + (value,), trail)
         label = self.labels(state)[i]
-        secret = bool(self.compiled.choices[p.choice][2])
+        secret = bool(self.compiled.choices[p.choice].secret)
         nxt = self._resume(state, i, len(state.players), (), record.trail + ((p.player, label, secret, ()),))
         return nxt
 

@@ -251,7 +251,7 @@ class Engine:
         if p is None:
             return ""
         vm = VM(self.compiled, state, True)
-        return self.compiled.choices[p.choice][1](vm, list(state.frames[-1][2]))
+        return self.compiled.choices[p.choice].prompt(vm, list(state.frames[-1][2]))
 
     def card_in_play(self, state: State) -> str | None:
         """The title of the card whose text is being carried out where the pending decision
@@ -301,7 +301,7 @@ class Engine:
     def move_view(self, state: State, label: str, viewer: str | None) -> str:
         """How a move made in `state` reads to `viewer`: a secret choice hides its label."""
         p = state.pending
-        if p is not None and self.compiled.choices[p.choice][2] and viewer != p.player:
+        if p is not None and self.compiled.choices[p.choice].secret and viewer != p.player:
             return "(secret choice)"
         return label
 
@@ -343,20 +343,22 @@ class Engine:
         if omniscient is None:
             omniscient = player is None
         hidden = None if omniscient else hidden_test(self.compiled, state, player)
-        keep = self.compiled.headline_formats if headlines else None
+        formats = self.compiled.formats
         lines = []
         size = 0
         entry = None
         try:
             for entry in state.log:
-                if (entry[0] is None or omniscient or entry[0] == player) and (keep is None or entry[1] in keep):
+                if (entry[0] is None or omniscient or entry[0] == player) and (
+                    not headlines or formats[entry[1]].headline
+                ):
                     line = render(entry, hidden)
                     size += len(line)
                     if size > MAX_NARRATION:
                         raise too_long("the narration of one move", size, MAX_NARRATION, "log a summary, not each item")
                     lines.append(line)
         except LimitExceeded as exc:  # a line or the whole past its limit: at the `log` that passed it
-            span = self.compiled.format_spans[entry[1]] if entry is not None else None
+            span = formats[entry[1]].span if entry is not None else None
             raise VM(self.compiled, state, True).rule_error(explain(exc), span) from None
         return lines
 

@@ -377,7 +377,8 @@ def broken_invariant(game: Game, state: State) -> tuple[str, str] | None:
     None. An invariant that can't be evaluated from these values breaks too. `why` names
     the variables the invariant reads (`vars.laid`): the values to look at in a state file,
     one of which is wrong."""
-    for text, fn, span in game.compiled.invariants:
+    for invariant in game.compiled.invariants:
+        text, fn, span = invariant.rule, invariant.check, invariant.span
         where = f"{Path(span.path).name}:{span.line}"
         names = _invariant_reads(game.compiled).get(_span_key(span), ())
         reads = f" (it reads {', '.join(f'vars.{n}' for n in names)})" if names else ""
@@ -647,7 +648,7 @@ def _pending(game: Game, data: dict, seats: tuple[str, ...], frames: list, check
         slot, choice = p.get("slot"), p.get("choice")
         _need(_is_int(slot) and 0 <= slot < len(frames[-1][2]), "pending.slot", "not a slot of the running procedure")
         _need(
-            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice][3] == frames[-1][0],
+            _is_int(choice) and 0 <= choice < len(g.choices) and g.choices[choice].code == frames[-1][0],
             "pending.choice",
             "not a decision of the running procedure",
         )
@@ -668,7 +669,7 @@ def _log(game: Game, data: dict, seats: tuple[str, ...]) -> list[tuple]:
         aud, fmt, vals = _dec(entry[0]), entry[1], _dec(entry[2])
         _need(aud is None or aud in seats, f"{field}[0]", "the audience is a seat in play or {} for everyone")
         _need(_is_int(fmt) and 0 <= fmt < len(g.formats), f"{field}[1]", "not a log line of this game")
-        holes = sum(1 for part in g.formats[fmt] if part is None)
+        holes = sum(1 for part in g.formats[fmt].parts if part is None)
         _need(isinstance(vals, tuple) and len(vals) == holes, f"{field}[2]", f"expected {holes} values")
         _plain(vals, f"{field}[2]")
         log.append((aud, fmt, vals))

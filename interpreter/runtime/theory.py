@@ -34,16 +34,20 @@ def returns(game: Engine, state: State) -> dict[str, float]:
         return dict.fromkeys(seats, 0.0)
     payoff = game.compiled.payoff
     if payoff is not None:
-        fn, low, high, _, span = payoff
+        low, high = payoff.low, payoff.high
         vm = VM(game.compiled, state)
-        values = {p: float(fn(vm, [p])) for p in seats}
+        values = {p: float(payoff.value(vm, [p])) for p in seats}
         outside = [p for p, v in values.items() if not low <= v <= high]
         if outside:  # agents scale by the bounds, game-theory tools trust them
             from interpreter.core.errors import Diagnostic, GameRuntimeError
 
             p = outside[0]
             raise GameRuntimeError(
-                [Diagnostic(span, f"the payoff of {p} is {values[p]:g}, outside {low} to {high}", "widen the bounds")]
+                [
+                    Diagnostic(
+                        payoff.span, f"the payoff of {p} is {values[p]:g}, outside {low} to {high}", "widen the bounds"
+                    )
+                ]
             )
         return values
     winners = [p for p in seats if p in state.result]
@@ -59,7 +63,7 @@ def estimates(game: Engine, state: State, seats: tuple[str, ...] | list[str]) ->
     estimate = game.compiled.estimate
     if estimate is None:
         return None
-    fn, low, high, _ = estimate
+    fn, low, high = estimate.value, estimate.low, estimate.high
     vm = VM(game.compiled, state)
     return {p: min(max(float(fn(vm, [p])), low), high) for p in seats}
 
@@ -67,12 +71,12 @@ def estimates(game: Engine, state: State, seats: tuple[str, ...] | list[str]) ->
 def estimate_bounds(game: Engine) -> tuple[float, float] | None:
     """The bounds the game's `estimate` declares, or None for a game without one."""
     estimate = game.compiled.estimate
-    return (float(estimate[1]), float(estimate[2])) if estimate is not None else None
+    return (float(estimate.low), float(estimate.high)) if estimate is not None else None
 
 
 def utility_bounds(game: Engine) -> tuple[float, float]:
     payoff = game.compiled.payoff
-    return (float(payoff[1]), float(payoff[2])) if payoff is not None else (-1.0, 1.0)
+    return (float(payoff.low), float(payoff.high)) if payoff is not None else (-1.0, 1.0)
 
 
 class Metadata(NamedTuple):
@@ -93,12 +97,12 @@ def metadata(game: Engine) -> Metadata:
     g = game.compiled
     face_down = any(f.visible is not None for ent in g.entity_decls.values() for f in ent.fields)
     hidden = face_down or any(info.seen_by != "all" for info in g.var_order)
-    secret = any(c[2] for c in g.choices)
+    secret = any(c.secret for c in g.choices)
     return Metadata(
         chance=g.uses_chance,
         perfect_information=not hidden and not secret,
         simultaneous=secret,
-        zero_sum=g.payoff is None or g.payoff[3] == 0,
+        zero_sum=g.payoff is None or g.payoff.total == 0,
         min_players=game.header.min_players,
         max_players=game.header.max_players,
         max_length=MAX_DECISIONS,

@@ -1,19 +1,20 @@
-"""The compiled game is a declared, versioned structure, and the compile a pipeline of
-passes with declared inputs and outputs (interpreter/compile/compiled.py, compiler.py;
-docs/architecture.md, "The compiled game").
+"""The compiled game is a declared, versioned structure made of the passes' results, and
+the compile a pipeline of passes whose signatures are their inputs and outputs
+(interpreter/compile/compiled.py, compiler.py; docs/architecture.md, "The compiled game").
 
-The structure's every field says its type and meaning; the passes change only what they
-say they produce and read only what the passes before them produced; the game cache
+The structure's every field says its type and meaning; each pass takes records earlier
+passes made and returns its own, and changes and reads only the tables of those; the game cache
 holds the structure, never the compiler, and reads only its own format version."""
 
 from __future__ import annotations
 
 import copy
+import inspect
 import io
 import marshal
 import pickle
-import re
 import textwrap
+import typing
 from typing import Any
 
 import attrs
@@ -21,8 +22,26 @@ import pytest
 
 from interpreter import load_game
 from interpreter.compile import gamecache
-from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame, VarInfo
-from interpreter.compile.compiler import INPUTS, PASSES, WORKING_STATE, Compiler, Pass, PassTables, compile_game
+from interpreter.compile.compiled import (
+    FORMAT_VERSION,
+    SECTIONS,
+    CompiledGame,
+    Estimate,
+    Invariant,
+    Payoff,
+    VarInfo,
+    section_name,
+)
+from interpreter.compile.compiler import (
+    INPUTS,
+    PASSES,
+    WORKING_STATE,
+    Compiler,
+    Pass,
+    PassTables,
+    _in_order,
+    compile_game,
+)
 from interpreter.language.program import load_program
 from interpreter.runtime import load
 from interpreter.runtime.load import bundled_games, find_game
@@ -34,11 +53,15 @@ SLOW_CASES = [
 ]
 
 
-@pytest.mark.parametrize("cls", [CompiledGame, VarInfo])
+RECORDS = [CompiledGame, VarInfo, *SECTIONS, Payoff, Estimate, Invariant]
+
+
+@pytest.mark.parametrize("cls", RECORDS, ids=lambda cls: cls.__name__)
 def test_every_field_of_the_compiled_game_has_a_type_and_a_meaning(cls):
-    """A field without its meaning is an undocumented part of the cache's file format."""
+    """A field without its meaning is an undocumented part of the cache's file format;
+    that holds for the sections the compiled game is made of as for the game itself."""
     fields = attrs.fields(cls)
-    assert len(fields) >= (40 if cls is CompiledGame else 8)
+    assert fields
     for f in fields:
         meaning = f.metadata.get("meaning", "")
         assert f.type, f"{cls.__name__}.{f.name} has no type"
@@ -48,15 +71,56 @@ def test_every_field_of_the_compiled_game_has_a_type_and_a_meaning(cls):
 
 def test_the_compiled_game_is_only_its_declared_fields():
     """Slots: a runtime module cannot hang an undeclared attribute on the game (the old
-    object took any attribute, and every one became part of the file format)."""
+    object took any attribute, and every one became part of the file format); and a
+    section, a pass's result, is frozen."""
     game = load_game("tictactoe").compiled
     assert type(game) is CompiledGame and game.format_version == FORMAT_VERSION
     with pytest.raises(AttributeError):
         game.something_new = 1  # type: ignore[attr-defined]
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        game.variables.vars = {}  # type: ignore[misc]
     assert not any(isinstance(v, WORKING_STATE) for v in attrs.asdict(game, recurse=False).values())
 
 
 # ---- the passes --------------------------------------------------------------------
+
+
+def test_each_pass_takes_only_records_made_before_it_and_makes_one_section():
+    """A pass's signature is its declaration: its parameters after `(compiler, decls)` are
+    records earlier passes return, its return type is its own record, and the records the
+    passes make are the compiled game's sections, each in the field named after it."""
+    made: list[type] = []
+    for step in PASSES:
+        hints = typing.get_type_hints(step.run)
+        params = list(inspect.signature(step.run).parameters)
+        assert params[:2] == ["c", "decls"] and hints["c"] is Compiler, step.name
+        assert step.takes == tuple(hints[p] for p in params[2:]) and step.makes is hints["return"], step.name
+        assert all(cls in made for cls in step.takes), f"pass {step.name} takes a record made after it"
+        assert attrs.has(step.makes) and step.makes.__setattr__ is not object.__setattr__  # a frozen record
+        made.append(step.makes)
+    assert tuple(made) == SECTIONS
+    sections = {name: t for name, t in typing.get_type_hints(CompiledGame).items() if t in SECTIONS}
+    assert sections == {section_name(cls): cls for cls in SECTIONS}
+    assert list(sections) == [section_name(cls) for cls in made]  # in the passes' order
+    with pytest.raises(TypeError, match="before a pass makes it"):
+        _in_order(PASSES[1], PASSES[0], *PASSES[2:])
+
+
+def test_the_compiled_game_is_made_of_the_passes_results():
+    """Not copied field by field: each section is the very record its pass returned, and
+    each table the runtime reads by name is a field of one section."""
+    compiler = Compiler(load_program(find_game("kuhn_poker"), ()), {}).run()
+    game = compiler.finish()
+    assert set(compiler.results) == set(SECTIONS)
+    for cls, record in compiler.results.items():
+        assert getattr(game, section_name(cls)) is record
+    fields = {(id(getattr(r, f.name)), f.name) for r in compiler.results.values() for f in attrs.fields(type(r))}
+    names = [k for k, v in vars(CompiledGame).items() if isinstance(v, property)]
+    assert len(names) >= 35
+    for name in names:
+        value = getattr(game, name)
+        assert any(i == id(value) for i, _ in fields), f"CompiledGame.{name} is not a section's field"
+    assert game.vars is compiler.tables.vars and game.procs["play"] is compiler.tables.procs["play"]
 
 
 def _tables(t: PassTables) -> list[str]:
@@ -82,11 +146,11 @@ class _Watched(PassTables):
         return object.__getattribute__(self, name)
 
 
-def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
-    """Each pass with the tables it changed (rebound, or a container's contents), the
-    tables it read, and the tables still empty when it began. Every compiler shares the
-    one `PassTables`; watching it sees every pass's reads and writes, whichever compiler
-    makes them."""
+def _run_watched(program) -> tuple[Compiler, list[tuple[Pass, set[str], set[str], set[str]]]]:
+    """The compiler, and each pass with the tables it changed (rebound, or a container's
+    contents), the tables it read, and the tables still empty when it began. Every
+    compiler shares the one `PassTables`; watching it sees every pass's reads and writes,
+    whichever compiler makes them."""
     c = Compiler(program, {})
     t = c.tables
     t.__class__ = _Watched
@@ -96,7 +160,7 @@ def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
         empty = {k for k in _tables(t) if vars(t)[k] in ({}, [], set(), None)}
         t.__dict__["_read"] = set()
         t.__dict__["_reading"] = True
-        step.run(c, program.decls)
+        c.results[step.makes] = step.run(c, program.decls, *(c.results[cls] for cls in step.takes))
         t.__dict__["_reading"] = False
         read = t.__dict__.pop("_read") & set(_tables(t))
         changed = {
@@ -105,62 +169,42 @@ def _run_watched(program) -> list[tuple[Pass, set[str], set[str], set[str]]]:
             if k not in before or before[k][0] != id(vars(t)[k]) or before[k][1] != _snapshot(vars(t)[k])
         }
         found.append((step, changed, read, empty))
-    return found
+    return c, found
 
 
-def test_the_compilers_share_only_the_tables():
-    """Each compiler holds its own working state and the collaborators it was given;
-    what they share is the one `PassTables`, and no compiler reaches another's state."""
-    c = Compiler(load_program(find_game("tictactoe"), ()), {})
-    parts = {
-        "expressions": c.expressions,
-        "modifiers": c.modifiers,
-        "native": c.native,
-        "statements": c.statements,
-        "declarations": c.declarations,
-    }
-    for name, part in parts.items():
-        assert part.tables is c.tables, name
-        shared = {k for k, v in vars(part).items() if k != "tables" and any(v is p for p in parts.values())}
-        allowed = {
-            "expressions": set(),
-            "modifiers": {"expressions"},
-            "native": {"expressions"},
-            "declarations": {"expressions"},
-        }
-        assert shared == allowed.get(name, {"expressions", "native", "modifiers"}), name
-        assert not set(vars(part)) & set(_tables(c.tables)), f"{name} keeps a table of its own"
+def _owners(c: Compiler) -> dict[str, type]:
+    """The working table behind each field of a pass's record -> that record's class: the
+    same dict or list, or for a number or flag, the field of the same name."""
+    owners = {}
+    for k in _tables(c.tables):
+        value = vars(c.tables)[k]
+        for cls, record in c.results.items():
+            for f in attrs.fields(cls):
+                if isinstance(value, dict | list | set) and getattr(record, f.name) is value or f.name == k:
+                    owners[k] = cls
+    return owners
 
 
 @pytest.mark.parametrize("name", ["tictactoe", "kuhn_poker", "berlin_wall", "missiles_now"])
-def test_each_pass_changes_only_what_it_declares_and_reads_what_was_made_before(name):
-    """A pass's outputs are its `produces`, its inputs its `reads`, made by a pass before
-    it. (The expression compiler looks a name up in every table of names, so a pass that
-    compiles an expression reads tables later passes fill: it may, while they are still
-    empty, and finds no name there; the checker allows only what is known by then.) A
-    pass reaching into a table it does not declare, or passes run in the wrong order,
-    fail here rather than as a game that quietly plays differently."""
-    made: set[str] = set()
-    for step, changed, read, empty in _run_watched(load_program(find_game(name), ())):
-        assert changed <= set(step.produces), f"pass {step.name} also changes {sorted(changed - set(step.produces))}"
-        undeclared = read - set(step.reads) - set(step.produces)
-        assert not undeclared, f"pass {step.name} reads {sorted(undeclared)}"
-        early = set(step.reads) - made - empty
-        assert not early, f"pass {step.name} reads {sorted(early)} before a pass makes it"
-        made |= set(step.produces)
-
-
-def test_each_pass_says_what_it_reads_and_produces():
-    """Each pass's docstring names what it reads and produces, as `Pass` declares them."""
-    for step in PASSES:
-        doc = " ".join((step.run.__doc__ or "").split())
-        reads = re.search(r"Reads: (.*?)\.(?: |$)", doc)
-        produces = re.search(r"Produces: (.*?)\.(?: |$)", doc)
-        assert reads and produces, f"pass {step.name}: no `Reads:`/`Produces:` in its docstring"
-        named = {n.strip("` ") for n in reads.group(1).split(",")} - {"nothing", "the declarations"}
-        assert named == set(step.reads), f"pass {step.name} reads {sorted(step.reads)}, its docstring {sorted(named)}"
-        named = {n.strip("` ") for n in produces.group(1).split(",")}
-        assert named == set(step.produces), f"pass {step.name}: produces {step.produces} but says {sorted(named)}"
+def test_each_pass_changes_and_reads_only_the_tables_of_the_records_it_takes_and_makes(name):
+    """The signature is not only a declaration: a pass, and every compiler it drives,
+    changes only the tables of its own record and of the records it takes (the defs'
+    functions, the queries' modifiers), and reads only those (the expression compiler looks
+    a name up in every table of names, so a pass that compiles an expression reads tables
+    later passes fill: it may, while they are still empty, and finds no name there; the
+    checker allows only what is known by then). Tables no record holds (`claimed`, `ns`,
+    `rt`, the queries' declarations and guards...) are the compilers' working state. A pass
+    reaching into a record it does not take, or passes run in the wrong order, fail here
+    rather than as a game that quietly plays differently."""
+    c, found = _run_watched(load_program(find_game(name), ()))
+    owners = _owners(c)
+    assert {"types", "vars", "procs", "fields", "defs", "queries", "choices", "options"} <= set(owners)
+    for step, changed, read, empty in found:
+        allowed = {step.makes, *step.takes}
+        wrote = {k: owners[k].__name__ for k in changed if k in owners and owners[k] not in allowed}
+        assert not wrote, f"pass {step.name} changes the tables of records it does not take: {wrote}"
+        reached = {k: owners[k].__name__ for k in read - empty if k in owners and owners[k] not in allowed}
+        assert not reached, f"pass {step.name} reads the tables of records it does not take: {reached}"
 
 
 def test_options_only_runs_the_passes_as_far_as_the_options():

@@ -350,7 +350,7 @@ def _doe_estimate(game, state) -> dict[str, int]:
     """Each seat's raw `estimate` of Downfall of Empires (its lead, before scaling)."""
     from interpreter.runtime.machine import VM
 
-    fn = game.compiled.estimate[0]
+    fn = game.compiled.estimate.value
     vm = VM(game.compiled, state)
     return {p: fn(vm, [p]) for p in state.players}
 
