@@ -262,5 +262,6 @@ def needs_chance(game: Game, items: Sequence[str] | None) -> bool:
     which only chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
-    wanted = any(item.rpartition("=")[2].strip().startswith(RESAMPLING) for item in items or [])
+    kinds = (item.partition(LEARNED)[0].rpartition("=")[2] for item in items or [])  # no `:learned=FILE`
+    wanted = any(kind.strip().startswith(RESAMPLING) for kind in kinds)
     return wanted and bool(unresampled(game))

@@ -191,3 +191,14 @@ def test_the_command_refuses_bad_arguments(capsys):
     assert "--positions 0" in capsys.readouterr().err
     assert main(["learn", "tictactoe", "--games", "3", "--agent", "greedy"]) == 2  # no estimate to be greedy by
     assert "declares none" in capsys.readouterr().err
+
+
+def test_an_agent_with_a_learned_estimate_still_asks_for_chance_mode_where_it_redraws():
+    """Downfall of Empires' secret research is redrawn only in chance mode: `needs_chance`
+    reads the kind before `:learned=FILE`, whose path holds an `=` of its own."""
+    from interpreter.play.agents import needs_chance
+
+    doe = load_game("downfall_of_empires")
+    assert needs_chance(doe, ["central=greedy:learned=doe.json"])
+    assert needs_chance(doe, ["ismcts:50:d10:learned=x=y.json"])
+    assert not needs_chance(doe, ["central=mcts:50:d10:learned=greedy.json"])
