@@ -14,7 +14,7 @@ import nox
 nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["readme", "checks", "extras"]
 
-EXTRAS = ".[test,plot,web,postgres,browser,lsp,openspiel,pettingzoo,ray]"
+EXTRAS = ".[test,plot,web,postgres,browser,lsp,openspiel,pettingzoo,ray,learn]"
 GAMES = ["berlin_wall", "walls_and_wonders", "missiles_now", "twid", "downfall_of_empires", "tictactoe", "kuhn_poker"]
 
 

@@ -14,6 +14,7 @@ import sys
 
 from interpreter.cli.catalogue import cmd_info, cmd_list
 from interpreter.cli.designing import cmd_cards, cmd_check, cmd_diff, cmd_lsp, cmd_new, cmd_rules, cmd_test
+from interpreter.cli.learning import cmd_learn
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
 from interpreter.cli.shared import budget_seconds, positive
@@ -69,6 +70,11 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef cards missiles_now", "any game's components with a text"),
     ],
     "rules": [("gamedef rules berlin_wall --variant gravity", "the rules in brief, then every citation")],
+    "learn": [
+        ("gamedef learn tictactoe --games 300", "fit an estimate from 300 random games: tictactoe.learned.json"),
+        ("gamedef learn missiles_now --players 3 --positions 80", "for three players, 80 positions a game"),
+        ("gamedef learn twid --games 100 --agent greedy --out twid.json", "from games of greedy players"),
+    ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
     "simulate": [
         ("gamedef simulate walls_and_wonders --games 200", "win rates, game length, endings"),
@@ -253,6 +259,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive, default=20, help="number of games (default 20)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_bench)
+
+    p = sub_parser("learn", "fit an estimate of positions from self-play games, for the agents that read one")
+    game_args(p)
+    p.add_argument("--games", type=positive, default=200, metavar="N", help="self-play games (default 200)")
+    p.add_argument("--agent", default="random", metavar="KIND", help="the agent of every seat (default random)")
+    p.add_argument("--positions", type=int, default=40, metavar="P", help="positions kept from each game (default 40)")
+    p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
+    _max_decisions_arg(p)
+    p.set_defaults(func=cmd_learn)
 
     from interpreter.play.simulate import (  # stdlib and the engine only: cheap to import
         LOCAL_RAY,

@@ -75,15 +75,19 @@ KINDS = (
     "mcts:N:dD",
     "ismcts:Ts:dD",
     "ismcts:Ts:dD:o",
+    "KIND:learned=FILE",
 )
 # What each kind is, for the command line's help (docs/language.md section 3.20 for the estimate).
 KINDS_HELP = (
     ", ".join(KINDS)
     + " (greedy: one ply by the game's estimate, greedy:dD:nS each move's estimate after D more greedy decisions, "
     "mean of S samples; mcts/ismcts: N iterations or T seconds a "
-    "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it)"
+    "move, :dD cuts rollouts after D decisions and scores them by the estimate, :o orders moves by it; "
+    ":learned=FILE last: the estimate `gamedef learn` fitted instead of the game's)"
 )
 BIAS = 1.0  # the weight of move ordering that `:o` gives (`:oW` gives W)
+LEARN_EXTRA = "install the learn extra: pip install 'gamedef[learn]'"
+LEARNED = ":learned="  # `KIND:learned=FILE`: the agent reads a learned estimate (play/learned.py)
 RESAMPLING = ("ismcts", "greedy")  # kinds that redraw what their seat cannot see (Game.resample)
 
 
@@ -154,7 +158,11 @@ def make_agent(
     by the game's `estimate` (docs §3.20), a part `o` (or `oW`, weight W) orders the moves
     by it (progressive bias, interpreter/play/mcts.py). `greedy` takes the move whose
     position the estimate likes best, one ply, no search. Given the game, `mcts` is
-    refused here for hidden information (else at its first decision)."""
+    refused here for hidden information (else at its first decision). A last part
+    `learned=FILE` gives the agent the estimate `gamedef learn` fitted (play/learned.py)
+    instead of the game's own, or where the game declares none."""
+    if LEARNED in kind:
+        return _learned_agent(kind, seat, seed, game)
     if kind == "random":
         return RandomAgent(seed)
     if kind == "first":
@@ -192,6 +200,28 @@ def make_agent(
             refuse_hidden(game)
         return MCTSAgent(iterations or 0, seed, seconds=seconds, depth=depth, bias=bias)
     raise UsageError(f"unknown agent kind '{kind}'", did_you_mean(kind, KINDS) or f"kinds: {', '.join(KINDS)}")
+
+
+def _learned_agent(kind: str, seat: str, seed: int, game: Game | None) -> Agent:
+    """`KIND:learned=FILE`: the agent of KIND reading the model in FILE (checked against the
+    game here when it is known, else at its first decision)."""
+    base, _, path = kind.partition(LEARNED)
+    if not base.startswith(("greedy", "mcts", "ismcts")) or not path:
+        raise UsageError(
+            f"agent '{kind}' for {seat}: only an agent that reads the estimate takes a learned one",
+            "for example greedy:learned=model.json, greedy:d4:learned=model.json or ismcts:200:d10:learned=model.json "
+            "(the file `gamedef learn GAME --out FILE` writes)",
+        )
+    try:
+        from interpreter.play.learned import LearnedAgent, load, with_model
+    except ImportError as err:  # numpy: an optional extra
+        raise UsageError(f"agent '{kind}' for {seat}: a learned estimate needs {err.name}", LEARN_EXTRA) from None
+    model = load(path)
+    where = f"agent '{kind}' for {seat}: {path}"
+    if game is not None:
+        model.check(game, None, where)
+        game = with_model(game, model)
+    return LearnedAgent(make_agent(base, seat, seed, game), model, where)
 
 
 def resolve_seat(game: Game, name: str, seats: tuple[str, ...], option: str) -> str:
@@ -232,5 +262,6 @@ def needs_chance(game: Game, items: Sequence[str] | None) -> bool:
     which only chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
-    wanted = any(item.rpartition("=")[2].strip().startswith(RESAMPLING) for item in items or [])
+    kinds = (item.partition(LEARNED)[0].rpartition("=")[2] for item in items or [])  # no `:learned=FILE`
+    wanted = any(kind.strip().startswith(RESAMPLING) for kind in kinds)
     return wanted and bool(unresampled(game))

@@ -1,0 +1,214 @@
+"""A generic numeric encoding of what a seat sees, for learners that want tensors.
+
+The observation tensor lives in play/ so that the learned estimate (play/learned.py) can
+read it as well as the adapters (adapters/tensors.py adds the moves a seat saw).
+
+Machine-learning tools (OpenSpiel's `rl_environment`, DQN, NFSP, tabular Q-learning keyed
+by the tensor; PettingZoo's Box observations) want a vector of fixed size. No game writes
+one: the layout is derived from the game's declarations alone, and the values from the
+seat's observation (`observe`, docs §11), so the vector shows nothing the seat may not see.
+
+The layout, in declaration order (`TensorLayout.segments` names each part):
+
+* `viewer`: one-hot of the observing seat among the game's seats (all 0 for a spectator);
+* `to_move`: one-hot of the seat to move (all 0 at a draw or at the end);
+* each state variable, by its declared type. A map has one entry per key of its declared
+  key type (every seat for a map keyed by `player`), outer key first; a key the view
+  leaves out is all 0. A value of
+  - a finite type (`player`, an enum, an entity kind, a grid): one-hot over its members,
+    in declaration order (`none`, or a component shown only by its visible fields: all 0);
+  - `list` of a finite type: how many of each member it holds, then how many it holds
+    that the seat sees only by their visible fields (face down);
+  - `int`: the number itself; `bool`: 1 or 0;
+  - any other type (`text`, `list int`, `any`): its length if it is a list, else nothing;
+  and a variable a seat may not see in full (`seen by owner|none`, or keyed by components
+  that may be face down) has one more number per entry: how many things are hidden there
+  (the length of a hidden list, 1 for a hidden value, 0 for none), as the observation says.
+
+Numbers are not scaled: a victory-point track reads as its points. The information-state
+tensor (`HistoryLayout`, adapters/tensors.py) adds the moves a seat saw (module spiel_adapter).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from interpreter.language import syntax as ast
+from interpreter.runtime.game import Game
+
+_NUMBERS = ("int",)
+_FLAGS = ("bool",)
+
+
+class _Slot:
+    """How one value of a declared type is written: `size` numbers from `write`."""
+
+    __slots__ = ("size", "write")
+
+    def __init__(self, size: int, write):
+        self.size, self.write = size, write
+
+
+def _finite(types: dict, name: str) -> dict | None:
+    members = types.get(name)
+    if members is None or name in ("any",):
+        return None
+    return {m: i for i, m in enumerate(members)}
+
+
+def _slot(types: dict, t: ast.TypeExpr) -> _Slot:
+    """The writer of one value of type `t` (module docstring)."""
+    if isinstance(t, ast.OptionalType):
+        return _slot(types, t.inner)
+    if isinstance(t, ast.NamedType):
+        index = _finite(types, t.name)
+        if index is not None:
+
+            def one_hot(out: np.ndarray, at: int, value: Any, index: dict = index) -> None:
+                i = index.get(value) if isinstance(value, str) else None
+                if i is not None:
+                    out[at + i] = 1.0
+
+            return _Slot(len(index), one_hot)
+        if t.name in _NUMBERS or t.name in _FLAGS:
+
+            def number(out: np.ndarray, at: int, value: Any) -> None:
+                if isinstance(value, bool | int | float):
+                    out[at] = float(value)
+
+            return _Slot(1, number)
+        return _Slot(0, lambda out, at, value: None)
+    if isinstance(t, ast.ListType):
+        inner = t.element
+        while isinstance(inner, ast.OptionalType):
+            inner = inner.inner
+        index = _finite(types, inner.name) if isinstance(inner, ast.NamedType) else None
+        if index is not None:
+            face_down = len(index)
+
+            def counts(out: np.ndarray, at: int, value: Any, index: dict = index, face_down: int = face_down) -> None:
+                if not isinstance(value, list | tuple):
+                    return
+                for v in value:
+                    i = index.get(v) if isinstance(v, str) else None
+                    out[at + (face_down if i is None else i)] += 1.0
+
+            return _Slot(len(index) + 1, counts)
+
+        def length(out: np.ndarray, at: int, value: Any) -> None:
+            if isinstance(value, list | tuple):
+                out[at] = float(len(value))
+
+        return _Slot(1, length)
+    return _Slot(0, lambda out, at, value: None)
+
+
+def _hidden_count(value: Any) -> float | None:
+    """The number the observation gives for a hidden entry, or None if it is not hidden."""
+    if isinstance(value, dict) and set(value) == {"hidden"}:
+        return float(value["hidden"])
+    return None
+
+
+class TensorLayout:
+    """The observation tensor of one game for one player count (module docstring):
+    `size` numbers, `segments` as (name, offset, size), `encode(observation, viewer)`."""
+
+    def __init__(self, game: Game, players: int):
+        g = game.compiled
+        self.seats = tuple(g.seats)
+        self._seat_index = {s: i for i, s in enumerate(self.seats)}
+        self.players = players
+        face_down_kinds = set(g.visibility)
+        self._vars: list[tuple[str, int, tuple, _Slot, bool]] = []  # name, offset, key levels, slot, hidden count
+        self.segments: list[tuple[str, int, int]] = [("viewer", 0, len(self.seats))]
+        self.segments.append(("to_move", len(self.seats), len(self.seats)))
+        offset = 2 * len(self.seats)
+        for info in g.var_order:
+            t = info.decl.type
+            levels = []
+            while isinstance(t, ast.MapType):
+                levels.append(tuple(g.types.get(t.key.name, ())) if isinstance(t.key, ast.NamedType) else ())
+                t = t.value
+            slot = _slot(g.types, t)
+            keyed_by_face_down = any(
+                isinstance(k, ast.NamedType) and k.name in face_down_kinds for k in _key_types(info.decl.type)
+            )
+            hidden = info.seen_by != "all" or keyed_by_face_down
+            width = slot.size + (1 if hidden else 0)
+            entries = 1
+            for keys in levels:
+                entries *= len(keys)
+            size = entries * width
+            if size == 0:
+                continue
+            self._vars.append((info.name, offset, tuple(levels), slot, hidden))
+            self.segments.append((info.name, offset, size))
+            offset += size
+        self.size = offset
+
+    def variables(self, columns: np.ndarray) -> frozenset[str]:
+        """The names of the variables whose numbers include any of `columns`."""
+        return frozenset(
+            name for name, offset, size in self.segments[2:] if np.any((columns >= offset) & (columns < offset + size))
+        )
+
+    def encode(
+        self,
+        observation: dict,
+        viewer: str | None,
+        out: np.ndarray | None = None,
+        only: frozenset[str] | None = None,
+    ) -> np.ndarray:
+        """The tensor of `observation` (the view of `viewer`, None for a spectator); with
+        `only`, the variables of those names alone (the rest left 0: a reader of a few
+        numbers need not write them all)."""
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0.0)
+        n = len(self.seats)
+        if viewer is not None:
+            out[self._seat_index[viewer]] = 1.0
+        to_move = observation.get("to_move")
+        mover = self._seat_index.get(to_move) if to_move is not None else None
+        if mover is not None:
+            out[n + mover] = 1.0
+        values = observation["vars"]
+        for name, offset, levels, slot, hidden in self._vars:
+            if only is not None and name not in only:
+                continue
+            width = slot.size + (1 if hidden else 0)
+            self._write(out, offset, levels, values.get(name), slot, hidden, width)
+        return out
+
+    def _write(
+        self, out: np.ndarray, at: int, levels: tuple, value: Any, slot: _Slot, hidden: bool, width: int
+    ) -> None:
+        if not levels:
+            count = _hidden_count(value)
+            if count is not None:
+                if hidden:
+                    out[at + slot.size] = count
+                return
+            slot.write(out, at, value)
+            return
+        if not isinstance(value, dict):
+            return
+        keys, rest = levels[0], levels[1:]
+        stride = width
+        for keys_below in rest:
+            stride *= len(keys_below)
+        for i, k in enumerate(keys):
+            if k in value:
+                self._write(out, at + i * stride, rest, value[k], slot, hidden, width)
+
+
+def _key_types(t: ast.TypeExpr) -> list:
+    keys = []
+    while isinstance(t, ast.MapType):
+        keys.append(t.key)
+        t = t.value
+    return keys

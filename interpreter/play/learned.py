@@ -1,0 +1,398 @@
+"""A learned estimate: a position's worth fitted from self-play games, for games whose
+designer wrote no `estimate` (docs §3.20), or to weigh against the one written.
+
+`gamedef learn GAME` plays seeded games (random players, or any agent kind), keeps a few
+positions of each, and labels every seat's view of them with the payoff that seat finally
+got (scaled to -1..1, as the search agents scale payoffs). A seat's view is its observation
+tensor (play/features.py): derived from the game's declarations alone and showing nothing
+the seat may not see, so the same code fits every game. Then, for each seat, a ridge
+regression of its payoff on its tensor.
+
+Why a ridge regression, and not something larger:
+
+* the agents ask for an estimate at every move they weigh (the greedy agent once per legal
+  move, a cut rollout once per iteration): a dot product over a few thousand numbers is as
+  cheap as reading the observation, and needs no library beyond numpy;
+* it is fitted in closed form (an eigendecomposition, then any penalty for free), so a
+  seeded fit gives the same numbers every time, with no learning rate or epochs to tune;
+* payoffs are numbers (a shared win, points), not only wins, so a regression fits them
+  as they are; its value is clamped into -1..1, the bounds the agents scale by;
+* with a few hundred games, the penalty (chosen on games held out) keeps the thousands of
+  features from fitting the noise of the games seen.
+
+Its limit is that it is linear in what a seat sees: it can weigh "my points" and "their
+points" but not "my points are near the goal". That is what the measurements in
+docs/balancing.md show.
+
+The model is a small JSON file naming its game, player count and a digest of the rules
+(the program's declarations, tables, variants and options): a file fitted for another game
+or for rules since changed is refused, since its numbers would describe another tensor.
+A file is read as untrusted input: bounded in size, every field checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import math
+import pickle
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from interpreter.core.errors import UsageError
+from interpreter.play.features import TensorLayout
+from interpreter.runtime.chance import CHANCE
+from interpreter.runtime.game import ChanceGame, Game
+from interpreter.runtime.machine import State
+
+FORMAT = "gamedef learned estimate"
+VERSION = 1
+MAX_FILE = 32 * 1024 * 1024  # bytes: a model file larger than this is refused unread
+MAX_FEATURES = 2000  # the varying numbers of a seat's tensor kept, the most varied first
+POSITIONS = 40  # positions kept from each self-play game (drawn at random among its decisions)
+PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # ridge penalties tried, times the positions
+HOLD_OUT = 5  # every 5th game is held out to choose the penalty, then all are fitted
+
+
+class Agent(Protocol):
+    def choose(self, game: Game, state: State) -> int: ...
+
+
+class Model:
+    """A fitted estimate: for each seat, `bias + features(view) @ weights`, clamped to -1..1,
+    where `features` are the numbers of the seat's observation tensor at `columns`."""
+
+    def __init__(
+        self,
+        header: dict[str, Any],
+        columns: np.ndarray,
+        weights: dict[str, np.ndarray],
+        bias: dict[str, float],
+    ):
+        self.header = header  # game, title, variants, options, players, seats, rules, size, and how it was fitted
+        self.columns = columns
+        self.weights = weights
+        self.bias = bias
+        self._layouts: dict[int, tuple[TensorLayout, frozenset[str], np.ndarray]] = {}  # by compiled game (id)
+
+    @property
+    def players(self) -> int:
+        return int(self.header["players"])
+
+    def check(self, game: Game, players: int | None = None, where: str = "the model") -> None:
+        """Refuse a game this model was not fitted for: another game, its rules changed
+        since, another count of players, or a tensor of another size."""
+        h = self.header
+        if h["game"] != game.name:
+            raise UsageError(
+                f"{where} was fitted for {h['title']} ({h['game']}), not {game.header.title} ({game.name})",
+                f"fit one for this game: gamedef learn {game.name}",
+            )
+        if h["rules"] != rules_digest(game) or h["size"] != self._layout(game)[0].size:
+            raise UsageError(
+                f"{where} was fitted for other rules of {game.header.title} (the game's files, its variants "
+                "or options have changed since)",
+                f"fit it again: gamedef learn {game.name}" + "".join(f" --variant {v}" for v in game.variants),
+            )
+        if players is not None and players != self.players:
+            raise UsageError(
+                f"{where} was fitted for {self.players} players of {game.header.title}, not {players}",
+                f"fit one for {players}: gamedef learn {game.name} --players {players}",
+            )
+
+    def _layout(self, game: Game) -> tuple[TensorLayout, frozenset[str], np.ndarray]:
+        """The game's tensor layout, the variables the model reads, and a buffer to write into."""
+        found = self._layouts.get(id(game.compiled))
+        if found is None:
+            layout = TensorLayout(game, self.players)
+            variables = layout.variables(self.columns) if int(self.columns.max(initial=-1)) < layout.size else None
+            found = self._layouts[id(game.compiled)] = (
+                layout,
+                variables or frozenset(),
+                np.zeros(layout.size, np.float32),
+            )
+        return found
+
+    def features(self, game: Game, state: State, seat: str) -> np.ndarray:
+        """The numbers of `seat`'s view of `state` that the model reads (only the variables
+        that hold them are written)."""
+        layout, variables, buffer = self._layout(game)
+        return layout.encode(game.observation(state, seat), seat, buffer, variables)[self.columns]
+
+    def value(self, game: Game, state: State, seat: str) -> float:
+        """`seat`'s estimate of `state`, -1..1."""
+        v = self.bias[seat] + float(self.features(game, state, seat) @ self.weights[seat])
+        return min(max(v, -1.0), 1.0)
+
+    def to_json(self) -> dict[str, Any]:
+        seats = self.header["seats"]
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            **self.header,
+            "columns": [int(c) for c in self.columns],
+            "bias": {s: float(self.bias[s]) for s in seats},
+            "weights": {s: [float(w) for w in self.weights[s]] for s in seats},
+        }
+
+
+def rules_digest(game: Game) -> str:
+    """A digest of the rules a model describes: the program's header, declarations and tables,
+    the variants and the options (not the interpreter's own code, so a model outlives an
+    upgrade that leaves the tensor alone; `Model.check` also compares the tensor's size)."""
+    program = game.compiled.program
+    buffer = io.BytesIO()
+    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler.fast = True  # the bytes depend on the values alone (gamecache.rules_digest says why)
+    pickler.dump((program.header, program.decls, program.tables))
+    digest = hashlib.sha256(repr((tuple(game.variants), sorted(game.options.items(), key=repr))).encode())
+    digest.update(buffer.getbuffer())
+    return digest.hexdigest()
+
+
+# ---- fitting ----------------------------------------------------------------------------------------
+def self_play(
+    game: Game,
+    games: int,
+    seed: int,
+    players: int | None,
+    agents: Callable[[State, int], dict[str, Agent]],
+    positions: int = POSITIONS,
+    max_decisions: int = 100_000,
+    advance: Callable[[], None] = lambda: None,
+) -> list[tuple[int, list[State], dict[str, float]]]:
+    """Games of seeds `seed`..`seed+games-1` played by `agents(first state, seed)`; of each,
+    up to `positions` positions where a seat decides (drawn with the game's seed) and every
+    seat's scaled payoff at its end: (seed, positions, payoffs) per game."""
+    from interpreter.play.mcts import scaled_returns
+
+    out = []
+    for s in range(seed, seed + games):
+        state = game.start(players=players, seed=s)
+        by_seat = agents(state, s)
+        seen: list[State] = []
+        while state.result is None:
+            if state.decisions >= max_decisions:
+                raise UsageError(
+                    f"the self-play game of seed {s} has not ended after {max_decisions:,} decisions",
+                    "raise --max-decisions N, or check the rules for a game that cannot end",
+                )
+            seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
+            if seat != CHANCE and len(state.pending.values) > 1:  # type: ignore[union-attr]  # (as above)
+                seen.append(state)
+            state = game.apply_index(state, by_seat[seat].choose(game, state))
+        kept = random.Random(s).sample(seen, min(positions, len(seen)))
+        out.append((s, kept, scaled_returns(game, state)))
+        advance()
+    return out
+
+
+def fit(
+    game: Game,
+    played: list[tuple[int, list[State], dict[str, float]]],
+    about: dict[str, Any],
+    max_features: int = MAX_FEATURES,
+) -> Model:
+    """A ridge regression per seat of its scaled payoff on its observation tensor (module
+    docstring), its penalty chosen on every `HOLD_OUT`th game held out, then refitted on all."""
+    if not played or not any(kept for _, kept, _ in played):
+        raise UsageError("no positions to learn from: the games had no decision", "play more games: --games N")
+    seats = next(st for _, kept, _ in played for st in kept).players
+    players = len(seats)
+    layout = TensorLayout(game, players)
+    rows = [(i, st) for i, (_, kept, _) in enumerate(played) for st in kept]
+    held = np.array([i % HOLD_OUT == HOLD_OUT - 1 for i, _ in rows])
+    labels = {seat: np.array([played[i][2][seat] for i, _ in rows]) for seat in seats}
+    # Each view kept sparse (a tensor may have 100,000 numbers, few of them not 0), with the
+    # sums that give each column's variance over the positions seen, any seat's view.
+    sparse: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {seat: [] for seat in seats}
+    total, squares = np.zeros(layout.size), np.zeros(layout.size)
+    buffer = np.zeros(layout.size, np.float32)
+    for seat in seats:
+        for _, st in rows:
+            tensor = layout.encode(game.observation(st, seat), seat, buffer)
+            where = np.flatnonzero(tensor)
+            values = tensor[where].astype(np.float64)
+            sparse[seat].append((where, values))
+            total[where] += values
+            squares[where] += values * values
+    n = len(rows) * len(seats)
+    spread = squares / n - (total / n) ** 2
+    varying = np.flatnonzero(spread > 1e-9)
+    order = np.argsort(-spread[varying], kind="stable")  # the most varied first
+    columns = np.sort(varying[order[:max_features]])
+    position = np.full(layout.size, -1, np.int64)
+    position[columns] = np.arange(len(columns))
+    weights, bias, errors = {}, {}, {}
+    for seat in seats:
+        x, y = np.zeros((len(rows), len(columns))), labels[seat]
+        for r, (where, values) in enumerate(sparse[seat]):
+            j = position[where]
+            x[r, j[j >= 0]] = values[j >= 0]
+        penalty = _choose_penalty(x[~held], y[~held], x[held], y[held]) if held.any() and (~held).any() else 1.0
+        w, b = _ridge(x, y, [penalty])[0]
+        weights[seat], bias[seat] = w, b
+        predicted = np.clip(x @ w + b, -1.0, 1.0)
+        errors[seat] = {
+            "penalty": penalty,
+            "mean_squared_error": round(float(np.mean((predicted - y) ** 2)), 6),
+            "label_variance": round(float(np.var(y)), 6),
+        }
+    header = {
+        "game": game.name,
+        "title": game.header.title,
+        "variants": list(game.variants),
+        "options": {k: v for k, v in sorted(game.options.items())},
+        "players": players,
+        "seats": list(seats),
+        "rules": rules_digest(game),
+        "size": layout.size,
+        **about,
+        "positions": len(rows),
+        "fit": errors,
+    }
+    return Model(header, columns, weights, bias)
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, penalties: list[float]) -> list[tuple[np.ndarray, float]]:
+    """Ridge regressions of `y` on the standardised columns of `x`, one per penalty (times the
+    number of rows), from one eigendecomposition; weights and intercept for the raw columns."""
+    mean, scale = x.mean(axis=0), x.std(axis=0)
+    scale[scale < 1e-12] = 1.0
+    z = (x - mean) / scale
+    centred = y - y.mean()
+    values, vectors = np.linalg.eigh(z.T @ z)
+    projected = vectors.T @ (z.T @ centred)
+    out = []
+    for penalty in penalties:
+        w = vectors @ (projected / (np.maximum(values, 0.0) + penalty * len(y))) / scale
+        out.append((w, float(y.mean() - mean @ w)))
+    return out
+
+
+def _choose_penalty(x: np.ndarray, y: np.ndarray, x_held: np.ndarray, y_held: np.ndarray) -> float:
+    """The penalty of `PENALTIES` whose fit on (x, y) predicts the held-out games best."""
+    best, chosen = math.inf, PENALTIES[-1]
+    for penalty, (w, b) in zip(PENALTIES, _ridge(x, y, list(PENALTIES))):
+        error = float(np.mean((np.clip(x_held @ w + b, -1.0, 1.0) - y_held) ** 2))
+        if error < best - 1e-12:
+            best, chosen = error, penalty
+    return chosen
+
+
+# ---- files --------------------------------------------------------------------------------------------
+def save(model: Model, path: Path) -> None:
+    path.write_text(json.dumps(model.to_json(), separators=(",", ":")) + "\n", encoding="utf-8")
+
+
+_CACHE: dict[tuple[str, int, int], Model] = {}  # (path, size, mtime) -> model: many games read one file
+
+
+def load(path: str | Path) -> Model:
+    """The model in a file, every field checked (a clear message for anything else)."""
+    p = Path(path)
+    hint = "a learned estimate is the file `gamedef learn GAME --out FILE` writes"
+    try:
+        info = p.stat()
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read the learned estimate ({err.strerror})", hint) from None
+    key = (str(p.resolve()), info.st_size, info.st_mtime_ns)
+    if key in _CACHE:
+        return _CACHE[key]
+    if info.st_size > MAX_FILE:
+        raise UsageError(f"{path}: {info.st_size:,} bytes is too large for a learned estimate", hint)
+    try:
+        data = json.loads(p.read_bytes())
+    except (OSError, ValueError) as err:
+        raise UsageError(f"{path}: not a learned estimate ({err})", hint) from None
+    model = _parse(data, str(path), hint)
+    _CACHE[key] = model
+    return model
+
+
+def _parse(data: Any, where: str, hint: str) -> Model:
+    def bad(what: str) -> UsageError:
+        return UsageError(f"{where}: not a learned estimate ({what})", hint)
+
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise bad(f'no "format": "{FORMAT}"')
+    if data.get("version") != VERSION:
+        raise bad(f"version {data.get('version')!r}, this gamedef reads version {VERSION}")
+    for name, kind in (("game", str), ("title", str), ("rules", str), ("players", int), ("size", int)):
+        if not isinstance(data.get(name), kind) or isinstance(data.get(name), bool):
+            raise bad(f"'{name}' is missing or not a {kind.__name__}")
+    seats, size = data.get("seats"), data["size"]
+    if not (isinstance(seats, list) and seats and all(isinstance(s, str) for s in seats)):
+        raise bad("'seats' is not a list of seat names")
+    columns = data.get("columns")
+    if not (isinstance(columns, list) and all(isinstance(c, int) and 0 <= c < size for c in columns)):
+        raise bad(f"'columns' is not a list of positions in a tensor of {size}")
+    weights, bias = data.get("weights"), data.get("bias")
+    if not (isinstance(weights, dict) and isinstance(bias, dict) and set(weights) == set(seats) == set(bias)):
+        raise bad("'weights' and 'bias' do not name each seat once")
+    arrays = {}
+    for seat in seats:
+        w = weights[seat]
+        if not (isinstance(w, list) and len(w) == len(columns) and all(_number(v) for v in w) and _number(bias[seat])):
+            raise bad(f"the weights of {seat} are not {len(columns)} numbers and a bias")
+        arrays[seat] = np.array(w, dtype=np.float64)
+    header = {k: v for k, v in data.items() if k not in ("format", "version", "columns", "weights", "bias")}
+    return Model(header, np.array(columns, dtype=np.int64), arrays, {s: float(bias[s]) for s in seats})
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+
+
+# ---- the agents' view -----------------------------------------------------------------------------
+class _Learned:
+    """A game's estimate read from a model instead of its `estimate` declaration: what the
+    agents ask (`estimate`, `estimates`, `estimate_bounds`), answered by the model."""
+
+    model: Model
+
+    def estimate(self, state: State, seat: str) -> float | None:
+        return self.model.value(self, state, seat)  # type: ignore[arg-type]  # a Game: the classes below
+
+    def estimates(self, state: State) -> dict[str, float] | None:
+        return {p: self.model.value(self, state, p) for p in state.players}  # type: ignore[arg-type]  # (as above)
+
+    def estimate_bounds(self) -> tuple[float, float] | None:
+        return (-1.0, 1.0)
+
+
+class LearnedGame(_Learned, Game):
+    """A game whose estimate is a model's (module docstring)."""
+
+
+class LearnedChanceGame(_Learned, ChanceGame):
+    """A game in chance mode whose estimate is a model's."""
+
+
+def with_model(game: Game, model: Model) -> Game:
+    """The same game (its compiled rules shared), estimated by `model`."""
+    cls = LearnedChanceGame if isinstance(game, ChanceGame) else LearnedGame
+    view = cls(game.compiled, game.name, game.variants, game.options)
+    view.model = model
+    return view
+
+
+class LearnedAgent:
+    """An agent that reads the estimate (greedy, or a search cutting its rollouts or ordering
+    its moves) playing with a model's estimate instead of the game's."""
+
+    def __init__(self, inner: Agent, model: Model, where: str):
+        self.inner, self.model, self.where = inner, model, where
+        self._game: Game | None = None  # the game last seen
+        self._view: Game | None = None  # and its view with the model's estimate
+
+    def choose(self, game: Game, state: State) -> int:
+        if self._game is not game or self._view is None:
+            self.model.check(game, len(state.players), self.where)
+            self._game, self._view = game, with_model(game, self.model)
+        return self.inner.choose(self._view, state)

@@ -1,0 +1,204 @@
+"""The learned estimate (`interpreter/play/learned.py`, `gamedef learn`, agent part `:learned=FILE`).
+
+A model fitted from self-play games must rank an obviously won position above a lost one,
+come back from its file unchanged, be refused for another game or changed rules, and be
+the same model for the same seed. The games here are small (a race to ten points written
+below, tic-tac-toe), so the whole file takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("numpy", reason="the learned estimate needs numpy: pip install '.[learn]'")
+
+from interpreter import load_game  # noqa: E402
+from interpreter.cli.commands import main  # noqa: E402
+from interpreter.core.errors import UsageError  # noqa: E402
+from interpreter.play import learned  # noqa: E402
+from interpreter.play.agents import make_agent, parse_agents  # noqa: E402
+
+# A race: in turn each player adds 1 or 2 to their score; the first to 10 wins. The payoff
+# follows the scores, so what a seat sees (both scores) tells who is ahead.
+RACE = """
+game race "Race to ten" {
+    players 2..2
+    seats [a, b]
+}
+
+var score: player -> int = 0
+
+view {
+    status "{score[a]} to {score[b]}"
+}
+
+procedure play() {
+    rule "Race: each turn a player adds 1 or 2 to their score"
+    while true {
+        for p in players {
+            choose n from [1, 2] by p prompt "advance" label "{n}"
+            score[p] += n
+            if score[p] >= 10 {
+                rule "Race: the first to ten points wins"
+                win p
+            }
+        }
+    }
+}
+"""
+
+
+def _write(folder, text: str = RACE):
+    path = folder / "race.game"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def _fit(game, games: int = 40, seed: int = 1) -> learned.Model:
+    def agents(state, s):
+        return parse_agents([], game, state.players, s)[0]  # random players
+
+    played = learned.self_play(game, games, seed, None, agents, positions=10)
+    return learned.fit(game, played, {"agent": "random", "games": games, "seed": seed})
+
+
+@pytest.fixture(scope="module")
+def race(tmp_path_factory):
+    return load_game(_write(tmp_path_factory.mktemp("race")))
+
+
+@pytest.fixture(scope="module")
+def race_model(race):
+    return _fit(race)
+
+
+def _at(game, a: int, b: int):
+    """The race with a to move at scores a and b."""
+    return game.start(seed=0, arrange=lambda s: game.with_var(s, "score", {"a": a, "b": b}))
+
+
+def test_the_learned_estimate_ranks_a_winning_position_above_a_losing_one(race, race_model):
+    ahead, behind = _at(race, 9, 2), _at(race, 2, 9)
+    assert race_model.value(race, ahead, "a") > race_model.value(race, behind, "a") + 0.5
+    assert race_model.value(race, behind, "b") > race_model.value(race, ahead, "b") + 0.5
+    # and through the game's view that the agents read
+    view = learned.with_model(race, race_model)
+    assert view.estimate_bounds() == (-1.0, 1.0)
+    assert view.estimates(ahead)["a"] > 0 > view.estimates(ahead)["b"]
+
+
+def test_a_saved_model_reads_back_the_same(tmp_path, race, race_model):
+    path = tmp_path / "race.json"
+    learned.save(race_model, path)
+    back = learned.load(path)
+    assert back.to_json() == race_model.to_json()
+    for a, b in ((9, 2), (2, 9), (5, 5), (0, 7)):
+        s = _at(race, a, b)
+        assert back.value(race, s, "a") == pytest.approx(race_model.value(race, s, "a"), abs=1e-12)
+    back.check(race, 2)  # the game it was fitted for
+
+
+def test_a_seeded_learn_is_reproducible(race, race_model):
+    assert _fit(race).to_json() == race_model.to_json()
+    assert _fit(race, seed=2).to_json() != race_model.to_json()
+
+
+def test_a_model_is_refused_for_another_game(tmp_path, race_model):
+    path = tmp_path / "race.json"
+    learned.save(race_model, path)
+    ttt = load_game("tictactoe")
+    with pytest.raises(UsageError, match=r"fitted for Race to ten \(race\), not Tic-tac-toe"):
+        learned.load(path).check(ttt)
+    with pytest.raises(UsageError, match="fitted for Race to ten"):
+        make_agent(f"greedy:learned={path}", "x", 1, ttt)
+
+
+def test_a_model_is_refused_for_changed_rules(tmp_path, race_model):
+    path = tmp_path / "race.json"
+    learned.save(race_model, path)
+    folder = tmp_path / "edited"
+    folder.mkdir()
+    edited = load_game(_write(folder, RACE.replace("score[p] >= 10", "score[p] >= 12")))
+    with pytest.raises(UsageError, match="fitted for other rules of Race to ten") as err:
+        make_agent(f"greedy:learned={path}", "a", 1, edited)
+    assert "gamedef learn race" in (err.value.hint or "")
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda d: d.update(format="something else"), 'no "format"'),
+        (lambda d: d.update(version=99), "version 99"),
+        (lambda d: d["columns"].append(10**9), "'columns'"),
+        (lambda d: d["weights"]["a"].pop(), "weights of a"),
+        (lambda d: d["weights"].pop("b"), "name each seat once"),
+        (lambda d: d.update(players="two"), "'players'"),
+    ],
+)
+def test_a_damaged_model_file_is_refused_with_a_message(tmp_path, race_model, change, message):
+    data = race_model.to_json()
+    change(data)
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(UsageError, match=message):
+        learned.load(path)
+
+
+def test_not_json_and_a_missing_file_are_refused(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json", encoding="utf-8")
+    with pytest.raises(UsageError, match="not a learned estimate"):
+        learned.load(path)
+    with pytest.raises(UsageError, match="cannot read the learned estimate"):
+        learned.load(tmp_path / "absent.json")
+
+
+def test_the_greedy_agent_plays_a_game_without_an_estimate_by_a_learned_one(tmp_path):
+    """Tic-tac-toe declares no estimate: plain greedy is refused, greedy with a model plays,
+    and beats random play far more often than random play beats it."""
+    ttt = load_game("tictactoe")
+    with pytest.raises(UsageError, match="declares none"):
+        make_agent("greedy", "x", 1, ttt)
+    with pytest.raises(UsageError, match="only an agent that reads the estimate"):
+        make_agent("random:learned=x.json", "x", 1, ttt)
+    out = tmp_path / "ttt.json"
+    assert main(["learn", "tictactoe", "--games", "150", "--out", str(out)]) == 0
+    wins = 0
+    for seed in range(40):
+        s = ttt.start(seed=seed)
+        agents, _ = parse_agents([f"o=greedy:learned={out}"], ttt, s.players, seed)
+        while s.result is None:
+            s = ttt.apply_index(s, agents[s.pending.player].choose(ttt, s))
+        wins += s.result == ("o",)
+    assert wins >= 28  # random play as o wins about a third of its games against random x
+
+
+def test_the_command_writes_the_same_file_for_the_same_seed(tmp_path, capsys):
+    first, second = tmp_path / "one.json", tmp_path / "two.json"
+    assert main(["learn", "tictactoe", "--games", "30", "--out", str(first)]) == 0
+    assert main(["learn", "tictactoe", "--games", "30", "--out", str(second)]) == 0
+    assert first.read_bytes() == second.read_bytes()
+    out = capsys.readouterr().out
+    assert f"wrote {first}" in out and "x: explains" in out
+    header = json.loads(first.read_bytes())
+    assert (header["game"], header["games"], header["agent"], header["players"]) == ("tictactoe", 30, "random", 2)
+
+
+def test_the_command_refuses_bad_arguments(capsys):
+    assert main(["learn", "tictactoe", "--positions", "0"]) == 2
+    assert "--positions 0" in capsys.readouterr().err
+    assert main(["learn", "tictactoe", "--games", "3", "--agent", "greedy"]) == 2  # no estimate to be greedy by
+    assert "declares none" in capsys.readouterr().err
+
+
+def test_an_agent_with_a_learned_estimate_still_asks_for_chance_mode_where_it_redraws():
+    """Downfall of Empires' secret research is redrawn only in chance mode: `needs_chance`
+    reads the kind before `:learned=FILE`, whose path holds an `=` of its own."""
+    from interpreter.play.agents import needs_chance
+
+    doe = load_game("downfall_of_empires")
+    assert needs_chance(doe, ["central=greedy:learned=doe.json"])
+    assert needs_chance(doe, ["ismcts:50:d10:learned=x=y.json"])
+    assert not needs_chance(doe, ["central=mcts:50:d10:learned=greedy.json"])
