@@ -107,9 +107,10 @@ def _entry(path: Path, variants: tuple[str, ...], options: dict[str, Any]) -> Pa
 INDEX_FORMAT = 1  # the layout of an index file (`.same`): (INDEX_FORMAT, rules digest, entry name, entry digest)
 
 
-def rules_digest(program, options: dict[str, Any]) -> str | None:
+def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str | None:
     """The digest of what a compile reads: the program's header, declarations (positions
-    included: an error names its line) and tables, the options asked for, and the
+    included: an error names its line) and tables, the options asked for, the build (the
+    rules as written, `optimise=False`, are never found for an optimised load), and the
     interpreter. None when the cache is off or the program can't be pickled."""
     interpreter = _interpreter_digest()
     if cache.directory() is None or not interpreter:
@@ -124,7 +125,8 @@ def rules_digest(program, options: dict[str, Any]) -> str | None:
         pickler.dump((program.header, program.decls, program.tables))
     except Exception:  # not plain data (it always is, from the parser): no index
         return None
-    digest = hashlib.sha256(f"{INDEX_FORMAT} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
+    build = "" if optimise else " as written"
+    digest = hashlib.sha256(f"{INDEX_FORMAT}{build} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
     digest.update(buffer.getbuffer())
     return digest.hexdigest()
 

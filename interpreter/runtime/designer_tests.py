@@ -142,11 +142,11 @@ def _compile(
         extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
         # As written (no inlining): a tenth of the optimised build's compile time and the
-        # same game (tests/compile/test_optimisations.py), kept for these tests alone (no
-        # rules digest: no game for `run` to find). A saved state holds the optimised
-        # build's procedure frames, so tests starting from one play that build.
+        # same game (tests/compile/test_optimisations.py); its rules digest names the build,
+        # so no optimised load finds it. A saved state holds the optimised build's
+        # procedure frames, so tests starting from one play that build.
         optimise = any(t.state is not None for _, t in tests)
-        rules = gamecache.rules_digest(program, options) if optimise else None
+        rules = gamecache.rules_digest(program, options, optimise)
         # the same game and tests compiled before (an edit to another variant, gamecache.py)
         compiled = gamecache.load_same(program, rules) if rules is not None else None
         if compiled is None:
