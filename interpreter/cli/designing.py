@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import shutil
 import sys
+import typing
 from pathlib import Path
 
 from interpreter.cli.shared import load_named, put, shown_path
@@ -15,6 +16,9 @@ from interpreter.cli.terminal import advice, asked_width, error
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.runtime.load import find_game, load_game
 from interpreter.runtime.saving import read_transcript
+
+if typing.TYPE_CHECKING:  # play/ is imported by the commands that play, when they run
+    from interpreter.play.exercise import Replay
 
 
 def cmd_test(args) -> int:
@@ -245,8 +249,9 @@ def cmd_check(args) -> int:
                     shown=name,
                     programs=programs,
                 )
-                errors = [d for d in report.diagnostics() if d.severity == "error"]
-                for d in report.diagnostics():
+                found = report.diagnostics(replay_command)
+                errors = [d for d in found if d.severity == "error"]
+                for d in found:
                     print(d.render(), file=sys.stderr)
                 played = f"; {report.summary()}"
                 if errors:
@@ -310,3 +315,10 @@ def cmd_rules(args) -> int:
 
     print(rules_listing(find_game(args.game), args.variant or []))
     return 0
+
+
+def replay_command(replay: Replay) -> str:
+    """The command that plays again the game in which `check` met a problem: the same
+    random players, seed and variants (play/exercise.py)."""
+    extra = "".join(f" --variant {v}" for v in replay.variants)
+    return f"gamedef run {replay.file} --players {replay.players} --seed {replay.seed}{extra} --moves"

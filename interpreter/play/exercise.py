@@ -87,12 +87,24 @@ class Changed:
 
 
 @attrs.frozen
+class Replay:
+    """The seeded game of random players that met a problem: what plays it again (the command
+    line words it as the `gamedef run` that does)."""
+
+    file: str  # as the user named it
+    players: int
+    seed: int
+    variants: tuple[str, ...]
+
+
+@attrs.frozen
 class Problem:
     """A run-time error met in play, with the first game that met it."""
 
     diagnostic: Diagnostic  # the error as the engine gave it (at the rule's line)
     where: str  # how it was met: "2 players, seed 3, decision 41"
-    reproduce: str  # the command that plays that game again, or how to reach it
+    replay: Replay | None  # the game that met it; None when met from a test's position
+    reached: str = ""  # how a test's position reaches it, when `replay` is None
     times: int = 1  # games that met it
 
 
@@ -112,18 +124,20 @@ class Report:
     counts: tuple[int, ...]  # the player counts played
     stopped_early: bool = False  # every line played enough before the budget was spent
 
-    def diagnostics(self) -> list[Diagnostic]:
-        """The problems as check errors (at the rule's line, with how to reproduce them)
-        and the unreached cards as warnings."""
+    def diagnostics(self, replaying: Callable[[Replay], str]) -> list[Diagnostic]:
+        """The problems as check errors (at the rule's line, with how to reproduce them:
+        `replaying` words a game's replay as its caller's users run it) and the unreached
+        cards as warnings."""
         out = []
         for p in self.problems:
             d = p.diagnostic
             games = f"; in {p.times} games" if p.times > 1 else ""
+            again = replaying(p.replay) if p.replay is not None else p.reached
             out.append(
                 Diagnostic(
                     d.span,
                     f"{d.message} (check played it: {p.where}{games})",
-                    (f"{d.hint}; " if d.hint else "") + f"reproduce it: {p.reproduce}",
+                    (f"{d.hint}; " if d.hint else "") + f"reproduce it: {again}",
                 )
             )
         for c in self.unreached:
@@ -304,11 +318,6 @@ class _Line:
         return self.played >= ENOUGH_GAMES and all(self.hits[i] >= ENOUGH_PLAYS for i in present)
 
 
-def _command(file: str, players: int, seed: int, variants: tuple[str, ...]) -> str:
-    extra = "".join(f" --variant {v}" for v in variants)
-    return f"gamedef run {file} --players {players} --seed {seed}{extra} --moves"
-
-
 def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:
     """One game of `line` by random agents; (decisions played, the error met or None, the
     decision it was met at)."""
@@ -420,11 +429,11 @@ def exercise(
                 if line.test is None:
                     assert line.players is not None
                     where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
-                    reproduce = _command(shown or file, line.players, s, line.variants)
+                    problems[key] = Problem(d, where, Replay(shown or file, line.players, s, line.variants))
                 else:
                     where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
-                    reproduce = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
-                problems[key] = Problem(d, where, reproduce)
+                    reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
+                    problems[key] = Problem(d, where, None, reached)
             if not progressed or clock() > deadline:
                 break  # every line done, or the budget spent
     finally:

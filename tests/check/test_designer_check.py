@@ -800,3 +800,20 @@ def test_check_plays_the_rules_as_written(tmp_path, capsys, monkeypatch):
     )
     assert main(["check", str(path), "--budget", "0"]) == 0, capsys.readouterr().err
     assert builds == [False, False]
+
+
+def test_the_library_gives_the_game_to_replay_and_the_command_line_words_it():
+    """play/exercise.py reports which seeded game met a problem (file, players, seed,
+    variants); the `gamedef run` that plays it again is worded by the command line."""
+    from interpreter.cli.designing import replay_command
+    from interpreter.core.errors import Diagnostic, Span
+    from interpreter.play.exercise import Problem, Replay, Report
+
+    met = Problem(
+        Diagnostic(Span("f.game", 3, 5), "boom"), "2 players, seed 3, decision 4", Replay("f.game", 2, 3, ("v",))
+    )
+    from_test = Problem(Diagnostic(Span("f.game", 9, 1), "bang"), "from test t", None, "the position test t arranges")
+    report = Report(1.0, 0.5, 1, 4, (), (met, from_test), (), 0, 0, (2,))
+    hints = [d.hint for d in report.diagnostics(lambda r: f"{r.file}|{r.players}|{r.seed}|{r.variants}")]
+    assert hints == ["reproduce it: f.game|2|3|('v',)", "reproduce it: the position test t arranges"]
+    assert replay_command(met.replay) == "gamedef run f.game --players 2 --seed 3 --variant v --moves"
