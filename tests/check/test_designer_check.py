@@ -816,4 +816,5 @@ def test_the_library_gives_the_game_to_replay_and_the_command_line_words_it():
     report = Report(1.0, 0.5, 1, 4, (), (met, from_test), (), 0, 0, (2,))
     hints = [d.hint for d in report.diagnostics(lambda r: f"{r.file}|{r.players}|{r.seed}|{r.variants}")]
     assert hints == ["reproduce it: f.game|2|3|('v',)", "reproduce it: the position test t arranges"]
+    assert met.replay is not None
     assert replay_command(met.replay) == "gamedef run f.game --players 2 --seed 3 --variant v --moves"
