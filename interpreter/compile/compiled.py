@@ -249,7 +249,7 @@ class Behaviour:
 
 
 @attrs.frozen
-class Payoff:
+class PayoffFunction:
     """`payoff`: each seat's value of a finished game, within its bounds."""
 
     value: Closure = _field("the seat's payoff: (vm, [seat]) -> number")
@@ -260,7 +260,7 @@ class Payoff:
 
 
 @attrs.frozen
-class Estimate:
+class EstimateFunction:
     """`estimate`: each seat's value of a position in play, clamped into its bounds."""
 
     value: Closure = _field("the seat's estimate: (vm, [seat]) -> number")
@@ -270,7 +270,7 @@ class Estimate:
 
 
 @attrs.frozen
-class Invariant:
+class InvariantCheck:
     """`invariant "rule" { ... }`: checked when a state is loaded."""
 
     rule: str = _field("the rule it cites")
@@ -282,9 +282,9 @@ class Invariant:
 class PayoffAndView:
     """How a game ends and is shown."""
 
-    payoff: Payoff | None = _field("the game's `payoff`, if declared", default=None)
-    estimate: Estimate | None = _field("the game's `estimate`, if declared", default=None)
-    invariants: tuple[Invariant, ...] = _field("each `invariant`: checked on a state's load", default=())
+    payoff: PayoffFunction | None = _field("the game's `payoff`, if declared", default=None)
+    estimate: EstimateFunction | None = _field("the game's `estimate`, if declared", default=None)
+    invariants: tuple[InvariantCheck, ...] = _field("each `invariant`: checked on a state's load", default=())
     view: tuple[Item, ...] = _field("the compiled `view` items (empty: the generic renderer)", default=())
 
 
@@ -468,15 +468,15 @@ class CompiledGame:
         return self.behaviour.block_lines
 
     @property
-    def payoff(self) -> Payoff | None:
+    def payoff(self) -> PayoffFunction | None:
         return self.payoff_and_view.payoff
 
     @property
-    def estimate(self) -> Estimate | None:
+    def estimate(self) -> EstimateFunction | None:
         return self.payoff_and_view.estimate
 
     @property
-    def invariants(self) -> tuple[Invariant, ...]:
+    def invariants(self) -> tuple[InvariantCheck, ...]:
         return self.payoff_and_view.invariants
 
     @property

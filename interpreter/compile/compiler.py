@@ -37,14 +37,14 @@ from interpreter.compile.compiled import (
     Behaviour,
     CompiledGame,
     Components,
-    Estimate,
+    EstimateFunction,
     Events,
     FieldVisibility,
     GlobalNames,
-    Invariant,
+    InvariantCheck,
     OptionsInForce,
-    Payoff,
     PayoffAndView,
+    PayoffFunction,
     Runtime,
     Variables,
     VarInfo,
@@ -475,9 +475,11 @@ def compile_payoff_and_view(
     payoffs = [d for d in decls if isinstance(d, ast.Payoff)]
     if payoffs:
         p = payoffs[0]
-        payoff = Payoff(c.expressions.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
+        payoff = PayoffFunction(c.expressions.expr(p.value, Scope([p.var])), p.low, p.high, p.total, p.span)
     invariants = tuple(
-        Invariant(d.text, c.expressions.expr(d.value, Scope()), d.span) for d in decls if isinstance(d, ast.Invariant)
+        InvariantCheck(d.text, c.expressions.expr(d.value, Scope()), d.span)
+        for d in decls
+        if isinstance(d, ast.Invariant)
     )
     estimate = None
     estimates = [d for d in decls if isinstance(d, ast.Estimate)]
@@ -487,7 +489,7 @@ def compile_payoff_and_view(
             low, high = e.low, e.high
         else:
             low, high = (payoff.low, payoff.high) if payoff is not None else (-1, 1)
-        estimate = Estimate(c.expressions.expr(e.value, Scope([e.var])), low, high, e.span)
+        estimate = EstimateFunction(c.expressions.expr(e.value, Scope([e.var])), low, high, e.span)
     views = [d for d in decls if isinstance(d, ast.View)]
     if len(views) > 1:
         t.fail(views[1].span, "a game has one view", "merge the two, or `replace view { ... }` in a variant")

@@ -22,7 +22,7 @@ from interpreter.core.limits import MAX_COMPONENTS, MAX_INT, MAX_MAP_ENTRIES, MA
 from interpreter.core.links import ADDED, dynamic_builtins
 from interpreter.core.options import ACCEPTED, option_value
 from interpreter.language import syntax as ast
-from interpreter.language.datatables import Binding, CellReader, LoadedTable, Vocabulary, link_pairs
+from interpreter.language.datatables import CellReader, ColumnBinding, LoadedTable, Vocabulary, link_pairs
 
 
 class DeclarationCompiler:
@@ -319,7 +319,7 @@ class DeclarationCompiler:
         types.setdefault("text", ast.NamedType(span=decl.span, name="str"))
         reader = CellReader(t.sheet, self._vocabulary, self._removed_rows(), decl.empty)
         bindings = [
-            Binding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self.const(r.value) for r in c.readings})
+            ColumnBinding(f"{decl.kind}.{c.prop}", c, types[c.prop], {r.text: self.const(r.value) for r in c.readings})
             for c in decl.columns
         ]
         optional = _optional_fields(entity)

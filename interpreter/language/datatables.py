@@ -35,7 +35,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @attrs.frozen
-class Named:
+class NamedRow:
     """A row with the name and title of the component it makes."""
 
     name: str
@@ -52,10 +52,10 @@ class LoadedTable:
 
     decl: ast.Table | ast.Links
     sheet: Sheet
-    rows: tuple[Named, ...] = ()
+    rows: tuple[NamedRow, ...] = ()
     removed: frozenset[str] = frozenset()
 
-    def live(self) -> tuple[Named, ...]:
+    def live(self) -> tuple[NamedRow, ...]:
         return tuple(n for n in self.rows if n.name not in self.removed)
 
 
@@ -94,7 +94,7 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
 
 
 @functools.lru_cache(maxsize=16)
-def _read_table(path: str, text: str, header: bool, decl: ast.Table | ast.Links) -> tuple[Sheet, tuple[Named, ...]]:
+def _read_table(path: str, text: str, header: bool, decl: ast.Table | ast.Links) -> tuple[Sheet, tuple[NamedRow, ...]]:
     """The sheet of a table file's `text` and its rows' components, checked against
     `decl`. Kept for the text and declaration they were read from (values, not the
     file's name or time), since a process reads one table again for each variant it
@@ -148,7 +148,7 @@ def _check_link_columns(decl: ast.Links, sheet: Sheet) -> None:
     problems.check()
 
 
-def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
+def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[NamedRow, ...]:
     """Each row's component: its title from the `named by` column (or `titled by`), its
     name made from that title, or given by `with "Title" as name`. Names are unique.
     `named by power, tile_id` reads several columns: the title is their cells joined
@@ -158,7 +158,7 @@ def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
     renames = dict(decl.renames)
     used_renames: set[str] = set()
     seen: dict[str, Span] = {}
-    out: list[Named] = []
+    out: list[NamedRow] = []
     several = len(decl.name_columns) > 1
     texts: list[str] = []  # each row's title, for a rename's did-you-mean
     for row in sheet.rows:
@@ -186,7 +186,7 @@ def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[Named, ...]:
                 title = text
                 if decl.title_column is not None:
                     title = _text(row.cells.get(decl.title_column)) or text
-                out.append(Named(named, title, span, row, text))
+                out.append(NamedRow(named, title, span, row, text))
     for text in renames:
         if text not in used_renames:
             problems.add(
@@ -314,7 +314,7 @@ class Vocabulary:
 
 
 @attrs.define
-class Binding:
+class ColumnBinding:
     """How one column becomes one property: its type, its readings, its separator."""
 
     what: str  # Entity.property, for messages
@@ -346,7 +346,7 @@ class CellReader:
         self.empty = set(empty)
         self.problems = Problems(sheet.path)
 
-    def read(self, row: Row, binding: Binding) -> Any:
+    def read(self, row: Row, binding: ColumnBinding) -> Any:
         """The value of `binding`'s column in `row` (None after reporting a bad cell)."""
         cell = row.cells.get(binding.column.column)
         where = cell if cell is not None else Cell("", row.line, 1)
@@ -376,7 +376,7 @@ class CellReader:
             return self._list(where, t.element, binding)
         return self._scalar(value, where.line, where.column, t, binding)
 
-    def _list(self, cell: Cell, element: ast.TypeExpr, binding: Binding) -> Any:
+    def _list(self, cell: Cell, element: ast.TypeExpr, binding: ColumnBinding) -> Any:
         if isinstance(element, ast.OptionalType):
             element = element.inner
         items: list[tuple[Any, int]] = []
@@ -410,7 +410,7 @@ class CellReader:
         return tuple(out)
 
     def _counted(
-        self, cell: Cell, items: list[tuple[str, int]], counter: str, binding: Binding
+        self, cell: Cell, items: list[tuple[str, int]], counter: str, binding: ColumnBinding
     ) -> list[tuple[str, int]] | None:
         """`US:2 EU:1` read `counted by ":"`: each item `X:n` stands for n items X (an item
         without a count is one item), so a cell can give a component several of a thing."""
@@ -438,7 +438,7 @@ class CellReader:
         return out
 
     def _scalar(
-        self, value: Any, line: int, column: int, t: ast.TypeExpr, binding: Binding, in_list: bool = False
+        self, value: Any, line: int, column: int, t: ast.TypeExpr, binding: ColumnBinding, in_list: bool = False
     ) -> Any:
         name = t.name if isinstance(t, ast.NamedType) else ""
         if not isinstance(value, str):
@@ -490,7 +490,7 @@ class CellReader:
             hint = f"a {name} is one of: " + ", ".join(vocabulary.titles.get(v, v) for v in vocabulary.values)
         return bad(f"unknown {name} '{said}'", hint)
 
-    def _native(self, value: Any, line: int, column: int, name: str, binding: Binding) -> Any:
+    def _native(self, value: Any, line: int, column: int, name: str, binding: ColumnBinding) -> Any:
         """A TOML value that is not text: a number, true/false, or something no cell holds."""
         if name == "int" and isinstance(value, int) and not isinstance(value, bool):
             if abs(value) > MAX_INT:
@@ -502,7 +502,7 @@ class CellReader:
         return self._bad(line, column, binding, f"expected {want}, not {_toml_kind(value)}")
 
     def _bad(
-        self, line: int, column: int, binding: Binding, message: str, hint: str | None = None, width: int = 0
+        self, line: int, column: int, binding: ColumnBinding, message: str, hint: str | None = None, width: int = 0
     ) -> None:
         end = column + width if width else None
         self.problems.add(Span(self.sheet.path, line, column, end), f"{binding.what}: {message}", hint)

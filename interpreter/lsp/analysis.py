@@ -415,16 +415,16 @@ def _symbols(modules, tables, sources: dict[str, str]) -> tuple[Symbol, ...]:
     return tuple(out)
 
 
-def _row_symbols(loaded, values: _Values | None = None) -> list[Symbol]:
+def _row_symbols(loaded, values: _CellShown | None = None) -> list[Symbol]:
     """The components a table's rows make: their title, printed text and properties, from
     the table file (the `text` column, if the table reads one, is the printed text). Each
-    property is shown as the game reads it (`_Values`): a cell read through `with "P" as
+    property is shown as the game reads it (`_CellShown`): a cell read through `with "P" as
     none` is none, an enum's member is named with its title, never the raw text of a
     column another property is also read from."""
     decl = loaded.decl
     if not isinstance(decl, ast.Table):
         return []
-    values = values or _Values(None)
+    values = values or _CellShown(None)
     out = []
     for named in loaded.live():
         lines = []
@@ -466,7 +466,7 @@ def _program_symbols(module: ast.Module, program: Program, sources: dict[str, st
     header = program.header
     if header.span.path != module.path:
         _decl_symbols(header, sources, symbols)
-    values = _Values(program)
+    values = _CellShown(program)
     rows = {s.name: s for t in program.tables for s in _row_symbols(t, values)}
     merged = []
     for s in symbols:
@@ -478,7 +478,7 @@ def _program_symbols(module: ast.Module, program: Program, sources: dict[str, st
     return tuple(merged) + tuple(rows.values())
 
 
-class _Values:
+class _CellShown:
     """How a table's cell reads, shown as a designer writes the value: the column's
     readings first (`with "P" as none`), an empty cell as none (or `[]` for a list), a
     list item by item, an enum member or a component by its name with its title.
@@ -646,8 +646,8 @@ def _children(decl) -> list:
     """The parts of a declaration that have an extent of their own: a card's slots,
     triggers, hooks and modifiers, a variant's declarations."""
     if isinstance(decl, ast.Card):
-        parts: list[_Slot | ast.Trigger | ast.LeaveHook | ast.StaticModifier | ast.FieldValue]
-        parts = [_Slot(s[2], s[0], s[1], s[3]) for s in decl.slots]
+        parts: list[_CardSlot | ast.Trigger | ast.LeaveHook | ast.StaticModifier | ast.FieldValue]
+        parts = [_CardSlot(s[2], s[0], s[1], s[3]) for s in decl.slots]
         parts += [*decl.triggers, *decl.leaves, *decl.statics, *decl.props]
         return sorted(parts, key=lambda p: (p.span.line, p.span.column))
     if isinstance(decl, ast.Variant):
@@ -658,7 +658,7 @@ def _children(decl) -> list:
 
 
 @attrs.frozen
-class _Slot:
+class _CardSlot:
     span: Span
     name: str
     body: tuple
@@ -767,7 +767,7 @@ def _declared_slot_params(chain: list, program: Program | None) -> list[Symbol]:
     """In a card's `effect { ... }` written bare, the parameters its kind declares for the
     slot: the open file's tree has none, the assembled program has them filled in."""
     card, slot = chain[0], chain[1] if len(chain) > 1 else None
-    if program is None or not isinstance(card, ast.Card) or not isinstance(slot, _Slot):
+    if program is None or not isinstance(card, ast.Card) or not isinstance(slot, _CardSlot):
         return []
     if slot.name not in card.bare_slots:
         return []
@@ -1018,7 +1018,7 @@ def _entry(decl, text: str, sources: dict[str, str], ext) -> Outline | None:
     if isinstance(decl, ast.Trigger):
         label = f"when {decl.event}"
         return Outline(label, "trigger", f"when {decl.event}({', '.join(decl.names)})", ext, decl.span)
-    if isinstance(decl, _Slot):
+    if isinstance(decl, _CardSlot):
         return Outline(
             decl.name, "slot", f"{decl.name}({_params(decl.params)})", ext, name_span(sources, decl.span, decl.name)
         )

@@ -42,7 +42,7 @@ _NUMBERS = ("int",)
 _FLAGS = ("bool",)
 
 
-class _Slot:
+class _Encoding:
     """How one value of a declared type is written: `size` numbers from `write`."""
 
     __slots__ = ("size", "write")
@@ -58,7 +58,7 @@ def _finite(types: dict, name: str) -> dict | None:
     return {m: i for i, m in enumerate(members)}
 
 
-def _slot(types: dict, t: ast.TypeExpr) -> _Slot:
+def _slot(types: dict, t: ast.TypeExpr) -> _Encoding:
     """The writer of one value of type `t` (module docstring)."""
     if isinstance(t, ast.OptionalType):
         return _slot(types, t.inner)
@@ -71,15 +71,15 @@ def _slot(types: dict, t: ast.TypeExpr) -> _Slot:
                 if i is not None:
                     out[at + i] = 1.0
 
-            return _Slot(len(index), one_hot)
+            return _Encoding(len(index), one_hot)
         if t.name in _NUMBERS or t.name in _FLAGS:
 
             def number(out: np.ndarray, at: int, value: Any) -> None:
                 if isinstance(value, bool | int | float):
                     out[at] = float(value)
 
-            return _Slot(1, number)
-        return _Slot(0, lambda out, at, value: None)
+            return _Encoding(1, number)
+        return _Encoding(0, lambda out, at, value: None)
     if isinstance(t, ast.ListType):
         inner = t.element
         while isinstance(inner, ast.OptionalType):
@@ -95,14 +95,14 @@ def _slot(types: dict, t: ast.TypeExpr) -> _Slot:
                     i = index.get(v) if isinstance(v, str) else None
                     out[at + (face_down if i is None else i)] += 1.0
 
-            return _Slot(len(index) + 1, counts)
+            return _Encoding(len(index) + 1, counts)
 
         def length(out: np.ndarray, at: int, value: Any) -> None:
             if isinstance(value, list | tuple):
                 out[at] = float(len(value))
 
-        return _Slot(1, length)
-    return _Slot(0, lambda out, at, value: None)
+        return _Encoding(1, length)
+    return _Encoding(0, lambda out, at, value: None)
 
 
 def _hidden_count(value: Any) -> float | None:
@@ -122,7 +122,7 @@ class TensorLayout:
         self._seat_index = {s: i for i, s in enumerate(self.seats)}
         self.players = players
         face_down_kinds = set(g.visibility)
-        self._vars: list[tuple[str, int, tuple, _Slot, bool]] = []  # name, offset, key levels, slot, hidden count
+        self._vars: list[tuple[str, int, tuple, _Encoding, bool]] = []  # name, offset, key levels, slot, hidden count
         self.segments: list[tuple[str, int, int]] = [("viewer", 0, len(self.seats))]
         self.segments.append(("to_move", len(self.seats), len(self.seats)))
         offset = 2 * len(self.seats)
@@ -185,7 +185,7 @@ class TensorLayout:
         return out
 
     def _write(
-        self, out: np.ndarray, at: int, levels: tuple, value: Any, slot: _Slot, hidden: bool, width: int
+        self, out: np.ndarray, at: int, levels: tuple, value: Any, slot: _Encoding, hidden: bool, width: int
     ) -> None:
         if not levels:
             count = _hidden_count(value)

@@ -59,7 +59,7 @@ PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # ridge penalties tried, times 
 HOLD_OUT = 5  # every 5th game is held out to choose the penalty, then all are fitted
 
 
-class Agent(Protocol):
+class _Chooser(Protocol):
     def choose(self, game: Game, state: State) -> int: ...
 
 
@@ -161,7 +161,7 @@ def self_play(
     games: int,
     seed: int,
     players: int | None,
-    agents: Callable[[State, int], dict[str, Agent]],
+    agents: Callable[[State, int], dict[str, _Chooser]],
     positions: int = POSITIONS,
     max_decisions: int = 100_000,
     advance: Callable[[], None] = lambda: None,
@@ -386,7 +386,7 @@ class LearnedAgent:
     """An agent that reads the estimate (greedy, or a search cutting its rollouts or ordering
     its moves) playing with a model's estimate instead of the game's."""
 
-    def __init__(self, inner: Agent, model: Model, where: str):
+    def __init__(self, inner: _Chooser, model: Model, where: str):
         self.inner, self.model, self.where = inner, model, where
         self._game: Game | None = None  # the game last seen
         self._view: Game | None = None  # and its view with the model's estimate

@@ -7,7 +7,7 @@ keeps its seeded generator, which is faster; `load_game(name, chance=True)` give
 `ChanceGame` instead (runtime/game.py: the `ChanceEngine` here with `Game`'s tools), whose
 states carry:
 
-* a `Node` while a draw is pending: the position the move was made in, the move, the
+* a `ChanceNode` while a draw is pending: the position the move was made in, the move, the
   results drawn so far, and the options with their probabilities. `apply_index` on it
   adds one result and runs the move again from its position, the drawn results replayed
   in order, until it needs one more (a new node) or reaches the next decision. A move's
@@ -43,7 +43,7 @@ class Draw(BaseException):  # noqa: N818 - a signal, not an error
         self.kind, self.options = kind, options
 
 
-class Node(NamedTuple):
+class ChanceNode(NamedTuple):
     """A pending draw: `move` made in `base` (both None for the start, with `players`)."""
 
     base: State | None
@@ -54,11 +54,11 @@ class Node(NamedTuple):
     probabilities: tuple[float, ...]
 
 
-class Record(NamedTuple):
+class ChanceTrail(NamedTuple):
     """What chance mode keeps beside a state: the draw pending, if any, and the trail of
     (player, label, secret, log) of every move and draw since the start."""
 
-    node: Node | None
+    node: ChanceNode | None
     trail: tuple
 
 
@@ -146,15 +146,16 @@ class ChanceEngine(Engine):
                 state = vm.freeze(base.decisions + 1)
         except Draw as draw:
             values, probabilities = _distinct(draw.options)
-            node = Node(base, move, players, outcomes, draw.kind, probabilities)
+            node = ChanceNode(base, move, players, outcomes, draw.kind, probabilities)
             # Shown at the node: the position the move was made in (at the start, as far as
             # setup has gone); the variables are only read, never run from.
             at = base if base is not None else made[-1].freeze(0)._replace(vars=tuple(made[-1].vars), frames=())
-            return at._replace(pending=Pending(CHANCE, values, -1, -1), log=(), result=None, chance=Record(node, trail))
-        return state._replace(chance=Record(None, trail + ((None, None, False, state.log),)))
+            pending = Pending(CHANCE, values, -1, -1)
+            return at._replace(pending=pending, log=(), result=None, chance=ChanceTrail(node, trail))
+        return state._replace(chance=ChanceTrail(None, trail + ((None, None, False, state.log),)))
 
     def apply_index(self, state: State, i: int) -> State:
-        record: Record = state.chance
+        record: ChanceTrail = state.chance
         node = record.node
         p = state.pending
         assert p is not None  # a move is applied to a state waiting for one

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from interpreter.core.errors import UsageError
-from interpreter.runtime.chance import CHANCE, ChanceEngine, Record
+from interpreter.runtime.chance import CHANCE, ChanceEngine, ChanceTrail
 from interpreter.runtime.engine import Engine
 from interpreter.runtime.machine import VM, State
 from interpreter.runtime.observe import observe
@@ -291,7 +291,7 @@ def _renamed_state(g, state: State, names: dict[str, str]) -> State:
             base = None if node.base is None else _renamed_state(g, node.base, names)
             node = node._replace(base=base, outcomes=_renamed(node.outcomes, names))
         trail = tuple((p, label, secret, _renamed_log(log, names)) for p, label, secret, log in record.trail)
-        record = Record(node, trail)
+        record = ChanceTrail(node, trail)
     return state._replace(
         vars=tuple(values),
         frames=tuple((code, pc, _renamed(local, names)) for code, pc, local in state.frames),

@@ -123,7 +123,7 @@ def _plain(v: Any, field: str, depth: int = 0) -> None:
         raise _Bad(field, f"{v!r} is not a number, truth, text, list or none")
 
 
-class _Values:
+class _TypedValues:
     """Checks a saved variable's value against its declared type."""
 
     def __init__(self, game: Game, seats: tuple[str, ...] = ()):
@@ -188,7 +188,7 @@ class _Values:
                 _plain(v, field)
 
 
-def _decode_var(info, data: Any, values: _Values, field: str) -> Any:
+def _decode_var(info, data: Any, values: _TypedValues, field: str) -> Any:
     """A saved variable's value: a map as nested tables keyed by name, each value typed."""
     t = info.decl.type
     levels = info.levels
@@ -288,7 +288,7 @@ def _local_field(field: str, i: int, name: str, proc: str, code_name: str) -> st
     return f"{field}[{i}] ({name}{'' if proc == code_name else f' in {proc}'})"
 
 
-def _typed_locals(game: Game, code, locals_: tuple, field: str, values: _Values) -> None:
+def _typed_locals(game: Game, code, locals_: tuple, field: str, values: _TypedValues) -> None:
     """Each local of a running procedure (its own and those of the procedures inlined in
     it) holds none (not yet bound) or a value of the type the checker derives for it: a
     seat where a player is, a list of cards where `hand` is. A local of no sure type (bound
@@ -402,7 +402,7 @@ def violations(game: Game, state: State) -> list[tuple[str, str]]:
     return [f for f in found if f is not None]
 
 
-def _typed_options(game: Game, code, slot: int, options: tuple, values: _Values) -> None:
+def _typed_options(game: Game, code, slot: int, options: tuple, values: _TypedValues) -> None:
     """The options of the pending decision are values of the local that takes the answer
     (`choose c from hand[p]`: cards), when its type is sure."""
     name, proc = code.local_names[slot] if slot < len(code.local_names) else ("", "")
@@ -455,7 +455,7 @@ def _state_from_dict(game: Game, data: dict) -> State:
     variables, the running procedures, the pending decision and the last move's log."""
     _need(isinstance(data, dict), "state", "not a table")
     seats, rng_value, pins, decisions, result = _header(game, data)
-    checker = _Values(game, seats)
+    checker = _TypedValues(game, seats)
     values = _variables(game, data, checker)
     frames = _frames(game, data, checker)
     _need(bool(frames) or result is not None, "frames", "no procedure is running and the game has no result")
@@ -563,7 +563,7 @@ def _header(game: Game, data: dict) -> tuple[tuple[str, ...], int, list, int, tu
     return seats, rng_value, pins, decisions, result
 
 
-def _variables(game: Game, data: dict, checker: _Values) -> list:
+def _variables(game: Game, data: dict, checker: _TypedValues) -> list:
     """The saved variables, by slot: each of the game's, of its type, none unknown, and
     together a position the rules allow (no component in two places, within bounds)."""
     g = game.compiled
@@ -589,7 +589,7 @@ def _variables(game: Game, data: dict, checker: _Values) -> list:
     return values
 
 
-def _frames(game: Game, data: dict, checker: _Values) -> list[tuple[int, int, tuple]]:
+def _frames(game: Game, data: dict, checker: _TypedValues) -> list[tuple[int, int, tuple]]:
     """The running procedures, outermost first: each a step of one of the game's codes,
     with as many locals as it has, of the types its rules give them."""
     g = game.compiled
@@ -632,7 +632,7 @@ def _frames(game: Game, data: dict, checker: _Values) -> list[tuple[int, int, tu
     return frames
 
 
-def _pending(game: Game, data: dict, seats: tuple[str, ...], frames: list, checker: _Values) -> Pending | None:
+def _pending(game: Game, data: dict, seats: tuple[str, ...], frames: list, checker: _TypedValues) -> Pending | None:
     """The decision the state waits for, if any: a seat in play, options of the kinds the
     decision offers, in a slot and a decision of the running procedure."""
     g = game.compiled

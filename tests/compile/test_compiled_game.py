@@ -26,9 +26,9 @@ from interpreter.compile.compiled import (
     FORMAT_VERSION,
     SECTIONS,
     CompiledGame,
-    Estimate,
-    Invariant,
-    Payoff,
+    EstimateFunction,
+    InvariantCheck,
+    PayoffFunction,
     VarInfo,
     section_name,
 )
@@ -53,7 +53,7 @@ SLOW_CASES = [
 ]
 
 
-RECORDS = [CompiledGame, VarInfo, *SECTIONS, Payoff, Estimate, Invariant]
+RECORDS = [CompiledGame, VarInfo, *SECTIONS, PayoffFunction, EstimateFunction, InvariantCheck]
 
 
 @pytest.mark.parametrize("cls", RECORDS, ids=lambda cls: cls.__name__)
