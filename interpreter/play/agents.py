@@ -27,6 +27,10 @@ from interpreter.runtime.machine import State
 
 
 class Agent(Protocol):
+    """What plays a seat: the index of its move in a position. An agent may also have a
+    method `seen(game, state, label)`, told every move as it is made (by any seat): the
+    IS-MCTS agent keeps its tree between its moves through it (interpreter/play/mcts.py)."""
+
     def choose(self, game: Game, state: State) -> int: ...
 
 

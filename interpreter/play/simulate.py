@@ -291,6 +291,8 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
     performed: dict[tuple[str, str], int] = {}  # (seat, card) -> times a slot of it ran in the seat's moves
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
+    # The agents that keep their search tree from one move to the next are told every move (mcts.py).
+    listeners = [agent.seen for agent in agents.values() if hasattr(agent, "seen")]
     # In chance mode a move is run again from its base at every draw: not traced (docs/balancing.md).
     probe, score_seats = (None, []) if isinstance(game, ChanceGame) else score_probe(game, setup.score, state.players)
     slot_codes = frozenset(code.index for code in game.compiled.slots.values())
@@ -318,6 +320,10 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         if not first and seat != CHANCE:
             first = seat
         index = agents[seat].choose(game, state)
+        if listeners:
+            label = game.labels(state)[index]
+            for tell in listeners:
+                tell(game, state, label)
         card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
             chosen[seat, card] = chosen.get((seat, card), 0) + 1

@@ -1,0 +1,142 @@
+"""IS-MCTS keeps its tree between moves (interpreter/play/mcts.py, "Tree reuse"), and the
+games of a report are spread over a pool of processes with the results of one.
+
+Reuse: told every move (`ISMCTSAgent.seen`), the next search starts from the subtree under
+the moves that happened, as its seat saw them, with that subtree's visit counts; a move
+missed, or a search for another seat, starts afresh. A seed still fixes every move.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from interpreter import load_game
+from interpreter.cli.commands import main
+from interpreter.play import simulate as sim
+from interpreter.play.mcts import ISMCTSAgent
+
+
+@pytest.fixture(scope="module")
+def kuhn():
+    return load_game("kuhn_poker")
+
+
+def _tell(agent: ISMCTSAgent, game, state, label: str):
+    """Tell the agent the move and make it: what `gamedef simulate`'s loop does."""
+    agent.seen(game, state, label)
+    return game.apply(state, label)
+
+
+def test_the_kept_subtree_keeps_its_visit_counts_and_the_new_iterations_are_added(kuhn):
+    """Kuhn poker: p1 checks, p2 bets, p1 must fold or call. The node under (check, bet)
+    of p1's first search, with its tries per move, is the root of its second search, and
+    that search adds exactly its own iterations on top."""
+    agent = ISMCTSAgent(300, seed=4)
+    s = kuhn.start(seed=2)
+    agent.choose(kuhn, s)
+    assert agent.last_kept == 0  # the first search has nothing to keep
+    node = agent._tree[(("p1", "check"), ("p2", "bet"))]
+    before = {move: stats[0] for move, stats in node.items()}
+    assert set(before) == {"fold", "call"} and sum(before.values()) > 0
+    s = _tell(agent, kuhn, s, "check")
+    s = _tell(agent, kuhn, s, "bet")
+    agent.choose(kuhn, s)
+    assert agent.last_kept == sum(before.values())
+    after = {move: stats[0] for move, stats in agent.last_root.items()}
+    assert all(after[m] >= before[m] for m in before)
+    assert sum(after.values()) == sum(before.values()) + 300
+
+
+def test_a_move_not_told_starts_the_next_search_afresh(kuhn):
+    agent = ISMCTSAgent(300, seed=4)
+    s = kuhn.start(seed=2)
+    agent.choose(kuhn, s)
+    s = kuhn.apply(s, "check")  # not told
+    s = _tell(agent, kuhn, s, "bet")
+    agent.choose(kuhn, s)
+    assert agent.last_kept == 0
+    assert sum(stats[0] for stats in agent.last_root.values()) == 300
+
+
+def test_without_reuse_each_search_is_its_own(kuhn):
+    agent = ISMCTSAgent(300, seed=4, reuse=False)
+    s = kuhn.start(seed=2)
+    agent.choose(kuhn, s)
+    s = _tell(agent, kuhn, s, "check")
+    s = _tell(agent, kuhn, s, "bet")
+    agent.choose(kuhn, s)
+    assert agent.last_kept == 0
+    assert sum(stats[0] for stats in agent.last_root.values()) == 300
+
+
+def test_another_seats_moves_are_kept_as_the_seat_saw_them():
+    """Tic-tac-toe, both seats searching and told each move: every search after each seat's
+    first keeps a subtree (its own move and the other's reply, a node 200 iterations over
+    at most nine cells always reach)."""
+    game = load_game("tictactoe")
+    s = game.start(seed=0)
+    agents = {p: ISMCTSAgent(200, seed=i) for i, p in enumerate(s.players)}
+    kept = []
+    while s.result is None and len(game.labels(s)) > 2:
+        agent = agents[s.pending.player]
+        label = game.labels(s)[agent.choose(game, s)]
+        kept.append(agent.last_kept)
+        for other in agents.values():
+            other.seen(game, s, label)
+        s = game.apply(s, label)
+    assert kept[:2] == [0, 0] and all(k > 0 for k in kept[2:]), kept
+
+
+def test_the_same_seed_gives_the_same_moves_with_reuse():
+    """Two agents of one seed, told the same moves, choose the same moves all game long."""
+    game = load_game("tictactoe")
+    games = []
+    for _ in range(2):
+        s = game.start(seed=3)
+        agents = {p: ISMCTSAgent(60, seed=10 + i) for i, p in enumerate(s.players)}
+        moves = []
+        while s.result is None:
+            label = game.labels(s)[agents[s.pending.player].choose(game, s)]
+            for agent in agents.values():
+                agent.seen(game, s, label)
+            moves.append(label)
+            s = game.apply(s, label)
+        games.append(moves)
+    assert games[0] == games[1] and len(games[0]) >= 5
+
+
+def test_a_pool_of_processes_plays_the_games_of_one_process():
+    """A seeded pool across games: every game of IS-MCTS players (reusing their trees)
+    played by two worker processes is the game one process plays."""
+    setup = sim.Setup(game="kuhn_poker", players=2, agents=("p1=ismcts:40", "p2=ismcts:40"))
+    here = sim.simulate(setup, 12, 5, jobs=1)
+    assert sim.simulate(setup, 12, 5, jobs=2) == here
+
+
+def test_a_balance_report_of_searching_seats_is_the_same_on_one_process_and_two(capsys):
+    argv = ["balance", "tictactoe", "--games", "6", "--seed", "2", "--agent", "ismcts:30", "--json"]
+    docs = []
+    for jobs in ("1", "2"):
+        assert main([*argv, "--jobs", jobs]) == 0
+        doc = json.loads(capsys.readouterr().out)
+        docs.append({**doc, "counts": [{k: v for k, v in c.items() if k != "seconds"} for c in doc["counts"]]})
+    assert docs[0] == docs[1]
+
+
+def test_simulate_tells_each_searching_agent_every_move(monkeypatch):
+    """`gamedef simulate`'s loop tells every move, by any seat, to each agent that keeps
+    its tree: two searching seats are told each decision of the game once each."""
+    told = []
+    original = ISMCTSAgent.seen
+
+    def seen(self, game, state, label):
+        told.append((id(self), state.decisions))
+        original(self, game, state, label)
+
+    monkeypatch.setattr(ISMCTSAgent, "seen", seen)
+    setup = sim.Setup(game="tictactoe", players=2, agents=("x=ismcts:20", "o=ismcts:20"))
+    (record,) = sim.simulate(setup, 1, 1, jobs=1)
+    assert len(told) == 2 * record.decisions
+    assert sorted(d for _, d in told) == sorted(list(range(record.decisions)) * 2)
