@@ -34,6 +34,21 @@ class Agent(Protocol):
     def choose(self, game: Game, state: State) -> int: ...
 
 
+def listeners(agents: dict) -> list[Callable[[Game, State, str], None]]:
+    """The `seen` methods of the agents that want every move told (`Agent`): what a loop
+    that plays a game calls with each move, so that a search keeps its tree between moves
+    wherever the game is played (`run`, `play`, `simulate`, `balance` give the same game)."""
+    return [agent.seen for agent in agents.values() if hasattr(agent, "seen")]
+
+
+def tell(told: list[Callable[[Game, State, str], None]], game: Game, state: State, index: int) -> None:
+    """Tell each of `told` (`listeners`) that the move `index` is made in `state`."""
+    if told:
+        label = game.labels(state)[index]
+        for seen in told:
+            seen(game, state, label)
+
+
 class RandomAgent:
     """Picks uniformly among the legal moves."""
 

@@ -9,12 +9,14 @@ missed, or a search for another seat, starts afresh. A seed still fixes every mo
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from interpreter import load_game
 from interpreter.cli.commands import main
 from interpreter.play import simulate as sim
+from interpreter.play.agents import listeners, parse_agents, tell
 from interpreter.play.mcts import ISMCTSAgent
 
 
@@ -140,3 +142,44 @@ def test_simulate_tells_each_searching_agent_every_move(monkeypatch):
     (record,) = sim.simulate(setup, 1, 1, jobs=1)
     assert len(told) == 2 * record.decisions
     assert sorted(d for _, d in told) == sorted(list(range(record.decisions)) * 2)
+
+
+def _moves(game, seed: int, kind: str, told: bool) -> list[str]:
+    """The moves of the game of `seed` with every seat `kind`, the agents made as `run` makes
+    them, each move told to them (as `run` and `simulate` do) or not."""
+    state = game.start(seed=seed)
+    agents, _ = parse_agents([f"{p}={kind}" for p in state.players], game, state.players, seed)
+    moves = []
+    while state.result is None:
+        index = agents[state.pending.player].choose(game, state)
+        if told:
+            tell(listeners(agents), game, state, index)
+        moves.append(game.labels(state)[index])
+        state = game.apply_index(state, index)
+    return moves
+
+
+def test_run_tells_the_searches_every_move_as_simulate_does(capsys):
+    """`gamedef run --seed S` plays the game `simulate` plays for S: its searches keep their
+    trees too (a run whose searches were not told would play other moves in some seeds)."""
+    game = load_game("tictactoe")
+    seeds = range(1, 7)
+    told = {seed: _moves(game, seed, "ismcts:40", True) for seed in seeds}
+    assert any(told[seed] != _moves(game, seed, "ismcts:40", False) for seed in seeds)
+    for seed in seeds:
+        assert (
+            main(
+                ["run", "tictactoe", "--seed", str(seed), "--agent", "x=ismcts:40", "--agent", "o=ismcts:40", "--json"]
+            )
+            == 0
+        )
+        docs = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        assert [d["move"] for d in docs if "move" in d] == told[seed]
+        assert (
+            main(
+                ["run", "tictactoe", "--seed", str(seed), "--agent", "x=ismcts:40", "--agent", "o=ismcts:40", "--moves"]
+            )
+            == 0
+        )
+        shown = re.findall(r"^  > \w+: (\S+)$", capsys.readouterr().out, re.M)
+        assert shown == told[seed]
