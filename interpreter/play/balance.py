@@ -524,8 +524,22 @@ def run(
 
 
 def _key(setup: sim.Setup) -> str:
-    """What makes a kept game the game a plan would play: everything of the setup but the seed."""
-    return json.dumps(asdict(setup), sort_keys=True, default=str)
+    """What makes a kept game the game a plan would play: everything of the setup but the
+    seed, written without the fields at their defaults (`_normal_key`)."""
+    return _normal_key(asdict(setup))
+
+
+# Each field's default as JSON reads it back (a tuple as a list).
+_SETUP_DEFAULTS = json.loads(json.dumps({k: v for k, v in asdict(sim.Setup(game="")).items() if k != "game"}))
+
+
+def _normal_key(fields: dict[str, Any]) -> str:
+    """A setup's key with the fields at their default value left out: a field added to
+    `Setup` later (`score`, `constants`) has a default that plays the games as before, so
+    a file kept before it existed still names the same games, and is read back."""
+    plain = json.loads(json.dumps(fields, default=str))
+    kept = {k: v for k, v in plain.items() if k not in _SETUP_DEFAULTS or v != _SETUP_DEFAULTS[k]}
+    return json.dumps(kept, sort_keys=True)
 
 
 def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
@@ -562,7 +576,10 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
                     tuple((int(a), tuple(float(x) for x in b)) for a, b in r.get("score_by_round", ())),
                     tuple(str(a) for a in r.get("score_seats", ())),
                 )
-                out.setdefault(str(item["key"]), {})[record.seed] = record
+                fields = json.loads(str(item["key"]))
+                if not isinstance(fields, dict):
+                    raise TypeError("the key is not a setup")
+                out.setdefault(_normal_key(fields), {})[record.seed] = record
             except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
                 raise UsageError(
                     f"--keep {path}:{number}: not a game this command wrote ({type(err).__name__}: {err})",

@@ -326,6 +326,34 @@ def test_kept_games_are_read_back_and_give_the_figures_of_a_fresh_run(capsys, tm
     assert again["counts"][0]["decisions"]["max"] == 99999
 
 
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"max_decisions": 100000, "score": None, "constants": {}}],
+    ids=["before-score-existed", "every-field-written-out"],
+)
+def test_a_kept_game_whose_key_names_fields_at_their_defaults_or_not_at_all_is_read_back(
+    capsys, tmp_path, monkeypatch, extra
+):
+    """A file kept before `Setup` had a field (`score`, `constants`: their defaults play the
+    games as before), or with every field written out, names the same games: read back,
+    none played again."""
+    keep = tmp_path / "games.jsonl"
+    argv = ("tictactoe", "--games", "3", "--jobs", "1", "--agent", "o=first", "--keep", str(keep))
+    first = balance_json(capsys, *argv)
+    lines = []
+    for line in keep.read_text().splitlines():
+        item = json.loads(line)
+        key = {k: v for k, v in json.loads(item["key"]).items() if k not in ("score", "constants", "max_decisions")}
+        lines.append(json.dumps({"key": json.dumps({**key, **extra}), "record": item["record"]}))
+    keep.write_text("\n".join(lines) + "\n")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a kept game was played again")
+
+    monkeypatch.setattr(bal.sim, "simulate", refuse)
+    assert without_times(balance_json(capsys, *argv)) == without_times(first)
+
+
 def test_a_kept_game_of_another_setup_is_played_again(capsys, tmp_path):
     """The same file with other agents: nothing kept matches, every game is played."""
     keep = tmp_path / "games.jsonl"
