@@ -139,7 +139,7 @@ def test_the_seat_imbalance_alarm_reads_each_seat_in_a_corrected_interval():
 def test_the_report_says_plainly_which_seat_wins_beyond_its_share(capsys, tmp_path):
     """Tic-tac-toe with a searching x against a random o: x wins far more than half of the
     games someone won; the text and the page say it as an alarm."""
-    argv = ("tictactoe", "--games", "30", "--seed", "1", "--agent", "x=mcts:100", "--jobs", "1")
+    argv = ("tictactoe", "--games", "20", "--seed", "1", "--agent", "x=mcts:40", "--jobs", "1")
     code, out, _ = cli(capsys, "balance", *argv, "--html", str(tmp_path / "page.html"))
     assert code == 0
     page = (tmp_path / "page.html").read_text(encoding="utf-8")
@@ -148,7 +148,7 @@ def test_the_report_says_plainly_which_seat_wins_beyond_its_share(capsys, tmp_pa
     assert "seat imbalance: each seat's share of the games someone won against its fair share" in words
     assert re.search(r"ALARM: at 2 players x wins \S+% of the \d+ decided games .*: more than its share", words)
     assert re.search(r"ALARM: at 2 players o wins .*: less than its share", words)
-    fair = cli(capsys, "balance", "tictactoe", "--games", "30", "--seed", "1", "--jobs", "1")[1]
+    fair = cli(capsys, "balance", "tictactoe", "--games", "20", "--seed", "1", "--jobs", "1")[1]
     assert "no alarm: every seat's win rate is within its corrected interval" in " ".join(fair.split())
 
 
