@@ -44,7 +44,7 @@ it was legal (availability counts). It never reads what its seat cannot see: its
 is the same for any two positions that differ only there (tests/runtime/test_theory.py).
 
 Tree reuse between moves: the caller that tells the agent every move as it is made
-(`ISMCTSAgent.seen`; `gamedef simulate` and `gamedef balance` do) lets it keep, at its
+(`ISMCTSAgent.seen`; the loops of `run`, `play`, `simulate` and `balance` do) lets it keep, at its
 next decision, the subtree under the moves that happened as its seat saw them (its own
 move, the others' moves with secret choices hidden, the draws as it saw them): that node
 is its information set now, since the tree is keyed by exactly that history. The kept
@@ -433,7 +433,9 @@ class ISMCTSAgent:
         tree = self._tree
         if (
             not self.reuse
-            or self._owner != (game.compiled, seat)
+            or self._owner is None
+            or self._owner[0] is not game.compiled  # (by identity: a compiled game is large)
+            or self._owner[1] != seat
             or state.decisions != self._next
             or not path
             or path not in tree

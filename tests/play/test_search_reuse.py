@@ -183,3 +183,20 @@ def test_run_tells_the_searches_every_move_as_simulate_does(capsys):
         )
         shown = re.findall(r"^  > \w+: (\S+)$", capsys.readouterr().out, re.M)
         assert shown == told[seed]
+
+
+def test_a_kept_tree_reads_nothing_its_seat_cannot_see(kuhn):
+    """Kuhn poker, p1 searching twice with reuse: the same choices and the same root counts
+    whatever p2's hidden card is (p2's card and the deck's exchanged), since the moves are
+    kept as p1 saw them."""
+    for seed in range(4):
+        s = kuhn.start(seed=seed)
+        other = kuhn.with_var(kuhn.with_var(s, "hand", {"p2": kuhn.var(s, "deck")}), "deck", kuhn.var(s, "hand")["p2"])
+        assert kuhn.var(other, "hand")["p2"] != kuhn.var(s, "hand")["p2"]
+        roots = []
+        for start in (s, other):
+            agent = ISMCTSAgent(120, seed=9)
+            first = agent.choose(kuhn, start)
+            after = _tell(agent, kuhn, _tell(agent, kuhn, start, "check"), "bet")
+            roots.append((first, agent.choose(kuhn, after), agent.last_kept, agent.last_root))
+        assert roots[0] == roots[1] and roots[0][2] > 0
