@@ -93,12 +93,52 @@ def text_report(doc: dict[str, Any], top: int | None = TOP_COMPONENTS) -> list[s
     lines = [_header(doc), "", "win rate per seat and player count (95% Wilson interval):"]
     head, rows = seat_table(doc)
     lines += sim._table([head, *rows], set(range(1, len(head))))
+    if doc.get("seat_imbalance") is not None:
+        lines += ["", *imbalance_lines(doc["seat_imbalance"])]
     for s in doc["counts"]:
         lines += ["", *_count_lines(s)]
     if doc.get("component_tests") is not None:
         lines += ["", *_component_lines(doc["component_tests"], top)]
     if doc.get("against") is not None:
         lines += ["", *against_lines(doc["against"], doc["counts"], top)]
+    return lines
+
+
+def imbalance_method(imbalance: dict[str, Any]) -> str:
+    """How the seat-imbalance alarm reads the seats, in one sentence."""
+    m = imbalance["tested"]
+    return (
+        f"seat imbalance: each seat's share of the games someone won against its fair share (1/players), "
+        f"its interval corrected for the {m} seat{'s' if m != 1 else ''} tested together "
+        f"({imbalance['method']}, {100 * (1 - imbalance['alpha']):.0f}% for all at once)"
+    )
+
+
+def imbalance_sentence(row: dict[str, Any]) -> str:
+    """One seat's alarm: "ALARM: at 4 players Russia wins 70.0% of the decided games (48.1% -
+    85.4%, corrected), beyond its fair share of 25.0%: more than its share"."""
+    k = row["players"]
+    return (
+        f"ALARM: at {k} player{'s' if k != 1 else ''} {row['title']} wins {_pct(row['rate'])} of the "
+        f"{row['games']} decided games ({_interval(row)}, corrected), beyond its fair share of "
+        f"{_pct(row['fair_share'])}: {row['alarm']} than its share"
+    )
+
+
+def imbalance_lines(imbalance: dict[str, Any]) -> list[str]:
+    """The seat-imbalance alarm as text: the method, then each seat beyond its corrected
+    interval, or a plain sentence that none is."""
+    lines = textwrap.wrap(imbalance_method(imbalance) + ":", 110)
+    alarms = [row for row in imbalance["seats"] if row["alarm"]]
+    if not imbalance["seats"]:
+        return [*lines, "  no game had a winner: nothing to compare"]
+    for row in alarms:
+        lines += textwrap.wrap(imbalance_sentence(row), 110, initial_indent="  ", subsequent_indent="    ")
+    if not alarms:
+        lines.append(
+            "  no alarm: every seat's win rate is within its corrected interval of its fair share "
+            "at this number of games"
+        )
     return lines
 
 
@@ -337,6 +377,8 @@ def html_report(doc: dict[str, Any], command: str = "", images: dict[int, list[P
     )
     head, rows = seat_table(doc)
     parts += ["<h2>Win rate per seat and player count</h2>", _html_table(head, rows, set(range(1, len(head))))]
+    if doc.get("seat_imbalance") is not None:
+        parts.append(_html_imbalance(doc["seat_imbalance"]))
     for s in doc["counts"]:
         parts.append(_html_count(s, (images or {}).get(s["players"], [])))
     if doc.get("component_tests") is not None:
@@ -346,6 +388,33 @@ def html_report(doc: dict[str, Any], command: str = "", images: dict[int, list[P
         parts += [f"<h2>{_esc(lines[0][:-1].capitalize())}</h2>", f"<pre>{_esc(chr(10).join(lines[1:]))}</pre>"]
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
+
+
+def _html_imbalance(imbalance: dict[str, Any]) -> str:
+    """The seat-imbalance alarm on the page: the method, each alarm in the warning's colour,
+    and every seat's corrected interval in a table."""
+    parts = [f"<p><b>{_esc(imbalance_method(imbalance).capitalize())}.</b></p>"]
+    alarms = [row for row in imbalance["seats"] if row["alarm"]]
+    for row in alarms:
+        parts.append(f"<p class='warn'><b>{_esc(imbalance_sentence(row))}.</b></p>")
+    if imbalance["seats"] and not alarms:
+        parts.append("<p>No alarm: every seat's win rate is within its corrected interval of its fair share.</p>")
+    rows = [
+        [
+            str(row["players"]),
+            _esc(row["title"]),
+            _esc(sim._num(row["wins"])),
+            str(row["games"]),
+            _esc(_pct(row["rate"])),
+            _esc(_interval(row)),
+            _esc(_pct(row["fair_share"])),
+            _esc(f"{row['alarm']} than its share" if row["alarm"] else "-"),
+        ]
+        for row in imbalance["seats"]
+    ]
+    head = ["players", "seat", "wins", "decided games", "rate", "corrected interval", "fair share", "alarm"]
+    parts.append(_html_table(head, rows, {0, 2, 3, 4, 5, 6}, raw=True))
+    return "\n".join(parts)
 
 
 def _html_count(s: dict[str, Any], images: list[Path]) -> str:

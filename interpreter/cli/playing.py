@@ -23,7 +23,7 @@ from interpreter.cli.shared import (
 )
 from interpreter.cli.terminal import emphasised, say, show_view
 from interpreter.core.errors import UsageError
-from interpreter.play.agents import parse_agents, resolve_seat
+from interpreter.play.agents import listeners, parse_agents, resolve_seat, tell
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import find_game
@@ -49,11 +49,13 @@ def _run_json(args, game: Game, state: State, agents: dict) -> int:
             "narration": game.narrate(state),
         }
     )
+    told = listeners(agents)  # a search that keeps its tree is told every move, as in `simulate`
     while not game.is_over(state):
         check_cap(state, args.max_decisions)
         assert state.pending is not None  # the game is not over
         player = state.pending.player
         i = agents[player].choose(game, state)
+        tell(told, game, state, i)
         label = game.labels(state)[i]
         state = game.apply_index(state, i)
         emit({"decision": state.decisions, "seat": player, "move": label, "narration": game.narrate(state)})
@@ -195,6 +197,7 @@ state_now: list = [None]  # the position of the game in play, for Ctrl-C at any 
 def _play_loop(args, game: Game, state: State, agents: dict, human: HumanAgent, moves: list, history: list):
     """The turns of `play` to the end (the final state), or None when the person quits."""
     state_now[0] = state
+    told = listeners(agents)  # a search that keeps its tree is told every move (an undo starts it afresh)
     while not game.is_over(state):
         check_cap(state, args.max_decisions)
         assert state.pending is not None  # the game is not over
@@ -214,6 +217,7 @@ def _play_loop(args, game: Game, state: State, agents: dict, human: HumanAgent, 
             history.append((state, len(moves)))
         else:
             i = agents[player].choose(game, state)
+        tell(told, game, state, i)
         label = game.labels(state)[i]
         moves.append(f"{player}: {label}")
         shown = f"{game.seat_title(player)}: {game.move_view(state, label, args.seat)}"

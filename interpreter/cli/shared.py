@@ -17,7 +17,7 @@ from interpreter.core.errors import GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.core.options import option_value
 from interpreter.language.sources import confined
-from interpreter.play.agents import needs_chance
+from interpreter.play.agents import listeners, needs_chance, tell
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.load import load_game
@@ -124,6 +124,7 @@ def play_out(
     With a `viewer` (a person's seat), the narration shows only what that seat may see."""
     moves: list[str] = []
     skipped: list[str] = []  # headings of the story left out by the short narration since the last line told
+    told = listeners(agents)  # a search that keeps its tree is told every move, as in `simulate`
     if narrate:
         for line in game.narrate(state, viewer, headlines=headlines):
             out(line)
@@ -132,6 +133,7 @@ def play_out(
         assert state.pending is not None  # the game is not over
         player = state.pending.player
         i = agents[player].choose(game, state)
+        tell(told, game, state, i)
         if record or show_moves:  # labels are written only when someone reads them
             label = game.labels(state)[i]
             moves.append(f"{player}: {label}")

@@ -27,7 +27,26 @@ from interpreter.runtime.machine import State
 
 
 class Agent(Protocol):
+    """What plays a seat: the index of its move in a position. An agent may also have a
+    method `seen(game, state, label)`, told every move as it is made (by any seat): the
+    IS-MCTS agent keeps its tree between its moves through it (interpreter/play/mcts.py)."""
+
     def choose(self, game: Game, state: State) -> int: ...
+
+
+def listeners(agents: dict) -> list[Callable[[Game, State, str], None]]:
+    """The `seen` methods of the agents that want every move told (`Agent`): what a loop
+    that plays a game calls with each move, so that a search keeps its tree between moves
+    wherever the game is played (`run`, `play`, `simulate`, `balance` give the same game)."""
+    return [agent.seen for agent in agents.values() if hasattr(agent, "seen")]
+
+
+def tell(told: list[Callable[[Game, State, str], None]], game: Game, state: State, index: int) -> None:
+    """Tell each of `told` (`listeners`) that the move `index` is made in `state`."""
+    if told:
+        label = game.labels(state)[index]
+        for seen in told:
+            seen(game, state, label)
 
 
 class RandomAgent:

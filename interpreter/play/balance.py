@@ -195,6 +195,47 @@ def first_player(
     }
 
 
+def seat_imbalance(sections: Sequence[Mapping[str, Any]], alpha: float = stats.ALPHA) -> dict[str, Any]:
+    """The seat-imbalance alarm: each seat at each count, its share of the games someone won
+    (a shared win counted as a share) against its fair share, 1/players, with a Wilson
+    interval corrected for every seat of every count tested together (Bonferroni: each at
+    level 1 - alpha/m, so that the chance of any false alarm among the m seats stays under
+    alpha). A seat whose corrected interval leaves out its fair share is an alarm: it wins
+    more, or less, than its share beyond what chance explains at this number of games.
+
+    The games nobody won are left out (a seat is not unfair because games are drawn); the
+    uncorrected 95% intervals of the seat table read one seat at a time, so with four seats
+    at three counts one of them would miss its share by chance every other report."""
+    rows = []
+    for section in sections:
+        decided = section["games"] - section["no_winner"]["games"]
+        if decided > 0:
+            for w in section["win_rates"]:
+                rows.append((section, w, decided))
+    m = len(rows)
+    z = statistics.NormalDist().inv_cdf(1 - alpha / (2 * m)) if m else sim.Z_95
+    seats = []
+    for section, w, decided in rows:
+        fair = 1 / section["players"]
+        low, high = sim.wilson(w["wins"], decided, z)
+        verdict = "more" if low > fair else "less" if high < fair else None
+        seats.append(
+            {
+                "players": section["players"],
+                "seat": w["seat"],
+                "title": section["seat_titles"].get(w["seat"], w["seat"]),
+                "games": decided,
+                "wins": w["wins"],
+                "rate": w["wins"] / decided,
+                "low": low,
+                "high": high,
+                "fair_share": fair,
+                "alarm": verdict,
+            }
+        )
+    return {"alpha": alpha, "tested": m, "method": "Bonferroni", "seats": seats}
+
+
 TOP_SOURCES = 8  # sources of points listed per seat in the text (the JSON has them all)
 
 
@@ -473,6 +514,7 @@ def run(
         "score": plan.setup.score,
         "counts": sections,
     }
+    doc["seat_imbalance"] = seat_imbalance(sections)
     catalogue = sim.component_catalogue(game, plan.setup.components)
     seats_by_count = {count: game.seats_for(count) for count in by_count}
     doc["component_tests"] = (
@@ -482,8 +524,22 @@ def run(
 
 
 def _key(setup: sim.Setup) -> str:
-    """What makes a kept game the game a plan would play: everything of the setup but the seed."""
-    return json.dumps(asdict(setup), sort_keys=True, default=str)
+    """What makes a kept game the game a plan would play: everything of the setup but the
+    seed, written without the fields at their defaults (`_normal_key`)."""
+    return _normal_key(asdict(setup))
+
+
+# Each field's default as JSON reads it back (a tuple as a list).
+_SETUP_DEFAULTS = json.loads(json.dumps({k: v for k, v in asdict(sim.Setup(game="")).items() if k != "game"}))
+
+
+def _normal_key(fields: dict[str, Any]) -> str:
+    """A setup's key with the fields at their default value left out: a field added to
+    `Setup` later (`score`, `constants`) has a default that plays the games as before, so
+    a file kept before it existed still names the same games, and is read back."""
+    plain = json.loads(json.dumps(fields, default=str))
+    kept = {k: v for k, v in plain.items() if k not in _SETUP_DEFAULTS or v != _SETUP_DEFAULTS[k]}
+    return json.dumps(kept, sort_keys=True)
 
 
 def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
@@ -520,7 +576,10 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
                     tuple((int(a), tuple(float(x) for x in b)) for a, b in r.get("score_by_round", ())),
                     tuple(str(a) for a in r.get("score_seats", ())),
                 )
-                out.setdefault(str(item["key"]), {})[record.seed] = record
+                fields = json.loads(str(item["key"]))
+                if not isinstance(fields, dict):
+                    raise TypeError("the key is not a setup")
+                out.setdefault(_normal_key(fields), {})[record.seed] = record
             except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
                 raise UsageError(
                     f"--keep {path}:{number}: not a game this command wrote ({type(err).__name__}: {err})",

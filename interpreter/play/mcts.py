@@ -42,6 +42,21 @@ what the agent's seat has seen since the root: the moves as it saw them (another
 secret choice as "(secret choice)"). A move is scored only over the iterations in which
 it was legal (availability counts). It never reads what its seat cannot see: its choice
 is the same for any two positions that differ only there (tests/runtime/test_theory.py).
+
+Tree reuse between moves: the caller that tells the agent every move as it is made
+(`ISMCTSAgent.seen`; the loops of `run`, `play`, `simulate` and `balance` do) lets it keep, at its
+next decision, the subtree under the moves that happened as its seat saw them (its own
+move, the others' moves with secret choices hidden, the draws as it saw them): that node
+is its information set now, since the tree is keyed by exactly that history. The kept
+nodes keep their visit counts, payoff sums, availability counts and move scores; the new
+iterations are added on top. Determinisations are not kept: every new iteration draws a
+new one from the real position now (`Game.resample` from the seat's view), so it agrees
+with everything seen since. The kept statistics came from worlds drawn before those moves
+were seen; some of them may have been ruled out since (a card another seat has shown),
+and they stay in the counts as a prior that weighs less as new iterations come in, as in
+Cowling et al.'s reuse. When the moves told do not join the last search's root to this
+one (a move missed, another game, another seat, another game's rules) or the node was
+never reached, the search starts from an empty tree, as it does without `seen`.
 """
 
 from __future__ import annotations
@@ -360,6 +375,7 @@ class ISMCTSAgent:
         depth: int | None = None,
         bias: float = 0.0,
         warm: int = 8,
+        reuse: bool = True,
     ):
         if iterations < 1 and seconds is None:
             raise ValueError("ISMCTSAgent needs at least one iteration or a time budget")
@@ -371,9 +387,65 @@ class ISMCTSAgent:
         self.exploration = exploration
         self.max_rollout = max_rollout
         self.rng = random.Random(seed)
+        self.reuse = reuse  # keep the subtree under the moves told by `seen` (module docstring)
         self.last_root: dict[str, list[float]] = {}  # per root move: [tries, payoff sum, availability]
         self.last_iterations = 0  # how many iterations the last search ran (for benchmarks)
+        self.last_kept = 0  # the visits of the root's moves kept from the search before (0: a new tree)
         self._checked: object = None  # the compiled game last found fit for resampling
+        # The last search's tree, kept for the next: history seen by the seat -> move -> stats,
+        # the times the descent reached each history, and each history's move scores.
+        self._tree: dict[tuple, dict[str, list[float]]] = {}
+        self._reached: dict[tuple, int] = {}
+        self._scores: dict[tuple, dict[str, float]] = {}
+        self._owner: tuple[object, str] | None = None  # the compiled game and seat the tree is for
+        self._next = 0  # the decision number of the next move `seen` may be told
+        self._since: list[tuple[str, str]] = []  # the moves since the tree's root, as its seat saw them
+
+    def seen(self, game: Game, state: State, label: str) -> None:
+        """The move `label` is made in `state`, by any seat (this agent's included, a draw
+        of chance mode too): remembered as this agent's seat sees it (`Game.move_view`), so
+        the next search can keep the subtree under the moves that happened. A move told out
+        of turn (one missed, or of another game) breaks the chain: the next search starts
+        afresh. Never needed for correct play, only for reuse."""
+        if self._owner is None:
+            return
+        if state.decisions != self._next or game.compiled is not self._owner[0]:
+            self._drop()
+            return
+        mover = state.pending.player  # type: ignore[union-attr]  # a move is made only while a decision waits
+        self._since.append((mover, game.move_view(state, label, self._owner[1])))
+        self._next += 1
+
+    def _drop(self) -> None:
+        """Forget the kept tree: the next search starts from an empty one."""
+        self._tree, self._reached, self._scores = {}, {}, {}
+        self._owner, self._since = None, []
+
+    def _kept(self, game: Game, state: State, seat: str) -> tuple[dict, dict, dict]:
+        """The tree, descent counts and move scores for a search from `state`: the last
+        search's, re-rooted at the history told since (`seen`) when it leads from that
+        root to this position and the node was reached; else empty ones."""
+        path = tuple(self._since)
+        tree = self._tree
+        if (
+            not self.reuse
+            or self._owner is None
+            or self._owner[0] is not game.compiled  # (by identity: a compiled game is large)
+            or self._owner[1] != seat
+            or state.decisions != self._next
+            or not path
+            or path not in tree
+        ):
+            self.last_kept = 0
+            return {}, {}, {}
+        k = len(path)
+
+        def under(table: dict) -> dict:
+            return {h[k:]: v for h, v in table.items() if h[:k] == path}
+
+        kept = under(tree)
+        self.last_kept = int(sum(stats[0] for stats in kept[()].values()))
+        return kept, under(self._reached), under(self._scores)
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
@@ -388,15 +460,15 @@ class ISMCTSAgent:
         assert pending is not None  # an agent is asked only while a decision is pending
         seat = pending.player
         rng = self.rng
-        tree: dict[tuple, dict[str, list[float]]] = {}  # history seen by the seat -> move -> stats
+        tree, reached, scores = self._kept(game, state, seat)
+        # tree: history seen by the seat -> move -> stats; reached: history -> times the
+        # descent reached it (for `warm`); scores: history -> move -> its estimate, once scored
         c = self.exploration
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         depth = self.depth
         limit = self.max_rollout if depth is None else min(depth, self.max_rollout)
         drawer = CHANCE if isinstance(game, ChanceGame) else None  # the seat that draws, in chance mode
         bias, warm = self.bias, self.warm
-        reached: dict[tuple, int] = {}  # history -> times the descent reached it (for `warm`)
-        scores: dict[tuple, dict[str, float]] = {}  # history -> move -> its estimate, once scored
         done = 0
         while done < self.iterations if deadline is None else (not done or time.perf_counter() < deadline):
             done += 1
@@ -455,6 +527,9 @@ class ISMCTSAgent:
         root = tree[()]
         self.last_root = root
         self.last_iterations = done
+        if self.reuse:  # kept for the next search, which re-roots it at the moves `seen` is told
+            self._tree, self._reached, self._scores = tree, reached, scores
+            self._owner, self._next, self._since = (game.compiled, seat), state.decisions, []
         unseen = [0, 0.0, 0]
         return max(
             range(len(labels)), key=lambda j: (root.get(labels[j], unseen)[0], root.get(labels[j], unseen)[1], -j)

@@ -284,13 +284,14 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
     """Play the game of one seed to its end, as `gamedef run --seed SEED` with the same
     agents would, keeping only what the summary needs (no labels, no transcript): the
     winners, the length, the ending, and which seat chose which card how often."""
-    from interpreter.play.agents import parse_agents
+    from interpreter.play.agents import listeners, parse_agents, tell
 
     cards = frozenset(component_catalogue(game, setup.components))
     chosen: dict[tuple[str, str], int] = {}  # (seat, card) -> times, in the order first chosen
     performed: dict[tuple[str, str], int] = {}  # (seat, card) -> times a slot of it ran in the seat's moves
     state = game.start(players=setup.players, seed=seed)
     agents, _ = parse_agents(list(setup.agents), game, state.players, seed)
+    told = listeners(agents)  # the agents that keep their search tree between moves (mcts.py)
     # In chance mode a move is run again from its base at every draw: not traced (docs/balancing.md).
     probe, score_seats = (None, []) if isinstance(game, ChanceGame) else score_probe(game, setup.score, state.players)
     slot_codes = frozenset(code.index for code in game.compiled.slots.values())
@@ -318,6 +319,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         if not first and seat != CHANCE:
             first = seat
         index = agents[seat].choose(game, state)
+        tell(told, game, state, index)
         card = chosen_card(state, index, cards) if cards and seat != CHANCE else None
         if card is not None:
             chosen[seat, card] = chosen.get((seat, card), 0) + 1

@@ -104,6 +104,54 @@ def test_first_player_far_above_its_share_is_said():
     assert bal.first_player(behind, 4)["raw_reading"] == "the first player wins less than its share"
 
 
+def _section(players: int, wins: dict[str, float], nobody: int = 0) -> dict:
+    """A count's figures as far as the seat-imbalance alarm reads them."""
+    return {
+        "players": players,
+        "games": int(sum(wins.values())) + nobody,
+        "no_winner": {"games": nobody},
+        "win_rates": [{"seat": seat, "wins": w} for seat, w in wins.items()],
+        "seat_titles": {seat: seat.title() for seat in wins},
+    }
+
+
+def test_the_seat_imbalance_alarm_reads_each_seat_in_a_corrected_interval():
+    """Two seats, 40 games: 30 wins to 10 is beyond even the interval corrected for the two
+    seats tested (Bonferroni, each at 97.5%), an alarm on both sides; 27 to 13 is outside
+    West's plain 95% interval of 50% but inside its corrected one: no alarm. The games
+    nobody won are left out of the shares."""
+    clear = bal.seat_imbalance([_section(2, {"west": 30, "east": 10})])
+    assert clear["tested"] == 2
+    west, east = clear["seats"]
+    assert (west["alarm"], east["alarm"]) == ("more", "less")
+    z = 2.241402727604945  # the normal quantile at 1 - 0.05 / (2 * 2)
+    assert (west["low"], west["high"]) == pytest.approx(wilson(30, 40, z))
+    assert wilson(27, 40)[0] > 0.5  # one seat read alone would be called ahead...
+    near = bal.seat_imbalance([_section(2, {"west": 27, "east": 13})])
+    assert [row["alarm"] for row in near["seats"]] == [None, None]  # ...but not among two
+    drawn = bal.seat_imbalance([_section(2, {"west": 20, "east": 20}, nobody=60)])
+    assert [(row["games"], row["rate"], row["alarm"]) for row in drawn["seats"]] == [(40, 0.5, None)] * 2
+    # Across counts the correction counts every seat: six here, so each interval is wider.
+    both = bal.seat_imbalance([_section(2, {"west": 30, "east": 10}), _section(4, dict.fromkeys("abcd", 10))])
+    assert both["tested"] == 6 and both["seats"][0]["low"] < west["low"]
+
+
+def test_the_report_says_plainly_which_seat_wins_beyond_its_share(capsys, tmp_path):
+    """Tic-tac-toe with a searching x against a random o: x wins far more than half of the
+    games someone won; the text and the page say it as an alarm."""
+    argv = ("tictactoe", "--games", "20", "--seed", "1", "--agent", "x=mcts:40", "--jobs", "1")
+    code, out, _ = cli(capsys, "balance", *argv, "--html", str(tmp_path / "page.html"))
+    assert code == 0
+    page = (tmp_path / "page.html").read_text(encoding="utf-8")
+    assert "<p class='warn'><b>ALARM: at 2 players x wins" in page and "corrected interval</th>" in page
+    words = " ".join(out.split())
+    assert "seat imbalance: each seat's share of the games someone won against its fair share" in words
+    assert re.search(r"ALARM: at 2 players x wins \S+% of the \d+ decided games .*: more than its share", words)
+    assert re.search(r"ALARM: at 2 players o wins .*: less than its share", words)
+    fair = cli(capsys, "balance", "tictactoe", "--games", "20", "--seed", "1", "--jobs", "1")[1]
+    assert "no alarm: every seat's win rate is within its corrected interval" in " ".join(fair.split())
+
+
 # ---- the command ---------------------------------------------------------------------------------
 def test_every_count_of_the_game_by_default_with_the_first_player_and_seats(capsys):
     """Walls and Wonders is for 2 to 8 players; `--players 2-3` plays those two counts, with
@@ -276,6 +324,34 @@ def test_kept_games_are_read_back_and_give_the_figures_of_a_fresh_run(capsys, tm
     keep.write_text("\n".join([json.dumps(edited), *keep.read_text().splitlines()[1:]]) + "\n")
     again = balance_json(capsys, *argv, "--games", "7")
     assert again["counts"][0]["decisions"]["max"] == 99999
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [{}, {"max_decisions": 100000, "score": None, "constants": {}}],
+    ids=["before-score-existed", "every-field-written-out"],
+)
+def test_a_kept_game_whose_key_names_fields_at_their_defaults_or_not_at_all_is_read_back(
+    capsys, tmp_path, monkeypatch, extra
+):
+    """A file kept before `Setup` had a field (`score`, `constants`: their defaults play the
+    games as before), or with every field written out, names the same games: read back,
+    none played again."""
+    keep = tmp_path / "games.jsonl"
+    argv = ("tictactoe", "--games", "3", "--jobs", "1", "--agent", "o=first", "--keep", str(keep))
+    first = balance_json(capsys, *argv)
+    lines = []
+    for line in keep.read_text().splitlines():
+        item = json.loads(line)
+        key = {k: v for k, v in json.loads(item["key"]).items() if k not in ("score", "constants", "max_decisions")}
+        lines.append(json.dumps({"key": json.dumps({**key, **extra}), "record": item["record"]}))
+    keep.write_text("\n".join(lines) + "\n")
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("a kept game was played again")
+
+    monkeypatch.setattr(bal.sim, "simulate", refuse)
+    assert without_times(balance_json(capsys, *argv)) == without_times(first)
 
 
 def test_a_kept_game_of_another_setup_is_played_again(capsys, tmp_path):
