@@ -75,11 +75,12 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data, Walls and Wonders' and Missiles, Now!'s rules, the house-rules examples, the classic
-    examples' rules and The Wall is Down's cards carry their tests in the game's own language, not in Python."""
+    """Downfall of Empires' data, Walls and Wonders', Missiles, Now!'s and The Wall is Down's rules, the house-rules
+    examples, the classic examples' rules and The Wall is Down's cards carry their tests in the game's own language,
+    not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert {"gamedefs/downfall_of_empires.test.game", "gamedefs/walls_and_wonders.test.game"} <= names
-    assert "gamedefs/missiles_now.test.game" in names
+    assert {"gamedefs/missiles_now.test.game", "gamedefs/twid.test.game"} <= names
     assert {"examples/tictactoe.test.game", "examples/kuhn_poker.test.game"} <= names
     assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
     assert len(names) >= 5
@@ -507,12 +508,14 @@ def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
 
 
 def test_the_wall_is_downs_test_files_are_found_beside_its_cards():
-    """The Wall is Down's card tests live beside its card sets (cards/twid/tests/), and
-    `gamedef test twid` finds every one of them, and no test file of a game built on it."""
+    """The Wall is Down's card tests live beside its card sets (cards/twid/tests/), its core rules'
+    beside the game (gamedefs/twid.test.game), and `gamedef test twid` finds every one of them, and no
+    test file of a game built on it."""
     from interpreter.runtime.designer_tests import game_test_files
 
     found = {p.relative_to(ROOT).as_posix() for p in game_test_files(ROOT / "gamedefs" / "twid.game")}
-    assert found == {p.relative_to(ROOT).as_posix() for p in ROOT.glob("cards/twid/tests/*.test.game")}
+    cards = {p.relative_to(ROOT).as_posix() for p in ROOT.glob("cards/twid/tests/*.test.game")}
+    assert found == cards | {"gamedefs/twid.test.game"}
     assert "examples/twid_house_rules.test.game" not in found
 
 
