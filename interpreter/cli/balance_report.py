@@ -576,7 +576,9 @@ def html_target(path: Path) -> Path:
     return path
 
 
-def write_html(doc: dict[str, Any], by_count: dict[int, list[sim.Record]], path: Path, command: str = "") -> list[Path]:
+def write_html(
+    doc: dict[str, Any], by_count: dict[int, list[sim.GameRecord]], path: Path, command: str = ""
+) -> list[Path]:
     """Write the page at `path`, and when matplotlib is installed each count's charts beside
     it (`NAME-Np-win_rates.png`, `NAME-Np-lengths.png`), inlined in the page as well.
     Returns the files written, the page first."""

@@ -120,13 +120,13 @@ def check_agent_seats(game: Game, counts: Sequence[int], items: Sequence[str]) -
 
 
 # ---- the figures ---------------------------------------------------------------------------------
-def _won(record: sim.Record, seat: str) -> float:
+def _won(record: sim.GameRecord, seat: str) -> float:
     """A seat's share of a game's win: 1, 1/k for a win shared by k seats, or 0."""
     return 1 / len(record.winners) if seat in record.winners else 0.0
 
 
 def first_player(
-    records: Sequence[sim.Record], players: int, seats: Sequence[str] = (), titles: Mapping[str, str] | None = None
+    records: Sequence[sim.GameRecord], players: int, seats: Sequence[str] = (), titles: Mapping[str, str] | None = None
 ) -> dict[str, Any] | None:
     """The seat that moved first in each game against its fair share (1/players), and, what
     a designer can act on, the first move's effect separated from the seat's own.
@@ -240,7 +240,7 @@ TOP_SOURCES = 8  # sources of points listed per seat in the text (the JSON has t
 
 
 def why_seats_win(
-    records: Sequence[sim.Record], seats: Sequence[str], titles: Mapping[str, str]
+    records: Sequence[sim.GameRecord], seats: Sequence[str], titles: Mapping[str, str]
 ) -> dict[str, Any] | None:
     """Why a seat wins, from the scores the games kept (`Record.gains`, `score_by_round`,
     `lead_changes`; None for a game without a score variable): each seat's mean score at
@@ -305,7 +305,7 @@ def _source_title(source: str, titles: Mapping[str, str]) -> str:
 
 
 def count_section(
-    game: Game, setup: sim.Setup, records: Sequence[sim.Record], seats: tuple[str, ...], agents: dict[str, str]
+    game: Game, setup: sim.Setup, records: Sequence[sim.GameRecord], seats: tuple[str, ...], agents: dict[str, str]
 ) -> dict[str, Any]:
     """One player count's figures: `simulate`'s summary (win rates, payoffs, length,
     endings, the components' descriptive table) and the first player's advantage. The
@@ -326,7 +326,7 @@ def count_section(
     }
 
 
-def played(record: sim.Record, acting: Container[str]) -> set[tuple[str, str]]:
+def played(record: sim.GameRecord, acting: Container[str]) -> set[tuple[str, str]]:
     """The (seat, component) pairs of a game in which the seat played the component: the
     seat chose it in a decision and, for a component that acts (one of `acting`: some slot
     of it ran in some game of the report), a slot of it ran in that game, which is when its
@@ -340,7 +340,7 @@ def played(record: sim.Record, acting: Container[str]) -> set[tuple[str, str]]:
 
 
 def component_strata(
-    by_count: Mapping[int, Sequence[sim.Record]], seats_by_count: Mapping[int, Sequence[str]]
+    by_count: Mapping[int, Sequence[sim.GameRecord]], seats_by_count: Mapping[int, Sequence[str]]
 ) -> dict[str, list[stats.Stratum]]:
     """Each component played in some game (`played`), its 2×2 tables, one per seat at each
     player count: the seat-games in which that seat played it (with that seat's wins in
@@ -370,7 +370,7 @@ def component_strata(
 
 
 def component_tests(
-    by_count: Mapping[int, Sequence[sim.Record]],
+    by_count: Mapping[int, Sequence[sim.GameRecord]],
     seats_by_count: Mapping[int, Sequence[str]],
     catalogue: Mapping[str, tuple[str, str]],
     correction: str = "holm",
@@ -460,7 +460,7 @@ def run(
     watch: Watch = _no_watch,
     ray_address: str | None = None,
     keep: Path | None = None,
-) -> tuple[dict[str, Any], dict[int, list[sim.Record]]]:
+) -> tuple[dict[str, Any], dict[int, list[sim.GameRecord]]]:
     """Play every count's games and return the report's document with the records by count.
 
     The same seeds at every count (seed..seed+games-1), each count a `simulate` run, so
@@ -542,7 +542,7 @@ def _normal_key(fields: dict[str, Any]) -> str:
     return json.dumps(kept, sort_keys=True)
 
 
-def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
+def read_kept(path: Path) -> dict[str, dict[int, sim.GameRecord]]:
     """The games of a `--keep` file, by setup and seed; none if the file does not exist yet.
     The file is this command's own, but read as untrusted: a line that is not a game is an
     error naming the line, and a file past MAX_KEEP_BYTES is refused before it is read."""
@@ -552,7 +552,7 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
         raise UsageError(f"--keep {path}: that is a folder", "give a file name, e.g. games.jsonl")
     if path.stat().st_size > MAX_KEEP_BYTES:
         raise UsageError(f"--keep {path}: larger than {MAX_KEEP_BYTES:,} bytes", "start a new file")
-    out: dict[str, dict[int, sim.Record]] = {}
+    out: dict[str, dict[int, sim.GameRecord]] = {}
     with path.open("rb") as f:  # bytes: a line that is not UTF-8 is named like any bad line
         for number, raw in enumerate(f, start=1):
             if not raw.strip():
@@ -560,7 +560,7 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.Record]]:
             try:
                 item = json.loads(raw.decode("utf-8"))
                 r = item["record"]
-                record = sim.Record(
+                record = sim.GameRecord(
                     int(r["seed"]),
                     tuple(str(w) for w in r["winners"]),
                     int(r["decisions"]),
@@ -596,8 +596,8 @@ def _play_kept(
     watch: Watch,
     ray_address: str | None,
     keep: Path,
-    kept: dict[int, sim.Record],
-) -> list[sim.Record]:
+    kept: dict[int, sim.GameRecord],
+) -> list[sim.GameRecord]:
     """One count's games: those kept read back, the others played in small batches (one
     game a batch on one process, two a worker otherwise), each batch written to `keep` as
     soon as it ends."""
@@ -655,7 +655,7 @@ def ray_session(address: str, jobs: int) -> Iterator[None]:
         ray.shutdown()
 
 
-def records_dict(by_count: dict[int, list[sim.Record]]) -> dict[str, list[dict[str, Any]]]:
+def records_dict(by_count: dict[int, list[sim.GameRecord]]) -> dict[str, list[dict[str, Any]]]:
     """Every game's record for `--json`, by player count."""
     return {str(count): [sim._record_dict(r) for r in records] for count, records in by_count.items()}
 
@@ -686,14 +686,14 @@ def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
     )
 
 
-def _verdict(est: stats.Estimate) -> str:
+def _verdict(est: stats.Difference) -> str:
     """A paired difference in words: `changed` when its 95% interval leaves out 0."""
     if not math.isfinite(est.se):
         return "too few games to tell"
     return "changed" if est.low > 0 or est.high < 0 else "no change shown"
 
 
-def _change(est: stats.Estimate, before: float, after: float) -> dict[str, Any]:
+def _change(est: stats.Difference, before: float, after: float) -> dict[str, Any]:
     return {
         "before": before,
         "after": after,
@@ -704,7 +704,9 @@ def _change(est: stats.Estimate, before: float, after: float) -> dict[str, Any]:
     }
 
 
-def paired_count(base: Sequence[sim.Record], changed: Sequence[sim.Record], seats: Sequence[str]) -> dict[str, Any]:
+def paired_count(
+    base: Sequence[sim.GameRecord], changed: Sequence[sim.GameRecord], seats: Sequence[str]
+) -> dict[str, Any]:
     """One player count's paired differences, game by game (the same seed under both
     rules: common random numbers, so the noise the two share cancels): each seat's win,
     no winner, the length in decisions and rounds, and each ending's share; each the
@@ -773,7 +775,7 @@ def component_changes(
             "only_in": "base" if b is None else "changed" if a is None else None,
         }
         if a is not None and b is not None and a.get("se") is not None and b.get("se") is not None:
-            est = stats.Estimate(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
+            est = stats.Difference(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
             z = est.value / est.se if est.se else 0.0
             row.update(difference=est.value, low=est.low, high=est.high, z=z, p=stats.two_sided_p(z))
         else:
@@ -789,9 +791,9 @@ def component_changes(
 
 def against(
     base_doc: dict[str, Any],
-    base_by_count: Mapping[int, Sequence[sim.Record]],
+    base_by_count: Mapping[int, Sequence[sim.GameRecord]],
     doc: dict[str, Any],
-    by_count: Mapping[int, Sequence[sim.Record]],
+    by_count: Mapping[int, Sequence[sim.GameRecord]],
     base_name: str,
     argument: str = "base",
 ) -> dict[str, Any]:

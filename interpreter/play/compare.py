@@ -15,13 +15,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from interpreter.play.simulate import Record, Setup, mean_interval, simulate, summarise, wilson
+from interpreter.play.simulate import GameRecord, Setup, mean_interval, simulate, summarise, wilson
 from interpreter.runtime.game import Game
 
 SHOWN_ENDINGS = 8  # endings listed, the most frequent (on either side) first
 
 
-def outcomes(game: Game, setup: Setup, games: int, seed: int) -> list[Record]:
+def outcomes(game: Game, setup: Setup, games: int, seed: int) -> list[GameRecord]:
     """The records of seeds seed..seed+games-1 of `game` as `setup` plays it (in this process)."""
     return simulate(setup, games, seed, jobs=1, game=game)
 
@@ -39,7 +39,7 @@ def _row(name: str, left: str, right: str, apart: bool) -> tuple[str, str, str, 
     return (name, left, right, "*" if apart else "")
 
 
-def compare(before: Sequence[Record], after: Sequence[Record], seats: Sequence[str]) -> dict[str, Any]:
+def compare(before: Sequence[GameRecord], after: Sequence[GameRecord], seats: Sequence[str]) -> dict[str, Any]:
     """The figures of both sides (`summarise` of each) and the rows of the side-by-side table:
     (what, before, after, "*" when the intervals do not overlap)."""
     a, b = summarise(before, seats), summarise(after, seats)

@@ -86,7 +86,7 @@ class Setup:
 
 
 @dataclass(frozen=True)
-class Record:
+class GameRecord:
     """One finished game: what the summary, the CSV and the plots are made from."""
 
     seed: int
@@ -280,7 +280,7 @@ def chosen_card(state: State, index: int, cards: Container[str]) -> str | None:
 
 
 # ---- playing ------------------------------------------------------------------------------------------
-def play_game(game: Game, setup: Setup, seed: int) -> Record:
+def play_game(game: Game, setup: Setup, seed: int) -> GameRecord:
     """Play the game of one seed to its end, as `gamedef run --seed SEED` with the same
     agents would, keeping only what the summary needs (no labels, no transcript): the
     winners, the length, the ending, and which seat chose which card how often."""
@@ -356,7 +356,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
         value = game.var(state, ROUND_VAR)
         if isinstance(value, int) and not isinstance(value, bool):
             rounds = value
-    return Record(
+    return GameRecord(
         seed,
         tuple(state.result),
         state.decisions,
@@ -374,7 +374,7 @@ def play_game(game: Game, setup: Setup, seed: int) -> Record:
     )
 
 
-def _play_seeds(game: Game, setup: Setup, seeds: Iterable[int]) -> list[Record]:
+def _play_seeds(game: Game, setup: Setup, seeds: Iterable[int]) -> list[GameRecord]:
     """Games in this process; a rule error or an endless game becomes a `_Failure` naming the seed."""
     out = []
     for seed in seeds:
@@ -403,7 +403,7 @@ def _init_worker(setup: Setup) -> None:
         _worker = (setup.load(), setup)
 
 
-def _play_chunk(seeds: Sequence[int]) -> list[Record] | _Failure:
+def _play_chunk(seeds: Sequence[int]) -> list[GameRecord] | _Failure:
     """A worker's chunk of seeds; a failure is returned, not raised, so that it arrives
     as the plain `_Failure` it is."""
     assert _worker is not None
@@ -414,7 +414,7 @@ def _play_chunk(seeds: Sequence[int]) -> list[Record] | _Failure:
         return failure
 
 
-def _ray_chunk(setup: Setup, seeds: Sequence[int]) -> list[Record] | _Failure:
+def _ray_chunk(setup: Setup, seeds: Sequence[int]) -> list[GameRecord] | _Failure:
     """A Ray task: a chunk of seeds in a Ray worker, which loads the game on its first task
     and keeps it for the next ones (a worker process runs many tasks)."""
     _init_worker(setup)
@@ -515,7 +515,7 @@ def _simulate_ray(
     jobs: int,
     address: str,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
-) -> list[Record]:
+) -> list[GameRecord]:
     """The seeds' records, played as Ray tasks: the same chunks and the same worker code as
     local processes, so the same records (a game depends only on its seed)."""
     ray = import_ray()
@@ -525,7 +525,7 @@ def _simulate_ray(
         task = ray.remote(_ray_chunk)
         setup_ref = ray.put(setup)  # sent to the object store once, not with every chunk
         pending = {task.remote(setup_ref, chunk): chunk[0] for chunk in _chunks(seeds, cpus)}
-        done: dict[int, list[Record]] = {}
+        done: dict[int, list[GameRecord]] = {}
         try:
             with watch(len(seeds)) as advance:
                 while pending:
@@ -556,7 +556,7 @@ def simulate(
     game: Game | None = None,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]] = _quiet,
     ray_address: str | None = None,
-) -> list[Record]:
+) -> list[GameRecord]:
     """Play seeds seed..seed+games-1 and return their records in seed order.
 
     With `jobs` 1 the games are played here (with `game`, if already loaded); otherwise in
@@ -581,7 +581,7 @@ def simulate(
             return records
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
-        done: dict[int, list[Record]] = {}
+        done: dict[int, list[GameRecord]] = {}
         _worker = (game, setup) if game is not None else None  # what a forked worker inherits
         try:
             with ProcessPoolExecutor(
@@ -615,7 +615,7 @@ def _share(wins: float, n: int) -> dict[str, Any]:
 
 
 def card_summary(
-    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]]
+    records: Sequence[GameRecord], seats: Sequence[str], cards: Mapping[str, tuple[str, str]]
 ) -> list[dict[str, Any]]:
     """Each card's figures, every card of `cards` (name -> kind, title) in its order.
 
@@ -675,7 +675,7 @@ def card_summary(
 
 
 def summarise(
-    records: Sequence[Record], seats: Sequence[str], cards: Mapping[str, tuple[str, str]] | None = None
+    records: Sequence[GameRecord], seats: Sequence[str], cards: Mapping[str, tuple[str, str]] | None = None
 ) -> dict[str, Any]:
     """The figures a designer reads, as plain data (the JSON document without its header).
 
@@ -734,7 +734,7 @@ def summarise(
 
 def document(
     header: dict[str, Any],
-    records: Sequence[Record],
+    records: Sequence[GameRecord],
     seats: Sequence[str],
     cards: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
@@ -742,7 +742,7 @@ def document(
     return {**header, **summarise(records, seats, cards), "records": [_record_dict(r) for r in records]}
 
 
-def _record_dict(r: Record) -> dict[str, Any]:
+def _record_dict(r: GameRecord) -> dict[str, Any]:
     """A record for JSON: its cards as {seat: {card: times}}, which reads better than triples."""
     d = asdict(r)
     d["winners"] = list(r.winners)
@@ -762,7 +762,7 @@ def _record_dict(r: Record) -> dict[str, Any]:
     return d
 
 
-def write_csv(records: Sequence[Record], out: IO[str]) -> None:
+def write_csv(records: Sequence[GameRecord], out: IO[str]) -> None:
     """One row per game: seed, winners (space-separated; empty for none), decisions, rounds
     (empty if the game has no `round`), the ending's group and its line as narrated, and
     each seat's payoff as `seat:value` items, space-separated, in seat order."""
@@ -947,7 +947,7 @@ def plot_folder(folder: Path) -> Path:
     return folder
 
 
-def plot(doc: dict[str, Any], records: Sequence[Record], folder: Path) -> list[Path]:
+def plot(doc: dict[str, Any], records: Sequence[GameRecord], folder: Path) -> list[Path]:
     """Two PNG charts in `folder`: win rates with their 95% intervals as error bars, and the
     distribution of game lengths (decisions; rounds beside it when the game counts them).
 

@@ -20,7 +20,7 @@ from interpreter.cli import balance_report as report
 from interpreter.cli.commands import build_parser, main
 from interpreter.play import balance as bal
 from interpreter.play.agents import make_agent, needs_chance
-from interpreter.play.simulate import Record, wilson
+from interpreter.play.simulate import GameRecord, wilson
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
@@ -54,8 +54,8 @@ def without_times(doc: dict) -> dict:
     return {**doc, "counts": [{k: v for k, v in s.items() if k != "seconds"} for s in doc["counts"]]}
 
 
-def _record(seed: int, winners: tuple[str, ...], first: str) -> Record:
-    return Record(seed, winners, 10, None, "", "", (), (), first)
+def _record(seed: int, winners: tuple[str, ...], first: str) -> GameRecord:
+    return GameRecord(seed, winners, 10, None, "", "", (), (), first)
 
 
 # ---- the figures ---------------------------------------------------------------------------------

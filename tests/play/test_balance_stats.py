@@ -21,7 +21,7 @@ from interpreter.core.errors import UsageError
 from interpreter.play import balance as bal
 from interpreter.play import simulate as sim
 from interpreter.play import stats
-from interpreter.play.simulate import Record
+from interpreter.play.simulate import GameRecord
 
 TOY = str(Path(__file__).resolve().parent / "balance" / "toy_cards.game")
 
@@ -98,9 +98,9 @@ def test_paired_differences():
 
 
 # ---- the report's figures on made-up records ------------------------------------------------------
-def _rec(seed: int, winner: str, chose: dict[str, list[str]], first: str = "a") -> Record:
+def _rec(seed: int, winner: str, chose: dict[str, list[str]], first: str = "a") -> GameRecord:
     cards = tuple((seat, card, 1) for seat, names in chose.items() for card in names)
-    return Record(seed, (winner,), 10, None, "", "", cards, (), first)
+    return GameRecord(seed, (winner,), 10, None, "", "", cards, (), first)
 
 
 def test_a_card_the_strong_seat_plays_more_is_not_flagged():

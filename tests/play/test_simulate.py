@@ -19,7 +19,15 @@ from interpreter import load_game
 from interpreter.cli.commands import main
 from interpreter.core.errors import UsageError
 from interpreter.play import simulate as sim
-from interpreter.play.simulate import CARD_COLUMNS, Record, card_catalogue, normalise, summarise, text_report, wilson
+from interpreter.play.simulate import (
+    CARD_COLUMNS,
+    GameRecord,
+    card_catalogue,
+    normalise,
+    summarise,
+    text_report,
+    wilson,
+)
 
 # The cases left to `pytest -m slow` (tests/conftest.py).
 SLOW_CASES = [
@@ -58,8 +66,8 @@ def test_wilson_interval_matches_published_values():
     assert wilson(0, 0) == (0.0, 1.0)  # no games: nothing is known
 
 
-def _record(seed: int, winners: tuple[str, ...], decisions: int, line: str, rounds: int | None = None) -> Record:
-    return Record(seed, winners, decisions, rounds, line, normalise(line, ("west", "east")))
+def _record(seed: int, winners: tuple[str, ...], decisions: int, line: str, rounds: int | None = None) -> GameRecord:
+    return GameRecord(seed, winners, decisions, rounds, line, normalise(line, ("west", "east")))
 
 
 def test_mean_payoff_has_a_normal_95_percent_interval():
@@ -71,7 +79,7 @@ def test_mean_payoff_has_a_normal_95_percent_interval():
     assert mean == pytest.approx(2 / 3) and high - mean == pytest.approx(1.4013, abs=1e-4)
     assert mean - low == pytest.approx(high - mean)
     pay = [(("p1", float(v)), ("p2", -float(v))) for v in (-2, -1, 1, 2, 2, 2)]
-    records = [Record(i, ("p1",) if p[0][1] > 0 else ("p2",), 3, None, "", "", (), p) for i, p in enumerate(pay)]
+    records = [GameRecord(i, ("p1",) if p[0][1] > 0 else ("p2",), 3, None, "", "", (), p) for i, p in enumerate(pay)]
     doc = summarise(records, ["p1", "p2"])
     p1, p2 = doc["payoffs"]
     assert p1["seat"] == "p1" and p1["games"] == 6 and p1["mean"] == pytest.approx(2 / 3)
@@ -317,10 +325,10 @@ def test_card_summary_of_a_known_sample():
     """Seat-games that chose a card against all the others, shared wins as shares."""
     cards = {"ace": ("Card", "Ace"), "king": ("Card", "King"), "queen": ("Card", "Queen")}
     records = [
-        Record(1, ("west",), 10, None, "", "", (("west", "ace", 2), ("east", "king", 1))),
-        Record(2, ("east",), 10, None, "", "", (("west", "ace", 1), ("east", "ace", 1))),
-        Record(3, ("west", "east"), 10, None, "", "", (("east", "king", 3),)),
-        Record(4, (), 10, None, "", "", ()),
+        GameRecord(1, ("west",), 10, None, "", "", (("west", "ace", 2), ("east", "king", 1))),
+        GameRecord(2, ("east",), 10, None, "", "", (("west", "ace", 1), ("east", "ace", 1))),
+        GameRecord(3, ("west", "east"), 10, None, "", "", (("east", "king", 3),)),
+        GameRecord(4, (), 10, None, "", "", ()),
     ]
     s = summarise(records, ("west", "east"), cards)
     ace, king, queen = s["cards"]

@@ -75,9 +75,9 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data and rules, Walls and Wonders', Missiles, Now!'s and The Wall is Down's rules, the house-rules
-    examples, the classic examples' rules and The Wall is Down's cards carry their tests in the game's own language,
-    not in Python."""
+    """Downfall of Empires' data and rules, Walls and Wonders', Missiles, Now!'s and The Wall
+    is Down's rules, the house-rules examples, the classic examples' rules and The Wall is
+    Down's cards carry their tests in the game's own language, not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert {"gamedefs/downfall_of_empires.test.game", "gamedefs/walls_and_wonders.test.game"} <= names
     assert {"gamedefs/missiles_now.test.game", "gamedefs/twid.test.game"} <= names
