@@ -419,7 +419,7 @@ class Checker:
         """Each row of a table is a component: its name is a constant of the entity."""
         for t in self.program.tables:
             d = t.decl
-            if not isinstance(d, ast.Table):
+            if not isinstance(d, ast.DataTable):
                 continue
             if d.kind not in self.entities:
                 hint = did_you_mean(d.kind, self.entities) or f"declare it: entity {d.kind} {{ ... }}"
@@ -452,7 +452,7 @@ class Checker:
         extending = {d.name: d for d in self.program.decls if isinstance(d, ast.Card) and d.extends is not None}
         for t in self.program.tables:
             d = t.decl
-            if not isinstance(d, ast.Table) or d.kind not in required:
+            if not isinstance(d, ast.DataTable) or d.kind not in required:
                 continue
             columns = {c.prop for c in d.columns}
             bare: dict[str, list[str]] = {}  # property -> rows that no card completes
@@ -512,10 +512,10 @@ class Checker:
         a column of its own, an optional one too: a row's empty cell is a none written down, and a card written
         without the property would be none unseen (a card without `block` printed as
         "[2 none]"). `block none` says so where a card has none."""
-        read: dict[str, tuple[ast.Table, dict[str, str]]] = {}
+        read: dict[str, tuple[ast.DataTable, dict[str, str]]] = {}
         for t in self.program.tables:
             d = t.decl
-            if isinstance(d, ast.Table) and d.kind in self.entities and d.kind not in read:
+            if isinstance(d, ast.DataTable) and d.kind in self.entities and d.kind not in read:
                 # a column of the property's own name: a property read from another one
                 # (`promo = epoch with ...`) is derived from it, not stated by each row
                 read[d.kind] = (d, {c.prop: c.column for c in d.columns if c.column == c.prop})
@@ -560,7 +560,7 @@ class Checker:
                 "so a card without it has none",
             )
 
-    def _table(self, d: ast.Table) -> None:
+    def _table(self, d: ast.DataTable) -> None:
         """Each column is read as a property the entity declares, of a type a cell can hold."""
         entity = self.entities.get(d.kind)
         if entity is None:
@@ -754,7 +754,7 @@ class Checker:
         finally:
             self.card_now = None
 
-    def _decl_Table(self, d: ast.Table) -> None:
+    def _decl_Table(self, d: ast.DataTable) -> None:
         self._table(d)
 
     def _decl_Link(self, d: ast.Link) -> None:
@@ -1608,7 +1608,7 @@ class Checker:
         given: set[tuple[str, str]] = set()
         for t in self.program.tables:
             d = t.decl
-            if not isinstance(d, ast.Table):
+            if not isinstance(d, ast.DataTable):
                 continue
             for row in t.live():
                 for c in d.columns:

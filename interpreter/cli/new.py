@@ -206,7 +206,7 @@ def _card_kind(program: Program) -> tuple[str, list[str], str]:
     kinds: Counter[str] = Counter()
     components: dict[str, list[str]] = {}
     for t in program.tables:
-        if isinstance(t.decl, ast.Table):
+        if isinstance(t.decl, ast.DataTable):
             components.setdefault(t.decl.kind, []).extend(r.name for r in t.live())
     for d in program.decls:
         if isinstance(d, ast.Card):

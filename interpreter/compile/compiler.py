@@ -246,7 +246,7 @@ def make_components(c: Compiler, decls: tuple, names: GlobalNames, options: Opti
             t.def_decls[d.name] = d
             t.defs[d.name] = [None]
     for table in t.program.tables:
-        if isinstance(table.decl, ast.Table):  # rows first: cards and generate may name them
+        if isinstance(table.decl, ast.DataTable):  # rows first: cards and generate may name them
             for row in table.live():
                 c.declarations.add_entity(
                     table.decl.kind, row.name, row.title, {"title": row.title, "text": ""}, row.span
@@ -256,7 +256,7 @@ def make_components(c: Compiler, decls: tuple, names: GlobalNames, options: Opti
             c.declarations.card_props(d)
     c.declarations.forget_vocabularies()  # (read once every component a cell may name exists)
     generates = [d for d in decls if isinstance(d, ast.Generate)]
-    waiting = [table for table in t.program.tables if isinstance(table.decl, ast.Table)]
+    waiting = [table for table in t.program.tables if isinstance(table.decl, ast.DataTable)]
     for i, d in enumerate(generates):
         # A table's values are read before a generate, so that it may read them
         # (`n in 1..t.count`), unless its cells name components a generate still makes.

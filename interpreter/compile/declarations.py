@@ -256,7 +256,7 @@ class DeclarationCompiler:
         then generated ones, so the one written later is the one reported."""
         spans: dict[str, Span] = {}
         for t in self.tables.program.tables:
-            if isinstance(t.decl, ast.Table):
+            if isinstance(t.decl, ast.DataTable):
                 spans.update((row.name, row.span) for row in t.live())
         generated: dict[str, Span] = {}
         for d in decls:
@@ -419,7 +419,7 @@ def _optional_fields(entity: ast.Entity) -> list[str]:
     return [f.name for f in entity.fields if isinstance(f.type, ast.OptionalType)]
 
 
-def _table(t: LoadedTable) -> ast.Table:
+def _table(t: LoadedTable) -> ast.DataTable:
     """The declaration of a `table` (not a `links` file), whose rows are components."""
-    assert isinstance(t.decl, ast.Table)
+    assert isinstance(t.decl, ast.DataTable)
     return t.decl

@@ -50,7 +50,7 @@ class LoadedTable:
     """A `table` or `links` declaration with its file read; `removed` are the rows a
     variant removed (`remove card NAME`)."""
 
-    decl: ast.Table | ast.Links
+    decl: ast.DataTable | ast.Links
     sheet: Sheet
     rows: tuple[NamedRow, ...] = ()
     removed: frozenset[str] = frozenset()
@@ -64,11 +64,11 @@ def _fail(span: Span, message: str, hint: str | None = None) -> GameDefError:
 
 
 # ---- opening a table file ---------------------------------------------------------------
-def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: dict[str, str]) -> LoadedTable:
+def open_table(decl: ast.DataTable | ast.Links, roots: tuple[Path, ...], sources: dict[str, str]) -> LoadedTable:
     """Read the file a declaration names, relative to the file that declares it and
     confined to the game's folder tree like an `include`; its text joins `sources`,
     so it is part of the rules hash and shown under a diagnostic."""
-    what = "table" if isinstance(decl, ast.Table) else "links"
+    what = "table" if isinstance(decl, ast.DataTable) else "links"
     name = decl.path
     if any(c in name for c in "*?[") or not name.strip():
         raise _fail(decl.span, f"{what} needs one file name, not '{name}'", "name one .tsv, .csv or .toml file")
@@ -85,7 +85,7 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
         raise _fail(decl.span, f"{what} finds no file: {name}", "paths are relative to the file that declares it")
     text = read_source(target, decl.span)
     sources[str(target)] = text
-    header = isinstance(decl, ast.Table) or decl.columns is not None
+    header = isinstance(decl, ast.DataTable) or decl.columns is not None
     if not header and target.suffix.lower() == ".toml":
         hint = f'write: links from "{name}" between a and b'
         raise _fail(decl.span, "links from a TOML file name their two keys", hint)
@@ -94,7 +94,9 @@ def open_table(decl: ast.Table | ast.Links, roots: tuple[Path, ...], sources: di
 
 
 @functools.lru_cache(maxsize=16)
-def _read_table(path: str, text: str, header: bool, decl: ast.Table | ast.Links) -> tuple[Sheet, tuple[NamedRow, ...]]:
+def _read_table(
+    path: str, text: str, header: bool, decl: ast.DataTable | ast.Links
+) -> tuple[Sheet, tuple[NamedRow, ...]]:
     """The sheet of a table file's `text` and its rows' components, checked against
     `decl`. Kept for the text and declaration they were read from (values, not the
     file's name or time), since a process reads one table again for each variant it
@@ -118,7 +120,7 @@ def _unknown_column(problems: Problems, sheet: Sheet, column: str, span: Span) -
     )
 
 
-def _check_columns(decl: ast.Table, sheet: Sheet) -> None:
+def _check_columns(decl: ast.DataTable, sheet: Sheet) -> None:
     """Every column the declaration names is in the file, and every column of the file
     is read or ignored by name: a renamed or added column is noticed, not dropped."""
     problems = Problems(sheet.path)
@@ -148,7 +150,7 @@ def _check_link_columns(decl: ast.Links, sheet: Sheet) -> None:
     problems.check()
 
 
-def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[NamedRow, ...]:
+def name_rows(decl: ast.DataTable, sheet: Sheet) -> tuple[NamedRow, ...]:
     """Each row's component: its title from the `named by` column (or `titled by`), its
     name made from that title, or given by `with "Title" as name`. Names are unique.
     `named by power, tile_id` reads several columns: the title is their cells joined
@@ -201,7 +203,7 @@ def name_rows(decl: ast.Table, sheet: Sheet) -> tuple[NamedRow, ...]:
 
 
 def _name_row(
-    decl: ast.Table, text: str, span: Span, renames: dict, seen: dict[str, Span], problems: Problems, several: bool
+    decl: ast.DataTable, text: str, span: Span, renames: dict, seen: dict[str, Span], problems: Problems, several: bool
 ) -> str | None:
     """The name of the row titled `text`, or None after reporting why it has none."""
     if len(text) > MAX_TITLE:
@@ -631,7 +633,7 @@ def extend_cards(decls: list, tables: list[LoadedTable]) -> list:
     printed text lives in one place (the spreadsheet) and its effect beside its
     name in the .game file. Saying again what the row says (another kind, a title,
     a text or a property the table reads) is an error: two sources would drift."""
-    rows = {n.name: (t, n) for t in tables if isinstance(t.decl, ast.Table) for n in t.live()}
+    rows = {n.name: (t, n) for t in tables if isinstance(t.decl, ast.DataTable) for n in t.live()}
     errors: list[Diagnostic] = []
     out = []
     for d in decls:
@@ -653,7 +655,7 @@ def extend_cards(decls: list, tables: list[LoadedTable]) -> list:
             continue
         loaded, row = rows[d.name]
         table = loaded.decl
-        assert isinstance(table, ast.Table)  # `rows` holds only the rows of `table` declarations
+        assert isinstance(table, ast.DataTable)  # `rows` holds only the rows of `table` declarations
         where = f"{loaded.sheet.name}:{row.row.line}"
         bound = {c.prop: c.column for c in table.columns}
         if d.has_kind and d.kind != table.kind:

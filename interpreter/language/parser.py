@@ -418,7 +418,7 @@ class _Builder(Transformer):
             raise GameDefError(
                 [Diagnostic(span, f"a table says `{word} by` twice", "one column gives the names, one the titles")]
             )
-        return ast.Table(
+        return ast.DataTable(
             span=span,
             kind=kind,
             path=path,

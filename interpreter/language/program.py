@@ -35,7 +35,7 @@ KEYED = {
     ast.Query: "query",
     ast.Procedure: "procedure",
     ast.Generate: "generate",
-    ast.Table: "table",
+    ast.DataTable: "table",
     ast.View: "view",
     ast.Payoff: "payoff",
     ast.Estimate: "estimate",
@@ -216,7 +216,7 @@ def load_program(
     if errors:
         raise GameDefError(errors)
     cards = [k[1] for k in table if k[0] == "card"]
-    tables = [open_table(d, roots, sources) for d in order if isinstance(d, ast.Table | ast.Links)]
+    tables = [open_table(d, roots, sources) for d in order if isinstance(d, ast.DataTable | ast.Links)]
     tables = _remove_rows(tables, removed_rows, cards)
     order = with_slot_signatures(extend_cards(order, tables))
     header = table[("game", headers[0].name)] if ("game", headers[0].name) in table else headers[0]

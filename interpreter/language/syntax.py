@@ -606,7 +606,7 @@ class Column:
 
 
 @frozen
-class Table:
+class DataTable:
     """`table Entity from "file" { ... }`: one component of `kind` per row of a file.
 
     `name_columns` give each row's title (their cells joined by spaces: `named by power,
@@ -770,7 +770,7 @@ Decl = (
     | Grid
     | Graph
     | Link
-    | Table
+    | DataTable
     | Links
     | Event
     | Def

@@ -380,7 +380,7 @@ def _decl_symbols(decl, sources: dict[str, str], out: list[Symbol], in_variant: 
         result = f": {type_text(decl.result)}" if decl.result is not None else ""
         detail = f"procedure {decl.name}({_params(decl.params)}){result}{where}"
         out.append(Symbol(decl.name, "procedure", decl.span, detail))
-    elif isinstance(decl, ast.Table):
+    elif isinstance(decl, ast.DataTable):
         out.append(Symbol(decl.kind, "table", decl.span, f'table {decl.kind} from "{decl.path}"'))
     elif isinstance(decl, ast.Variant):
         doc = "\n\n".join([*(f"rule: {c}" for c in decl.cites), *(f"interpretation: {n}" for n in decl.notes)])
@@ -422,7 +422,7 @@ def _row_symbols(loaded, values: _CellShown | None = None) -> list[Symbol]:
     none` is none, an enum's member is named with its title, never the raw text of a
     column another property is also read from."""
     decl = loaded.decl
-    if not isinstance(decl, ast.Table):
+    if not isinstance(decl, ast.DataTable):
         return []
     values = values or _CellShown(None)
     out = []
@@ -501,7 +501,7 @@ class _CellShown:
                 titles[d.name] = d.title
                 by_type.setdefault(d.kind, []).append(d.name)
         for t in program.tables if program is not None else ():
-            if isinstance(t.decl, ast.Table):
+            if isinstance(t.decl, ast.DataTable):
                 for row in t.live():
                     titles.setdefault(row.name, row.title)
                     if row.name not in by_type.get(t.decl.kind, []):
@@ -509,13 +509,13 @@ class _CellShown:
         self.titles = titles
         self.vocabularies = {k: Vocabulary(tuple(v), titles) for k, v in by_type.items()}
 
-    def shown(self, decl: ast.Table, column: ast.Column, cell) -> str:
+    def shown(self, decl: ast.DataTable, column: ast.Column, cell) -> str:
         """The value as code (in backticks), with the title of what it names after it."""
         value = self._value(decl, column, cell)
         title = self.titles.get(value)
         return f"`{value}`" + (f' "{title}"' if title is not None and title != value else "")
 
-    def _value(self, decl: ast.Table, column: ast.Column, cell) -> str:
+    def _value(self, decl: ast.DataTable, column: ast.Column, cell) -> str:
         t = self.fields.get(decl.kind, {}).get(column.prop)
         optional = isinstance(t, ast.OptionalType)
         inner = t.inner if isinstance(t, ast.OptionalType) else t
