@@ -4,8 +4,6 @@ symbol table (interpreter/compile/names.py), as it does for the game's own rules
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.check.checker import Checker
 from interpreter.compile.compiler import Compiler
 from interpreter.core.errors import Span
@@ -21,9 +19,10 @@ def compiled_with_checker(program: Program) -> tuple[Compiler, Checker]:
     return Compiler(program, {}, symbols=checker.table).run(), checker
 
 
-def expression(checker: Checker, text: str, span: Span, scope: dict[str, Any]):
-    """`text` parsed at `span` and checked with the locals `scope` (name -> the checker's
-    type: "int", "player", a kind's name), its names now in the checker's table."""
+def expression(checker: Checker, text: str, span: Span, scope: dict[str, str]):
+    """`text` parsed at `span` and checked with the locals `scope` (name -> the name of its
+    type: "int", "player", a kind's name, read as the program's type of that name), its
+    names now in the checker's table."""
     e = parse_expression(text, span)
-    checker.check_expression(e, scope)
+    checker.check_expression(e, {name: checker.types[t] for name, t in scope.items()})
     return e

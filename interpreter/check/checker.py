@@ -4,7 +4,8 @@ It walks the assembled program once and collects diagnostics (errors and
 warnings) as values; `check_program` raises one `GameDefError` holding every
 error, so a designer sees all mistakes of a file at once, each with its position
 and a did-you-mean. Types are simple: int, bool, str, player, enums, components,
-grid cells, `list T`, `T?`; a map `K -> V` exists only as a variable.
+grid cells, `list T`, `T?` (the frozen classes of check/types.py); a map `K -> V` exists
+only as a variable.
 """
 
 from __future__ import annotations
@@ -13,22 +14,30 @@ import re
 from typing import Any
 
 from interpreter.check.seats import seat_warnings
-from interpreter.check.symbols import Binding, MapOf, SymbolTable, frozen, name_span
+from interpreter.check.symbols import Binding, SymbolTable, name_span
 from interpreter.check.types import (
     ANY,
     BOOL,
+    DIRECTION,
     INT,
     NONE,
     PLAYER,
     STR,
+    ListOf,
+    MapOf,
+    Maybe,
+    Named,
+    Type,
+    TypeName,
     fits,
+    is_list,
     is_opt,
     join,
+    kind_of,
     lst,
     opt,
     show,
     strip,
-    trusted,
     why_none,
 )
 from interpreter.check.view_secrets import check_view
@@ -42,6 +51,10 @@ from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
+# A built-in's result type, by the name its entry in core/builtins.py gives it.
+_RETURNS: dict[str, Type] = {t.name: t for t in (INT, BOOL, STR, DIRECTION)}
+# The default a hint offers for a value that may be none, by the type needed.
+_DEFAULTS: dict[Type, str] = {INT: "0", BOOL: "false", STR: '""'}
 
 
 class Checker:
@@ -51,34 +64,28 @@ class Checker:
         # `local_types`: off by default, as no other reader needs it.
         self.scope_types = scope_types
         self.diags: list[Diagnostic] = []
-        self.types: dict[str, str] = {
-            INT: INT,
-            BOOL: BOOL,
-            STR: STR,
-            PLAYER: PLAYER,
-            "Direction": "Direction",
-        }
-        self.constants: dict[str, Any] = {d: "Direction" for d in DIRECTIONS}
-        self.vars: dict[str, tuple[Any, Any]] = {}  # name -> (key type or None, value type)
-        self.options: dict[str, Any] = {}
-        self.fields: dict[str, dict[str, Any]] = {}  # entity kind -> field -> type
+        self.types: dict[str, Type] = {t.name: t for t in (INT, BOOL, STR, PLAYER, DIRECTION)}  # name -> type
+        self.constants: dict[str, Type] = {d: DIRECTION for d in DIRECTIONS}
+        self.vars: dict[str, tuple[tuple[Type, ...], Type]] = {}  # name -> (key types, value type)
+        self.options: dict[str, Type] = {}
+        self.fields: dict[str, dict[str, Type]] = {}  # entity kind (by name) -> field -> type
         self.defs: dict[str, ast.Def] = {}
         self.queries: dict[str, ast.Query] = {}
         self.procs: dict[str, ast.Procedure] = {}
         # Each procedure's parameters and locals with their types (a name bound twice: its
         # last type), as derived while checking its body: a saved state's locals are checked
         # by them (`local_types`).
-        self.local_types: dict[str, dict[str, Any]] = {}
-        self.results: dict[str, Any] = {}  # procedure -> its result type (None: it returns none)
-        self.result: Any = None  # the result type of the body being checked (None: no value)
+        self.local_types: dict[str, dict[str, Type]] = {}
+        self.results: dict[str, Type | None] = {}  # procedure -> its result type (None: it returns none)
+        self.result: Type | None = None  # the result type of the body being checked (None: no value)
         self.result_of = ""  # the procedure being checked
         self.events: dict[str, ast.Event] = {}
         self.used: set[str] = set()
         self.emitted: set[str] = set()
-        self.def_types: dict[str, Any] = {}
+        self.def_types: dict[str, Type] = {}
         self.slot_arity: dict[str, set[int]] = {}
         self.slot_signatures: dict[str, dict[str, ast.SlotSignature]] = {}  # kind -> slot -> declared
-        self.slot_types: dict[tuple[str, str], list] = {}  # (kind, slot) -> its parameters' types
+        self.slot_types: dict[tuple[str, str], list[Type]] = {}  # (kind, slot) -> its parameters' types
         self.grids: list[str] = []
         self.entities: dict[str, ast.Entity] = {}
         # A kind no `entity` declares: its cards, each with the properties it gives.
@@ -132,7 +139,7 @@ class Checker:
         self._record_declarations()
         return self.diags
 
-    def check_expression(self, e: ast.Expr, scope: dict[str, Any]) -> Any:
+    def check_expression(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
         """Check `e`, an expression that is not in the program, among the program's names
         (after `run`) with the locals `scope` (name -> type): its type; its names and
         types join the symbol table, so that a tool may compile it (the compiler reads
@@ -146,29 +153,29 @@ class Checker:
     # ---- the record (check/symbols.py) ---------------------------------------------
     def _record_declarations(self) -> None:
         """Each def's result type and each kind's properties, into the symbol table."""
-        self.table.defs = {name: frozen(t) for name, t in self.def_types.items()}
+        self.table.defs = dict(self.def_types)
         for name, t in self.constants.items():
-            self.table.globals[name] = Binding(name, "constant", self.declared.get("const:" + name), frozen(t))
+            self.table.globals[name] = Binding(name, "constant", self.declared.get("const:" + name), t)
         for name, t in self.options.items():
-            self.table.globals[name] = Binding(name, "option", self.declared.get("option:" + name), frozen(t))
+            self.table.globals[name] = Binding(name, "option", self.declared.get("option:" + name), t)
         for name, (keys, t) in self.vars.items():
             self.table.globals[name] = Binding(name, "var", self.declared.get("var:" + name), _map_type(keys, t))
         for kind, fields in self.fields.items():
             entity = self.entities.get(kind)
             spans = {f.name: f.span for f in entity.fields} if entity is not None else {}
             self.table.fields[kind] = {
-                name: Binding(name, "field", spans.get(name, self.declared.get("type:" + kind)), frozen(t))
+                name: Binding(name, "field", spans.get(name, self.declared.get("type:" + kind)), t)
                 for name, t in fields.items()
             }
 
-    def bind(self, name: str, span, t, kind: str = "local") -> None:
+    def bind(self, name: str, span, t: Type, kind: str = "local") -> None:
         """A local name bound at `span` (a parameter, `let`, loop variable, ...), of type `t`."""
         self._where[name] = span
-        self.table.locals[span] = Binding(name, kind, span, frozen(t))
+        self.table.locals[span] = Binding(name, kind, span, t)
 
-    def _use(self, span, name: str, kind: str, declared, t) -> None:
+    def _use(self, span, name: str, kind: str, declared, t: Type) -> None:
         """A use of `name` written at `span`, resolved to a `kind` declared at `declared`."""
-        self.table.use(span, Binding(name, kind, declared, frozen(t)))
+        self.table.use(span, Binding(name, kind, declared, t))
 
     def _name_span(self, span, name: str):
         """Where `name` itself is written when it starts the node at `span` (a call's function)."""
@@ -216,16 +223,16 @@ class Checker:
             elif isinstance(d, ast.Card):  # a kind no entity declares: where its first card is
                 self.declared.setdefault("type:" + d.kind, d.span)
             if isinstance(d, ast.Enum):
-                self.types[d.name] = d.name
+                self.types[d.name] = Named(d.name)
                 for m in d.members:
-                    self._constant(m.name, d.name, m.span)
+                    self._constant(m.name, self.types[d.name], m.span)
             elif isinstance(d, ast.Entity):
-                self.types[d.name] = d.name
+                self.types[d.name] = Named(d.name)
             elif isinstance(d, ast.Grid):
-                self.types[d.name] = d.name
+                self.types[d.name] = Named(d.name)
                 self.grids.append(d.name)
             elif isinstance(d, ast.Card) and d.kind not in self.types:
-                self.types[d.kind] = d.kind
+                self.types[d.kind] = Named(d.kind)
 
     def _names(self, decls) -> None:
         """Entities' fields (a changeable one is also a query), options, defs, queries,
@@ -263,10 +270,11 @@ class Checker:
     def _var(self, d: ast.Var) -> None:
         """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
         self._name_ok(d.name, d.span, "variable")
-        keys, t = [], d.type
+        keys: list[Type] = []
+        t = d.type
         while isinstance(t, ast.MapType):
             key = self.type_of(t.key)
-            if key in (INT, STR, BOOL) or isinstance(key, tuple):
+            if key in (INT, STR, BOOL) or isinstance(key, ListOf | Maybe):
                 self.error(
                     t.key.span,
                     f"a map's key must be a finite type, not {show(key)}",
@@ -371,7 +379,7 @@ class Checker:
                 for f in ("title", "text"):
                     self.fields.setdefault(d.kind, {})[f] = STR
                 if d.extends is None:  # a table's row is named by the table
-                    self._constant(d.name, d.kind, d.span)
+                    self._constant(d.name, Named(d.kind), d.span)
 
     def _option_roles(self) -> None:
         """`N players when OPTION == VALUE: [...]`: the option must be declared, the value a
@@ -402,7 +410,7 @@ class Checker:
                 f"choose another name, e.g. '{name}_'",
             )
 
-    def _constant(self, name: str, typ, span) -> None:
+    def _constant(self, name: str, typ: Type, span) -> None:
         if name in self.constants and self.constants[name] != typ:
             self.error(
                 span,
@@ -429,7 +437,7 @@ class Checker:
                 self.fields[d.kind].setdefault(f, STR)
             for row in t.live():
                 other = self.constants.get(row.name)
-                if other is not None and other != d.kind:
+                if other is not None and other != Named(d.kind):
                     rename = f'named by {d.name_column} with "{row.text}" as {row.name}_{d.kind.lower()}'
                     self.error(
                         row.span,
@@ -437,7 +445,7 @@ class Checker:
                         f"name it another way: {rename}",
                     )
                     continue
-                self._constant(row.name, d.kind, row.span)
+                self._constant(row.name, Named(d.kind), row.span)
 
     def _every_component_complete(self) -> None:
         """Every component of an entity has every property its entity needs, so no read of
@@ -586,12 +594,12 @@ class Checker:
                 )
                 continue
             t = self.fields[d.kind][c.prop]
-            listed = isinstance(strip(t), tuple) and strip(t)[0] == "list"
+            listed = is_list(strip(t))
             if c.separator is not None and not listed:
                 self.error(c.span, f"`separated by` splits a list, and {d.kind}.{c.prop} is {show(t)}")
             if c.separator == "":
                 self.error(c.span, "a separator cannot be empty", 'for example separated by ";"')
-            want = strip(t)[1] if listed else t
+            want = inner.item if isinstance(inner := strip(t), ListOf) else t
             for r in c.readings:
                 got = self.expr(r.value, {})
                 if not fits(got, want):
@@ -622,7 +630,7 @@ class Checker:
             self.bind(p.name, p.span, scope[p.name], "parameter")
         return scope
 
-    def type_of(self, t: ast.TypeExpr):
+    def type_of(self, t: ast.TypeExpr) -> Type:
         if isinstance(t, ast.NamedType):
             if t.name not in self.types:
                 self.error(t.span, f"unknown type '{t.name}'", did_you_mean(t.name, self.types))
@@ -662,14 +670,14 @@ class Checker:
         try:
             for f in d.fields:
                 if f.visible is not None:
-                    scope = {"self": d.name, "viewer": opt(PLAYER), **own}
+                    scope = {"self": Named(d.name), "viewer": opt(PLAYER), **own}
                     self._where = {"self": d.span}
                     self.cond(f.visible, scope, "a `visible when` condition")
             if d.short is not None:
                 self._where = {"self": d.span}
                 for p in d.short.parts:
                     if not isinstance(p, str):
-                        self.expr(p, {"self": d.name, **own})
+                        self.expr(p, {"self": Named(d.name), **own})
         finally:
             self._bare_fields = set()
 
@@ -765,12 +773,12 @@ class Checker:
     def _card_body(self, d: ast.Card) -> None:
         """A card's triggers, modifiers, hooks and slots, `self` the card."""
         for t in d.triggers:
-            self.trigger(t, d.kind)
+            self.trigger(t, Named(d.kind))
         for m in d.statics:
-            self.static_modifier(m, d.kind)
+            self.static_modifier(m, Named(d.kind))
         for hook in d.leaves:
             var = self.vars.get(hook.var)
-            if var is None or var[0] or not (isinstance(var[1], tuple) and var[1][0] == "list"):
+            if var is None or var[0] or not is_list(var[1]):
                 self.error(
                     hook.span,
                     f"`when self leaves {hook.var}` needs a list variable",
@@ -780,11 +788,11 @@ class Checker:
                 self.used.add("var:" + hook.var)
             self.narrowed = frozenset()
             self._where = {"self": d.span}
-            self.block(hook.body, {"self": d.kind}, 0)
+            self.block(hook.body, {"self": Named(d.kind)}, 0)
         for name, body, _span, params in d.slots:
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
-            scope = {"self": d.kind, **{p.name: self.type_of(p.type) for p in declared + params}}
+            scope = {"self": Named(d.kind), **{p.name: self.type_of(p.type) for p in declared + params}}
             self._where = {"self": d.span}
             for p in declared + params:
                 self.bind(p.name, p.span, scope[p.name], "parameter")
@@ -808,8 +816,8 @@ class Checker:
             )
         return event
 
-    def static_modifier(self, m: ast.StaticModifier, self_kind) -> None:
-        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+    def static_modifier(self, m: ast.StaticModifier, self_kind: Type | None) -> None:
+        scope: dict[str, Any] = {"self": self_kind} if self_kind is not None else {}
         self._where = {"self": self.card_now.span} if self.card_now is not None else {}
         self.cond(m.condition, scope, "a modifier's `while` condition")
         self.narrowed = _facts(m.condition, True, self._facts_memo)  # in force only while it holds
@@ -853,10 +861,10 @@ class Checker:
         self.narrowed = kept
         self._where = kept_where
 
-    def trigger(self, t: ast.Trigger, self_kind) -> None:
+    def trigger(self, t: ast.Trigger, self_kind: Type | None) -> None:
         self.result = None
         self.narrowed = frozenset()  # nothing known yet: a card's triggers and slots are checked in turn
-        scope: dict[str, Any] = {"self": self_kind} if self_kind else {}
+        scope: dict[str, Any] = {"self": self_kind} if self_kind is not None else {}
         self._where = {"self": self.card_now.span} if self.card_now is not None else {}
         event = self._event(t.event, t.span)
         if event is None:
@@ -905,7 +913,7 @@ class Checker:
         if self.scope_types:  # every binding's type, not just the last (`local_types`)
             seen = self.table.scopes.setdefault(self.result_of or "", {})
             for name, t in scope.items():
-                seen.setdefault(name, set()).add(frozen(t))
+                seen.setdefault(name, set()).add(t)
 
     def stmt(self, s, scope: dict, loops: int) -> None:
         """Check one statement (`loops`: how many loops enclose it, for `break`), by its
@@ -1013,7 +1021,7 @@ class Checker:
             self.used.add("var:" + s.name)
             key_types, val_t = self.vars[s.name]
             t = self._indexed(s.name, key_types, val_t, s.keys, scope, s) if len(s.keys) >= len(key_types) else None
-            if t is None or not (t == ANY or (isinstance(t, tuple) and t[0] == "list")):
+            if t is None or not (t == ANY or is_list(t)):
                 self.error(
                     s.span,
                     f"cannot shuffle '{s.name}'" + "[...]" * len(s.keys) + ": not a list",
@@ -1034,11 +1042,12 @@ class Checker:
         if s.cancel_event is not None:
             self.stmt(ast.Emit(span=s.span, event=s.cancel_event, args=s.cancel_args), scope, loops)
         args = [self.expr(a, scope) for a in s.args]
-        kind = strip(kind)
-        declared = self.slot_types.get((kind, s.slot)) if isinstance(kind, str) else None
-        if declared is not None:  # its kind declares what the slot takes: check the arguments' types too
+        name = kind.name if isinstance(kind := strip(kind), Named) else None
+        declared = self.slot_types.get((name, s.slot)) if name is not None else None
+        # its kind declares what the slot takes: check the arguments' types too
+        if name is not None and declared is not None:
             self.arguments(
-                s, f"slot '{kind}.{s.slot}'", declared, args, s.args, self.slot_signatures.get(kind, {}).get(s.slot)
+                s, f"slot '{name}.{s.slot}'", declared, args, s.args, self.slot_signatures.get(name, {}).get(s.slot)
             )
             self._forget(None, scope)  # the card's effect may change any variable
             return
@@ -1126,7 +1135,7 @@ class Checker:
         else:
             self.used.add("proc:" + s.func)
             self.arguments(s, f"procedure '{s.func}'", [self.type_of(p.type) for p in proc.params], args, s.args, proc)
-            self._use(self._name_span(s.span, s.func), s.func, "procedure", proc.span, self.results.get(s.func))
+            self._use(self._name_span(s.span, s.func), s.func, "procedure", proc.span, self.results.get(s.func) or ANY)
         self._forget(None, scope)  # a procedure may change any variable
 
     def returned(self, s: ast.Return, scope) -> None:
@@ -1230,7 +1239,7 @@ class Checker:
             self.error(s.span, f"`{s.op}=` needs a number, '{s.name}' holds {show(val_t)}")
         if (
             not fits(value, val_t)
-            and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, tuple))
+            and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, ListOf | Maybe))
             and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
         ):
             self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
@@ -1246,12 +1255,12 @@ class Checker:
                 continue
             if val_t == ANY:
                 continue
-            if not (isinstance(val_t, tuple) and val_t[0] == "list"):
+            if not isinstance(val_t, ListOf):
                 self.error(node.span, f"'{name}' is not a map or list here", "index only maps and lists")
                 return None
             if not fits(k, INT):
                 self.error(key.span, f"a list index is an int, not {show(k)}")
-            val_t = val_t[1]
+            val_t = val_t.item
         return val_t
 
     def arguments(self, node, what: str, params: list, args: list, exprs=(), decl=None) -> None:
@@ -1274,11 +1283,11 @@ class Checker:
                 self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
 
     # ---- expressions --------------------------------------------------------
-    def element(self, t, node):
+    def element(self, t: Type, node) -> Type:
         if t == ANY:
             return ANY
-        if isinstance(t, tuple) and t[0] == "list":
-            return t[1]
+        if isinstance(t, ListOf):
+            return t.item
         self.error(node.span, f"expected a list here, not {show(t)}", "for example 1..6 or [a, b]")
         return ANY
 
@@ -1293,9 +1302,9 @@ class Checker:
     def expr(self, e, scope: dict):
         method = getattr(self, "_" + type(e).__name__)
         t = method(e, scope)
-        if self.narrowed and is_opt(t) and _key(e) in self.narrowed:
-            t = t[1]  # checked not none here (`x != none`), and unchanged since
-        self.table.types[e.span] = frozen(t)
+        if self.narrowed and isinstance(t, Maybe) and _key(e) in self.narrowed:
+            t = t.inner  # checked not none here (`x != none`), and unchanged since
+        self.table.types[e.span] = t
         return t
 
     def narrowed_by(self, e, truth: bool) -> frozenset:
@@ -1340,7 +1349,7 @@ class Checker:
         """If `t` is a `T?` whose `T` would fit `want`: report that `e` may be none where
         `what` needs a value, naming where the none may come from and how to narrow it;
         True if reported."""
-        if not is_opt(t) or not fits(t[1], want):
+        if not isinstance(t, Maybe) or not fits(t.inner, want):
             return False
         self.error(e.span, f"{what}, but {self.maybe_none(e, t)}", self.none_hint(e, want))
         return True
@@ -1355,8 +1364,8 @@ class Checker:
     def none_hint(self, e, want) -> str:
         """How to use a value that may be none: narrow it, or give a default of the type needed."""
         text = _written(e)
-        default = {INT: "0", BOOL: "false", STR: '""'}.get(strip(want))
-        if default is None and isinstance(strip(want), tuple) and strip(want)[0] == "list":
+        default = _DEFAULTS.get(strip(want))
+        if default is None and is_list(strip(want)):
             default = "[]"
         check = f"check it first: `if {text} != none {{ ... }}`"
         return check + (f", or give a default: `{text} ?? {default}`" if default is not None else "")
@@ -1380,7 +1389,7 @@ class Checker:
         n = e.id
         if n in scope:
             if n in self._bare_fields and n not in self._where:  # an entity's own property, by bare name
-                self._use(e.span, n, "field", self._field_span(scope["self"], n), scope[n])
+                self._use(e.span, n, "field", self._field_span(kind_of(scope["self"]), n), scope[n])
                 return scope[n]
             kind = "self" if n == "self" else self.table.locals.get(self._where.get(n), _LOCAL).kind  # type: ignore[arg-type]
             self._use(e.span, n, kind, self._where.get(n), scope[n])
@@ -1404,15 +1413,16 @@ class Checker:
             self._use(e.span, n, "def", self.defs[n].span, t)
             return t
         if n in self.types:
-            self._use(e.span, n, "type", self.declared.get("type:" + n), ("type", self.types[n]))
-            return ("type", self.types[n])
+            self._use(e.span, n, "type", self.declared.get("type:" + n), TypeName(self.types[n]))
+            return TypeName(self.types[n])
         if self.grids and re.fullmatch(r"[a-z]+[0-9]+", n):
-            self._use(e.span, n, "constant", self.declared.get("type:" + self.grids[0]), self.grids[0])
-            return self.grids[0]  # a cell name of the first grid, e.g. a1
+            first = self.types[self.grids[0]]
+            self._use(e.span, n, "constant", self.declared.get("type:" + self.grids[0]), first)
+            return first  # a cell name of the first grid, e.g. a1
         for grid in self.grids[1:]:
             if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
-                self._use(e.span, n, "constant", self.declared.get("type:" + grid), grid)
-                return grid  # a later grid's cells are prefixed: track_a1
+                self._use(e.span, n, "constant", self.declared.get("type:" + grid), self.types[grid])
+                return self.types[grid]  # a later grid's cells are prefixed: track_a1
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
         self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
@@ -1470,7 +1480,7 @@ class Checker:
                     self.error(node.span, f"`{op}` needs true/false, not {show(t)}")
             return BOOL
         if op in ("in", "not in"):
-            if b != ANY and not (isinstance(b, tuple) and b[0] == "list"):
+            if b != ANY and not is_list(b):
                 self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
             return BOOL
         if op in ("==", "!="):
@@ -1488,8 +1498,8 @@ class Checker:
                     "compare values of the same type",
                 )
             return BOOL
-        if op == "+" and isinstance(a, tuple) and a[0] == "list":
-            return join(a, b) if isinstance(b, tuple) and b[0] == "list" else a
+        if op == "+" and is_list(a):
+            return join(a, b) if is_list(b) else a
         if op == "+" and STR in (a, b) and fits(a, STR) and fits(b, STR):
             return STR
         for t, node in ((a, e.left), (b, e.right)):
@@ -1536,33 +1546,35 @@ class Checker:
 
     def _Member(self, e, scope):
         t = self.expr(e.obj, scope)
-        if is_opt(t) and e.name in self.fields.get(strip(t), {}) and not trusted(t):
-            hint = self.none_hint(e.obj, t[1])
-            field = self.fields[strip(t)][e.name]
-            default = {INT: "0", BOOL: "false", STR: '""'}.get(strip(field)) if is_opt(field) else None
+        kind = kind_of(t)  # the component kind whose property is read (None: not a kind)
+        if isinstance(t, Maybe) and kind is not None and e.name in self.fields.get(kind, {}) and not t.trusted:
+            hint = self.none_hint(e.obj, t.inner)
+            field = self.fields[kind][e.name]
+            default = _DEFAULTS.get(strip(field)) if is_opt(field) else None
             if default is not None and e is not self._defaulted:  # the property may be none too
                 hint += f", and there `{_written(e)} ?? {default}` (`{e.name}` may be none too)"
             self.error(e.span, f"{self.maybe_none(e.obj, t)}: `.{e.name}` of it would fail", hint)
         t = strip(t)
         if t == ANY:
             return ANY
-        if t not in self.fields:
+        if kind is None or kind not in self.fields:
             self.error(
                 e.span,
                 f"{show(t)} has no properties (reading .{e.name})",
                 "properties belong to components declared with `entity`",
             )
             return ANY
-        fields = self.fields[t]
+        fields = self.fields[kind]
         if e.name not in fields:
-            self.error(e.span, f"{t} has no property '{e.name}'", did_you_mean(e.name, fields))
+            self.error(e.span, f"{kind} has no property '{e.name}'", did_you_mean(e.name, fields))
             return ANY
-        if t not in self.entities:
-            self._lacking(e, t, scope)
-        found = fields[e.name][1] if is_opt(fields[e.name]) and self._given(e, scope) else fields[e.name]
+        if kind not in self.entities:
+            self._lacking(e, kind, scope)
+        field = fields[e.name]
+        found = field.inner if isinstance(field, Maybe) and self._given(e, scope) else field
         if e.span.end_column is not None:  # the property's name ends the expression
             at = Span(e.span.path, e.span.line, e.span.end_column - len(e.name), e.span.end_column)
-            self._use(at, e.name, "field", self._field_span(t, e.name), found)
+            self._use(at, e.name, "field", self._field_span(kind, e.name), found)
         return found
 
     def _use_var(self, span, name: str) -> None:
@@ -1570,8 +1582,10 @@ class Checker:
         keys, t = self.vars[name]
         self.table.use(span, Binding(name, "var", self.declared.get("var:" + name), _map_type(keys, t)))
 
-    def _field_span(self, kind: str, name: str):
+    def _field_span(self, kind: str | None, name: str):
         """Where property `name` of `kind` is declared (its entity's field), if known."""
+        if kind is None:
+            return None
         entity = self.entities.get(kind)
         if entity is not None:
             return next((f.span for f in entity.fields if f.name == name), entity.span)
@@ -1738,18 +1752,16 @@ class Checker:
             pile = self._pile(e.args[0], scope)
             return opt(self.element(a0, e.args[0]), f"{_written(e.args[0])} may be empty", not pile)
         if r == "list":
-            if not (isinstance(a0, tuple) and a0[0] == "list"):
+            if not isinstance(a0, ListOf):
                 return lst(ANY)
             if f == "append":  # the list's items and the item added, joined: xs of T, none -> T?
-                return lst(join(a0[1], args[1]))
-            if f == "concat" and isinstance(args[1], tuple) and args[1][0] == "list":
+                return lst(join(a0.item, args[1]))
+            if f == "concat" and is_list(args[1]):
                 return join(a0, args[1])
             return a0
         if r == "cell?":
             return opt(strip(a0), "there may be no cell there") if f == "neighbour" else ANY
-        if r in (INT, BOOL, STR, "Direction"):
-            return r
-        return ANY
+        return _RETURNS.get(r, ANY)
 
 
 def ends(stmts) -> bool:
@@ -1799,7 +1811,7 @@ def check_game(program: Program) -> tuple[SymbolTable, list[Diagnostic]]:
     return checker.table, [d for d in diags if d.severity == "warning"]
 
 
-def local_types(program: Program) -> dict[str, dict[str, Any]]:
+def local_types(program: Program) -> dict[str, dict[str, Type]]:
     """Each procedure's locals and their types (the checker's: types.py), by procedure name.
     A name bound with two types is left out (its type is not known): only what is sure is
     checked."""
@@ -1813,12 +1825,12 @@ def local_types(program: Program) -> dict[str, dict[str, Any]]:
     return out
 
 
-_LOCAL = Binding("", "local", None, frozen(ANY))
+_LOCAL = Binding("", "local", None, ANY)
 
 
-def _map_type(keys: tuple, value):
+def _map_type(keys: tuple[Type, ...], value: Type) -> Type:
     """A variable's type for the record: its value type, or a map of its keys to it."""
-    return MapOf(tuple(frozen(k) for k in keys), frozen(value)) if keys else frozen(value)
+    return MapOf(keys, value) if keys else value
 
 
 def _names(props: list[str]) -> str:
@@ -1832,7 +1844,7 @@ def _names(props: list[str]) -> str:
 def _noted(t, why: str):
     """`t` with the note of why it may be none (`{t}` in `why`: the type as shown), if it
     is a `T?`; any other type as it is."""
-    return opt(t[1], why.replace("{t}", show(t)), trusted(t)) if is_opt(t) and why else t
+    return opt(t.inner, why.replace("{t}", show(t)), t.trusted) if isinstance(t, Maybe) and why else t
 
 
 def _key(e) -> tuple | None:

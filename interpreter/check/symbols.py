@@ -10,145 +10,48 @@ declared, its type); for each expression, its type; for each local bound
 (parameter, `let`, loop variable, `choose`, `roll`, comprehension or lambda variable), its
 binding; and each definition's result type.
 
-The types here are frozen attrs classes (`Type` and its kinds), made once from the
-checker's own working types (check/types.py), so that a reader compares, shows and
+The types here are the checker's own (check/types.py: `Type` and its kinds, frozen attrs
+classes), recorded as the checker works them out, so that a reader compares, shows and
 matches them as values (`isinstance(t, ListOf)`), never by taking a tuple apart.
 """
 
 from __future__ import annotations
 
 import bisect
-from typing import Any
 
 import attrs
 
-from interpreter.check import types as T
+from interpreter.check.types import (  # the one representation of a type, named here for the readers
+    NONE_TYPE,
+    UNKNOWN,
+    ListOf,
+    MapOf,
+    Maybe,
+    Named,
+    NoneType,
+    Type,
+    TypeName,
+    Unknown,
+    kind_of,
+)
 from interpreter.core.errors import Span
 
-
-@attrs.frozen
-class Type:
-    """A type the checker found. Shown as it is written in a `.game` file."""
-
-    def __str__(self) -> str:
-        return "any"
-
-
-@attrs.frozen
-class Unknown(Type):
-    """A type the checker does not know (`any`: an error already reported, or no type)."""
-
-
-@attrs.frozen
-class NoneType(Type):
-    """The type of `none` itself."""
-
-    def __str__(self) -> str:
-        return "none"
-
-
-@attrs.frozen
-class Named(Type):
-    """int, bool, str, player, Direction, an enum, an entity or card kind, a grid."""
-
-    name: str
-
-    def __str__(self) -> str:
-        return self.name
-
-
-@attrs.frozen
-class ListOf(Type):
-    """`list T`."""
-
-    item: Type
-
-    def __str__(self) -> str:
-        return f"list {self.item}"
-
-
-@attrs.frozen
-class Maybe(Type):
-    """`T?`: a `T` or none; `why` says where the none may come from (not compared)."""
-
-    inner: Type
-    why: str = attrs.field(default="", eq=False)
-
-    def __str__(self) -> str:
-        return f"{self.inner}?"
-
-
-@attrs.frozen
-class MapOf(Type):
-    """A variable's map `K -> V` (`K1 -> K2 -> V` for several keys)."""
-
-    keys: tuple[Type, ...]
-    value: Type
-
-    def __str__(self) -> str:
-        return " -> ".join(str(t) for t in (*self.keys, self.value))
-
-
-@attrs.frozen
-class TypeName(Type):
-    """A type's own name used as a value (`members(Suit)`)."""
-
-    of: Type
-
-    def __str__(self) -> str:
-        return f"the type {self.of}"
-
-
-UNKNOWN = Unknown()
-NONE_TYPE = NoneType()
-
-
-def kind_of(t: Type) -> str | None:
-    """The name of the component kind (or enum, grid, ...) a value of `t` is, through a
-    `T?`: the kind whose properties a `.` after it reads; None for a list, a map, unknown."""
-    if isinstance(t, Maybe):
-        t = t.inner
-    return t.name if isinstance(t, Named) else None
-
-
-_made: dict[tuple[Any, str], Type] = {}
-
-
-_simple: dict[str, Type] = {}
-
-
-def frozen(t: Any) -> Type:
-    """The checker's working type `t` (check/types.py) as a frozen `Type`."""
-    if type(t) is str:  # the most of them: int, a kind, ...
-        simple = _simple.get(t)
-        if simple is None:
-            simple = _simple[t] = UNKNOWN if t == T.ANY else NONE_TYPE if t == T.NONE else Named(t)
-        return simple
-    key = (t, T.why_none(t))
-    try:
-        return _made[key]
-    except KeyError:
-        pass
-    except TypeError:  # not hashable: not a type of the checker's
-        return UNKNOWN
-    made: Type
-    if t == T.ANY or t is None:
-        made = UNKNOWN
-    elif t == T.NONE:
-        made = NONE_TYPE
-    elif isinstance(t, str):
-        made = Named(t)
-    elif isinstance(t, tuple) and len(t) == 2 and t[0] == "list":
-        made = ListOf(frozen(t[1]))
-    elif T.is_opt(t):
-        made = Maybe(frozen(t[1]), T.why_none(t))
-    elif isinstance(t, tuple) and len(t) == 2 and t[0] == "type":
-        made = TypeName(frozen(t[1]))
-    else:
-        made = UNKNOWN
-    if len(_made) < 100_000:  # the types of any one game are few; the bound keeps a hostile one small
-        _made[key] = made
-    return made
+__all__ = [
+    "NONE_TYPE",
+    "UNKNOWN",
+    "Binding",
+    "ListOf",
+    "MapOf",
+    "Maybe",
+    "Named",
+    "NoneType",
+    "SymbolTable",
+    "Type",
+    "TypeName",
+    "Unknown",
+    "kind_of",
+    "name_span",
+]
 
 
 def name_span(span: Span, name: str) -> Span:

@@ -1,79 +1,160 @@
-"""The checker's types: int, bool, str, player, enums, components, grid cells, `list T`
-(a tuple ("list", T)) and `T?` (("opt", T)); `any` where a type is not known.
+"""The checker's types, as frozen values: int, bool, str, player, enums, components, grid
+cells (`Named`), `list T` (`ListOf`), `T?` (`Maybe`), `any` where a type is not known
+(`Unknown`), the type of `none` itself (`NoneType`), a variable's map (`MapOf`) and a
+type's own name used as a value (`TypeName`).
 
-These are values, not classes, so a type can be compared, joined and shown without a
-registry; the checker (checker.py) and the view checks (view_secrets.py) share them.
+One representation, from the checker's first look at a type to the symbol table
+(check/symbols.py) that the compiler, saving and the language server read: a type is
+compared, hashed, matched (`isinstance(t, ListOf)`) and shown (`str(t)`, worded as error
+messages word it) as a value, never taken apart as a tuple. The classes are frozen attrs
+classes with slots, so the checker's many comparisons and dictionary keys stay cheap.
 
 A `T?` is a value that may be none, and it does not stand where a `T` is needed
 (`fits`) until the checker has narrowed it (`x != none`, `x ?? d`). So that the error
 can say where the none may come from, a `T?` carries a note of why it may be none
-(`Opt.why`: "discard may be empty", "`ops` is declared `int?` in Card"); the note is
+(`Maybe.why`: "discard may be empty", "`ops` is declared `int?` in Card"); the note is
 not part of the type: two `T?` are equal, and show and print alike, whatever their notes.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
-ANY, INT, BOOL, STR, NONE, PLAYER = "any", "int", "bool", "str", "none", "player"
+import attrs
 
 
-def lst(t) -> tuple:
-    return ("list", t)
+@attrs.frozen(slots=True)
+class Type:
+    """A type of the checker. Shown (`str`) as it is written in a `.game` file."""
+
+    def __str__(self) -> str:
+        return "any"
 
 
-class Opt(tuple):
-    """`T?`: the tuple ("opt", T), with `why` it may be none (not compared, not shown).
-    `trusted`: `first` or `last` of a list the rules work out (not a pile of the game's
-    state), which stands where a `T` is needed and is none at run time only if the list
-    is empty. A variable's value (or a map's entry) declared `T?` is never trusted: the
-    rules may set it back to none, so it is narrowed before it is used as a `T`."""
-
-    why: str
-    trusted: bool
-
-    def __new__(cls, t, why: str = "", trusted: bool = False) -> Opt:
-        made = super().__new__(cls, ("opt", t))
-        made.why = why
-        made.trusted = trusted
-        return made
-
-    def __getnewargs__(self) -> tuple:  # copied and pickled as the type it is
-        return (self[1], self.why, self.trusted)
+@attrs.frozen(slots=True)
+class Unknown(Type):
+    """A type the checker does not know (`any`: an error already reported, the items of
+    `[]`, a loop variable of a `generate`): it fits everything."""
 
 
-def opt(t, why: str = "", trusted: bool = False) -> Any:
+@attrs.frozen(slots=True)
+class NoneType(Type):
+    """The type of `none` itself."""
+
+    def __str__(self) -> str:
+        return "none"
+
+
+@attrs.frozen(slots=True)
+class Named(Type):
+    """int, bool, str, player, Direction, an enum, an entity or card kind, a grid."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@attrs.frozen(slots=True)
+class ListOf(Type):
+    """`list T`."""
+
+    item: Type
+
+    def __str__(self) -> str:
+        return f"list {self.item}"
+
+
+@attrs.frozen(slots=True)
+class Maybe(Type):
+    """`T?`: a `T` or none. `why` says where the none may come from; `trusted`: `first` or
+    `last` of a list the rules work out (not a pile of the game's state), which stands
+    where a `T` is needed and is none at run time only if the list is empty. A variable's
+    value (or a map's entry) declared `T?` is never trusted: the rules may set it back to
+    none, so it is narrowed before it is used as a `T`. Neither is compared nor shown."""
+
+    inner: Type
+    why: str = attrs.field(default="", eq=False)
+    trusted: bool = attrs.field(default=False, eq=False)
+
+    def __str__(self) -> str:
+        return f"{self.inner}?"
+
+
+@attrs.frozen(slots=True)
+class MapOf(Type):
+    """A variable's map `K -> V` (`K1 -> K2 -> V` for several keys)."""
+
+    keys: tuple[Type, ...]
+    value: Type
+
+    def __str__(self) -> str:
+        return " -> ".join(str(t) for t in (*self.keys, self.value))
+
+
+@attrs.frozen(slots=True)
+class TypeName(Type):
+    """A type's own name used as a value (`members(Suit)`)."""
+
+    of: Type
+
+    def __str__(self) -> str:
+        return f"the type {self.of}"
+
+
+UNKNOWN = ANY = Unknown()
+NONE_TYPE = NONE = NoneType()
+INT, BOOL, STR, PLAYER, DIRECTION = Named("int"), Named("bool"), Named("str"), Named("player"), Named("Direction")
+
+
+def lst(t: Type) -> ListOf:
+    return ListOf(t)
+
+
+def opt(t: Type, why: str = "", trusted: bool = False) -> Type:
     """`t?`; `why` a value of it may be none, for the error where one is used as a `t`.
     An optional type stays as it is, keeping its own note unless it has none."""
-    if t in (ANY, NONE):
+    if t is ANY or t is NONE or isinstance(t, Unknown | NoneType):
         return t
-    if is_opt(t):
-        if t.__class__ is Opt and (t.why or not why) and t.trusted == trusted:
+    if isinstance(t, Maybe):
+        if (t.why or not why) and t.trusted == trusted:
             return t
-        return Opt(t[1], why or why_none(t), trusted)
-    return Opt(t, why, trusted)
+        return Maybe(t.inner, why or t.why, trusted)
+    return Maybe(t, why, trusted)
 
 
-def trusted(t) -> bool:
-    """Is `t` a variable's `T?` that stands where a `T` is needed (`Opt.trusted`)?"""
-    return getattr(t, "trusted", False)
+def trusted(t: Type) -> bool:
+    """Is `t` a variable's `T?` that stands where a `T` is needed (`Maybe.trusted`)?"""
+    return isinstance(t, Maybe) and t.trusted
 
 
-def is_opt(t) -> bool:
+def is_opt(t: Type) -> bool:
     """Is `t` a `T?`, a value that may be none?"""
-    return isinstance(t, tuple) and t[0] == "opt"
+    return isinstance(t, Maybe)
 
 
-def why_none(t) -> str:
+def is_list(t: Type) -> bool:
+    """Is `t` a `list T`?"""
+    return isinstance(t, ListOf)
+
+
+def why_none(t: Type) -> str:
     """Why a value of `T?` type `t` may be none, as its note says ("" if it has none)."""
-    return getattr(t, "why", "")
+    return t.why if isinstance(t, Maybe) else ""
 
 
-def strip(t) -> Any:
-    return t[1] if isinstance(t, tuple) and t[0] == "opt" else t
+def strip(t: Type) -> Type:
+    """`T` for a `T?`; any other type as it is."""
+    return t.inner if isinstance(t, Maybe) else t
 
 
-def join(a, b) -> Any:
+def kind_of(t: Type) -> str | None:
+    """The name of the component kind (or enum, grid, ...) a value of `t` is, through a
+    `T?`: the kind whose properties a `.` after it reads; None for a list, a map, unknown."""
+    if isinstance(t, Maybe):
+        t = t.inner
+    return t.name if isinstance(t, Named) else None
+
+
+def join(a: Type, b: Type) -> Type:
     """The type of a value that is either an `a` or a `b` (the items of one list literal,
     the two branches of an `if`, two lists joined): none joined with T is T?, T with T?
     is T?, list T with list U is list (T joined with U), an unknown type (`any`, such as
@@ -91,8 +172,9 @@ def join(a, b) -> Any:
     why = why_none(a) or why_none(b)
     kept = all(trusted(x) for x in (a, b) if is_opt(x))  # trusted only if nothing else may be none
     a, b = strip(a), strip(b)
-    if isinstance(a, tuple) and isinstance(b, tuple) and a[0] == b[0] == "list":
-        inner = lst(join(a[1], b[1]))
+    inner: Type
+    if isinstance(a, ListOf) and isinstance(b, ListOf):
+        inner = ListOf(join(a.item, b.item))
     elif a == b:
         inner = a
     else:
@@ -100,21 +182,22 @@ def join(a, b) -> Any:
     return opt(inner, why, kept) if optional else inner
 
 
-def show(t) -> str:
-    if isinstance(t, tuple):
-        return f"list {show(t[1])}" if t[0] == "list" else f"{show(t[1])}?"
-    return t
+def show(t: Type) -> str:
+    """`t` as error messages word it (its `str`)."""
+    return str(t)
 
 
-def fits(actual, expected) -> bool:
+def fits(actual: Type, expected: Type) -> bool:
     """Can a value of type `actual` stand where `expected` is wanted? A `T?` cannot
     stand where a `T` is needed: it may be none (the checker narrows it first)."""
-    if ANY in (actual, expected) or actual == expected:
+    if actual == expected or actual == ANY or expected == ANY:
         return True
-    if isinstance(expected, tuple) and expected[0] == "opt":
-        return actual == NONE or fits(strip(actual), expected[1])
-    if isinstance(actual, tuple) and actual[0] == "opt":
-        return trusted(actual) and fits(actual[1], expected)
-    if isinstance(actual, tuple) and isinstance(expected, tuple):
-        return fits(actual[1], expected[1])
+    if isinstance(expected, Maybe):
+        return actual == NONE or fits(strip(actual), expected.inner)
+    if isinstance(actual, Maybe):
+        return actual.trusted and fits(actual.inner, expected)
+    if isinstance(actual, ListOf) and isinstance(expected, ListOf):
+        return fits(actual.item, expected.item)
+    if isinstance(actual, TypeName) and isinstance(expected, TypeName):
+        return fits(actual.of, expected.of)
     return False

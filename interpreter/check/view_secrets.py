@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.check.types import ANY, INT, PLAYER, opt, show
+from interpreter.check.types import ANY, INT, PLAYER, is_list, opt, show
 from interpreter.language import syntax as ast
 
 
@@ -80,7 +80,7 @@ def _check_layout(checker, item: ast.ViewLines, text_t) -> None:
     """A list drawn with a layout shows a row of cells per item: its text must be a list."""
     if item.layout not in LAYOUTS:
         checker.error(item.span, f"no layout '{item.layout}' for a list", "layouts: " + ", ".join(LAYOUTS))
-    elif not (isinstance(text_t, tuple) and text_t[0] == "list") and text_t != ANY:
+    elif not is_list(text_t) and text_t != ANY:
         checker.error(
             item.text.span,
             f"a list drawn `layout {item.layout}` shows a row of cells per item: a list, not {show(text_t)}",

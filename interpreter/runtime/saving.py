@@ -18,6 +18,7 @@ import cattrs
 import tomli_w
 
 from interpreter.check.checker import local_types
+from interpreter.check.types import ListOf, Maybe, Named, NoneType, Type
 from interpreter.compile.queries import GRANTS
 from interpreter.core.errors import GameDefError, SavedStateError, UsageError, did_you_mean, explain
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_NESTING
@@ -131,27 +132,30 @@ class _TypedValues:
         self.members = {name: frozenset(values) for name, values in self.g.types.items()}
         self.seats = frozenset(seats)
 
-    def misfit(self, t: Any, v: Any) -> str | None:
+    def misfit(self, t: Type, v: Any) -> str | None:
         """Why `v` is not a value of the checker's type `t` (check/types.py), or None.
         `any` and types the checker leaves open fit everything."""
-        if isinstance(t, tuple):
-            if t[0] == "opt":
-                return None if v is None else self.misfit(t[1], v)
+        if isinstance(t, Maybe):
+            return None if v is None else self.misfit(t.inner, v)
+        if isinstance(t, ListOf):
             if not isinstance(v, tuple):
                 return f"expected a list, not {v!r}"
-            return next((why for x in v if (why := self.misfit(t[1], x)) is not None), None)
-        if t == "int":
-            return None if _is_int(v) else f"expected a number, not {v!r}"
-        if t == "bool":
-            return None if isinstance(v, bool) else f"expected true or false, not {v!r}"
-        if t == "str":
-            return None if isinstance(v, str) else f"expected a text, not {v!r}"
-        if t == "none":
+            return next((why for x in v if (why := self.misfit(t.item, x)) is not None), None)
+        if isinstance(t, NoneType):
             return None if v is None else f"expected none, not {v!r}"
-        if t == "player":
+        if not isinstance(t, Named):
+            return None
+        name = t.name
+        if name == "int":
+            return None if _is_int(v) else f"expected a number, not {v!r}"
+        if name == "bool":
+            return None if isinstance(v, bool) else f"expected true or false, not {v!r}"
+        if name == "str":
+            return None if isinstance(v, str) else f"expected a text, not {v!r}"
+        if name == "player":
             return None if v in self.seats else f"{v!r} is not a seat in play ({', '.join(sorted(self.seats))})"
-        if t in self.members:
-            return None if isinstance(v, str) and v in self.members[t] else f"{v!r} is not a {t}"
+        if name in self.members:
+            return None if isinstance(v, str) and v in self.members[name] else f"{v!r} is not a {name}"
         return None
 
     def check(self, t: ast.TypeExpr, v: Any, field: str) -> None:
@@ -276,7 +280,7 @@ def _first_twice(
 
 
 @functools.lru_cache(maxsize=8)
-def _local_types(compiled) -> dict[str, dict[str, Any]]:
+def _local_types(compiled) -> dict[str, dict[str, Type]]:
     """The types of each procedure's locals, as the checker derives them (one game's)."""
     return local_types(compiled.program)
 

@@ -16,6 +16,7 @@ import tomli_w
 
 from interpreter import load_game
 from interpreter.check.checker import local_types
+from interpreter.check.types import ANY
 from interpreter.cli.commands import main
 from interpreter.core.errors import UsageError
 from interpreter.runtime.saving import state_from_dict, state_to_dict
@@ -82,7 +83,7 @@ def test_every_typed_local_of_the_running_frame_is_checked(name, players, moves)
     tried = 0
     for i, (local, proc) in enumerate(code.local_names):
         value = data["frames"][0]["locals"][i]
-        if not local or value == {} or types.get(proc, {}).get(local) in (None, "any"):
+        if not local or value == {} or types.get(proc, {}).get(local) in (None, ANY):
             continue
         bad = dict(data, frames=[dict(data["frames"][0], locals=list(data["frames"][0]["locals"]))])
         bad["frames"][0]["locals"][i] = 12345 if isinstance(value, str) else "nan"
