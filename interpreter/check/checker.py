@@ -762,7 +762,7 @@ class Checker:
         finally:
             self.card_now = None
 
-    def _decl_Table(self, d: ast.DataTable) -> None:
+    def _decl_DataTable(self, d: ast.DataTable) -> None:
         self._table(d)
 
     def _decl_Link(self, d: ast.Link) -> None:
