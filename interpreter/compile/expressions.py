@@ -200,6 +200,7 @@ class ExpressionCompiler:
         self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
         self._codes: dict[ir.Node, CodeType] = {}  # `function`'s code of each tree, by the tree
+        self._inlined_made: dict[tuple, tuple[Any, ir.Node | None]] = {}  # `_inlined`'s answers
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -989,6 +990,27 @@ class ExpressionCompiler:
             for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
                 if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
                     self._short_vars.add(ir.unwrapped(source))
+            # The same body with the same argument trees, inside the same defs being written
+            # in place, is the same tree: it is built once and that tree given again (a def
+            # is written in place many times over, through the defs and procedures written
+            # in place around it: The Wall is Down's compile built most bodies several times).
+            # The frame is not in the key: a body sees only its parameters and takes no slot.
+            key = (
+                id(decl.body),
+                tuple(args),
+                tuple(ir.unwrapped(a) in self._short_vars for a in args),
+                frozenset(static),
+                tuple(self._inlining),
+                self._shallow_at,
+                self._folding,
+                self._plain_lists,
+                self._fields_final,
+            )
+            made = self._inlined_made.get(key)
+            if made is not None and made[0] is decl.body:
+                if made[1] is not None:
+                    self._note(e, self._noted(decl.body))
+                return made[1]
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
                 if self._reads_again(decl.body, p.name) and passes.computes(source):
@@ -1011,9 +1033,12 @@ class ExpressionCompiler:
                         self._shallow_at = None
             finally:
                 self._inlining.pop()
+            result = None
             if width <= INLINE_LIMIT:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
-                return self._with_arguments(body, bound) if bound else body
+                result = self._with_arguments(body, bound) if bound else body
+            self._inlined_made[key] = (decl.body, result)
+            return result
         return None
 
     def _reads_again(self, body: ast.Expr, name: str) -> bool:

@@ -126,3 +126,56 @@ def test_random_games_play_the_same_with_the_optimisations_off(name, players):
     for seed in range(games):
         a, b = fast.start(players=players, seed=seed), slow.start(players=players, seed=seed)
         same_game(fast, slow, a, b, random.Random(seed))
+
+
+SAME_CALLS = """
+game g {
+    players 1..1
+    seats [solo]
+}
+var pile: list int = [4, 9, 2, 7]
+var big: int = 0
+var small: int = 0
+var both: int = 0
+def above(xs: list int, n: int) = [x for x in xs if x > n]
+def spread(xs: list int, n: int) = count(above(xs, n)) + count(above(xs, n + 1))
+procedure first_pass() {
+    rule "First"
+    big = spread(pile, 3)
+    small = spread(pile, 3) - count(above([1, 5], 3))
+}
+procedure play() {
+    rule "Play"
+    first_pass()
+    both = spread(pile, 3) + count([y for y in pile if count(above(pile, y)) > 0])
+    choose x from pile by solo label "keep {x}"
+    win solo
+}
+"""
+
+
+@pytest.mark.parametrize("optimise", [True, False])
+def test_a_def_written_in_place_with_the_same_arguments_is_built_once(tmp_path, monkeypatch, optimise):
+    """A def's body written in place again with the same argument trees (here `spread(pile,
+    3)`, three times, through a procedure written in place) is built once and that tree
+    given again; the game plays as written: `above(pile, 3)` is [4, 9, 7], `above(pile,
+    4)` [9, 7], `above([1, 5], 3)` [5], and every item of the pile but 9 has one above it."""
+    from interpreter.compile import expressions
+    from interpreter.language import syntax
+
+    path = tmp_path / "g.game"
+    path.write_text(SAME_CALLS, encoding="utf-8")
+    built: list[str] = []
+    node = expressions.ExpressionCompiler._node
+
+    def counting(self, e, scope, py):
+        if self._inlining[-1:] == ["spread"] and type(e) is syntax.BinOp and type(e.left) is syntax.Call:
+            built.append("spread")  # its body, being written in place
+        return node(self, e, scope, py)
+
+    monkeypatch.setattr(expressions.ExpressionCompiler, "_node", counting)
+    game = load_game(path, optimise=optimise)
+    state = game.start(players=1, seed=1)
+    assert (game.var(state, "big"), game.var(state, "small"), game.var(state, "both")) == (5, 4, 8)
+    if optimise:  # spread's body (`count(above(...)) + ...`) built once for its three calls
+        assert built == ["spread"]
