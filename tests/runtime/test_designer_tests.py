@@ -75,12 +75,13 @@ def write(folder: Path, name: str, text: str) -> Path:
 
 
 def test_the_bundled_games_carry_their_tests_in_the_language():
-    """Downfall of Empires' data and rules, Walls and Wonders', Missiles, Now!'s and The Wall
-    is Down's rules, the house-rules examples, the classic examples' rules and The Wall is
+    """Downfall of Empires' data and rules, Walls and Wonders', Missiles, Now!'s, The Wall
+    is Down's and Berlin Wall's rules, the house-rules examples, the classic examples' rules and The Wall is
     Down's cards carry their tests in the game's own language, not in Python."""
     names = {p.relative_to(ROOT).as_posix() for p in BUNDLED_TESTS}
     assert {"gamedefs/downfall_of_empires.test.game", "gamedefs/walls_and_wonders.test.game"} <= names
     assert {"gamedefs/missiles_now.test.game", "gamedefs/twid.test.game"} <= names
+    assert "gamedefs/berlin_wall.test.game" in names
     assert {"examples/tictactoe.test.game", "examples/kuhn_poker.test.game"} <= names
     assert {"cards/twid/tests/pre_9_11.test.game", "cards/twid/tests/post_9_11.test.game"} <= names
     assert len(names) >= 5
@@ -491,18 +492,24 @@ def test_offered_without_a_text_is_the_labels_and_deciding_the_seat_to_move(caps
     assert "1 of 2 tests passed" in out
 
 
-def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys):
+def test_gamedef_test_with_a_games_name_runs_that_games_test_files(capsys, tmp_path, monkeypatch):
     """`gamedef test NAME` runs the test files of a bundled game (NAME.test.game beside it,
     and those of a `tests/` folder beside its card sets that include it): Berlin Wall's
-    house rules have theirs beside them; Berlin Wall itself has none (its house rules' file is
-    named after them), which is an error with the fix (exit 2), as is a name no game has."""
+    house rules have theirs beside them, and Berlin Wall's own (gamedefs/berlin_wall.test.game)
+    are not among them (its house rules' file is named after them); a game found by name with
+    none is an error with the fix (exit 2), as is a name no game has."""
+    import interpreter.runtime.load as load
+
     code, out, err = run(capsys, "berlin_wall_house_rules")
     assert code == 0, out + err
+    assert out.splitlines() == [out.splitlines()[0]]
     assert out.splitlines()[0].startswith("examples/berlin_wall_house_rules.test.game: ")
     assert out.splitlines()[0].endswith(" tests passed")
-    code, out, err = run(capsys, "berlin_wall")
+    write(tmp_path, "dice_alone.game", DICE)
+    monkeypatch.setattr(load, "_search_dirs", lambda: [load.BUNDLED, load.EXAMPLES, tmp_path])
+    code, out, err = run(capsys, "dice_alone")
     assert code == 2
-    assert "the game 'berlin_wall' has no test files" in err and "berlin_wall.test.game" in err
+    assert "the game 'dice_alone' has no test files" in err and "dice_alone.test.game" in err
     code, out, err = run(capsys, "tictactoes")
     assert code == 2 and "no game file or bundled game named 'tictactoes'" in err
 
