@@ -18,7 +18,7 @@ from interpreter.cli.learning import cmd_learn
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
 from interpreter.cli.shared import budget_seconds, positive
-from interpreter.cli.terminal import advice, clean_output, error
+from interpreter.cli.terminal import clean_output, error, worded
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import KINDS_HELP
@@ -477,7 +477,7 @@ def _main(argv: list[str] | None) -> int:
         print(err.render(), file=sys.stderr)
         return 2
     except UsageError as err:
-        error(err.message, advice(err))
+        error(*worded(err))
         return 2
     except KeyboardInterrupt:
         return 130

@@ -75,3 +75,69 @@ def test_a_saved_state_of_another_game_or_variants_carries_both_and_names_no_fla
     command = ["run", "berlin_wall", "--variant", "gravity", "--option", "ground=left", "--from-state", str(path)]
     assert main([*command, "--quiet"]) == 2
     assert "hint: give the same --option values" in capsys.readouterr().err
+
+
+def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no_flag(tmp_path):
+    from interpreter.core.errors import ArgumentError
+    from interpreter.play.agents import parse_agents, resolve_seat
+    from interpreter.play.balance import check_components, game_counts, read_kept
+    from interpreter.play.simulate import check_scale, plot_folder, score_probe
+
+    tictactoe, berlin = load_game("tictactoe"), load_game("berlin_wall")
+    a_file = tmp_path / "s.toml"
+    a_file.write_text("")
+    refusals = {
+        "agent-form": lambda: parse_agents(["x"], tictactoe, ("x", "o"), 1),
+        "agent-seat": lambda: parse_agents(["red=first"], tictactoe, ("x", "o"), 1),
+        "seat": lambda: resolve_seat(tictactoe, "y", ("x", "o"), "seat"),
+        "players": lambda: game_counts(berlin, [9]),
+        "component": lambda: check_components(berlin, ["Cardz"]),
+        "keep": lambda: read_kept(tmp_path),
+        "games": lambda: check_scale(10**12, 1),
+        "jobs": lambda: check_scale(1, 10**5),
+        "plot": lambda: plot_folder(a_file),
+        "score": lambda: score_probe(tictactoe, "vp", ("x", "o")),
+    }
+    facts = {}
+    for name, refuse in refusals.items():
+        with pytest.raises(ArgumentError) as caught:
+            refuse()
+        err = caught.value
+        assert "--" not in err.message and "--" not in (err.hint or ""), (name, err.message, err.hint)
+        facts[name] = (err.argument, err.given)
+    assert facts == {
+        "agent-form": ("agent", None),
+        "agent-seat": ("agent", "red"),
+        "seat": ("seat", "y"),
+        "players": ("players", 9),
+        "component": ("component", "Cardz"),
+        "keep": ("keep", tmp_path),
+        "games": ("games", 10**12),
+        "jobs": ("jobs", 10**5),
+        "plot": ("plot", a_file),
+        "score": ("score", "vp"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "message", "hint"),
+    [
+        (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "for example --agent x=first"),
+        (["run", "tictactoe", "--agent", "red=first"], "--agent red: no seat 'red' in this game", "seats: x, o"),
+        (
+            ["balance", "berlin_wall", "--players", "9"],
+            "--players 9: Berlin Wall is for 2 to 4 players",
+            "give counts from 2 to 4, for example --players 2,4",
+        ),
+        (
+            ["simulate", "tictactoe", "--games", "1000000000000"],
+            "--games 1000000000000: the limit is 1,000,000 games",
+            "run several simulations with --seed",
+        ),
+    ],
+    ids=["agent-form", "agent-seat", "players", "games"],
+)
+def test_the_command_line_words_a_refused_argument_as_its_flag(capsys, argv, message, hint):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"gamedef: error: {message}\n" in err and f"    hint: {hint}\n" in err, err
