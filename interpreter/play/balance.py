@@ -864,9 +864,11 @@ def sweep_kind(game: Game, name: str) -> str:
     if name in defs and not defs[name].params:
         return "def"
     names = sorted(game.compiled.options) + sorted(n for n, d in defs.items() if not d.params)
-    raise UsageError(
-        f"--sweep {name}: {game.header.title} has no option or def without parameters named '{name}'",
-        did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
+    raise ArgumentError(
+        "sweep",
+        f"{game.header.title} has no option or def without parameters named '{name}'",
+        given=name,
+        hint=did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
     )
 
 

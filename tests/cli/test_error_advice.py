@@ -80,8 +80,9 @@ def test_a_saved_state_of_another_game_or_variants_carries_both_and_names_no_fla
 def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no_flag(tmp_path):
     from interpreter.core.errors import ArgumentError
     from interpreter.play.agents import parse_agents, resolve_seat
-    from interpreter.play.balance import check_components, game_counts, read_kept
+    from interpreter.play.balance import check_components, game_counts, read_kept, sweep_kind
     from interpreter.play.simulate import check_scale, plot_folder, score_probe
+    from interpreter.runtime.cardlist import card_listing
 
     tictactoe, berlin = load_game("tictactoe"), load_game("berlin_wall")
     a_file = tmp_path / "s.toml"
@@ -97,6 +98,8 @@ def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no
         "jobs": lambda: check_scale(1, 10**5),
         "plot": lambda: plot_folder(a_file),
         "score": lambda: score_probe(tictactoe, "vp", ("x", "o")),
+        "where": lambda: card_listing(berlin.compiled, where=["ops"]),
+        "sweep": lambda: sweep_kind(tictactoe, "nothing"),
     }
     facts = {}
     for name, refuse in refusals.items():
@@ -116,6 +119,8 @@ def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no
         "jobs": ("jobs", 10**5),
         "plot": ("plot", a_file),
         "score": ("score", "vp"),
+        "where": ("where", "'ops'"),
+        "sweep": ("sweep", "nothing"),
     }
 
 
@@ -134,10 +139,21 @@ def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no
             "--games 1000000000000: the limit is 1,000,000 games",
             "run several simulations with --seed",
         ),
+        (
+            ["cards", "berlin_wall", "--where", "ops"],
+            "--where 'ops': write PROPERTY=VALUE",
+            "for example --where ops=3",
+        ),
+        (
+            ["balance", "tictactoe", "--sweep", "nothing=1..2"],
+            "--sweep nothing: Tic-tac-toe has no option or def without parameters named 'nothing'",
+            None,
+        ),
     ],
-    ids=["agent-form", "agent-seat", "players", "games"],
+    ids=["agent-form", "agent-seat", "players", "games", "where", "sweep"],
 )
 def test_the_command_line_words_a_refused_argument_as_its_flag(capsys, argv, message, hint):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert f"gamedef: error: {message}\n" in err and f"    hint: {hint}\n" in err, err
+    assert f"gamedef: error: {message}\n" in err, err
+    assert hint is None or f"    hint: {hint}\n" in err, err
