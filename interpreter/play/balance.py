@@ -48,8 +48,6 @@ def _no_watch(total: int, players: int) -> AbstractContextManager[Callable[[], N
 # ---- the arguments -------------------------------------------------------------------------------
 def parse_counts(text: str) -> list[int]:
     """`--players 2,4` (or `2-4`, or `3`): the player counts, each once, in increasing order."""
-    import argparse
-
     counts: set[int] = set()
     for part in text.split(","):
         part = part.strip()
@@ -57,9 +55,9 @@ def parse_counts(text: str) -> list[int]:
         try:
             first, last = (int(low), int(high)) if dash else (int(part), int(part))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected player counts such as 2,4 or 2-4, not {text!r}") from None
+            raise ValueError(f"expected player counts such as 2,4 or 2-4, not {text!r}") from None
         if first < 1 or last < first or last - first > 100:
-            raise argparse.ArgumentTypeError(f"expected player counts such as 2,4 or 2-4, not {text!r}")
+            raise ValueError(f"expected player counts such as 2,4 or 2-4, not {text!r}")
         counts.update(range(first, last + 1))
     return sorted(counts)
 
@@ -835,8 +833,6 @@ MAX_SWEEP_VALUES = 41  # values of one --sweep: each is a whole report's games
 
 def parse_sweep(text: str) -> tuple[str, int, int]:
     """`--sweep NAME=LO..HI`: the name and the whole numbers from LO to HI."""
-    import argparse
-
     name, eq, span = text.partition("=")
     low, dots, high = span.partition("..")
     try:
@@ -845,9 +841,9 @@ def parse_sweep(text: str) -> tuple[str, int, int]:
         first = last = 0
         dots = ""
     if not eq or not dots or not name.strip().isidentifier():
-        raise argparse.ArgumentTypeError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
+        raise ValueError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
     if last < first or last - first + 1 > MAX_SWEEP_VALUES:
-        raise argparse.ArgumentTypeError(
+        raise ValueError(
             f"{text}: from LO to HI, LO first, at most {MAX_SWEEP_VALUES} values (each one is a whole report)"
         )
     return name.strip(), first, last

@@ -1021,16 +1021,14 @@ def plot(doc: dict[str, Any], records: Sequence[GameRecord], folder: Path) -> li
 
 def cards_shown(text: str) -> int | None:
     """`--cards N|all`: how many cards the text report lists (None: all of them)."""
-    import argparse
-
     if text.strip().lower() == "all":
         return None
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards or 'all', not {text!r}") from None
+        raise ValueError(f"expected a number of cards or 'all', not {text!r}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 or 'all', not {value}")
+        raise ValueError(f"expected a number above 0 or 'all', not {value}")
     return value
 
 

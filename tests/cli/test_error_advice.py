@@ -157,3 +157,20 @@ def test_the_command_line_words_a_refused_argument_as_its_flag(capsys, argv, mes
     err = capsys.readouterr().err
     assert f"gamedef: error: {message}\n" in err, err
     assert hint is None or f"    hint: {hint}\n" in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["balance", "tictactoe", "--players", "two"], "argument --players: expected player counts such as 2,4 or 2-4"),
+        (["balance", "tictactoe", "--sweep", "x"], "argument --sweep: expected NAME=LO..HI, such as victory_vp=6..12"),
+        (["simulate", "tictactoe", "--games", "2", "--cards", "0"], "argument --cards: expected a number above 0"),
+    ],
+    ids=["players", "sweep", "cards"],
+)
+def test_the_library_parses_an_arguments_text_and_the_command_line_words_its_error(capsys, argv, message):
+    """play/ reads `2,4` or `NAME=LO..HI` and raises a ValueError; cli/ makes it argparse's own
+    error (exit 2, the flag named), so argparse is used only in cli/."""
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2 and message in capsys.readouterr().err

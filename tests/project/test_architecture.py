@@ -280,3 +280,20 @@ def test_no_module_below_the_command_line_words_its_flags():
         if worded:
             found[shown] = worded
     assert found == STILL_WORDED
+
+
+def test_only_the_command_line_reads_its_arguments_with_argparse():
+    """argparse is the command line's: the library parses an argument's text (`2,4`,
+    `NAME=LO..HI`) and raises a ValueError, which cli/ turns into argparse's error."""
+    import ast
+
+    users = []
+    for path in sorted((ROOT / "interpreter").rglob("*.py")):
+        if path.relative_to(ROOT).parts[1] == "cli":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            if any(name.split(".")[0] == "argparse" for name in names):
+                users.append(path.relative_to(ROOT).as_posix())
+    assert users == []
