@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from interpreter.cli.catalogue import cmd_info, cmd_list
 from interpreter.cli.designing import cmd_cards, cmd_check, cmd_diff, cmd_lsp, cmd_new, cmd_rules, cmd_test
@@ -18,7 +20,7 @@ from interpreter.cli.learning import cmd_learn
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
 from interpreter.cli.shared import budget_seconds, positive
-from interpreter.cli.terminal import advice, clean_output, error
+from interpreter.cli.terminal import clean_output, error, worded
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import KINDS_HELP
@@ -115,6 +117,21 @@ def _version() -> str:
         return version("gamedef")
     except PackageNotFoundError:
         return "unknown"
+
+
+def argument_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """`parse` as an argparse type: the library's parsers of an argument's text (play/)
+    raise a ValueError whose message says what is expected, which argparse shows only when
+    it is an ArgumentTypeError (a plain ValueError becomes "invalid value")."""
+
+    def typed(text: str) -> Any:
+        try:
+            return parse(text)
+        except ValueError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    typed.__name__ = parse.__name__
+    return typed
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -289,7 +306,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--cards",
-        type=cards_shown,
+        type=argument_type(cards_shown),
         default=TOP_CARDS,
         metavar="N|all",
         help=f"cards shown in the text report, the largest win-rate differences first (default {TOP_CARDS})",
@@ -313,7 +330,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub_parser("balance", "a balance report over every player count: seats, first player, endings, cards")
     p.add_argument("game", help="a .game file or a bundled game name (see `gamedef list`)")
     p.add_argument(
-        "--players", type=parse_counts, metavar="N,M", help="player counts, e.g. 2,4 or 2-4 (default: every count)"
+        "--players",
+        type=argument_type(parse_counts),
+        metavar="N,M",
+        help="player counts, e.g. 2,4 or 2-4 (default: every count)",
     )
     p.add_argument("--games", type=positive, default=100, metavar="N", help="games at each count (default 100)")
     p.add_argument("--seed", type=int, default=1, help="the first seed (default 1): games use seeds S..S+N-1")
@@ -348,7 +368,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print one JSON document: the figures and every game")
     p.add_argument(
         "--top",
-        type=cards_shown,
+        type=argument_type(cards_shown),
         default=TOP_COMPONENTS,
         metavar="N|all",
         help=f"components listed in the text, the flagged first (default {TOP_COMPONENTS})",
@@ -361,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--sweep",
-        type=parse_sweep,
+        type=argument_type(parse_sweep),
         metavar="NAME=LO..HI",
         help="play the report once for each whole number from LO to HI of an option or a def without "
         "parameters: a table (and, with --html, a chart) of each seat's win rate against the value, "
@@ -477,7 +497,7 @@ def _main(argv: list[str] | None) -> int:
         print(err.render(), file=sys.stderr)
         return 2
     except UsageError as err:
-        error(err.message, advice(err))
+        error(*worded(err))
         return 2
     except KeyboardInterrupt:
         return 130

@@ -12,7 +12,7 @@ import typing
 from pathlib import Path
 
 from interpreter.cli.shared import load_named, put, shown_path
-from interpreter.cli.terminal import advice, asked_width, error
+from interpreter.cli.terminal import asked_width, error, worded
 from interpreter.core.errors import GameDefError, UsageError
 from interpreter.runtime.load import find_game, load_game
 from interpreter.runtime.saving import read_transcript
@@ -40,7 +40,7 @@ def cmd_test(args) -> int:
             bad = True
             continue
         except UsageError as err:
-            error(err.message, advice(err))
+            error(*worded(err))
             bad = True
             continue
         if not found:

@@ -161,7 +161,7 @@ def cmd_play(args) -> int:
 
     game = chance_if_needed(args, load_named(args))
     state = load_state(game, args.from_state) if args.from_state else start_game(game, args, tuple(args.die or ()))
-    args.seat = resolve_seat(game, args.seat, state.players, "--seat")
+    args.seat = resolve_seat(game, args.seat, state.players, "seat")
     agents, kinds = parse_agents(args.agent, game, state.players, args.seed, human=HumanAgent)
     kinds[args.seat] = "human"
     terminal = sys.stdin.isatty() and sys.stdout.isatty()  # piped answers (tests, scripts) are read as before

@@ -22,7 +22,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.text import Text
 
-from interpreter.core.errors import HiddenInformationError, PlayerCountError, SavedStateError, UsageError
+from interpreter.core.errors import (
+    ArgumentError,
+    HiddenInformationError,
+    PlayerCountError,
+    SavedStateError,
+    UsageError,
+)
 
 # A control sequence or character a terminal would act on: ESC and what it introduces
 # (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
@@ -235,6 +241,18 @@ def advice(err: UsageError) -> str | None:
         if err.own_hint is None:
             return "compare with a state written by `gamedef run --save-state`"
     return err.hint
+
+
+def worded(err: UsageError) -> tuple[str, str | None]:
+    """An error's message and hint as the command line gives them: an argument the library
+    refused is named as the flag that gave it (`agent` as `--agent`: each such argument
+    is the flag of the same name), its example written as that flag with a value, and
+    the argument its hint's advice is given with as that flag too."""
+    if isinstance(err, ArgumentError):
+        flag = f"--{err.argument}"
+        hint = f"{err.own_hint} with --{err.using}" if err.own_hint and err.using else err.own_hint
+        return err.worded(flag), err.hinted(err.example and f"{flag} {err.example}", hint)
+    return err.message, advice(err)
 
 
 def error(message: str, hint: str | None = None) -> None:

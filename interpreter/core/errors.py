@@ -159,6 +159,42 @@ class SavedStateError(UsageError):
         super().__init__(message, hint or "compare with a state the game saved itself (save_state)")
 
 
+class ArgumentError(UsageError):
+    """An argument a caller passed that the library cannot use. It carries the facts: the
+    argument, by the library's name for it (`agent`, `games`, `jobs`, `plot`, `score`,
+    `players`, `component`, `keep`, `seat`), the value given (`given`; None: the argument
+    as such, as in "plot needs matplotlib"), what is wrong with it (`problem`), a value
+    that would do (`example`), and another argument the hint's advice is given with
+    (`using`: "run several simulations" with `seed`). The message and hint here name no
+    flag; the command line words each argument as its flag (cli/terminal.py `worded`)."""
+
+    def __init__(
+        self,
+        argument: str,
+        problem: str,
+        given: Any = None,
+        hint: str | None = None,
+        example: str | None = None,
+        using: str | None = None,
+    ):
+        self.argument, self.problem, self.given, self.example, self.using = argument, problem, given, example, using
+        self.own_hint = hint  # the hint without the example, which each front end words
+        own = f"{hint}, each with its own {using}" if hint and using else hint
+        super().__init__(self.worded(argument), self.hinted(example, own))
+
+    def worded(self, name: str) -> str:
+        """The message, naming the argument as `name` (the library's own name, or a flag)."""
+        if self.given is None:
+            return f"{name} {self.problem}"
+        return f"{name} {self.given}: {self.problem}"
+
+    def hinted(self, example: str | None, hint: str | None) -> str | None:
+        """`hint` (the front end's wording of `own_hint`), then `example` as the front end
+        writes the argument with a value (None: no example)."""
+        parts = [part for part in (hint, example and f"for example {example}") if part]
+        return ", ".join(parts) or None
+
+
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:
     """The closest known name to a misspelt one, phrased as a hint."""
     matches = difflib.get_close_matches(name, sorted(set(candidates)), n=1, cutoff=0.6)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, UsageError, did_you_mean
 from interpreter.play.mcts import (
     GreedyAgent,
     ISMCTSAgent,
@@ -243,15 +243,18 @@ def _learned_agent(kind: str, seat: str, seed: int, game: Game | None) -> Agent:
     return LearnedAgent(make_agent(base, seat, seed, game), model, where)
 
 
-def resolve_seat(game: Game, name: str, seats: tuple[str, ...], option: str) -> str:
-    """The seat a command-line argument names: its name or its title, in any case."""
+def resolve_seat(game: Game, name: str, seats: tuple[str, ...], argument: str) -> str:
+    """The seat an argument names: its name or its title, in any case. A seat the game has
+    not is refused as the `argument` that named it (`agent`, `seat`), which a front end words."""
     wanted = name.strip().casefold()
     for seat in seats:
         if wanted in (seat.casefold(), game.seat_title(seat).casefold()):
             return seat
-    raise UsageError(
-        f"{option} {name}: no seat '{name}' in this game",
-        did_you_mean(name, seats) or "seats: " + ", ".join(seats),
+    raise ArgumentError(
+        argument,
+        f"no seat '{name}' in this game",
+        given=name,
+        hint=did_you_mean(name, seats) or "seats: " + ", ".join(seats),
     )
 
 
@@ -263,9 +266,9 @@ def parse_agents(
     kinds = {seat: "random" for seat in seats}
     for item in items or []:
         if "=" not in item:
-            raise UsageError(f"--agent needs SEAT=KIND, got '{item}'", f"for example --agent {seats[0]}=first")
+            raise ArgumentError("agent", f"needs SEAT=KIND, got '{item}'", example=f"{seats[0]}=first")
         seat, kind = item.split("=", 1)
-        kinds[resolve_seat(game, seat, seats, "--agent")] = kind
+        kinds[resolve_seat(game, seat, seats, "agent")] = kind
     agents = {
         seat: make_agent(kind, seat, seed * 1000 + i, game, human) for i, (seat, kind) in enumerate(kinds.items())
     }

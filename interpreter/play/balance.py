@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, UsageError, did_you_mean
 from interpreter.play import simulate as sim
 from interpreter.play import stats
 from interpreter.runtime.game import Game
@@ -48,8 +48,6 @@ def _no_watch(total: int, players: int) -> AbstractContextManager[Callable[[], N
 # ---- the arguments -------------------------------------------------------------------------------
 def parse_counts(text: str) -> list[int]:
     """`--players 2,4` (or `2-4`, or `3`): the player counts, each once, in increasing order."""
-    import argparse
-
     counts: set[int] = set()
     for part in text.split(","):
         part = part.strip()
@@ -57,9 +55,9 @@ def parse_counts(text: str) -> list[int]:
         try:
             first, last = (int(low), int(high)) if dash else (int(part), int(part))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"expected player counts such as 2,4 or 2-4, not {text!r}") from None
+            raise ValueError(f"expected player counts such as 2,4 or 2-4, not {text!r}") from None
         if first < 1 or last < first or last - first > 100:
-            raise argparse.ArgumentTypeError(f"expected player counts such as 2,4 or 2-4, not {text!r}")
+            raise ValueError(f"expected player counts such as 2,4 or 2-4, not {text!r}")
         counts.update(range(first, last + 1))
     return sorted(counts)
 
@@ -73,9 +71,12 @@ def game_counts(game: Game, wanted: Sequence[int] | None) -> list[int]:
     for count in wanted:
         if not h.min_players <= count <= h.max_players:
             allowed = f"{h.min_players}" if h.min_players == h.max_players else f"{h.min_players} to {h.max_players}"
-            raise UsageError(
-                f"--players {count}: {h.title} is for {allowed} players",
-                f"give counts from {allowed}, for example --players {h.min_players},{h.max_players}",
+            raise ArgumentError(
+                "players",
+                f"{h.title} is for {allowed} players",
+                given=count,
+                hint=f"give counts from {allowed}",
+                example=f"{h.min_players},{h.max_players}",
             )
     return list(wanted)
 
@@ -86,9 +87,11 @@ def check_components(game: Game, kinds: Sequence[str]) -> None:
     for kind in kinds:
         if kind not in types or kind == "player" or not types[kind]:
             named = sorted(k for k, members in types.items() if members and k != "player")
-            raise UsageError(
-                f"--component {kind}: {game.header.title} has no kind of component named '{kind}'",
-                did_you_mean(kind, named) or "kinds: " + ", ".join(named),
+            raise ArgumentError(
+                "component",
+                f"{game.header.title} has no kind of component named '{kind}'",
+                given=kind,
+                hint=did_you_mean(kind, named) or "kinds: " + ", ".join(named),
             )
 
 
@@ -103,7 +106,7 @@ def seat_agents(game: Game, seats: tuple[str, ...], items: Sequence[str]) -> lis
         if "=" in item:
             name, kind = item.split("=", 1)
             try:
-                out.append(f"{resolve_seat(game, name, seats, '--agent')}={kind}")
+                out.append(f"{resolve_seat(game, name, seats, 'agent')}={kind}")
             except UsageError:
                 continue
     return out
@@ -116,7 +119,7 @@ def check_agent_seats(game: Game, counts: Sequence[int], items: Sequence[str]) -
     everyone = tuple(dict.fromkeys(s for count in counts for s in game.seats_for(count)))
     for item in items:
         if "=" in item:
-            resolve_seat(game, item.split("=", 1)[0], everyone, "--agent")
+            resolve_seat(game, item.split("=", 1)[0], everyone, "agent")
 
 
 # ---- the figures ---------------------------------------------------------------------------------
@@ -549,9 +552,9 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.GameRecord]]:
     if not path.exists():
         return {}
     if path.is_dir():
-        raise UsageError(f"--keep {path}: that is a folder", "give a file name, e.g. games.jsonl")
+        raise ArgumentError("keep", "that is a folder", given=path, hint="give a file name, e.g. games.jsonl")
     if path.stat().st_size > MAX_KEEP_BYTES:
-        raise UsageError(f"--keep {path}: larger than {MAX_KEEP_BYTES:,} bytes", "start a new file")
+        raise ArgumentError("keep", f"larger than {MAX_KEEP_BYTES:,} bytes", given=path, hint="start a new file")
     out: dict[str, dict[int, sim.GameRecord]] = {}
     with path.open("rb") as f:  # bytes: a line that is not UTF-8 is named like any bad line
         for number, raw in enumerate(f, start=1):
@@ -581,9 +584,11 @@ def read_kept(path: Path) -> dict[str, dict[int, sim.GameRecord]]:
                     raise TypeError("the key is not a setup")
                 out.setdefault(_normal_key(fields), {})[record.seed] = record
             except (ValueError, KeyError, TypeError, RecursionError) as err:  # (bounded: MAX_KEEP_BYTES)
-                raise UsageError(
-                    f"--keep {path}:{number}: not a game this command wrote ({type(err).__name__}: {err})",
-                    "give another file, or remove that line",
+                raise ArgumentError(
+                    "keep",
+                    f"not a game this command wrote ({type(err).__name__}: {err})",
+                    given=f"{path}:{number}",
+                    hint="give another file, or remove that line",
                 ) from None
     return out
 
@@ -629,8 +634,8 @@ def _play_kept(
                         f.write(json.dumps({"key": key, "record": asdict(r)}) + "\n")
                         kept[r.seed] = r
             except OSError as err:
-                raise UsageError(
-                    f"--keep {keep}: cannot write it ({err.strerror})", "give a path you may write"
+                raise ArgumentError(
+                    "keep", f"cannot write it ({err.strerror})", given=keep, hint="give a path you may write"
                 ) from None
     return [kept[s] for s in seeds]
 
@@ -828,8 +833,6 @@ MAX_SWEEP_VALUES = 41  # values of one --sweep: each is a whole report's games
 
 def parse_sweep(text: str) -> tuple[str, int, int]:
     """`--sweep NAME=LO..HI`: the name and the whole numbers from LO to HI."""
-    import argparse
-
     name, eq, span = text.partition("=")
     low, dots, high = span.partition("..")
     try:
@@ -838,9 +841,9 @@ def parse_sweep(text: str) -> tuple[str, int, int]:
         first = last = 0
         dots = ""
     if not eq or not dots or not name.strip().isidentifier():
-        raise argparse.ArgumentTypeError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
+        raise ValueError(f"expected NAME=LO..HI, such as victory_vp=6..12, not {text!r}")
     if last < first or last - first + 1 > MAX_SWEEP_VALUES:
-        raise argparse.ArgumentTypeError(
+        raise ValueError(
             f"{text}: from LO to HI, LO first, at most {MAX_SWEEP_VALUES} values (each one is a whole report)"
         )
     return name.strip(), first, last
@@ -857,9 +860,11 @@ def sweep_kind(game: Game, name: str) -> str:
     if name in defs and not defs[name].params:
         return "def"
     names = sorted(game.compiled.options) + sorted(n for n, d in defs.items() if not d.params)
-    raise UsageError(
-        f"--sweep {name}: {game.header.title} has no option or def without parameters named '{name}'",
-        did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
+    raise ArgumentError(
+        "sweep",
+        f"{game.header.title} has no option or def without parameters named '{name}'",
+        given=name,
+        hint=did_you_mean(name, names) or "options and constants: " + ", ".join(names[:20]),
     )
 
 

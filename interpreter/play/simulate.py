@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from interpreter.core import trace
-from interpreter.core.errors import GameDefError, UsageError
+from interpreter.core.errors import ArgumentError, GameDefError, UsageError
 from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
@@ -236,9 +236,11 @@ def score_probe(
             or getattr(kind.value, "name", None) not in ("int", "float", "number")
         ):
             if name:
-                raise UsageError(
-                    f"--score {name}: {game.header.title} has no variable '{name}' from player to a number",
-                    "name the variable that holds each seat's score, as `var vp: player -> int`",
+                raise ArgumentError(
+                    "score",
+                    f"{game.header.title} has no variable '{name}' from player to a number",
+                    given=name,
+                    hint="name the variable that holds each seat's score, as `var vp: player -> int`",
                 )
             continue
         slot = info.slot
@@ -426,11 +428,19 @@ def check_scale(games: int, jobs: int) -> None:
     record is kept per game and a process started per job, so a mistyped number would
     otherwise end in a MemoryError or a machine full of workers."""
     if games > MAX_GAMES:
-        raise UsageError(f"--games {games}: the limit is {MAX_GAMES:,} games", "run several simulations with --seed")
+        raise ArgumentError(
+            "games",
+            f"the limit is {MAX_GAMES:,} games",
+            given=games,
+            hint="run several simulations",
+            using="seed",
+        )
     if jobs > MAX_JOBS:
-        raise UsageError(
-            f"--jobs {jobs}: the limit is {MAX_JOBS} worker processes",
-            f"this machine lets {default_jobs()} run at once",
+        raise ArgumentError(
+            "jobs",
+            f"the limit is {MAX_JOBS} worker processes",
+            given=jobs,
+            hint=f"this machine lets {default_jobs()} run at once",
         )
 
 
@@ -929,20 +939,25 @@ def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
 
 
 # ---- plots --------------------------------------------------------------------------------------------
+PLOT_EXTRA = 'pip install "gamedef[plot]"'  # the charts' optional extra
+
+
 def plot_folder(folder: Path) -> Path:
     """The folder for the charts, made if need be: checked before the games are played, so
     that a mistyped --plot is said at once and not after minutes of games."""
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise UsageError("--plot needs matplotlib", 'pip install "gamedef[plot]"') from None
+        raise ArgumentError("plot", "needs matplotlib", hint=PLOT_EXTRA) from None
     if folder.exists() and not folder.is_dir():
-        raise UsageError(f"--plot {folder}: a file of that name exists", "give a folder name for the charts")
+        raise ArgumentError(
+            "plot", "a file of that name exists", given=folder, hint="give a folder name for the charts"
+        )
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as err:
-        raise UsageError(
-            f"--plot {folder}: cannot make the folder ({err.strerror})", "give a folder you may write"
+        raise ArgumentError(
+            "plot", f"cannot make the folder ({err.strerror})", given=folder, hint="give a folder you may write"
         ) from None
     return folder
 
@@ -959,7 +974,7 @@ def plot(doc: dict[str, Any], records: Sequence[GameRecord], folder: Path) -> li
         import matplotlib.pyplot as plt
         from matplotlib.ticker import MaxNLocator
     except ImportError:
-        raise UsageError("--plot needs matplotlib", 'pip install "gamedef[plot]"') from None
+        raise ArgumentError("plot", "needs matplotlib", hint=PLOT_EXTRA) from None
     plot_folder(folder)
     title = f"{doc['title']}, {doc['players']} players, {doc['games']} games"
     rates = doc["win_rates"]
@@ -1006,16 +1021,14 @@ def plot(doc: dict[str, Any], records: Sequence[GameRecord], folder: Path) -> li
 
 def cards_shown(text: str) -> int | None:
     """`--cards N|all`: how many cards the text report lists (None: all of them)."""
-    import argparse
-
     if text.strip().lower() == "all":
         return None
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of cards or 'all', not {text!r}") from None
+        raise ValueError(f"expected a number of cards or 'all', not {text!r}") from None
     if value <= 0:
-        raise argparse.ArgumentTypeError(f"expected a number above 0 or 'all', not {value}")
+        raise ValueError(f"expected a number above 0 or 'all', not {value}")
     return value
 
 

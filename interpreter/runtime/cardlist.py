@@ -20,7 +20,7 @@ import textwrap
 from typing import Any
 
 from interpreter.compile.compiled import CompiledGame
-from interpreter.core.errors import UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, UsageError, did_you_mean
 
 HIDDEN = {"text", "title", "about"}
 
@@ -192,10 +192,12 @@ def card_listing(
         field, sep, value = item.partition("=")
         field = field.strip()
         if not sep or not field:
-            raise UsageError(f"--where {item!r}: write PROPERTY=VALUE", "for example --where ops=3")
+            raise ArgumentError("where", "write PROPERTY=VALUE", given=repr(item), example="ops=3")
         known = [f.name for k in kinds if k in game.entity_decls for f in game.entity_decls[k].fields]
         if field not in known:
-            raise UsageError(f"--where {item!r}: no property '{field}'", did_you_mean(field, known) or None)
+            raise ArgumentError(
+                "where", f"no property '{field}'", given=repr(item), hint=did_you_mean(field, known) or None
+            )
         filters.append((field, value))
     lines: list[str] = []
     for k in kinds:

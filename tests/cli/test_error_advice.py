@@ -75,3 +75,102 @@ def test_a_saved_state_of_another_game_or_variants_carries_both_and_names_no_fla
     command = ["run", "berlin_wall", "--variant", "gravity", "--option", "ground=left", "--from-state", str(path)]
     assert main([*command, "--quiet"]) == 2
     assert "hint: give the same --option values" in capsys.readouterr().err
+
+
+def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no_flag(tmp_path):
+    from interpreter.core.errors import ArgumentError
+    from interpreter.play.agents import parse_agents, resolve_seat
+    from interpreter.play.balance import check_components, game_counts, read_kept, sweep_kind
+    from interpreter.play.simulate import check_scale, plot_folder, score_probe
+    from interpreter.runtime.cardlist import card_listing
+
+    tictactoe, berlin = load_game("tictactoe"), load_game("berlin_wall")
+    a_file = tmp_path / "s.toml"
+    a_file.write_text("")
+    refusals = {
+        "agent-form": lambda: parse_agents(["x"], tictactoe, ("x", "o"), 1),
+        "agent-seat": lambda: parse_agents(["red=first"], tictactoe, ("x", "o"), 1),
+        "seat": lambda: resolve_seat(tictactoe, "y", ("x", "o"), "seat"),
+        "players": lambda: game_counts(berlin, [9]),
+        "component": lambda: check_components(berlin, ["Cardz"]),
+        "keep": lambda: read_kept(tmp_path),
+        "games": lambda: check_scale(10**12, 1),
+        "jobs": lambda: check_scale(1, 10**5),
+        "plot": lambda: plot_folder(a_file),
+        "score": lambda: score_probe(tictactoe, "vp", ("x", "o")),
+        "where": lambda: card_listing(berlin.compiled, where=["ops"]),
+        "sweep": lambda: sweep_kind(tictactoe, "nothing"),
+    }
+    facts = {}
+    for name, refuse in refusals.items():
+        with pytest.raises(ArgumentError) as caught:
+            refuse()
+        err = caught.value
+        assert "--" not in err.message and "--" not in (err.hint or ""), (name, err.message, err.hint)
+        facts[name] = (err.argument, err.given)
+    assert facts == {
+        "agent-form": ("agent", None),
+        "agent-seat": ("agent", "red"),
+        "seat": ("seat", "y"),
+        "players": ("players", 9),
+        "component": ("component", "Cardz"),
+        "keep": ("keep", tmp_path),
+        "games": ("games", 10**12),
+        "jobs": ("jobs", 10**5),
+        "plot": ("plot", a_file),
+        "score": ("score", "vp"),
+        "where": ("where", "'ops'"),
+        "sweep": ("sweep", "nothing"),
+    }
+
+
+@pytest.mark.parametrize(
+    ("argv", "message", "hint"),
+    [
+        (["run", "tictactoe", "--agent", "x"], "--agent needs SEAT=KIND, got 'x'", "for example --agent x=first"),
+        (["run", "tictactoe", "--agent", "red=first"], "--agent red: no seat 'red' in this game", "seats: x, o"),
+        (
+            ["balance", "berlin_wall", "--players", "9"],
+            "--players 9: Berlin Wall is for 2 to 4 players",
+            "give counts from 2 to 4, for example --players 2,4",
+        ),
+        (
+            ["simulate", "tictactoe", "--games", "1000000000000"],
+            "--games 1000000000000: the limit is 1,000,000 games",
+            "run several simulations with --seed",
+        ),
+        (
+            ["cards", "berlin_wall", "--where", "ops"],
+            "--where 'ops': write PROPERTY=VALUE",
+            "for example --where ops=3",
+        ),
+        (
+            ["balance", "tictactoe", "--sweep", "nothing=1..2"],
+            "--sweep nothing: Tic-tac-toe has no option or def without parameters named 'nothing'",
+            None,
+        ),
+    ],
+    ids=["agent-form", "agent-seat", "players", "games", "where", "sweep"],
+)
+def test_the_command_line_words_a_refused_argument_as_its_flag(capsys, argv, message, hint):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"gamedef: error: {message}\n" in err, err
+    assert hint is None or f"    hint: {hint}\n" in err, err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["balance", "tictactoe", "--players", "two"], "argument --players: expected player counts such as 2,4 or 2-4"),
+        (["balance", "tictactoe", "--sweep", "x"], "argument --sweep: expected NAME=LO..HI, such as victory_vp=6..12"),
+        (["simulate", "tictactoe", "--games", "2", "--cards", "0"], "argument --cards: expected a number above 0"),
+    ],
+    ids=["players", "sweep", "cards"],
+)
+def test_the_library_parses_an_arguments_text_and_the_command_line_words_its_error(capsys, argv, message):
+    """play/ reads `2,4` or `NAME=LO..HI` and raises a ValueError; cli/ makes it argparse's own
+    error (exit 2, the flag named), so argparse is used only in cli/."""
+    with pytest.raises(SystemExit) as caught:
+        main(argv)
+    assert caught.value.code == 2 and message in capsys.readouterr().err
