@@ -32,7 +32,7 @@ class BindParams:
 
     span: Span
     slots: tuple[int, ...]
-    sources: tuple[ir.Node, ...]
+    sources: tuple[ir.IRNode, ...]
 
 
 # (`win` and `game over` end the run: the block returns at once, with the run stopped.)
@@ -51,33 +51,33 @@ SIMPLE = (
 )
 
 
-def _capped_into(target: ir.Node, value: ir.Node, emit) -> None:
+def _capped_into(target: ir.IRNode, value: ir.IRNode, emit) -> None:
     """`target = value`, held to the value limits (`capped`): a number or a list within
     them, the usual case (`x += y`, `pile = append(pile, c)`), is tested in place rather
     than in a call. A list computed and stored spends a step per item (`xs = xs + [x]` in
     a loop copies the list each turn: the budget, not the list limit, stops it)."""
-    emit(ir.Assign((_C,), value))
+    emit(ir.PyAssign((_C,), value))
     emit(ir.When(_is(_C, ir.TUPLE), (ir.Do(ir.Charge(_C)),), flat=True))
-    small_int = ir.BinOp("and", _is(_C, _INT), ir.Between(ir.Neg(_MAX_INT), _C, _MAX_INT))
-    short_list = ir.BinOp("and", _is(_C, ir.TUPLE), ir.BinOp("<=", ir.Call(ir.LEN, (_C,)), _MAX_LIST))
-    held = ir.Not(ir.BinOp("or", small_int, short_list), bare=True)
-    emit(ir.When(held, (ir.Assign((_C,), ir.Cap(_C)),), flat=True))
-    emit(ir.Assign((target,), _C))
+    small_int = ir.PyBinOp("and", _is(_C, _INT), ir.Between(ir.PyNeg(_MAX_INT), _C, _MAX_INT))
+    short_list = ir.PyBinOp("and", _is(_C, ir.TUPLE), ir.PyBinOp("<=", ir.PyCall(ir.LEN, (_C,)), _MAX_LIST))
+    held = ir.PyNot(ir.PyBinOp("or", small_int, short_list), bare=True)
+    emit(ir.When(held, (ir.PyAssign((_C,), ir.Cap(_C)),), flat=True))
+    emit(ir.PyAssign((target,), _C))
 
 
-def _is(value: ir.Node, kind: ir.Global) -> ir.Node:
+def _is(value: ir.IRNode, kind: ir.Global) -> ir.IRNode:
     """`value.__class__ is kind`."""
-    return ir.BinOp("is", ir.Attr(value, "__class__"), kind)
+    return ir.PyBinOp("is", ir.Attr(value, "__class__"), kind)
 
 
-def _store(target: ir.Node, value: ir.Node, emit) -> None:
+def _store(target: ir.IRNode, value: ir.IRNode, emit) -> None:
     """`target = value`; a value held to the limits (`_cap(...)`) is tested in place."""
     if type(value) is ir.Cap and not value.deep:
         _capped_into(target, value.value, emit)
     elif type(value) is ir.Cap:  # a list of computed items: spends a step per item too
-        emit(ir.Assign((target,), ir.Charge(value)))
+        emit(ir.PyAssign((target,), ir.Charge(value)))
     else:
-        emit(ir.Assign((target,), value))
+        emit(ir.PyAssign((target,), value))
 
 
 # Block-local names, apart from the namespace's constants (`_k12`) and expression variables.
@@ -145,12 +145,12 @@ class BlockCompiler:
         self.blocks += 1
         ending: list[ir.Stmt]
         if last is None:
-            ending = [ir.Return(ir.Lit(nxt))]
+            ending = [ir.PyReturn(ir.Lit(nxt))]
         elif getattr(last, "body", None) is not None:  # a decision's step, written out here: one call
             ending = list(last.body)
         else:
             self.tables.ns[f"_end{number}"] = last
-            ending = [ir.Return(ir.Call(ir.Global(f"_end{number}"), (ir.VMRef(), ir.Frame())))]
+            ending = [ir.PyReturn(ir.PyCall(ir.Global(f"_end{number}"), (ir.VMRef(), ir.Frame())))]
         calls: list[str] = []
         low = Lowering(calls)
         module = lowered(lambda: (low.module([low.function("_blk", _FRAME, [*lines, *ending], True)]), low.key()))
@@ -173,9 +173,9 @@ class BlockCompiler:
         """A `for` loop in a native block: a step per item spent inline (no call per loop),
         unless the list is known to be paid for already."""
         raw = src(s.iterable)
-        items: ir.Node = self.stored(s.iterable, raw)
+        items: ir.IRNode = self.stored(s.iterable, raw)
         if not self.expressions.paid(s.iterable, raw):
-            emit(ir.Assign((_IT,), items))
+            emit(ir.PyAssign((_IT,), items))
             emit(ir.spend_per_item(_IT), lines=3)
             items = _IT
         target = ir.Slot(scope.bind(s.var))
@@ -191,7 +191,7 @@ class BlockCompiler:
             return
         if isinstance(s, BindParams):
             slots = ir.Tuple(tuple(ir.Slot(n) for n in s.slots))
-            emit(ir.Assign((slots,), ir.Tuple(s.sources)))
+            emit(ir.PyAssign((slots,), ir.Tuple(s.sources)))
         elif isinstance(s, ast.Let):
             value = self.stored(s.value, src(s.value))
             _store(ir.Slot(scope.bind(s.name)), value, emit)
@@ -203,47 +203,47 @@ class BlockCompiler:
             spans.extend([s.span] * 3)  # the `while` line and the step it spends
             condition = src(s.condition)
             body = self._body_lines(s.body, scope, spans, s.span)
-            out.append(ir.While(condition, (ir.Update(ir.BUDGET, "-", ir.Lit(1)), ir.OUT_OF_STEPS, *body)))
+            out.append(ir.PyWhile(condition, (ir.Update(ir.BUDGET, "-", ir.Lit(1)), ir.OUT_OF_STEPS, *body)))
         elif isinstance(s, ast.For):
             self._for_lines(s, scope, spans, emit, src)
         elif isinstance(s, ast.Break):
-            emit(ir.Break())
+            emit(ir.PyBreak())
         elif isinstance(s, ast.Log):
             audience = src(s.audience) if s.audience is not None else ir.Lit(None)
             parts = tuple(p if isinstance(p, str) else None for p in s.text.parts)
             values = tuple(src(p) for p in s.text.parts if not isinstance(p, str))
             self.tables.formats.append(LogFormat(parts, s.span, s.headline))
             log = ir.Attr(ir.VMRef(), "log")
-            full = ir.BinOp(">=", ir.Call(ir.LEN, (log,)), ir.Lit(MAX_LOG_LINES))
-            emit(ir.When(full, (ir.Do(ir.Call(ir.Attr(ir.VMRef(), "log_full"))),), flat=True))
+            full = ir.PyBinOp(">=", ir.PyCall(ir.LEN, (log,)), ir.Lit(MAX_LOG_LINES))
+            emit(ir.When(full, (ir.Do(ir.PyCall(ir.Attr(ir.VMRef(), "log_full"))),), flat=True))
             entry = ir.Tuple((audience, ir.Lit(len(self.tables.formats) - 1), ir.Tuple(values)))
-            emit(ir.Do(ir.Call(ir.Attr(log, "append"), (entry,))))
+            emit(ir.Do(ir.PyCall(ir.Attr(log, "append"), (entry,))))
         elif isinstance(s, ast.Roll):
             self.tables.uses_chance = True
             source = self.stored(s.source, src(s.source))
             if not (type(source) is ir.Const and isinstance(self.tables.ns.get(source.name), tuple)):
-                source = ir.Call(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
-            emit(ir.Assign((ir.Slot(scope.bind(s.var)),), ir.Call(ir.Attr(ir.VMRef(), "random_choice"), (source,))))
+                source = ir.PyCall(ir.TUPLE, (source,))  # (a die's faces, a constant, are a tuple already)
+            emit(ir.PyAssign((ir.Slot(scope.bind(s.var)),), ir.PyCall(ir.Attr(ir.VMRef(), "random_choice"), (source,))))
         elif isinstance(s, ast.Shuffle):
             self.tables.uses_chance = True
             current: ast.Expr = self.tables.names.written(s.span, s.name, "var")  # `shuffle` names a variable
             for key in s.keys:
                 current = ast.Index(span=s.span, obj=current, key=key)
             target = ast.Assign(span=s.span, name=s.name, keys=s.keys, op="=", value=current)
-            shuffled = ir.Call(ir.Attr(ir.VMRef(), "shuffled"), (src(current),))
+            shuffled = ir.PyCall(ir.Attr(ir.VMRef(), "shuffled"), (src(current),))
             self._assign_lines(target, scope, emit, src, shuffled, "var")
         elif isinstance(s, ast.Require):
             where = ir.Global(f"_span{next(self.expressions.name_numbers)}")
             self.tables.ns[where.name] = s.span
             condition = src(s.condition)  # (compiled in the order written: a fold names its constant)
-            error = ir.Call(ir.Attr(ir.VMRef(), "rule_error"), (src(s.message), where))
-            emit(ir.When(ir.Not(condition, bare=True), (ir.Raise(error),), flat=True))
+            error = ir.PyCall(ir.Attr(ir.VMRef(), "rule_error"), (src(s.message), where))
+            emit(ir.When(ir.PyNot(condition, bare=True), (ir.Raise(error),), flat=True))
         elif isinstance(s, ast.Win | ast.GameOver):  # the game ends: the run stops after this step
-            emit(ir.Assign((_W,), src(s.winners)))
-            one = ir.Call(ir.Global("isinstance", ir.PYTHON), (_W, ir.Global("str", ir.PYTHON)))
-            winners = ir.IfExp(one, ir.Tuple((_W,)), ir.Call(ir.TUPLE, (_W,)))
-            emit(ir.Do(ir.Call(ir.Attr(ir.VMRef(), "finish"), (winners,))))
-            emit(ir.Return(ir.Lit(0)))
+            emit(ir.PyAssign((_W,), src(s.winners)))
+            one = ir.PyCall(ir.Global("isinstance", ir.PYTHON), (_W, ir.Global("str", ir.PYTHON)))
+            winners = ir.IfExp(one, ir.Tuple((_W,)), ir.PyCall(ir.TUPLE, (_W,)))
+            emit(ir.Do(ir.PyCall(ir.Attr(ir.VMRef(), "finish"), (winners,))))
+            emit(ir.PyReturn(ir.Lit(0)))
         else:  # pragma: no cover - native_ok admits only the kinds above
             raise AssertionError(type(s).__name__)
 
@@ -270,11 +270,11 @@ class BlockCompiler:
         for x in body:
             self._lines(x, scope, out, spans)
         if not out:
-            out.append(ir.Pass())
+            out.append(ir.PyPass())
             spans.append(span)
         return tuple(out)
 
-    def stored(self, e, source: ir.Node) -> ir.Node:
+    def stored(self, e, source: ir.IRNode) -> ir.IRNode:
         """`source`, held to the value limits if `e` may compute a larger value than it
         reads (arithmetic, joined lists, texts); a plain read or a literal is not."""
         if not self.expressions.may_grow(e):
@@ -320,34 +320,34 @@ class BlockCompiler:
         return s.name in self.tables.leave_hooks and self.tables.names.target(s) == "var"
 
     def _assign_lines(
-        self, s: ast.Assign, scope: Scope, emit, src, node: ir.Node | None = None, target: str = ""
+        self, s: ast.Assign, scope: Scope, emit, src, node: ir.IRNode | None = None, target: str = ""
     ) -> None:
         """An assignment's lines. What its target is (a local, a variable) is the checker's
         answer (names.py), or `target` for one the compiler wrote (a `shuffle`'s)."""
         node = node if node is not None else self.stored(s.value, src(s.value))
         # `x += y` may double x; adding a number written in the rule only counts up.
         grows = s.op != "=" and not isinstance(s.value, ast.Int)
-        base: ir.Node
+        base: ir.IRNode
         kind = target or self.tables.names.target(s)
         if kind in LOCAL_KINDS:
             base, levels = ir.Slot(scope.slots[s.name]), ()
         elif kind == "var":
             info = self.tables.vars[s.name]
-            base, levels = ir.Var(info.slot), info.levels
+            base, levels = ir.VarSlot(info.slot), info.levels
         else:
             self.tables.fail(s.span, f"cannot assign to '{s.name}'", "declare it with `var` or `let`")
         if not s.keys:
             watched = kind == "var" and s.name in self.tables.leave_hooks
             if watched:
-                emit(ir.Assign((_OLD,), base))
+                emit(ir.PyAssign((_OLD,), base))
             if grows:
-                _capped_into(base, ir.BinOp(s.op, base, node), emit)
+                _capped_into(base, ir.PyBinOp(s.op, base, node), emit)
             elif s.op == "=":
                 _store(base, node, emit)
             else:
                 emit(ir.Update(base, s.op, node))
             if watched:  # cards that left this list run their `when self leaves` hooks next
-                emit(ir.Do(ir.Call(ir.Global(f"_left_{s.name}"), (ir.VMRef(), _OLD, base))))
+                emit(ir.Do(ir.PyCall(ir.Global(f"_left_{s.name}"), (ir.VMRef(), _OLD, base))))
             return
         # Copy each level on the way down, change the entry, and rebuild the tuples.
         seat_keys = self._seat_keyed(s.name) if levels else ()
@@ -357,25 +357,27 @@ class BlockCompiler:
             k = src(key)
             if depth in seat_keys:  # a seat nobody plays is refused (VM.seat_written): one test per write
                 seat = ir.Local(f"__p{depth}")
-                emit(ir.Assign((seat,), k))
-                refused = ir.Do(ir.Call(ir.Attr(ir.VMRef(), "seat_written"), (seat, ir.Lit(s.name))))
-                emit(ir.When(ir.BinOp("not in", seat, ir.Attr(ir.VMRef(), "players")), (refused,), flat=True))
+                emit(ir.PyAssign((seat,), k))
+                refused = ir.Do(ir.PyCall(ir.Attr(ir.VMRef(), "seat_written"), (seat, ir.Lit(s.name))))
+                emit(ir.When(ir.PyBinOp("not in", seat, ir.Attr(ir.VMRef(), "players")), (refused,), flat=True))
                 k = seat
             if depth < len(levels):
                 index = ir.TableRead(f"_i{self.tables.vars[s.name].slot}_{depth}", "position")
                 self.tables.ns[index.name] = levels[depth][1]
                 k = ir.Subscript(index, k)
-            emit(ir.Assign((keys[depth],), k))
+            emit(ir.PyAssign((keys[depth],), k))
             above = base if depth == 0 else ir.Subscript(copies[depth - 1], keys[depth - 1])
-            emit(ir.Assign((copies[depth],), ir.Call(_LIST, (above,))))
+            emit(ir.PyAssign((copies[depth],), ir.PyCall(_LIST, (above,))))
         entry = ir.Subscript(copies[-1], keys[-1])
         # (`__k`, `__t`: block-local names, apart from the namespace's `_k` constants)
         if grows:
-            _capped_into(entry, ir.BinOp(s.op, entry, node), emit)
+            _capped_into(entry, ir.PyBinOp(s.op, entry, node), emit)
         elif s.op == "=":
             _store(entry, node, emit)
         else:
             emit(ir.Update(entry, s.op, node))
         for depth in range(len(s.keys) - 1, 0, -1):
-            emit(ir.Assign((ir.Subscript(copies[depth - 1], keys[depth - 1]),), ir.Call(ir.TUPLE, (copies[depth],))))
-        emit(ir.Assign((base,), ir.Call(ir.TUPLE, (copies[0],))))
+            emit(
+                ir.PyAssign((ir.Subscript(copies[depth - 1], keys[depth - 1]),), ir.PyCall(ir.TUPLE, (copies[depth],)))
+            )
+        emit(ir.PyAssign((base,), ir.PyCall(ir.TUPLE, (copies[0],))))

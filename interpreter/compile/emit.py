@@ -80,11 +80,11 @@ class Lowering:
         return marshal.dumps(self._key)
 
     # ---- expressions ---------------------------------------------------------------
-    def expr(self, n: ir.Node, ctx: ast.expr_context = _LOAD) -> ast.expr:
+    def expr(self, n: ir.IRNode, ctx: ast.expr_context = _LOAD) -> ast.expr:
         """`n` as an `ast` expression (`ctx`: Store or Del where it is a target)."""
         return _EXPR[type(n)](self, n, ctx)
 
-    def exprs(self, nodes: Iterable[ir.Node]) -> list[ast.expr]:
+    def exprs(self, nodes: Iterable[ir.IRNode]) -> list[ast.expr]:
         return [_EXPR[type(n)](self, n, _LOAD) for n in nodes]
 
     # ---- statements ----------------------------------------------------------------
@@ -132,7 +132,7 @@ class Lowering:
         return ast.Module(list(functions), [])
 
 
-def expression(node: ir.Node, calls: list[str] | None = None) -> ast.expr:
+def expression(node: ir.IRNode, calls: list[str] | None = None) -> ast.expr:
     """The `ast` expression of `node`; the generated functions it calls appended to `calls`."""
     return Lowering(calls).expr(node)
 
@@ -189,7 +189,7 @@ def _slot(w: Lowering, n: ir.Slot, ctx) -> ast.expr:
     return _index(w, "L", n.index, ctx)
 
 
-def _var(w: Lowering, n: ir.Var, ctx) -> ast.expr:
+def _var(w: Lowering, n: ir.VarSlot, ctx) -> ast.expr:
     return _index(w, "V", n.slot, ctx)
 
 
@@ -234,7 +234,7 @@ def _attribute(w: Lowering, n: ir.Attr, ctx) -> ast.expr:
     return w._attr(w.expr(n.obj), n.name, ctx)
 
 
-def _call(w: Lowering, n: ir.Call, ctx) -> ast.expr:
+def _call(w: Lowering, n: ir.PyCall, ctx) -> ast.expr:
     w._key.append(("()", len(n.args), tuple(k for k, _ in n.keywords)))
     func = w.expr(n.func)
     args = w.exprs(n.args)
@@ -253,7 +253,7 @@ def _list(w: Lowering, n: ir.List, ctx) -> ast.expr:
     return w._at(ast.List(w.exprs(n.items), _LOAD))
 
 
-def _binop(w: Lowering, n: ir.BinOp, ctx) -> ast.expr:
+def _binop(w: Lowering, n: ir.PyBinOp, ctx) -> ast.expr:
     op = n.op
     w._key.append(("op", op))
     left, right = w.expr(n.left), w.expr(n.right)
@@ -270,7 +270,7 @@ def _between(w: Lowering, n: ir.Between, ctx) -> ast.expr:
     return w._at(ast.Compare(low, [ast.LtE(), ast.LtE()], [value, high]))
 
 
-def _not(w: Lowering, n: ir.Not, ctx) -> ast.expr:
+def _not(w: Lowering, n: ir.PyNot, ctx) -> ast.expr:
     w._key.append("not")
     return w._at(ast.UnaryOp(ast.Not(), w.expr(n.operand)))
 
@@ -280,7 +280,7 @@ def _truth(w: Lowering, n: ir.Truth, ctx) -> ast.expr:
     return w._at(ast.UnaryOp(ast.Not(), w._at(ast.UnaryOp(ast.Not(), w.expr(n.operand)))))
 
 
-def _neg(w: Lowering, n: ir.Neg, ctx) -> ast.expr:
+def _neg(w: Lowering, n: ir.PyNeg, ctx) -> ast.expr:
     w._key.append("-")
     return w._at(ast.UnaryOp(ast.USub(), w.expr(n.operand)))
 
@@ -304,17 +304,17 @@ def _arguments(w: Lowering, params: Sequence[str]) -> ast.arguments:
     )
 
 
-def _lambda(w: Lowering, n: ir.Lambda, ctx) -> ast.expr:
+def _lambda(w: Lowering, n: ir.PyLambda, ctx) -> ast.expr:
     w._key.append(("lambda", n.param))
     return w._at(ast.Lambda(_arguments(w, (n.param,)), w.expr(n.body)))
 
 
 def _comp(w: Lowering, n: ir.Comp, ctx) -> ast.expr:
-    w._key.append(("[for]", tuple(c.var if type(c) is ir.For else None for c in n.clauses)))
+    w._key.append(("[for]", tuple(c.var if type(c) is ir.CompFor else None for c in n.clauses)))
     element = w.expr(n.element)
     generators: list[ast.comprehension] = []
     for c in n.clauses:
-        if isinstance(c, ir.For):
+        if isinstance(c, ir.CompFor):
             generators.append(ast.comprehension(w.name(c.var, _STORE), w.expr(c.iterable), [], 0))
         else:
             generators[-1].ifs.append(w.expr(c.condition))
@@ -378,7 +378,7 @@ _EXPR: dict[type, Callable[[Lowering, Any, Any], ast.expr]] = {
     ir.Lit: _lit,
     ir.Const: _const,
     ir.Slot: _slot,
-    ir.Var: _var,
+    ir.VarSlot: _var,
     ir.Local: _local,
     ir.Global: _global,
     ir.TableRead: _const,
@@ -390,16 +390,16 @@ _EXPR: dict[type, Callable[[Lowering, Any, Any], ast.expr]] = {
     ir.Head: _head,
     ir.Slice: _slice,
     ir.Attr: _attribute,
-    ir.Call: _call,
+    ir.PyCall: _call,
     ir.Tuple: _tuple,
     ir.List: _list,
-    ir.BinOp: _binop,
+    ir.PyBinOp: _binop,
     ir.Between: _between,
-    ir.Not: _not,
+    ir.PyNot: _not,
     ir.Truth: _truth,
-    ir.Neg: _neg,
+    ir.PyNeg: _neg,
     ir.IfExp: _ifexp,
-    ir.Lambda: _lambda,
+    ir.PyLambda: _lambda,
     ir.Comp: _comp,
     ir.Join: _join,
     ir.Charge: _charge,
@@ -420,7 +420,7 @@ def _simple(w: Lowering, node: ast.stmt) -> ast.stmt:
     return node
 
 
-def _assign(w: Lowering, s: ir.Assign) -> ast.stmt:
+def _assign(w: Lowering, s: ir.PyAssign) -> ast.stmt:
     w._key.append(("=", len(s.targets)))
     targets = [w.expr(t, _STORE) for t in s.targets]
     return _simple(w, ast.Assign(targets, w.expr(s.value), None))
@@ -437,7 +437,7 @@ def _do(w: Lowering, s: ir.Do) -> ast.stmt:
     return _simple(w, ast.Expr(w.expr(s.value)))
 
 
-def _return(w: Lowering, s: ir.Return) -> ast.stmt:
+def _return(w: Lowering, s: ir.PyReturn) -> ast.stmt:
     w._key.append(("return", s.value is None))
     return _simple(w, ast.Return(None if s.value is None else w.expr(s.value)))
 
@@ -481,7 +481,7 @@ def _when(w: Lowering, s: ir.When) -> ast.stmt:
     return node
 
 
-def _while(w: Lowering, s: ir.While) -> ast.stmt:
+def _while(w: Lowering, s: ir.PyWhile) -> ast.stmt:
     w._key.append(("while", len(s.body)))
     node = w._at(ast.While(w.expr(s.condition), [], []))
     w.line += 1
@@ -513,17 +513,17 @@ def _try(w: Lowering, s: ir.Try) -> ast.stmt:
 
 
 _STMT: dict[type, Callable[[Lowering, Any], ast.stmt]] = {
-    ir.Assign: _assign,
+    ir.PyAssign: _assign,
     ir.Update: _update,
     ir.Do: _do,
-    ir.Return: _return,
+    ir.PyReturn: _return,
     ir.Raise: _raise,
     ir.Delete: _delete,
-    ir.Break: _keyword("break", ast.Break),
+    ir.PyBreak: _keyword("break", ast.Break),
     ir.Continue: _keyword("continue", ast.Continue),
-    ir.Pass: _keyword("pass", ast.Pass),
+    ir.PyPass: _keyword("pass", ast.Pass),
     ir.When: _when,
-    ir.While: _while,
+    ir.PyWhile: _while,
     ir.Loop: _loop,
     ir.Try: _try,
 }
@@ -532,18 +532,18 @@ _STMT: dict[type, Callable[[Lowering, Any], ast.stmt]] = {
 # ---- sizes ---------------------------------------------------------------------------------
 
 
-def width(node: ir.Node) -> int:
+def width(node: ir.IRNode) -> int:
     """How wide `node` is: the characters it takes written as Python writes it, one
     expression on one line. What keeps inlined bodies in check (expressions.INLINE_LIMIT)
     and orders the reads a loop hoists (longest first); computed from the tree."""
     return _WIDTH[type(node)](node)
 
 
-def _w(n: ir.Node) -> int:
+def _w(n: ir.IRNode) -> int:
     return _WIDTH[type(n)](n)
 
 
-def _ws(items: Iterable[ir.Node], sep: int = 2) -> int:
+def _ws(items: Iterable[ir.IRNode], sep: int = 2) -> int:
     total = count = 0
     for x in items:
         total += _WIDTH[type(x)](x)
@@ -551,7 +551,7 @@ def _ws(items: Iterable[ir.Node], sep: int = 2) -> int:
     return total + sep * (count - 1) if count else 0
 
 
-def _call_width(n: ir.Call) -> int:
+def _call_width(n: ir.PyCall) -> int:
     total = _w(n.func) + 2 + _ws(n.args)
     for i, (key, value) in enumerate(n.keywords):
         total += (2 if i or n.args else 0) + len(key) + 1 + _w(value)
@@ -561,7 +561,7 @@ def _call_width(n: ir.Call) -> int:
 def _comp_width(n: ir.Comp) -> int:
     total = 2 + _w(n.element)
     for c in n.clauses:
-        if isinstance(c, ir.For):
+        if isinstance(c, ir.CompFor):
             total += 9 + len(c.var) + _w(c.iterable)  # " for v in "
         else:
             total += 4 + _w(c.condition)  # " if "
@@ -590,7 +590,7 @@ _WIDTH: dict[type, Callable[[Any], int]] = {
     ir.Lit: lambda n: len(repr(n.value)),
     ir.Const: lambda n: len(n.name),
     ir.Slot: lambda n: 3 + _digits(n.index),
-    ir.Var: lambda n: 3 + _digits(n.slot),
+    ir.VarSlot: lambda n: 3 + _digits(n.slot),
     ir.Local: lambda n: len(n.name),
     ir.Global: lambda n: len(n.name),
     ir.TableRead: lambda n: len(n.name),
@@ -602,16 +602,16 @@ _WIDTH: dict[type, Callable[[Any], int]] = {
     ir.Head: lambda n: _w(n.obj) + 3 + _digits(n.stop),
     ir.Slice: lambda n: _w(n.obj) + 3 + sum(_w(x) for x in (n.lower, n.upper) if x is not None),
     ir.Attr: lambda n: _w(n.obj) + 1 + len(n.name),
-    ir.Call: _call_width,
+    ir.PyCall: _call_width,
     ir.Tuple: lambda n: 3 + _ws(n.items) if n.items else 2,
     ir.List: lambda n: 2 + _ws(n.items),
-    ir.BinOp: lambda n: 4 + _w(n.left) + len(n.op) + _w(n.right),
+    ir.PyBinOp: lambda n: 4 + _w(n.left) + len(n.op) + _w(n.right),
     ir.Between: lambda n: 8 + _w(n.low) + _w(n.value) + _w(n.high),
-    ir.Not: lambda n: (4 if n.bare else 6) + _w(n.operand),
+    ir.PyNot: lambda n: (4 if n.bare else 6) + _w(n.operand),
     ir.Truth: lambda n: 10 + _w(n.operand),
-    ir.Neg: lambda n: 3 + _w(n.operand),
+    ir.PyNeg: lambda n: 3 + _w(n.operand),
     ir.IfExp: lambda n: 12 + _w(n.then) + _w(n.condition) + _w(n.otherwise),
-    ir.Lambda: lambda n: 11 + len(n.param) + _w(n.body),
+    ir.PyLambda: lambda n: 11 + len(n.param) + _w(n.body),
     ir.Comp: _comp_width,
     ir.Join: lambda n: _ws(n.parts, 3),
     ir.Charge: lambda n: 13 + _w(n.items),

@@ -66,16 +66,16 @@ SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a
 # Built-ins whose whole body is one Python expression (builtins.py): written in place of
 # a call to them, one Python call less each time. Each makes the body from its
 # arguments' nodes.
-_INLINE: dict[str, tuple[int, Callable[..., ir.Node]]] = {
-    "index_of": (2, lambda a, b: ir.Call(ir.Attr(a, "index"), (b,))),
+_INLINE: dict[str, tuple[int, Callable[..., ir.IRNode]]] = {
+    "index_of": (2, lambda a, b: ir.PyCall(ir.Attr(a, "index"), (b,))),
     "append": (2, lambda a, b: ir.Join((a, ir.Tuple((b,))))),
-    "concat": (2, lambda a, b: ir.Join((ir.Call(ir.TUPLE, (a,)), ir.Call(ir.TUPLE, (b,))))),
-    "sum": (1, lambda a: ir.Call(ir.Global("sum", ir.PYTHON), (a,))),
-    "any": (1, lambda a: ir.Call(ir.Global("any", ir.PYTHON), (a,))),
-    "all": (1, lambda a: ir.Call(ir.Global("all", ir.PYTHON), (a,))),
-    "sort": (1, lambda a: ir.Call(ir.TUPLE, (ir.Call(ir.SORTED, (a,)),))),
-    "first": (1, lambda a: ir.Subscript(ir.BinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(0))),
-    "last": (1, lambda a: ir.Subscript(ir.BinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(-1))),
+    "concat": (2, lambda a, b: ir.Join((ir.PyCall(ir.TUPLE, (a,)), ir.PyCall(ir.TUPLE, (b,))))),
+    "sum": (1, lambda a: ir.PyCall(ir.Global("sum", ir.PYTHON), (a,))),
+    "any": (1, lambda a: ir.PyCall(ir.Global("any", ir.PYTHON), (a,))),
+    "all": (1, lambda a: ir.PyCall(ir.Global("all", ir.PYTHON), (a,))),
+    "sort": (1, lambda a: ir.PyCall(ir.TUPLE, (ir.PyCall(ir.SORTED, (a,)),))),
+    "first": (1, lambda a: ir.Subscript(ir.PyBinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(0))),
+    "last": (1, lambda a: ir.Subscript(ir.PyBinOp("or", ir.Group(a), ir.Tuple((ir.Lit(None),))), ir.Lit(-1))),
 }
 # Built-ins written out in the function that spends their lists' steps (`_charging`),
 # whose parameters are a0, a1, ...: one call instead of two where they are hot.
@@ -83,13 +83,15 @@ _A0, _A1, _I = ir.Local("a0"), ir.Local("a1"), ir.Local("i")
 _IN_CHARGING = {
     "without": (
         ir.When(
-            ir.BinOp("in", _A1, _A0),
+            ir.PyBinOp("in", _A1, _A0),
             (
-                ir.Assign((_I,), ir.Call(ir.Attr(_A0, "index"), (_A1,))),
-                ir.Return(ir.BinOp("+", ir.Slice(_A0, None, _I), ir.Slice(_A0, ir.BinOp("+", _I, ir.Lit(1)), None))),
+                ir.PyAssign((_I,), ir.PyCall(ir.Attr(_A0, "index"), (_A1,))),
+                ir.PyReturn(
+                    ir.PyBinOp("+", ir.Slice(_A0, None, _I), ir.Slice(_A0, ir.PyBinOp("+", _I, ir.Lit(1)), None))
+                ),
             ),
         ),
-        ir.Return(_A0),
+        ir.PyReturn(_A0),
     ),
 }
 # Comparisons of a count with a number that ask only whether a list is empty.
@@ -101,7 +103,7 @@ _NEVER_NONE = (ast.Int, ast.Str, ast.Bool, ast.BinOp, ast.Not, ast.Neg, ast.List
 
 # Expressions computed at load when they read nothing that changes (constant folding).
 # Each kind of expression's builder (`ExpressionCompiler._g_KIND`), found once.
-_BUILDERS: dict[type, Callable[..., ir.Node]] = {}
+_BUILDERS: dict[type, Callable[..., ir.IRNode]] = {}
 
 
 def _never_none(e) -> bool:
@@ -193,14 +195,14 @@ class ExpressionCompiler:
         self._short_tables: dict[str, bool] = {}  # field or function table -> all its lists are short
         # Sources of short lists: comprehension variables bound to the short lists of a constant
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
-        self._short_vars: set[ir.Node] = set()
+        self._short_vars: set[ir.IRNode] = set()
         self._fields_final = False  # set once every component and its fields are known
         # loop functions made, not yet lowered nor compiled: each lowers itself, listing the loop functions it calls
         self._pending_loops: dict[str, Callable[[list[str]], tuple[ast_.Module, bytes]]] = {}
-        self._loops_made: dict[ir.Node, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
+        self._loops_made: dict[ir.IRNode, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
-        self._codes: dict[ir.Node, CodeType] = {}  # `function`'s code of each tree, by the tree
-        self._inlined_made: dict[tuple, tuple[Any, ir.Node | None]] = {}  # `_inlined`'s answers
+        self._codes: dict[ir.IRNode, CodeType] = {}  # `function`'s code of each tree, by the tree
+        self._inlined_made: dict[tuple, tuple[Any, ir.IRNode | None]] = {}  # `_inlined`'s answers
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -211,14 +213,14 @@ class ExpressionCompiler:
                 return lambda vm, L: value
         return self.function(self.src(e, scope, {}))
 
-    def function(self, node: ir.Node) -> Closure:
+    def function(self, node: ir.IRNode) -> Closure:
         """A function (vm, L) -> value computing `node`. The same tree is often compiled
         again (a constant folded at each call of a def written in place): its code is
         kept, by the tree, for the rest of the compile."""
         code = self._codes.get(node)
         if code is None:
             calls: list[str] = []
-            module = lowered(emit.function_module, "_f", _FRAME, (ir.Return(node),), passes.uses_vars(node), calls)
+            module = lowered(emit.function_module, "_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node), calls)
             self.link_loops(calls)
             code = self._codes[node] = compiled(module, "<gamedef expression>")
         local: dict[str, Any] = {}
@@ -239,7 +241,7 @@ class ExpressionCompiler:
             self._folding = False
         return _FAILED if callable(value) else value
 
-    def _literal(self, value: Any) -> ir.Node:
+    def _literal(self, value: Any) -> ir.IRNode:
         if value is None or isinstance(value, (bool, int, str)):
             return ir.Lit(value)
         name = f"_k{next(self.name_numbers)}"
@@ -247,7 +249,7 @@ class ExpressionCompiler:
         return ir.Const(name, value)
 
     # ---- the intermediate form --------------------------------------------------------
-    def src(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
+    def src(self, e, scope: Scope, py: dict[str, ir.IRNode]) -> ir.IRNode:
         """The tree of `e` in `scope`; `py` maps the names bound by the comprehensions
         and lambdas around it to their variables. The loop functions noted while a tree
         is built (`_loops_made`, for `_loop_element`) are forgotten once it is: no later
@@ -263,7 +265,7 @@ class ExpressionCompiler:
             static.building = False
             self._loops_made.clear()
 
-    def _node(self, e, scope: Scope, py: dict[str, ir.Node]) -> ir.Node:
+    def _node(self, e, scope: Scope, py: dict[str, ir.IRNode]) -> ir.IRNode:
         """`src` of `e` inside a tree being built: the builders call this directly."""
         t = type(e)
         if t in FOLDED and self.static.is_static(e, scope, set(), frozenset(py)):
@@ -285,10 +287,12 @@ class ExpressionCompiler:
         return ir.Lit(None)
 
     def _g_Str(self, e: ast.Str, scope, py):
-        parts = [ir.Lit(p) if isinstance(p, str) else ir.Call(ir.DISPLAY, (self._node(p, scope, py),)) for p in e.parts]
+        parts = [
+            ir.Lit(p) if isinstance(p, str) else ir.PyCall(ir.DISPLAY, (self._node(p, scope, py),)) for p in e.parts
+        ]
         if not parts:
-            return ir.Call(ir.TEXT, (ir.Lit(""),))
-        return ir.Call(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
+            return ir.PyCall(ir.TEXT, (ir.Lit(""),))
+        return ir.PyCall(ir.TEXT, (ir.Join(tuple(parts)),))  # a Text: shown as written, never read as a name
 
     def _g_Name(self, e: ast.Name, scope, py):
         """A name, as the checker resolved it (names.py): where its kind is kept."""
@@ -306,7 +310,7 @@ class ExpressionCompiler:
                 return ir.Subscript(ir.Slot(0), ir.Lit(n))
             return self._g_Member(ast.Member(span=e.span, obj=ast.Name(span=e.span, id="self"), name=n), scope, py)
         elif kind == "var":
-            return ir.Var(self.tables.vars[n].slot)
+            return ir.VarSlot(self.tables.vars[n].slot)
         elif kind == "option":
             return self._literal(self.tables.options[n])
         elif kind == "players":
@@ -329,7 +333,7 @@ class ExpressionCompiler:
         inner[name] = ir.Local(var)
         return inner, var
 
-    def _needs_charge(self, e, source: ir.Node) -> bool:
+    def _needs_charge(self, e, source: ir.IRNode) -> bool:
         """Must the list `e` (compiled to `source`) spend the step budget per item where it
         is iterated or read whole? Not if it is bounded at load (a short constant, the
         seats, a short list from a field or a tabulated function): those cost a bounded
@@ -362,7 +366,7 @@ class ExpressionCompiler:
             return BUILTINS[e.func].returns not in ("int", "bool", "str")
         return True
 
-    def _bounded(self, e, core: ir.Node) -> bool:
+    def _bounded(self, e, core: ir.IRNode) -> bool:
         """Is `e` a list of at most FREE_ITEMS items, fixed by the rule and the components: a
         read from a field or a tabulated function whose every value is that short, or one
         noted "short" (a single `for` over such a list)? A list literal is not: `for z in [x]`
@@ -380,7 +384,7 @@ class ExpressionCompiler:
             self._short_tables[table.name] = all(v.__class__ is not tuple or len(v) <= FREE_ITEMS for v in values)
         return self._short_tables[table.name]
 
-    def _items_short(self, core: ir.Node) -> bool:
+    def _items_short(self, core: ir.IRNode) -> bool:
         """Is every item of the list `core` (a constant, or a read from a function table)
         itself a list of at most FREE_ITEMS items, fixed at load? Then a variable running
         over it holds a short list, read free like one (a line of a tic-tac-toe board)."""
@@ -411,7 +415,7 @@ class ExpressionCompiler:
             return self._makes_short_lists(self.tables.def_decls[e.func].body, seen | {e.func})
         return False
 
-    def paid(self, e, source: ir.Node) -> bool:
+    def paid(self, e, source: ir.IRNode) -> bool:
         """Did making the list `e` already spend at least a step per item it has? A range
         (`_range` spends its size), a comprehension whose last `for` spent its items, a
         joined, sorted or shortened list whose list arguments spent theirs. Reading such a
@@ -456,11 +460,11 @@ class ExpressionCompiler:
                 return False
         return all(self._leaf(child) for child in _sub_expressions(e))
 
-    def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[ir.For | ir.If], ir.Node]:
+    def _clauses(self, e: ast.Comprehension, scope, py) -> tuple[list[ir.CompFor | ir.CompIf], ir.IRNode]:
         """The clauses of a comprehension, `for v in xs`, each list spending the step
         budget as `_needs_charge` says (and always, unless a leaf: see `_leaf`), and
         `if c`, and the element."""
-        parts: list[ir.For | ir.If] = []
+        parts: list[ir.CompFor | ir.CompIf] = []
         last_spent = short = False
         leaf = len(e.clauses) == 1 and self._leaf(e.element) and self._leaf(e.clauses[0].condition)
         for clause in e.clauses:  # Python's order: the first clause is the outer loop
@@ -479,9 +483,9 @@ class ExpressionCompiler:
                 clause.iterable
             ):
                 self._short_vars.add(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
-            parts.append(ir.For(v, source))
+            parts.append(ir.CompFor(v, source))
             if clause.condition is not None:
-                parts.append(ir.If(self._node(clause.condition, scope, py)))
+                parts.append(ir.CompIf(self._node(clause.condition, scope, py)))
         # Its items are at most the turns of its last `for`: paid for if those were.
         self._note(e, "paid" if last_spent else "short" if short else "")
         return parts, self._node(e.element, scope, py)
@@ -489,22 +493,22 @@ class ExpressionCompiler:
     def _g_Comprehension(self, e: ast.Comprehension, scope, py):
         parts, elem = self._clauses(e, scope, py)
         first = parts[0]
-        assert isinstance(first, ir.For)  # a comprehension's clauses begin with a `for`
+        assert isinstance(first, ir.CompFor)  # a comprehension's clauses begin with a `for`
         if len(parts) == 1 and elem == ir.Local(first.var):  # [x for x in xs]: the items
-            return ir.Call(ir.TUPLE, (first.iterable,))
-        made = ir.Call(ir.TUPLE, (ir.Comp(elem, tuple(parts)),))
+            return ir.PyCall(ir.TUPLE, (first.iterable,))
+        made = ir.PyCall(ir.TUPLE, (ir.Comp(elem, tuple(parts)),))
         if self._plain_lists:
             return made
         return self._list_loop(first, parts, elem) or self._hoisted_list(made, first)
 
-    def _list_loop(self, first: ir.For, parts: list[ir.For | ir.If], elem: ir.Node) -> ir.Node | None:
+    def _list_loop(self, first: ir.CompFor, parts: list[ir.CompFor | ir.CompIf], elem: ir.IRNode) -> ir.IRNode | None:
         """`[elem for x in xs if c1 or c2 or ...]` where some `ci` is a loop over one list
         (`any(influence[s][y] > 0 for y in neighbours(x))`, made by `_loop`), as a call of
         a generated function whose loop writes those inner loops in place: one call in all
         rather than one per item, and the reads the inner loops share with the rest hoisted
         once. Each `ci` is tested in turn, as `or` does, and the item kept at the first
         true one. None where it does not apply (a plain build, more clauses, no such loop)."""
-        if not self.tables.optimise or len(parts) != 2 or type(parts[1]) is not ir.If:
+        if not self.tables.optimise or len(parts) != 2 or type(parts[1]) is not ir.CompIf:
             return None
         disjuncts = _disjuncts(parts[1].condition)
         if not any(self._in_place(d) for d in disjuncts):
@@ -513,23 +517,23 @@ class ExpressionCompiler:
         body = self._loop_head([first], top)
         for d in disjuncts:
             test = self._loop_element(d, body)
-            body.append(ir.When(test, (ir.Do(ir.Call(ir.Attr(_OUT, "append"), (elem,))), ir.Continue())))
-        stmts = [ir.Assign((_OUT,), ir.List(())), *_frozen(top), ir.Return(ir.Call(ir.TUPLE, (_OUT,)))]
+            body.append(ir.When(test, (ir.Do(ir.PyCall(ir.Attr(_OUT, "append"), (elem,))), ir.Continue())))
+        stmts = [ir.PyAssign((_OUT,), ir.List(())), *_frozen(top), ir.PyReturn(ir.PyCall(ir.TUPLE, (_OUT,)))]
         seen = passes.summary(stmts)
         name = f"_list{next(self.name_numbers)}"
         self._pending_loops[name] = functools.partial(self._with_hoisted, name, stmts, seen)
         return _loop_call(name, list(seen.free))
 
-    def _in_place(self, node: ir.Node) -> bool:
+    def _in_place(self, node: ir.IRNode) -> bool:
         """Is `node` a call of a loop `_loop_element` writes in place (over one list)?"""
         made = self._loops_made.get(node)
         return (
             made is not None
             and made[0] not in ("first", "sum", "best")
-            and sum(type(p) is ir.For for p in made[1]) == 1
+            and sum(type(p) is ir.CompFor for p in made[1]) == 1
         )
 
-    def _hoisted_list(self, made: ir.Node, first: ir.For) -> ir.Node:
+    def _hoisted_list(self, made: ir.IRNode, first: ir.CompFor) -> ir.IRNode:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
         while it runs over countries) as a call of a generated function reading it once,
         before the comprehension, as a loop function does (`_with_hoisted`). Only where
@@ -547,13 +551,13 @@ class ExpressionCompiler:
         if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
             return made
         name = f"_list{next(self.name_numbers)}"
-        self._pending_loops[name] = functools.partial(self._with_hoisted, name, [ir.Return(made)], seen)
+        self._pending_loops[name] = functools.partial(self._with_hoisted, name, [ir.PyReturn(made)], seen)
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
-        return ir.Call(ir.Global("_range"), (ir.VMRef(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
+        return ir.PyCall(ir.Global("_range"), (ir.VMRef(), self._node(e.low, scope, py), self._node(e.high, scope, py)))
 
-    def _g_Coalesce(self, e: ast.BinOp, scope, py) -> ir.Node:
+    def _g_Coalesce(self, e: ast.BinOp, scope, py) -> ir.IRNode:
         """`x ?? d`: a conditional expression, `(x if x is not None else d)`, where x only
         reads values (a local, a variable, a property); x computed once otherwise, by a
         helper (d computed only if x is none, unless it is a value already held)."""
@@ -562,10 +566,10 @@ class ExpressionCompiler:
         if isinstance(known, ir.Lit | ir.Const):  # known at load: one side or the other
             return default if known.value is None else value
         if not passes.computes(value):
-            return ir.IfExp(ir.BinOp("is not", value, ir.Lit(None)), value, default)
+            return ir.IfExp(ir.PyBinOp("is not", value, ir.Lit(None)), value, default)
         if type(ir.unwrapped(default)) in _HELD:
-            return ir.Call(ir.Global("_coalesce", ir.PYTHON), (value, default))
-        return ir.Call(ir.Global("_coalesce_lazy", ir.PYTHON), (value, ir.Lambda("_", default)))
+            return ir.PyCall(ir.Global("_coalesce", ir.PYTHON), (value, default))
+        return ir.PyCall(ir.Global("_coalesce_lazy", ir.PYTHON), (value, ir.PyLambda("_", default)))
 
     def _g_BinOp(self, e: ast.BinOp, scope, py):
         if e.op == "??":
@@ -584,23 +588,23 @@ class ExpressionCompiler:
                 arg = ir.unwrapped(self._node(left.args[0], scope, py))
             finally:
                 self._plain_lists = False
-            if type(arg) is ir.Call and getattr(arg.func, "name", None) in ("_b_path_steps", "_dl_path_steps"):
+            if type(arg) is ir.PyCall and getattr(arg.func, "name", None) in ("_b_path_steps", "_dl_path_steps"):
                 first = attrs.evolve(arg, keywords=(("first", ir.Lit(True)),))
-                return ir.BinOp(_OPS[e.op], ir.Call(ir.LEN, (first,)), ir.Lit(e.right.value))
-            comp = arg.args[0] if type(arg) is ir.Call and arg.func == ir.TUPLE and len(arg.args) == 1 else None
+                return ir.PyBinOp(_OPS[e.op], ir.PyCall(ir.LEN, (first,)), ir.Lit(e.right.value))
+            comp = arg.args[0] if type(arg) is ir.PyCall and arg.func == ir.TUPLE and len(arg.args) == 1 else None
             if type(comp) is ir.Comp and type(comp.element) is ir.Local and passes.is_variable(comp.element.name):
                 # [x for ... in ...]: its items, no value computed
                 exists = self._loop("any", list(comp.clauses), ir.Lit(True))
-                return exists if (e.op, e.right.value) in _NONEMPTY else ir.Not(exists)
+                return exists if (e.op, e.right.value) in _NONEMPTY else ir.PyNot(exists)
             if not isinstance(left.args[0], ast.Comprehension):  # a list as it is: empty or not, no call
-                return ir.Truth(arg) if (e.op, e.right.value) in _NONEMPTY else ir.Not(arg)
-        return ir.BinOp(_OPS[e.op], self._node(e.left, scope, py), self._node(e.right, scope, py))
+                return ir.Truth(arg) if (e.op, e.right.value) in _NONEMPTY else ir.PyNot(arg)
+        return ir.PyBinOp(_OPS[e.op], self._node(e.left, scope, py), self._node(e.right, scope, py))
 
     def _g_Not(self, e, scope, py):
-        return ir.Not(self._node(e.operand, scope, py))
+        return ir.PyNot(self._node(e.operand, scope, py))
 
     def _g_Neg(self, e, scope, py):
-        return ir.Neg(self._node(e.operand, scope, py))
+        return ir.PyNeg(self._node(e.operand, scope, py))
 
     def _g_IfExpr(self, e, scope, py):
         c, t, f = (self._node(x, scope, py) for x in (e.condition, e.then, e.otherwise))
@@ -608,7 +612,7 @@ class ExpressionCompiler:
             self._note(e, "short")
         return ir.IfExp(c, t, f)
 
-    def _short_constant(self, source: ir.Node) -> bool:
+    def _short_constant(self, source: ir.IRNode) -> bool:
         """Is `source` a constant list of at most FREE_ITEMS items (made at load)?"""
         core = ir.unwrapped(source)
         value = self.tables.ns.get(core.name) if type(core) is ir.Const else None
@@ -644,7 +648,7 @@ class ExpressionCompiler:
             base = base.obj
         if type(base) is ast.Name and self.tables.names.kind(base) == "var":  # an entry of a variable's map
             info = self.tables.vars[base.id]
-            out: ir.Node = ir.Var(info.slot)
+            out: ir.IRNode = ir.VarSlot(info.slot)
             for depth, key in enumerate(keys):
                 k = self._node(key, scope, py)
                 if depth < len(info.levels):
@@ -660,7 +664,7 @@ class ExpressionCompiler:
         body = self._node(e.body, scope, inner)
         if body == ir.Lit(True):  # one shared function: a search told "every end is fine" skips the test
             return ir.Global("_always_true")
-        return ir.Lambda(v, body)
+        return ir.PyLambda(v, body)
 
     def _g_Call(self, e: ast.Call, scope, py):
         """A call, of what the checker resolved it to (names.py): a query, a def or a
@@ -689,11 +693,11 @@ class ExpressionCompiler:
                 return self._literal(self.tables.types[arg.id])
             raise GameDefError([Diagnostic(e.span, "members(...) takes a type name", "for example members(Suit)")])
         if f == "initial":
-            shown = ir.Call(ir.DISPLAY, (self._node(e.args[0], scope, py),))
-            return ir.Call(ir.Attr(ir.Head(shown, 1), "upper"))
+            shown = ir.PyCall(ir.DISPLAY, (self._node(e.args[0], scope, py),))
+            return ir.PyCall(ir.Attr(ir.Head(shown, 1), "upper"))
         return self._builtin_call(e, scope, py)
 
-    def _links_call(self, e: ast.Call, scope, py) -> ir.Node | None:
+    def _links_call(self, e: ast.Call, scope, py) -> ir.IRNode | None:
         """`neighbours(x)` read from the map's links in place (and the state's added links
         when there are any); the other link built-ins from the state when links are added
         in play. None: an ordinary call."""
@@ -704,10 +708,10 @@ class ExpressionCompiler:
             self.tables.ns["_links"] = self.tables.rt.links
             return ir.Neighbours(node, self.tables.links_slot if self.tables.dynamic_links else None)
         if f in DYNAMIC and self.tables.dynamic_links:  # links added in play: read from the state
-            return ir.Call(ir.Global(f"_dl_{f}"), (ir.VMRef(), *(self._node(a, scope, py) for a in e.args)))
+            return ir.PyCall(ir.Global(f"_dl_{f}"), (ir.VMRef(), *(self._node(a, scope, py) for a in e.args)))
         return None
 
-    def _builtin_call(self, e: ast.Call, scope, py) -> ir.Node:
+    def _builtin_call(self, e: ast.Call, scope, py) -> ir.IRNode:
         """A built-in's call: a loop that stops at its answer for `any`, `all`, `count`,
         `first`, `sum` of a comprehension and `best` by a score; else the function itself,
         its list arguments charged one step per item unless they are known to be paid for."""
@@ -750,17 +754,17 @@ class ExpressionCompiler:
                 else:
                     self._note(e, "")
             if any(charged) and not b.takes_vm:
-                return ir.Call(ir.Global(self._charging(f, charged)), (ir.VMRef(), *args))
+                return ir.PyCall(ir.Global(self._charging(f, charged)), (ir.VMRef(), *args))
             args = [ir.Charge(a) if c else a for a, c in zip(args, charged)]
             if f in ("max", "min") and len(args) == 2 and _never_none(e.args[1]):
-                return ir.Call(ir.Global(f, ir.PYTHON), tuple(args))  # Python's own: no `b is None` test
+                return ir.PyCall(ir.Global(f, ir.PYTHON), tuple(args))  # Python's own: no `b is None` test
         if f in _INLINE and _INLINE[f][0] == len(args) and not b.takes_vm:
             return ir.Group(_INLINE[f][1](*(ir.Group(a) for a in args)))  # its body, in place
         if b.takes_vm:
             args.insert(0, ir.VMRef())
-        return ir.Call(ir.Global(f"_b_{f}", ir.OTHER if b.takes_vm else ir.BUILTIN), tuple(args))
+        return ir.PyCall(ir.Global(f"_b_{f}", ir.OTHER if b.takes_vm else ir.BUILTIN), tuple(args))
 
-    def _loop(self, f: str, parts: list[ir.For | ir.If], elem: ir.Node) -> ir.Node:
+    def _loop(self, f: str, parts: list[ir.CompFor | ir.CompIf], elem: ir.IRNode) -> ir.IRNode:
         """`any`, `all`, `count`, `first` or `sum` of a comprehension (or `best` of a list by a
         score written as a lambda) as a call of a generated
         function whose loops return as soon as the answer is known. A generator expression
@@ -775,37 +779,39 @@ class ExpressionCompiler:
         element, elem = elem, self._loop_element(elem, inner)
         first: list[ir.Stmt]
         if f == "any":
-            inner.append(ir.When(elem, (ir.Return(ir.Lit(True)),), flat=True))
-            first, last = [], ir.Return(ir.Lit(False))
+            inner.append(ir.When(elem, (ir.PyReturn(ir.Lit(True)),), flat=True))
+            first, last = [], ir.PyReturn(ir.Lit(False))
         elif f == "all":
-            inner.append(ir.When(ir.Not(elem, bare=True), (ir.Return(ir.Lit(False)),), flat=True))
-            first, last = [], ir.Return(ir.Lit(True))
+            inner.append(ir.When(ir.PyNot(elem, bare=True), (ir.PyReturn(ir.Lit(False)),), flat=True))
+            first, last = [], ir.PyReturn(ir.Lit(True))
         elif f == "first":  # the first item: the later ones are never computed
-            inner.append(ir.Return(elem))
-            first, last = [], ir.Return(ir.Lit(None))
+            inner.append(ir.PyReturn(elem))
+            first, last = [], ir.PyReturn(ir.Lit(None))
         elif f == "sum":
             inner.append(ir.Update(_N, "+", elem))
-            first, last = [ir.Assign((_N,), ir.Lit(0))], ir.Return(_N)
+            first, last = [ir.PyAssign((_N,), ir.Lit(0))], ir.PyReturn(_N)
         elif f == "best":  # the items of the highest score, in their order
             head = parts[0]
-            assert isinstance(head, ir.For)  # a loop's clauses begin with a `for`
+            assert isinstance(head, ir.CompFor)  # a loop's clauses begin with a `for`
             item = ir.Local(head.var)
-            inner.append(ir.Assign((_S,), elem))
-            equal = ir.When(ir.BinOp("==", _S, _TOP), (ir.Do(ir.Call(ir.Attr(_OUT, "append"), (item,))),), flat=True)
+            inner.append(ir.PyAssign((_S,), elem))
+            equal = ir.When(
+                ir.PyBinOp("==", _S, _TOP), (ir.Do(ir.PyCall(ir.Attr(_OUT, "append"), (item,))),), flat=True
+            )
             inner.append(
                 ir.When(
-                    ir.BinOp("or", ir.BinOp("is", _OUT, ir.Lit(None)), ir.BinOp(">", _S, _TOP)),
-                    (ir.Assign((ir.Tuple((_TOP, _OUT)),), ir.Tuple((_S, ir.List((item,))))),),
+                    ir.PyBinOp("or", ir.PyBinOp("is", _OUT, ir.Lit(None)), ir.PyBinOp(">", _S, _TOP)),
+                    (ir.PyAssign((ir.Tuple((_TOP, _OUT)),), ir.Tuple((_S, ir.List((item,))))),),
                     (attrs.evolve(equal, chained=True),),
                     flat=True,
                 )
             )
-            none = ir.BinOp("is", _OUT, ir.Lit(None))
-            first = [ir.Assign((_TOP, _OUT), ir.Lit(None))]
-            last = ir.Return(ir.IfExp(none, ir.Tuple(()), ir.Call(ir.TUPLE, (_OUT,))))
+            none = ir.PyBinOp("is", _OUT, ir.Lit(None))
+            first = [ir.PyAssign((_TOP, _OUT), ir.Lit(None))]
+            last = ir.PyReturn(ir.IfExp(none, ir.Tuple(()), ir.PyCall(ir.TUPLE, (_OUT,))))
         else:  # count: the element is never computed
             inner.append(ir.Update(_N, "+", ir.Lit(1)))
-            first, last = [ir.Assign((_N,), ir.Lit(0))], ir.Return(_N)
+            first, last = [ir.PyAssign((_N,), ir.Lit(0))], ir.PyReturn(_N)
         stmts = [*first, *_frozen(top), last]
         seen = passes.summary(stmts)
         name = f"_{f}{next(self.name_numbers)}"
@@ -834,11 +840,11 @@ class ExpressionCompiler:
         if not reads:
             return low.module([low.function(name, params, stmts, seen.reads_vars)]), low.key()
         changed, made = passes.hoist(stmts, reads)
-        as_written = ir.Call(ir.Global(f"{name}_as_written"), tuple(ir.Local(p) for p in params))
+        as_written = ir.PyCall(ir.Global(f"{name}_as_written"), tuple(ir.Local(p) for p in params))
         tried = ir.Try(
-            tuple(ir.Assign((ir.Local(local),), read) for local, read in made),
+            tuple(ir.PyAssign((ir.Local(local),), read) for local, read in made),
             ("LookupError", "TypeError"),
-            (ir.Return(as_written),),
+            (ir.PyReturn(as_written),),
         )
         first = low.function(name, params, (tried, *changed), seen.reads_vars)
         second = low.function(f"{name}_as_written", params, stmts, seen.reads_vars)
@@ -857,16 +863,16 @@ class ExpressionCompiler:
                 self.link_loops(inner)
                 exec(compiled(module, "<gamedef loop>"), self.tables.ns)  # noqa: S102
 
-    def _loop_head(self, parts: list[ir.For | ir.If], out: list) -> list:
+    def _loop_head(self, parts: list[ir.CompFor | ir.CompIf], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
         lists, frozen by `_frozen`); the list their body goes in."""
         for part in parts:
             body: list = []
-            if isinstance(part, ir.If):
+            if isinstance(part, ir.CompIf):
                 out.append(("if", part.condition, body))
             elif type(part.iterable) is ir.Charge:  # a list's steps spent inline, as `charge` does
                 items = ir.Local(f"__i{next(self.name_numbers)}")
-                out.append(ir.Assign((items,), part.iterable.items))
+                out.append(ir.PyAssign((items,), part.iterable.items))
                 out.append(ir.spend_per_item(items))
                 out.append(("for", part.var, items, body))
             else:
@@ -874,25 +880,25 @@ class ExpressionCompiler:
             out = body
         return out
 
-    def _loop_element(self, elem: ir.Node, out: list) -> ir.Node:
+    def _loop_element(self, elem: ir.IRNode, out: list) -> ir.IRNode:
         """`elem`, or, if it is a call of a loop made by `_loop` over one list, a local
         its loop (written here) leaves its answer in."""
         if not self._in_place(elem):
             return elem
         f, parts, inner = self._loops_made[elem]
         result = ir.Local(f"__r{next(self.name_numbers)}")
-        out.append(ir.Assign((result,), ir.Lit(True if f == "all" else False if f == "any" else 0)))
+        out.append(ir.PyAssign((result,), ir.Lit(True if f == "all" else False if f == "any" else 0)))
         body = self._loop_head(parts, out)
         inner = self._loop_element(inner, body)
         if f == "any":
-            body.append(ir.When(inner, (ir.Assign((result,), ir.Lit(True)), ir.Break())))
+            body.append(ir.When(inner, (ir.PyAssign((result,), ir.Lit(True)), ir.PyBreak())))
         elif f == "all":
-            body.append(ir.When(ir.Not(inner, bare=True), (ir.Assign((result,), ir.Lit(False)), ir.Break())))
+            body.append(ir.When(ir.PyNot(inner, bare=True), (ir.PyAssign((result,), ir.Lit(False)), ir.PyBreak())))
         else:
             body.append(ir.Update(result, "+", ir.Lit(1)))
         return result
 
-    def _count_equal(self, e: ast.Call, scope, py) -> ir.Node | None:
+    def _count_equal(self, e: ast.Call, scope, py) -> ir.IRNode | None:
         """`count([y for y in xs if y == x])`, x not naming y: Python's `xs.count(x)` (one
         call, no loop of Python code), xs spending the step budget as a `for` would."""
         c = e.args[0] if len(e.args) == 1 else None
@@ -906,10 +912,10 @@ class ExpressionCompiler:
             if isinstance(mine, ast.Name) and mine.id == clause.var and clause.var not in ast.names_in(other):
                 items = self._node(clause.iterable, scope, py)
                 if ir.unwrapped(items) in self._short_vars:  # a short list, so a tuple: its own count
-                    return ir.Call(ir.Attr(items, "count"), (self._node(other, scope, py),))
+                    return ir.PyCall(ir.Attr(items, "count"), (self._node(other, scope, py),))
                 if self._needs_charge(clause.iterable, items):
-                    return ir.Call(ir.Global("_count_eq_charged"), (ir.VMRef(), items, self._node(other, scope, py)))
-                return ir.Call(ir.Global("_count_eq"), (items, self._node(other, scope, py)))
+                    return ir.PyCall(ir.Global("_count_eq_charged"), (ir.VMRef(), items, self._node(other, scope, py)))
+                return ir.PyCall(ir.Global("_count_eq"), (items, self._node(other, scope, py)))
         return None
 
     def _charging(self, f: str, charged: list[bool]) -> str:
@@ -924,9 +930,9 @@ class ExpressionCompiler:
             if f in _IN_CHARGING and len(params) == 2:
                 body.extend(_IN_CHARGING[f])
             elif f in _INLINE and _INLINE[f][0] == len(params):
-                body.append(ir.Return(_INLINE[f][1](*locals_)))
+                body.append(ir.PyReturn(_INLINE[f][1](*locals_)))
             else:
-                body.append(ir.Return(ir.Call(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
+                body.append(ir.PyReturn(ir.PyCall(ir.Global(f"_b_{f}", ir.BUILTIN), tuple(locals_))))
             module = lowered(emit.function_module, name, ("vm", *params), body)
             exec(compiled(module, "<gamedef built-in call>"), self.tables.ns)  # noqa: S102
         return name
@@ -949,9 +955,9 @@ class ExpressionCompiler:
         if inlined is not None:
             return inlined
         self.compile_def(decl)
-        return ir.Call(ir.Global(f"_d_{e.func}"), (ir.VMRef(), ir.List(tuple(args))))
+        return ir.PyCall(ir.Global(f"_d_{e.func}"), (ir.VMRef(), ir.List(tuple(args))))
 
-    def _call_query(self, e: ast.Call, scope, py) -> ir.Node:
+    def _call_query(self, e: ast.Call, scope, py) -> ir.IRNode:
         """A query's call: its base written in place, as a def's body is, while the
         variables that decide whether a modifier of it is in force hold the values last
         seen with none (`_qi_NAME`, see modifiers.py); else, or if it can't be written in
@@ -970,7 +976,7 @@ class ExpressionCompiler:
             return base
         return ir.Guarded(base, f, guard, call)
 
-    def _inlined(self, decl: ast.Def, e: ast.Call, args: list[ir.Node], scope, py) -> ir.Node | None:
+    def _inlined(self, decl: ast.Def, e: ast.Call, args: list[ir.IRNode], scope, py) -> ir.IRNode | None:
         """The body of `decl` written in place of the call `e` (argument trees `args`),
         or None if it calls itself, nests too deep or is too long.
 
@@ -1050,13 +1056,13 @@ class ExpressionCompiler:
             known = self._read_again[key] = (body, _reads_again(body, name))
         return known[1]
 
-    def _with_arguments(self, body: ir.Node, bound: list[tuple[str, ir.Node]]) -> ir.Node:
+    def _with_arguments(self, body: ir.IRNode, bound: list[tuple[str, ir.IRNode]]) -> ir.IRNode:
         """An inlined def's `body` as a call of a generated function whose parameters are
         the arguments `bound`: a computed argument that the body reads more than once (or
         in a loop) is computed once, as a def's arguments are, not once per reading."""
         names = [v for v, _ in bound]
         seen = passes.summary(body)
-        if not seen.has_text and type(body) is ir.Call and type(body.func) is ir.Global and body.func.kind == ir.LOOP:
+        if not seen.has_text and type(body) is ir.PyCall and type(body.func) is ir.Global and body.func.kind == ir.LOOP:
             # The body is one call of a loop function, which takes each variable read in its
             # loop as a parameter: an argument it reads once, in its own arguments, is
             # computed once there.
@@ -1066,10 +1072,10 @@ class ExpressionCompiler:
         name = f"_in{next(self.name_numbers)}"
         # lowered and compiled once compiled code calls it (`link_loops`)
         self._pending_loops[name] = functools.partial(
-            emit.function_module, name, ("vm", "L", *free, *names), (ir.Return(body),), seen.reads_vars
+            emit.function_module, name, ("vm", "L", *free, *names), (ir.PyReturn(body),), seen.reads_vars
         )
         params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
-        return ir.Call(ir.Global(name, ir.LOOP), params)
+        return ir.PyCall(ir.Global(name, ir.LOOP), params)
 
     def may_grow(self, e, seen: frozenset = frozenset()) -> bool:
         """Can `e` compute a number, list or text larger than every value it reads?
@@ -1119,8 +1125,8 @@ class ExpressionCompiler:
         if extra > 0:
             stmts.append(ir.Update(ir.Frame(), "+", ir.Tuple((ir.Lit(None),) * extra)))
         if passes.uses_vars(body):
-            stmts.append(ir.Assign((ir.Local("V"),), ir.Attr(ir.VMRef(), "vars")))
-        stmts.append(ir.Return(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
+            stmts.append(ir.PyAssign((ir.Local("V"),), ir.Attr(ir.VMRef(), "vars")))
+        stmts.append(ir.PyReturn(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
         module = lowered(emit.function_module, name, _FRAME, stmts, False, calls)
         self.link_loops(calls)
         exec(compiled(module, "<gamedef function>"), self.tables.ns)  # noqa: S102
@@ -1158,7 +1164,7 @@ class ExpressionCompiler:
 
 
 # Nodes that are values already held: computing one costs nothing and cannot fail.
-_HELD = (ir.Lit, ir.Const, ir.Slot, ir.Var, ir.Local, ir.Players)
+_HELD = (ir.Lit, ir.Const, ir.Slot, ir.VarSlot, ir.Local, ir.Players)
 
 
 def _coalesce(value, default):
@@ -1235,29 +1241,29 @@ def _plain_literal(value: Any) -> bool:
     return value is None or isinstance(value, bool) or isinstance(value, int) and value >= 0
 
 
-def _reads_variable(read: ir.Node) -> bool:
+def _reads_variable(read: ir.IRNode) -> bool:
     """Is `read` (a hoistable read) an entry of a game variable?"""
     while type(read) is ir.Subscript:
         read = read.obj
-    return type(read) is ir.Var
+    return type(read) is ir.VarSlot
 
 
-def _width(node: ir.Node) -> int:
+def _width(node: ir.IRNode) -> int:
     """How wide `node` is (emit.width): what keeps inlined bodies in check (INLINE_LIMIT)."""
     return emit.width(node)
 
 
-def _disjuncts(node: ir.Node) -> list[ir.Node]:
+def _disjuncts(node: ir.IRNode) -> list[ir.IRNode]:
     """The operands of a chain of `or`s (`a or (b or c)`: a, b, c), or `node` alone."""
     node = ir.unwrapped(node)
-    if type(node) is ir.BinOp and node.op == "or":
+    if type(node) is ir.PyBinOp and node.op == "or":
         return _disjuncts(node.left) + _disjuncts(node.right)
     return [node]
 
 
-def _loop_call(name: str, free: list[str]) -> ir.Node:
+def _loop_call(name: str, free: list[str]) -> ir.IRNode:
     """The call of generated function `name`, with the frame and the variables `free`."""
-    return ir.Call(ir.Global(name, ir.LOOP), (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free)))
+    return ir.PyCall(ir.Global(name, ir.LOOP), (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free)))
 
 
 def _frozen(out: list) -> tuple[ir.Stmt, ...]:

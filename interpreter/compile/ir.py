@@ -9,9 +9,13 @@ a pass over the tree (passes.py). One lowering (emit.py) makes the tree a tree o
 Python's `ast`, which Python compiles: no Python text is written or read.
 
 Expression nodes are frozen and compared by value, so two trees that lower to the same
-code are equal (a literal with its kind: `1` is not `True`). Statement nodes (`Assign`,
+code are equal (a literal with its kind: `1` is not `True`). Statement nodes (`PyAssign`,
 `When`, `Loop`, ...) are the bodies of the functions the compiler generates around
 expressions (loop functions, native blocks, a decision's step), made of expression nodes.
+
+A node with a Python construct of the same shape is named for it, `Py` before its name
+(`PyCall`, `PyAssign`, `PyWhile`...), a comprehension's clauses `CompFor` and `CompIf`, a
+game variable's read `VarSlot`: none shares a name with the syntax tree's classes.
 
 To add a node: define it here (frozen, its children as fields), lower it in
 `emit._EXPR` (or `emit._STMT`; an expression's width in `emit._WIDTH`), and say in
@@ -26,7 +30,7 @@ from typing import Any
 import attrs
 
 
-class Node:
+class IRNode:
     """An expression of the generated Python."""
 
     __slots__ = ()
@@ -40,7 +44,7 @@ def _kind_and_value(value: Any) -> tuple[type, Any]:
 
 
 @attrs.frozen
-class Lit(Node):
+class Lit(IRNode):
     """None, a truth, a number or a text, as a constant of the code. Compared with its
     kind: `1` and `True` are equal in Python, yet different constants."""
 
@@ -48,7 +52,7 @@ class Lit(Node):
 
 
 @attrs.frozen
-class Const(Node):
+class Const(IRNode):
     """A value computed at load, kept in the namespace as `name` (`_k12`)."""
 
     name: str
@@ -56,21 +60,21 @@ class Const(Node):
 
 
 @attrs.frozen
-class Slot(Node):
+class Slot(IRNode):
     """A local of the frame: `L[index]`."""
 
     index: int
 
 
 @attrs.frozen
-class Var(Node):
+class VarSlot(IRNode):
     """A game variable: `V[slot]`."""
 
     slot: int
 
 
 @attrs.frozen
-class Local(Node):
+class Local(IRNode):
     """A Python local of generated code: a comprehension's variable (`_v3`), a parameter."""
 
     name: str
@@ -85,7 +89,7 @@ OTHER = "other"  # anything else: queries, defs, built-ins that read the machine
 
 
 @attrs.frozen
-class Global(Node):
+class Global(IRNode):
     """A name of the generated code's namespace (or a Python built-in)."""
 
     name: str
@@ -93,7 +97,7 @@ class Global(Node):
 
 
 @attrs.frozen
-class TableRead(Node):
+class TableRead(IRNode):
     """A dict made at load, read by key: a component's field (`_f_NAME`, `of` "field"), a
     tabulated def (`_t_NAME`, "def") or a variable key's position (`_iS_D`, "position")."""
 
@@ -102,17 +106,17 @@ class TableRead(Node):
 
 
 @attrs.frozen
-class VMRef(Node):
+class VMRef(IRNode):
     """The machine running the code: `vm`."""
 
 
 @attrs.frozen
-class Frame(Node):
+class Frame(IRNode):
     """The frame's list of locals as a whole: `L`."""
 
 
 @attrs.frozen
-class Players(Node):
+class Players(IRNode):
     """The seats in play: `vm.players`."""
 
 
@@ -120,198 +124,198 @@ class Players(Node):
 
 
 @attrs.frozen
-class Group(Node):
+class Group(IRNode):
     """`(x)`: parentheses the emitter writes, nothing else."""
 
-    inner: Node
+    inner: IRNode
 
 
 @attrs.frozen
-class Subscript(Node):
+class Subscript(IRNode):
     """`obj[key]`."""
 
-    obj: Node
-    key: Node
+    obj: IRNode
+    key: IRNode
 
 
 @attrs.frozen
-class Head(Node):
+class Head(IRNode):
     """`obj[:stop]`."""
 
-    obj: Node
+    obj: IRNode
     stop: int
 
 
 @attrs.frozen
-class Slice(Node):
+class Slice(IRNode):
     """`obj[lower:upper]` (a bound None: left out)."""
 
-    obj: Node
-    lower: Node | None = None
-    upper: Node | None = None
+    obj: IRNode
+    lower: IRNode | None = None
+    upper: IRNode | None = None
 
 
 @attrs.frozen
-class Attr(Node):
-    """`obj.name` (a method, called by a `Call`)."""
+class Attr(IRNode):
+    """`obj.name` (a method, called by a `PyCall`)."""
 
-    obj: Node
+    obj: IRNode
     name: str
 
 
 @attrs.frozen
-class Call(Node):
+class PyCall(IRNode):
     """`func(args, key=value)`."""
 
-    func: Node
-    args: tuple[Node, ...] = ()
-    keywords: tuple[tuple[str, Node], ...] = ()
+    func: IRNode
+    args: tuple[IRNode, ...] = ()
+    keywords: tuple[tuple[str, IRNode], ...] = ()
 
 
 @attrs.frozen
-class Tuple(Node):
+class Tuple(IRNode):
     """`(a, b,)`, `()` when empty."""
 
-    items: tuple[Node, ...]
+    items: tuple[IRNode, ...]
 
 
 @attrs.frozen
-class List(Node):
+class List(IRNode):
     """`[a, b]` (a def's frame, made at its call)."""
 
-    items: tuple[Node, ...]
+    items: tuple[IRNode, ...]
 
 
 @attrs.frozen
-class BinOp(Node):
+class PyBinOp(IRNode):
     """`(left op right)`: arithmetic, comparison, `and`, `or`, `in`, `is`."""
 
     op: str
-    left: Node
-    right: Node
+    left: IRNode
+    right: IRNode
 
 
 @attrs.frozen
-class Between(Node):
+class Between(IRNode):
     """`low <= value <= high`."""
 
-    low: Node
-    value: Node
-    high: Node
+    low: IRNode
+    value: IRNode
+    high: IRNode
 
 
 @attrs.frozen
-class Not(Node):
+class PyNot(IRNode):
     """`(not x)`; `bare`: `not x`, where the emitter's place needs no parentheses."""
 
-    operand: Node
+    operand: IRNode
     bare: bool = False
 
 
 @attrs.frozen
-class Truth(Node):
+class Truth(IRNode):
     """`(not not x)`: whether a list is empty, as a truth."""
 
-    operand: Node
+    operand: IRNode
 
 
 @attrs.frozen
-class Neg(Node):
+class PyNeg(IRNode):
     """`(-x)`."""
 
-    operand: Node
+    operand: IRNode
 
 
 @attrs.frozen
-class IfExp(Node):
+class IfExp(IRNode):
     """`(then if condition else otherwise)`."""
 
-    condition: Node
-    then: Node
-    otherwise: Node
+    condition: IRNode
+    then: IRNode
+    otherwise: IRNode
 
 
 @attrs.frozen
-class Lambda(Node):
+class PyLambda(IRNode):
     """`(lambda param: body)`."""
 
     param: str
-    body: Node
+    body: IRNode
 
 
 @attrs.frozen
-class For(Node):
+class CompFor(IRNode):
     """A comprehension's `for var in iterable`."""
 
     var: str
-    iterable: Node
+    iterable: IRNode
 
 
 @attrs.frozen
-class If(Node):
+class CompIf(IRNode):
     """A comprehension's `if condition`."""
 
-    condition: Node
+    condition: IRNode
 
 
 @attrs.frozen
-class Comp(Node):
+class Comp(IRNode):
     """`[element for ... if ...]`: a list comprehension (Python's order of clauses)."""
 
-    element: Node
-    clauses: tuple[For | If, ...]
+    element: IRNode
+    clauses: tuple[CompFor | CompIf, ...]
 
 
 @attrs.frozen
-class Join(Node):
+class Join(IRNode):
     """`a + b + c` with no parentheses (the parts of a text)."""
 
-    parts: tuple[Node, ...]
+    parts: tuple[IRNode, ...]
 
 
 @attrs.frozen
-class Charge(Node):
+class Charge(IRNode):
     """`_charge(vm, items)`: a list spending one step per item where it is read."""
 
-    items: Node
+    items: IRNode
 
 
 @attrs.frozen
-class Cap(Node):
+class Cap(IRNode):
     """`_cap(value)` or, `deep`, `_cap_deep(value)`: a value held to the value limits."""
 
-    value: Node
+    value: IRNode
     deep: bool = False
 
 
 @attrs.frozen
-class QueryCall(Node):
+class QueryCall(IRNode):
     """`_q_NAME(vm, (a, b, ))`: a query's answer with the modifiers in force (`tight`:
     `(a,)`, as a changeable property's one argument is written)."""
 
     query: str
-    args: tuple[Node, ...]
+    args: tuple[IRNode, ...]
     tight: bool = False
 
 
 @attrs.frozen
-class Guarded(Node):
+class Guarded(IRNode):
     """`(fast if (V[s] is _qi_NAME[0] and ...) else call)`: a query's base written in
     place while the variables `slots` hold the values last seen with no modifier of it
     in force (modifiers.specialised keeps them)."""
 
-    fast: Node
+    fast: IRNode
     query: str
     slots: tuple[int, ...]
-    call: Node
+    call: IRNode
 
 
 @attrs.frozen
-class Neighbours(Node):
+class Neighbours(IRNode):
     """`_links.get(node, ())`, the map's links; with `slot`, the state's added links
     when there are any: `(... if not V[slot] else _dl_neighbours(vm, node))`."""
 
-    node: Node
+    node: IRNode
     slot: int | None = None
 
 
@@ -328,53 +332,53 @@ Body = tuple["Statement", ...]
 
 
 @attrs.frozen
-class Assign(Statement):
+class PyAssign(Statement):
     """`a = b = value`: each of `targets` (a local, a slot, a variable, an entry, an
     attribute, or a `Tuple` of them) bound to `value`."""
 
-    targets: tuple[Node, ...]
-    value: Node
+    targets: tuple[IRNode, ...]
+    value: IRNode
 
 
 @attrs.frozen
 class Update(Statement):
     """`target op= value`."""
 
-    target: Node
+    target: IRNode
     op: str
-    value: Node
+    value: IRNode
 
 
 @attrs.frozen
 class Do(Statement):
     """`value` computed for what it does (a call), its result dropped."""
 
-    value: Node
+    value: IRNode
 
 
 @attrs.frozen
-class Return(Statement):
+class PyReturn(Statement):
     """`return value` (`return` alone with None)."""
 
-    value: Node | None = None
+    value: IRNode | None = None
 
 
 @attrs.frozen
 class Raise(Statement):
     """`raise error`."""
 
-    error: Node
+    error: IRNode
 
 
 @attrs.frozen
 class Delete(Statement):
     """`del target`."""
 
-    target: Node
+    target: IRNode
 
 
 @attrs.frozen
-class Break(Statement):
+class PyBreak(Statement):
     """`break`."""
 
 
@@ -384,7 +388,7 @@ class Continue(Statement):
 
 
 @attrs.frozen
-class Pass(Statement):
+class PyPass(Statement):
     """`pass`."""
 
 
@@ -394,7 +398,7 @@ class When(Statement):
     `otherwise` marked `chained` is its `elif`. `flat`: the body is on the header's line
     (a line of a native block is a statement of the rules: see blocks.py)."""
 
-    condition: Node
+    condition: IRNode
     body: Body
     otherwise: Body | None = None
     flat: bool = False
@@ -402,10 +406,10 @@ class When(Statement):
 
 
 @attrs.frozen
-class While(Statement):
+class PyWhile(Statement):
     """`while condition: body`."""
 
-    condition: Node
+    condition: IRNode
     body: Body
 
 
@@ -414,8 +418,8 @@ class Loop(Statement):
     """`for var in iterable: body`: a loop whose every turn runs the body; `var` an
     expression variable's name or a target node (a slot of the frame)."""
 
-    var: str | Node
-    iterable: Node
+    var: str | IRNode
+    iterable: IRNode
     body: Body
 
 
@@ -440,7 +444,7 @@ def _guarded(node: Guarded) -> tuple[Any, ...]:
     out: list[Any] = [node.fast]
     q = Global(f"_qi_{node.query}")
     for slot in node.slots:  # the guard: `V[s] is _qi_NAME[i]`
-        out += (Var(slot), q)
+        out += (VarSlot(slot), q)
     out.append(node.call)
     return tuple(out)
 
@@ -448,10 +452,10 @@ def _guarded(node: Guarded) -> tuple[Any, ...]:
 def _neighbours(node: Neighbours) -> tuple[Any, ...]:
     if node.slot is None:
         return (_LINKS, node.node)
-    return (_LINKS, node.node, Var(node.slot), _DL_NEIGHBOURS, _VM, node.node)
+    return (_LINKS, node.node, VarSlot(node.slot), _DL_NEIGHBOURS, _VM, node.node)
 
 
-def _call(node: Call) -> tuple[Any, ...]:
+def _call(node: PyCall) -> tuple[Any, ...]:
     if node.keywords:
         return (node.func, *node.args, *(value for _, value in node.keywords))
     return (node.func, *node.args)
@@ -475,18 +479,18 @@ _KIDS: dict[type, Any] = {
     Head: lambda n: (n.obj,),
     Slice: lambda n: tuple(x for x in (n.obj, n.lower, n.upper) if x is not None),
     Attr: lambda n: (n.obj,),
-    Call: _call,
+    PyCall: _call,
     Tuple: lambda n: n.items,
     List: lambda n: n.items,
-    BinOp: lambda n: (n.left, n.right),
+    PyBinOp: lambda n: (n.left, n.right),
     Between: lambda n: (n.low, n.value, n.high),
-    Not: lambda n: (n.operand,),
+    PyNot: lambda n: (n.operand,),
     Truth: lambda n: (n.operand,),
-    Neg: lambda n: (n.operand,),
+    PyNeg: lambda n: (n.operand,),
     IfExp: lambda n: (n.then, n.condition, n.otherwise),
-    Lambda: lambda n: (n.body,),
-    For: lambda n: (n.iterable,),
-    If: lambda n: (n.condition,),
+    PyLambda: lambda n: (n.body,),
+    CompFor: lambda n: (n.iterable,),
+    CompIf: lambda n: (n.condition,),
     Comp: lambda n: (n.element, *n.clauses),
     Join: lambda n: n.parts,
     Charge: lambda n: (_CHARGE, _VM, n.items),
@@ -494,19 +498,21 @@ _KIDS: dict[type, Any] = {
     QueryCall: lambda n: (Global(f"_q_{n.query}"), _VM, *n.args),
     Guarded: _guarded,
     Neighbours: _neighbours,
-    Assign: lambda n: (*n.targets, n.value),
+    PyAssign: lambda n: (*n.targets, n.value),
     Update: lambda n: (n.target, n.value),
     Do: lambda n: (n.value,),
-    Return: lambda n: _NONE if n.value is None else (n.value,),
+    PyReturn: lambda n: _NONE if n.value is None else (n.value,),
     Raise: lambda n: (n.error,),
     Delete: lambda n: (n.target,),
     When: lambda n: (n.condition, *n.body, *(n.otherwise or ())),
-    While: lambda n: (n.condition, *n.body),
+    PyWhile: lambda n: (n.condition, *n.body),
     Loop: lambda n: (n.iterable, *n.body) if n.var.__class__ is str else (n.var, n.iterable, *n.body),
     Try: lambda n: (*n.body, *n.handler),
 }
 
-_LEAVES = frozenset((Lit, Const, Slot, Var, Local, Global, TableRead, VMRef, Frame, Players, Break, Continue, Pass))
+_LEAVES = frozenset(
+    (Lit, Const, Slot, VarSlot, Local, Global, TableRead, VMRef, Frame, Players, PyBreak, Continue, PyPass)
+)
 for _leaf in _LEAVES:
     _KIDS[_leaf] = lambda n: _NONE
 
@@ -524,7 +530,7 @@ def walk(node: Any) -> Iterator[Any]:
             push(reversed(inner))
 
 
-def unwrapped(node: Node) -> Node:
+def unwrapped(node: IRNode) -> IRNode:
     """`node` without the parentheses (`Group`) around the whole of it."""
     while type(node) is Group:
         node = node.inner
@@ -534,14 +540,14 @@ def unwrapped(node: Node) -> Node:
 TUPLE = Global("tuple", PYTHON)
 BUDGET = Attr(VMRef(), "budget")  # the steps left to the run
 # `if vm.budget < 0: vm.out_of_steps()`: after the budget is spent
-OUT_OF_STEPS = When(BinOp("<", BUDGET, Lit(0)), (Do(Call(Attr(VMRef(), "out_of_steps"))),), flat=True)
+OUT_OF_STEPS = When(PyBinOp("<", BUDGET, Lit(0)), (Do(PyCall(Attr(VMRef(), "out_of_steps"))),), flat=True)
 LEN = Global("len", PYTHON)
 SORTED = Global("sorted", PYTHON)
 TEXT = Global("_T", PYTHON)
 DISPLAY = Global("_disp", PYTHON)
 
 
-def spend_per_item(items: Node) -> When:
+def spend_per_item(items: IRNode) -> When:
     """`if items.__class__ is tuple:`, a step spent per item, as `charge` spends them."""
-    is_list = BinOp("is", Attr(items, "__class__"), TUPLE)
-    return When(is_list, (Update(BUDGET, "-", Call(LEN, (items,))), OUT_OF_STEPS))
+    is_list = PyBinOp("is", Attr(items, "__class__"), TUPLE)
+    return When(is_list, (Update(BUDGET, "-", PyCall(LEN, (items,))), OUT_OF_STEPS))

@@ -20,7 +20,7 @@ from interpreter.compile import emit, ir
 
 # ---- what a node does -------------------------------------------------------------------
 
-_CALLING = frozenset((ir.Call, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours))
+_CALLING = frozenset((ir.PyCall, ir.Comp, ir.Charge, ir.Cap, ir.QueryCall, ir.Neighbours))
 
 
 def _holds(code: Any, test: Any) -> bool:
@@ -37,20 +37,20 @@ def _holds(code: Any, test: Any) -> bool:
     return False
 
 
-def computes(node: ir.Node) -> bool:
+def computes(node: ir.IRNode) -> bool:
     """Does `node` call a function or make a list (rather than read values)? Such a node
     is never written twice (an inlined body reading its parameter twice, a guarded query
     whose argument the guard would repeat): it is computed once, into a local."""
     return _holds(node, lambda n: type(n) in _CALLING)
 
 
-def uses_vars(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
+def uses_vars(node: ir.IRNode | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code read a game variable (`V[...]`)? Its function then starts
     `V = vm.vars`."""
-    return _holds(node, lambda n: type(n) is ir.Var)
+    return _holds(node, lambda n: type(n) is ir.VarSlot)
 
 
-def has_text(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> bool:
+def has_text(node: ir.IRNode | ir.Stmt | Iterable[ir.Stmt]) -> bool:
     """Does the code write a text other than the empty one? (Its reads are then left as
     they are: hoisting is kept to code of plain reads.)"""
     return _holds(node, lambda n: type(n) is ir.Lit and isinstance(n.value, str) and n.value != "")
@@ -62,20 +62,20 @@ def is_variable(name: str) -> bool:
     return name.startswith("_v") and name[2:].isdigit()
 
 
-def bound_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
+def bound_locals(node: ir.IRNode | ir.Stmt | Iterable[ir.Stmt]) -> set[str]:
     """The expression variables the code binds (`for v in`, `lambda v:`)."""
     nodes = node if isinstance(node, (list, tuple)) else (node,)
     out = set()
     for x in nodes:
         for n in ir.walk(x):
             t = type(n)
-            name = n.var if t in (ir.For, ir.Loop) else n.param if t is ir.Lambda else None
+            name = n.var if t in (ir.CompFor, ir.Loop) else n.param if t is ir.PyLambda else None
             if name.__class__ is str and is_variable(name):
                 out.add(name)
     return out
 
 
-def free_locals(node: ir.Node | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterable[str] = ()) -> list[str]:
+def free_locals(node: ir.IRNode | ir.Stmt | Iterable[ir.Stmt], also_bound: Iterable[str] = ()) -> list[str]:
     """The expression variables the code reads but does not bind, in the order they were
     made: the parameters a generated function around it takes from the code around it."""
     nodes = node if isinstance(node, (list, tuple)) else (node,)
@@ -96,7 +96,7 @@ class Summary:
     free: tuple[str, ...]
 
 
-def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
+def summary(code: ir.IRNode | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     """`uses_vars`, `has_text`, `bound_locals` and `free_locals` of `code` at once (one
     walk of its own, with no generator: asked of every generated function)."""
     reads_vars = text = False
@@ -104,7 +104,7 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     read: set[str] = set()
     stack: list[Any] = list(code) if isinstance(code, (list, tuple)) else [code]
     pop, push, kids = stack.pop, stack.extend, ir._KIDS
-    Var, Local, Lit, For, Loop, Lambda = ir.Var, ir.Local, ir.Lit, ir.For, ir.Loop, ir.Lambda
+    Var, Local, Lit, For, Loop, Lambda = ir.VarSlot, ir.Local, ir.Lit, ir.CompFor, ir.Loop, ir.PyLambda
     while stack:
         n = pop()
         t = type(n)
@@ -126,7 +126,7 @@ def summary(code: ir.Node | ir.Stmt | Iterable[ir.Stmt]) -> Summary:
     return Summary(reads_vars, text, frozenset(bound), free)
 
 
-def table_read(node: ir.Node) -> ir.TableRead | None:
+def table_read(node: ir.IRNode) -> ir.TableRead | None:
     """The field or def table `node` reads, if it is one read of one (`_f_value[c]`) and
     writes no text."""
     if type(node) is ir.Subscript and type(node.obj) is ir.TableRead and node.obj.of in ("field", "def"):
@@ -143,7 +143,7 @@ def _invariant(key: Any, bound: set[str]) -> bool:
     frame's slots, variables, constants, numbers, the function's parameters and fixed
     tables at such keys, with nothing that calls and no variable the loops bind?"""
     t = type(key)
-    if t in (ir.Slot, ir.Var, ir.Const):
+    if t in (ir.Slot, ir.VarSlot, ir.Const):
         return True
     if t is ir.Lit:
         return type(key.value) is int and key.value >= 0
@@ -158,14 +158,14 @@ def _invariant(key: Any, bound: set[str]) -> bool:
     return False
 
 
-def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_turn: bool = True) -> list[ir.Node]:
+def hoistable(code: ir.IRNode | Iterable[ir.Stmt], bound: set[str], after_first_turn: bool = True) -> list[ir.IRNode]:
     """The reads in a loop function's code that give the same value on every turn: a
     variable's entry at keys that don't depend on the loop (`influence[s]` while the loop
     runs over countries, the longest such chain of keys), a key's position, a component's
     field or a tabulated def at such a key (all fixed at load). With `after_first_turn`,
     only those written after the first `for` (read at every turn: the ones before it are
     read once anyway). Longest (as written) first."""
-    found: dict[ir.Node, int] = {}
+    found: dict[ir.IRNode, int] = {}
     started = not after_first_turn
     # One walk in the order the code is written (an explicit stack, no recursion: asked
     # of every loop function); a `for` starts the turns where it is met.
@@ -180,7 +180,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
         if t is ir.Comp:  # `[element for ...]`: the element is written before the `for`
             push(reversed((n.element, *n.clauses)))
             continue
-        if t is ir.For:  # a comprehension's `for`: its list is read at the first turn's start
+        if t is ir.CompFor:  # a comprehension's `for`: its list is read at the first turn's start
             started = True
             stack.append(n.iterable)
             continue
@@ -191,7 +191,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
             while type(base) is ir.Subscript:
                 chain.append(base)
                 base = base.obj
-            if type(base) is ir.Var:  # the longest run of invariant keys from the variable
+            if type(base) is ir.VarSlot:  # the longest run of invariant keys from the variable
                 best = None
                 for level in reversed(chain):
                     if not _invariant(level.key, bound):
@@ -208,7 +208,7 @@ def hoistable(code: ir.Node | Iterable[ir.Stmt], bound: set[str], after_first_tu
     return sorted(found, key=lambda n: -widths[n])  # (equally wide: in the order they are read)
 
 
-def replace(node, old: ir.Node, new: ir.Node):
+def replace(node, old: ir.IRNode, new: ir.IRNode):
     """`node` (an expression or a statement) with every `old` inside it written `new`
     (the same object where there is none)."""
     kind = type(old)
@@ -219,7 +219,7 @@ def replace(node, old: ir.Node, new: ir.Node):
     return swap(node)
 
 
-_TREE = (ir.Node, ir.Statement)
+_TREE = (ir.IRNode, ir.Statement)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}  # each class's field names, in order
 
 
@@ -254,19 +254,19 @@ def _rebuilt(node, f):
 def _rebuilt_item(x, f):
     if isinstance(x, _TREE):
         return f(x)
-    if x.__class__ is tuple and len(x) == 2 and isinstance(x[1], ir.Node):  # a keyword argument
+    if x.__class__ is tuple and len(x) == 2 and isinstance(x[1], ir.IRNode):  # a keyword argument
         value = f(x[1])
         return x if value is x[1] else (x[0], value)
     return x
 
 
-def contains(code, target: ir.Node) -> bool:
+def contains(code, target: ir.IRNode) -> bool:
     """Is `target` written somewhere in `code` (a node or statements)?"""
     kind = type(target)
     return _holds(code, lambda n: type(n) is kind and n == target)
 
 
-def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], list[tuple[str, ir.Node]]]:
+def hoist(stmts: list[ir.Stmt], reads: list[ir.IRNode]) -> tuple[list[ir.Stmt], list[tuple[str, ir.IRNode]]]:
     """`stmts` with each of `reads` (longest first) that is still written in them replaced
     by a local `__hN`; and the (local, read) pairs made. A read written only inside a
     longer one is not (the longer one's local holds it). The reads `hoistable` finds are
@@ -304,7 +304,7 @@ def hoist(stmts: list[ir.Stmt], reads: list[ir.Node]) -> tuple[list[ir.Stmt], li
     return [swap(s) for s in stmts], made
 
 
-def substitute(node: ir.Node, values: dict[str, ir.Node]) -> ir.Node:
+def substitute(node: ir.IRNode, values: dict[str, ir.IRNode]) -> ir.IRNode:
     """`node` with each expression variable named in `values` written as its value, in
     parentheses (an inlined def's argument computed once, in the one place it is read)."""
     for name, value in values.items():
@@ -312,7 +312,7 @@ def substitute(node: ir.Node, values: dict[str, ir.Node]) -> ir.Node:
     return node
 
 
-def count(node: ir.Node, target: ir.Node) -> int:
+def count(node: ir.IRNode, target: ir.IRNode) -> int:
     """How many times `target` is written in `node`."""
     return sum(1 for n in ir.walk(node) if n == target)
 
@@ -320,14 +320,14 @@ def count(node: ir.Node, target: ir.Node) -> int:
 # ---- what a condition or a value reads (modifiers.py) ---------------------------------
 
 
-def var_reads(node: ir.Node) -> tuple[int, ...] | None:
+def var_reads(node: ir.IRNode) -> tuple[int, ...] | None:
     """The variables' slots a compiled condition reads, if it reads nothing but
     variables, its card (`L[0]`), constants, fixed tables and built-ins that read only
     their arguments; else None (it may read anything: a query, the seats, a def)."""
     slots = set()
     for n in ir.walk(node):
         t = type(n)
-        if t is ir.Var:
+        if t is ir.VarSlot:
             slots.add(n.slot)
         elif t is ir.Slot:
             if n.index != 0:
@@ -335,7 +335,7 @@ def var_reads(node: ir.Node) -> tuple[int, ...] | None:
         elif t is ir.Global:
             if n.kind != ir.BUILTIN:
                 return None
-        elif t is ir.Call:
+        elif t is ir.PyCall:
             if n.keywords:
                 return None
         elif t not in _PLAIN:
@@ -344,11 +344,11 @@ def var_reads(node: ir.Node) -> tuple[int, ...] | None:
 
 
 _PLAIN: tuple[type, ...] = (ir.Lit, ir.Const, ir.TableRead, ir.Frame, ir.Group, ir.Subscript, ir.Tuple, ir.List)
-_PLAIN += (ir.BinOp, ir.Not, ir.Truth, ir.Neg, ir.IfExp, ir.Join, ir.Head)
-_PURE_NODES = (*_PLAIN, ir.Slot, ir.Local, ir.Lambda, ir.Comp, ir.For, ir.If, ir.Cap)
+_PLAIN += (ir.PyBinOp, ir.PyNot, ir.Truth, ir.PyNeg, ir.IfExp, ir.Join, ir.Head)
+_PURE_NODES = (*_PLAIN, ir.Slot, ir.Local, ir.PyLambda, ir.Comp, ir.CompFor, ir.CompIf, ir.Cap)
 
 
-def pure(node: ir.Node) -> bool:
+def pure(node: ir.IRNode) -> bool:
     """Does a compiled expression read nothing but its frame `L` (any slot), constants,
     fixed tables, its comprehensions' variables and functions that read only their
     arguments: no variable, no query, no seats, no step budget (`vm`)? Its answer is then
@@ -358,7 +358,7 @@ def pure(node: ir.Node) -> bool:
         if t is ir.Global:
             if n.kind not in (ir.BUILTIN, ir.PYTHON):
                 return False
-        elif t is ir.Call:
+        elif t is ir.PyCall:
             if n.keywords:
                 return False
         elif t not in _PURE_NODES:

@@ -442,20 +442,22 @@ class StatementCompiler:
         calls: list[str] = []
         name = f"_labels{next(self.expressions.name_numbers)}"
         out, size, text = ir.Local("out"), ir.Local("size"), ir.Local("text")
-        length = ir.Call(ir.LEN, (text,))
-        too_long = ir.BinOp("or", ir.BinOp(">", length, ir.Lit(MAX_LABEL)), ir.BinOp(">", size, ir.Lit(MAX_LABELS)))
+        length = ir.PyCall(ir.LEN, (text,))
+        too_long = ir.PyBinOp(
+            "or", ir.PyBinOp(">", length, ir.Lit(MAX_LABEL)), ir.PyBinOp(">", size, ir.Lit(MAX_LABELS))
+        )
         each = (
-            ir.Assign((ir.Slot(slot),), ir.Local("v")),
-            ir.Assign((text,), ir.Call(ir.Global("str", ir.PYTHON), (node,))),
+            ir.PyAssign((ir.Slot(slot),), ir.Local("v")),
+            ir.PyAssign((text,), ir.PyCall(ir.Global("str", ir.PYTHON), (node,))),
             ir.Update(size, "+", length),
-            ir.When(too_long, (ir.Do(ir.Call(ir.Attr(ir.VMRef(), "labels_too_long"), (text, size))),), flat=True),
-            ir.Do(ir.Call(ir.Attr(out, "append"), (text,))),
+            ir.When(too_long, (ir.Do(ir.PyCall(ir.Attr(ir.VMRef(), "labels_too_long"), (text, size))),), flat=True),
+            ir.Do(ir.PyCall(ir.Attr(out, "append"), (text,))),
         )
         stmts = (
-            ir.Assign((out,), ir.List(())),
-            ir.Assign((size,), ir.Lit(0)),
+            ir.PyAssign((out,), ir.List(())),
+            ir.PyAssign((size,), ir.Lit(0)),
             ir.Loop("v", ir.Local("values"), each),
-            ir.Return(out),
+            ir.PyReturn(out),
         )
         module = lowered(emit.function_module, name, ("vm", "L", "values"), stmts, passes.uses_vars(node), calls)
         self.expressions.link_loops(calls)
@@ -472,31 +474,31 @@ class StatementCompiler:
         once, with no call: a random game's every decision runs through it."""
         options = self.native.stored(s.options, self.expressions.src(s.options, scope, {}))
         player = self.expressions.src(s.player, scope, {})
-        if not (type(options) is ir.Call and options.func == ir.TUPLE):
-            options = ir.Call(ir.TUPLE, (options,))
+        if not (type(options) is ir.PyCall and options.func == ir.TUPLE):
+            options = ir.PyCall(ir.TUPLE, (options,))
         name = f"_choose{next(self.expressions.name_numbers)}"
         self.tables.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
         vm, values, who = ir.VMRef(), ir.Local("values"), ir.Local("who")
-        count = ir.Call(ir.LEN, (values,))
-        unusual = ir.BinOp("or", ir.Not(values, bare=True), ir.BinOp(">", count, ir.Lit(MAX_CHOICES)))
+        count = ir.PyCall(ir.LEN, (values,))
+        unusual = ir.PyBinOp("or", ir.PyNot(values, bare=True), ir.PyBinOp(">", count, ir.Lit(MAX_CHOICES)))
         left = ir.Attr(vm, "left")
         body = (
-            ir.Assign((values,), options),
-            ir.When(unusual, (ir.Return(ir.Call(ir.Global(f"{name}_unusual"), (vm, ir.Frame(), values))),)),
-            ir.Assign((who,), player),
+            ir.PyAssign((values,), options),
+            ir.When(unusual, (ir.PyReturn(ir.PyCall(ir.Global(f"{name}_unusual"), (vm, ir.Frame(), values))),)),
+            ir.PyAssign((who,), player),
             ir.When(  # a playout's decision, answered where it is asked (VM.suspend)
                 left,
                 (
                     ir.Update(left, "-", ir.Lit(1)),
-                    ir.Assign((ir.Slot(slot),), ir.Subscript(values, ir.Call(ir.Attr(vm, "pick"), (count,)))),
-                    ir.Assign((ir.BUDGET,), ir.Attr(vm, "step_limit")),
+                    ir.PyAssign((ir.Slot(slot),), ir.Subscript(values, ir.PyCall(ir.Attr(vm, "pick"), (count,)))),
+                    ir.PyAssign((ir.BUDGET,), ir.Attr(vm, "step_limit")),
                     ir.Delete(ir.Slice(ir.Attr(vm, "log"))),
-                    ir.Return(ir.Lit(nxt)),
+                    ir.PyReturn(ir.Lit(nxt)),
                 ),
             ),
-            ir.Do(ir.Call(ir.Attr(vm, "suspend"), (who, values, ir.Lit(slot), ir.Lit(choice), ir.Frame()))),
-            ir.Return(ir.Lit(nxt)),
+            ir.Do(ir.PyCall(ir.Attr(vm, "suspend"), (who, values, ir.Lit(slot), ir.Lit(choice), ir.Frame()))),
+            ir.PyReturn(ir.Lit(nxt)),
         )
         reads = passes.uses_vars(options) or passes.uses_vars(player)
         module = lowered(emit.function_module, name, ("vm", "L"), body, reads, calls)

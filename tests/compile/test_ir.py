@@ -29,28 +29,28 @@ def test_each_node_is_written_as_python():
         (ir.Lit(None), "None"),
         (ir.Const("_k3", (1, 2)), "_k3"),
         (ir.Slot(2), "L[2]"),
-        (ir.Var(7), "V[7]"),
+        (ir.VarSlot(7), "V[7]"),
         (ir.Players(), "vm.players"),
         (ir.Group(ir.Slot(1)), "(L[1])"),
         (ir.Subscript(ir.TableRead("_f_cost", "field"), X), "_f_cost[_v1]"),
         (ir.Head(ir.Lit("abc"), 1), "'abc'[:1]"),
         (ir.Slice(X, None, Y), "_v1[:_v2]"),
-        (ir.Slice(X, ir.BinOp("+", Y, ir.Lit(1))), "_v1[(_v2 + 1):]"),
-        (ir.Between(ir.Neg(X), Y, X), "(-_v1) <= _v2 <= _v1"),
-        (ir.Call(ir.Attr(X, "count"), (Y,)), "_v1.count(_v2)"),
-        (ir.Call(ir.Global("_b_f"), (X,), (("first", ir.Lit(True)),)), "_b_f(_v1, first=True)"),
-        (ir.Call(ir.Global("_b_g"), (), (("first", ir.Lit(True)),)), "_b_g(first=True)"),
+        (ir.Slice(X, ir.PyBinOp("+", Y, ir.Lit(1))), "_v1[(_v2 + 1):]"),
+        (ir.Between(ir.PyNeg(X), Y, X), "(-_v1) <= _v2 <= _v1"),
+        (ir.PyCall(ir.Attr(X, "count"), (Y,)), "_v1.count(_v2)"),
+        (ir.PyCall(ir.Global("_b_f"), (X,), (("first", ir.Lit(True)),)), "_b_f(_v1, first=True)"),
+        (ir.PyCall(ir.Global("_b_g"), (), (("first", ir.Lit(True)),)), "_b_g(first=True)"),
         (ir.Tuple(()), "()"),
         (ir.Tuple((X,)), "(_v1,)"),
         (ir.List((X, Y)), "[_v1, _v2]"),
-        (ir.BinOp("+", X, ir.Lit(1)), "(_v1 + 1)"),
-        (ir.Not(X), "(not _v1)"),
-        (ir.Not(X, bare=True), "not _v1"),
+        (ir.PyBinOp("+", X, ir.Lit(1)), "(_v1 + 1)"),
+        (ir.PyNot(X), "(not _v1)"),
+        (ir.PyNot(X, bare=True), "not _v1"),
         (ir.Truth(X), "(not not _v1)"),
-        (ir.Neg(X), "(-_v1)"),
+        (ir.PyNeg(X), "(-_v1)"),
         (ir.IfExp(X, ir.Lit(1), ir.Lit(2)), "(1 if _v1 else 2)"),
-        (ir.Lambda("_v2", ir.BinOp(">", Y, ir.Lit(0))), "(lambda _v2: (_v2 > 0))"),
-        (ir.Comp(X, (ir.For("_v1", ir.Var(0)), ir.If(X))), "[_v1 for _v1 in V[0] if _v1]"),
+        (ir.PyLambda("_v2", ir.PyBinOp(">", Y, ir.Lit(0))), "(lambda _v2: (_v2 > 0))"),
+        (ir.Comp(X, (ir.CompFor("_v1", ir.VarSlot(0)), ir.CompIf(X))), "[_v1 for _v1 in V[0] if _v1]"),
         (ir.Join((ir.Lit("a"), X)), "'a' + _v1"),
         (ir.Charge(X), "_charge(vm, _v1)"),
         (ir.Cap(X), "_cap(_v1)"),
@@ -73,19 +73,19 @@ N = ir.Local("__n")
 def test_statements_are_lowered_one_to_a_line():
     """Each statement, and each `if`, `elif` and `else`, takes the next line; a flat `if`
     keeps its body on its own line (a native block's lines are the rules' statements)."""
-    flat = ir.When(X, (ir.Return(X),), flat=True)
+    flat = ir.When(X, (ir.PyReturn(X),), flat=True)
     stmts = [
-        ir.Assign((N,), ir.Lit(0)),
+        ir.PyAssign((N,), ir.Lit(0)),
         ir.Loop(
             "_v1",
-            ir.Var(2),
+            ir.VarSlot(2),
             (
                 ir.When(X, (ir.Update(N, "+", ir.Lit(1)),)),
                 flat,
-                ir.When(Y, (ir.Pass(),), (ir.When(X, (ir.Break(),), (ir.Continue(),), chained=True),)),
+                ir.When(Y, (ir.PyPass(),), (ir.When(X, (ir.PyBreak(),), (ir.Continue(),), chained=True),)),
             ),
         ),
-        ir.Return(N),
+        ir.PyReturn(N),
     ]
     tree, _ = emit.function_module("_f", ("vm", "L"), stmts, reads_vars=True)
     text = """
@@ -115,10 +115,10 @@ def test_statements_are_lowered_one_to_a_line():
 
 
 def test_the_lowering_lists_the_generated_functions_its_code_calls():
-    call = ir.Call(ir.Global("_any4", ir.LOOP), (ir.VMRef(), ir.Frame()))
-    other = ir.Call(ir.Global("_b_len"), (X,))
+    call = ir.PyCall(ir.Global("_any4", ir.LOOP), (ir.VMRef(), ir.Frame()))
+    other = ir.PyCall(ir.Global("_b_len"), (X,))
     calls: list[str] = []
-    lowered = emit.expression(ir.BinOp("and", call, other), calls)
+    lowered = emit.expression(ir.PyBinOp("and", call, other), calls)
     assert ast.unparse(lowered) == "_any4(vm, L) and _b_len(_v1)"
     assert calls == ["_any4"]
 
@@ -133,31 +133,31 @@ def test_a_text_of_the_rules_is_a_plain_string_constant():
 def test_equal_structures_have_equal_keys_and_different_ones_different():
     """The code cache finds a compiled module by its key (codecache.py)."""
 
-    def key(value: ir.Node) -> bytes:
-        return emit.function_module("_f", ("vm", "L"), (ir.Return(value),))[1]
+    def key(value: ir.IRNode) -> bytes:
+        return emit.function_module("_f", ("vm", "L"), (ir.PyReturn(value),))[1]
 
-    assert key(ir.BinOp("+", X, ir.Lit(1))) == key(ir.BinOp("+", X, ir.Lit(1)))
+    assert key(ir.PyBinOp("+", X, ir.Lit(1))) == key(ir.PyBinOp("+", X, ir.Lit(1)))
     different = [
-        ir.BinOp("+", X, ir.Lit(2)),
-        ir.BinOp("-", X, ir.Lit(1)),
-        ir.BinOp("+", X, ir.Lit(True)),  # True == 1 in Python, yet another constant
-        ir.BinOp("+", Y, ir.Lit(1)),
-        ir.BinOp("+", ir.Lit(1), X),
-        ir.Call(ir.Global("_b_f"), (X, ir.Lit(1))),
+        ir.PyBinOp("+", X, ir.Lit(2)),
+        ir.PyBinOp("-", X, ir.Lit(1)),
+        ir.PyBinOp("+", X, ir.Lit(True)),  # True == 1 in Python, yet another constant
+        ir.PyBinOp("+", Y, ir.Lit(1)),
+        ir.PyBinOp("+", ir.Lit(1), X),
+        ir.PyCall(ir.Global("_b_f"), (X, ir.Lit(1))),
     ]
-    keys = {key(ir.BinOp("+", X, ir.Lit(1))), *(key(d) for d in different)}
+    keys = {key(ir.PyBinOp("+", X, ir.Lit(1))), *(key(d) for d in different)}
     assert len(keys) == 1 + len(different)
 
 
 def test_nodes_compare_by_what_they_write_and_a_constant_by_its_name():
-    assert ir.BinOp("+", ir.Var(1), ir.Lit(2)) == ir.BinOp("+", ir.Var(1), ir.Lit(2))
+    assert ir.PyBinOp("+", ir.VarSlot(1), ir.Lit(2)) == ir.PyBinOp("+", ir.VarSlot(1), ir.Lit(2))
     assert ir.Const("_k1", (1,)) == ir.Const("_k1", (1, 2))  # the name is the value's one place
-    assert len({ir.Subscript(ir.Var(1), X), ir.Subscript(ir.Var(1), X)}) == 1
+    assert len({ir.Subscript(ir.VarSlot(1), X), ir.Subscript(ir.VarSlot(1), X)}) == 1
 
 
 def test_a_tree_is_walked_in_the_order_it_is_written():
     """The passes rely on it: a read is "after the first `for`" if it is walked after it."""
-    tree = ir.Comp(ir.Slot(1), (ir.For("_v1", ir.Slot(2)), ir.If(ir.Slot(3))))
+    tree = ir.Comp(ir.Slot(1), (ir.CompFor("_v1", ir.Slot(2)), ir.CompIf(ir.Slot(3))))
     written = [n.index for n in ir.walk(tree) if type(n) is ir.Slot]
     assert written == [1, 2, 3]
     cond = ir.IfExp(ir.Slot(2), ir.Slot(1), ir.Slot(3))  # `(then if condition else otherwise)`
@@ -168,14 +168,14 @@ def test_every_node_class_says_what_is_inside_it():
     """A pass walks a node's children from `ir._KIDS` (one small function per class, for
     speed): a node class missing from it would stop every walk with a KeyError, and one
     whose entry forgot a field would hide that field's reads from every pass."""
-    kinds = (ir.Node, ir.Statement)
+    kinds = (ir.IRNode, ir.Statement)
     classes = [c for c in vars(ir).values() if isinstance(c, type) and issubclass(c, kinds) and c not in kinds]
     assert set(classes) <= set(ir._KIDS)
-    assert set(classes) - {ir.For, ir.If} <= set(emit._EXPR) | set(emit._STMT)  # (clauses: with their Comp)
-    call = ir.Call(ir.Global("f"), (X,), (("k", Y),))
+    assert set(classes) - {ir.CompFor, ir.CompIf} <= set(emit._EXPR) | set(emit._STMT)  # (clauses: with their Comp)
+    call = ir.PyCall(ir.Global("f"), (X,), (("k", Y),))
     assert ir.children(call) == (ir.Global("f"), X, Y)
-    assert ir.children(ir.Assign((X,), ir.BinOp("+", X, Y))) == (X, ir.BinOp("+", X, Y))
-    assert ir.children(ir.When(X, (ir.Return(Y),), (ir.Pass(),))) == (X, ir.Return(Y), ir.Pass())
+    assert ir.children(ir.PyAssign((X,), ir.PyBinOp("+", X, Y))) == (X, ir.PyBinOp("+", X, Y))
+    assert ir.children(ir.When(X, (ir.PyReturn(Y),), (ir.PyPass(),))) == (X, ir.PyReturn(Y), ir.PyPass())
     assert ir.children(ir.Charge(X)) == (ir.Global("_charge"), ir.VMRef(), X)  # `_charge(vm, x)`
 
 
@@ -216,15 +216,15 @@ def test_small_expressions_compile_to_the_nodes_of_their_meaning(tmp_path):
         return compiled.expressions.src(e, Scope(["p", "n"]), {})
 
     chips, pile = compiled.tables.vars["chips"].slot, compiled.tables.vars["pile"].slot
-    assert tree("n + 1") == ir.BinOp("+", ir.Slot(1), ir.Lit(1))
+    assert tree("n + 1") == ir.PyBinOp("+", ir.Slot(1), ir.Lit(1))
     read = tree("chips[p][blue]")  # a variable's entry, each key through its position
-    assert type(read) is ir.Subscript and type(read.obj) is ir.Subscript and read.obj.obj == ir.Var(chips)
+    assert type(read) is ir.Subscript and type(read.obj) is ir.Subscript and read.obj.obj == ir.VarSlot(chips)
     assert read.key == ir.Subscript(ir.TableRead(f"_i{chips}_1", "position"), ir.Lit("blue"))
-    assert tree("double(n)") == ir.BinOp("*", ir.Group(ir.Slot(1)), ir.Lit(2))  # written in place
+    assert tree("double(n)") == ir.PyBinOp("*", ir.Group(ir.Slot(1)), ir.Lit(2))  # written in place
     assert type(tree("double(3)")) is ir.Lit  # folded at load
-    assert tree("count(pile) > 0") == ir.Truth(ir.Var(pile))  # whether it is empty, no count
+    assert tree("count(pile) > 0") == ir.Truth(ir.VarSlot(pile))  # whether it is empty, no count
     assert ast.unparse(emit.expression(tree("count(pile) == 0"))) == f"not V[{pile}]"
-    assert type(tree("any([x > n for x in pile])")) is ir.Call  # a loop function that stops early
+    assert type(tree("any([x > n for x in pile])")) is ir.PyCall  # a loop function that stops early
 
 
 def test_coalesce_is_a_conditional_expression_or_one_computation(tmp_path):
@@ -258,8 +258,8 @@ def test_coalesce_is_a_conditional_expression_or_one_computation(tmp_path):
         "_f_ops[L[0]] if _f_ops[L[0]] is not None else L[1]"
     )
     computed = tree("sum(pile) ?? n")  # (the checker would warn: never none; the compiler asks not)
-    assert type(computed) is ir.Call and computed.func == ir.Global("_coalesce", ir.PYTHON)
+    assert type(computed) is ir.PyCall and computed.func == ir.Global("_coalesce", ir.PYTHON)
     lazy = tree("sum(pile) ?? pile[n]")
-    assert type(lazy) is ir.Call and lazy.func == ir.Global("_coalesce_lazy", ir.PYTHON)
-    assert type(lazy.args[1]) is ir.Lambda
+    assert type(lazy) is ir.PyCall and lazy.func == ir.Global("_coalesce_lazy", ir.PYTHON)
+    assert type(lazy.args[1]) is ir.PyLambda
     assert tree("none ?? n") == ir.Slot(1) and tree("3 ?? n") == ir.Lit(3)  # known at load

@@ -26,33 +26,33 @@ POS = ir.TableRead("_i4_0", "position")
 
 
 def test_computes_tells_a_call_or_a_list_made_from_a_read():
-    assert not passes.computes(ir.Subscript(ir.Var(1), ir.Subscript(POS, X)))
+    assert not passes.computes(ir.Subscript(ir.VarSlot(1), ir.Subscript(POS, X)))
     assert not passes.computes(ir.IfExp(X, ir.Slot(1), ir.Lit("call(me)")))  # a text is no call
-    assert passes.computes(ir.BinOp("+", X, ir.Call(ir.Global("_b_max"), (Y,))))
-    assert passes.computes(ir.Comp(X, (ir.For("_v1", Y),)))
+    assert passes.computes(ir.PyBinOp("+", X, ir.PyCall(ir.Global("_b_max"), (Y,))))
+    assert passes.computes(ir.Comp(X, (ir.CompFor("_v1", Y),)))
     assert passes.computes(ir.QueryCall("q", (X,)))
 
 
 def test_uses_vars_sees_the_variables_a_guard_reads():
     assert not passes.uses_vars(ir.Slot(0))
     assert passes.uses_vars(ir.Guarded(ir.Slot(0), "q", (3,), ir.QueryCall("q", ())))
-    assert passes.uses_vars([ir.Assign((N,), ir.Var(2))])
+    assert passes.uses_vars([ir.PyAssign((N,), ir.VarSlot(2))])
 
 
 def test_free_locals_are_the_variables_read_and_not_bound_in_the_order_made():
-    loop = ir.Comp(ir.BinOp("+", X, ir.Local("_v12")), (ir.For("_v1", Z), ir.If(ir.Local("_v10"))))
+    loop = ir.Comp(ir.PyBinOp("+", X, ir.Local("_v12")), (ir.CompFor("_v1", Z), ir.CompIf(ir.Local("_v10"))))
     assert passes.bound_locals(loop) == {"_v1"}
     assert passes.free_locals(loop) == ["_v3", "_v10", "_v12"]  # by number, not by name
     assert passes.free_locals(loop, ["_v10"]) == ["_v3", "_v12"]
-    assert passes.free_locals(ir.Lambda("_v2", ir.BinOp("<", Y, X))) == ["_v1"]
+    assert passes.free_locals(ir.PyLambda("_v2", ir.PyBinOp("<", Y, X))) == ["_v1"]
 
 
 def test_hoistable_reads_are_those_the_same_at_every_turn():
     """`chips[who][x]` in a loop over x: `chips[who]` is the same at every turn, and so is a
     key's position or a field at a key the loop doesn't bind; the longest chain wins."""
-    entry = ir.Subscript(ir.Var(4), ir.Subscript(POS, Y))  # chips[who]: who is a parameter
+    entry = ir.Subscript(ir.VarSlot(4), ir.Subscript(POS, Y))  # chips[who]: who is a parameter
     item = ir.Subscript(entry, ir.Subscript(ir.TableRead("_i4_1", "position"), X))  # chips[who][x]
-    body = [ir.Loop("_v1", ir.Var(2), (_returns_true_if(ir.BinOp(">", item, ir.Lit(1))),))]
+    body = [ir.Loop("_v1", ir.VarSlot(2), (_returns_true_if(ir.PyBinOp(">", item, ir.Lit(1))),))]
     reads = passes.hoistable(body, passes.bound_locals(body))
     assert reads == [entry, ir.Subscript(POS, Y)]
     changed, made = passes.hoist(body, reads)
@@ -60,30 +60,30 @@ def test_hoistable_reads_are_those_the_same_at_every_turn():
     assert _written(changed[0].body[0].condition) == "__h0[_i4_1[_v1]] > 1"
 
 
-def _returns_true_if(condition: ir.Node) -> ir.When:
+def _returns_true_if(condition: ir.IRNode) -> ir.When:
     """`if condition: return True`."""
-    return ir.When(condition, (ir.Return(ir.Lit(True)),), flat=True)
+    return ir.When(condition, (ir.PyReturn(ir.Lit(True)),), flat=True)
 
 
-def _written(node: ir.Node) -> str:
+def _written(node: ir.IRNode) -> str:
     """`node` as Python would write its tree (a test's way to read a tree)."""
     return ast.unparse(emit.expression(node))
 
 
 def test_only_the_reads_after_the_first_turn_are_hoisted():
     """Before the first `for`, a read is made once anyway: no local for it."""
-    before = ir.Subscript(ir.Var(5), ir.Lit(1))
-    body = [ir.Assign((ir.Local("__i"),), before), ir.Loop("_v1", ir.Local("__i"), (ir.Return(X),))]
+    before = ir.Subscript(ir.VarSlot(5), ir.Lit(1))
+    body = [ir.PyAssign((ir.Local("__i"),), before), ir.Loop("_v1", ir.Local("__i"), (ir.PyReturn(X),))]
     assert passes.hoistable(body, {"_v1"}) == []
     assert passes.hoistable(body, {"_v1"}, after_first_turn=False) == [before]
-    comp = ir.Comp(before, (ir.For("_v1", ir.Var(3)), ir.If(ir.Subscript(ir.Var(6), ir.Lit(0)))))
-    assert passes.hoistable(comp, {"_v1"}) == [ir.Subscript(ir.Var(6), ir.Lit(0))]  # the element is written first
+    comp = ir.Comp(before, (ir.CompFor("_v1", ir.VarSlot(3)), ir.CompIf(ir.Subscript(ir.VarSlot(6), ir.Lit(0)))))
+    assert passes.hoistable(comp, {"_v1"}) == [ir.Subscript(ir.VarSlot(6), ir.Lit(0))]  # the element is written first
 
 
 def test_a_key_that_calls_or_reads_the_loop_item_is_not_hoisted():
-    calls = ir.Subscript(ir.Var(1), ir.Call(ir.Global("_b_f"), (Y,)))
-    by_item = ir.Subscript(ir.Var(1), X)
-    body = [ir.Loop("_v1", ir.Var(2), (ir.Update(N, "+", calls), ir.Update(N, "+", by_item)))]
+    calls = ir.Subscript(ir.VarSlot(1), ir.PyCall(ir.Global("_b_f"), (Y,)))
+    by_item = ir.Subscript(ir.VarSlot(1), X)
+    body = [ir.Loop("_v1", ir.VarSlot(2), (ir.Update(N, "+", calls), ir.Update(N, "+", by_item)))]
     assert passes.hoistable(body, {"_v1"}) == []
 
 
@@ -91,10 +91,10 @@ def test_hoisting_copies_only_what_it_changes():
     """A loop function is lowered as it is and again with its hoisted reads replaced: the
     statements with no read to replace are the same objects in both; a rewrite that
     finds nothing returns the very node it was given."""
-    entry = ir.Subscript(ir.Var(4), ir.Slot(1))
-    plain = ir.Update(N, "+", ir.Call(ir.Global("_b_f"), (X, ir.Tuple((X,)))))
-    reads = _returns_true_if(ir.BinOp(">", ir.Subscript(entry, X), ir.Lit(1)))
-    body = [ir.Loop("_v1", ir.Var(2), (plain, reads)), ir.Return(ir.Lit(False))]
+    entry = ir.Subscript(ir.VarSlot(4), ir.Slot(1))
+    plain = ir.Update(N, "+", ir.PyCall(ir.Global("_b_f"), (X, ir.Tuple((X,)))))
+    reads = _returns_true_if(ir.PyBinOp(">", ir.Subscript(entry, X), ir.Lit(1)))
+    body = [ir.Loop("_v1", ir.VarSlot(2), (plain, reads)), ir.PyReturn(ir.Lit(False))]
     changed, made = passes.hoist(body, passes.hoistable(body, {"_v1"}))
     assert made == [("__h0", entry)]
     assert changed[0].body[0] is plain and changed[1] is body[1]  # no read in them: not copied
@@ -104,12 +104,12 @@ def test_hoisting_copies_only_what_it_changes():
     assert passes.replace(nest, ir.Local("_v9"), ir.Lit(0)) is nest
     swapped = passes.replace(nest, X, ir.Lit(0))
     zero = ir.Lit(0)
-    assert swapped == ir.When(zero, (ir.Update(N, "+", ir.Call(ir.Global("_b_f"), (zero, ir.Tuple((zero,))))),))
+    assert swapped == ir.When(zero, (ir.Update(N, "+", ir.PyCall(ir.Global("_b_f"), (zero, ir.Tuple((zero,))))),))
 
 
 def test_substitute_writes_an_argument_in_place_of_its_variable():
-    call = ir.Call(ir.Global("_any3", ir.LOOP), (ir.VMRef(), ir.Frame(), X))
-    made = passes.substitute(call, {"_v1": ir.Call(ir.Global("_b_f"), (ir.Slot(1),))})
+    call = ir.PyCall(ir.Global("_any3", ir.LOOP), (ir.VMRef(), ir.Frame(), X))
+    made = passes.substitute(call, {"_v1": ir.PyCall(ir.Global("_b_f"), (ir.Slot(1),))})
     assert _written(made) == "_any3(vm, L, _b_f(L[1]))"
     assert passes.count(made, X) == 0
 
@@ -123,18 +123,21 @@ def test_table_read_is_one_read_of_a_field_or_def_table():
 
 
 def test_var_reads_are_the_variables_of_a_condition_that_reads_nothing_else():
-    cond = ir.BinOp("in", ir.Slot(0), ir.Var(7))  # `self in in_play`
+    cond = ir.PyBinOp("in", ir.Slot(0), ir.VarSlot(7))  # `self in in_play`
     assert passes.var_reads(cond) == (7,)
-    assert passes.var_reads(ir.BinOp("and", cond, ir.Call(ir.Global("_b_abs", ir.BUILTIN), (ir.Var(2),)))) == (2, 7)
-    assert passes.var_reads(ir.BinOp("in", ir.Slot(1), ir.Var(7))) is None  # another local
+    assert passes.var_reads(ir.PyBinOp("and", cond, ir.PyCall(ir.Global("_b_abs", ir.BUILTIN), (ir.VarSlot(2),)))) == (
+        2,
+        7,
+    )
+    assert passes.var_reads(ir.PyBinOp("in", ir.Slot(1), ir.VarSlot(7))) is None  # another local
     assert passes.var_reads(ir.QueryCall("q", (ir.Slot(0),))) is None
-    assert passes.var_reads(ir.Call(ir.Global("_b_roll"), (ir.VMRef(),))) is None
+    assert passes.var_reads(ir.PyCall(ir.Global("_b_roll"), (ir.VMRef(),))) is None
 
 
 def test_pure_is_a_value_of_its_frame_alone():
-    assert passes.pure(ir.BinOp("+", ir.Slot(1), ir.Subscript(ir.TableRead("_f_ops", "field"), ir.Slot(0))))
-    assert passes.pure(ir.Call(ir.TUPLE, (ir.Comp(X, (ir.For("_v1", ir.Slot(1)),)),)))
-    assert not passes.pure(ir.Var(1))
+    assert passes.pure(ir.PyBinOp("+", ir.Slot(1), ir.Subscript(ir.TableRead("_f_ops", "field"), ir.Slot(0))))
+    assert passes.pure(ir.PyCall(ir.TUPLE, (ir.Comp(X, (ir.CompFor("_v1", ir.Slot(1)),)),)))
+    assert not passes.pure(ir.VarSlot(1))
     assert not passes.pure(ir.Players())
     assert not passes.pure(ir.Charge(ir.Slot(1)))  # spends the machine's budget
 
@@ -182,7 +185,7 @@ def test_the_passes_on_a_small_program(tmp_path):
     assert passes.pure(tree("[x for x in [red, blue] if x != self]"))
     assert not passes.pure(tree("count(in_play)"))
     made = tree("[x for x in members(Suit) if chips[p][x] > 1]")
-    assert type(made) is ir.Call and made.func.kind == ir.LOOP  # `_listN(vm, L)`: chips[p] read once
+    assert type(made) is ir.PyCall and made.func.kind == ir.LOOP  # `_listN(vm, L)`: chips[p] read once
 
 
 def test_whether_a_def_is_static_is_kept_and_right_through_recursion(tmp_path):
@@ -302,7 +305,7 @@ def test_a_list_whose_condition_asks_a_loop_writes_that_loop_in_place(tmp_path):
     span = game.compiled.header.span
     text = "[x for x in members(Board) if mark[x] > 0 or any([mark[y] > 0 for y in neighbours(x)]) or x == d1]"
     made = compiled.expressions.src(expression(checker, text, span, {}), Scope(), {})
-    assert type(made) is ir.Call and made.func.kind == ir.LOOP and made.func.name.startswith("_list")
+    assert type(made) is ir.PyCall and made.func.kind == ir.LOOP and made.func.name.startswith("_list")
     calls: list[str] = []
     compiled.expressions._pending_loops[made.func.name](calls)  # its module, lowered
     assert not [c for c in calls if c.startswith("_any")]  # the `any` is written in its loop, not called
