@@ -691,14 +691,14 @@ def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
     )
 
 
-def _verdict(est: stats.Difference) -> str:
+def _verdict(est: stats.EstimatedDifference) -> str:
     """A paired difference in words: `changed` when its 95% interval leaves out 0."""
     if not math.isfinite(est.se):
         return "too few games to tell"
     return "changed" if est.low > 0 or est.high < 0 else "no change shown"
 
 
-def _change(est: stats.Difference, before: float, after: float) -> dict[str, Any]:
+def _change(est: stats.EstimatedDifference, before: float, after: float) -> dict[str, Any]:
     return {
         "before": before,
         "after": after,
@@ -780,7 +780,7 @@ def component_changes(
             "only_in": "base" if b is None else "changed" if a is None else None,
         }
         if a is not None and b is not None and a.get("se") is not None and b.get("se") is not None:
-            est = stats.Difference(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
+            est = stats.EstimatedDifference(b["effect"] - a["effect"], math.hypot(a["se"], b["se"]))
             z = est.value / est.se if est.se else 0.0
             row.update(difference=est.value, low=est.low, high=est.high, z=z, p=stats.two_sided_p(z))
         else:

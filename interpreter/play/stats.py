@@ -119,7 +119,7 @@ def cmh(strata: Sequence[Stratum]) -> tuple[float, float]:
 
 
 @dataclass(frozen=True)
-class Difference:
+class EstimatedDifference:
     """A difference with its standard error and 95% interval."""
 
     value: float
@@ -134,7 +134,7 @@ class Difference:
         return self.value + Z_95 * self.se
 
 
-def mh_difference(strata: Sequence[Stratum]) -> Difference | None:
+def mh_difference(strata: Sequence[Stratum]) -> EstimatedDifference | None:
     """The Mantel–Haenszel difference of rates (exposed minus not), weighted n1·n0/N per
     stratum, with its standard error from each stratum's binomial variance
     p(1-p)/n per side, each p taken as (successes + 1) / (n + 2) (Agresti–Caffo's one
@@ -152,16 +152,16 @@ def mh_difference(strata: Sequence[Stratum]) -> Difference | None:
         value += weight * (p1 - p0)
         q1, q0 = (s.w1 + 1) / (s.n1 + 2), (s.w0 + 1) / (s.n0 + 2)
         var += weight * weight * (q1 * (1 - q1) / s.n1 + q0 * (1 - q0) / s.n0)
-    return Difference(value / total, math.sqrt(var) / total)
+    return EstimatedDifference(value / total, math.sqrt(var) / total)
 
 
-def paired(differences: Sequence[float]) -> Difference:
+def paired(differences: Sequence[float]) -> EstimatedDifference:
     """The mean of paired differences with its standard error (sample deviation / sqrt n);
     a single pair has no spread to tell: an infinite error."""
     n = len(differences)
     if n == 0:
-        return Difference(0.0, math.inf)
+        return EstimatedDifference(0.0, math.inf)
     mean = statistics.fmean(differences)
     if n == 1:
-        return Difference(mean, math.inf)
-    return Difference(mean, statistics.stdev(differences) / math.sqrt(n))
+        return EstimatedDifference(mean, math.inf)
+    return EstimatedDifference(mean, statistics.stdev(differences) / math.sqrt(n))

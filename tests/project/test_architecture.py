@@ -297,3 +297,21 @@ def test_only_the_command_line_reads_its_arguments_with_argparse():
             if any(name.split(".")[0] == "argparse" for name in names):
                 users.append(path.relative_to(ROOT).as_posix())
     assert users == []
+
+
+def test_one_meaning_per_class_and_module_name():
+    """No two classes of the package share a name, and no two modules (docs/architecture.md,
+    names): a reader who meets `Table` or `views.py` knows which one is meant."""
+    import ast as python_ast
+    from collections import Counter
+
+    files = [p for p in (ROOT / "interpreter").rglob("*.py")]
+    classes = Counter(
+        node.name
+        for path in files
+        for node in python_ast.parse(path.read_text(encoding="utf-8")).body
+        if isinstance(node, python_ast.ClassDef)
+    )
+    modules = Counter(p.name for p in files if p.name != "__init__.py")
+    assert [name for name, n in classes.items() if n > 1] == []
+    assert [name for name, n in modules.items() if n > 1] == []
