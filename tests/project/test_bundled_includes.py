@@ -236,7 +236,7 @@ def test_an_installed_copy_checks_a_checkout_and_a_folder_of_ones_own(installed,
 
 
 # ---- every command the README and the docs show ----------------------------------------------------
-SUBCOMMANDS = ("run", "check", "cards", "list", "info", "rules", "simulate", "bench", "replay", "new")
+SUBCOMMANDS = ("run", "check", "cards", "list", "info", "rules", "simulate", "bench", "replay", "new", "learn")
 PLACEHOLDER = re.compile(r"[A-Z]{2,}|\b[A-Z]\b|\[|\||\.\.\.|<|\bplay\b|--ray|--from-state\s*$|--transcript\s*$")
 
 
@@ -280,5 +280,11 @@ def test_every_documented_command_works_from_an_installed_copy(installed, tmp_pa
     argv = [str(min(int(a), 2)) if argv[i - 1] == "--games" else a for i, a in enumerate(argv)]
     env = {**os.environ, "GAMEDEF_CACHE": str(tmp_path.parent / "cache"), "NO_COLOR": "1"}
     env.pop("PYTHONPATH", None)
+    for word in argv:  # an agent reading a learned estimate: the file `gamedef learn` writes first
+        model = re.fullmatch(r".*:learned=([\w.-]+)", word)
+        if model and not (tmp_path / model.group(1)).exists():
+            learn = [str(installed), "learn", argv[1], "--games", "2", "--out", model.group(1)]
+            made = subprocess.run(learn, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+            assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
     done = subprocess.run([str(installed), *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
