@@ -20,7 +20,7 @@ from interpreter.cli.learning import cmd_learn
 from interpreter.cli.many_games import cmd_balance, cmd_bench, cmd_simulate
 from interpreter.cli.playing import cmd_play, cmd_replay, cmd_run, cmd_serve
 from interpreter.cli.shared import budget_seconds, positive
-from interpreter.cli.terminal import clean_output, error, worded
+from interpreter.cli.terminal import clean_output, error, rendered, worded
 from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.play.agents import KINDS_HELP
@@ -494,7 +494,7 @@ def _main(argv: list[str] | None) -> int:
         error(f"--die {value}: the roll it pins ({where}) gives {options}", hint)
         return 2
     except GameDefError as err:
-        print(err.render(), file=sys.stderr)
+        print(rendered(err), file=sys.stderr)
         return 2
     except UsageError as err:
         error(*worded(err))

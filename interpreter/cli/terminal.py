@@ -24,9 +24,18 @@ from rich.text import Text
 
 from interpreter.core.errors import (
     ArgumentError,
+    Diagnostic,
+    GameDefError,
     HiddenInformationError,
+    ModelFileError,
+    ModelMismatch,
+    NoBaseError,
+    OptionError,
     PlayerCountError,
     SavedStateError,
+    SettingError,
+    Span,
+    UnfinishedGameError,
     UsageError,
 )
 
@@ -240,6 +249,19 @@ def advice(err: UsageError) -> str | None:
             return "give the same --option values"
         if err.own_hint is None:
             return "compare with a state written by `gamedef run --save-state`"
+    if isinstance(err, ModelMismatch):
+        if err.field == "game":
+            return f"fit one for this game: gamedef learn {err.game}"
+        if err.field == "players":
+            return f"fit one for {err.players}: gamedef learn {err.game} --players {err.players}"
+        return f"fit it again: gamedef learn {err.game}" + "".join(f" --variant {v}" for v in err.variants)
+    if isinstance(err, ModelFileError):
+        made = "the file `gamedef learn GAME --out FILE` writes"
+        return f"{err.own_hint} ({made})" if err.own_hint else f"a learned estimate is {made}"
+    if isinstance(err, UnfinishedGameError):
+        if err.limit is not None:
+            return "raise --max-decisions N, or check the rules for a game that cannot end"
+        return f"watch it with `gamedef run {err.game} --seed {err.seed} --moves`"
     return err.hint
 
 
@@ -252,7 +274,24 @@ def worded(err: UsageError) -> tuple[str, str | None]:
         flag = f"--{err.argument}"
         hint = f"{err.own_hint} with --{err.using}" if err.own_hint and err.using else err.own_hint
         return err.worded(flag), err.hinted(err.example and f"{flag} {err.example}", hint)
+    if isinstance(err, NoBaseError):
+        return (
+            f"--against base: {err.game} is given no --variant and includes no bundled game",
+            "give the variant to compare (--variant V --against base), or the game to compare with (--against twid)",
+        )
     return err.message, advice(err)
+
+
+def rendered(err: GameDefError) -> str:
+    """A game's errors as the command line shows them: a variant or an option the user gave
+    (a SettingError) at the flag that gave it (`--option size=5: error: ...`), its advice
+    naming the flags to give (`add --variant gravity`, `for example --option fast=true`);
+    any other at its file, line and column."""
+    if not isinstance(err, SettingError):
+        return err.render()
+    example = f"--option {err.example}" if isinstance(err, OptionError) and err.example else None
+    add = f"add --variant {err.variant}" if isinstance(err, OptionError) and err.variant else None
+    return Diagnostic(Span(f"--{err.setting} {err.shown}", 0, 0), err.message, err.advised(add, example)).render()
 
 
 def error(message: str, hint: str | None = None) -> None:

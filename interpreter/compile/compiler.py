@@ -51,7 +51,7 @@ from interpreter.compile.compiled import (
     section_name,
     shown_list,
 )
-from interpreter.compile.declarations import DeclarationCompiler, argument_span
+from interpreter.compile.declarations import DeclarationCompiler
 from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.modifiers import ModifierCompiler
 from interpreter.compile.passtables import INPUTS, PassTables
@@ -60,7 +60,7 @@ from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.steps import Code
 from interpreter.compile.views import compile_view
 from interpreter.core.builtins import DIRECTIONS
-from interpreter.core.errors import did_you_mean
+from interpreter.core.errors import OptionError, did_you_mean
 from interpreter.core.limits import LimitExceeded, no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
@@ -195,16 +195,18 @@ def settle_options(c: Compiler, decls: tuple, names: GlobalNames) -> OptionsInFo
             for v in t.program.all_variants.values()
             if any(isinstance(x, ast.Option) and x.name == name for x in v.decls)
         ]
-        t.fail(
-            argument_span("option", name, t.given[name]),
+        raise OptionError(
+            name,
+            t.given[name],
+            "unknown",
             f"unknown option '{name}'",
-            (f"the variant {declaring[0]} declares it: add --variant {declaring[0]}" if declaring else None)
-            or did_you_mean(name, option_decls)
+            did_you_mean(name, option_decls)
             or (
                 "options: " + ", ".join(option_decls)
                 if option_decls
                 else "this game (with these variants) has no options"
             ),
+            variant=declaring[0] if declaring else None,
         )
     for name, d in option_decls.items():
         given = name in t.given
@@ -217,12 +219,12 @@ def settle_options(c: Compiler, decls: tuple, names: GlobalNames) -> OptionsInFo
                 t.fail(d.choices.span, "an option's choices must be a list or a range")
             if value not in allowed:
                 opening = c.declarations.variant_allowing(name, value)
-                t.fail(
-                    argument_span("option", name, value) if name in t.given else d.span,
-                    f"option '{name}' = {value!r} is not allowed",
-                    f"choose from {t.rt.display(tuple(allowed))}"
-                    + (f", or add --variant {opening}, which allows it" if opening else ""),
-                )
+                message = f"option '{name}' = {value!r} is not allowed"
+                choose = f"choose from {t.rt.display(tuple(allowed))}"
+                if name in t.given:
+                    raise OptionError(name, value, "choices", message, choose, variant=opening)
+                opened = f", or choose the variant {opening}, which allows it" if opening else ""
+                t.fail(d.span, message, choose + opened)
         t.options[name] = value
         option_choices[name] = allowed
     return OptionsInForce(values=t.options, decls=option_decls, choices=option_choices)

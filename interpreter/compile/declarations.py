@@ -17,7 +17,7 @@ from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
 from interpreter.core.builtins import DELTA, DIRECTIONS
-from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
+from interpreter.core.errors import Diagnostic, GameDefError, OptionError, Span, did_you_mean, option_setting
 from interpreter.core.limits import MAX_COMPONENTS, MAX_INT, MAX_MAP_ENTRIES, MAX_NAME
 from interpreter.core.links import ADDED, dynamic_builtins
 from interpreter.core.options import ACCEPTED, option_value
@@ -92,11 +92,13 @@ class DeclarationCompiler:
             )
             choices = [str(x) for x in self.tables.types.get(t, ())] if t else []
             default = self.const(d.default)  # the checker has already checked it
-            example = f"for example --option {d.name}={str(default).lower() if isinstance(default, bool) else default}"
-            self.tables.fail(
-                argument_span("option", d.name, given),
+            raise OptionError(
+                d.name,
+                given,
+                "type",
                 f"option '{d.name}' must be {allowed}, not {given!r}",
-                did_you_mean(str(given), choices) or example,
+                did_you_mean(str(given), choices),
+                example=option_setting(d.name, default),
             )
         return value
 
@@ -404,13 +406,6 @@ def _cell_name(x: int, y: int) -> str:
         n, r = divmod(n - 1, 26)
         letters = chr(97 + r) + letters
     return f"{letters}{y}"
-
-
-def argument_span(flag: str, name: str, value=None) -> Span:
-    """Where a mistake in a command-line argument is reported: the argument itself
-    (`--option ground=left: error: ...`), not a line of a file the user did not write."""
-    shown = name if value is None else f"{name}={str(value).lower() if isinstance(value, bool) else value}"
-    return Span(f"--{flag} {shown}", 0, 0)
 
 
 def _optional_fields(entity: ast.Entity) -> list[str]:

@@ -159,6 +159,63 @@ class SavedStateError(UsageError):
         super().__init__(message, hint or "compare with a state the game saved itself (save_state)")
 
 
+class ModelMismatch(UsageError):
+    """A learned estimate given a game it was not fitted for: what differs (`field`: `game`,
+    `rules` or `players`), the game it was given (`game` its name, with its `variants`) and
+    the count of players asked (`players`), so that a front end says how to fit one that
+    fits (the command line: the `gamedef learn` command to run). The hint here names none."""
+
+    def __init__(self, message: str, field: str, game: str, variants: Iterable[str] = (), players: int | None = None):
+        self.field, self.game, self.variants, self.players = field, game, tuple(variants), players
+        hint = {
+            "game": "fit one for this game",
+            "rules": "fit it again for the rules as they are now",
+            "players": f"fit one for {players} players",
+        }.get(field)
+        super().__init__(message, hint)
+
+
+class ModelFileError(UsageError):
+    """A file that is not a learned estimate this version reads (missing, too large, not
+    its format), or an agent given one that reads none. The front end says where such a
+    file comes from (the command line: `gamedef learn`); `own_hint` is the library's advice
+    on the file itself, if any."""
+
+    def __init__(self, message: str, own_hint: str | None = None):
+        self.own_hint = own_hint
+        made = "a learned estimate is the file a fit saves (interpreter.play.learned.save)"
+        super().__init__(message, f"{own_hint} ({made})" if own_hint else made)
+
+
+class UnfinishedGameError(UsageError):
+    """One of many games played for a report or a fit that could not be finished: its
+    `seed`, the `game` as named, and why (`limit`: the decisions it ran to without an end;
+    otherwise a rule failed, said in the message), so that a front end says how to go on
+    (the command line: raise `--max-decisions`, or watch that seed with `gamedef run`)."""
+
+    def __init__(self, message: str, seed: int, game: str, limit: int | None = None):
+        self.seed, self.game, self.limit = seed, game, limit
+        if limit is not None:
+            hint = "allow more decisions (max_decisions), or check the rules for a game that cannot end"
+        else:
+            hint = f"play the game of seed {seed} again and watch its moves"
+        super().__init__(message, hint)
+
+
+class NoBaseError(UsageError):
+    """A change asked to be compared with its base (`against="base"`) where there is none:
+    the `game` as named is given no variant and includes no bundled game. The front end
+    words what to give instead (the command line: `--variant V --against base`, or
+    `--against GAME`)."""
+
+    def __init__(self, game: str):
+        self.game = game
+        super().__init__(
+            f"against base: {game} is given no variant and includes no bundled game",
+            "give the variants whose change to compare, or the game to compare with",
+        )
+
+
 class ArgumentError(UsageError):
     """An argument a caller passed that the library cannot use. It carries the facts: the
     argument, by the library's name for it (`agent`, `games`, `jobs`, `plot`, `score`,
@@ -193,6 +250,82 @@ class ArgumentError(UsageError):
         writes the argument with a value (None: no example)."""
         parts = [part for part in (hint, example and f"for example {example}") if part]
         return ", ".join(parts) or None
+
+
+class SettingError(GameDefError):
+    """A variant or an option the caller chose that the game cannot take. It is reported at
+    the setting itself, not at a line of a file the user did not write: `setting` is
+    `variant` or `option`, `shown` the setting as given (`fast`, `size=5`). The library's
+    own rendering names the setting plainly (`option size=5: error: ...`); each front end
+    words it as its user gave it (the command line as the flag, `--option size=5`, the web
+    as the words of its form), so the message and hint here name no flag."""
+
+    def __init__(self, setting: str, shown: str, message: str, hint: str | None = None):
+        self.setting, self.shown, self.message = setting, shown, message
+        super().__init__([Diagnostic(Span(f"{setting} {shown}", 0, 0), message, hint)])
+
+    def advised(self, add: str | None = None, example: str | None = None) -> str | None:
+        """The hint, its advice worded by a front end: `add`, how its user adds the variant
+        the advice names (None: the library's words); `example`, how its user writes the
+        value the advice gives as an example."""
+        return self.diagnostics[0].hint
+
+
+def option_setting(name: str, value: Any) -> str:
+    """An option's setting as text: `NAME=VALUE`, a truth value written as the language does."""
+    return f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+
+
+class UnknownVariantError(SettingError):
+    """A variant the game does not have: its name and the variants the game has."""
+
+    def __init__(self, name: str, known: Iterable[str]):
+        self.name, self.known = name, tuple(known)
+        hint = did_you_mean(name, self.known) or (
+            "this game has variants: " + ", ".join(self.known) if self.known else "this game has no variants"
+        )
+        super().__init__("variant", name, f"unknown variant '{name}'", hint)
+
+
+class VariantConflictError(SettingError):
+    """Two variants chosen together that exclude each other (`excludes`): `name` the later."""
+
+    def __init__(self, name: str, other: str):
+        self.name, self.other = name, other
+        super().__init__("variant", name, f"variant '{name}' cannot be combined with '{other}'", "choose one of them")
+
+
+class OptionError(SettingError):
+    """An option given that the game cannot take: `name` and the value `given` (None: the
+    name alone), what is wrong (`message`), the library's advice without the parts a front
+    end words (`own_hint`), a variant that would help (`variant`: it declares the option,
+    `problem` "unknown", or allows the value, "choices") and an example of a value that
+    would do (`example`, as `NAME=VALUE`), for a value not of the option's type."""
+
+    def __init__(
+        self,
+        name: str,
+        given: Any,
+        problem: str,
+        message: str,
+        own_hint: str | None = None,
+        variant: str | None = None,
+        example: str | None = None,
+    ):
+        self.name, self.given, self.problem = name, given, problem
+        self.own_hint, self.variant, self.example = own_hint, variant, example
+        super().__init__("option", option_setting(name, given), message)
+        self.diagnostics = [attrs.evolve(self.diagnostics[0], hint=self.advised())]
+
+    def advised(self, add: str | None = None, example: str | None = None) -> str | None:
+        if self.variant is not None:
+            if self.problem == "unknown":
+                return f"the variant {self.variant} declares it: {add or 'choose it too'}"
+            add = add or f"choose the variant {self.variant}"
+            return f"{self.own_hint}, or {add}, which allows it" if self.own_hint else f"{add}, which allows it"
+        if self.own_hint is None and self.example is not None:
+            return f"for example {example or self.example}"
+        return self.own_hint
 
 
 def did_you_mean(name: str, candidates: Iterable[str]) -> str | None:

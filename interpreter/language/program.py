@@ -12,7 +12,15 @@ from pathlib import Path
 
 import attrs
 
-from interpreter.core.errors import Diagnostic, GameDefError, Span, UsageError, did_you_mean
+from interpreter.core.errors import (
+    Diagnostic,
+    GameDefError,
+    Span,
+    UnknownVariantError,
+    UsageError,
+    VariantConflictError,
+    did_you_mean,
+)
 from interpreter.core.limits import MAX_FILES
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
@@ -239,26 +247,15 @@ def load_program(
 
 def _chosen(names: list[str] | tuple[str, ...], all_variants: dict[str, ast.Variant]) -> list[ast.Variant]:
     """The variants asked for, in order, each once; an unknown one, or two that exclude
-    each other, refused at the command line's argument."""
+    each other, refused as the setting the caller gave (a typed error each front end words)."""
     chosen: list[ast.Variant] = []
     for name in names:
         if name not in all_variants:
-            hint = did_you_mean(name, all_variants) or (
-                "this game has variants: " + ", ".join(all_variants) if all_variants else "this game has no variants"
-            )
-            raise GameDefError([Diagnostic(Span(f"--variant {name}", 0, 0), f"unknown variant '{name}'", hint)])
+            raise UnknownVariantError(name, all_variants)
         variant = all_variants[name]
         for other in chosen:
             if other.name in variant.excludes or variant.name in other.excludes:
-                raise GameDefError(
-                    [
-                        Diagnostic(
-                            Span(f"--variant {name}", 0, 0),
-                            f"variant '{name}' cannot be combined with '{other.name}'",
-                            "choose one of them",
-                        )
-                    ]
-                )
+                raise VariantConflictError(name, other.name)
         if name in [v.name for v in chosen]:
             continue
         chosen.append(variant)

@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from interpreter.core.errors import ArgumentError, UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, ModelFileError, UsageError, did_you_mean
 from interpreter.play.mcts import (
     GreedyAgent,
     ISMCTSAgent,
@@ -226,10 +226,9 @@ def _learned_agent(kind: str, seat: str, seed: int, game: Game | None) -> Agent:
     game here when it is known, else at its first decision)."""
     base, _, path = kind.partition(LEARNED)
     if not base.startswith(("greedy", "mcts", "ismcts")) or not path:
-        raise UsageError(
+        raise ModelFileError(
             f"agent '{kind}' for {seat}: only an agent that reads the estimate takes a learned one",
-            "for example greedy:learned=model.json, greedy:d4:learned=model.json or ismcts:200:d10:learned=model.json "
-            "(the file `gamedef learn GAME --out FILE` writes)",
+            "for example greedy:learned=model.json, greedy:d4:learned=model.json or ismcts:200:d10:learned=model.json",
         )
     try:
         from interpreter.play.learned import LearnedAgent, load, with_model

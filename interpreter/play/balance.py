@@ -28,7 +28,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from interpreter.core.errors import ArgumentError, UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, NoBaseError, UsageError, did_you_mean
 from interpreter.play import simulate as sim
 from interpreter.play import stats
 from interpreter.runtime.game import Game
@@ -685,10 +685,7 @@ def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
         if target.resolve() in bundled:
             name = bundled[target.resolve()]
             return replace(setup, game=name, variants=()), f"{name}, the game it includes"
-    raise UsageError(
-        f"--against base: {setup.game} is given no --variant and includes no bundled game",
-        "give the variant to compare (--variant V --against base), or the game to compare with (--against twid)",
-    )
+    raise NoBaseError(setup.game)
 
 
 def _verdict(est: stats.EstimatedDifference) -> str:
@@ -809,10 +806,12 @@ def against(
         k = section["players"]
         base_section = next(s for s in base_doc["counts"] if s["players"] == k)
         if base_section["seats"] != section["seats"]:
-            raise UsageError(
-                f"--against: the seats at {k} players differ ({', '.join(base_section['seats'])} against "
+            raise ArgumentError(
+                "against",
+                f"the seats at {k} players differ ({', '.join(base_section['seats'])} against "
                 f"{', '.join(section['seats'])})",
-                "compare rules that seat the same players",
+                given=argument,
+                hint="compare rules that seat the same players",
             )
         counts.append({"players": k, **paired_count(base_by_count[k], by_count[k], section["seats"])})
     return {

@@ -44,7 +44,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from interpreter.core.errors import UsageError
+from interpreter.core.errors import ArgumentError, ModelFileError, ModelMismatch, UnfinishedGameError, UsageError
 from interpreter.play.features import TensorLayout
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
@@ -89,20 +89,25 @@ class Model:
         since, another count of players, or a tensor of another size."""
         h = self.header
         if h["game"] != game.name:
-            raise UsageError(
+            raise ModelMismatch(
                 f"{where} was fitted for {h['title']} ({h['game']}), not {game.header.title} ({game.name})",
-                f"fit one for this game: gamedef learn {game.name}",
+                "game",
+                game.name,
             )
         if h["rules"] != rules_digest(game) or h["size"] != self._layout(game)[0].size:
-            raise UsageError(
+            raise ModelMismatch(
                 f"{where} was fitted for other rules of {game.header.title} (the game's files, its variants "
                 "or options have changed since)",
-                f"fit it again: gamedef learn {game.name}" + "".join(f" --variant {v}" for v in game.variants),
+                "rules",
+                game.name,
+                game.variants,
             )
         if players is not None and players != self.players:
-            raise UsageError(
+            raise ModelMismatch(
                 f"{where} was fitted for {self.players} players of {game.header.title}, not {players}",
-                f"fit one for {players}: gamedef learn {game.name} --players {players}",
+                "players",
+                game.name,
+                players=players,
             )
 
     def _layout(self, game: Game) -> tuple[TensorLayout, frozenset[str], np.ndarray]:
@@ -178,9 +183,11 @@ def self_play(
         seen: list[State] = []
         while state.result is None:
             if state.decisions >= max_decisions:
-                raise UsageError(
+                raise UnfinishedGameError(
                     f"the self-play game of seed {s} has not ended after {max_decisions:,} decisions",
-                    "raise --max-decisions N, or check the rules for a game that cannot end",
+                    s,
+                    game.name,
+                    max_decisions,
                 )
             seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
             if seat != CHANCE and len(state.pending.values) > 1:  # type: ignore[union-attr]  # (as above)
@@ -201,7 +208,9 @@ def fit(
     """A ridge regression per seat of its scaled payoff on its observation tensor (module
     docstring), its penalty chosen on every `HOLD_OUT`th game held out, then refitted on all."""
     if not played or not any(kept for _, kept, _ in played):
-        raise UsageError("no positions to learn from: the games had no decision", "play more games: --games N")
+        raise ArgumentError(
+            "games", "no positions to learn from: the games had no decision", given=len(played), hint="play more games"
+        )
     seats = next(st for _, kept, _ in played for st in kept).players
     players = len(seats)
     layout = TensorLayout(game, players)
@@ -296,28 +305,27 @@ _CACHE: dict[tuple[str, int, int], Model] = {}  # (path, size, mtime) -> model: 
 def load(path: str | Path) -> Model:
     """The model in a file, every field checked (a clear message for anything else)."""
     p = Path(path)
-    hint = "a learned estimate is the file `gamedef learn GAME --out FILE` writes"
     try:
         info = p.stat()
     except OSError as err:
-        raise UsageError(f"{path}: cannot read the learned estimate ({err.strerror})", hint) from None
+        raise ModelFileError(f"{path}: cannot read the learned estimate ({err.strerror})") from None
     key = (str(p.resolve()), info.st_size, info.st_mtime_ns)
     if key in _CACHE:
         return _CACHE[key]
     if info.st_size > MAX_FILE:
-        raise UsageError(f"{path}: {info.st_size:,} bytes is too large for a learned estimate", hint)
+        raise ModelFileError(f"{path}: {info.st_size:,} bytes is too large for a learned estimate")
     try:
         data = json.loads(p.read_bytes())
     except (OSError, ValueError) as err:
-        raise UsageError(f"{path}: not a learned estimate ({err})", hint) from None
-    model = _parse(data, str(path), hint)
+        raise ModelFileError(f"{path}: not a learned estimate ({err})") from None
+    model = _parse(data, str(path))
     _CACHE[key] = model
     return model
 
 
-def _parse(data: Any, where: str, hint: str) -> Model:
+def _parse(data: Any, where: str) -> Model:
     def bad(what: str) -> UsageError:
-        return UsageError(f"{where}: not a learned estimate ({what})", hint)
+        return ModelFileError(f"{where}: not a learned estimate ({what})")
 
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise bad(f'no "format": "{FORMAT}"')

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from interpreter.core import trace
-from interpreter.core.errors import ArgumentError, GameDefError, UsageError
+from interpreter.core.errors import ArgumentError, GameDefError, UnfinishedGameError, UsageError
 from interpreter.core.limits import MAX_GAMES, MAX_JOBS
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
@@ -114,12 +114,20 @@ class GameRecord:
 
 
 class _Failure(Exception):
-    """A game that could not be finished, carried back from a worker as plain text (the
-    engine's own exceptions do not survive pickling with their hints intact)."""
+    """A game that could not be finished, carried back from a worker as plain data (the
+    engine's own exceptions do not survive pickling with their hints intact): the
+    decisions it ran to without an end (`limit`), or a rule that failed (`rules`), or
+    another refusal with its hint."""
 
-    def __init__(self, seed: int, message: str, hint: str | None):
-        super().__init__(seed, message, hint)
-        self.seed, self.message, self.hint = seed, message, hint
+    def __init__(self, seed: int, message: str, hint: str | None, limit: int | None = None, rules: bool = False):
+        super().__init__(seed, message, hint, limit, rules)
+        self.seed, self.message, self.hint, self.limit, self.rules = seed, message, hint, limit, rules
+
+    def error(self, game: str) -> UsageError:
+        """The error the caller raises for it, the game named as the setup names it."""
+        if self.limit is not None or self.rules:
+            return UnfinishedGameError(self.message, self.seed, game, self.limit)
+        return UsageError(self.message, self.hint)
 
 
 # ---- statistics -----------------------------------------------------------------------------------
@@ -315,7 +323,8 @@ def play_game(game: Game, setup: Setup, seed: int) -> GameRecord:
             raise _Failure(
                 seed,
                 f"the game of seed {seed} has not ended after {setup.max_decisions:,} decisions",
-                "raise --max-decisions N, or check the rules for a game that cannot end",
+                None,
+                limit=setup.max_decisions,
             )
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits (no check per move)
         if not first and seat != CHANCE:
@@ -386,9 +395,7 @@ def _play_seeds(game: Game, setup: Setup, seeds: Iterable[int]) -> list[GameReco
             raise _Failure(seed, f"seed {seed}: {err.message}", err.hint) from None
         except GameDefError as err:
             raise _Failure(
-                seed,
-                f"the game of seed {seed} stopped on an error in the rules:\n{err.render()}",
-                f"watch it with `gamedef run {setup.game} --seed {seed} --moves`",
+                seed, f"the game of seed {seed} stopped on an error in the rules:\n{err.render()}", None, rules=True
             ) from None
     return out
 
@@ -614,7 +621,7 @@ def simulate(
             _worker = None
         return [r for first in sorted(done) for r in done[first]]
     except _Failure as failure:
-        raise UsageError(failure.message, failure.hint) from None
+        raise failure.error(setup.game) from None
 
 
 # ---- the summary ----------------------------------------------------------------------------------

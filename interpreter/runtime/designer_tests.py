@@ -35,6 +35,7 @@ from interpreter.core.errors import (
     Diagnostic,
     GameDefError,
     GameRuntimeError,
+    OptionError,
     Span,
     UsageError,
     did_you_mean,
@@ -152,11 +153,10 @@ def _compile(
         if compiled is None:
             try:
                 compiled = compile_game(program, options, optimise=optimise, symbols=symbols)
-            except GameDefError as err:  # an option's name or value: at the test that sets it
-                d = err.diagnostics[0]
-                if d.span.path.startswith("--option"):
-                    raise _error(first.span, f"test {first.name}: {d.message}", d.hint) from None
-                raise
+            except OptionError as err:  # an option's name or value: at the test that sets it, in its words
+                written = (err.example or "").replace("=", " = ", 1)
+                hint = err.advised(f"add `variant {err.variant}` to the test", f"`option {written}`")
+                raise _error(first.span, f"test {first.name}: {err.message}", hint) from None
             gamecache.store(path, key, options, compiled, rules)
     return Game(compiled, compiled.program.header.name, variants, options)
 

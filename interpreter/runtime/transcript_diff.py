@@ -16,7 +16,7 @@ from pathlib import Path
 
 import attrs
 
-from interpreter.core.errors import GameRuntimeError, Span, UsageError
+from interpreter.core.errors import ArgumentError, GameRuntimeError, Span, UsageError
 from interpreter.language import syntax as ast
 from interpreter.language.sources import confined
 from interpreter.runtime.game import Game
@@ -161,9 +161,11 @@ def diff_transcript(
     base = path.parent
     before, now = transcript_games(path, t, edited, added, loaded)
     if before is not None and before.name != now.name:
-        raise UsageError(
-            f"{path}: a transcript of {before.name}, and --game is {now.name}",
-            "give transcripts of the game you edited (or none: its canonical ones)",
+        raise ArgumentError(
+            "game",
+            f"{path} is a transcript of {before.name}, not of {now.name}",
+            given=edited if edited is not None else now.name,
+            hint="give transcripts of the game you edited (or none: its canonical ones)",
         )
     cites = _citations(now)
     s = _start(now, t, base)

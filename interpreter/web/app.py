@@ -44,7 +44,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from interpreter.core.errors import GameDefError, GameRuntimeError, UsageError
+from interpreter.core.errors import GameDefError, GameRuntimeError, SettingError, UsageError
 from interpreter.core.options import option_value
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.load import bundled_games
@@ -202,7 +202,7 @@ class WebTable:
         try:
             table = await run_in_threadpool(lambda: self.tables.create(name, **settings))
         except (GameDefError, UsageError, GameRuntimeError) as err:
-            raise WebError(400, str(err)) from None
+            raise WebError(400, _refused(err)) from None
         mine = next((s for s, kind in table.record.agents.items() if kind == "human"), None)
         return _page("created.html", table=table, record=table.record, mine=mine if settings["name"] else None)
 
@@ -493,6 +493,16 @@ def _name(form: Form) -> str:
     if not name or len(name) > MAX_NAME:
         raise WebError(400, f"a name has 1 to {MAX_NAME} characters")
     return name
+
+
+def _refused(err: Exception) -> str:
+    """Why a new table could not be made, in the page's words: a variant or an option the
+    form chose that the game cannot take is said as the form offers them ("unknown variant
+    'x': did you mean 'y'?"), never as a command line's flag or a position in no file."""
+    if isinstance(err, SettingError):
+        hint = err.advised()
+        return f"{err.message}: {hint}" if hint else err.message
+    return str(err)
 
 
 def _new_table(form: Form, entry: GameForm) -> dict[str, Any]:

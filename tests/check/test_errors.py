@@ -18,7 +18,9 @@ from repo_paths import ROOT
 
 from interpreter import GameDefError, GameRuntimeError, load_game
 from interpreter.check.checker import check_program
+from interpreter.cli import terminal
 from interpreter.cli.commands import main
+from interpreter.core.errors import OptionError, SettingError
 from interpreter.language.program import load_program
 
 EXAMPLES = ROOT / "examples"
@@ -1885,8 +1887,9 @@ def test_a_wrong_option_value_says_what_is_accepted(tmp_path, given, message):
     ids=["unknown-variant", "variant-excluded-combination"],
 )
 def test_a_variant_mistake_is_reported_at_the_variant_named(tmp_path, variants, expected):
-    """A variant chosen by name is an argument, not a line of the file: the message names it."""
-    _, text = load_error(
+    """A variant chosen by name is an argument, not a line of the file: the message names it,
+    as the library's setting (`variant fsat`) and on the command line as its flag."""
+    err, text = load_error(
         tmp_path,
         """
         game t { players 2..2 seats [a, b] }
@@ -1907,7 +1910,9 @@ def test_a_variant_mistake_is_reported_at_the_variant_named(tmp_path, variants, 
         """,
         variants=variants,
     )
-    assert text.splitlines() == expected
+    assert isinstance(err, SettingError) and err.setting == "variant"
+    assert terminal.rendered(err).splitlines() == expected
+    assert text.splitlines() == [expected[0].removeprefix("--"), *expected[1:]]
 
 
 @pytest.mark.parametrize(
@@ -1919,8 +1924,9 @@ def test_a_variant_mistake_is_reported_at_the_variant_named(tmp_path, variants, 
     ids=["option-unknown", "option-bad-value"],
 )
 def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, expected):
-    """Options are given to load_game (or on the command line): the message names the one given."""
-    _, text = load_error(
+    """Options are given to load_game (or on the command line): the message names the one
+    given, as the library's setting (`option size=5`) and on the command line as its flag."""
+    err, text = load_error(
         tmp_path,
         """
         game t { players 2..2 seats [a, b] }
@@ -1932,7 +1938,9 @@ def test_an_option_mistake_is_reported_at_the_option_given(tmp_path, options, ex
         """,
         options=options,
     )
-    assert text.splitlines() == expected
+    assert isinstance(err, OptionError) and (err.name, err.setting) == (next(iter(options)), "option")
+    assert terminal.rendered(err).splitlines() == expected
+    assert text.splitlines() == [expected[0].removeprefix("--"), *expected[1:]]
 
 
 def test_the_bundled_games_truth_option_given_as_a_text_from_python():

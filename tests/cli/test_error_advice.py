@@ -177,3 +177,72 @@ def test_the_library_parses_an_arguments_text_and_the_command_line_words_its_err
     with pytest.raises(SystemExit) as caught:
         main(argv)
     assert caught.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_a_variant_or_option_the_game_cannot_take_carries_the_facts_and_names_no_flag(capsys):
+    """load_game refuses a variant or an option as a typed error at the setting given; its
+    own words name no flag, and the command line says it at the flag, with the flags to give."""
+    from interpreter.core.errors import OptionError, UnknownVariantError, VariantConflictError
+
+    refusals = [
+        (lambda: load_game("berlin_wall", variants=["gravty"]), UnknownVariantError, ("variant", "gravty")),
+        (
+            lambda: load_game("berlin_wall", variants=["gravity", "nullo_gravity"]),
+            VariantConflictError,
+            ("variant", "nullo_gravity"),
+        ),
+        (lambda: load_game("berlin_wall", options={"ground": "left"}), OptionError, ("option", "ground=left")),
+        (lambda: load_game("berlin_wall", options={"columns": 10}), OptionError, ("option", "columns=10")),
+    ]
+    said = []
+    for refuse, kind, facts in refusals:
+        with pytest.raises(kind) as caught:
+            refuse()
+        err = caught.value
+        assert (err.setting, err.shown) == facts
+        assert "--" not in str(err), str(err)
+        said.append(str(err))
+    assert said[2].splitlines() == [
+        "option ground=left: error: unknown option 'ground'",
+        "    hint: the variant gravity declares it: choose it too",
+    ]
+    assert (caught.value.variant, caught.value.own_hint) == ("wall_of_china", "choose from 12")
+    assert said[3].endswith("hint: choose from 12, or choose the variant wall_of_china, which allows it")
+    assert main(["run", "berlin_wall", "--option", "ground=left"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "--option ground=left: error: unknown option 'ground'",
+        "    hint: the variant gravity declares it: add --variant gravity",
+    ]
+    assert main(["run", "berlin_wall", "--variant", "gravty"]) == 2
+    assert capsys.readouterr().err.splitlines()[0] == "--variant gravty: error: unknown variant 'gravty'"
+
+
+def test_a_report_the_library_cannot_make_carries_the_facts_and_names_no_flag(capsys):
+    """No base to compare with, a base that seats other players, a game of a simulation
+    that does not end: each a typed error naming no flag, worded by the command line."""
+    from interpreter.core.errors import ArgumentError, NoBaseError, UnfinishedGameError
+    from interpreter.play import balance as bal
+    from interpreter.play import simulate as sim
+
+    with pytest.raises(NoBaseError) as caught:
+        bal.base_setup(sim.Setup(game="tictactoe"), "base")
+    assert caught.value.game == "tictactoe" and "--" not in str(caught.value)
+    assert main(["balance", "tictactoe", "--games", "2", "--against", "base"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "gamedef: error: --against base: tictactoe is given no --variant and includes no bundled game",
+        "    hint: give the variant to compare (--variant V --against base), or the game to compare with "
+        "(--against twid)",
+    ]
+    two = {"counts": [{"players": 2, "seats": ["x", "o"]}]}
+    with pytest.raises(ArgumentError) as refused:
+        bal.against({"counts": [{"players": 2, "seats": ["a", "b"]}]}, {}, two, {}, "kuhn_poker", "kuhn_poker")
+    assert (refused.value.argument, refused.value.given) == ("against", "kuhn_poker")
+    assert "--" not in str(refused.value)
+
+    setup = sim.Setup(game="tictactoe", players=2, max_decisions=3)
+    with pytest.raises(UnfinishedGameError) as unfinished:
+        sim.simulate(setup, 1, 7, 1)
+    err = unfinished.value
+    assert (err.seed, err.game, err.limit) == (7, "tictactoe", 3) and "--" not in str(err)
+    assert main(["simulate", "tictactoe", "--games", "1", "--seed", "7", "--max-decisions", "3", "--jobs", "1"]) == 2
+    assert "hint: raise --max-decisions N, or check the rules for a game that cannot end" in capsys.readouterr().err

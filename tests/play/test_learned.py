@@ -16,7 +16,8 @@ pytest.importorskip("numpy", reason="the learned estimate needs numpy: pip insta
 
 from interpreter import load_game  # noqa: E402
 from interpreter.cli.commands import main  # noqa: E402
-from interpreter.core.errors import UsageError  # noqa: E402
+from interpreter.cli.terminal import advice  # noqa: E402
+from interpreter.core.errors import ModelFileError, ModelMismatch, UsageError  # noqa: E402
 from interpreter.play import learned  # noqa: E402
 from interpreter.play.agents import make_agent, parse_agents  # noqa: E402
 
@@ -115,7 +116,7 @@ def test_a_model_is_refused_for_another_game(tmp_path, race_model):
         make_agent(f"greedy:learned={path}", "x", 1, ttt)
 
 
-def test_a_model_is_refused_for_changed_rules(tmp_path, race_model):
+def test_a_model_is_refused_for_changed_rules(tmp_path, race, race_model):
     path = tmp_path / "race.json"
     learned.save(race_model, path)
     folder = tmp_path / "edited"
@@ -123,7 +124,18 @@ def test_a_model_is_refused_for_changed_rules(tmp_path, race_model):
     edited = load_game(_write(folder, RACE.replace("score[p] >= 10", "score[p] >= 12")))
     with pytest.raises(UsageError, match="fitted for other rules of Race to ten") as err:
         make_agent(f"greedy:learned={path}", "a", 1, edited)
-    assert "gamedef learn race" in (err.value.hint or "")
+    # the library says what differs and names no command; the command line words the one to run
+    assert isinstance(err.value, ModelMismatch) and (err.value.field, err.value.game) == ("rules", "race")
+    assert "gamedef" not in (err.value.hint or "")
+    assert advice(err.value) == "fit it again: gamedef learn race"
+    with pytest.raises(ModelMismatch) as err:
+        learned.load(path).check(race, 3)
+    assert (err.value.field, err.value.players) == ("players", 3) and "gamedef" not in (err.value.hint or "")
+    assert advice(err.value) == "fit one for 3: gamedef learn race --players 3"
+    with pytest.raises(ModelFileError) as bad:
+        learned.load(tmp_path / "absent.json")
+    assert "gamedef" not in (bad.value.hint or "")
+    assert advice(bad.value) == "a learned estimate is the file `gamedef learn GAME --out FILE` writes"
 
 
 @pytest.mark.parametrize(

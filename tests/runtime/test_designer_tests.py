@@ -327,7 +327,9 @@ def test_diff_of_a_bad_transcript_is_an_error_with_exit_2(capsys, tmp_path):
     assert main(["diff", str(tmp_path / "missing")]) == 2
     record(capsys, "tictactoe", tmp_path / "t.toml", 1)
     assert main(["diff", str(tmp_path / "t.toml"), "--game", "kuhn_poker"]) == 2
-    assert "a transcript of tictactoe, and --game is kuhn_poker" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    transcript = tmp_path / "t.toml"
+    assert f"gamedef: error: --game kuhn_poker: {transcript} is a transcript of tictactoe, not of kuhn_poker" in said
 
 
 def test_the_documented_example_passes(capsys, tictactoe):
@@ -668,3 +670,26 @@ def test_tests_play_the_rules_as_written_and_a_saved_state_the_optimised_build(c
     code, out, err = run(capsys, str(write(tictactoe, "s.test.game", setup + from_state)))
     assert code == 0, out + err
     assert builds == [False, True]  # the tests of one group (settings) are compiled together
+
+
+def test_an_option_mistake_in_a_test_is_said_at_the_test_in_the_tests_words(capsys, tmp_path):
+    """An option a test sets that the game cannot take is the test's mistake: at the test,
+    its advice written as the test writes variants and options, never as a flag."""
+    write(
+        tmp_path,
+        "g.game",
+        'game g { players 2..2 seats [a, b] }\noption size: int = 3 choices [3, 4] "size"\n'
+        'procedure play() {\n    rule "Play"\n    game over []\n}\n'
+        'variant wide "Wide" {\n    rule "Wide"\n    option depth: int = 1 "depth"\n'
+        '    replace option size: int = 3 choices [3, 4, 9] "size"\n}\n',
+    )
+    cases = [
+        ("option depth = 2", "unknown option 'depth'", "the variant wide declares it: add `variant wide` to the test"),
+        ("option size = 9", "option 'size' = 9 is not allowed", "choose from 3, 4, or add `variant wide` to the test"),
+        ("option size = true", "option 'size' must be a whole number", "for example `option size = 3`"),
+    ]
+    for setting, message, hint in cases:
+        path = write(tmp_path, "g.test.game", f'include "g.game"\ntest t {{\n    {setting}\n}}\n')
+        code, _, err = run(capsys, str(path))
+        assert code == 2 and f"{path}:2:1: error: test t: {message}" in err, err
+        assert f"hint: {hint}" in err and "--" not in err, err

@@ -320,3 +320,13 @@ def test_a_card_hidden_from_the_seat_deciding_is_not_named_to_it(tmp_path, holde
     game = load_game(path)
     state = game.start(players=2, seed=1)
     assert state.pending.player == "west" and game.question(state) == question
+
+
+def test_a_variant_or_option_the_game_cannot_take_is_refused_in_the_forms_words(client):
+    """The form's settings refused as the page offers them, not as a command line's flags."""
+    base = {"game": "walls_and_wonders", "seat_p1": "human"}
+    r = client.post("/tables", data={**base, "variant": "hiden_victory"})
+    assert r.status_code == 400 and r.text == "unknown variant 'hiden_victory': did you mean 'hidden_victory'?"
+    r = client.post("/tables", data={**base, "options": "victry=attrition"})
+    assert r.status_code == 400 and r.text.startswith("unknown option 'victry': did you mean 'victory'?"), r.text
+    assert "--" not in r.text
