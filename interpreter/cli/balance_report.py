@@ -15,6 +15,8 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
+from interpreter.cli import charts
+from interpreter.cli import simulation_report as simtext
 from interpreter.core.errors import UsageError
 from interpreter.play import simulate as sim
 from interpreter.play.balance import MIN_SEAT_GAMES, TOP_COMPONENTS, TOP_ENDINGS, TOP_SOURCES
@@ -46,7 +48,7 @@ def command_line(game: str, doc: dict[str, Any], html_path: Path | None = None) 
 
 
 # ---- text ----------------------------------------------------------------------------------------
-_pct = sim._pct
+_pct = simtext._pct
 
 
 def _interval(d: dict[str, Any]) -> str:
@@ -92,7 +94,7 @@ def text_report(doc: dict[str, Any], top: int | None = TOP_COMPONENTS) -> list[s
     then by adjusted p-value; None for all)."""
     lines = [_header(doc), "", "win rate per seat and player count (95% Wilson interval):"]
     head, rows = seat_table(doc)
-    lines += sim._table([head, *rows], set(range(1, len(head))))
+    lines += simtext._table([head, *rows], set(range(1, len(head))))
     if doc.get("seat_imbalance") is not None:
         lines += ["", *imbalance_lines(doc["seat_imbalance"])]
     for s in doc["counts"]:
@@ -193,7 +195,7 @@ def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | 
                     f"only in the {r['only_in']} rules" if r["only_in"] else r["verdict"],
                 ]
             )
-        lines += ["  " + line for line in sim._table(rows, {1, 2, 3, 4})]
+        lines += ["  " + line for line in simtext._table(rows, {1, 2, 3, 4})]
     return lines
 
 
@@ -227,18 +229,18 @@ def _count_lines(s: dict[str, Any]) -> list[str]:
     if fp:
         lines += textwrap.wrap(first_player_sentence(fp, titles), 110, subsequent_indent="  ")
     d = s["decisions"]
-    length = f"game length: {d['mean']:.1f} decisions (median {sim._num(d['median'])}, {d['min']}-{d['max']})"
+    length = f"game length: {d['mean']:.1f} decisions (median {simtext._num(d['median'])}, {d['min']}-{d['max']})"
     if s["rounds"]:
         r = s["rounds"]
-        length += f"; final round {r['mean']:.1f} (median {sim._num(r['median'])}, {r['min']}-{r['max']})"
+        length += f"; final round {r['mean']:.1f} (median {simtext._num(r['median'])}, {r['min']}-{r['max']})"
     lines.append(length)
     lines.append("how games ended:")
     rows = [["games", "share", "ending", "won by"]]
     for e in s["endings"][:TOP_ENDINGS]:
         won = sorted(e["won_by"].items(), key=lambda item: -item[1])
-        by = ", ".join(f"{titles.get(seat, seat)} {sim._num(w)}" for seat, w in won) or "-"
+        by = ", ".join(f"{titles.get(seat, seat)} {simtext._num(w)}" for seat, w in won) or "-"
         rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by])
-    lines += sim._table(rows, {0, 1})
+    lines += simtext._table(rows, {0, 1})
     if len(s["endings"]) > TOP_ENDINGS:
         lines.append(f"  ... and {len(s['endings']) - TOP_ENDINGS} other endings (the HTML and --json list all)")
     if s.get("why"):
@@ -256,7 +258,7 @@ def why_lines(why: dict[str, Any], titles: dict[str, str], top: int | None = TOP
         for r in why["rounds"]:
             rows.append([str(r["round"]), str(r["games"]), *(f"{r['mean'][seat]:.1f}" for seat in seats)])
         lines.append("  mean score at the end of each round (over the games that reached it):")
-        lines += ["  " + line for line in sim._table(rows, set(range(len(rows[0]))))]
+        lines += ["  " + line for line in simtext._table(rows, set(range(len(rows[0]))))]
     lc = why["lead_changes"]
     lines.append(
         f"  the lead changed hands {lc['mean']:.2f} times a game (95%: {lc['low']:.2f} to {lc['high']:.2f}); "
@@ -314,7 +316,7 @@ def _component_lines(tests: dict[str, Any], top: int | None) -> list[str]:
                 ("! " if c["verdict"] in ("higher", "lower") else "") + c["verdict"],
             ]
         )
-    lines += sim._table(rows, {1, 2, 3, 4, 5, 6})
+    lines += simtext._table(rows, {1, 2, 3, 4, 5, 6})
     never = sum(1 for c in tests["components"] if not c["times"])
     notes = f"  ({len(shown)} of {len(chosen)} chosen, the flagged first, then by adjusted p"
     lines.append(notes + (f"; {never} never chosen)" if never else ")"))
@@ -403,7 +405,7 @@ def _html_imbalance(imbalance: dict[str, Any]) -> str:
         [
             str(row["players"]),
             _esc(row["title"]),
-            _esc(sim._num(row["wins"])),
+            _esc(simtext._num(row["wins"])),
             str(row["games"]),
             _esc(_pct(row["rate"])),
             _esc(_interval(row)),
@@ -431,7 +433,7 @@ def _html_count(s: dict[str, Any], images: list[Path]) -> str:
         rows.append(
             [
                 _esc(titles.get(w["seat"], w["seat"])),
-                _esc(sim._num(w["wins"])),
+                _esc(simtext._num(w["wins"])),
                 _esc(_pct(w["rate"])),
                 _esc(_interval(w)),
                 bar,
@@ -459,12 +461,14 @@ def _html_count(s: dict[str, Any], images: list[Path]) -> str:
     for name, key in (("decisions", "decisions"), ("final round", "rounds")):
         d = s[key]
         if d:
-            rows.append([name, f"{d['mean']:.1f}", sim._num(d["median"]), sim._num(d["min"]), sim._num(d["max"])])
+            rows.append(
+                [name, f"{d['mean']:.1f}", simtext._num(d["median"]), simtext._num(d["min"]), simtext._num(d["max"])]
+            )
     parts += ["<h3>Game length</h3>", _html_table(["", "mean", "median", "min", "max"], rows, {1, 2, 3, 4})]
     rows = []
     for e in s["endings"]:
         won = sorted(e["won_by"].items(), key=lambda item: -item[1])
-        by = ", ".join(f"{titles.get(seat, seat)} {sim._num(w)}" for seat, w in won) or "-"
+        by = ", ".join(f"{titles.get(seat, seat)} {simtext._num(w)}" for seat, w in won) or "-"
         rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by, e["example"]])
     parts += [
         "<h3>How games ended</h3>",
@@ -597,7 +601,7 @@ def write_html(
             k = s["players"]
             chart = {**s, "title": doc["title"]}
             with tempfile.TemporaryDirectory() as tmp:
-                made = sim.plot(chart, by_count[k], Path(tmp))
+                made = charts.plot(chart, by_count[k], Path(tmp))
                 images[k] = []
                 for made_path in made:
                     target = path.with_name(f"{path.stem}-{k}p-{made_path.name}")
@@ -636,7 +640,7 @@ def sweep_lines(doc: dict[str, Any]) -> list[str]:
             rows.append(
                 [str(point["value"]), *cells, _pct(c["no_winner"]["rate"]), length, "fair" if c["fair"] else ""]
             )
-        lines += ["", f"{k} player{'s' if k != 1 else ''}:", *sim._table(rows, set(range(0, len(rows[0]) - 1)))]
+        lines += ["", f"{k} player{'s' if k != 1 else ''}:", *simtext._table(rows, set(range(0, len(rows[0]) - 1)))]
         fair = doc["fair_values"][str(k)]
         lines.append(
             f"  fair at {doc['name']} = {', '.join(map(str, fair))}"

@@ -286,11 +286,8 @@ def build_parser() -> argparse.ArgumentParser:
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_learn)
 
-    from interpreter.play.simulate import (  # stdlib and the engine only: cheap to import
-        LOCAL_RAY,
-        TOP_CARDS,
-        cards_shown,
-    )
+    from interpreter.cli.ray_workers import LOCAL_RAY  # stdlib and the engine only: cheap to import
+    from interpreter.cli.simulation_report import TOP_CARDS, cards_shown
 
     p = sub_parser("simulate", "many games by AI players in parallel: win rates, length, endings, cards")
     game_args(p)

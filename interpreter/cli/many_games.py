@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 import time
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import replace
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from interpreter.cli.shared import load_named, parse_options, start_game
 from interpreter.cli.terminal import listing
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import needs_chance, parse_agents
+from interpreter.play.simulate import Workers
 from interpreter.runtime.game import ChanceGame
 
 
@@ -62,12 +64,15 @@ def cmd_bench(args) -> int:
 
 def cmd_simulate(args) -> int:
     """Many games by AI players, in parallel: win rates with intervals, length, endings, cards."""
+    from interpreter.cli import charts
+    from interpreter.cli import simulation_report as report
+    from interpreter.cli.ray_workers import LOCAL_RAY, import_ray, ray_workers
     from interpreter.cli.terminal import progress
     from interpreter.play import simulate as sim
 
     sim.check_scale(args.games, 1 if args.jobs is None else args.jobs)  # before the game is loaded
     if args.ray is not None:
-        sim.import_ray()  # Ray is an optional extra: say how to install it before loading anything
+        import_ray()  # Ray is an optional extra: say how to install it before loading anything
     game = load_named(args)
     chance = needs_chance(game, args.agent)
     if chance:
@@ -109,11 +114,12 @@ def cmd_simulate(args) -> int:
         chance=chance,
     )
     if args.plot:
-        sim.plot_folder(Path(args.plot))
+        charts.plot_folder(Path(args.plot))
     jobs = min(jobs, args.games)
     start = time.perf_counter()
     watch = lambda n: progress(n, "games")
-    records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=watch, ray_address=args.ray)
+    with ray_workers(args.ray, jobs) if args.ray is not None else nullcontext() as workers:
+        records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=watch, workers=workers)
     elapsed = time.perf_counter() - start
     header = {
         "game": game.name,
@@ -130,18 +136,18 @@ def cmd_simulate(args) -> int:
     if args.json:
         print(json.dumps(doc, indent=1))
     elif args.csv == "cards":
-        sim.write_cards_csv(doc, sys.stdout)
+        report.write_cards_csv(doc, sys.stdout)
     elif args.csv:
-        sim.write_csv(records, sys.stdout)
+        report.write_csv(records, sys.stdout)
     else:
-        listing(sim.text_report(doc, top_cards=args.cards))
+        listing(report.text_report(doc, top_cards=args.cards))
         if args.ray is None:
             where = f"with {jobs} job{'s' if jobs != 1 else ''}"
         else:
-            where = f"on a local Ray instance of {jobs} CPUs" if args.ray == sim.LOCAL_RAY else f"on Ray at {args.ray}"
+            where = f"on a local Ray instance of {jobs} CPUs" if args.ray == LOCAL_RAY else f"on Ray at {args.ray}"
         print(f"\n({len(records)} games in {elapsed:.1f}s {where})")
     if args.plot:
-        for path in sim.plot(doc, records, Path(args.plot)):
+        for path in charts.plot(doc, records, Path(args.plot)):
             print(f"chart written to {path}", file=sys.stderr if args.json or args.csv else sys.stdout)
     return 0
 
@@ -150,7 +156,7 @@ def cmd_balance(args) -> int:
     """The balance report: every player count (or --players), win rates per seat, the first
     player, length, endings and each component, as text, JSON or an HTML page."""
     from interpreter.cli import balance_report as report
-    from interpreter.cli.terminal import progress
+    from interpreter.cli.ray_workers import import_ray
     from interpreter.play import balance as bal
     from interpreter.play import simulate as sim
 
@@ -159,7 +165,7 @@ def cmd_balance(args) -> int:
         raise UsageError(f"--jobs {jobs}: at least one job is needed", "--jobs 1 plays in this process")
     sim.check_scale(args.games, jobs)
     if args.ray is not None:
-        sim.import_ray()
+        import_ray()
     html = report.html_target(Path(args.html)) if args.html else None
     game = load_named(args)
     agents = list(args.agent or ())
@@ -192,23 +198,40 @@ def cmd_balance(args) -> int:
     if args.score:  # said before any game is played
         sim.score_probe(game, args.score, game.seats_for(counts[0]))
     plan = bal.Plan(setup, tuple(counts), args.games, args.seed, tuple(agents), args.correction)
-    watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     keep = Path(args.keep) if args.keep else None
-    if args.sweep:
-        return _sweep(args, game, plan, jobs, keep, html)
-    base_plan = base_game = None
-    if args.against:  # the base loaded (and its counts checked) before any game is played
+    base = None
+    if args.against and not args.sweep:  # the base loaded (and its counts checked) before any game is played
         base_setup, base_name = bal.base_setup(setup, args.against)
         base_game = base_setup.load()
         bal.game_counts(base_game, counts)
-        base_plan = replace(plan, setup=base_setup)
-    doc, by_count = bal.run(plan, jobs, game=game, watch=watch, ray_address=args.ray, keep=keep)
+        base = (replace(plan, setup=base_setup), base_game, base_name)
+    with _workers(args, jobs) as workers:  # one Ray session for every count, the base's too
+        if args.sweep:
+            return _sweep(args, game, plan, jobs, keep, html, workers)
+        return _report(args, game, plan, base, jobs, keep, html, workers)
+
+
+def _workers(args, jobs: int) -> AbstractContextManager[Workers | None]:
+    """The Ray session of `--ray` (started here, shut down when the command ends), or none."""
+    from interpreter.cli.ray_workers import ray_workers
+
+    return ray_workers(args.ray, jobs) if args.ray is not None else nullcontext()
+
+
+def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | None, workers) -> int:
+    """The balance report of `plan`, against `base` (its plan, game and name) with
+    `--against`, as text, JSON or a page."""
+    from interpreter.cli import balance_report as report
+    from interpreter.cli.terminal import progress
+    from interpreter.play import balance as bal
+
+    watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
+    base_plan, base_game, base_name = base if base is not None else (None, None, "")
+    doc, by_count = bal.run(plan, jobs, game=game, watch=watch, workers=workers, keep=keep)
     base_by_count: dict = {}
     if base_plan is not None:
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
-        base_doc, base_by_count = bal.run(
-            base_plan, jobs, game=base_game, watch=base_watch, ray_address=args.ray, keep=keep
-        )
+        base_doc, base_by_count = bal.run(base_plan, jobs, game=base_game, watch=base_watch, workers=workers, keep=keep)
         doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against)
     if args.json:
         records = {"records": bal.records_dict(by_count)}
@@ -223,7 +246,7 @@ def cmd_balance(args) -> int:
     return 0
 
 
-def _sweep(args, game, plan, jobs: int, keep: Path | None, html: Path | None) -> int:
+def _sweep(args, game, plan, jobs: int, keep: Path | None, html: Path | None, workers) -> int:
     """`balance --sweep NAME=LO..HI`: the report's games once per value, summed up as the
     win rate of each seat against the value, as text, JSON or a page with its chart."""
     from interpreter.cli import balance_report as report
@@ -244,7 +267,7 @@ def _sweep(args, game, plan, jobs: int, keep: Path | None, html: Path | None) ->
     def watch(n: int, k: int):
         return progress(n, f"games, {k} player{'s' if k != 1 else ''}")
 
-    doc = bal.sweep(plan, name, values, kind, jobs, watch=watch, ray_address=args.ray, keep=keep)
+    doc = bal.sweep(plan, name, values, kind, jobs, watch=watch, workers=workers, keep=keep)
     doc.update(game=game.name, title=game.header.title, games=plan.games, first_seed=plan.seed)
     if args.json:
         print(json.dumps(doc, indent=1))

@@ -6,9 +6,9 @@ the seat that moves first set against its fair share, and each card (or any comp
 designer names) set against the games without it, each figure with its interval and a plain
 warning where the games are too few to tell. This module plays those games with
 `simulate`'s machinery (the same seeds, the same records, so the same figures on one
-process, with `--jobs N` or on Ray) and writes the report: as terminal text, as JSON, and as
-one self-contained HTML page (its charts inlined, and written beside it as PNG files when
-matplotlib is installed).
+process, with `--jobs N` or on workers the caller started, such as Ray) and computes the
+report's figures; the command line writes them (cli/balance_report.py: terminal text, an
+HTML page with its charts) and starts and stops Ray (cli/ray_workers.py).
 
 Nothing here knows a game: seats, counts and components come from the game's declarations,
 and every figure from the records `simulate.play_game` keeps.
@@ -21,8 +21,8 @@ import math
 import statistics
 import time
 from collections import Counter
-from collections.abc import Callable, Container, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from collections.abc import Callable, Container, Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -461,14 +461,14 @@ def run(
     jobs: int,
     game: Game | None = None,
     watch: Watch = _no_watch,
-    ray_address: str | None = None,
+    workers: sim.Workers | None = None,
     keep: Path | None = None,
 ) -> tuple[dict[str, Any], dict[int, list[sim.GameRecord]]]:
     """Play every count's games and return the report's document with the records by count.
 
     The same seeds at every count (seed..seed+games-1), each count a `simulate` run, so
-    each record is the game `gamedef run` plays with that seed, count and agents. On Ray one
-    session serves every count (started here, unless the caller's is already open).
+    each record is the game `gamedef run` plays with that seed, count and agents. Given
+    `workers` (a cluster the caller started, such as Ray), every count is played there.
 
     With `keep` (`--keep FILE`), each game is written to that file as it ends, and a game
     already there (the same seed, count and setup) is read back instead of played: a long
@@ -478,31 +478,30 @@ def run(
     sim.check_scale(plan.games, jobs)
     sections, by_count = [], {}
     kept = read_kept(keep) if keep is not None else {}
-    with ray_session(ray_address, jobs) if ray_address is not None else nullcontext():
-        for count in plan.counts:
-            seats = game.seats_for(count)
-            items = tuple(seat_agents(game, seats, plan.agent_items))
-            setup = replace(plan.setup, players=count, agents=items)
-            from interpreter.play.agents import parse_agents
+    for count in plan.counts:
+        seats = game.seats_for(count)
+        items = tuple(seat_agents(game, seats, plan.agent_items))
+        setup = replace(plan.setup, players=count, agents=items)
+        from interpreter.play.agents import parse_agents
 
-            _, kinds = parse_agents(list(items), game, seats, plan.seed)
-            start = time.perf_counter()
-            if keep is None:
-                records = sim.simulate(
-                    setup,
-                    plan.games,
-                    plan.seed,
-                    min(jobs, plan.games),
-                    game=game,
-                    watch=partial(_count_watch, watch, count),
-                    ray_address=ray_address,
-                )
-            else:
-                records = _play_kept(game, setup, plan, jobs, watch, ray_address, keep, kept.get(_key(setup), {}))
-            section = count_section(game, setup, records, seats, kinds)
-            section["seconds"] = round(time.perf_counter() - start, 1)
-            sections.append(section)
-            by_count[count] = records
+        _, kinds = parse_agents(list(items), game, seats, plan.seed)
+        start = time.perf_counter()
+        if keep is None:
+            records = sim.simulate(
+                setup,
+                plan.games,
+                plan.seed,
+                min(jobs, plan.games),
+                game=game,
+                watch=partial(_count_watch, watch, count),
+                workers=workers,
+            )
+        else:
+            records = _play_kept(game, setup, plan, jobs, watch, workers, keep, kept.get(_key(setup), {}))
+        section = count_section(game, setup, records, seats, kinds)
+        section["seconds"] = round(time.perf_counter() - start, 1)
+        sections.append(section)
+        by_count[count] = records
     doc = {
         "game": game.name,
         "title": game.header.title,
@@ -599,7 +598,7 @@ def _play_kept(
     plan: Plan,
     jobs: int,
     watch: Watch,
-    ray_address: str | None,
+    workers: sim.Workers | None,
     keep: Path,
     kept: dict[int, sim.GameRecord],
 ) -> list[sim.GameRecord]:
@@ -608,7 +607,7 @@ def _play_kept(
     soon as it ends."""
     seeds = range(plan.seed, plan.seed + plan.games)
     missing = [s for s in seeds if s not in kept]
-    batch = 1 if jobs <= 1 and ray_address is None else 2 * jobs
+    batch = 1 if jobs <= 1 and workers is None else 2 * jobs
     key = _key(setup)
     with watch(plan.games, setup.players or 0) as advance:
         for _ in range(plan.games - len(missing)):
@@ -626,7 +625,7 @@ def _play_kept(
                 min(jobs, len(run_)),
                 game=game,
                 watch=lambda n: nullcontext(advance),
-                ray_address=ray_address,
+                workers=workers,
             )
             try:
                 with keep.open("a", encoding="utf-8") as f:
@@ -642,22 +641,6 @@ def _play_kept(
 
 def _count_watch(watch: Watch, count: int, games: int) -> AbstractContextManager[Callable[[], None]]:
     return watch(games, count)
-
-
-@contextmanager
-def ray_session(address: str, jobs: int) -> Iterator[None]:
-    """One Ray session for every count of a report (a local instance started once, not once
-    a count), closed at the end; `simulate` uses the session it finds open. A session the
-    caller already opened is used as it is and left open."""
-    ray = sim.import_ray()
-    if ray.is_initialized():
-        yield
-        return
-    sim.start_ray(address, jobs)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def records_dict(by_count: dict[int, list[sim.GameRecord]]) -> dict[str, list[dict[str, Any]]]:
@@ -881,7 +864,7 @@ def sweep(
     kind: str,
     jobs: int,
     watch: Watch = _no_watch,
-    ray_address: str | None = None,
+    workers: sim.Workers | None = None,
     keep: Path | None = None,
 ) -> dict[str, Any]:
     """Play the plan once for each value of NAME (an option, or a def constant) on the same
@@ -894,7 +877,7 @@ def sweep(
             setup = replace(plan.setup, options={**plan.setup.options, name: value})
         else:
             setup = replace(plan.setup, constants={**plan.setup.constants, name: value})
-        doc, _ = run(replace(plan, setup=setup), jobs, watch=watch, ray_address=ray_address, keep=keep)
+        doc, _ = run(replace(plan, setup=setup), jobs, watch=watch, workers=workers, keep=keep)
         counts = [
             {
                 "players": sec["players"],

@@ -18,25 +18,24 @@ these figures, when it chooses that card in a decision (the value of the option 
 is the card). A `.game` file is free to move cards between lists and to narrate what it
 likes, but every card a player plays, discards or picks reaches the rules as a choice.
 
-The games may also be played on a Ray cluster (`--ray`, an optional extra): the same
-chunks of seeds, sent as Ray tasks instead of to local processes, and the same records.
+The games may also be played by workers elsewhere that the caller started (`Workers`: the
+command line's Ray cluster, cli/ray_workers.py): the same chunks of seeds, sent to them
+instead of to local processes, and the same records. Reporting them (text, CSV, charts)
+is the front end's (cli/simulation_report.py, cli/charts.py).
 """
 
 from __future__ import annotations
 
-import csv
 import math
 import os
 import re
 import statistics
 import sys
-import textwrap
 from collections import Counter
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Generator, Iterable, Mapping, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 from interpreter.core import trace
 from interpreter.core.errors import ArgumentError, GameDefError, UnfinishedGameError, UsageError
@@ -47,9 +46,6 @@ from interpreter.runtime.machine import State
 
 Z_95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 ROUND_VAR = "round"  # a game's round counter, if it has one by this name
-TOP_ENDINGS = 10  # endings listed in the text table (JSON has them all)
-TOP_CARDS = 15  # cards listed in the text table unless --cards says otherwise (JSON has them all)
-LOCAL_RAY = "local"  # `--ray` without an address: Ray's own name for "start a new local instance"
 
 
 # ---- what a worker needs, and what it sends back ---------------------------------------------------
@@ -423,11 +419,30 @@ def _play_chunk(seeds: Sequence[int]) -> list[GameRecord] | _Failure:
         return failure
 
 
-def _ray_chunk(setup: Setup, seeds: Sequence[int]) -> list[GameRecord] | _Failure:
-    """A Ray task: a chunk of seeds in a Ray worker, which loads the game on its first task
-    and keeps it for the next ones (a worker process runs many tasks)."""
+def remote_chunk(setup: Setup, seeds: Sequence[int]) -> list[GameRecord] | _Failure:
+    """What a worker elsewhere runs (a Ray task, `Workers`): a chunk of seeds, the game
+    loaded on the worker's first chunk and kept for the next ones (a worker process runs
+    many). A failure is returned as plain data, not raised."""
     _init_worker(setup)
     return _play_chunk(seeds)
+
+
+class Workers(Protocol):
+    """Workers elsewhere that play chunks of seeds: a cluster a front end has started and
+    will stop (the command line's Ray, cli/ray_workers.py). play/ only hands them chunks:
+    it never starts, reaches or stops a cluster, and never imports one's library."""
+
+    def cpus(self) -> int:
+        """The CPUs the games may use: the chunks are sized by them."""
+        ...
+
+    def play(
+        self, setup: Setup, chunks: Sequence[Sequence[int]]
+    ) -> Generator[tuple[int, list[GameRecord] | _Failure], None, None]:
+        """Each chunk played by `remote_chunk(setup, chunk)` on a worker, yielded as (its
+        first seed, what `remote_chunk` returned) as each ends, in any order. Closed
+        before its end (a failed game, Ctrl-C), it drops the chunks not yet played."""
+        ...
 
 
 def check_scale(games: int, jobs: int) -> None:
@@ -472,97 +487,27 @@ def _context():
     return None
 
 
-def import_ray() -> Any:
-    """The `ray` module, or the UsageError that says how to install it: Ray is an optional
-    extra (a large install most designers never need), so it is imported only for --ray."""
-    try:
-        import ray
-    except ImportError:
-        raise UsageError(
-            "--ray needs Ray, which is not installed", 'pip install ".[ray]" (or pip install "ray>=2.9")'
-        ) from None
-    return ray
-
-
-def _unreachable(address: str) -> str | None:
-    """Why a `HOST:PORT` address cannot be reached, or None (and None for the forms Ray
-    resolves itself, `auto` and `ray://...`): Ray's own connection retries for minutes,
-    where a refused connection is known at once."""
-    import socket
-
-    host, sep, port = address.rpartition(":")
-    if "://" in address or not sep or not host or not port.isdigit():
-        return None
-    try:
-        with socket.create_connection((host, int(port)), timeout=5):
-            return None
-    except OSError as err:
-        return err.strerror or str(err) or type(err).__name__
-
-
-def start_ray(address: str, jobs: int) -> int:
-    """Start a local Ray instance of `jobs` CPUs, or connect to the cluster at `address`;
-    returns the CPUs the games may use (to size the chunks).
-
-    The local instance is started quiet and lean (no dashboard, the workers' output not
-    copied here, Ray's own messages only when they are errors): it is a pool of workers for
-    one command, torn down at its end."""
-    import logging
-
-    ray = import_ray()
-    quiet = {"include_dashboard": False, "log_to_driver": False, "logging_level": logging.ERROR}
-    hint = "start one with `ray start --head` and give its address, or give --ray alone for a local instance"
-    if address == LOCAL_RAY:
-        ray.init(address=LOCAL_RAY, num_cpus=jobs, **quiet)
-        return jobs
-    why = _unreachable(address)
-    if why is not None:
-        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint)
-    try:
-        ray.init(address=address, **quiet)
-    except (ConnectionError, ValueError, RuntimeError) as err:
-        why = (str(err).splitlines() or [type(err).__name__])[0].strip("'\"")
-        raise UsageError(f"--ray {address}: cannot reach a Ray cluster there ({why})", hint) from None
-    return max(1, int(ray.cluster_resources().get("CPU", 1)))
-
-
-def _simulate_ray(
+def _simulate_elsewhere(
     setup: Setup,
     seeds: Sequence[int],
-    jobs: int,
-    address: str,
+    workers: Workers,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
 ) -> list[GameRecord]:
-    """The seeds' records, played as Ray tasks: the same chunks and the same worker code as
-    local processes, so the same records (a game depends only on its seed)."""
-    ray = import_ray()
-    owned = not ray.is_initialized()  # a session already open (`gamedef balance`'s) is its caller's to close
-    cpus = start_ray(address, jobs) if owned else max(1, int(ray.cluster_resources().get("CPU", 1)))
+    """The seeds' records, played by `workers`: the same chunks and the same worker code
+    as local processes, so the same records (a game depends only on its seed)."""
+    done: dict[int, list[GameRecord]] = {}
+    results = workers.play(setup, _chunks(seeds, workers.cpus()))
     try:
-        task = ray.remote(_ray_chunk)
-        setup_ref = ray.put(setup)  # sent to the object store once, not with every chunk
-        pending = {task.remote(setup_ref, chunk): chunk[0] for chunk in _chunks(seeds, cpus)}
-        done: dict[int, list[GameRecord]] = {}
-        try:
-            with watch(len(seeds)) as advance:
-                while pending:
-                    ready, _ = ray.wait(list(pending), num_returns=1)
-                    for ref in ready:
-                        first = pending.pop(ref)
-                        got = ray.get(ref)
-                        if isinstance(got, _Failure):
-                            raise got
-                        done[first] = got
-                        for _ in got:
-                            advance()
-        except BaseException:  # a failed game or Ctrl-C: the chunks not yet played are dropped
-            for ref in pending:
-                ray.cancel(ref)
-            raise
-        return [r for first in sorted(done) for r in done[first]]
-    finally:
-        if owned:
-            ray.shutdown()
+        with watch(len(seeds)) as advance:
+            for first, got in results:
+                if isinstance(got, _Failure):
+                    raise got
+                done[first] = got
+                for _ in got:
+                    advance()
+    finally:  # a failed game or Ctrl-C: the chunks not yet played are dropped
+        results.close()
+    return [r for first in sorted(done) for r in done[first]]
 
 
 def simulate(
@@ -572,13 +517,13 @@ def simulate(
     jobs: int,
     game: Game | None = None,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]] = _quiet,
-    ray_address: str | None = None,
+    workers: Workers | None = None,
 ) -> list[GameRecord]:
     """Play seeds seed..seed+games-1 and return their records in seed order.
 
     With `jobs` 1 the games are played here (with `game`, if already loaded); otherwise in
-    `jobs` worker processes, each given the game once. With `ray_address` (an address, or
-    `LOCAL_RAY` for a new local instance of `jobs` CPUs) they are Ray tasks instead.
+    `jobs` worker processes, each given the game once. Given `workers` (a cluster the
+    caller started, such as Ray), they are played there instead, in the same chunks.
     `watch(games)` is entered once the work is under way (a progress bar: entered after the
     workers are forked, so no thread of its own is copied into them) and yields a function
     called once per game finished. Raises UsageError for a game that cannot be finished."""
@@ -586,8 +531,8 @@ def simulate(
     check_scale(games, jobs)
     seeds = range(seed, seed + games)  # a range: sliced into chunks, never a list of every seed
     try:
-        if ray_address is not None:
-            return _simulate_ray(setup, seeds, jobs, ray_address, watch)
+        if workers is not None:
+            return _simulate_elsewhere(setup, seeds, workers, watch)
         if jobs <= 1:
             game = game or setup.load()
             records = []
@@ -777,266 +722,6 @@ def _record_dict(r: GameRecord) -> dict[str, Any]:
     d["gains"] = gained
     d["payoffs"] = dict(r.payoffs)
     return d
-
-
-def write_csv(records: Sequence[GameRecord], out: IO[str]) -> None:
-    """One row per game: seed, winners (space-separated; empty for none), decisions, rounds
-    (empty if the game has no `round`), the ending's group and its line as narrated, and
-    each seat's payoff as `seat:value` items, space-separated, in seat order."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["seed", "winners", "decisions", "rounds", "ending", "headline", "payoffs"])
-    for r in records:
-        rounds = "" if r.rounds is None else r.rounds
-        paid = " ".join(f"{seat}:{value:g}" for seat, value in r.payoffs)
-        writer.writerow([r.seed, " ".join(r.winners), r.decisions, rounds, r.ending, r.headline, paid])
-
-
-CARD_COLUMNS = [
-    "card", "title", "kind", "games", "times", "chosen_by",
-    "seat_games", "wins", "rate", "low", "high",
-    "others_seat_games", "others_wins", "others_rate", "others_low", "others_high", "difference",
-]  # fmt: skip
-
-
-def write_cards_csv(doc: dict[str, Any], out: IO[str]) -> None:
-    """One row per card (`--csv cards`), in the game's order: the columns of the JSON's
-    `cards`, flattened; `chosen_by` as `seat:N` items space-separated; a rate with no
-    seat-games behind it (a card nobody chose) is empty."""
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CARD_COLUMNS)
-    for c in doc["cards"] or ():
-        by = " ".join(f"{s}:{n}" for s, n in c["chosen_by"].items())
-        sides = [
-            c[side][key] for side in ("chose_it", "others") for key in ("seat_games", "wins", "rate", "low", "high")
-        ]
-        cells = [c["card"], c["title"], c["kind"], c["games"], c["times"], by, *sides, c["difference"]]
-        writer.writerow(["" if v is None else v for v in cells])
-
-
-def _pct(x: float) -> str:
-    return f"{100 * x:.1f}%"
-
-
-def _num(x: float) -> str:
-    return f"{x:g}" if float(x).is_integer() else f"{x:.1f}"
-
-
-def _table(rows: list[list[str]], right: set[int]) -> list[str]:
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    out = []
-    for row in rows:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        out.append("  " + "  ".join(cells).rstrip())
-    return out
-
-
-def text_report(doc: dict[str, Any], top_cards: int | None = TOP_CARDS) -> list[str]:
-    """The summary as text tables: win rates, length, endings, and cards for a game that has
-    them (the `top_cards` with the largest difference either way, or all for None)."""
-    n = doc["games"]
-    agents = " ".join(f"{s}={k}" for s, k in doc["agents"].items())
-    last = doc["first_seed"] + n - 1
-    lines = [
-        f"{doc['title']}: {n} games, {doc['players']} players, seeds {doc['first_seed']}..{last}, agents {agents}"
-        + (f", variants {', '.join(doc['variants'])}" if doc["variants"] else "")
-        + (f", options {', '.join(f'{k}={v}' for k, v in doc['options'].items())}" if doc["options"] else ""),
-        "",
-        "win rates (95% Wilson interval):",
-    ]
-    titles = doc.get("seat_titles") or {}  # seats as the game writes them ("West", not "west")
-    rows = [["seat", "wins", "rate", "95% interval"]]
-    for w in doc["win_rates"]:
-        seat = titles.get(w["seat"], w["seat"])
-        rows.append([seat, _num(w["wins"]), _pct(w["rate"]), f"{_pct(w['low'])} - {_pct(w['high'])}"])
-    nw = doc["no_winner"]
-    rows.append(["no winner", str(nw["games"]), _pct(nw["rate"]), f"{_pct(nw['low'])} - {_pct(nw['high'])}"])
-    lines += _table(rows, {1, 2, 3})
-    if doc["shared_wins"]:
-        lines.append(f"  ({doc['shared_wins']} shared wins: a win shared by k seats counts 1/k to each)")
-    if doc.get("payoffs"):
-        lines += [
-            "",
-            "mean payoff (95% interval; a game without a payoff: +1 shared by winners, -1 by the others):",
-        ]
-        rows = [["seat", "games", "mean", "95% interval"]]
-        for p in doc["payoffs"]:
-            seat = titles.get(p["seat"], p["seat"])
-            rows.append([seat, str(p["games"]), f"{p['mean']:+.3f}", f"{p['low']:+.3f} - {p['high']:+.3f}"])
-        lines += _table(rows, {1, 2, 3})
-    lines += ["", "game length:"]
-    rows = [["", "mean", "median", "min", "max"]]
-    for name, key in (("decisions", "decisions"), ("rounds", "rounds")):
-        s = doc[key]
-        if s:
-            rows.append([name, f"{s['mean']:.1f}", _num(s["median"]), _num(s["min"]), _num(s["max"])])
-    lines += _table(rows, {1, 2, 3, 4})
-    lines += ["", "how games ended (each game's last key-event line; seats as SEAT, numbers as N):"]
-    rows = [["games", "share", "ending", "won by", "for example"]]
-    for e in doc["endings"][:TOP_ENDINGS]:
-        won = sorted(e["won_by"].items(), key=lambda item: -item[1])
-        by = ", ".join(f"{titles.get(seat, seat)} {_num(w)}" for seat, w in won)
-        rows.append([str(e["games"]), _pct(e["share"]), e["ending"] or "(no line narrated)", by or "-", e["example"]])
-    lines += _table(rows, {0, 1})
-    rest = doc["endings"][TOP_ENDINGS:]
-    if rest:
-        lines.append(f"  ... and {len(rest)} other endings in {sum(e['games'] for e in rest)} games (--json lists all)")
-    if doc.get("cards") is not None:
-        lines += ["", *_card_lines(doc["cards"], top_cards)]
-    return lines
-
-
-def _words(kind: str) -> str:
-    """An entity kind's name as words: `TwidCard` -> "twid card", `NwoSlot` -> "nwo slot"."""
-    return re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", kind).lower()
-
-
-def _card_lines(cards: list[dict[str, Any]], top: int | None) -> list[str]:
-    """The cards' table: the cards chosen at least once, the largest differences first.
-
-    Sorted by the size of the difference whichever its sign, so that the cards that help
-    and those that hurt come up together; the intervals say which of them are more than
-    the noise of a few games."""
-    lines = [
-        "cards (a card counts as played by a seat when the seat chose it in a decision): the games it was",
-        "chosen in, the times, the seats that chose it (once a game), and their win rate against the",
-        "other seats' (95% Wilson intervals):",
-    ]
-    chosen = [c for c in cards if c["times"]]
-    never = [c for c in cards if not c["times"]]
-    if not chosen:
-        return [*lines, "  no card was chosen in a decision"]
-    order = sorted(
-        range(len(chosen)),
-        key=lambda i: (chosen[i]["difference"] is None, -abs(chosen[i]["difference"] or 0), -chosen[i]["games"], i),
-    )
-    shown = [chosen[i] for i in order[:top]] if top is not None else [chosen[i] for i in order]
-    kinds = len({c["kind"] for c in cards}) > 1  # the kind column only when it tells cards apart
-    head = ["card", *(["kind"] if kinds else []), "games", "times", "seats"]
-    rows = [[*head, "chose it", "95% interval", "others", "95% interval", "difference"]]
-    for c in shown:
-        me, others = c["chose_it"], c["others"]
-        rows.append(
-            [
-                c["title"],
-                *([_words(c["kind"])] if kinds else []),
-                str(c["games"]),
-                str(c["times"]),
-                str(me["seat_games"]),
-                _pct(me["rate"]),
-                f"{_pct(me['low'])} - {_pct(me['high'])}",
-                "-" if others["rate"] is None else _pct(others["rate"]),
-                f"{_pct(others['low'])} - {_pct(others['high'])}",
-                "-" if c["difference"] is None else f"{100 * c['difference']:+.1f} pts",
-            ]
-        )
-    first = len(head) - 3
-    lines += _table(rows, set(range(first, len(rows[0]))))
-    notes = []
-    if len(shown) < len(chosen):
-        notes.append(
-            f"the {len(shown)} of the {len(chosen)} cards chosen with the largest differences either way;"
-            " --cards all lists them all"
-        )
-    if never:
-        names = ": " + ", ".join(c["title"] for c in never) if top is None else ""
-        notes.append(f"{len(never)} of {len(cards)} cards never chosen{names}")
-    for note in notes:
-        lines += textwrap.wrap(f"({note})", 100, initial_indent="  ", subsequent_indent="   ")
-    return lines
-
-
-# ---- plots --------------------------------------------------------------------------------------------
-PLOT_EXTRA = 'pip install "gamedef[plot]"'  # the charts' optional extra
-
-
-def plot_folder(folder: Path) -> Path:
-    """The folder for the charts, made if need be: checked before the games are played, so
-    that a mistyped --plot is said at once and not after minutes of games."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise ArgumentError("plot", "needs matplotlib", hint=PLOT_EXTRA) from None
-    if folder.exists() and not folder.is_dir():
-        raise ArgumentError(
-            "plot", "a file of that name exists", given=folder, hint="give a folder name for the charts"
-        )
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise ArgumentError(
-            "plot", f"cannot make the folder ({err.strerror})", given=folder, hint="give a folder you may write"
-        ) from None
-    return folder
-
-
-def plot(doc: dict[str, Any], records: Sequence[GameRecord], folder: Path) -> list[Path]:
-    """Two PNG charts in `folder`: win rates with their 95% intervals as error bars, and the
-    distribution of game lengths (decisions; rounds beside it when the game counts them).
-
-    matplotlib's Agg backend draws without a display, so this works on a server or in CI."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        from matplotlib.ticker import MaxNLocator
-    except ImportError:
-        raise ArgumentError("plot", "needs matplotlib", hint=PLOT_EXTRA) from None
-    plot_folder(folder)
-    title = f"{doc['title']}, {doc['players']} players, {doc['games']} games"
-    rates = doc["win_rates"]
-    labels = [w["seat"] for w in rates] + ["no winner"]
-    values = [w["rate"] for w in rates] + [doc["no_winner"]["rate"]]
-    lows = [w["low"] for w in rates] + [doc["no_winner"]["low"]]
-    highs = [w["high"] for w in rates] + [doc["no_winner"]["high"]]
-    errors = [[v - lo for v, lo in zip(values, lows)], [hi - v for v, hi in zip(values, highs)]]
-    written = []
-
-    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 4))
-    ax.bar(labels, [100 * v for v in values], yerr=[[100 * e for e in side] for side in errors], capsize=6)
-    ax.set_ylabel("win rate (%), 95% Wilson interval")
-    ax.set_ylim(0, 100)
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    path = folder / "win_rates.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
-
-    with_rounds = doc["rounds"] is not None
-    fig, axes = plt.subplots(1, 2 if with_rounds else 1, figsize=(10 if with_rounds else 6, 4), squeeze=False)
-    ax = axes[0][0]
-    ax.hist([r.decisions for r in records], bins=min(30, max(5, len({r.decisions for r in records}))))
-    ax.set_xlabel("decisions per game")
-    ax.set_ylabel("games")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # games are counted whole
-    ax.set_title(title, fontsize=10)
-    if with_rounds:
-        ax = axes[0][1]
-        counts = Counter(r.rounds for r in records if r.rounds is not None)  # (with_rounds: every game has them)
-        ax.bar([str(k) for k in sorted(counts)], [counts[k] for k in sorted(counts)])
-        ax.set_xlabel(f"final `{ROUND_VAR}`")
-        ax.set_ylabel("games")
-        ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    fig.tight_layout()
-    path = folder / "lengths.png"
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-    written.append(path)
-    return written
-
-
-def cards_shown(text: str) -> int | None:
-    """`--cards N|all`: how many cards the text report lists (None: all of them)."""
-    if text.strip().lower() == "all":
-        return None
-    try:
-        value = int(text)
-    except ValueError:
-        raise ValueError(f"expected a number of cards or 'all', not {text!r}") from None
-    if value <= 0:
-        raise ValueError(f"expected a number above 0 or 'all', not {value}")
-    return value
 
 
 def default_jobs() -> int:

@@ -80,10 +80,11 @@ def test_a_saved_state_of_another_game_or_variants_carries_both_and_names_no_fla
 
 
 def test_an_argument_the_library_refuses_carries_its_name_and_value_and_names_no_flag(tmp_path):
+    from interpreter.cli.charts import plot_folder
     from interpreter.core.errors import ArgumentError
     from interpreter.play.agents import parse_agents, resolve_seat
     from interpreter.play.balance import check_components, game_counts, read_kept, sweep_kind
-    from interpreter.play.simulate import check_scale, plot_folder, score_probe
+    from interpreter.play.simulate import check_scale, score_probe
     from interpreter.runtime.cardlist import card_listing
 
     tictactoe, berlin = load_game("tictactoe"), load_game("berlin_wall")

@@ -18,6 +18,7 @@ from repo_paths import ROOT
 from interpreter import load_game
 from interpreter.cli import balance_report as report
 from interpreter.cli.commands import build_parser, main
+from interpreter.cli.ray_workers import LOCAL_RAY
 from interpreter.play import balance as bal
 from interpreter.play.agents import make_agent, needs_chance
 from interpreter.play.simulate import GameRecord, wilson
@@ -429,7 +430,7 @@ def test_each_balance_command_in_the_docs_is_valid(command, capsys, tmp_path):
             words[words.index(flag) + 1] = str(tmp_path / name)
     if args.ray is not None:  # one game here, not on a cluster
         at = words.index("--ray")
-        del words[at : at + (1 if args.ray == bal.sim.LOCAL_RAY else 2)]
+        del words[at : at + (1 if args.ray == LOCAL_RAY else 2)]
     # A search's or a look-ahead's whole game of a big game is minutes: each such agent is
     # made for the game (so its kind is checked), then the games are played at random.
     agents = [i for i in range(1, len(words)) if words[i - 1] == "--agent"]

@@ -17,15 +17,14 @@ import pytest
 
 from interpreter import load_game
 from interpreter.cli.commands import main
+from interpreter.cli.simulation_report import CARD_COLUMNS, text_report
 from interpreter.core.errors import UsageError
 from interpreter.play import simulate as sim
 from interpreter.play.simulate import (
-    CARD_COLUMNS,
     GameRecord,
     card_catalogue,
     normalise,
     summarise,
-    text_report,
     wilson,
 )
 

@@ -200,14 +200,12 @@ def test_the_architecture_page_names_every_layer_and_module():
     assert unnamed == []
 
 
-# The command line's flags that a module below it still writes in a message, by module: the
-# arguments these name are not yet refused as an ArgumentError (core/errors.py) or another
-# typed error, or the advice names a command (`gamedef learn GAME --out FILE`), or the
-# diagnostic sits at an argument span (`--variant V: error: ...`). Each is to be moved to
-# cli/ as its front end's wording; a flag not listed here is written by no module below cli/.
-STILL_WORDED = {
-    "interpreter/play/simulate.py": {"--cards", "--json", "--ray"},
-}
+# The command line's flags that a module below it still writes in a message, by module: none.
+# The library raises typed errors carrying the facts (core/errors.py: ArgumentError,
+# SettingError, ModelMismatch, ...) and the command line words them as its flags (cli/
+# terminal.py `worded`, `advice`, `rendered`), a diagnostic at an argument included
+# (`--variant V: error: ...`). A module that writes one again is listed here, and fails.
+STILL_WORDED: dict[str, set[str]] = {}
 
 
 def _flags() -> set[str]:
@@ -272,6 +270,60 @@ def test_no_module_below_the_command_line_words_its_flags():
         if worded:
             found[shown] = worded
     assert found == STILL_WORDED
+
+
+# What play/ may not import: it computes the records and the statistics; writing them (CSV,
+# charts, pages), reading arguments and starting or reaching a Ray cluster are a front end's.
+REPORTING = {"csv", "matplotlib", "argparse", "jinja2", "ray"}
+
+
+def _reporting(source: str) -> list[str]:
+    """What a module's source does that is reporting or Ray start-up: each module of
+    REPORTING it imports (`import`, `from ... import`, `importlib.import_module("...")`,
+    `__import__("...")`, at any depth), and each call of a function of `ray` (`ray.init`,
+    `ray.shutdown`, `ray.remote`, ...)."""
+    import ast
+
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+        names += [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+            if called in ("import_module", "__import__") and node.args and isinstance(node.args[0], ast.Constant):
+                names.append(str(node.args[0].value))
+            if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "ray":
+                found.append(f"ray.{func.attr}()")
+        found += [f"import {name}" for name in names if name.split(".")[0] in REPORTING]
+    return found
+
+
+def test_the_scan_sees_reporting_and_ray_start_up_at_any_depth():
+    source = (
+        "import csv\ndef f():\n    import matplotlib.pyplot as plt\n    from jinja2 import Template\n"
+        "    ray.init(address='local')\n    return importlib.import_module('ray')\nimport csvkit\n"
+    )
+    assert _reporting(source) == [
+        "import csv",
+        "import matplotlib.pyplot",
+        "import jinja2",
+        "ray.init()",
+        "import ray",
+    ]
+
+
+def test_play_computes_and_the_front_end_reports_and_starts_ray():
+    """play/ plays the games and computes the records and statistics; the CSV rows, the
+    charts, the pages and the arguments are the command line's (cli/simulation_report.py,
+    cli/charts.py, cli/balance_report.py), and so is Ray: cli/ray_workers.py starts it and
+    hands play/ the workers (`simulate.Workers`), whose tasks run `simulate.remote_chunk`."""
+    found = {}
+    for path in sorted((ROOT / "interpreter" / "play").rglob("*.py")):
+        done = _reporting(path.read_text(encoding="utf-8"))
+        if done:
+            found[path.relative_to(ROOT).as_posix()] = done
+    assert found == {}
 
 
 def test_only_the_command_line_reads_its_arguments_with_argparse():
