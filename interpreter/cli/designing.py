@@ -6,6 +6,7 @@ game's files say)."""
 from __future__ import annotations
 
 import functools
+import os
 import shutil
 import sys
 import typing
@@ -190,13 +191,18 @@ def cmd_check(args) -> int:
     each line of play has reached what the file adds or changes enough times): a run-time
     error met in play is an error (exit 2) with the game that reproduces it; a new card never
     reached, a warning. Each variant's program, read and checked here, is what its game is
-    compiled from on a miss of the cache (not read and checked again)."""
+    compiled from on a miss of the cache (not read and checked again). A variant set whose
+    rules an earlier check found whole (play/verdicts.py: the same rules as written, checked,
+    compiled and played to the end without an error) is not checked, compiled or played
+    again: an edit checks what it changed."""
     from interpreter.check.checker import check_game
     from interpreter.check.endless import endless
     from interpreter.check.partial import with_the_rest_checked
+    from interpreter.compile.gamecache import rules_digest
     from interpreter.language.parser import SyntaxErrors
     from interpreter.language.program import Program, load_program
-    from interpreter.play.exercise import default_budget, exercise
+    from interpreter.play import verdicts
+    from interpreter.play.exercise import base_of, default_budget, exercise, verdict_key
     from interpreter.runtime.designer_tests import arranged_positions
 
     failed = False
@@ -217,15 +223,27 @@ def cmd_check(args) -> int:
             loaded = {}
             programs: dict[tuple[str, ...], Program] = {(): program}
             endless_found: dict = {}
+            base = base_of(path, program)
+            named: dict[tuple[str, ...], str | None] = {}  # each set's verdict's name
+            remembered: dict[tuple[str, ...], verdicts.Verdict] = {}
+            found_by_set: dict[tuple[str, ...], list] = {}
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
-                symbols, found = check_game(assembled)
-                # compiled as written (no inlining): a tenth of the time of the optimised
-                # build and the same game (tests/compile/test_optimisations.py), so an edit
-                # checks in about a second; `run` compiles the optimised build once.
-                loaded[tuple(vs)] = load_game(
-                    str(path), variants=vs, checked=assembled, symbols=symbols, optimise=False
-                )
+                rules = rules_digest(assembled, {}, optimise=False)
+                key = named[tuple(vs)] = verdict_key(rules, assembled, base) if rules is not None else None
+                verdict = verdicts.recall(key)
+                if verdict is not None:  # these rules checked whole before: the same warnings
+                    remembered[tuple(vs)] = verdict
+                    found = list(verdict.warnings)
+                else:
+                    symbols, found = check_game(assembled)
+                    # compiled as written (no inlining): a tenth of the time of the optimised
+                    # build and the same game (tests/compile/test_optimisations.py), so an edit
+                    # checks in about a second; `run` compiles the optimised build once.
+                    loaded[tuple(vs)] = load_game(
+                        str(path), variants=vs, checked=assembled, symbols=symbols, optimise=False
+                    )
+                found_by_set[tuple(vs)] = found
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
@@ -248,12 +266,16 @@ def cmd_check(args) -> int:
                     functools.partial(arranged_positions, path),
                     shown=name,
                     programs=programs,
+                    remembered=remembered,
+                    jobs=min(2, _cores()),  # half the lines in a forked copy, on a second core
                 )
                 found = report.diagnostics(replay_command)
                 errors = [d for d in found if d.severity == "error"]
                 for d in found:
                     print(d.render(), file=sys.stderr)
                 played = f"; {report.summary()}"
+                for whole, lines in report.records.items():  # checked again only when changed
+                    verdicts.remember(named.get(whole), verdicts.Verdict(tuple(found_by_set[whole]), lines))
                 if errors:
                     print(f"{name}: failed in play{played}")
                     failed = True
@@ -263,6 +285,14 @@ def cmd_check(args) -> int:
             print(err.render(), file=sys.stderr)
             failed = True
     return 2 if failed else 0
+
+
+def _cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every system
+        return os.cpu_count() or 1
 
 
 def cmd_lsp(args) -> int:

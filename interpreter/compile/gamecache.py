@@ -104,31 +104,58 @@ def _entry(path: Path, variants: tuple[str, ...], options: dict[str, Any]) -> Pa
     return where / f"{digest}.{sys.implementation.cache_tag}.game"
 
 
-INDEX_FORMAT = 1  # the layout of an index file (`.same`): (INDEX_FORMAT, rules digest, entry name, entry digest)
+INDEX_FORMAT = 2  # the layout of an index file (`.same`): (INDEX_FORMAT, rules digest, entry name, entry digest)
 
 
 def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str | None:
     """The digest of what a compile reads: the program's header, declarations (positions
     included: an error names its line) and tables, the options asked for, the build (the
     rules as written, `optimise=False`, are never found for an optimised load), and the
-    interpreter. None when the cache is off or the program can't be pickled."""
+    interpreter. None when the cache is off or the program can't be pickled.
+
+    Made of a digest per declaration and table, each kept for the life of the process by
+    the object it digests (`_part_digest`): the variants of one file share the included
+    game's trees, so `check` digesting each variant digests that game once."""
     interpreter = _interpreter_digest()
     if cache.directory() is None or not interpreter:
         return None
-    # Without pickle's memo (`fast`): the bytes then depend on the values alone, not on which
-    # equal objects are one object (a tree read back from treecache shares what a fresh
-    # parse does not). Syntax trees have no cycles, which is what the memo is also for.
+    build = "" if optimise else " as written"
+    digest = hashlib.sha256(f"{INDEX_FORMAT}{build} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
+    try:
+        digest.update(_plain_digest(program.header))
+        for part in (*program.decls, None, *program.tables):  # None: where the tables begin
+            digest.update(b"-" if part is None else _part_digest(part))
+    except Exception:  # not plain data (it always is, from the parser): no index
+        return None
+    return digest.hexdigest()
+
+
+_parts: dict[int, tuple[object, bytes]] = {}  # id -> (the object, kept alive so its id is not reused; its digest)
+MAX_PARTS = 50_000  # declarations and tables digested in one process before the memo starts afresh
+
+
+def _part_digest(part: object) -> bytes:
+    """The digest of one declaration or table, by its value (`_plain_digest`), kept by the object."""
+    known = _parts.get(id(part))
+    if known is not None and known[0] is part:
+        return known[1]
+    if len(_parts) >= MAX_PARTS:
+        _parts.clear()
+    made = _plain_digest(part)
+    _parts[id(part)] = (part, made)
+    return made
+
+
+def _plain_digest(value: object) -> bytes:
+    """The digest of a syntax tree or table's pickle without pickle's memo (`fast`): the bytes
+    then depend on the values alone, not on which equal objects are one object (a tree read
+    back from treecache shares what a fresh parse does not). Syntax trees have no cycles,
+    which is what the memo is also for."""
     buffer = io.BytesIO()
     pickler = pickle.Pickler(buffer, protocol=5)
     pickler.fast = True
-    try:
-        pickler.dump((program.header, program.decls, program.tables))
-    except Exception:  # not plain data (it always is, from the parser): no index
-        return None
-    build = "" if optimise else " as written"
-    digest = hashlib.sha256(f"{INDEX_FORMAT}{build} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
-    digest.update(buffer.getbuffer())
-    return digest.hexdigest()
+    pickler.dump(value)
+    return hashlib.sha256(buffer.getbuffer()).digest()
 
 
 def _index(rules: str) -> Path | None:

@@ -7,7 +7,8 @@ ignored. Nothing here raises: a cache that can't be read or written is no cache.
 
 Its users: parsed files (language/treecache.py), the code compiled from games
 (compile/codecache.py) and whole compiled games (compile/gamecache.py), with the index
-that finds one by the rules it holds (`.same` files, gamecache.py).
+that finds one by the rules it holds (`.same` files, gamecache.py), and what `gamedef
+check` found for rules it checked whole (`.verdict` files, play/verdicts.py).
 """
 
 from __future__ import annotations
@@ -90,7 +91,13 @@ def write_bytes(path: Path, data: bytes) -> None:
 
 def _prune(where: Path) -> None:
     """Remove the files of each kind used least recently beyond its number."""
-    for kind, keep in (("*.codes", MAX_FILES), ("*.tree", MAX_FILES), ("*.game", MAX_GAMES), ("*.same", MAX_FILES)):
+    for kind, keep in (
+        ("*.codes", MAX_FILES),
+        ("*.tree", MAX_FILES),
+        ("*.game", MAX_GAMES),
+        ("*.same", MAX_FILES),
+        ("*.verdict", MAX_FILES),
+    ):
         files = []
         for p in where.glob(kind):
             try:

@@ -33,6 +33,8 @@ playing until the budget is spent, and a new card never reached is warned of.
 
 from __future__ import annotations
 
+import os
+import pickle
 import time
 import typing
 from collections.abc import Callable, Iterator
@@ -46,7 +48,9 @@ from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
 from interpreter.language.parser import parse_file
 from interpreter.language.program import Program, bundled_names, decl_key, load_program
+from interpreter.play import verdicts
 from interpreter.play.agents import parse_agents
+from interpreter.play.verdicts import LineRecord, Verdict
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
 from interpreter.runtime.machine import State
@@ -123,6 +127,10 @@ class Report:
     playable: int  # new and changed cards with rules of their own (steps of code) to reach
     counts: tuple[int, ...]  # the player counts played
     stopped_early: bool = False  # every line played enough before the budget was spent
+    recalled: int = 0  # of `games`, those an earlier check played on the same rules (verdicts.py)
+    # The variant sets (not recalled) whose play is whole, each with its finished lines: every
+    # line ended by playing enough, none met an error or was cut by the budget (verdicts.py).
+    records: dict[tuple[str, ...], tuple[LineRecord, ...]] = attrs.Factory(dict)
 
     def diagnostics(self, replaying: Callable[[Replay], str]) -> list[Diagnostic]:
         """The problems as check errors (at the rule's line, with how to reproduce them:
@@ -169,8 +177,11 @@ class Report:
             if self.stopped_early
             else ""
         )
+        recalled = (
+            f", {self.recalled} of them as an earlier check played them on the same rules" if self.recalled else ""
+        )
         return (
-            f"played {self.games} game{'s' if self.games != 1 else ''} ({self.decisions:,} decisions) "
+            f"played {self.games} game{'s' if self.games != 1 else ''} ({self.decisions:,} decisions{recalled}) "
             f"at {counts} players in {self.spent:.1f} s "
             f"of a {self.budget:g} s budget{enough}, exercising {what} new or changed{reached}: {found}"
         )
@@ -253,6 +264,14 @@ def changed_declarations(program: Program, base: tuple[dict, list] | None) -> li
     return out
 
 
+def verdict_key(rules: str, program: Program, base: tuple[dict, list] | None) -> str:
+    """The name of the verdict (verdicts.py) of a variant set whose program is `program`,
+    its rules as written digested as `rules`: with the rules its play tracks and the play's
+    constants, so a change to either is a new verdict."""
+    tracked = [(c.kind, c.name, c.span, c.new, c.ruled) for c in changed_declarations(program, base)]
+    return verdicts.verdict_key(rules, tracked, (ENOUGH_GAMES, ENOUGH_PLAYS, MAX_DECISIONS))
+
+
 # ---- playing ------------------------------------------------------------------------------------
 class _Tracker:
     """Counts, for the new and changed cards, procedures and triggers, how often each is
@@ -311,6 +330,8 @@ class _Line:
     test: ast.Test | None = None
     played: int = 0
     hits: list[int] = attrs.Factory(list)  # by tracked rule (`exercise`'s `tracked`): times reached here
+    decisions: int = 0
+    whole: bool = True  # no game of it met an error or was cut short by the budget
 
     def done(self, present: list[int]) -> bool:
         """Played enough: ENOUGH_GAMES games, and each of the tracked rules its game holds
@@ -320,7 +341,7 @@ class _Line:
 
 def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:
     """One game of `line` by random agents; (decisions played, the error met or None, the
-    decision it was met at)."""
+    decision it was met at). A game the budget cuts short marks its line not whole."""
     game = line.game
     try:
         state = line.start(seed) if line.start is not None else game.start(players=line.players, seed=seed)
@@ -332,6 +353,7 @@ def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[i
     agents, _ = parse_agents([], game, state.players, seed)
     while state.result is None:
         if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
+            line.whole = False
             break
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
         index = agents[seat].choose(game, state)
@@ -343,6 +365,102 @@ def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[i
         except GameRuntimeError as err:
             return state.decisions, err, state.decisions + 1
     return state.decisions, None, 0
+
+
+def _share(
+    lines: list[_Line],
+    which: list[int],
+    tracked: dict[int, _Tracker],
+    present: dict[int, list[int]],
+    deadline: float,
+    clock: Callable[[], float],
+    shown: str,
+) -> list[tuple[int, int, tuple, Problem]]:
+    """Play the lines `which` of `lines` in turn, a seed at a time, until each is done or the
+    budget is spent; their counts are kept on the lines. The problems met: (seed, line,
+    key, problem), a problem as its first game met it."""
+    met: list[tuple[int, int, tuple, Problem]] = []
+    seed = 0
+    while which:
+        seed += 1
+        progressed = False
+        for i in which:
+            line = lines[i]
+            if clock() > deadline:
+                break
+            if line.done(present[id(line.game)]):
+                continue
+            tracker = tracked[id(line.game)]
+            tracker.hits = line.hits
+            s = seed if line.test is None else TEST_SEEDS + seed
+            took, err, at = _play(line, s, tracker, deadline)
+            line.played += 1
+            line.decisions += took
+            progressed = True
+            if err is None or (at == 0 and line.test is None and _refused(line.game, err)):
+                continue
+            line.whole = False
+            d = err.diagnostics[0]
+            decision = f"decision {at}" if at else "setup"
+            if line.test is None:
+                assert line.players is not None
+                where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
+                problem = Problem(d, where, Replay(shown, line.players, s, line.variants))
+            else:
+                where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
+                reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
+                problem = Problem(d, where, None, reached)
+            met.append((seed, i, (d.span, d.message), problem))
+        if not progressed or clock() > deadline:
+            break  # every line done, or the budget spent
+    return met
+
+
+def _played(
+    lines: list[_Line],
+    shares: list[list[int]],
+    tracked: dict[int, _Tracker],
+    present: dict[int, list[int]],
+    deadline: float,
+    clock: Callable[[], float],
+    shown: str,
+    budget: float,
+) -> list[tuple[int, int, tuple, Problem]]:
+    """Play every share of the lines: the first here, the second (if any) at the same time
+    in a forked copy of this process, which sends back its lines' counts and its problems
+    through a pipe (the games are seeded by line, so which process plays a line changes no
+    game). A copy that fails to answer leaves its lines to this process."""
+    if budget <= 0:
+        return []
+    if len(shares) == 1:
+        return _share(lines, shares[0], tracked, present, deadline, clock, shown)
+    mine, theirs = shares
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # the copy: play its share, send what it counted, and leave at once
+        status = 1
+        try:
+            os.close(read)
+            found = _share(lines, theirs, tracked, present, deadline, clock, shown)
+            counts = [(lines[i].played, lines[i].decisions, lines[i].hits, lines[i].whole) for i in theirs]
+            with os.fdopen(write, "wb") as out:
+                pickle.dump((counts, found), out, protocol=pickle.HIGHEST_PROTOCOL)
+            status = 0
+        finally:
+            os._exit(status)  # no cleanup of the parent's (its files, its exit handlers)
+    os.close(write)
+    met = _share(lines, mine, tracked, present, deadline, clock, shown)
+    with os.fdopen(read, "rb") as answer:
+        raw = answer.read()
+    os.waitpid(child, 0)
+    try:
+        counts, found = pickle.loads(raw)  # from this process's own copy, through its pipe
+    except Exception:  # the copy failed: its lines are played here, as far as the budget goes
+        return met + _share(lines, theirs, tracked, present, deadline, clock, shown)
+    for i, (played, decisions, hits, whole) in zip(theirs, counts, strict=True):
+        line = lines[i]
+        line.played, line.decisions, line.hits, line.whole = played, decisions, hits, whole
+    return met + found
 
 
 def _refused(game: Game, err: GameRuntimeError) -> bool:
@@ -361,6 +479,8 @@ def exercise(
     clock: Callable[[], float] = time.monotonic,
     shown: str | None = None,
     programs: dict[tuple[str, ...], Program] | None = None,
+    remembered: dict[tuple[str, ...], Verdict] | None = None,
+    jobs: int = 1,
 ) -> Report:
     """Play what `file` adds or changes for at most `budget` seconds (see the module's doc).
 
@@ -369,28 +489,44 @@ def exercise(
     `test_positions`, when given, yields the designer's tests' arranged positions, each
     with its game and a function from a seed to its start. `shown`: the file as the
     commands that reproduce a game name it (as the designer typed it); `programs`: the
-    programs already assembled for the variant sets, by variants."""
+    programs already assembled for the variant sets, by variants; `remembered`: the
+    verdicts of sets an earlier check played whole on the same rules (verdicts.py), by
+    variants, whose lines are counted as they were and not played again; `jobs`: 2 plays
+    half the lines in a forked copy of this process at the same time (where the system
+    forks), on a machine with two cores to spare."""
     path = Path(file).resolve()
     started = clock()
     deadline = started + budget
     programs = programs or {}
     program = programs.get(()) or load_program(path)
     base = base_of(path, program)
+    remembered = remembered or {}
     lines: list[_Line] = []
     changed: dict[tuple, Changed] = {}
+    recalled: list[tuple[LineRecord, list[tuple]]] = []  # a remembered line, and its set's tracked rules' keys
+    records: dict[tuple[str, ...], tuple[LineRecord, ...]] = {}
+    tracked_keys: dict[tuple[str, ...], list[tuple]] = {}
     for vs in variant_sets:
         prog = program if not vs else (programs.get(tuple(vs)) or load_program(path, vs))
         found = changed_declarations(prog, base)
         if not found or (vs and all(c in changed.values() for c in found)):
+            if tuple(vs) not in remembered:
+                records[tuple(vs)] = ()  # whole: nothing of its own to play
             continue  # nothing this variant brings that another line does not play
         for c in found:
             changed.setdefault((c.kind, c.name, c.span), c)
+        keys = tracked_keys[tuple(vs)] = [(c.kind, c.name, c.span) for c in found if c.kind in TRACKED]
+        verdict = remembered.get(tuple(vs))
+        if verdict is not None:
+            recalled.extend((record, keys) for record in verdict.lines)
+            continue
         game = (loaded or {}).get(tuple(vs)) or load_game(str(path), variants=vs)
         h = game.header
         for n in range(h.min_players, h.max_players + 1):
             lines.append(_Line(game, tuple(vs), n))
     rules = [c for c in changed.values() if c.kind in TRACKED]
-    if lines and test_positions is not None and clock() < deadline:
+    index = {(c.kind, c.name, c.span): i for i, c in enumerate(rules)}
+    if (lines or recalled) and test_positions is not None and clock() < deadline:
         for test, game, start in test_positions():
             lines.append(_Line(game, test.variants, None, start, test))
     trackers = {id(line.game): line.game for line in lines}
@@ -398,48 +534,36 @@ def exercise(
     present = {key: sorted(i for i in t.present if rules[i].ruled) for key, t in tracked.items()}
     for line in lines:
         line.hits = [0] * len(rules)
-    problems: dict[tuple, Problem] = {}
-    games = decisions = 0
+    met: list[tuple[int, int, tuple, Problem]] = []  # (seed, line, key, problem), as met
     try:
-        seed = 0
-        while lines and budget > 0:
-            seed += 1
-            progressed = False
-            for line in lines:
-                if clock() > deadline:
-                    break
-                if line.done(present[id(line.game)]):
-                    continue
-                tracker = tracked[id(line.game)]
-                tracker.hits = line.hits
-                s = seed if line.test is None else TEST_SEEDS + seed
-                took, err, at = _play(line, s, tracker, deadline)
-                games += 1
-                line.played += 1
-                decisions += took
-                progressed = True
-                if err is None or (at == 0 and line.test is None and _refused(line.game, err)):
-                    continue
-                d = err.diagnostics[0]
-                key = (d.span, d.message)
-                if key in problems:
-                    problems[key] = attrs.evolve(problems[key], times=problems[key].times + 1)
-                    continue
-                decision = f"decision {at}" if at else "setup"
-                if line.test is None:
-                    assert line.players is not None
-                    where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
-                    problems[key] = Problem(d, where, Replay(shown or file, line.players, s, line.variants))
-                else:
-                    where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
-                    reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
-                    problems[key] = Problem(d, where, None, reached)
-            if not progressed or clock() > deadline:
-                break  # every line done, or the budget spent
+        shares = [list(range(len(lines)))]
+        if jobs > 1 and len(lines) > 1 and hasattr(os, "fork") and budget > 0:
+            shares = [list(range(len(lines)))[k::2] for k in range(2)]  # two cores: half the lines each
+        met = _played(lines, shares, tracked, present, deadline, clock, shown or file, budget)
     finally:
         for t in tracked.values():
             t.restore()
+    problems: dict[tuple, Problem] = {}
+    for _, _, key, problem in sorted(met, key=lambda m: (m[0], m[1])):  # in the order one process meets them
+        if key in problems:
+            problems[key] = attrs.evolve(problems[key], times=problems[key].times + 1)
+        else:
+            problems[key] = problem
+    games = sum(line.played for line in lines)
+    decisions = sum(line.decisions for line in lines)
+    for variants, keys in tracked_keys.items():
+        own = [line for line in lines if line.test is None and line.variants == variants]
+        if own and all(line.whole and line.done(present[id(line.game)]) for line in own):
+            records[variants] = tuple(
+                LineRecord(line.players or 0, line.played, line.decisions, tuple(line.hits[index[k]] for k in keys))
+                for line in own
+            )
     hits = [sum(line.hits[i] for line in lines) for i in range(len(rules))]
+    for record, keys in recalled:
+        games += record.played
+        decisions += record.decisions
+        for k, times in zip(keys, record.hits, strict=True):
+            hits[index[k]] += times
     # Only a card with rules of its own is reached or not: a card that is only data (a rank
     # compared, a value counted) runs nothing of its own.
     cards_ruled = [c for c in rules if c.kind == "card" and c.ruled]
@@ -447,7 +571,9 @@ def exercise(
     # A game of its own is new throughout: its cards' reach is in the summary, not a warning each.
     warn = games and base is not None
     unreached = tuple(c for c, h in zip(cards_ruled, hits, strict=True) if h == 0 and c.new) if warn else ()
-    counts = tuple(sorted({line.players for line in lines if line.players is not None}))
+    counts = tuple(
+        sorted({line.players for line in lines if line.players is not None} | {r.players for r, _ in recalled})
+    )
     return Report(
         budget=budget,
         spent=clock() - started,
@@ -460,6 +586,8 @@ def exercise(
         playable=len(cards_ruled),
         counts=counts,
         stopped_early=games > 0 and all(line.done(present[id(line.game)]) for line in lines),
+        recalled=sum(r.played for r, _ in recalled),
+        records=records,
     )
 
 

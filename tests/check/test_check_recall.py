@@ -1,0 +1,191 @@
+"""`gamedef check` after an edit checks what the edit changed (play/verdicts.py).
+
+A variant set whose rules an earlier check found whole (checked, compiled, every line of
+play ended by playing enough, no run-time error, no game cut by the budget) is recalled:
+the same rules, seeded the same way, would play the same games. And the lines of play are
+shared between two processes, which changes no game (play/exercise.py `jobs`).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli.commands import main
+from interpreter.language.program import load_program
+from interpreter.play.exercise import exercise
+
+GEMS = """\
+game gems "Gems" {
+    players 2..3
+    seats [north, south, east]
+}
+
+entity Gem {
+    slot effect(p: player)
+}
+
+var taken: int = 0
+
+card calm "Calm" : Gem {
+    effect {
+        rule "Gems: Calm logs"
+        log "{p} is calm"
+    }
+}
+
+card cursed "Cursed" : Gem {
+    effect {
+        rule "Gems: Cursed"
+        CURSE
+    }
+}
+
+procedure play() {
+    rule "Gems: each seat takes a gem three times, and its effect runs"
+    while taken < 6 {
+        for p in players {
+            choose g from members(Gem) by p label "take {g}"
+            taken += 1
+            perform g.effect(p)
+        }
+    }
+    game over []
+}
+
+variant loud "Loud" {
+    rule "Gems variant: Calm shouts"
+    replace card calm "Calm" : Gem {
+        effect {
+            rule "Gems variant: Calm shouts"
+            log "{p} shouts LOUD"
+        }
+    }
+}
+
+variant sharp "Sharp" {
+    rule "Gems variant: Cursed cuts"
+    replace card cursed "Cursed" : Gem {
+        effect {
+            rule "Gems variant: Cursed cuts"
+            log "{p} is cut SHARP"
+        }
+    }
+}
+"""
+
+EMPTY_CHOICE = 'choose x from [g for g in members(Gem) if g == none] by p label "{x}"'
+PLAYED = re.compile(r"played (\d+) games \(([\d,]+) decisions(?:, (\d+) of them as an earlier check played them)?")
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch) -> Path:
+    where = tmp_path / "cache"
+    monkeypatch.setenv("GAMEDEF_CACHE", str(where))
+    return where
+
+
+def check(capsys, path: Path) -> tuple[int, str, str, tuple[int, int, int]]:
+    code = main(["check", str(path), "--budget", "30"])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    found = PLAYED.search(out.out)
+    assert found, out.out
+    return code, out.out, out.err, (int(found[1]), int(found[2].replace(",", "")), int(found[3] or 0))
+
+
+def compiled_sets(monkeypatch) -> list[tuple[str, ...]]:
+    """The variant sets `check` compiles, as it compiles them."""
+    from interpreter.cli import designing
+
+    seen: list[tuple[str, ...]] = []
+    real = designing.load_game
+
+    def spy(name, variants=(), **kw):
+        seen.append(tuple(variants))
+        return real(name, variants=variants, **kw)
+
+    monkeypatch.setattr(designing, "load_game", spy)
+    return seen
+
+
+def test_a_second_check_of_the_same_rules_recalls_every_game_and_compiles_nothing(cache, tmp_path, capsys, monkeypatch):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    seen = compiled_sets(monkeypatch)
+    code, out, _, (games, decisions, recalled) = check(capsys, path)
+    assert code == 0 and recalled == 0 and "(enough:" in out
+    assert seen == [(), ("loud",), ("sharp",)]
+    seen.clear()
+    code, out, _, again = check(capsys, path)
+    assert code == 0 and again == (games, decisions, games)  # the same games, every one recalled
+    assert seen == []  # nothing checked or compiled again
+    assert list(cache.glob("*.verdict"))
+
+
+def test_an_edit_to_one_variant_checks_and_plays_that_variant_alone(cache, tmp_path, capsys, monkeypatch):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    _, _, _, (games, decisions, _) = check(capsys, path)
+    path.write_text(path.read_text().replace("shouts LOUD", "shouts VERY LOUD"))  # in place: no line moves
+    seen = compiled_sets(monkeypatch)
+    code, out, _, (games2, decisions2, recalled) = check(capsys, path)
+    assert code == 0
+    assert seen == [("loud",)]
+    assert 0 < recalled < games2
+    # A log's words change no choice: the same games, those of `loud` played again.
+    assert (games2, decisions2) == (games, decisions)
+
+
+def test_an_edit_that_breaks_a_variant_is_found_though_the_rest_is_recalled(cache, tmp_path, capsys):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    check(capsys, path)
+    line = next(i for i, text in enumerate(GEMS.splitlines(), 1) if "is cut SHARP" in text)
+    path.write_text(path.read_text().replace('log "{p} is cut SHARP"', EMPTY_CHOICE))
+    code, _, err, (_, _, recalled) = check(capsys, path)
+    assert code == 2 and recalled > 0
+    assert f"{path}:{line}:13: error: in cursed.effect: a choice has no options" in err
+    assert "--variant sharp" in err  # the game that reproduces it
+
+
+def test_a_check_that_met_an_error_is_not_remembered(cache, tmp_path, capsys):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
+    first = check(capsys, path)
+    second = check(capsys, path)
+    assert first[0] == second[0] == 2
+    assert "a choice has no options" in second[2]
+    assert second[3][:2] == first[3][:2]
+    # `loud` keeps the broken Cursed, so only `sharp` (which replaces it) is whole and recalled
+    assert 0 < second[3][2] < second[3][0]
+
+
+def test_a_verdict_file_that_is_not_one_is_ignored(cache, tmp_path, capsys):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    _, _, _, (games, decisions, _) = check(capsys, path)
+    broken = ['{"format": 1}', "not json", '{"format": 1, "key": 3, "warnings": [], "lines": [{"players": -1}]}']
+    files = sorted(cache.glob("*.verdict"))
+    for f, text in zip(files, broken, strict=False):
+        f.write_text(text)
+    code, _, _, (games2, decisions2, recalled) = check(capsys, path)
+    assert code == 0 and (games2, decisions2) == (games, decisions)
+    assert recalled < games  # those sets played again
+
+
+def test_two_processes_play_the_same_games_as_one(tmp_path, monkeypatch):
+    """The lines shared between this process and a forked copy: the same games, counts and
+    problems, each problem with the first game that met it, in the same order."""
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
+    program = load_program(path)
+    sets = [[], ["loud"], ["sharp"]]
+    reports = [exercise(str(path), 60, sets, programs={(): program}, jobs=jobs) for jobs in (1, 2)]
+    one, two = reports
+    assert one.problems and one.problems == two.problems
+    assert (one.games, one.decisions, one.reached, one.counts) == (two.games, two.decisions, two.reached, two.counts)
+    assert one.records == two.records
