@@ -10,6 +10,7 @@ only as a variable.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
@@ -106,6 +107,11 @@ class Checker:
         self.declared: dict[str, Span] = {}
         self._where: dict[str, Span] = {}
         self._bare_fields: set[str] = set()  # the properties an entity's own rules read by bare name
+        # In the card slot being checked: the parameters of a declared `slot` that are not in
+        # force there (name -> message, hint), each the same mistake, reported once per slot.
+        self._stray_params: dict[str, tuple[str, str]] = {}
+        self._stray_told = False
+        self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -797,7 +803,64 @@ class Checker:
             for p in declared + params:
                 self.bind(p.name, p.span, scope[p.name], "parameter")
             self.narrowed = frozenset()
-            self.block(body, scope, 0)
+            self._stray_params, self._stray_told = self._stray_slot_params(d, name, params, set(scope)), False
+            try:
+                self.block(body, scope, 0)
+            finally:
+                self._stray_params = {}
+
+    def _stray_slot_params(self, d: ast.Card, name: str, params, bound: set[str]) -> dict[str, tuple[str, str]]:
+        """The parameters a declared `slot` would give this card's slot `name` but that are
+        not in force in it, each with why and how to fix it: the kind declares a slot of a
+        close name (`efect { ... }` for `slot effect(...)`), or another kind declares
+        `slot name(...)` and this card is not of it (no kind written, the wrong kind, or a
+        header of its own). A body that reads `s` then hears that, not "did you mean
+        'us'?", a seat constant that would compile and mean another thing."""
+        own = self.slot_signatures.get(d.kind, {})
+        if name in own:  # the kind declares the slot: a name it lacks is an ordinary unknown name
+            return {}
+        stray: dict[str, tuple[str, str]] = {}
+        close = difflib.get_close_matches(name, sorted(own), n=1, cutoff=0.6)
+        if close:
+            sig = own[close[0]]
+            for p in sig.params:
+                stray.setdefault(
+                    p.name,
+                    (
+                        f"card '{d.name}' is a {d.kind}, which declares no `slot {name}`, "
+                        f"so its `{name}` has no parameter '{p.name}'",
+                        f"'{p.name}' is a parameter of {d.kind}'s `slot {sig.name}({params_text(sig.params)})`, "
+                        f"declared at {sig.span}: one of the two names is misspelt (write `{sig.name} {{ ... }}` "
+                        f"here, or `slot {name}(...)` there)",
+                    ),
+                )
+        others = [(k, sigs[name]) for k, sigs in self.slot_signatures.items() if k != d.kind and name in sigs]
+        if name not in d.bare_slots:
+            why = f"the header `{name}({params_text(params)})` of card '{d.name}' has no parameter"
+        elif d.has_kind or d.extends is not None:
+            why = f"card '{d.name}' is a {d.kind}, which declares no `slot {name}`, so its `{name}` has no parameter"
+        else:
+            why = f"card '{d.name}' names no kind, so its `{name}` has no parameter"
+        for p_name in dict.fromkeys(p.name for _, sig in others for p in sig.params):
+            if p_name in bound or p_name in stray:
+                continue
+            kinds = [(k, sig) for k, sig in others if any(p.name == p_name for p in sig.params)]
+            declared = " and of ".join(
+                f"{k}'s `slot {name}({params_text(sig.params)})`, declared at {sig.span}" for k, sig in kinds
+            )
+            kind, sig = kinds[0]
+            if name in d.bare_slots:
+                header = f"write the parameters in its header, `{name}({params_text(sig.params)}) {{ ... }}`"
+            else:
+                added = params + tuple(p for p in sig.params if p.name == p_name)
+                header = f"add it to its header, `{name}({params_text(added)}) {{ ... }}`"
+            if d.extends is not None:  # a table's row: its kind is the table's
+                fix = header
+            else:
+                title = f' "{d.title}"' if d.has_title else ""
+                fix = f"if it is a {kind}, write `card {d.name}{title} : {kind}`; else {header}"
+            stray[p_name] = (f"{why} '{p_name}'", f"'{p_name}' is a parameter of {declared}: {fix}")
+        return {n: told for n, told in stray.items() if n not in bound}
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
@@ -1423,10 +1486,50 @@ class Checker:
             if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
                 self._use(e.span, n, "constant", self.declared.get("type:" + grid), self.types[grid])
                 return self.types[grid]  # a later grid's cells are prefixed: track_a1
+        if n in self._stray_params:  # a declared slot's parameter, not in force in this slot
+            if not self._stray_told:
+                message, hint = self._stray_params[n]
+                self.error(e.span, f"unknown name '{n}': {message}", hint)
+                self._stray_told = True  # its other uses, and the others' uses, are the same mistake
+            return ANY
+        owner = self._param_owners_now().get(n)
+        if owner is not None or len(n) == 1:
+            # A parameter elsewhere, or a one-letter name (a local's, by habit): only a local
+            # here is a likely slip for it, never a global that would compile and mean another
+            # thing (`s` is no slip for the seat `us`).
+            elsewhere = f" (it is a parameter of {owner})" if owner is not None else ""
+            self.error(
+                e.span,
+                f"unknown name '{n}'",
+                did_you_mean(n, scope)
+                or f"no parameter or local '{n}' here{elsewhere}: declare it as a parameter, or bind it with `let`",
+            )
+            return ANY
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
         self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
         return ANY
+
+    def _param_owners_now(self) -> dict[str, str]:
+        """Each name some declaration takes as a parameter (a procedure's, a def's, a query's,
+        a declared slot's, a card's slot header's), with the first that does, as words."""
+        if self._param_owners is None:
+            owners: dict[str, str] = {}
+            for kind, sigs in self.slot_signatures.items():
+                for sig in sigs.values():
+                    for p in sig.params:
+                        owners.setdefault(p.name, f"{kind}'s `slot {sig.name}(...)`")
+            for d in self.program.decls:
+                if isinstance(d, ast.Procedure | ast.Def | ast.Query):
+                    what = {ast.Procedure: "procedure", ast.Def: "def", ast.Query: "query"}[type(d)]
+                    for p in d.params:
+                        owners.setdefault(p.name, f"{what} {d.name}")
+                elif isinstance(d, ast.Card):
+                    for slot, _, _, params in d.slots:
+                        for p in params:
+                            owners.setdefault(p.name, f"card {d.name}'s `{slot}`")
+            self._param_owners = owners
+        return self._param_owners
 
     def _ListLit(self, e, scope):
         types = [self.expr(i, scope) for i in e.items]
