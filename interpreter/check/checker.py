@@ -482,8 +482,7 @@ class Checker:
                         f"card '{card.name}' gives no {_names(missing)}: a {d.kind} needs "
                         f"{'it' if len(missing) == 1 else 'them'}, and its row ({t.sheet.name}:{row.row.line}) "
                         "has no column for it",
-                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
-                        f"(`{missing[0]}: T?`) so a component without it has none",
+                        self._give_it(card, d.kind, missing[0]),
                     )
                     continue
                 for f in missing:
@@ -507,8 +506,7 @@ class Checker:
                         d.span,
                         f"card '{d.name}' gives no {_names(missing)}: every {d.kind} needs "
                         f"{'it' if len(missing) == 1 else 'them'}",
-                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
-                        f"(`{missing[0]}: T?`) so a component without it has none",
+                        self._give_it(d, d.kind, missing[0]),
                     )
             elif isinstance(d, ast.Generate) and d.kind in required:
                 given = {fv.name for fv in d.values}
@@ -520,6 +518,19 @@ class Checker:
                         f"{'it' if len(missing) == 1 else 'them'}",
                         f"write `{missing[0]} = ...` in it, or declare it optional (`{missing[0]}: T?`)",
                     )
+
+    def _give_it(self, card: ast.Card, kind: str, prop: str) -> str:
+        """The fix for a card that lacks a property its kind needs: give it in the card; or
+        declare it optional in the entity, offered only where the entity is in the card's
+        own file (an entity of an included game is every one of its components' kind: to
+        loosen it there would change the game's own rules, not this card)."""
+        entity = self.entities.get(kind)
+        if entity is None or entity.span.path != card.span.path:
+            return f"write `{prop} ...` in the card (every {kind} of the game gives it)"
+        return (
+            f"write `{prop} ...` in the card, or declare it optional in `entity {kind}` "
+            f"(`{prop}: T?`) so a component without it has none"
+        )
 
     def _given_as_rows_give(self) -> None:
         """A card of an entity that a table fills gives every property the table reads from

@@ -404,6 +404,39 @@ def test_a_new_card_named_like_a_bundled_one_is_told_to_choose_another_name(tmp_
         assert "cards/twid/pre_1.game:" in d.hint and "only to change the card 'black_monday'" in d.hint
 
 
+def test_a_card_lacking_a_property_of_an_included_kind_is_not_told_to_loosen_that_kind(tmp_path):
+    """A card of a file that includes the game, lacking a property its kind needs, is told
+    to give it: declaring the property optional in the game's entity would change every
+    component of the kind (the game's own rules), so it is offered only where the entity is
+    in the card's own file."""
+    base = tmp_path / "base.game"
+    base.write_text(
+        textwrap.dedent(
+            """\
+            game t "T" { players 2..2 seats [north, south] }
+            entity Gem { power: int }
+            card ruby "Ruby" : Gem { power 2 }
+            procedure play() {
+                rule "Play"
+                game over []
+            }
+            """
+        )
+    )
+    mine = tmp_path / "mine.game"
+    mine.write_text('include "base.game"\ncard opal "Opal" : Gem { }\n')
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(mine))
+    [d] = info.value.diagnostics
+    assert d.message == "card 'opal' gives no power: every Gem needs it"
+    assert d.hint == "write `power ...` in the card (every Gem of the game gives it)"
+    base.write_text(base.read_text().replace('card ruby "Ruby" : Gem { power 2 }', 'card opal "Opal" : Gem { }'))
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(base))
+    [d] = info.value.diagnostics
+    assert d.hint is not None and "declare it optional in `entity Gem` (`power: T?`)" in d.hint
+
+
 # ---- seats not in play: The Wall is Down's US with two players -------------------------------------
 US_CARD = """\
 include twid
