@@ -911,8 +911,9 @@ class Checker:
         if len(m.names) != len(q.params):
             self.error(
                 m.span,
-                f"query '{m.query}' takes {len(q.params)} argument(s), this modifier names {len(m.names)}",
-                "(" + ", ".join(p.name for p in q.params) + ")",
+                f"query '{m.query}' takes {len(q.params)} argument{'s' if len(q.params) != 1 else ''}, "
+                f"this modifier names {len(m.names)}: {q.name}({params_text(q.params)})",
+                f"it is declared at {q.span}",
             )
         inner = dict(scope)
         kept_where = dict(self._where)
@@ -952,8 +953,8 @@ class Checker:
                     t.span,
                     f"event '{t.event}' has {len(event.params)} "
                     f"parameter{'s' if len(event.params) != 1 else ''}, "
-                    f"this trigger names {len(t.names)}",
-                    "(" + ", ".join(p.name for p in event.params) + ")",
+                    f"this trigger names {len(t.names)}: {event.name}({params_text(event.params)})",
+                    f"it is declared at {event.span}",
                 )
             for n, p in zip(t.names, event.params):
                 scope[n] = _noted(self.type_of(p.type), f"event '{t.event}' gives `{n}` as `{{t}}`")
@@ -1133,11 +1134,31 @@ class Checker:
                 did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
             )
         elif len(args) not in arities:
+            headers = self._slot_headers(s.slot)
             self.error(
                 s.span,
-                f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
+                f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}"
+                + (f": {headers[0][0]}" if headers else ""),
+                f"as declared at {headers[0][1]}" + (f" ({len(headers) - 1} more)" if len(headers) > 1 else "")
+                if headers
+                else None,
             )
         self._forget(None, scope)  # the card's effect may change any variable
+
+    def _slot_headers(self, slot: str) -> list[tuple[str, Span]]:
+        """Each way a slot named `slot` is declared, as written, where: an entity's `slot
+        NAME(...)` or a card's header (a card writing `NAME { ... }` with no declaration
+        takes nothing), one of each parameter list."""
+        found: dict[str, Span] = {}
+        for kind, sigs in self.slot_signatures.items():
+            if slot in sigs:
+                found.setdefault(f"`slot {slot}({params_text(sigs[slot].params)})` in entity {kind}", sigs[slot].span)
+        for d in self.program.decls:
+            if isinstance(d, ast.Card) and slot not in self.slot_signatures.get(d.kind, {}):
+                for name, _, span, params in d.slots:
+                    if name == slot:
+                        found.setdefault(f"`{slot}({params_text(params)})` in card '{d.name}'", span)
+        return list(found.items())
 
     def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
         self.expr(s.text, scope)

@@ -721,8 +721,44 @@ CASES = [
         """,
         {},
         "3:1",
-        "this trigger names 2",
+        "this trigger names 2: scored(p: player)",
         id="arity-trigger-names",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        query bonus(p: player): int = 0
+        while true: bonus(p, q) += 1
+        procedure play() {
+            rule "Play"
+            log "{bonus(a)}"
+            game over []
+        }
+        """,
+        {},
+        "3:13",
+        "this modifier names 2: bonus(p: player)",
+        id="arity-modifier",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        card spark "Spark" {
+            effect(p: player) {
+                score[p] += 1
+            }
+        }
+        procedure play() {
+            rule "Play"
+            perform spark.effect(a, b)
+            game over []
+        }
+        """,
+        {},
+        "10:5",
+        "slot 'effect' takes 1 argument(s), given 2: `effect(p: player)` in card 'spark'",
+        id="arity-perform-undeclared-slot",
     ),
     pytest.param(
         """
