@@ -630,10 +630,18 @@ class Checker:
         fields = self.fields[kind]
         t = self.expr(fv.value, scope)
         if fv.name not in fields:
+            entity = self.entities.get(kind)
+            elsewhere = entity is not None and entity.span.path != fv.span.path
             self.error(
                 fv.span,
                 f"{kind} has no property '{fv.name}'",
-                did_you_mean(fv.name, fields) or f"declare it in `entity {kind}`",
+                did_you_mean(fv.name, fields)
+                # An included game's entity is every one of its components' kind: not this card's to change.
+                or (
+                    f"a {kind} gives only the properties `entity {kind}` declares, at {entity.span}"
+                    if elsewhere and entity is not None
+                    else f"declare it in `entity {kind}`"
+                ),
             )
         elif not fits(t, fields[fv.name]) and not self.none_misfit(
             fv.value, t, fields[fv.name], f"{kind}.{fv.name} is {show(fields[fv.name])}"

@@ -437,6 +437,33 @@ def test_a_card_lacking_a_property_of_an_included_kind_is_not_told_to_loosen_tha
     assert d.hint is not None and "declare it optional in `entity Gem` (`power: T?`)" in d.hint
 
 
+def test_a_card_giving_a_property_its_included_kind_lacks_is_not_told_to_declare_it_there(tmp_path):
+    """`TwidCard has no property 'colour'` in a house card: declaring it in the game's own
+    entity would change every TwidCard's kind, so the hint says where the kind's properties
+    are declared instead; in the entity's own file it still says to declare it."""
+    card = (
+        'card velvet "Velvet" : TwidCard {{ number "92"  epoch pre  ops 1  block West  subtype none\n'
+        "    types [Political]  removed_after_text true  {p} }}"
+    )
+    path = tmp_path / "house.game"
+    path.write_text("include twid\n" + card.format(p='colour "red"') + "\n")
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(path))
+    [d] = info.value.diagnostics
+    assert d.message == "TwidCard has no property 'colour'"
+    assert d.hint is not None and d.hint.startswith("a TwidCard gives only the properties `entity TwidCard` declares")
+    assert "gamedefs/twid.game:" in d.hint and "declare it in" not in d.hint
+    base = tmp_path / "gems.game"
+    base.write_text(
+        'game t "T" { players 2..2 seats [north, south] }\nentity Gem { power: int }\n'
+        'card ruby "Ruby" : Gem { power 2  colour "red" }\nprocedure play() {\n    rule "Play"\n    game over []\n}\n'
+    )
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(base))
+    [d] = info.value.diagnostics
+    assert d.hint == "declare it in `entity Gem`"
+
+
 # ---- seats not in play: The Wall is Down's US with two players -------------------------------------
 US_CARD = """\
 include twid
