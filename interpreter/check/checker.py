@@ -10,6 +10,7 @@ only as a variable.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Any
 
@@ -106,6 +107,11 @@ class Checker:
         self.declared: dict[str, Span] = {}
         self._where: dict[str, Span] = {}
         self._bare_fields: set[str] = set()  # the properties an entity's own rules read by bare name
+        # In the card slot being checked: the parameters of a declared `slot` that are not in
+        # force there (name -> message, hint), each the same mistake, reported once per slot.
+        self._stray_params: dict[str, tuple[str, str]] = {}
+        self._stray_told = False
+        self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -476,8 +482,7 @@ class Checker:
                         f"card '{card.name}' gives no {_names(missing)}: a {d.kind} needs "
                         f"{'it' if len(missing) == 1 else 'them'}, and its row ({t.sheet.name}:{row.row.line}) "
                         "has no column for it",
-                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
-                        f"(`{missing[0]}: T?`) so a component without it has none",
+                        self._give_it(card, d.kind, missing[0]),
                     )
                     continue
                 for f in missing:
@@ -501,8 +506,7 @@ class Checker:
                         d.span,
                         f"card '{d.name}' gives no {_names(missing)}: every {d.kind} needs "
                         f"{'it' if len(missing) == 1 else 'them'}",
-                        f"write `{missing[0]} ...` in the card, or declare it optional in `entity {d.kind}` "
-                        f"(`{missing[0]}: T?`) so a component without it has none",
+                        self._give_it(d, d.kind, missing[0]),
                     )
             elif isinstance(d, ast.Generate) and d.kind in required:
                 given = {fv.name for fv in d.values}
@@ -514,6 +518,19 @@ class Checker:
                         f"{'it' if len(missing) == 1 else 'them'}",
                         f"write `{missing[0]} = ...` in it, or declare it optional (`{missing[0]}: T?`)",
                     )
+
+    def _give_it(self, card: ast.Card, kind: str, prop: str) -> str:
+        """The fix for a card that lacks a property its kind needs: give it in the card; or
+        declare it optional in the entity, offered only where the entity is in the card's
+        own file (an entity of an included game is every one of its components' kind: to
+        loosen it there would change the game's own rules, not this card)."""
+        entity = self.entities.get(kind)
+        if entity is None or entity.span.path != card.span.path:
+            return f"write `{prop} ...` in the card (every {kind} of the game gives it)"
+        return (
+            f"write `{prop} ...` in the card, or declare it optional in `entity {kind}` "
+            f"(`{prop}: T?`) so a component without it has none"
+        )
 
     def _given_as_rows_give(self) -> None:
         """A card of an entity that a table fills gives every property the table reads from
@@ -613,10 +630,18 @@ class Checker:
         fields = self.fields[kind]
         t = self.expr(fv.value, scope)
         if fv.name not in fields:
+            entity = self.entities.get(kind)
+            elsewhere = entity is not None and entity.span.path != fv.span.path
             self.error(
                 fv.span,
                 f"{kind} has no property '{fv.name}'",
-                did_you_mean(fv.name, fields) or f"declare it in `entity {kind}`",
+                did_you_mean(fv.name, fields)
+                # An included game's entity is every one of its components' kind: not this card's to change.
+                or (
+                    f"a {kind} gives only the properties `entity {kind}` declares, at {entity.span}"
+                    if elsewhere and entity is not None
+                    else f"declare it in `entity {kind}`"
+                ),
             )
         elif not fits(t, fields[fv.name]) and not self.none_misfit(
             fv.value, t, fields[fv.name], f"{kind}.{fv.name} is {show(fields[fv.name])}"
@@ -797,7 +822,64 @@ class Checker:
             for p in declared + params:
                 self.bind(p.name, p.span, scope[p.name], "parameter")
             self.narrowed = frozenset()
-            self.block(body, scope, 0)
+            self._stray_params, self._stray_told = self._stray_slot_params(d, name, params, set(scope)), False
+            try:
+                self.block(body, scope, 0)
+            finally:
+                self._stray_params = {}
+
+    def _stray_slot_params(self, d: ast.Card, name: str, params, bound: set[str]) -> dict[str, tuple[str, str]]:
+        """The parameters a declared `slot` would give this card's slot `name` but that are
+        not in force in it, each with why and how to fix it: the kind declares a slot of a
+        close name (`efect { ... }` for `slot effect(...)`), or another kind declares
+        `slot name(...)` and this card is not of it (no kind written, the wrong kind, or a
+        header of its own). A body that reads `s` then hears that, not "did you mean
+        'us'?", a seat constant that would compile and mean another thing."""
+        own = self.slot_signatures.get(d.kind, {})
+        if name in own:  # the kind declares the slot: a name it lacks is an ordinary unknown name
+            return {}
+        stray: dict[str, tuple[str, str]] = {}
+        close = difflib.get_close_matches(name, sorted(own), n=1, cutoff=0.6)
+        if close:
+            sig = own[close[0]]
+            for p in sig.params:
+                stray.setdefault(
+                    p.name,
+                    (
+                        f"card '{d.name}' is a {d.kind}, which declares no `slot {name}`, "
+                        f"so its `{name}` has no parameter '{p.name}'",
+                        f"'{p.name}' is a parameter of {d.kind}'s `slot {sig.name}({params_text(sig.params)})`, "
+                        f"declared at {sig.span}: one of the two names is misspelt (write `{sig.name} {{ ... }}` "
+                        f"here, or `slot {name}(...)` there)",
+                    ),
+                )
+        others = [(k, sigs[name]) for k, sigs in self.slot_signatures.items() if k != d.kind and name in sigs]
+        if name not in d.bare_slots:
+            why = f"the header `{name}({params_text(params)})` of card '{d.name}' has no parameter"
+        elif d.has_kind or d.extends is not None:
+            why = f"card '{d.name}' is a {d.kind}, which declares no `slot {name}`, so its `{name}` has no parameter"
+        else:
+            why = f"card '{d.name}' names no kind, so its `{name}` has no parameter"
+        for p_name in dict.fromkeys(p.name for _, sig in others for p in sig.params):
+            if p_name in bound or p_name in stray:
+                continue
+            kinds = [(k, sig) for k, sig in others if any(p.name == p_name for p in sig.params)]
+            declared = " and of ".join(
+                f"{k}'s `slot {name}({params_text(sig.params)})`, declared at {sig.span}" for k, sig in kinds
+            )
+            kind, sig = kinds[0]
+            if name in d.bare_slots:
+                header = f"write the parameters in its header, `{name}({params_text(sig.params)}) {{ ... }}`"
+            else:
+                added = params + tuple(p for p in sig.params if p.name == p_name)
+                header = f"add it to its header, `{name}({params_text(added)}) {{ ... }}`"
+            if d.extends is not None:  # a table's row: its kind is the table's
+                fix = header
+            else:
+                title = f' "{d.title}"' if d.has_title else ""
+                fix = f"if it is a {kind}, write `card {d.name}{title} : {kind}`; else {header}"
+            stray[p_name] = (f"{why} '{p_name}'", f"'{p_name}' is a parameter of {declared}: {fix}")
+        return {n: told for n, told in stray.items() if n not in bound}
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
@@ -837,8 +919,9 @@ class Checker:
         if len(m.names) != len(q.params):
             self.error(
                 m.span,
-                f"query '{m.query}' takes {len(q.params)} argument(s), this modifier names {len(m.names)}",
-                "(" + ", ".join(p.name for p in q.params) + ")",
+                f"query '{m.query}' takes {len(q.params)} argument{'s' if len(q.params) != 1 else ''}, "
+                f"this modifier names {len(m.names)}: {q.name}({params_text(q.params)})",
+                f"it is declared at {q.span}",
             )
         inner = dict(scope)
         kept_where = dict(self._where)
@@ -878,8 +961,8 @@ class Checker:
                     t.span,
                     f"event '{t.event}' has {len(event.params)} "
                     f"parameter{'s' if len(event.params) != 1 else ''}, "
-                    f"this trigger names {len(t.names)}",
-                    "(" + ", ".join(p.name for p in event.params) + ")",
+                    f"this trigger names {len(t.names)}: {event.name}({params_text(event.params)})",
+                    f"it is declared at {event.span}",
                 )
             for n, p in zip(t.names, event.params):
                 scope[n] = _noted(self.type_of(p.type), f"event '{t.event}' gives `{n}` as `{{t}}`")
@@ -1059,11 +1142,31 @@ class Checker:
                 did_you_mean(s.slot, self.slot_arity) or "declare it in a card: effect { ... }",
             )
         elif len(args) not in arities:
+            headers = self._slot_headers(s.slot)
             self.error(
                 s.span,
-                f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}",
+                f"slot '{s.slot}' takes {' or '.join(map(str, sorted(arities)))} argument(s), given {len(args)}"
+                + (f": {headers[0][0]}" if headers else ""),
+                f"as declared at {headers[0][1]}" + (f" ({len(headers) - 1} more)" if len(headers) > 1 else "")
+                if headers
+                else None,
             )
         self._forget(None, scope)  # the card's effect may change any variable
+
+    def _slot_headers(self, slot: str) -> list[tuple[str, Span]]:
+        """Each way a slot named `slot` is declared, as written, where: an entity's `slot
+        NAME(...)` or a card's header (a card writing `NAME { ... }` with no declaration
+        takes nothing), one of each parameter list."""
+        found: dict[str, Span] = {}
+        for kind, sigs in self.slot_signatures.items():
+            if slot in sigs:
+                found.setdefault(f"`slot {slot}({params_text(sigs[slot].params)})` in entity {kind}", sigs[slot].span)
+        for d in self.program.decls:
+            if isinstance(d, ast.Card) and slot not in self.slot_signatures.get(d.kind, {}):
+                for name, _, span, params in d.slots:
+                    if name == slot:
+                        found.setdefault(f"`{slot}({params_text(params)})` in card '{d.name}'", span)
+        return list(found.items())
 
     def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
         self.expr(s.text, scope)
@@ -1423,10 +1526,50 @@ class Checker:
             if re.fullmatch(rf"{grid.lower()}_[a-z]+[0-9]+", n):
                 self._use(e.span, n, "constant", self.declared.get("type:" + grid), self.types[grid])
                 return self.types[grid]  # a later grid's cells are prefixed: track_a1
+        if n in self._stray_params:  # a declared slot's parameter, not in force in this slot
+            if not self._stray_told:
+                message, hint = self._stray_params[n]
+                self.error(e.span, f"unknown name '{n}': {message}", hint)
+                self._stray_told = True  # its other uses, and the others' uses, are the same mistake
+            return ANY
+        owner = self._param_owners_now().get(n)
+        if owner is not None or len(n) == 1:
+            # A parameter elsewhere, or a one-letter name (a local's, by habit): only a local
+            # here is a likely slip for it, never a global that would compile and mean another
+            # thing (`s` is no slip for the seat `us`).
+            elsewhere = f" (it is a parameter of {owner})" if owner is not None else ""
+            self.error(
+                e.span,
+                f"unknown name '{n}'",
+                did_you_mean(n, scope)
+                or f"no parameter or local '{n}' here{elsewhere}: declare it as a parameter, or bind it with `let`",
+            )
+            return ANY
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
         self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
         return ANY
+
+    def _param_owners_now(self) -> dict[str, str]:
+        """Each name some declaration takes as a parameter (a procedure's, a def's, a query's,
+        a declared slot's, a card's slot header's), with the first that does, as words."""
+        if self._param_owners is None:
+            owners: dict[str, str] = {}
+            for kind, sigs in self.slot_signatures.items():
+                for sig in sigs.values():
+                    for p in sig.params:
+                        owners.setdefault(p.name, f"{kind}'s `slot {sig.name}(...)`")
+            for d in self.program.decls:
+                if isinstance(d, ast.Procedure | ast.Def | ast.Query):
+                    what = {ast.Procedure: "procedure", ast.Def: "def", ast.Query: "query"}[type(d)]
+                    for p in d.params:
+                        owners.setdefault(p.name, f"{what} {d.name}")
+                elif isinstance(d, ast.Card):
+                    for slot, _, _, params in d.slots:
+                        for p in params:
+                            owners.setdefault(p.name, f"card {d.name}'s `{slot}`")
+            self._param_owners = owners
+        return self._param_owners
 
     def _ListLit(self, e, scope):
         types = [self.expr(i, scope) for i in e.items]

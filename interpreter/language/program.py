@@ -341,15 +341,15 @@ def _named_like(key: tuple[str, str], first: Span) -> str:
     """The hint for a new declaration named like one already in the game. A new card is
     one more card, so it needs a name of its own (`replace` would overwrite the game's
     card); a rule of the same name is more likely meant to change the game's, and
-    `replace` does that."""
+    `replace` does that, for every rule that uses it: the hint says so."""
     if key[0] == "card":
         return (
             f"a new card needs a name of its own: choose another name; write `replace` before it "
             f"only to change the card '{key[1]}' at {first} (that changes the game's own card)"
         )
     return (
-        f"write `replace` before it to change the {key[0]} '{key[1]}' at {first}, "
-        f"or choose another name for a new {key[0]}"
+        f"write `replace` before it to change the {key[0]} '{key[1]}' at {first} (every rule that uses it, "
+        f"a card's too, then uses yours), or choose another name for a new {key[0]}"
     )
 
 

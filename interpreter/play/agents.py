@@ -257,6 +257,16 @@ def resolve_seat(game: Game, name: str, seats: tuple[str, ...], argument: str) -
     )
 
 
+def split_agent(item: str) -> tuple[str | None, str]:
+    """An `--agent` item as (seat, kind): `SEAT=KIND` names a seat, a bare `KIND` none. The
+    `=` of a last part `:learned=FILE` is the kind's, so `greedy:learned=FILE` is a bare
+    kind and `west=greedy:learned=FILE` names `west`."""
+    seat, eq, kind = item.partition("=")
+    if not eq or (seat + eq).endswith(LEARNED):
+        return None, item
+    return seat, kind
+
+
 def parse_agents(
     items: list[str], game: Game, seats: tuple[str, ...], seed: int, human: Callable[[str], Agent] | None = None
 ) -> tuple[dict, dict]:
@@ -264,9 +274,10 @@ def parse_agents(
     `seed`, and the kinds by seat; a chance seat's agent in chance mode."""
     kinds = {seat: "random" for seat in seats}
     for item in items or []:
-        if "=" not in item:
-            raise ArgumentError("agent", f"needs SEAT=KIND, got '{item}'", example=f"{seats[0]}=first")
-        seat, kind = item.split("=", 1)
+        seat, kind = split_agent(item)
+        if seat is None:
+            example = item if LEARNED in item else "first"  # a bare kind with its model: name its seat
+            raise ArgumentError("agent", f"needs SEAT=KIND, got '{item}'", example=f"{seats[0]}={example}")
         kinds[resolve_seat(game, seat, seats, "agent")] = kind
     agents = {
         seat: make_agent(kind, seat, seed * 1000 + i, game, human) for i, (seat, kind) in enumerate(kinds.items())

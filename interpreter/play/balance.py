@@ -99,12 +99,12 @@ def seat_agents(game: Game, seats: tuple[str, ...], items: Sequence[str]) -> lis
     """The `--agent` items for one player count, as `simulate` takes them: `KIND` alone sets
     every seat (applied first), `SEAT=KIND` one seat, kept only where that seat plays (a
     two-player game has no `us`). A seat named that plays at no count is refused by the caller."""
-    from interpreter.play.agents import resolve_seat
+    from interpreter.play.agents import resolve_seat, split_agent
 
-    out = [f"{seat}={item}" for item in items if "=" not in item for seat in seats]
+    out = [f"{seat}={item}" for item in items if split_agent(item)[0] is None for seat in seats]
     for item in items:
-        if "=" in item:
-            name, kind = item.split("=", 1)
+        name, kind = split_agent(item)
+        if name is not None:
             try:
                 out.append(f"{resolve_seat(game, name, seats, 'agent')}={kind}")
             except UsageError:
@@ -114,12 +114,13 @@ def seat_agents(game: Game, seats: tuple[str, ...], items: Sequence[str]) -> lis
 
 def check_agent_seats(game: Game, counts: Sequence[int], items: Sequence[str]) -> None:
     """A `SEAT=KIND` whose seat plays at none of the counts is a mistake, said as `--agent` says it."""
-    from interpreter.play.agents import resolve_seat
+    from interpreter.play.agents import resolve_seat, split_agent
 
     everyone = tuple(dict.fromkeys(s for count in counts for s in game.seats_for(count)))
     for item in items:
-        if "=" in item:
-            resolve_seat(game, item.split("=", 1)[0], everyone, "agent")
+        name = split_agent(item)[0]
+        if name is not None:
+            resolve_seat(game, name, everyone, "agent")
 
 
 # ---- the figures ---------------------------------------------------------------------------------

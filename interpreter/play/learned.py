@@ -42,9 +42,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
+import attrs
 import numpy as np
 
-from interpreter.core.errors import ArgumentError, ModelFileError, ModelMismatch, UnfinishedGameError, UsageError
+from interpreter.core.errors import ArgumentError, ModelFileError, ModelMismatch, Span, UnfinishedGameError, UsageError
+from interpreter.language.sheets import Sheet
 from interpreter.play.features import TensorLayout
 from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import ChanceGame, Game
@@ -149,15 +151,41 @@ class Model:
 def rules_digest(game: Game) -> str:
     """A digest of the rules a model describes: the program's header, declarations and tables,
     the variants and the options (not the interpreter's own code, so a model outlives an
-    upgrade that leaves the tensor alone; `Model.check` also compares the tensor's size)."""
+    upgrade that leaves the tensor alone; `Model.check` also compares the tensor's size).
+    Not where they are written: positions (spans) and the folder a table file was read from
+    are left out, so a model outlives blank lines, moved declarations and a moved checkout,
+    but not a changed rule, row or value."""
     program = game.compiled.program
     buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
+    pickler = _RulesPickler(buffer, protocol=5)
     pickler.fast = True  # the bytes depend on the values alone (gamecache.rules_digest says why)
     pickler.dump((program.header, program.decls, program.tables))
     digest = hashlib.sha256(repr((tuple(game.variants), sorted(game.options.items(), key=repr))).encode())
     digest.update(buffer.getbuffer())
     return digest.hexdigest()
+
+
+def _written(*values: object) -> None:
+    """The callable a digested node names: the digest is never read back, so it builds nothing."""
+
+
+class _RulesPickler(pickle.Pickler):
+    """The rules' syntax trees and tables as bytes without their places: a `Span` is written
+    as nothing, a table file without its path, each node as its class's name and its fields
+    in order, and a set in a fixed order (its items' reprs sorted), whatever the hash seed."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Span):
+            return _written, ()
+        if attrs.has(type(obj)):
+            values = [
+                tuple(sorted(value, key=repr)) if isinstance(value, set | frozenset) else value
+                for f in attrs.fields(type(obj))
+                if not (isinstance(obj, Sheet) and f.name == "path")
+                for value in (getattr(obj, f.name),)
+            ]
+            return _written, (type(obj).__name__, *values)
+        return NotImplemented
 
 
 # ---- fitting ----------------------------------------------------------------------------------------

@@ -404,6 +404,66 @@ def test_a_new_card_named_like_a_bundled_one_is_told_to_choose_another_name(tmp_
         assert "cards/twid/pre_1.game:" in d.hint and "only to change the card 'black_monday'" in d.hint
 
 
+def test_a_card_lacking_a_property_of_an_included_kind_is_not_told_to_loosen_that_kind(tmp_path):
+    """A card of a file that includes the game, lacking a property its kind needs, is told
+    to give it: declaring the property optional in the game's entity would change every
+    component of the kind (the game's own rules), so it is offered only where the entity is
+    in the card's own file."""
+    base = tmp_path / "base.game"
+    base.write_text(
+        textwrap.dedent(
+            """\
+            game t "T" { players 2..2 seats [north, south] }
+            entity Gem { power: int }
+            card ruby "Ruby" : Gem { power 2 }
+            procedure play() {
+                rule "Play"
+                game over []
+            }
+            """
+        )
+    )
+    mine = tmp_path / "mine.game"
+    mine.write_text('include "base.game"\ncard opal "Opal" : Gem { }\n')
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(mine))
+    [d] = info.value.diagnostics
+    assert d.message == "card 'opal' gives no power: every Gem needs it"
+    assert d.hint == "write `power ...` in the card (every Gem of the game gives it)"
+    base.write_text(base.read_text().replace('card ruby "Ruby" : Gem { power 2 }', 'card opal "Opal" : Gem { }'))
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(base))
+    [d] = info.value.diagnostics
+    assert d.hint is not None and "declare it optional in `entity Gem` (`power: T?`)" in d.hint
+
+
+def test_a_card_giving_a_property_its_included_kind_lacks_is_not_told_to_declare_it_there(tmp_path):
+    """`TwidCard has no property 'colour'` in a house card: declaring it in the game's own
+    entity would change every TwidCard's kind, so the hint says where the kind's properties
+    are declared instead; in the entity's own file it still says to declare it."""
+    card = (
+        'card velvet "Velvet" : TwidCard {{ number "92"  epoch pre  ops 1  block West  subtype none\n'
+        "    types [Political]  removed_after_text true  {p} }}"
+    )
+    path = tmp_path / "house.game"
+    path.write_text("include twid\n" + card.format(p='colour "red"') + "\n")
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(path))
+    [d] = info.value.diagnostics
+    assert d.message == "TwidCard has no property 'colour'"
+    assert d.hint is not None and d.hint.startswith("a TwidCard gives only the properties `entity TwidCard` declares")
+    assert "gamedefs/twid.game:" in d.hint and "declare it in" not in d.hint
+    base = tmp_path / "gems.game"
+    base.write_text(
+        'game t "T" { players 2..2 seats [north, south] }\nentity Gem { power: int }\n'
+        'card ruby "Ruby" : Gem { power 2  colour "red" }\nprocedure play() {\n    rule "Play"\n    game over []\n}\n'
+    )
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(base))
+    [d] = info.value.diagnostics
+    assert d.hint == "declare it in `entity Gem`"
+
+
 # ---- seats not in play: The Wall is Down's US with two players -------------------------------------
 US_CARD = """\
 include twid

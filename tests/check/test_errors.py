@@ -503,6 +503,147 @@ CASES = [
         "does not match Spell's `slot effect(s: player, power: int)`, declared at <file>:4:5",
         id="slot-header-differs",
     ),
+    # A declared slot's parameter read where that slot's declaration is not in force: one error
+    # a slot, saying why, never "did you mean 'us'?" (a seat that would compile, meaning another).
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        entity Rune { }
+        card spark "Spark" {
+            effect {
+                score[s] += 1
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:15",
+        "card 'spark' names no kind, so its `effect` has no parameter 's'",
+        id="slot-parameter-card-without-kind",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        entity Rune { }
+        card spark "Spark" : Rune {
+            effect {
+                score[s] += 1
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:15",
+        'if it is a Spell, write `card spark "Spark" : Spell`',
+        id="slot-parameter-card-of-another-kind",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        entity Rune { }
+        card spark "Spark" : Spell {
+            efect {
+                score[s] += 1
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:15",
+        "Spell, which declares no `slot efect`",
+        id="slot-parameter-slot-misspelt",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        entity Spell {
+            slot efect(s: player, power: int)
+        }
+        entity Rune { }
+        card spark "Spark" : Spell {
+            effect {
+                score[s] += 1
+                score[s] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:15",
+        "one of the two names is misspelt",
+        id="slot-parameter-declaration-misspelt",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        entity Spell {
+            slot effect(s: player, power: int)
+        }
+        entity Rune { }
+        card spark "Spark" {
+            effect(by: player) {
+                score[s] += 1
+                score[by] += power
+            }
+        }
+        procedure play() {
+            rule "Play"
+            game over []
+        }
+        """,
+        {},
+        "9:15",
+        "the header `effect(by: player)` of card 'spark' has no parameter 's'",
+        id="slot-parameter-own-header-lacks-it",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [us, them] }
+        var score: player -> int = 0
+        procedure gain(s: player) {
+            rule "Gain"
+            score[s] += 1
+        }
+        procedure play() {
+            rule "Play"
+            score[s] += 1
+            game over []
+        }
+        """,
+        {},
+        "9:11",
+        "no parameter or local 's' here (it is a parameter of procedure gain)",
+        id="parameter-of-another-procedure-is-not-a-seat",
+    ),
     pytest.param(
         """
         game t { players 2..2 seats [a, b] }
@@ -582,8 +723,44 @@ CASES = [
         """,
         {},
         "3:1",
-        "this trigger names 2",
+        "this trigger names 2: scored(p: player)",
         id="arity-trigger-names",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        query bonus(p: player): int = 0
+        while true: bonus(p, q) += 1
+        procedure play() {
+            rule "Play"
+            log "{bonus(a)}"
+            game over []
+        }
+        """,
+        {},
+        "3:13",
+        "this modifier names 2: bonus(p: player)",
+        id="arity-modifier",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        card spark "Spark" {
+            effect(p: player) {
+                score[p] += 1
+            }
+        }
+        procedure play() {
+            rule "Play"
+            perform spark.effect(a, b)
+            game over []
+        }
+        """,
+        {},
+        "10:5",
+        "slot 'effect' takes 1 argument(s), given 2: `effect(p: player)` in card 'spark'",
+        id="arity-perform-undeclared-slot",
     ),
     pytest.param(
         """
@@ -2247,3 +2424,54 @@ def test_runtime_error_is_placed_on_its_statement_after_other_blocks_and_branche
     (d,) = info.value.diagnostics
     assert (d.span.line, d.span.column) == (17, 5), rendered(info.value, path)
     assert d.message.startswith("in play: ") and fragment in d.message
+
+
+def test_a_house_card_that_misses_its_kinds_slot_header_hears_why_once(tmp_path):
+    """A card added to The Wall is Down whose `effect` reads `s` where TwidCard's
+    `slot effect(s: player, by: player, how: Use)` is not in force (the card names no kind,
+    names the wrong kind, or misspells the slot) is one error at the first use of a declared
+    parameter, saying why and how to fix it; its other uses of `s`, `by` and `how` are the
+    same mistake, and no hint offers the seat `us` for the parameter `s`."""
+    path = write(
+        tmp_path,
+        """
+        include twid
+
+        card velvet_a "Velvet A" {
+            effect {
+                rule "House card A"
+                gain_vp(s, 1)
+                add_influence(by, czech_republic_slovakia, if how == text_use then 2 else 1)
+            }
+        }
+        card velvet_c "Velvet C" : TwidCard {
+            number "90"
+            epoch pre
+            ops 3
+            block West
+            subtype none
+            types [Political]
+            removed_after_text true
+            efect {
+                rule "House card C"
+                gain_vp(s, 1)
+                gain_vp(s, 2)
+            }
+        }
+        procedure house_rule() {
+            rule "House rule"
+            gain_vp(s, 1)
+        }
+        """,
+    )
+    with pytest.raises(GameDefError) as info:
+        check_program(load_program(path))
+    text = rendered(info.value, path)
+    assert [(d.span.line, d.span.column) for d in info.value.diagnostics] == [(6, 17), (20, 17), (26, 13)], text
+    a, c, proc = info.value.diagnostics
+    assert a.message == "unknown name 's': card 'velvet_a' names no kind, so its `effect` has no parameter 's'"
+    assert a.hint is not None and 'write `card velvet_a "Velvet A" : TwidCard`' in a.hint
+    assert "TwidCard, which declares no `slot efect`" in c.message
+    assert c.hint is not None and "write `effect { ... }` here" in c.hint
+    assert proc.message == "unknown name 's'" and proc.hint is not None and "(it is a parameter of" in proc.hint
+    assert "'us'" not in text

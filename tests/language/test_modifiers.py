@@ -386,7 +386,10 @@ def test_stated_modifiers_are_in_the_state_and_survive_save_and_load(tmp_path):
     ("card", "message"),
     [
         ("while true: opz_value(p, c) -= 1", "unknown query 'opz_value'"),
-        ("while true: ops_value(p) -= 1", "query 'ops_value' takes 2 argument(s), this modifier names 1"),
+        (
+            "while true: ops_value(p) -= 1",
+            "query 'ops_value' takes 2 arguments, this modifier names 1: ops_value(p: player, c: TwidCard)",
+        ),
         ("while true: forbid ops_value(p, c)", "`forbid` changes a true/false query; 'ops_value' is int"),
         ("while true: can_influence(p, x) += 1", "`+=` changes a number; 'can_influence' is bool"),
         ("while true: ops_value(p, c) = true", "query 'ops_value' is int, this modifier gives bool"),

@@ -307,6 +307,31 @@ def test_a_seat_of_another_count_is_not_a_mistake(capsys):
     assert doc["counts"][1]["agents"]["us"] == "first"
 
 
+def test_a_bare_kind_with_a_learned_model_is_every_seats_agent(capsys, tmp_path):
+    """`--agent greedy:learned=FILE` names no seat (the `=` is the model's): every seat plays
+    greedy by the model, as a bare `greedy` would; `SEAT=KIND` after it still sets one seat.
+    `simulate`, which takes only `SEAT=KIND`, says so and shows the seat to write."""
+    pytest.importorskip("numpy", reason="the learned estimate needs numpy: pip install '.[learn]'")
+    from interpreter.play import learned
+    from interpreter.play.agents import parse_agents
+
+    ttt = load_game("tictactoe")
+    played = learned.self_play(
+        ttt, 10, 1, None, lambda state, seed: parse_agents([], ttt, state.players, seed)[0], positions=10
+    )
+    path = tmp_path / "ttt.json"
+    learned.save(learned.fit(ttt, played, {"agent": "random", "games": 10, "seed": 1}), path)
+    kind = f"greedy:learned={path}"
+    assert bal.seat_agents(ttt, ("x", "o"), [kind, "o=random"]) == [f"x={kind}", f"o={kind}", "o=random"]
+    doc = balance_json(capsys, "tictactoe", "--games", "2", "--jobs", "1", "--agent", kind)
+    assert doc["counts"][0]["agents"] == {"x": kind, "o": kind}
+    doc = balance_json(capsys, "tictactoe", "--games", "2", "--jobs", "1", "--agent", kind, "--agent", "o=random")
+    assert doc["counts"][0]["agents"] == {"x": kind, "o": "random"}
+    code, out, err = cli(capsys, "simulate", "tictactoe", "--games", "2", "--agent", kind)
+    assert code == 2 and out == ""
+    assert f"--agent needs SEAT=KIND, got '{kind}'" in err and f"--agent x={kind}" in err
+
+
 def test_kept_games_are_read_back_and_give_the_figures_of_a_fresh_run(capsys, tmp_path):
     """`--keep FILE`: a run of 4 games writes them; a run of 7 with the same file plays only
     seeds 5-7 (the kept ones are not played again: a kept record edited by hand shows
