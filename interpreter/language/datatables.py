@@ -691,8 +691,26 @@ def extend_cards(decls: list, tables: list[LoadedTable]) -> list:
                         "set it in one place: the table or the card",
                     )
                 )
-        # syntax.frozen makes an attrs class, but mypy's attrs plugin does not see through it
-        out.append(attrs.evolve(d, kind=table.kind, title=row.title, extends=row.span))  # type: ignore[misc]
+        out.append(_extended(d, row, table.kind))
     if errors:
         raise GameDefError(errors)
     return out
+
+
+_EXTENDED: dict[tuple[int, int], tuple[ast.Card, NamedRow, ast.Card]] = {}  # (card, row) ids -> both, and the card made
+MAX_EXTENDED = 10_000
+
+
+def _extended(d: ast.Card, row: NamedRow, kind: str) -> ast.Card:
+    """The card `d` as its table's row `row` extends it; the same object for the same card and
+    row (the trees and rows a process reads are kept: treecache.py, `_read_table`), so the
+    programs of one file's variants share it and its digest is made once (gamecache.py)."""
+    known = _EXTENDED.get((id(d), id(row)))
+    if known is not None and known[0] is d and known[1] is row and known[2].kind == kind:
+        return known[2]
+    if len(_EXTENDED) >= MAX_EXTENDED:
+        _EXTENDED.clear()
+    # syntax.frozen makes an attrs class, but mypy's attrs plugin does not see through it
+    made = attrs.evolve(d, kind=kind, title=row.title, extends=row.span)  # type: ignore[misc]
+    _EXTENDED[(id(d), id(row))] = (d, row, made)
+    return made

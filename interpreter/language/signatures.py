@@ -42,14 +42,33 @@ def with_slot_signatures(decls: list) -> list:
         if sigs is None or not any(name in sigs for name in d.bare_slots):
             out.append(d)
             continue
-        slots = tuple(
-            (name, body, span, sigs[name].params)
-            if name in sigs and name in d.bare_slots
-            else (name, body, span, params)
-            for name, body, span, params in d.slots
-        )
-        out.append(attrs.evolve(d, slots=slots))
+        out.append(_signed(d, sigs))
     return out
+
+
+_SIGNED: dict[int, tuple[ast.Card, tuple, ast.Card]] = {}  # card id -> the card, the parameters given, the card made
+MAX_SIGNED = 10_000
+
+
+def _signed(d: ast.Card, sigs: dict) -> ast.Card:
+    """The card `d` with its bare slots given the parameters its kind declares; the same
+    object for the same card and parameters (the trees a process reads are kept,
+    treecache.py), so the programs of one file's variants share it and its digest is made
+    once (gamecache.py)."""
+    given = tuple(sigs[name].params if name in sigs and name in d.bare_slots else None for name, *_ in d.slots)
+    known = _SIGNED.get(id(d))
+    if known is not None and known[0] is d and len(known[1]) == len(given):
+        if all(a is b for a, b in zip(known[1], given, strict=True)):
+            return known[2]
+    if len(_SIGNED) >= MAX_SIGNED:
+        _SIGNED.clear()
+    slots = tuple(
+        (name, body, span, params if new is None else new)
+        for (name, body, span, params), new in zip(d.slots, given, strict=True)
+    )
+    made = attrs.evolve(d, slots=slots)  # type: ignore[misc]  # syntax.frozen is attrs, unseen by mypy
+    _SIGNED[id(d)] = (d, given, made)
+    return made
 
 
 def type_text(t: ast.TypeExpr) -> str:

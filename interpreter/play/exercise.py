@@ -209,6 +209,8 @@ def _included_games(path: Path, program: Program) -> list[Path]:
         p = Path(source).resolve()
         if p != path.resolve() and any(p.is_relative_to(b) for b in bundle):
             continue  # a bundled file: what it includes is the included game's own
+        if p.suffix != ".game":
+            continue  # a table's file (its text is among the sources too): it includes nothing
         for decl in parse_file(p).decls:
             if isinstance(decl, ast.Include) and decl.bundled and decl.path in names:
                 target = names[decl.path]
