@@ -89,14 +89,15 @@ _FRAME = ("vm", "L")
 _PLAYERS = ir.Players()  # the seats in play
 
 
-def _rebinds(body, name: str) -> bool:
-    """Does a statement of `body`, or of the bodies inside it, assign or bind `name`?"""
+def _rebinds(body, name: str, slot: int) -> bool:
+    """Does a statement of `body`, or of the bodies inside it, assign or bind `name`, or
+    write the frame's slot `slot` (a procedure written in place binding its parameters)?"""
     for s in body:
-        if getattr(s, "name", None) == name or getattr(s, "var", None) == name:
+        if getattr(s, "name", None) == name or getattr(s, "var", None) == name or slot in getattr(s, "slots", ()):
             return True
         inner = [getattr(s, "body", None) or (), getattr(s, "otherwise", None) or ()]
         inner.extend(b for _, b in getattr(s, "branches", ()) or ())
-        if any(_rebinds(b, name) for b in inner):
+        if any(_rebinds(b, name, slot) for b in inner):
             return True
     return False
 
@@ -196,7 +197,7 @@ class BlockCompiler:
             emit(ir.spend_per_item(_IT), lines=3)
             items = _IT
         target = ir.Slot(scope.bind(s.var))
-        seats = raw == _PLAYERS and not _rebinds(s.body, s.var) and target.index not in self._seat_slots
+        seats = raw == _PLAYERS and not _rebinds(s.body, s.var, target.index) and target.index not in self._seat_slots
         if seats:
             self._seat_slots.add(target.index)
         try:
