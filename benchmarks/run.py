@@ -1,6 +1,6 @@
 """Measure the interpreter beside hand-written Python versions of the same games.
 
-    python -m benchmarks.run [--seconds 3]
+    python -m benchmarks.run [--seconds 3] [--only TEXT ...] [--repeat N] [--cpu]
 
 For each game: random playouts through the interpreter (`Game.playout`, the searches'
 and `gamedef bench`'s path, and `Game.apply_index`, a frozen state per decision) and
@@ -91,14 +91,19 @@ def public_api_playouts(name: str, players: int) -> Callable[[int], int]:
     return playout
 
 
+# The clock the sides are timed by: the wall clock, or with `--cpu` the process's own CPU
+# time, which another process's load on a shared machine disturbs less (caches still shared).
+clock = time.perf_counter
+
+
 def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, float]:
     """Run playouts with successive seeds for about `seconds`: (games, decisions, time)."""
     games = decisions = 0
-    start = time.perf_counter()
+    start = clock()
     while True:
         decisions += playout(games)
         games += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return games, decisions, elapsed
 
@@ -106,10 +111,10 @@ def measure(playout: Callable[[int], int], seconds: float) -> tuple[int, int, fl
 def measure_games(playout: Callable[[int], int], games: int) -> tuple[int, int, float]:
     """Play the games of seeds 0 to games - 1: (games, decisions, time)."""
     decisions = 0
-    start = time.perf_counter()
+    start = clock()
     for seed in range(games):
         decisions += playout(seed)
-    return games, decisions, time.perf_counter() - start
+    return games, decisions, clock() - start
 
 
 def side_by_side(*playouts, seconds: float, rounds: int) -> list[tuple]:
@@ -194,7 +199,25 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=6.0, help="time per game and side (default 6)")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (default 3)")
+    parser.add_argument(
+        "--only",
+        action="append",
+        metavar="TEXT",
+        help="only the rows whose label holds TEXT (any case; may be repeated), "
+        "without the compile table: to measure a few rows several times",
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="measure each row this many times (default 1)")
+    parser.add_argument(
+        "--cpu", action="store_true", help="time each side by the process's CPU time, not the wall clock"
+    )
     args = parser.parse_args(argv)
+    global clock
+    clock = time.process_time if args.cpu else time.perf_counter
+    wanted = [t.casefold() for t in args.only or ()]
+
+    def chosen(label: str) -> bool:
+        return not wanted or any(t in label.casefold() for t in wanted)
+
     rows = [  # (label, game, players, its hand-written version, variants)
         ("Berlin Wall, 2 players", "berlin_wall", 2, berlin_wall, ()),
         ("Berlin Wall, 4 players", "berlin_wall", 4, berlin_wall, ()),
@@ -212,26 +235,33 @@ def main(argv: list[str] | None = None) -> None:
         f" {'(apply_index)':>14}   games/s (playout / hand)"
     )
     for label, name, players, baseline, variants in rows:
+        if not chosen(label):
+            continue
         hand = lambda s, baseline=baseline, players=players: baseline.random_playout(players, s)  # noqa: E731
-        (g1, d1, t1), (_, d2, t2), (g3, d3, t3) = side_by_side(
+        sides = (
             interpreter_playouts(name, players, variants),
             immutable_playouts(name, players, variants),
             hand,
-            seconds=args.seconds,
-            rounds=args.rounds,
         )
-        theirs = d3 / t3
-        print(
-            f"{label:<24} {d1 / t1:>14,.0f} {d2 / t2:>12,.0f} {theirs:>13,.0f} {(d1 / t1) / theirs:>6.2f}"
-            f" {(d2 / t2) / theirs:>14.2f}   {g1 / t1:,.1f} / {g3 / t3:,.1f}"
-        )
+        for _ in range(args.repeat):
+            (g1, d1, t1), (_, d2, t2), (g3, d3, t3) = side_by_side(*sides, seconds=args.seconds, rounds=args.rounds)
+            theirs = d3 / t3
+            print(
+                f"{label:<24} {d1 / t1:>14,.0f} {d2 / t2:>12,.0f} {theirs:>13,.0f} {(d1 / t1) / theirs:>6.2f}"
+                f" {(d2 / t2) / theirs:>14.2f}   {g1 / t1:,.1f} / {g3 / t3:,.1f}"
+            )
     print()
     print(f"{'public API':<24} {'legal_moves+apply':>18} {'apply_index':>19} {'ratio':>6}")
     for label, name, players in PUBLIC_API_GAMES:
+        if not chosen(f"public API {label}"):
+            continue
         api, fast = public_api_playouts(name, players), immutable_playouts(name, players)
-        (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, seconds=args.seconds, rounds=args.rounds)
-        print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
+        for _ in range(args.repeat):
+            (_, d1, t1), (_, d2, t2) = side_by_side(api, fast, seconds=args.seconds, rounds=args.rounds)
+            print(f"{label:<24} {d1 / t1:>18,.0f} {d2 / t2:>19,.0f} {(d1 / t1) / (d2 / t2):>6.2f}")
     print()
+    if wanted:
+        return
     try:
         from .baselines import openspiel_tictactoe
 

@@ -86,6 +86,20 @@ _INT = ir.Global("int", ir.PYTHON)
 _MAX_INT, _MAX_LIST = ir.Global("_MAX_INT", ir.PYTHON), ir.Global("_MAX_LIST", ir.PYTHON)
 _LIST = ir.Global("list", ir.PYTHON)
 _FRAME = ("vm", "L")
+_PLAYERS = ir.Players()  # the seats in play
+
+
+def _rebinds(body, name: str, slot: int) -> bool:
+    """Does a statement of `body`, or of the bodies inside it, assign or bind `name`, or
+    write the frame's slot `slot` (a procedure written in place binding its parameters)?"""
+    for s in body:
+        if getattr(s, "name", None) == name or getattr(s, "var", None) == name or slot in getattr(s, "slots", ()):
+            return True
+        inner = [getattr(s, "body", None) or (), getattr(s, "otherwise", None) or ()]
+        inner.extend(b for _, b in getattr(s, "branches", ()) or ())
+        if any(_rebinds(b, name, slot) for b in inner):
+            return True
+    return False
 
 
 class BlockCompiler:
@@ -96,6 +110,10 @@ class BlockCompiler:
         self.tables = tables
         self.expressions = expressions
         self.blocks = 0  # native blocks made: each numbers its own names (`_endN`)
+        # The slots of the `for` variables running over the seats in play (`for p in
+        # players`) in the body being written, never assigned there: a write keyed by one
+        # needs no test that its seat is in play.
+        self._seat_slots: set[int] = set()
 
     def native_ok(self, s, in_loop: bool) -> bool:
         """Can `s` run inside one native step (no decision, no call, no frame change)?"""
@@ -179,7 +197,14 @@ class BlockCompiler:
             emit(ir.spend_per_item(_IT), lines=3)
             items = _IT
         target = ir.Slot(scope.bind(s.var))
-        emit(ir.Loop(target, items, self._body_lines(s.body, scope, spans, s.span, head=True)), lines=0)
+        seats = raw == _PLAYERS and not _rebinds(s.body, s.var, target.index) and target.index not in self._seat_slots
+        if seats:
+            self._seat_slots.add(target.index)
+        try:
+            emit(ir.Loop(target, items, self._body_lines(s.body, scope, spans, s.span, head=True)), lines=0)
+        finally:
+            if seats:
+                self._seat_slots.discard(target.index)
 
     def _lines(self, s, scope: Scope, out: list, spans: list[Span]) -> None:
         def emit(stmt: ir.Stmt, lines: int = 1) -> None:
@@ -355,7 +380,9 @@ class BlockCompiler:
         copies = [ir.Local(f"__t{depth}") for depth in range(len(s.keys))]
         for depth, key in enumerate(s.keys):
             k = src(key)
-            if depth in seat_keys:  # a seat nobody plays is refused (VM.seat_written): one test per write
+            if depth in seat_keys and not (type(k) is ir.Slot and k.index in self._seat_slots):
+                # a seat nobody plays is refused (VM.seat_written): one test per write, but
+                # for a `for` variable running over the seats in play
                 seat = ir.Local(f"__p{depth}")
                 emit(ir.PyAssign((seat,), k))
                 refused = ir.Do(ir.PyCall(ir.Attr(ir.VMRef(), "seat_written"), (seat, ir.Lit(s.name))))

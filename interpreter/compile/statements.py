@@ -474,18 +474,24 @@ class StatementCompiler:
         once, with no call: a random game's every decision runs through it."""
         options = self.native.stored(s.options, self.expressions.src(s.options, scope, {}))
         player = self.expressions.src(s.player, scope, {})
-        if not (type(options) is ir.PyCall and options.func == ir.TUPLE):
-            options = ir.PyCall(ir.TUPLE, (options,))
         name = f"_choose{next(self.expressions.name_numbers)}"
         self.tables.ns[f"{name}_unusual"] = unusual
         calls: list[str] = []
         vm, values, who = ir.VMRef(), ir.Local("values"), ir.Local("who")
         count = ir.PyCall(ir.LEN, (values,))
+        # Options written in the rule (`choose act from [check, bet]`) are a tuple made at
+        # load: no copy at every decision, and no test for a count it can never have.
+        fixed = self._fixed_options(options)
+        if fixed is not None:
+            options = fixed
+        elif not (type(options) is ir.PyCall and options.func == ir.TUPLE):
+            options = ir.PyCall(ir.TUPLE, (options,))
         unusual = ir.PyBinOp("or", ir.PyNot(values, bare=True), ir.PyBinOp(">", count, ir.Lit(MAX_CHOICES)))
+        odd = (ir.PyReturn(ir.PyCall(ir.Global(f"{name}_unusual"), (vm, ir.Frame(), values))),)
         left = ir.Attr(vm, "left")
         body = (
             ir.PyAssign((values,), options),
-            ir.When(unusual, (ir.PyReturn(ir.PyCall(ir.Global(f"{name}_unusual"), (vm, ir.Frame(), values))),)),
+            *(() if fixed is not None else (ir.When(unusual, odd),)),
             ir.PyAssign((who,), player),
             ir.When(  # a playout's decision, answered where it is asked (VM.suspend)
                 left,
@@ -509,6 +515,17 @@ class StatementCompiler:
         # its lines as the intermediate form, written again there
         step.body = body
         return step
+
+    def _fixed_options(self, options: ir.IRNode) -> ir.Const | None:
+        """The constant holding a decision's options when they are a list made at load
+        with at least one and at most MAX_CHOICES items (`tuple(_k5)` or `_k5`), else None."""
+        node = ir.unwrapped(options)
+        if type(node) is ir.PyCall and node.func == ir.TUPLE and len(node.args) == 1:
+            node = ir.unwrapped(node.args[0])
+        if type(node) is not ir.Const:
+            return None
+        value = self.tables.ns.get(node.name)
+        return node if value.__class__ is tuple and 0 < len(value) <= MAX_CHOICES else None
 
     def _choice(
         self, labels, prompt, secret: bool = False, span: Span | None = None, key_slots: tuple[int, ...] | None = None

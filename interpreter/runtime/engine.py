@@ -76,6 +76,8 @@ class Engine:
         # (expressions, which roll no dice); `start` runs once per game of a playout.
         self._seats: dict[int, tuple[str, ...]] = {}
         self._initial: dict[tuple[str, ...], tuple] = {}
+        # Per main procedure: it and setup() (a property of the compiled game each, read once).
+        self._mains: dict[str, tuple] = {}
         self._actions: Any = None  # the action space (runtime/game.py), made when first asked for
         self._labelled: tuple = (None, [])  # the last state whose labels were written, and them
         self._value_labels: dict[tuple, list[str]] = {}  # options shown as their values -> labels
@@ -168,7 +170,10 @@ class Engine:
             for info in g.var_order:
                 vm.vars[info.slot] = info.default(vm, [])
             self._initial[seats] = tuple(vm.vars)  # defaults are expressions: no dice, same every game
-        play, setup = g.procs[main], g.procs.get("setup")
+        mains = self._mains.get(main)
+        if mains is None:
+            mains = self._mains[main] = (g.procs[main], g.procs.get("setup"))
+        play, setup = mains
         if arrange is not None:  # run setup() alone, arrange its position, then play() from it
             if setup is not None:
                 vm.frames.append([setup, 0, [None] * setup.nlocals])
