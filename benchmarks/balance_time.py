@@ -1,7 +1,7 @@
 """How long Downfall of Empires takes with searching players: one game at 0.5 s a move, a
 balance report with look-ahead players, and the same games on Ray with 1 and 2 workers.
 
-    python -m benchmarks.balance_time [--games 40] [--jobs 2] [--ray-games 4] [--skip game,report,ray]
+    python -m benchmarks.balance_time [--games 40] [--jobs 2] [--ray-games 4] [--ray-agent KIND] [--skip PARTS]
 
 Each part runs the documented command (`gamedef simulate`, `gamedef balance`) as a child
 process and prints its wall time, the CPU time it and its workers used (the pool's
@@ -13,7 +13,7 @@ time is the machine's share, the CPU time is the work.
   after 30 decisions and scored by the estimate, moves ordered by it), seed 5;
 * report: `gamedef balance ... --games G --agent greedy:d2:n1 --jobs J --component Action`,
   seeds 1..G, the report of docs/balance/downfall_of_empires.md;
-* ray: `gamedef simulate ... --games R --agent greedy:d2:n1 --ray` on a new local Ray
+* ray: `gamedef simulate ... --games R --agent SEAT=greedy:d2:n1 --ray` (or `--ray-agent`) on a new local Ray
   instance of 1 CPU, then of 2, checking that both give the same records.
 
 The figures in benchmarks/README.md ("Search fast enough for a report") come from it.
@@ -79,14 +79,14 @@ def report(games: int, jobs: int) -> None:
     )
 
 
-def on_ray(games: int) -> None:
+def on_ray(games: int, kind: str) -> None:
     argv = ["simulate", GAME, "--players", "4", "--games", str(games), "--seed", "1"]
-    argv += [f"--agent={seat}={LOOKAHEAD}" for seat in SEATS]
+    argv += [f"--agent={seat}={kind}" for seat in SEATS]
     records = []
     for workers in (1, 2):
         wall, _, load, out = run([*argv, "--ray", "--jobs", str(workers), "--json"])
         records.append(json.loads(out)["records"])
-        print(f"Ray, {games} games, {workers} worker CPU(s): {_minutes(wall)} wall, load {load} -> {_load()}")
+        print(f"Ray, {games} games, {kind}, {workers} worker CPU(s): {_minutes(wall)} wall, load {load} -> {_load()}")
     print("the same records with 1 and 2 workers" if records[0] == records[1] else "THE RECORDS DIFFER")
 
 
@@ -95,6 +95,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=40, help="games of the balance report (default 40)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes of the report (default 2)")
     parser.add_argument("--ray-games", type=int, default=4, help="games played on Ray (default 4)")
+    parser.add_argument("--ray-agent", default=LOOKAHEAD, help=f"every seat's agent on Ray (default {LOOKAHEAD})")
     parser.add_argument("--skip", default="", help="parts not run, among game,report,ray (comma-separated)")
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -104,7 +105,7 @@ def main() -> None:
     if "report" not in skip:
         report(args.games, args.jobs)
     if "ray" not in skip:
-        on_ray(args.ray_games)
+        on_ray(args.ray_games, args.ray_agent)
 
 
 if __name__ == "__main__":
