@@ -95,9 +95,17 @@ def test_equal_observation_keys_are_equal_observations_and_a_change_seen_changes
                 assert not same_key
                 changed += 1
     assert changed > 50
-    # another seat's secret research is hidden: its boxes drawn otherwise, the same key
+    # a seat's research boxes are seen by their owner only (`tiles ... seen by owner`): other
+    # boxes there, another key for Russia, the same for Germany
     s = positions[-1]
-    assert observation_key(g, s, "german") != observation_key(g, s, "russian")
+    tiles = game.var(s, "tiles")
+    power = next(iter(tiles["russian"]))
+    tile = next(iter(tiles["russian"][power]))
+    tiles["russian"][power][tile] = 2 - tiles["russian"][power][tile]
+    other = game.with_var(s, "tiles", tiles)
+    assert observation_key(g, other, "russian") != observation_key(g, s, "russian")
+    assert observation_key(g, other, "german") == observation_key(g, s, "german")
+    assert observe(g, other, "german") == observe(g, s, "german")
 
 
 def _one_by_one(cg, particles, view, rng):
