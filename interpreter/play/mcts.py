@@ -157,7 +157,9 @@ def rollout_value(game: Game, state: State, depth: int | None) -> dict[str, floa
 LOOKAHEAD = 256
 
 
-def move_scores(game: Game, state: State, moves: range | list[int], mover: str, lookahead: int = 0) -> list[float]:
+def move_scores(
+    game: Game, state: State, moves: range | list[int], mover: str, lookahead: int = 0, memo: dict | None = None
+) -> list[float]:
     """The mover's scaled value (-1..1) of the position each move leads to: its payoff if
     the move ends the game, else the game's `estimate` (docs §3.20). What move ordering and
     the greedy agent rank moves by; the state's generator decides any random draw a move
@@ -166,14 +168,19 @@ def move_scores(game: Game, state: State, moves: range | list[int], mover: str, 
     With `lookahead` > 0 (the greedy agent's), a move that changes no variable and leads to
     the same seat's next choice (an action chosen before its card and its place) is scored
     by the best of those next moves, through at most `lookahead` positions a move: else
-    such a move looks exactly like the position before it, and every action ties."""
+    such a move looks exactly like the position before it, and every action ties.
+
+    `memo` (`estimate_memo`) keeps the estimates already made, for a caller that scores
+    many positions with the same variables (the greedy agent's look ahead)."""
     out = []
     for i in moves:
-        out.append(_value_after(game, state, game.apply_index(state, i), mover, [lookahead]))
+        out.append(_value_after(game, state, game.apply_index(state, i), mover, [lookahead], memo))
     return out
 
 
-def _value_after(game: Game, before: State, after: State, mover: str, budget: list[int]) -> float:
+def _value_after(
+    game: Game, before: State, after: State, mover: str, budget: list[int], memo: dict | None = None
+) -> float:
     """`move_scores`' value of one move (from `before` to `after`); `budget` (one number, shared
     by the move's whole look ahead) is the positions it may still look through."""
     if after.result is not None:
@@ -183,13 +190,31 @@ def _value_after(game: Game, before: State, after: State, mover: str, budget: li
         n = len(pending.values)
         if 0 < n <= budget[0]:
             budget[0] -= n
-            return max(_value_after(game, after, game.apply_index(after, j), mover, budget) for j in range(n))
-    return scaled_estimate(game, after, mover)
+            return max(_value_after(game, after, game.apply_index(after, j), mover, budget, memo) for j in range(n))
+    return scaled_estimate(game, after, mover, memo)
 
 
-def scaled_estimate(game: Game, state: State, seat: str) -> float:
+def estimate_memo(game: Game) -> dict | None:
+    """An empty table for `scaled_estimate`'s `memo` when the game is estimated by its own
+    rules' `estimate`, else None. That estimate is an expression: it reads the variables
+    and the seats in play, never the procedures half run, the decision pending, the
+    generator or the log, so two positions with the same variables have the same estimate.
+    Sibling moves that only answer a question (an action chosen, its card still to come)
+    lead to such positions: a third of the greedy look ahead's estimates in Downfall of
+    Empires. Another estimate (a learned one, play/learned.py) may read more: no table."""
+    return {} if type(game).estimate is Game.estimate else None
+
+
+def scaled_estimate(game: Game, state: State, seat: str, memo: dict | None = None) -> float:
     """One seat's `scaled_estimates` (0 for a game without an estimate): what scoring a
-    move needs, without the other seats' estimates."""
+    move needs, without the other seats' estimates. `memo` (`estimate_memo`): the values
+    already made, by variables and seat."""
+    if memo is not None:
+        key = (state.vars, state.players, seat)
+        known = memo.get(key)
+        if known is None:
+            known = memo[key] = scaled_estimate(game, state, seat)
+        return known
     v = game.estimate(state, seat)
     bounds = game.estimate_bounds()
     if v is None or bounds is None:
@@ -572,6 +597,7 @@ class GreedyAgent:
         self.width = width
         self._checked: object = None  # the compiled game last found fit
         self._hidden = False
+        self._memo: dict | None = None  # the estimates made in the decision being weighed (`estimate_memo`)
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
@@ -595,7 +621,8 @@ class GreedyAgent:
             where = {label: i for i, label in enumerate(game.labels(det))}
             found = [where.get(label) for label in game.labels(state)]
         legal = [i for i in found if i is not None]
-        scored = dict(zip(legal, move_scores(game, det, legal, seat, LOOKAHEAD)))
+        self._memo = estimate_memo(game)  # the estimates of this decision's positions, by their variables
+        scored = dict(zip(legal, move_scores(game, det, legal, seat, LOOKAHEAD, self._memo)))
         if self.lookahead:
             scored = self._look_ahead(game, det, scored, seat)
         values = [scored[i] if i is not None else -math.inf for i in found]
@@ -641,10 +668,10 @@ class GreedyAgent:
                 i = 0
             else:
                 left -= 1
-                values = move_scores(game, state, range(n), mover)
+                values = move_scores(game, state, range(n), mover, memo=self._memo)
                 best = max(values)
                 i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
             state = game.apply_index(state, i)
         if state.result is None:
-            return scaled_estimate(game, state, seat)
+            return scaled_estimate(game, state, seat, self._memo)
         return scaled_returns(game, state)[seat]

@@ -66,6 +66,24 @@ def _inner_view(game: CompiledGame, vm: VM, levels: tuple, value: Any, viewer: s
     }
 
 
+def _plain(value: Any) -> Any:
+    """`value_view` in a game where no component has a property some viewer may not see:
+    tuples become lists, nothing else changes. Observing is what a search's resampling does
+    for every world it weighs (resample.py), so the per-value visibility tests it skips count."""
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _plain_inner(levels: tuple, value: Any) -> Any:
+    """`_inner_view` in a game without face-down components (`_plain`)."""
+    if not levels:
+        return _plain(value)
+    keys, index = levels[0]
+    rest = levels[1:]
+    return {k: _plain_inner(rest, value[index[k]]) for k in keys}
+
+
 def _hidden(value: Any) -> Any:
     if isinstance(value, tuple):
         return {"hidden": len(value)}
@@ -87,6 +105,7 @@ def shown_keys(game: CompiledGame, state: State, info, vm: VM | None = None) -> 
 def observe(game: CompiledGame, state: State, player: str | None) -> dict:
     """The observation of `player` (None: a spectator who sees only public things)."""
     vm = VM(game, state)
+    face_down = any(game.visibility.values())  # else every component is seen as its name (`_plain`)
     out: dict[str, Any] = {}
     for info in game.var_order:
         raw = state.vars[info.slot]
@@ -98,13 +117,15 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
                 v = raw[info.key_index[k]]
                 if info.seen_by == "none" or (info.seen_by == "owner" and k != player):
                     view[k] = _hidden(v)
+                elif not face_down:
+                    view[k] = _plain_inner(info.levels[1:], v)
                 elif k in game.kind_of and visible_fields(game, vm, k, player) is not None:
                     view[k] = {"hidden": 1}  # an entry of a component its viewer may not see
                 else:
                     view[k] = _inner_view(game, vm, info.levels[1:], v, player)
             out[info.name] = view
         elif info.seen_by == "all":
-            out[info.name] = value_view(game, vm, raw, player)
+            out[info.name] = value_view(game, vm, raw, player) if face_down else _plain(raw)
         else:
             out[info.name] = _hidden(raw)
     pending = state.pending
@@ -118,6 +139,39 @@ def observe(game: CompiledGame, state: State, player: str | None) -> dict:
         "result": list(state.result) if state.result is not None else None,
     }
     return obs
+
+
+def observation_key(game: CompiledGame, state: State, player: str) -> tuple:
+    """What `observe` reads of `state` for `player` in a game without face-down components
+    (no `visible when`; the caller checks), the values as they are stored: two states with
+    equal keys have equal observations. Much cheaper than the observation itself, which
+    builds every value again as JSON-able data, so a search that checks many replayed
+    worlds against what its seat sees (resample.py) compares keys first and observes only
+    a world whose key differs."""
+    parts: list[Any] = [state.players, state.pending.player if state.pending else None, state.result]
+    parts.append(tuple(e for e in state.log if e[0] is None or e[0] == player))
+    vm = None
+    for info in game.var_order:
+        raw = state.vars[info.slot]
+        if info.keys is not None:
+            assert info.key_index is not None  # made with `keys`: a map variable has both
+            if info.keys == game.seats and vm is None:
+                vm = VM(game, state)
+            keys = shown_keys(game, state, info, vm)
+            hidden = info.seen_by == "none" or info.seen_by == "owner"
+            parts.append(
+                tuple(
+                    (k, _hidden(raw[info.key_index[k]]))
+                    if hidden and (info.seen_by == "none" or k != player)
+                    else (k, raw[info.key_index[k]])
+                    for k in keys
+                )
+            )
+        elif info.seen_by == "all":
+            parts.append(raw)
+        else:
+            parts.append(_hidden(raw))
+    return tuple(parts)
 
 
 def short_text(game: CompiledGame, vm: VM, value: Any) -> str:

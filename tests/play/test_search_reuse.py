@@ -117,6 +117,29 @@ def test_a_pool_of_processes_plays_the_games_of_one_process():
     assert sim.simulate(setup, 12, 5, jobs=2) == here
 
 
+@pytest.mark.slow
+def test_a_local_ray_cluster_of_two_cpus_plays_the_games_of_the_process_pool():
+    """`--ray` on a local cluster of two CPUs (`ray.init(num_cpus=2)`, opened here as
+    `gamedef balance` opens its own for both player counts) gives, seed by seed, the
+    records the pool of two processes gives: IS-MCTS seats keeping their trees over Kuhn
+    poker's hidden cards, and The Wall is Down's look-ahead seats. (Ray's start: about 10 s.)"""
+    ray = pytest.importorskip("ray")
+    setups = [
+        (sim.Setup(game="kuhn_poker", players=2, agents=("p1=ismcts:40", "p2=ismcts:40")), 10),
+        (sim.Setup(game="twid", players=2, agents=("west=greedy:d2:n1", "east=greedy")), 4),
+    ]
+    pooled = [sim.simulate(setup, games, 3, jobs=2) for setup, games in setups]
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        assert ray.cluster_resources()["CPU"] == 2
+        on_ray = [sim.simulate(setup, games, 3, jobs=2, ray_address=sim.LOCAL_RAY) for setup, games in setups]
+        assert ray.is_initialized()  # the caller's session: left open for its next report
+    finally:
+        ray.shutdown()
+    assert on_ray == pooled
+    assert [[r.seed for r in records] for records in on_ray] == [list(range(3, 13)), list(range(3, 7))]
+
+
 def test_a_balance_report_of_searching_seats_is_the_same_on_one_process_and_two(capsys):
     argv = ["balance", "tictactoe", "--games", "6", "--seed", "2", "--agent", "ismcts:30", "--json"]
     docs = []
