@@ -225,11 +225,12 @@ def cmd_check(args) -> int:
             endless_found: dict = {}
             base = base_of(path, program)
             named: dict[tuple[str, ...], str | None] = {}  # each set's verdict's name
+            digested: dict[tuple[str, ...], str | None] = {}  # each set's rules as written
             remembered: dict[tuple[str, ...], verdicts.Verdict] = {}
             found_by_set: dict[tuple[str, ...], list] = {}
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
-                rules = rules_digest(assembled, {}, optimise=False)
+                rules = digested[tuple(vs)] = rules_digest(assembled, {}, optimise=False)
                 key = named[tuple(vs)] = verdict_key(rules, assembled, base) if rules is not None else None
                 verdict = verdicts.recall(key)
                 if verdict is not None:  # these rules checked whole before: the same warnings
@@ -269,6 +270,7 @@ def cmd_check(args) -> int:
                     programs=programs,
                     remembered=remembered,
                     jobs=min(2, _cores()),  # half the lines in a forked copy, on a second core
+                    digests={vs: key for vs, key in digested.items() if key is not None},
                 )
                 found = report.diagnostics(replay_command)
                 errors = [d for d in found if d.severity == "error"]
@@ -277,6 +279,8 @@ def cmd_check(args) -> int:
                 played = f"; {report.summary()}"
                 for whole, lines in report.records.items():  # checked again only when changed
                     verdicts.remember(named.get(whole), verdicts.Verdict(tuple(found_by_set[whole]), lines))
+                for test_key, line in report.test_records.items():
+                    verdicts.remember(test_key, verdicts.Verdict((), (line,)))
                 if errors:
                     print(f"{name}: failed in play{played}")
                     failed = True

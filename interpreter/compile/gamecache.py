@@ -122,7 +122,7 @@ def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str
     build = "" if optimise else " as written"
     digest = hashlib.sha256(f"{INDEX_FORMAT}{build} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
     try:
-        digest.update(_plain_digest(program.header))
+        digest.update(plain_digest(program.header))
         for part in (*program.decls, None, *program.tables):  # None: where the tables begin
             digest.update(b"-" if part is None else _part_digest(part))
     except Exception:  # not plain data (it always is, from the parser): no index
@@ -141,12 +141,12 @@ def _part_digest(part: object) -> bytes:
         return known[1]
     if len(_parts) >= MAX_PARTS:
         _parts.clear()
-    made = _plain_digest(part)
+    made = plain_digest(part)
     _parts[id(part)] = (part, made)
     return made
 
 
-def _plain_digest(value: object) -> bytes:
+def plain_digest(value: object) -> bytes:
     """The digest of a syntax tree or table's pickle without pickle's memo (`fast`): the bytes
     then depend on the values alone, not on which equal objects are one object (a tree read
     back from treecache shares what a fresh parse does not). Syntax trees have no cycles,

@@ -131,6 +131,8 @@ class Report:
     # The variant sets (not recalled) whose play is whole, each with its finished lines: every
     # line ended by playing enough, none met an error or was cut by the budget (verdicts.py).
     records: dict[tuple[str, ...], tuple[LineRecord, ...]] = attrs.Factory(dict)
+    # The random moves from a test's position played whole, by their verdict's name.
+    test_records: dict[str, LineRecord] = attrs.Factory(dict)
 
     def diagnostics(self, replaying: Callable[[Replay], str]) -> list[Diagnostic]:
         """The problems as check errors (at the rule's line, with how to reproduce them:
@@ -477,12 +479,13 @@ def exercise(
     budget: float,
     variant_sets: list[list[str]],
     loaded: dict[tuple[str, ...], Game] | None = None,
-    test_positions: Callable[[], Iterator[tuple[ast.Test, Game, Callable[[int], State]]]] | None = None,
+    test_positions: Callable[..., Iterator[tuple[ast.Test, Game, Callable[[int], State]]]] | None = None,
     clock: Callable[[], float] = time.monotonic,
     shown: str | None = None,
     programs: dict[tuple[str, ...], Program] | None = None,
     remembered: dict[tuple[str, ...], Verdict] | None = None,
     jobs: int = 1,
+    digests: dict[tuple[str, ...], str] | None = None,
 ) -> Report:
     """Play what `file` adds or changes for at most `budget` seconds (see the module's doc).
 
@@ -495,7 +498,10 @@ def exercise(
     verdicts of sets an earlier check played whole on the same rules (verdicts.py), by
     variants, whose lines are counted as they were and not played again; `jobs`: 2 plays
     half the lines in a forked copy of this process at the same time (where the system
-    forks), on a machine with two cores to spare."""
+    forks), on a machine with two cores to spare. `digests`: each variant set's rules as
+    written (gamecache.rules_digest), by variants: the random moves from a test's position
+    whose rules and tests an earlier check played whole are recalled too (verdicts.py).
+    `test_positions(skip)` is then given which tests not to give (arranged_positions)."""
     path = Path(file).resolve()
     started = clock()
     deadline = started + budget
@@ -528,8 +534,24 @@ def exercise(
             lines.append(_Line(game, tuple(vs), n))
     rules = [c for c in changed.values() if c.kind in TRACKED]
     index = {(c.kind, c.name, c.span): i for i, c in enumerate(rules)}
+    test_keys: dict[str, str] = {}  # a test's name -> its verdict's name, for the tests that may be recalled
+    test_records: dict[str, LineRecord] = {}
+
+    def recalled_test(test: ast.Test, group: tuple[ast.Test, ...]) -> bool:
+        """Whether the random moves from `test`'s position are recalled (then not played)."""
+        rules = (digests or {}).get(test.variants)
+        keys = tracked_keys.get(test.variants)
+        if rules is None or keys is None or test.options:
+            return False
+        key = test_keys[test.name] = verdicts.test_key(rules, test, group, (ENOUGH_GAMES, ENOUGH_PLAYS, MAX_DECISIONS))
+        verdict = verdicts.recall(key)
+        if verdict is None or len(verdict.lines) != 1:
+            return False
+        recalled.append((verdict.lines[0], keys))
+        return True
+
     if (lines or recalled) and test_positions is not None and clock() < deadline:
-        for test, game, start in test_positions():
+        for test, game, start in test_positions(recalled_test if digests else None):
             lines.append(_Line(game, test.variants, None, start, test))
     trackers = {id(line.game): line.game for line in lines}
     tracked = {key: _Tracker(g, rules) for key, g in trackers.items()}
@@ -553,13 +575,8 @@ def exercise(
             problems[key] = problem
     games = sum(line.played for line in lines)
     decisions = sum(line.decisions for line in lines)
-    for variants, keys in tracked_keys.items():
-        own = [line for line in lines if line.test is None and line.variants == variants]
-        if own and all(line.whole and line.done(present[id(line.game)]) for line in own):
-            records[variants] = tuple(
-                LineRecord(line.players or 0, line.played, line.decisions, tuple(line.hits[index[k]] for k in keys))
-                for line in own
-            )
+    records.update(_whole_sets(lines, tracked_keys, present, index))
+    test_records = _whole_tests(lines, tracked_keys, test_keys, present, index)
     hits = [sum(line.hits[i] for line in lines) for i in range(len(rules))]
     for record, keys in recalled:
         games += record.played
@@ -574,7 +591,9 @@ def exercise(
     warn = games and base is not None
     unreached = tuple(c for c, h in zip(cards_ruled, hits, strict=True) if h == 0 and c.new) if warn else ()
     counts = tuple(
-        sorted({line.players for line in lines if line.players is not None} | {r.players for r, _ in recalled})
+        sorted(
+            {line.players for line in lines if line.players is not None} | {r.players for r, _ in recalled if r.players}
+        )
     )
     return Report(
         budget=budget,
@@ -590,7 +609,42 @@ def exercise(
         stopped_early=games > 0 and all(line.done(present[id(line.game)]) for line in lines),
         recalled=sum(r.played for r, _ in recalled),
         records=records,
+        test_records=test_records,
     )
+
+
+def _whole_sets(
+    lines: list[_Line], tracked_keys: dict[tuple[str, ...], list[tuple]], present: dict, index: dict
+) -> dict[tuple[str, ...], tuple[LineRecord, ...]]:
+    """The variant sets played whole: each line done, none met an error or was cut short."""
+    records = {}
+    for variants, keys in tracked_keys.items():
+        own = [line for line in lines if line.test is None and line.variants == variants]
+        if own and all(line.whole and line.done(present[id(line.game)]) for line in own):
+            records[variants] = tuple(
+                LineRecord(line.players or 0, line.played, line.decisions, tuple(line.hits[index[k]] for k in keys))
+                for line in own
+            )
+    return records
+
+
+def _whole_tests(
+    lines: list[_Line],
+    tracked_keys: dict[tuple[str, ...], list[tuple]],
+    test_keys: dict[str, str],
+    present: dict,
+    index: dict,
+) -> dict[str, LineRecord]:
+    """The tests' positions played whole, by their verdict's name (those that may be recalled)."""
+    records = {}
+    for line in lines:
+        test = line.test
+        key = test_keys.get(test.name) if test is not None else None
+        if test is None or key is None or not (line.whole and line.done(present[id(line.game)])):
+            continue
+        keys = tracked_keys[test.variants]
+        records[key] = LineRecord(0, line.played, line.decisions, tuple(line.hits[index[k]] for k in keys))
+    return records
 
 
 def default_budget(file: str, program: Program | None = None) -> float:

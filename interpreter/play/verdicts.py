@@ -12,8 +12,8 @@ counts (the new and changed rules it tracks, and the play's own constants), and 
 when it is whole: the set compiled, and each of its lines of play ended by having played
 enough, with no run-time error and no game cut short by the budget. A set whose verdict
 is found is neither checked, compiled nor played again; the report says how many games
-it recalls. The designer's tests' positions are played every time (their file is not in
-the digest).
+it recalls. The random moves from a designer's test's position are kept the same way,
+under its variants' rules, the test and the tests compiled with it (`test_key`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile.gamecache import plain_digest
 from interpreter.core import cache
 from interpreter.core.errors import Diagnostic, Span
 
@@ -57,6 +58,16 @@ def verdict_key(rules: str, tracked: list[tuple[str, str, Span, bool, bool]], co
         (FORMAT, rules, [(k, n, (s.path, s.line, s.column), new, ruled) for k, n, s, new, ruled in tracked], constants)
     )
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def test_key(rules: str, test: object, group: object, constants: tuple) -> str:
+    """The name of the verdict of the random moves played on from a designer's test's
+    position: the rules as written of its variants (`rules`), the test and the tests
+    compiled with it (`group`, syntax trees digested by value) and the play's constants."""
+    digest = hashlib.sha256(repr((FORMAT, "test", rules, constants)).encode())
+    digest.update(plain_digest(test))
+    digest.update(plain_digest(group))
+    return digest.hexdigest()[:32]
 
 
 def _file(key: str) -> Path | None:

@@ -541,7 +541,9 @@ def run_tests(path: str | Path, only: str | None = None) -> list[Outcome]:
     return outcomes
 
 
-def arranged_positions(path: str | Path) -> Iterator[tuple[ast.Test, Game, Callable[[int], State]]]:
+def arranged_positions(
+    path: str | Path, skip: Callable[[ast.Test, tuple[ast.Test, ...]], bool] | None = None
+) -> Iterator[tuple[ast.Test, Game, Callable[[int], State]]]:
     """The positions the designer's tests of `path` start from (its own `test` blocks, and
     those of `NAME.test.game` beside it), each with its game (the tests' code compiled in)
     and a function from a seed to that position: `gamedef check` plays random moves on from
@@ -550,7 +552,9 @@ def arranged_positions(path: str | Path) -> Iterator[tuple[ast.Test, Game, Calla
     Only tests whose game `gamedef test` has compiled and the cache keeps (the same
     files, variants and options) are given: compiling them here would take the time
     `check` has to play. A test whose file or settings do not check, or whose start stops
-    with an error, is left out: `gamedef test` reports those."""
+    with an error, is left out: `gamedef test` reports those. `skip(test, group)`: true for a
+    test not to give (`group`: the tests compiled into one game with it); a game none of
+    whose tests is given is not read."""
     path = Path(path).resolve()
     files = [path, path.with_name(path.name.removesuffix(".game") + ".test.game")]
     for file in files:
@@ -567,6 +571,10 @@ def arranged_positions(path: str | Path) -> Iterator[tuple[ast.Test, Game, Calla
             options = {name: _literal(v) for name, v in t.options}
             groups.setdefault((t.variants, tuple(sorted(options.items(), key=repr))), []).append((i, t))
         for key, members in groups.items():
+            group = tuple(t for _, t in members)
+            wanted = {t.name for t in group if skip is None or not skip(t, group)}
+            if not wanted:
+                continue
             try:
                 game = _compile(file, key[0], dict(key[1]), members, members[0][1], cached=True)
             except GameDefError:
@@ -574,6 +582,8 @@ def arranged_positions(path: str | Path) -> Iterator[tuple[ast.Test, Game, Calla
             if game is None:
                 continue
             for i, t in members:
+                if t.name not in wanted:
+                    continue
                 try:
                     state, _ = _start(game, i, t, file.parent)
                 except (GameDefError, UsageError):

@@ -189,3 +189,34 @@ def test_two_processes_play_the_same_games_as_one(tmp_path, monkeypatch):
     assert one.problems and one.problems == two.problems
     assert (one.games, one.decisions, one.reached, one.counts) == (two.games, two.decisions, two.reached, two.counts)
     assert one.records == two.records
+
+
+TESTS = """include "gems.game"
+
+test calm_first "North takes Calm first" {
+    players 2
+    variant loud
+    arrange {
+        taken = 1
+    }
+    expect offered("take calm")
+}
+"""
+
+
+def test_the_moves_from_a_tests_position_are_recalled_until_the_test_changes(cache, tmp_path, capsys):
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    tests = tmp_path / "gems.test.game"
+    tests.write_text(TESTS)
+    assert main(["test", str(tests)]) == 0  # its game compiled and kept: check plays from its position
+    capsys.readouterr()
+    _, _, _, (games, decisions, recalled) = check(capsys, path)
+    assert recalled == 0
+    _, _, _, again = check(capsys, path)
+    assert again == (games, decisions, games)  # the test's moves too
+    tests.write_text(TESTS.replace("taken = 1", "taken = 2"))
+    assert main(["test", str(tests)]) == 0
+    capsys.readouterr()
+    _, _, _, (games3, _, recalled3) = check(capsys, path)
+    assert recalled3 < games3  # the changed test's position played again
