@@ -574,7 +574,9 @@ def compile_game(
     compile, for the LSP's re-checks and any caller of this function directly)."""
     with no_collection():
         compiler = Compiler(program, options, optimise, symbols)
-        return compiler.run(OPTIONS_ONLY if options_only else None).finish()
+        game = compiler.run(OPTIONS_ONLY if options_only else None).finish()
+        compiler.expressions.forget_pending()
+        return game
 
 
 def _leaver(hooks: dict[str, Code]):

@@ -863,6 +863,13 @@ class ExpressionCompiler:
                 self.link_loops(inner)
                 exec(compiled(module, "<gamedef loop>"), self.tables.ns)  # noqa: S102
 
+    def forget_pending(self) -> None:
+        """Forget the loop functions no compiled code called, once the compile is done:
+        each waits as a call of this compiler's own method, a cycle that would leave the
+        compile's whole working state (its trees and tables: about 100,000 objects for The
+        Wall is Down) for Python's cycle collector to find, rather than freed at once."""
+        self._pending_loops.clear()
+
     def _loop_head(self, parts: list[ir.CompFor | ir.CompIf], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
         lists, frozen by `_frozen`); the list their body goes in."""

@@ -214,9 +214,11 @@ def replace(node, old: ir.IRNode, new: ir.IRNode):
     kind = type(old)
 
     def swap(n):
-        return new if type(n) is kind and n == old else _rebuilt(n, swap)
+        return new if type(n) is kind and n == old else _rebuilt(n, swap)  # noqa: F821 (deleted once done)
 
-    return swap(node)
+    out = swap(node)
+    del swap  # (it names itself: a cycle, holding the trees, that only the collector would free)
+    return out
 
 
 _TREE = (ir.IRNode, ir.Statement)
@@ -284,7 +286,7 @@ def hoist(stmts: list[ir.Stmt], reads: list[ir.IRNode]) -> tuple[list[ir.Stmt], 
                     return True
         inside = False
         for c in kids[t](n):
-            inside = find(c) or inside
+            inside = find(c) or inside  # noqa: F821 (deleted once done)
         if inside:
             around.add(id(n))
         return inside
@@ -299,9 +301,11 @@ def hoist(stmts: list[ir.Stmt], reads: list[ir.IRNode]) -> tuple[list[ir.Stmt], 
             for read, local in swaps:
                 if n == read:
                     return local
-        return _rebuilt(n, swap) if id(n) in around else n
+        return _rebuilt(n, swap) if id(n) in around else n  # noqa: F821 (deleted once done)
 
-    return [swap(s) for s in stmts], made
+    changed = [swap(s) for s in stmts]
+    del find, swap  # (each names itself: cycles, holding the trees, that only the collector would free)
+    return changed, made
 
 
 def substitute(node: ir.IRNode, values: dict[str, ir.IRNode]) -> ir.IRNode:

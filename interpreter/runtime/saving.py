@@ -11,10 +11,9 @@ from __future__ import annotations
 import functools
 import tomllib
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 import attrs
-import cattrs
 import tomli_w
 
 from interpreter.check.checker import local_types
@@ -27,6 +26,9 @@ from interpreter.language import syntax as ast
 from interpreter.language.sources import read_text, toml_too_deep
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import VM, Pending, State
+
+if TYPE_CHECKING:
+    import cattrs
 
 
 def _enc(v: Any) -> Any:
@@ -738,7 +740,17 @@ class Transcript:
     chance: bool = False  # played in chance mode: every random result is a `chance: ...` move
 
 
-_converter = cattrs.Converter(forbid_extra_keys=True)
+@functools.cache
+def _converter() -> cattrs.Converter:
+    """The transcripts' converter, made when a transcript is first read or written:
+    cattrs is imported then, not by every command that never meets a transcript (a
+    compile, a check: about 0.03 s of each start)."""
+    import cattrs
+
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    for kind in (bool, int, str):
+        converter.register_structure_hook(kind, _exactly(kind))
+    return converter
 
 
 def _exactly(kind: type):
@@ -753,14 +765,12 @@ def _exactly(kind: type):
     return hook
 
 
-for _kind in (bool, int, str):
-    _converter.register_structure_hook(_kind, _exactly(_kind))
-
-
 def read_transcript(path: str | Path) -> Transcript:
+    import cattrs
+
     data = read_toml(path, "transcript")
     try:
-        return _converter.structure(data, Transcript)
+        return _converter().structure(data, Transcript)
     except cattrs.BaseValidationError as exc:
         details = "; ".join(cattrs.transform_error(exc))
         raise UsageError(
@@ -778,7 +788,7 @@ def transcript_text(t: Transcript) -> str:
     # Empty fields are left out, except a result of no winner (`result = []`), which is a result.
     data = {
         k: v
-        for k, v in _converter.unstructure(t).items()
+        for k, v in _converter().unstructure(t).items()
         if (v not in (None, "", [], {}) or (k == "result" and v is not None)) and not (k == "chance" and v is False)
     }
     data.setdefault("moves", [])

@@ -6,6 +6,7 @@ swallowed whole (docs/architecture.md, "The compiler's intermediate form")."""
 from __future__ import annotations
 
 import ast
+import gc
 import textwrap
 from pathlib import Path
 
@@ -105,6 +106,24 @@ def test_hoisting_copies_only_what_it_changes():
     swapped = passes.replace(nest, X, ir.Lit(0))
     zero = ir.Lit(0)
     assert swapped == ir.When(zero, (ir.Update(N, "+", ir.PyCall(ir.Global("_b_f"), (zero, ir.Tuple((zero,))))),))
+
+
+def test_hoisting_and_replacing_leave_nothing_for_the_cycle_collector():
+    """Their walks are functions that call themselves: once done, nothing of them (nor
+    the trees they held) is left in a cycle that only Python's collector would free (a
+    compile makes thousands of them, and the collection after it walked them all)."""
+    entry = ir.Subscript(ir.VarSlot(4), ir.Slot(1))
+    reads = _returns_true_if(ir.PyBinOp(">", ir.Subscript(entry, X), ir.Lit(1)))
+    body = [ir.Loop("_v1", ir.VarSlot(2), (reads,)), ir.PyReturn(ir.Lit(False))]
+    gc.collect()
+    gc.disable()
+    try:
+        changed, made = passes.hoist(body, passes.hoistable(body, {"_v1"}))
+        swapped = passes.replace(changed[0], ir.Local("__h0"), ir.Lit(0))
+        assert made == [("__h0", entry)] and swapped != changed[0]
+        assert gc.collect() == 0
+    finally:
+        gc.enable()
 
 
 def test_substitute_writes_an_argument_in_place_of_its_variable():
