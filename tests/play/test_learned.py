@@ -89,6 +89,76 @@ def test_the_learned_estimate_ranks_a_winning_position_above_a_losing_one(race, 
     assert view.estimates(ahead)["a"] > 0 > view.estimates(ahead)["b"]
 
 
+# Bank or pass: each player in turn banks a point or not, four times; then a die gives one of
+# them two points; the higher score wins. Banking is always right, for either seat, but in
+# random games the die hides it: each seat's own points decide its payoff only a little.
+BANK = """
+game bank "Bank or pass" {
+    players 2..2
+    seats [a, b]
+}
+
+var score: player -> int = 0
+
+view {
+    status "{score[a]} to {score[b]}"
+}
+
+procedure play() {
+    rule "Bank: four rounds; in each, every player in turn banks a point or passes"
+    for r in 1..4 {
+        for p in players {
+            choose n from [0, 1] by p prompt "bank" label "{n}"
+            score[p] += n
+        }
+    }
+    rule "Bank: then a die gives a or b two points, on 1 to 3 or 4 to 6"
+    roll d from 1..6
+    if d <= 3 {
+        score[a] += 2
+    } else {
+        score[b] += 2
+    }
+    game over best(players, p => score[p])
+}
+"""
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_each_seat_ranks_its_winning_move_first(tmp_path, seed):
+    """Fitted from 20 random games, the model must rank banking above passing for EACH seat.
+    A regression per seat on the seats' places as declared learnt one seat's own points
+    apart from the other's, from labels the die makes noisy, and got one seat's sign wrong
+    (seeds 2 to 4 here; Missiles, Now!'s USSR by the same cause); relative to the viewer,
+    "my points" is one number learnt from both seats' games."""
+    from interpreter.play.mcts import move_scores
+
+    bank = load_game(_write(tmp_path, BANK))
+    view = learned.with_model(bank, _fit(bank, games=20, seed=seed))
+    state = bank.start(seed=0)
+    for _ in range(7):  # every decision but b's last, which the die settles at once
+        seat = state.pending.player
+        passing, banking = move_scores(view, state, range(2), seat)
+        assert banking > passing, f"{seat} passes at {state.vars}"
+        state = bank.apply_index(state, 1)
+
+
+def test_the_tensor_is_relative_to_its_viewer(race):
+    """Each seat's view puts its own score first: the same numbers for mirrored positions."""
+    from interpreter.play.features import TensorLayout
+
+    layout = TensorLayout(race, 2, relative=True)
+    plain = TensorLayout(race, 2)
+    state = _at(race, 7, 3)
+    mine = layout.encode(race.observation(state, "a"), "a")
+    theirs = layout.encode(race.observation(state, "b"), "b")
+    at = next(offset for name, offset, _ in layout.segments if name == "score")
+    assert list(mine[at : at + 2]) == [7, 3] and list(theirs[at : at + 2]) == [3, 7]
+    assert list(plain.encode(race.observation(state, "b"), "b")[at : at + 2]) == [7, 3]  # as declared
+    # a to move: the first seat in a's view, the next one in b's
+    assert list(mine[2:4]) == [1, 0] and list(theirs[2:4]) == [0, 1]
+
+
 def test_a_saved_model_reads_back_the_same(tmp_path, race, race_model):
     path = tmp_path / "race.json"
     learned.save(race_model, path)
