@@ -47,6 +47,7 @@ from interpreter.language import syntax as ast
 from interpreter.runtime.game import Game
 
 _NUMBERS = ("int",)
+_ABSENT = object()  # a key a map's view leaves out
 _FLAGS = ("bool",)
 
 
@@ -247,6 +248,20 @@ class TensorLayout:
         keys, rest = levels[0], levels[1:]
         if keys is None:  # keyed by `player`: the seats in the order written
             keys = order
+        if not rest:  # the innermost map, its entries written here (most of a big tensor's calls)
+            write = slot.write
+            for i, k in enumerate(keys):
+                v = value.get(k, _ABSENT)
+                if v is _ABSENT:
+                    continue
+                if isinstance(v, dict):
+                    count = _hidden_count(v)
+                    if count is not None:
+                        if hidden:
+                            out[at + i * width + slot.size] = count
+                        continue
+                write(out, at + i * width, v, seats)
+            return
         stride = width
         for keys_below in rest:
             stride *= len(order if keys_below is None else keys_below)

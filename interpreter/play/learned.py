@@ -5,8 +5,18 @@ designer wrote no `estimate` (docs §3.20), or to weigh against the one written.
 positions of each, and labels every seat's view of them with the payoff that seat finally
 got (scaled to -1..1, as the search agents scale payoffs). A seat's view is its observation
 tensor (play/features.py): derived from the game's declarations alone and showing nothing
-the seat may not see, so the same code fits every game. Then, for each seat, a ridge
-regression of its payoff on its tensor.
+the seat may not see, so the same code fits every game. The tensor is relative to its
+viewer (the viewer's own entries first, then the next seats in turn order), so "my
+points" is the same number in every seat's view. Then one ridge regression of the payoff
+on the tensor for all the seats at once, and for each seat a second one on what the
+first leaves unexplained of its own payoffs, kept only where the games held out say it
+predicts better (a seat that plays unlike the others: the West and the East).
+
+Why shared: a regression per seat on the seats as declared learns each seat's own
+progress apart, from labels that random play makes noisy. In Missiles, Now! its weight
+for the USSR's own complete Missiles came out near 0 while the USA's was clear, and one
+ply by it lost to random play as the USSR (docs/balancing.md): nothing told the USSR's
+fit what the USA's had learnt. Shared, both seats' games teach the one weight.
 
 Why a ridge regression, and not something larger:
 
