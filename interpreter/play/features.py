@@ -34,7 +34,8 @@ other seats in play in turn order after it, then the seats not in play. This hol
 `to_move` one-hot, a map keyed by `player` and a value of type `player` (or a list of
 them); `viewer` stays the seat itself. So the same number means "my points" in every
 seat's tensor and "the next player's points" likewise: one model serves all the seats of
-a game whose seats play alike, and learns from all their games at once.
+a game whose seats play alike, and learns from all their games at once. A relative
+layout also ends with a lead for each number a map keeps per seat (below, `TensorLayout`).
 """
 
 from __future__ import annotations
@@ -146,6 +147,7 @@ class TensorLayout:
         self.segments: list[tuple[str, int, int]] = [("viewer", 0, len(self.seats))]
         self.segments.append(("to_move", len(self.seats), len(self.seats)))
         offset = 2 * len(self.seats)
+        numbers: list[tuple[str, int, tuple[int, ...], int]] = []  # kept per seat: name, offset, shape, seat axis
         for info in g.var_order:
             t = info.decl.type
             levels: list[tuple | None] = []
@@ -171,12 +173,28 @@ class TensorLayout:
             self._vars.append((info.name, offset, tuple(levels), slot, hidden))
             self.segments.append((info.name, offset, size))
             offset += size
+            if relative and levels.count(None) == 1 and isinstance(t, ast.NamedType) and t.name in _NUMBERS:
+                numbers.append((info.name, offset - size, (*sizes, width), levels.index(None)))
+        # A relative layout's leads: for a number kept per seat (influence in a country), who
+        # holds the most of it, the viewer (1) or another seat in play (-1), else 0. A linear
+        # model reads "my influence" and "theirs" but not which is greater, and control of a
+        # country, a region, a majority is that comparison.
+        self._leads: list[tuple[str, int, tuple[int, ...], int, int, int]] = []
+        self._lead_of: dict[str, str] = {}
+        for name, at, shape, axis in numbers:
+            size = int(np.prod(shape[:-1])) // shape[axis]
+            self._leads.append((name, at, shape, axis, offset, size))
+            self._lead_of[f"{name} lead"] = name
+            self.segments.append((f"{name} lead", offset, size))
+            offset += size
         self.size = offset
 
     def variables(self, columns: np.ndarray) -> frozenset[str]:
         """The names of the variables whose numbers include any of `columns`."""
         return frozenset(
-            name for name, offset, size in self.segments[2:] if np.any((columns >= offset) & (columns < offset + size))
+            self._lead_of.get(name, name)
+            for name, offset, size in self.segments[2:]
+            if np.any((columns >= offset) & (columns < offset + size))
         )
 
     def encode(
@@ -208,6 +226,12 @@ class TensorLayout:
                 continue
             width = slot.size + (1 if hidden else 0)
             self._write(out, offset, levels, values.get(name), slot, hidden, width, order, seats)
+        playing = len(observation.get("players", ())) or n
+        for name, at, shape, axis, lead_at, lead_size in self._leads:
+            if (only is not None and name not in only) or playing < 2:
+                continue
+            block = np.moveaxis(out[at : at + int(np.prod(shape))].reshape(shape)[..., 0], axis, 0)
+            out[lead_at : lead_at + lead_size] = np.sign(block[0] - block[1:playing].max(axis=0)).ravel()
         return out
 
     def order(self, observation: dict, viewer: str | None) -> tuple[str, ...]:

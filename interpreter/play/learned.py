@@ -66,6 +66,7 @@ MAX_FILE = 32 * 1024 * 1024  # bytes: a model file larger than this is refused u
 MAX_FEATURES = 2000  # the varying numbers of a seat's tensor kept, the most varied first
 POSITIONS = 40  # positions kept from each self-play game (drawn at random among its decisions)
 PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # ridge penalties tried, times the positions
+MAX_ROUNDS = 20  # `gamedef learn --rounds`: fit, then play greedily by the fit and refit, at most this often
 HOLD_OUT = 5  # every 5th game is held out to choose the penalty, then all are fitted
 
 
