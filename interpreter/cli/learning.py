@@ -71,6 +71,15 @@ def cmd_learn(args) -> int:
         model = learned.fit(game, played, about)
     learned.save(model, out)
     fitted = model.header["fit"]
+    if not any(f["label_variance"] for f in fitted.values()):
+        print(
+            f"warning: every game ended with the same payoffs ({', '.join(seats)}): there was nothing to learn",
+            file=sys.stderr,
+        )
+        print(
+            "    hint: learn from games that someone wins: another --agent, or more --max-decisions",
+            file=sys.stderr,
+        )
     print(f"wrote {out}: {len(model.columns)} features, {model.header['positions']} positions")
     for seat in seats:
         f = fitted[seat]

@@ -298,6 +298,18 @@ def test_more_rounds_play_greedily_by_the_last_fit_and_refit_on_all(tmp_path, ca
     assert first < header["positions"] <= 2 * first + 20 * 5  # the first round's positions, and the second's
 
 
+def test_the_command_warns_when_every_game_ended_alike(tmp_path, capsys):
+    """A race nobody can win (as Walls and Wonders' random games): every payoff is 0, so
+    the model learns nothing, and the command says so (and still writes the file)."""
+    game = _write(tmp_path, RACE.replace("win p", "game over []"))
+    out = tmp_path / "race.json"
+    assert main(["learn", str(game), "--games", "5", "--out", str(out)]) == 0
+    assert "every game ended with the same payoffs (a, b): there was nothing to learn" in capsys.readouterr().err
+    assert out.exists()
+    assert main(["learn", str(_write(tmp_path)), "--games", "5", "--out", str(out)]) == 0
+    assert "nothing to learn" not in capsys.readouterr().err
+
+
 def test_the_command_refuses_bad_arguments(capsys):
     assert main(["learn", "tictactoe", "--positions", "0"]) == 2
     assert "--positions 0" in capsys.readouterr().err
