@@ -75,7 +75,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "learn": [
         ("gamedef learn tictactoe --games 300", "fit an estimate from 300 random games: tictactoe.learned.json"),
         ("gamedef learn missiles_now --players 3 --positions 80", "for three players, 80 positions a game"),
-        ("gamedef learn twid --players 2 --games 80 --rounds 2 --out twid.json", "then 80 greedy games by the fit"),
+        ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 200 random games"),
+        ("gamedef learn missiles_now --rounds 2", "then 200 games greedy by the first fit, refitted on all"),
     ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
     "simulate": [
