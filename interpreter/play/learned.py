@@ -30,9 +30,10 @@ Why a ridge regression, and not something larger:
 * with a few hundred games, the penalty (chosen on games held out) keeps the thousands of
   features from fitting the noise of the games seen.
 
-Its limit is that it is linear in what a seat sees: it can weigh "my points" and "their
-points" but not "my points are near the goal". That is what the measurements in
-docs/balancing.md show.
+Its limit is that it is linear in what a seat sees and in the leads the relative tensor
+adds (which seat holds the most of each number kept per seat: play/features.py): it can
+weigh "my points", "their points" and who leads, but not "my points are near the goal".
+docs/balancing.md measures it against the written estimates.
 
 The model is a small JSON file naming its game, player count and a digest of the rules
 (the program's declarations, tables, variants and options): a file fitted for another game
