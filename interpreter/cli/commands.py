@@ -75,7 +75,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "learn": [
         ("gamedef learn tictactoe --games 300", "fit an estimate from 300 random games: tictactoe.learned.json"),
         ("gamedef learn missiles_now --players 3 --positions 80", "for three players, 80 positions a game"),
-        ("gamedef learn twid --games 100 --agent greedy --out twid.json", "from games of greedy players"),
+        ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 200 random games"),
+        ("gamedef learn missiles_now --rounds 2", "then 200 games greedy by the first fit, refitted on all"),
     ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
     "simulate": [
@@ -282,6 +283,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=positive, default=200, metavar="N", help="self-play games (default 200)")
     p.add_argument("--agent", default="random", metavar="KIND", help="the agent of every seat (default random)")
     p.add_argument("--positions", type=int, default=40, metavar="P", help="positions kept from each game (default 40)")
+    p.add_argument(
+        "--rounds",
+        type=positive,
+        default=1,
+        metavar="R",
+        help="after the first fit, R-1 more rounds of N games greedy by the last fit, refitted on all (default 1)",
+    )
     p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_learn)

@@ -12,7 +12,9 @@ from interpreter.runtime.game import ChanceGame
 
 
 def cmd_learn(args) -> int:
-    """Play seeded self-play games, fit each seat's estimate, write the model."""
+    """Play seeded self-play games, fit the estimate, and for `--rounds` R above 1 play as
+    many again greedily by the fit R-1 times, each on the next seeds, refitting on all the
+    games so far: labels from better games than random ones (docs/balancing.md). Write the model."""
     try:
         from interpreter.play import learned
     except ImportError as err:  # numpy: an optional extra
@@ -21,12 +23,17 @@ def cmd_learn(args) -> int:
     from interpreter.play.simulate import check_scale
 
     check_scale(args.games, 1)
+    if args.rounds > learned.MAX_ROUNDS:
+        raise UsageError(
+            f"--rounds {args.rounds}: at most {learned.MAX_ROUNDS} rounds",
+            "each round plays --games N games more: for example --rounds 2",
+        )
     if not 1 <= args.positions <= 10_000:
         raise UsageError(
             f"--positions {args.positions}: from 1 to 10000 positions a game", "for example --positions 40"
         )
     game = load_named(args)
-    if needs_chance(game, [args.agent]):
+    if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
     first = start_game(game, args)  # --players and the options checked once
     seats = first.players
@@ -40,10 +47,39 @@ def cmd_learn(args) -> int:
         played = learned.self_play(
             game, args.games, args.seed, len(seats), agents, args.positions, args.max_decisions, advance
         )
-    about = {"agent": args.agent, "games": args.games, "seed": args.seed}
+    about = {"agent": args.agent, "games": args.games, "seed": args.seed, "rounds": args.rounds}
     model = learned.fit(game, played, about)
+    greedy = [f"{seat}=greedy" for seat in seats]
+    for done in range(1, args.rounds):
+        view = learned.with_model(game, model)  # the game estimated by the last fit
+
+        def by_fit(state, seed, view=view):
+            return parse_agents(greedy, view, state.players, seed)[0]
+
+        print(f"round {done + 1} of {args.rounds}: {args.games} games greedy by the last fit", file=sys.stderr)
+        with progress(args.games, "games") as advance:
+            played += learned.self_play(
+                view,
+                args.games,
+                args.seed + done * args.games,
+                len(seats),
+                by_fit,
+                args.positions,
+                args.max_decisions,
+                advance,
+            )
+        model = learned.fit(game, played, about)
     learned.save(model, out)
     fitted = model.header["fit"]
+    if not any(f["label_variance"] for f in fitted.values()):
+        print(
+            f"warning: every game ended with the same payoffs ({', '.join(seats)}): there was nothing to learn",
+            file=sys.stderr,
+        )
+        print(
+            "    hint: learn from games that someone wins: another --agent, or more --max-decisions",
+            file=sys.stderr,
+        )
     print(f"wrote {out}: {len(model.columns)} features, {model.header['positions']} positions")
     for seat in seats:
         f = fitted[seat]

@@ -27,6 +27,15 @@ The layout, in declaration order (`TensorLayout.segments` names each part):
 
 Numbers are not scaled: a victory-point track reads as its points. The information-state
 tensor (`HistoryLayout`, adapters/tensors.py) adds the moves a seat saw (module spiel_adapter).
+
+A layout made `relative` (what the learned estimate reads) writes every seat where the
+viewer stands to it instead of where the game declares it: the viewer first, then the
+other seats in play in turn order after it, then the seats not in play. This holds for the
+`to_move` one-hot, a map keyed by `player` and a value of type `player` (or a list of
+them); `viewer` stays the seat itself. So the same number means "my points" in every
+seat's tensor and "the next player's points" likewise: one model serves all the seats of
+a game whose seats play alike, and learns from all their games at once. A relative
+layout also ends with a lead for each number a map keeps per seat (below, `TensorLayout`).
 """
 
 from __future__ import annotations
@@ -39,11 +48,15 @@ from interpreter.language import syntax as ast
 from interpreter.runtime.game import Game
 
 _NUMBERS = ("int",)
+_ABSENT = object()  # a key a map's view leaves out
 _FLAGS = ("bool",)
 
 
 class _Encoding:
-    """How one value of a declared type is written: `size` numbers from `write`."""
+    """How one value of a declared type is written: `size` numbers from
+    `write(out, at, value, seats)`, where `seats` is where each seat is written (a relative
+    layout's order for this viewer, else the declared order): only a value of type `player`
+    reads it."""
 
     __slots__ = ("size", "write")
 
@@ -65,21 +78,22 @@ def _slot(types: dict, t: ast.TypeExpr) -> _Encoding:
     if isinstance(t, ast.NamedType):
         index = _finite(types, t.name)
         if index is not None:
+            is_seat = t.name == "player"
 
-            def one_hot(out: np.ndarray, at: int, value: Any, index: dict = index) -> None:
-                i = index.get(value) if isinstance(value, str) else None
+            def one_hot(out: np.ndarray, at: int, value: Any, seats: dict, index: dict = index) -> None:
+                i = (seats if is_seat else index).get(value) if isinstance(value, str) else None
                 if i is not None:
                     out[at + i] = 1.0
 
             return _Encoding(len(index), one_hot)
         if t.name in _NUMBERS or t.name in _FLAGS:
 
-            def number(out: np.ndarray, at: int, value: Any) -> None:
+            def number(out: np.ndarray, at: int, value: Any, seats: dict) -> None:
                 if isinstance(value, bool | int | float):
                     out[at] = float(value)
 
             return _Encoding(1, number)
-        return _Encoding(0, lambda out, at, value: None)
+        return _Encoding(0, lambda out, at, value, seats: None)
     if isinstance(t, ast.ListType):
         inner = t.element
         while isinstance(inner, ast.OptionalType):
@@ -87,22 +101,26 @@ def _slot(types: dict, t: ast.TypeExpr) -> _Encoding:
         index = _finite(types, inner.name) if isinstance(inner, ast.NamedType) else None
         if index is not None:
             face_down = len(index)
+            of_seats = isinstance(inner, ast.NamedType) and inner.name == "player"
 
-            def counts(out: np.ndarray, at: int, value: Any, index: dict = index, face_down: int = face_down) -> None:
+            def counts(
+                out: np.ndarray, at: int, value: Any, seats: dict, index: dict = index, face_down: int = face_down
+            ) -> None:
                 if not isinstance(value, list | tuple):
                     return
+                where = seats if of_seats else index
                 for v in value:
-                    i = index.get(v) if isinstance(v, str) else None
+                    i = where.get(v) if isinstance(v, str) else None
                     out[at + (face_down if i is None else i)] += 1.0
 
             return _Encoding(len(index) + 1, counts)
 
-        def length(out: np.ndarray, at: int, value: Any) -> None:
+        def length(out: np.ndarray, at: int, value: Any, seats: dict) -> None:
             if isinstance(value, list | tuple):
                 out[at] = float(len(value))
 
         return _Encoding(1, length)
-    return _Encoding(0, lambda out, at, value: None)
+    return _Encoding(0, lambda out, at, value, seats: None)
 
 
 def _hidden_count(value: Any) -> float | None:
@@ -114,23 +132,31 @@ def _hidden_count(value: Any) -> float | None:
 
 class TensorLayout:
     """The observation tensor of one game for one player count (module docstring):
-    `size` numbers, `segments` as (name, offset, size), `encode(observation, viewer)`."""
+    `size` numbers, `segments` as (name, offset, size), `encode(observation, viewer)`;
+    `relative`, every seat written where it stands to the viewer (module docstring)."""
 
-    def __init__(self, game: Game, players: int):
+    def __init__(self, game: Game, players: int, relative: bool = False):
         g = game.compiled
         self.seats = tuple(g.seats)
         self._seat_index = {s: i for i, s in enumerate(self.seats)}
         self.players = players
+        self.relative = relative
         face_down_kinds = set(g.visibility)
-        self._vars: list[tuple[str, int, tuple, _Encoding, bool]] = []  # name, offset, key levels, slot, hidden count
+        # name, offset, key levels (None for a level keyed by `player`), slot, hidden count
+        self._vars: list[tuple[str, int, tuple, _Encoding, bool]] = []
         self.segments: list[tuple[str, int, int]] = [("viewer", 0, len(self.seats))]
         self.segments.append(("to_move", len(self.seats), len(self.seats)))
         offset = 2 * len(self.seats)
+        numbers: list[tuple[str, int, tuple[int, ...], int]] = []  # kept per seat: name, offset, shape, seat axis
         for info in g.var_order:
             t = info.decl.type
-            levels = []
+            levels: list[tuple | None] = []
+            sizes = []
             while isinstance(t, ast.MapType):
-                levels.append(tuple(g.types.get(t.key.name, ())) if isinstance(t.key, ast.NamedType) else ())
+                keys = tuple(g.types.get(t.key.name, ())) if isinstance(t.key, ast.NamedType) else ()
+                seat_keyed = isinstance(t.key, ast.NamedType) and t.key.name == "player"
+                levels.append(None if seat_keyed else keys)
+                sizes.append(len(keys))
                 t = t.value
             slot = _slot(g.types, t)
             keyed_by_face_down = any(
@@ -139,20 +165,36 @@ class TensorLayout:
             hidden = info.seen_by != "all" or keyed_by_face_down
             width = slot.size + (1 if hidden else 0)
             entries = 1
-            for keys in levels:
-                entries *= len(keys)
+            for count in sizes:
+                entries *= count
             size = entries * width
             if size == 0:
                 continue
             self._vars.append((info.name, offset, tuple(levels), slot, hidden))
             self.segments.append((info.name, offset, size))
             offset += size
+            if relative and levels.count(None) == 1 and isinstance(t, ast.NamedType) and t.name in _NUMBERS:
+                numbers.append((info.name, offset - size, (*sizes, width), levels.index(None)))
+        # A relative layout's leads: for a number kept per seat (influence in a country), who
+        # holds the most of it, the viewer (1) or another seat in play (-1), else 0. A linear
+        # model reads "my influence" and "theirs" but not which is greater, and control of a
+        # country, a region, a majority is that comparison.
+        self._leads: list[tuple[str, int, tuple[int, ...], int, int, int]] = []
+        self._lead_of: dict[str, str] = {}
+        for name, at, shape, axis in numbers:
+            size = int(np.prod(shape[:-1])) // shape[axis]
+            self._leads.append((name, at, shape, axis, offset, size))
+            self._lead_of[f"{name} lead"] = name
+            self.segments.append((f"{name} lead", offset, size))
+            offset += size
         self.size = offset
 
     def variables(self, columns: np.ndarray) -> frozenset[str]:
         """The names of the variables whose numbers include any of `columns`."""
         return frozenset(
-            name for name, offset, size in self.segments[2:] if np.any((columns >= offset) & (columns < offset + size))
+            self._lead_of.get(name, name)
+            for name, offset, size in self.segments[2:]
+            if np.any((columns >= offset) & (columns < offset + size))
         )
 
     def encode(
@@ -172,8 +214,10 @@ class TensorLayout:
         n = len(self.seats)
         if viewer is not None:
             out[self._seat_index[viewer]] = 1.0
+        order = self.order(observation, viewer)
+        seats = {s: i for i, s in enumerate(order)}
         to_move = observation.get("to_move")
-        mover = self._seat_index.get(to_move) if to_move is not None else None
+        mover = seats.get(to_move) if isinstance(to_move, str) else None
         if mover is not None:
             out[n + mover] = 1.0
         values = observation["vars"]
@@ -181,11 +225,39 @@ class TensorLayout:
             if only is not None and name not in only:
                 continue
             width = slot.size + (1 if hidden else 0)
-            self._write(out, offset, levels, values.get(name), slot, hidden, width)
+            self._write(out, offset, levels, values.get(name), slot, hidden, width, order, seats)
+        playing = len(observation.get("players", ())) or n
+        for name, at, shape, axis, lead_at, lead_size in self._leads:
+            if (only is not None and name not in only) or playing < 2:
+                continue
+            block = np.moveaxis(out[at : at + int(np.prod(shape))].reshape(shape)[..., 0], axis, 0)
+            out[lead_at : lead_at + lead_size] = np.sign(block[0] - block[1:playing].max(axis=0)).ravel()
         return out
 
+    def order(self, observation: dict, viewer: str | None) -> tuple[str, ...]:
+        """The seats in the order they are written: the declared one, or for a relative
+        layout the viewer first, the others in play in turn after it, then those not in play."""
+        if not self.relative or viewer not in self._seat_index:
+            return self.seats
+        playing = [s for s in observation.get("players", ()) if s in self._seat_index]
+        if viewer in playing:
+            at = playing.index(viewer)
+            playing = playing[at:] + playing[:at]
+        else:
+            playing = [viewer, *playing]
+        return (*playing, *(s for s in self.seats if s not in playing))
+
     def _write(
-        self, out: np.ndarray, at: int, levels: tuple, value: Any, slot: _Encoding, hidden: bool, width: int
+        self,
+        out: np.ndarray,
+        at: int,
+        levels: tuple,
+        value: Any,
+        slot: _Encoding,
+        hidden: bool,
+        width: int,
+        order: tuple[str, ...],
+        seats: dict[str, int],
     ) -> None:
         if not levels:
             count = _hidden_count(value)
@@ -193,17 +265,33 @@ class TensorLayout:
                 if hidden:
                     out[at + slot.size] = count
                 return
-            slot.write(out, at, value)
+            slot.write(out, at, value, seats)
             return
         if not isinstance(value, dict):
             return
         keys, rest = levels[0], levels[1:]
+        if keys is None:  # keyed by `player`: the seats in the order written
+            keys = order
+        if not rest:  # the innermost map, its entries written here (most of a big tensor's calls)
+            write = slot.write
+            for i, k in enumerate(keys):
+                v = value.get(k, _ABSENT)
+                if v is _ABSENT:
+                    continue
+                if isinstance(v, dict):
+                    count = _hidden_count(v)
+                    if count is not None:
+                        if hidden:
+                            out[at + i * width + slot.size] = count
+                        continue
+                write(out, at + i * width, v, seats)
+            return
         stride = width
         for keys_below in rest:
-            stride *= len(keys_below)
+            stride *= len(order if keys_below is None else keys_below)
         for i, k in enumerate(keys):
             if k in value:
-                self._write(out, at + i * stride, rest, value[k], slot, hidden, width)
+                self._write(out, at + i * stride, rest, value[k], slot, hidden, width, order, seats)
 
 
 def _key_types(t: ast.TypeExpr) -> list:

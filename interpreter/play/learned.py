@@ -5,8 +5,18 @@ designer wrote no `estimate` (docs §3.20), or to weigh against the one written.
 positions of each, and labels every seat's view of them with the payoff that seat finally
 got (scaled to -1..1, as the search agents scale payoffs). A seat's view is its observation
 tensor (play/features.py): derived from the game's declarations alone and showing nothing
-the seat may not see, so the same code fits every game. Then, for each seat, a ridge
-regression of its payoff on its tensor.
+the seat may not see, so the same code fits every game. The tensor is relative to its
+viewer (the viewer's own entries first, then the next seats in turn order), so "my
+points" is the same number in every seat's view. Then one ridge regression of the payoff
+on the tensor for all the seats at once, and for each seat a second one on what the
+first leaves unexplained of its own payoffs, kept only where the games held out say it
+predicts better (a seat that plays unlike the others: the West and the East).
+
+Why shared: a regression per seat on the seats as declared learns each seat's own
+progress apart, from labels that random play makes noisy. In Missiles, Now! its weight
+for the USSR's own complete Missiles came out near 0 while the USA's was clear, and one
+ply by it lost to random play as the USSR (docs/balancing.md): nothing told the USSR's
+fit what the USA's had learnt. Shared, both seats' games teach the one weight.
 
 Why a ridge regression, and not something larger:
 
@@ -20,9 +30,10 @@ Why a ridge regression, and not something larger:
 * with a few hundred games, the penalty (chosen on games held out) keeps the thousands of
   features from fitting the noise of the games seen.
 
-Its limit is that it is linear in what a seat sees: it can weigh "my points" and "their
-points" but not "my points are near the goal". That is what the measurements in
-docs/balancing.md show.
+Its limit is that it is linear in what a seat sees and in the leads the relative tensor
+adds (which seat holds the most of each number kept per seat: play/features.py): it can
+weigh "my points", "their points" and who leads, but not "my points are near the goal".
+docs/balancing.md measures it against the written estimates.
 
 The model is a small JSON file naming its game, player count and a digest of the rules
 (the program's declarations, tables, variants and options): a file fitted for another game
@@ -53,11 +64,12 @@ from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.machine import State
 
 FORMAT = "gamedef learned estimate"
-VERSION = 1
+VERSION = 2  # 2: the tensor relative to the viewer, one regression shared by the seats
 MAX_FILE = 32 * 1024 * 1024  # bytes: a model file larger than this is refused unread
 MAX_FEATURES = 2000  # the varying numbers of a seat's tensor kept, the most varied first
 POSITIONS = 40  # positions kept from each self-play game (drawn at random among its decisions)
 PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1, 1.0, 10.0)  # ridge penalties tried, times the positions
+MAX_ROUNDS = 20  # `gamedef learn --rounds`: fit, then play greedily by the fit and refit, at most this often
 HOLD_OUT = 5  # every 5th game is held out to choose the penalty, then all are fitted
 
 
@@ -116,7 +128,7 @@ class Model:
         """The game's tensor layout, the variables the model reads, and a buffer to write into."""
         found = self._layouts.get(id(game.compiled))
         if found is None:
-            layout = TensorLayout(game, self.players)
+            layout = TensorLayout(game, self.players, relative=True)
             variables = layout.variables(self.columns) if int(self.columns.max(initial=-1)) < layout.size else None
             found = self._layouts[id(game.compiled)] = (
                 layout,
@@ -233,15 +245,17 @@ def fit(
     about: dict[str, Any],
     max_features: int = MAX_FEATURES,
 ) -> Model:
-    """A ridge regression per seat of its scaled payoff on its observation tensor (module
-    docstring), its penalty chosen on every `HOLD_OUT`th game held out, then refitted on all."""
+    """Each seat's scaled payoff regressed on its relative observation tensor (module
+    docstring): one ridge regression shared by every seat, then for each seat a second one
+    on what the shared one leaves unexplained of its payoffs; each penalty chosen on every
+    `HOLD_OUT`th game held out (the second may be none at all), then refitted on all."""
     if not played or not any(kept for _, kept, _ in played):
         raise ArgumentError(
             "games", "no positions to learn from: the games had no decision", given=len(played), hint="play more games"
         )
     seats = next(st for _, kept, _ in played for st in kept).players
     players = len(seats)
-    layout = TensorLayout(game, players)
+    layout = TensorLayout(game, players, relative=True)
     rows = [(i, st) for i, (_, kept, _) in enumerate(played) for st in kept]
     held = np.array([i % HOLD_OUT == HOLD_OUT - 1 for i, _ in rows])
     labels = {seat: np.array([played[i][2][seat] for i, _ in rows]) for seat in seats}
@@ -265,18 +279,28 @@ def fit(
     columns = np.sort(varying[order[:max_features]])
     position = np.full(layout.size, -1, np.int64)
     position[columns] = np.arange(len(columns))
-    weights, bias, errors = {}, {}, {}
+    x: dict[str, np.ndarray] = {}
     for seat in seats:
-        x, y = np.zeros((len(rows), len(columns))), labels[seat]
+        x[seat] = np.zeros((len(rows), len(columns)))
         for r, (where, values) in enumerate(sparse[seat]):
             j = position[where]
-            x[r, j[j >= 0]] = values[j >= 0]
-        penalty = _choose_penalty(x[~held], y[~held], x[held], y[held]) if held.any() and (~held).any() else 1.0
-        w, b = _ridge(x, y, [penalty])[0]
-        weights[seat], bias[seat] = w, b
-        predicted = np.clip(x @ w + b, -1.0, 1.0)
+            x[seat][r, j[j >= 0]] = values[j >= 0]
+    # One regression for all the seats (their views relative, so "my points" is one weight)...
+    all_x = np.concatenate([x[seat] for seat in seats])
+    all_y = np.concatenate([labels[seat] for seat in seats])
+    all_held = np.concatenate([held] * len(seats))
+    shared = _fitted(all_x, all_y, all_held, PENALTIES)
+    # ... and each seat's own correction of it, where the games held out ask for one.
+    weights, bias, errors = {}, {}, {}
+    for seat in seats:
+        y = labels[seat]
+        base = x[seat] @ shared[0] + shared[1]
+        w, b, penalty = _fitted(x[seat], y - base, held, (*PENALTIES, math.inf), start=base)
+        weights[seat], bias[seat] = shared[0] + w, shared[1] + b
+        predicted = np.clip(x[seat] @ weights[seat] + bias[seat], -1.0, 1.0)
         errors[seat] = {
-            "penalty": penalty,
+            "penalty": shared[2],
+            "own_penalty": penalty if math.isfinite(penalty) else None,
             "mean_squared_error": round(float(np.mean((predicted - y) ** 2)), 6),
             "label_variance": round(float(np.var(y)), 6),
         }
@@ -296,6 +320,32 @@ def fit(
     return Model(header, columns, weights, bias)
 
 
+def _fitted(
+    x: np.ndarray, y: np.ndarray, held: np.ndarray, penalties: tuple[float, ...], start: np.ndarray | None = None
+) -> tuple[np.ndarray, float, float]:
+    """A ridge regression of `y` on `x` (weights, intercept, penalty), its penalty the one of
+    `penalties` that predicts the rows `held` out best when fitted on the others (`start`
+    added to its predictions: what an earlier regression already predicts); an infinite
+    penalty is no regression at all (all 0)."""
+    finite = [p for p in penalties if math.isfinite(p)]
+    penalty = finite[-1]
+    if held.any() and (~held).any():
+        offset = np.zeros(len(y)) if start is None else start
+        target = y + offset
+        best = math.inf
+        trials = [*zip(finite, _ridge(x[~held], y[~held], finite))]
+        if len(finite) < len(penalties):
+            trials.append((math.inf, (np.zeros(x.shape[1]), 0.0)))
+        for p, (w, b) in trials:
+            error = float(np.mean((np.clip(x[held] @ w + b + offset[held], -1.0, 1.0) - target[held]) ** 2))
+            if error < best - 1e-12:
+                best, penalty = error, p
+    if not math.isfinite(penalty):
+        return np.zeros(x.shape[1]), 0.0, penalty
+    w, b = _ridge(x, y, [penalty])[0]
+    return w, b, penalty
+
+
 def _ridge(x: np.ndarray, y: np.ndarray, penalties: list[float]) -> list[tuple[np.ndarray, float]]:
     """Ridge regressions of `y` on the standardised columns of `x`, one per penalty (times the
     number of rows), from one eigendecomposition; weights and intercept for the raw columns."""
@@ -310,16 +360,6 @@ def _ridge(x: np.ndarray, y: np.ndarray, penalties: list[float]) -> list[tuple[n
         w = vectors @ (projected / (np.maximum(values, 0.0) + penalty * len(y))) / scale
         out.append((w, float(y.mean() - mean @ w)))
     return out
-
-
-def _choose_penalty(x: np.ndarray, y: np.ndarray, x_held: np.ndarray, y_held: np.ndarray) -> float:
-    """The penalty of `PENALTIES` whose fit on (x, y) predicts the held-out games best."""
-    best, chosen = math.inf, PENALTIES[-1]
-    for penalty, (w, b) in zip(PENALTIES, _ridge(x, y, list(PENALTIES))):
-        error = float(np.mean((np.clip(x_held @ w + b, -1.0, 1.0) - y_held) ** 2))
-        if error < best - 1e-12:
-            best, chosen = error, penalty
-    return chosen
 
 
 # ---- files --------------------------------------------------------------------------------------------
