@@ -124,6 +124,8 @@ def test_a_local_ray_cluster_of_two_cpus_plays_the_games_of_the_process_pool():
     records the pool of two processes gives: IS-MCTS seats keeping their trees over Kuhn
     poker's hidden cards, and The Wall is Down's look-ahead seats. (Ray's start: about 10 s.)"""
     ray = pytest.importorskip("ray")
+    from interpreter.cli.ray_workers import LOCAL_RAY, ray_workers
+
     setups = [
         (sim.Setup(game="kuhn_poker", players=2, agents=("p1=ismcts:40", "p2=ismcts:40")), 10),
         (sim.Setup(game="twid", players=2, agents=("west=greedy:d2:n1", "east=greedy")), 4),
@@ -132,8 +134,9 @@ def test_a_local_ray_cluster_of_two_cpus_plays_the_games_of_the_process_pool():
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         assert ray.cluster_resources()["CPU"] == 2
-        on_ray = [sim.simulate(setup, games, 3, jobs=2, ray_address=sim.LOCAL_RAY) for setup, games in setups]
-        assert ray.is_initialized()  # the caller's session: left open for its next report
+        with ray_workers(LOCAL_RAY, 2) as workers:  # the caller's session: used as it is
+            on_ray = [sim.simulate(setup, games, 3, jobs=2, workers=workers) for setup, games in setups]
+        assert ray.is_initialized()  # and left open for its next report
     finally:
         ray.shutdown()
     assert on_ray == pooled
