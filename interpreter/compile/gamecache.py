@@ -114,7 +114,7 @@ def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str
     interpreter. None when the cache is off or the program can't be pickled.
 
     Made of a digest per declaration and table, each kept for the life of the process by
-    the object it digests (`_part_digest`): the variants of one file share the included
+    the object it digests (`part_digest`): the variants of one file share the included
     game's trees, so `check` digesting each variant digests that game once."""
     interpreter = _interpreter_digest()
     if cache.directory() is None or not interpreter:
@@ -124,7 +124,7 @@ def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str
     try:
         digest.update(plain_digest(program.header))
         for part in (*program.decls, None, *program.tables):  # None: where the tables begin
-            digest.update(b"-" if part is None else _part_digest(part))
+            digest.update(b"-" if part is None else part_digest(part))
     except Exception:  # not plain data (it always is, from the parser): no index
         return None
     return digest.hexdigest()
@@ -134,7 +134,7 @@ _parts: dict[int, tuple[object, bytes]] = {}  # id -> (the object, kept alive so
 MAX_PARTS = 50_000  # declarations and tables digested in one process before the memo starts afresh
 
 
-def _part_digest(part: object) -> bytes:
+def part_digest(part: object) -> bytes:
     """The digest of one declaration or table, by its value (`_plain_digest`), kept by the object."""
     known = _parts.get(id(part))
     if known is not None and known[0] is part:

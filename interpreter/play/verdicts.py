@@ -26,7 +26,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile.gamecache import plain_digest
+from interpreter.compile.gamecache import part_digest
 from interpreter.core import cache
 from interpreter.core.errors import Diagnostic, Span
 
@@ -65,8 +65,8 @@ def test_key(rules: str, test: object, group: object, constants: tuple) -> str:
     position: the rules as written of its variants (`rules`), the test and the tests
     compiled with it (`group`, syntax trees digested by value) and the play's constants."""
     digest = hashlib.sha256(repr((FORMAT, "test", rules, constants)).encode())
-    digest.update(plain_digest(test))
-    digest.update(plain_digest(group))
+    digest.update(part_digest(test))  # each kept by the object: a group's tests share its digest
+    digest.update(part_digest(group))
     return digest.hexdigest()[:32]
 
 

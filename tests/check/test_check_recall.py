@@ -220,3 +220,26 @@ def test_the_moves_from_a_tests_position_are_recalled_until_the_test_changes(cac
     capsys.readouterr()
     _, _, _, (games3, _, recalled3) = check(capsys, path)
     assert recalled3 < games3  # the changed test's position played again
+
+
+def test_the_tests_compiled_together_are_digested_once_for_all_their_keys(monkeypatch):
+    """A test's verdict is named by its group's tests too: the group is digested once, not
+    once per test (Downfall of Empires has a hundred tests in one group: digesting the group
+    for each spent check's whole budget before a game was played)."""
+    from interpreter.compile import gamecache
+    from interpreter.core.errors import Span
+    from interpreter.language import syntax as ast
+    from interpreter.play import verdicts
+
+    made: list[object] = []
+    real = gamecache.plain_digest
+
+    def counted(value):
+        made.append(value)
+        return real(value)
+
+    monkeypatch.setattr(gamecache, "plain_digest", counted)
+    group = tuple(ast.Test(span=Span("t.game", i + 1, 1), name=f"t{i}", title=f"test {i}") for i in range(40))
+    keys = {verdicts.test_key("rules", t, group, (2, 10)) for t in group}
+    assert len(keys) == 40
+    assert sum(1 for v in made if v is group) == 1
