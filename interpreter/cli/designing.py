@@ -6,7 +6,6 @@ game's files say)."""
 from __future__ import annotations
 
 import functools
-import os
 import shutil
 import sys
 import typing
@@ -203,6 +202,7 @@ def cmd_check(args) -> int:
     from interpreter.language.program import Program, load_program
     from interpreter.play import verdicts
     from interpreter.play.exercise import base_of, default_budget, exercise, verdict_key
+    from interpreter.play.simulate import default_jobs
     from interpreter.runtime.designer_tests import arranged_positions
 
     failed = False
@@ -269,7 +269,7 @@ def cmd_check(args) -> int:
                     shown=name,
                     programs=programs,
                     remembered=remembered,
-                    jobs=min(2, _cores()),  # half the lines in a forked copy, on a second core
+                    jobs=min(2, default_jobs()),  # half the lines in a forked copy, on a second core
                     digests={vs: key for vs, key in digested.items() if key is not None},
                 )
                 found = report.diagnostics(replay_command)
@@ -290,14 +290,6 @@ def cmd_check(args) -> int:
             print(err.render(), file=sys.stderr)
             failed = True
     return 2 if failed else 0
-
-
-def _cores() -> int:
-    """The cores this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on every system
-        return os.cpu_count() or 1
 
 
 def cmd_lsp(args) -> int:
