@@ -1,7 +1,5 @@
 """`python -m interpreter ARGS` runs the `gamedef` command line (the same as the console script)."""
 
-import sys
+from interpreter.cli import run
 
-from interpreter.cli.commands import main
-
-sys.exit(main())
+run()

@@ -15,12 +15,9 @@ import shutil
 import sys
 import textwrap
 import time
+import typing
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.text import Text
 
 from interpreter.core.errors import (
     ArgumentError,
@@ -38,6 +35,10 @@ from interpreter.core.errors import (
     UnfinishedGameError,
     UsageError,
 )
+
+if typing.TYPE_CHECKING:  # rich is imported where a style, a bar or a wrap is drawn (a tenth of a
+    # command's start-up otherwise, spent by `check` and `test`, which draw none when piped)
+    from rich.console import Console
 
 # A control sequence or character a terminal would act on: ESC and what it introduces
 # (CSI `ESC [ ... final`, OSC `ESC ] ... BEL or ESC \`, the string commands DCS, SOS, PM and
@@ -95,10 +96,14 @@ def clean_output() -> Iterator[None]:
 
 
 def _err() -> Console:
+    from rich.console import Console
+
     return Console(file=_raw(sys.stderr), highlight=False)
 
 
 def _out() -> Console:
+    from rich.console import Console
+
     return Console(file=_raw(sys.stdout), highlight=False, soft_wrap=True)
 
 
@@ -127,6 +132,8 @@ def progress(total: int, what: str) -> Iterator:
     """`with progress(n, "games") as advance: ... advance()` once per unit of work done."""
     console = _err()
     if console.is_terminal:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         columns = (TextColumn(f"  {what}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
         with Progress(*columns, console=console, transient=True) as bar:
             task = bar.add_task(what, total=total)
@@ -196,6 +203,8 @@ def listing(lines: Iterable[str], width: int | None = None) -> None:
                 print(line)
             return
     width = width or asked_width() or shutil.get_terminal_size((80, 24)).columns
+    from rich.console import Console
+
     console = Console(width=width, file=sys.stdout, highlight=False, color_system=None)
     for line in lines:
         print("\n".join(wrapped(line, width, console)))
@@ -206,6 +215,9 @@ def wrapped(line: str, width: int, console: Console | None = None) -> list[str]:
     continued at `hang(line)`."""
     if len(line) <= width:
         return [line]
+    from rich.console import Console
+    from rich.text import Text
+
     console = console or Console(width=width, highlight=False, color_system=None)
     at = hang(line)
     if at >= width - 20:
@@ -327,6 +339,8 @@ def first_load() -> Iterator:
         if not console.is_terminal:
             return
         if "bar" not in state:
+            from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
             columns = (
                 TextColumn("{task.description}"),
                 BarColumn(bar_width=12),
