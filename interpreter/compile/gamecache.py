@@ -68,6 +68,7 @@ from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame
 from interpreter.compile.compiler import WORKING_STATE
 from interpreter.core import cache
 from interpreter.core.paths import GRAMMAR, PACKAGE, ROOT
+from interpreter.language.digests import part_digest
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
 
 FORMAT = 2  # the layout of an entry (its fields; the structure inside has FORMAT_VERSION)
@@ -113,49 +114,23 @@ def rules_digest(program, options: dict[str, Any], optimise: bool = True) -> str
     rules as written, `optimise=False`, are never found for an optimised load), and the
     interpreter. None when the cache is off or the program can't be pickled.
 
-    Made of a digest per declaration and table, each kept for the life of the process by
-    the object it digests (`part_digest`): the variants of one file share the included
-    game's trees, so `check` digesting each variant digests that game once."""
+    Made of a digest per declaration and table, by value, each kept for the life of the
+    process by the object it digests (language/digests.py `part_digest`): the variants of
+    one file share the included game's trees, so `check` digesting each variant digests
+    that game once; and the digests of a file's declarations are kept with its tree between
+    runs, so after an edit only the edited file's are made again."""
     interpreter = _interpreter_digest()
     if cache.directory() is None or not interpreter:
         return None
     build = "" if optimise else " as written"
     digest = hashlib.sha256(f"{INDEX_FORMAT}{build} {interpreter} {sorted(options.items(), key=repr)!r}".encode())
     try:
-        digest.update(plain_digest(program.header))
+        digest.update(part_digest(program.header))
         for part in (*program.decls, None, *program.tables):  # None: where the tables begin
             digest.update(b"-" if part is None else part_digest(part))
     except Exception:  # not plain data (it always is, from the parser): no index
         return None
     return digest.hexdigest()
-
-
-_parts: dict[int, tuple[object, bytes]] = {}  # id -> (the object, kept alive so its id is not reused; its digest)
-MAX_PARTS = 50_000  # declarations and tables digested in one process before the memo starts afresh
-
-
-def part_digest(part: object) -> bytes:
-    """The digest of one declaration or table, by its value (`_plain_digest`), kept by the object."""
-    known = _parts.get(id(part))
-    if known is not None and known[0] is part:
-        return known[1]
-    if len(_parts) >= MAX_PARTS:
-        _parts.clear()
-    made = plain_digest(part)
-    _parts[id(part)] = (part, made)
-    return made
-
-
-def plain_digest(value: object) -> bytes:
-    """The digest of a syntax tree or table's pickle without pickle's memo (`fast`): the bytes
-    then depend on the values alone, not on which equal objects are one object (a tree read
-    back from treecache shares what a fresh parse does not). Syntax trees have no cycles,
-    which is what the memo is also for."""
-    buffer = io.BytesIO()
-    pickler = pickle.Pickler(buffer, protocol=5)
-    pickler.fast = True
-    pickler.dump(value)
-    return hashlib.sha256(buffer.getbuffer()).digest()
 
 
 def _index(rules: str) -> Path | None:

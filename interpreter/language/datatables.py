@@ -23,6 +23,7 @@ import attrs
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_INT, MAX_LIST, MAX_TITLE
 from interpreter.language import syntax as ast
+from interpreter.language.digests import derived
 from interpreter.language.sheets import Cell, Problems, Row, Sheet, read_sheet, slug
 from interpreter.language.sources import confined, read_source
 
@@ -90,7 +91,9 @@ def open_table(decl: ast.DataTable | ast.Links, roots: tuple[Path, ...], sources
         hint = f'write: links from "{name}" between a and b'
         raise _fail(decl.span, "links from a TOML file name their two keys", hint)
     sheet, rows = _read_table(str(target), text, header, decl)
-    return LoadedTable(decl, sheet, rows)
+    loaded = LoadedTable(decl, sheet, rows)
+    derived(loaded, b"table", (decl,), (str(target), text, header))  # `_read_table` of these, and nothing else
+    return loaded
 
 
 @functools.lru_cache(maxsize=16)
@@ -712,5 +715,6 @@ def _extended(d: ast.Card, row: NamedRow, kind: str) -> ast.Card:
         _EXTENDED.clear()
     # syntax.frozen makes an attrs class, but mypy's attrs plugin does not see through it
     made = attrs.evolve(d, kind=kind, title=row.title, extends=row.span)  # type: ignore[misc]
+    derived(made, b"extended", (d,), (kind, row.title, row.span))
     _EXTENDED[(id(d), id(row))] = (d, row, made)
     return made

@@ -25,6 +25,7 @@ from interpreter.core.limits import MAX_FILES
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
 from interpreter.language.datatables import LoadedTable, extend_cards, open_table
+from interpreter.language.digests import derived
 from interpreter.language.parser import parse_file
 from interpreter.language.signatures import with_slot_signatures
 from interpreter.language.sources import confined
@@ -398,7 +399,12 @@ def _remove_rows(
             )
     if errors:
         raise GameDefError(errors)
-    return [attrs.evolve(t, removed=t.removed | gone.get(i, set())) for i, t in enumerate(tables)]
+    out = []
+    for i, t in enumerate(tables):
+        kept = attrs.evolve(t, removed=t.removed | gone.get(i, set()))
+        derived(kept, b"rows removed", (t,), sorted(kept.removed))
+        out.append(kept)
+    return out
 
 
 def with_constants(program: Program, constants: dict[str, int | bool]) -> Program:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import attrs
 
 from interpreter.language import syntax as ast
+from interpreter.language.digests import derived
 
 
 def declared_slots(decls) -> dict[str, dict[str, ast.SlotSignature]]:
@@ -67,6 +68,7 @@ def _signed(d: ast.Card, sigs: dict) -> ast.Card:
         for (name, body, span, params), new in zip(d.slots, given, strict=True)
     )
     made = attrs.evolve(d, slots=slots)  # type: ignore[misc]  # syntax.frozen is attrs, unseen by mypy
+    derived(made, b"signed", (d,), given)
     _SIGNED[id(d)] = (d, given, made)
     return made
 

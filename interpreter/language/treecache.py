@@ -4,6 +4,11 @@ A tree is kept by the digest of its path, its text and the parser's own files (g
 parser, syntax tree classes), as a pickle read by an unpickler that builds only the
 syntax tree's classes: anything else in the file makes it a miss, never a call. A stale
 or damaged entry is only a miss, so the cache can never change what a game does.
+
+With the tree are kept the digests of its declarations (language/digests.py), made when
+the file was parsed: a process that reads the tree back has them without digesting a
+declaration, so a check after an edit digests only what the edited file declares. An entry
+whose digests are not one per declaration, each of a digest's size, is a miss too.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from interpreter.core import errors
 from interpreter.core.cache import directory, read_trusted, write_bytes
 from interpreter.core.paths import GRAMMAR, PACKAGE
 from interpreter.language import syntax
+from interpreter.language.digests import remember_tree, tree_digests
 
 
 class _TreeUnpickler(pickle.Unpickler):
@@ -53,8 +59,9 @@ def _parser_files_digest() -> str:
     return _parser_digest[0]
 
 
-def tree(path: str, text: str, parse: Callable[[], object]) -> object:
-    """The syntax tree of `text` (the file at `path`), from the cache or `parse()`."""
+def tree(path: str, text: str, parse: Callable[[], syntax.Module]) -> syntax.Module:
+    """The syntax tree of `text` (the file at `path`), from the cache or `parse()`, with the
+    digests of its declarations remembered (digests.py)."""
     where = directory()
     if where is None:
         return parse()
@@ -63,12 +70,15 @@ def tree(path: str, text: str, parse: Callable[[], object]) -> object:
     data = read_trusted(file)
     if data is not None:
         try:
-            return _TreeUnpickler(io.BytesIO(data)).load()
+            found = _TreeUnpickler(io.BytesIO(data)).load()
+            if type(found) is tuple and len(found) == 2 and remember_tree(*found):
+                return found[0]
         except Exception:  # a damaged or foreign file is a miss, whatever it raises
             pass
     result = parse()
     try:
-        write_bytes(file, pickle.dumps(result, protocol=pickle.HIGHEST_PROTOCOL))
+        entry = (result, tree_digests(result))
+        write_bytes(file, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
     except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
         pass
     return result

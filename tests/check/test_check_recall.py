@@ -226,20 +226,161 @@ def test_the_tests_compiled_together_are_digested_once_for_all_their_keys(monkey
     """A test's verdict is named by its group's tests too: the group is digested once, not
     once per test (Downfall of Empires has a hundred tests in one group: digesting the group
     for each spent check's whole budget before a game was played)."""
-    from interpreter.compile import gamecache
     from interpreter.core.errors import Span
+    from interpreter.language import digests
     from interpreter.language import syntax as ast
     from interpreter.play import verdicts
 
     made: list[object] = []
-    real = gamecache.plain_digest
+    real = digests.plain_digest
 
     def counted(value):
         made.append(value)
         return real(value)
 
-    monkeypatch.setattr(gamecache, "plain_digest", counted)
+    monkeypatch.setattr(digests, "plain_digest", counted)
     group = tuple(ast.Test(span=Span("t.game", i + 1, 1), name=f"t{i}", title=f"test {i}") for i in range(40))
     keys = {verdicts.test_key("rules", t, group, (2, 10)) for t in group}
     assert len(keys) == 40
     assert sum(1 for v in made if v is group) == 1
+
+
+# ---- the included game's digests, kept with its trees ----------------------------------------------
+BASE = """\
+game gems "Gems" {
+    players 2..2
+    seats [north, south]
+}
+
+entity Gem {
+    power: int
+    slot effect(p: player)
+}
+
+table Gem from "gems.tsv" {
+    named by name
+    power
+}
+
+card ruby {
+    effect {
+        rule "Gems: Ruby shines"
+        log "{p} shines"
+    }
+}
+
+card opal {
+    effect {
+        rule "Gems: Opal glows"
+        log "{p} glows"
+    }
+}
+
+def goal() = 1
+
+procedure play() {
+    rule "Gems: each seat takes a gem and its effect runs"
+    for p in players {
+        choose g from members(Gem) by p label "take {g}"
+        perform g.effect(p)
+    }
+    game over []
+}
+"""
+
+MINE = """\
+include "gems.game"
+
+variant bright "Bright" {
+    rule "House rule: a higher goal"
+    replace def goal() = 2
+}
+"""
+
+
+def _as_a_new_process() -> None:
+    """Forget what this process kept of the files it read (trees, tables, digests), as the
+    next command, a new process, starts: what it knows comes from the cache directory."""
+    from interpreter.language import datatables, digests, parser, signatures
+
+    parser._parse_cached.cache_clear()
+    datatables._read_table.cache_clear()
+    datatables._EXTENDED.clear()
+    signatures._SIGNED.clear()
+    digests._parts.clear()
+    digests._recipes.clear()
+
+
+def _gems_files(tmp_path: Path) -> Path:
+    (tmp_path / "gems.game").write_text(BASE)
+    (tmp_path / "gems.tsv").write_text("name\tpower\nRuby\t2\nOpal\t3\n")
+    mine = tmp_path / "mine.game"
+    mine.write_text(MINE)
+    return mine
+
+
+def _rules(path: Path) -> list[str | None]:
+    """The rules digests of the file alone and of its variant, as `check` makes them."""
+    from interpreter.compile.gamecache import rules_digest
+
+    return [rules_digest(load_program(path, vs), {}, optimise=False) for vs in ((), ("bright",))]
+
+
+def test_after_an_edit_only_the_edited_files_declarations_are_digested(cache, tmp_path, monkeypatch):
+    """The digests of a file's declarations are kept with its tree (language/digests.py): a
+    check after an edit to the designer's file digests that file's declarations, not the
+    included game's, nor the cards its table's rows extend, nor the table (each digested as
+    what it was made of). The rules digests are those of everything digested afresh, and a
+    change to the included game's table is a change of its rules."""
+    from interpreter.language import digests
+
+    mine = _gems_files(tmp_path)
+    first = _rules(mine)
+    assert None not in first and first[0] != first[1]
+    _as_a_new_process()
+    mine.write_text(MINE.replace("goal() = 2", "goal() = 3"))
+    made: list[object] = []
+    real = digests.plain_digest
+    monkeypatch.setattr(digests, "plain_digest", lambda value: made.append(value) or real(value))
+    second = _rules(mine)
+    declarations = [v for v in made if type(v).__module__ == "interpreter.language.syntax"]
+    assert declarations and {v.span.path for v in declarations} == {str(mine)}
+    assert second[0] == first[0] and second[1] != first[1]  # the file alone is the included game, unchanged
+    _as_a_new_process()
+    for tree in cache.glob("*.tree"):
+        tree.unlink()
+    made.clear()
+    assert _rules(mine) == second  # every declaration digested again: the same digests
+    assert {v.span.path for v in made if type(v).__module__ == "interpreter.language.syntax"} == {
+        str(mine),
+        str(tmp_path / "gems.game"),
+    }
+    (tmp_path / "gems.tsv").write_text("name\tpower\nRuby\t2\nOpal\t4\n")
+    _as_a_new_process()
+    third = _rules(mine)
+    assert third[0] != second[0] and third[1] != second[1]
+
+
+def test_a_trees_digests_that_are_not_one_per_declaration_make_it_a_miss(cache, tmp_path, monkeypatch):
+    """The digests kept with a tree are read as untrusted data: a tuple of one digest per
+    declaration, each of a digest's size, or the file is parsed again (and its entry
+    written again)."""
+    import pickle
+
+    from interpreter.language import parser
+
+    mine = _gems_files(tmp_path)
+    first = _rules(mine)
+    for n, tree in enumerate(sorted(cache.glob("*.tree"))):
+        module, kept = pickle.loads(tree.read_bytes())  # the test's own file
+        wrong = (kept[:-1], tuple(d[:8] for d in kept), [*kept])[n % 3]
+        tree.write_bytes(pickle.dumps((module, wrong)))
+    _as_a_new_process()
+    parsed: list[str] = []
+    real = parser.parse_text
+    monkeypatch.setattr(parser, "parse_text", lambda text, p: parsed.append(p) or real(text, p))
+    assert _rules(mine) == first
+    assert sorted(parsed) == sorted([str(mine), str(tmp_path / "gems.game")])
+    _as_a_new_process()
+    parsed.clear()
+    assert _rules(mine) == first and parsed == []  # written again, whole
