@@ -269,7 +269,7 @@ def cmd_check(args) -> int:
                     shown=name,
                     programs=programs,
                     remembered=remembered,
-                    jobs=min(2, default_jobs()),  # half the lines in a forked copy, on a second core
+                    jobs=min(2, default_jobs()),  # the lines shared with a forked copy, on a second core
                     digests={vs: key for vs, key in digested.items() if key is not None},
                 )
                 found = report.diagnostics(replay_command)

@@ -115,6 +115,10 @@ def _file_target(decl: ast.Include, path: Path, roots: tuple[Path, ...]) -> Path
     if any(c in decl.path for c in "*?[") or not decl.path.strip():
         raise _include_error(decl.span, f"include needs one file name, not '{decl.path}'", "name each file")
     target = confined(path.parent, decl.path, roots)
+    if target is not None and target.exists():
+        return target
+    # Only for the error: the bundled games' names are a walk of the bundle's folders, which
+    # every include of every load would otherwise pay (The Wall is Down includes eleven files).
     stem = Path(decl.path).name.removesuffix(".game")
     bundled = bundled_names(roots[1:])
     by_name = f"to build on the bundled game, write `include {stem}` (no quotes)" if stem in bundled else None
@@ -126,13 +130,11 @@ def _file_target(decl: ast.Include, path: Path, roots: tuple[Path, ...]) -> Path
             or "an included file must be in the game's own folder (or below it); "
             "a bundled game or card set is included by name: include twid",
         )
-    if not target.exists():
-        raise _include_error(
-            decl.span,
-            f"include finds no file: {decl.path}",
-            by_name or "paths are relative to the including file; a bundled game is included by name: include twid",
-        )
-    return target
+    raise _include_error(
+        decl.span,
+        f"include finds no file: {decl.path}",
+        by_name or "paths are relative to the including file; a bundled game is included by name: include twid",
+    )
 
 
 def _load_modules(

@@ -33,8 +33,12 @@ playing until the budget is spent, and a new card never reached is warned of.
 
 from __future__ import annotations
 
+import array
+import contextlib
+import mmap
 import os
 import pickle
+import tempfile
 import time
 import typing
 from collections.abc import Callable, Iterator
@@ -398,31 +402,167 @@ def _share(
             tracker.hits = line.hits
             s = seed if line.test is None else TEST_SEEDS + seed
             took, err, at = _play(line, s, tracker, deadline)
-            line.played += 1
-            line.decisions += took
             progressed = True
-            if err is None or (at == 0 and line.test is None and _refused(line.game, err)):
-                continue
-            line.whole = False
-            d = err.diagnostics[0]
-            decision = f"decision {at}" if at else "setup"
-            if line.test is None:
-                assert line.players is not None
-                where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
-                problem = Problem(d, where, Replay(shown, line.players, s, line.variants))
-            else:
-                where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
-                reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
-                problem = Problem(d, where, None, reached)
-            met.append((seed, i, (d.span, d.message), problem))
+            found = _counted(line, s, took, err, at, shown)
+            if found is not None:
+                met.append((seed, i, found[0], found[1]))
         if not progressed or clock() > deadline:
             break  # every line done, or the budget spent
     return met
 
 
+def _counted(
+    line: _Line, s: int, took: int, err: GameRuntimeError | None, at: int, shown: str
+) -> tuple[tuple, Problem] | None:
+    """Count game `s` of `line` (its decisions `took`, the error it met at decision `at`)
+    on the line; the problem it met, with its key, or None."""
+    line.played += 1
+    line.decisions += took
+    if err is None or (at == 0 and line.test is None and _refused(line.game, err)):
+        return None
+    line.whole = False
+    d = err.diagnostics[0]
+    decision = f"decision {at}" if at else "setup"
+    if line.test is None:
+        assert line.players is not None
+        where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
+        problem = Problem(d, where, Replay(shown, line.players, s, line.variants))
+    else:
+        where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
+        reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
+        problem = Problem(d, where, None, reached)
+    return (d.span, d.message), problem
+
+
+class _Board:
+    """What two processes playing the same lines share: each line's counts (games, decisions,
+    whether whole, the times each tracked rule was reached) and whether a process is
+    playing a game of it, in an anonymous memory mapping made before the fork (so both
+    see one copy), behind a lock (a record lock on a temporary file, which the system
+    lets go of when its holder ends, however it ends). A game is claimed and its counts
+    written back under the lock; the game itself is played without it. The problems the
+    copy meets are appended to another temporary file as each game ends, before its
+    counts are written back, so what a copy that fails has counted is all there."""
+
+    # A line's cells: busy, games played, decisions, whole, then the hits of each tracked rule.
+    BUSY, PLAYED, DECISIONS, WHOLE, HITS = range(5)
+
+    def __init__(self, lines: list[_Line], rules: int):
+        self.lines = lines
+        self.width = self.HITS + rules
+        self.memory = mmap.mmap(-1, 8 * self.width * max(1, len(lines)))  # shared with a forked copy
+        self.cells = memoryview(self.memory).cast("q")
+        for i, line in enumerate(lines):
+            self.write(i, line)
+        self.lock = tempfile.TemporaryFile()  # never written: its one byte is the lock
+        self.problems = tempfile.TemporaryFile(mode="a+b", buffering=0)
+
+    def read(self, i: int, line: _Line) -> None:
+        """The line's counts as the board has them, onto `line` (this process's copy)."""
+        at = i * self.width
+        line.played, line.decisions = self.cells[at + self.PLAYED], self.cells[at + self.DECISIONS]
+        line.whole = bool(self.cells[at + self.WHOLE])
+        line.hits = self.cells[at + self.HITS : at + self.width].tolist()
+
+    def write(self, i: int, line: _Line, busy: bool = False) -> None:
+        at = i * self.width
+        self.cells[at + self.BUSY], self.cells[at + self.PLAYED] = int(busy), line.played
+        self.cells[at + self.DECISIONS], self.cells[at + self.WHOLE] = line.decisions, int(line.whole)
+        self.cells[at + self.HITS : at + self.width] = memoryview(array.array("q", line.hits))
+
+    def busy(self, i: int) -> bool:
+        return bool(self.cells[i * self.width + self.BUSY])
+
+    def free(self) -> None:
+        """No line's game is being played: the other process ended without finishing (a
+        game it left half played is played again)."""
+        for i in range(len(self.lines)):
+            self.cells[i * self.width + self.BUSY] = 0
+
+    @contextlib.contextmanager
+    def locked(self) -> Iterator[None]:
+        import fcntl  # a system that forks has record locks (exercise forks only where it can)
+
+        fcntl.lockf(self.lock, fcntl.LOCK_EX, 1, 0, os.SEEK_SET)
+        try:
+            yield
+        finally:
+            fcntl.lockf(self.lock, fcntl.LOCK_UN, 1, 0, os.SEEK_SET)
+
+    def send(self, problem: tuple[int, int, tuple, Problem]) -> None:
+        """A problem the copy met, for this process (one write, appended whole)."""
+        data = pickle.dumps(problem, protocol=pickle.HIGHEST_PROTOCOL)
+        os.write(self.problems.fileno(), len(data).to_bytes(8, "little") + data)
+
+    def sent(self) -> list[tuple[int, int, tuple, Problem]]:
+        """The problems the copy sent (from this process's own copy, through its file)."""
+        self.problems.seek(0)
+        raw = self.problems.read()
+        out, at = [], 0
+        while at + 8 <= len(raw):
+            size = int.from_bytes(raw[at : at + 8], "little")
+            if at + 8 + size > len(raw):
+                break  # cut short as the copy ended
+            out.append(pickle.loads(raw[at + 8 : at + 8 + size]))
+            at += 8 + size
+        return out
+
+    def close(self) -> None:
+        self.cells.release()
+        self.memory.close()
+        self.lock.close()
+        self.problems.close()
+
+
+def _shared_share(
+    board: _Board,
+    met: Callable[[tuple[int, int, tuple, Problem]], None],
+    tracked: dict[int, _Tracker],
+    present: dict[int, list[int]],
+    deadline: float,
+    clock: Callable[[], float],
+    shown: str,
+) -> None:
+    """Play the board's lines, a game at a time, with another process doing the same: each
+    time, the game of the line that has played fewest (the first such) of the lines not
+    done and not being played. That is the order `_share` plays them in, and a line's
+    games are played one after another whichever process plays them (its next seed is
+    its games so far plus one), so the games are those one process plays, and the two
+    processes finish together whatever the lines cost (a one-player game of a solo mode
+    may cost twice a four-player one). Each problem met is given to `met` (as `_share`
+    returns them) before the game's counts are written back."""
+    lines = board.lines
+    while clock() <= deadline:
+        chosen = None
+        with board.locked():
+            for i, line in enumerate(lines):
+                if board.busy(i):
+                    continue
+                board.read(i, line)
+                if line.done(present[id(line.game)]):
+                    continue
+                if chosen is None or line.played < lines[chosen].played:
+                    chosen = i
+            if chosen is not None:
+                board.write(chosen, lines[chosen], busy=True)
+        if chosen is None:
+            return  # every line done, or being played by the other process, which goes on with it
+        line = lines[chosen]
+        tracker = tracked[id(line.game)]
+        tracker.hits = line.hits
+        seed = line.played + 1
+        s = seed if line.test is None else TEST_SEEDS + seed
+        took, err, at = _play(line, s, tracker, deadline)
+        found = _counted(line, s, took, err, at, shown)
+        if found is not None:
+            met((seed, chosen, found[0], found[1]))
+        with board.locked():
+            board.write(chosen, line)
+
+
 def _played(
     lines: list[_Line],
-    shares: list[list[int]],
+    two: bool,
     tracked: dict[int, _Tracker],
     present: dict[int, list[int]],
     deadline: float,
@@ -430,41 +570,39 @@ def _played(
     shown: str,
     budget: float,
 ) -> list[tuple[int, int, tuple, Problem]]:
-    """Play every share of the lines: the first here, the second (if any) at the same time
-    in a forked copy of this process, which sends back its lines' counts and its problems
-    through a pipe (the games are seeded by line, so which process plays a line changes no
-    game). A copy that fails to answer leaves its lines to this process."""
+    """Play the lines: here alone, or (`two`) here and at the same time in a forked copy
+    of this process, the two taking the next game from a board they share
+    (`_Board`, `_shared_share`: the games are seeded by line, so which process plays a game
+    changes no game); the copy sends back its problems through a file. A copy that fails
+    leaves the rest of the lines to this process."""
     if budget <= 0:
         return []
-    if len(shares) == 1:
-        return _share(lines, shares[0], tracked, present, deadline, clock, shown)
-    mine, theirs = shares
-    read, write = os.pipe()
+    if not two:
+        return _share(lines, list(range(len(lines))), tracked, present, deadline, clock, shown)
+    board = _Board(lines, len(lines[0].hits) if lines else 0)
     child = os.fork()
-    if child == 0:  # the copy: play its share, send what it counted, and leave at once
+    if child == 0:  # the copy: play, sending each problem it meets, and leave at once
         status = 1
         try:
-            os.close(read)
-            found = _share(lines, theirs, tracked, present, deadline, clock, shown)
-            counts = [(lines[i].played, lines[i].decisions, lines[i].hits, lines[i].whole) for i in theirs]
-            with os.fdopen(write, "wb") as out:
-                pickle.dump((counts, found), out, protocol=pickle.HIGHEST_PROTOCOL)
+            _shared_share(board, board.send, tracked, present, deadline, clock, shown)
             status = 0
         finally:
             os._exit(status)  # no cleanup of the parent's (its files, its exit handlers)
-    os.close(write)
-    met = _share(lines, mine, tracked, present, deadline, clock, shown)
-    with os.fdopen(read, "rb") as answer:
-        raw = answer.read()
-    os.waitpid(child, 0)
+    met: list[tuple[int, int, tuple, Problem]] = []
     try:
-        counts, found = pickle.loads(raw)  # from this process's own copy, through its pipe
-    except Exception:  # the copy failed: its lines are played here, as far as the budget goes
-        return met + _share(lines, theirs, tracked, present, deadline, clock, shown)
-    for i, (played, decisions, hits, whole) in zip(theirs, counts, strict=True):
-        line = lines[i]
-        line.played, line.decisions, line.hits, line.whole = played, decisions, hits, whole
-    return met + found
+        _shared_share(board, met.append, tracked, present, deadline, clock, shown)
+        _, status = os.waitpid(child, 0)
+        if status != 0:  # the copy failed: the rest of the lines are played here
+            board.free()
+            _shared_share(board, met.append, tracked, present, deadline, clock, shown)
+        for i, line in enumerate(lines):
+            board.read(i, line)
+        # A game the copy sent a problem of but did not count (it failed in between) was
+        # played again here: the same game, met once.
+        found = {(m[0], m[1], m[2]): m for m in board.sent()}
+        return [*found.values(), *(m for m in met if (m[0], m[1], m[2]) not in found)]
+    finally:
+        board.close()
 
 
 def _refused(game: Game, err: GameRuntimeError) -> bool:
@@ -497,7 +635,7 @@ def exercise(
     programs already assembled for the variant sets, by variants; `remembered`: the
     verdicts of sets an earlier check played whole on the same rules (verdicts.py), by
     variants, whose lines are counted as they were and not played again; `jobs`: 2 plays
-    half the lines in a forked copy of this process at the same time (where the system
+    the lines with a forked copy of this process at the same time (where the system
     forks), on a machine with two cores to spare. `digests`: each variant set's rules as
     written (gamecache.rules_digest), by variants: the random moves from a test's position
     whose rules and tests an earlier check played whole are recalled too (verdicts.py).
@@ -560,10 +698,8 @@ def exercise(
         line.hits = [0] * len(rules)
     met: list[tuple[int, int, tuple, Problem]] = []  # (seed, line, key, problem), as met
     try:
-        shares = [list(range(len(lines)))]
-        if jobs > 1 and len(lines) > 1 and hasattr(os, "fork") and budget > 0:
-            shares = [list(range(len(lines)))[k::2] for k in range(2)]  # two cores: half the lines each
-        met = _played(lines, shares, tracked, present, deadline, clock, shown or file, budget)
+        two = jobs > 1 and len(lines) > 1 and hasattr(os, "fork") and budget > 0  # two cores: a forked copy
+        met = _played(lines, two, tracked, present, deadline, clock, shown or file, budget)
     finally:
         for t in tracked.values():
             t.restore()

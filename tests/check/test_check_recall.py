@@ -191,6 +191,74 @@ def test_two_processes_play_the_same_games_as_one(tmp_path, monkeypatch):
     assert one.records == two.records
 
 
+def test_a_forked_copy_that_fails_leaves_the_rest_of_the_games_to_this_process(tmp_path, monkeypatch):
+    """The copy ends in the middle of a game (here: its fourth fails in the interpreter):
+    the lines go on in this process from the counts and problems the copy sent, the game
+    it left half played is played again, and the games and problems are those of one
+    process."""
+    import os
+
+    from interpreter.play import exercise as module
+
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
+    program = load_program(path)
+    sets = [[], ["loud"], ["sharp"]]
+    one = exercise(str(path), 60, sets, programs={(): program}, jobs=1)
+    here = os.getpid()
+    real = module._play
+    started: list[int] = []
+
+    def failing(line, seed, tracker, deadline):
+        if os.getpid() != here:
+            started.append(seed)
+            if len(started) == 4:
+                raise RuntimeError("the copy fails")
+        return real(line, seed, tracker, deadline)
+
+    monkeypatch.setattr(module, "_play", failing)
+    two = exercise(str(path), 60, sets, programs={(): program}, jobs=2)
+    assert one.problems and one.problems == two.problems
+    assert (one.games, one.decisions, one.reached, one.counts) == (two.games, two.decisions, two.reached, two.counts)
+    assert one.records == two.records
+
+
+def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, monkeypatch):
+    """The lines are not split in halves before play: each process takes the next game of
+    any line, so a process held up by a slow game (here this one, for a second) leaves the
+    other to play the rest, the lines it would have played in halves too."""
+    import os
+    import time
+
+    from interpreter.play import exercise as module
+
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", 'log "{p} is cursed"'))
+    log = tmp_path / "games.log"
+    here = os.getpid()
+    real = module._play
+
+    def logged(line, seed, tracker, deadline):
+        if os.getpid() == here and not log.exists():
+            time.sleep(1.0)  # this process's first game is slow
+        with open(log, "a") as out:
+            out.write(f"{os.getpid()}|{','.join(line.variants)}|{line.players}|{seed}\n")
+        return real(line, seed, tracker, deadline)
+
+    monkeypatch.setattr(module, "_play", logged)
+    sets = [[], ["loud"], ["sharp"]]
+    two = exercise(str(path), 60, sets, programs={(): load_program(path)}, jobs=2)
+    games = [line.split("|") for line in log.read_text().splitlines()]
+    assert len(games) == two.games
+    assert len({(v, p, s) for _, v, p, s in games}) == len(games)  # no game played twice
+    theirs = {(v, int(p)) for pid, v, p, _ in games if int(pid) != here}
+    # The lines in order: loud at 2 and 3 players, sharp at 2 and 3. In halves, the copy
+    # would have played the second and fourth (3 players) alone.
+    assert ("sharp", 2) in theirs
+
+
 TESTS = """include "gems.game"
 
 test calm_first "North takes Calm first" {
