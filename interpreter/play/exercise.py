@@ -456,6 +456,8 @@ class _Board:
             self.write(i, line)
         self.lock = tempfile.TemporaryFile()  # never written: its one byte is the lock
         self.problems = tempfile.TemporaryFile(mode="a+b", buffering=0)
+        with self.locked():  # a file system without record locks refuses here, not in play
+            pass
 
     def read(self, i: int, line: _Line) -> None:
         """The line's counts as the board has them, onto `line` (this process's copy)."""
@@ -579,7 +581,10 @@ def _played(
         return []
     if not two:
         return _share(lines, list(range(len(lines))), tracked, present, deadline, clock, shown)
-    board = _Board(lines, len(lines[0].hits) if lines else 0)
+    try:
+        board = _Board(lines, len(lines[0].hits) if lines else 0)
+    except OSError:  # no temporary file, or no record lock on it: one process plays them all
+        return _share(lines, list(range(len(lines))), tracked, present, deadline, clock, shown)
     child = os.fork()
     if child == 0:  # the copy: play, sending each problem it meets, and leave at once
         status = 1

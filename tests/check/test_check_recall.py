@@ -224,6 +224,29 @@ def test_a_forked_copy_that_fails_leaves_the_rest_of_the_games_to_this_process(t
     assert one.records == two.records
 
 
+def test_without_a_temporary_file_to_share_one_process_plays_every_line(tmp_path, monkeypatch, capsys):
+    """The board the two processes share needs a temporary file (its lock, the copy's
+    problems): where none can be made, this process plays alone, the same games, and the
+    check says nothing of it."""
+    import tempfile
+
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
+    program = load_program(path)
+    sets = [[], ["loud"], ["sharp"]]
+    one = exercise(str(path), 60, sets, programs={(): program}, jobs=1)
+
+    def refused(*args, **kwargs):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", refused)
+    two = exercise(str(path), 60, sets, programs={(): program}, jobs=2)
+    assert one.problems == two.problems and (one.games, one.decisions) == (two.games, two.decisions)
+    assert main(["check", str(path), "--budget", "30"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
 def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, monkeypatch):
     """The lines are not split in halves before play: each process takes the next game of
     any line, so a process held up by a slow game (here this one, for a second) leaves the
