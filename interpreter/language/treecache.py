@@ -46,11 +46,13 @@ _parser_digest: list[str] = []
 
 def _parser_files_digest() -> str:
     """The digest of what a syntax tree depends on besides its file: the grammar, the
-    parser and the tree's classes (a new version of any of them is a new tree)."""
+    parser and the tree's classes (a new version of any of them is a new tree), and how
+    its declarations' digests kept with it are made (digests.py)."""
     if not _parser_digest:
         digest = hashlib.sha256()
         language = PACKAGE / "language"
-        for f in (GRAMMAR, language / "parser.py", language / "syntax.py", PACKAGE / "core" / "errors.py"):
+        files = (GRAMMAR, language / "parser.py", language / "syntax.py", PACKAGE / "core" / "errors.py")
+        for f in (*files, language / "digests.py"):
             try:
                 digest.update(f.read_bytes())
             except OSError:
