@@ -604,9 +604,10 @@ def _play_kept(
     kept: dict[int, sim.GameRecord],
 ) -> list[sim.GameRecord]:
     """One count's games: those kept read back, the others played, each written to `keep`
-    as soon as it ends. Each run of consecutive seeds not kept is one `simulate` (one pool
-    of workers for all of it): played in batches, each waiting for its slowest game, the
-    40-game look-ahead report of Downfall of Empires left a core idle at every batch's end."""
+    as soon as it ends. Each run of consecutive seeds not kept is one `simulate`, one pool
+    of workers busy to its last game: played in batches of 2 x jobs, each batch waiting for
+    its slowest game, the 40-game look-ahead report of Downfall of Empires left a core idle
+    at every batch's end."""
     seeds = range(plan.seed, plan.seed + plan.games)
     missing = [s for s in seeds if s not in kept]
     key = _key(setup)

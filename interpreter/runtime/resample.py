@@ -370,7 +370,7 @@ def _view(state: State, seat: str) -> _View:
     """The record as `seat` sees it (`_View`). The record only grows during a game, and a
     seat asks at each of its decisions: the view of the record it last asked about is kept
     and extended by the entries added since, not digested again from the start (a whole
-    record at each decision was 3% of a look-ahead game of Downfall of Empires)."""
+    record at each decision was 2% of a look-ahead game of Downfall of Empires)."""
     import hashlib
 
     trail = state.chance.trail
