@@ -603,23 +603,36 @@ def _play_kept(
     keep: Path,
     kept: dict[int, sim.GameRecord],
 ) -> list[sim.GameRecord]:
-    """One count's games: those kept read back, the others played in small batches (one
-    game a batch on one process, two a worker otherwise), each batch written to `keep` as
-    soon as it ends."""
+    """One count's games: those kept read back, the others played, each written to `keep`
+    as soon as it ends. Each run of consecutive seeds not kept is one `simulate`, one pool
+    of workers busy to its last game: played in batches of 2 x jobs, each batch waiting for
+    its slowest game, the 40-game look-ahead report of Downfall of Empires left a core idle
+    at every batch's end."""
     seeds = range(plan.seed, plan.seed + plan.games)
     missing = [s for s in seeds if s not in kept]
-    batch = 1 if jobs <= 1 and workers is None else 2 * jobs
     key = _key(setup)
+
+    def write(got: list[sim.GameRecord]) -> None:
+        try:
+            with keep.open("a", encoding="utf-8") as f:
+                for r in got:
+                    f.write(json.dumps({"key": key, "record": asdict(r)}) + "\n")
+                    kept[r.seed] = r
+        except OSError as err:
+            raise ArgumentError(
+                "keep", f"cannot write it ({err.strerror})", given=keep, hint="give a path you may write"
+            ) from None
+
     with watch(plan.games, setup.players or 0) as advance:
         for _ in range(plan.games - len(missing)):
             advance()
         i = 0
         while i < len(missing):
-            run_ = [missing[i]]  # a run of consecutive seeds, at most `batch` long
-            while len(run_) < batch and i + len(run_) < len(missing) and missing[i + len(run_)] == run_[-1] + 1:
+            run_ = [missing[i]]  # a run of consecutive seeds
+            while i + len(run_) < len(missing) and missing[i + len(run_)] == run_[-1] + 1:
                 run_.append(missing[i + len(run_)])
             i += len(run_)
-            got = sim.simulate(
+            sim.simulate(
                 setup,
                 len(run_),
                 run_[0],
@@ -627,16 +640,8 @@ def _play_kept(
                 game=game,
                 watch=lambda n: nullcontext(advance),
                 workers=workers,
+                each=write,
             )
-            try:
-                with keep.open("a", encoding="utf-8") as f:
-                    for r in got:
-                        f.write(json.dumps({"key": key, "record": asdict(r)}) + "\n")
-                        kept[r.seed] = r
-            except OSError as err:
-                raise ArgumentError(
-                    "keep", f"cannot write it ({err.strerror})", given=keep, hint="give a path you may write"
-                ) from None
     return [kept[s] for s in seeds]
 
 

@@ -668,9 +668,13 @@ class GreedyAgent:
                 i = 0
             else:
                 left -= 1
-                values = move_scores(game, state, range(n), mover, memo=self._memo)
+                # `move_scores` by hand, keeping the positions: the one chosen is played on, not made again
+                afters = [game.apply_index(state, j) for j in range(n)]
+                values = [_value_after(game, state, after, mover, [0], self._memo) for after in afters]
                 best = max(values)
                 i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
+                state = afters[i]
+                continue
             state = game.apply_index(state, i)
         if state.result is None:
             return scaled_estimate(game, state, seat, self._memo)

@@ -467,9 +467,12 @@ def check_scale(games: int, jobs: int) -> None:
 
 
 def _chunks(seeds: Sequence[int], jobs: int) -> list[Sequence[int]]:
-    """About 16 chunks per worker: small enough for a progress bar that moves and for the
-    workers to finish together, large enough that sending them costs nothing."""
-    size = max(1, math.ceil(len(seeds) / (jobs * 16)))
+    """At least 16 chunks per worker (one game each when there are fewer games than that):
+    small enough for a progress bar that moves and for the workers to finish together,
+    large enough that sending them costs nothing. Rounded down, not up: 40 long games on 2
+    workers were 20 chunks of two, and the last chunk's second game ran alone on one core
+    while the other waited (a game of look-ahead players takes a minute or two)."""
+    size = max(1, len(seeds) // (jobs * 16))
     return [seeds[i : i + size] for i in range(0, len(seeds), size)]
 
 
@@ -492,6 +495,7 @@ def _simulate_elsewhere(
     seeds: Sequence[int],
     workers: Workers,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]],
+    each: Callable[[list[GameRecord]], None] | None = None,
 ) -> list[GameRecord]:
     """The seeds' records, played by `workers`: the same chunks and the same worker code
     as local processes, so the same records (a game depends only on its seed)."""
@@ -503,6 +507,8 @@ def _simulate_elsewhere(
                 if isinstance(got, _Failure):
                     raise got
                 done[first] = got
+                if each is not None:
+                    each(got)
                 for _ in got:
                     advance()
     finally:  # a failed game or Ctrl-C: the chunks not yet played are dropped
@@ -518,6 +524,7 @@ def simulate(
     game: Game | None = None,
     watch: Callable[[int], AbstractContextManager[Callable[[], None]]] = _quiet,
     workers: Workers | None = None,
+    each: Callable[[list[GameRecord]], None] | None = None,
 ) -> list[GameRecord]:
     """Play seeds seed..seed+games-1 and return their records in seed order.
 
@@ -526,19 +533,25 @@ def simulate(
     caller started, such as Ray), they are played there instead, in the same chunks.
     `watch(games)` is entered once the work is under way (a progress bar: entered after the
     workers are forked, so no thread of its own is copied into them) and yields a function
-    called once per game finished. Raises UsageError for a game that cannot be finished."""
+    called once per game finished. `each` is called here with the records of each chunk of
+    games as it ends, in the order they end (`gamedef balance --keep` writes them down
+    as they come, from one pool of workers that stays busy to the end). Raises UsageError
+    for a game that cannot be finished."""
     global _worker
     check_scale(games, jobs)
     seeds = range(seed, seed + games)  # a range: sliced into chunks, never a list of every seed
     try:
         if workers is not None:
-            return _simulate_elsewhere(setup, seeds, workers, watch)
+            return _simulate_elsewhere(setup, seeds, workers, watch, each)
         if jobs <= 1:
             game = game or setup.load()
             records = []
             with watch(games) as advance:
                 for s in seeds:
-                    records.extend(_play_seeds(game, setup, [s]))
+                    played = _play_seeds(game, setup, [s])
+                    records.extend(played)
+                    if each is not None:
+                        each(played)
                     advance()
             return records
         from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -557,6 +570,8 @@ def simulate(
                             if isinstance(got, _Failure):
                                 raise got
                             done[futures[future]] = got
+                            if each is not None:
+                                each(got)
                             for _ in got:
                                 advance()
                 except BaseException:  # a failed game or Ctrl-C: no more chunks are started

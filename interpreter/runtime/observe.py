@@ -158,11 +158,13 @@ def observation_key(game: CompiledGame, state: State, player: str) -> tuple:
             if info.keys == game.seats and vm is None:
                 vm = VM(game, state)
             keys = shown_keys(game, state, info, vm)
-            hidden = info.seen_by == "none" or info.seen_by == "owner"
+            if info.seen_by == "all":  # the keys shown and every entry as stored: a pair per key cost more
+                parts.append((keys, raw))
+                continue
             parts.append(
                 tuple(
                     (k, _hidden(raw[info.key_index[k]]))
-                    if hidden and (info.seen_by == "none" or k != player)
+                    if info.seen_by == "none" or k != player
                     else (k, raw[info.key_index[k]])
                     for k in keys
                 )

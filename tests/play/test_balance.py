@@ -352,6 +352,51 @@ def test_kept_games_are_read_back_and_give_the_figures_of_a_fresh_run(capsys, tm
     assert again["counts"][0]["decisions"]["max"] == 99999
 
 
+def test_kept_games_are_played_by_one_pool_and_each_written_as_it_ends(capsys, tmp_path, monkeypatch):
+    """`--keep FILE --jobs 2`: the games not kept, consecutive seeds, are one `simulate` (one
+    pool of workers, busy until the last game, not batches each waiting for its slowest
+    game), and each game is in the file before the run ends: a run stopped by a failing
+    game keeps the games that ended before it."""
+    calls = []
+    simulate = bal.sim.simulate
+
+    def counted(*args, **kwargs):
+        calls.append(args[1:3])
+        return simulate(*args, **kwargs)
+
+    monkeypatch.setattr(bal.sim, "simulate", counted)
+    keep = tmp_path / "games.jsonl"
+    argv = ("tictactoe", "--seed", "3", "--jobs", "2", "--keep", str(keep))
+    doc = balance_json(capsys, *argv, "--games", "9")
+    assert calls == [(9, 3)]  # (games, first seed): one run of all nine
+    seeds = [json.loads(line)["record"]["seed"] for line in keep.read_text(encoding="utf-8").splitlines()]
+    assert sorted(seeds) == list(range(3, 12))
+    assert without_times(doc) == without_times(balance_json(capsys, "tictactoe", "--seed", "3", "--games", "9"))
+
+    written: list[list[int]] = []  # what the file holds each time a game of seed 4 to 7 is asked for
+
+    def failing(game, setup, seed):
+        lines = kept.read_text().splitlines() if kept.exists() else []
+        written.append([json.loads(line)["record"]["seed"] for line in lines])
+        if seed == 6:
+            raise bal.sim._Failure(seed, "stopped", None)
+        return play_game(game, setup, seed)
+
+    kept = tmp_path / "stopped.jsonl"
+    play_game = bal.sim.play_game
+    monkeypatch.setattr(bal.sim, "play_game", failing)
+    code, _, _ = cli(capsys, "balance", "tictactoe", "--seed", "4", "--games", "4", "--jobs", "1", "--keep", str(kept))
+    assert code != 0 and written == [[], [4], [4, 5]]
+    assert [json.loads(line)["record"]["seed"] for line in kept.read_text().splitlines()] == [4, 5]
+
+
+def test_chunks_are_single_games_until_every_worker_has_sixteen():
+    """The pool's chunks: 40 games on 2 workers are 40 chunks of one game (two to a chunk, the
+    last chunk's second game ran alone on one core), 64 games on 2 are 32 of two."""
+    assert bal.sim._chunks(range(1, 41), 2) == [range(s, s + 1) for s in range(1, 41)]
+    assert bal.sim._chunks(range(64), 2) == [range(s, s + 2) for s in range(0, 64, 2)]
+
+
 @pytest.mark.parametrize(
     "extra",
     [{}, {"max_decisions": 100000, "score": None, "constants": {}}],

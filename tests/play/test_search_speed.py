@@ -141,6 +141,22 @@ def test_worlds_at_one_position_replay_a_segment_once_and_arrive_where_each_woul
     assert [resample._chain(p) for p in shared] == [resample._chain(p) for p in each]
 
 
+def test_a_seat_s_view_of_a_grown_record_is_the_view_made_from_the_start():
+    """`_view` extends the view of the record its seat last asked about by the entries added
+    since: the same lines, digests and seeds as a view made from nothing; a record that does
+    not begin with the kept one (another game) is read from its start."""
+    game = downfall()
+    positions = _positions(game, 5, 160)
+    other = _positions(game, 6, 90)[-1]
+    for seat in ("german", "russian"):
+        for state in (positions[60], positions[-1], other, positions[100]):
+            grown = resample._view(state, seat)
+            resample._VIEWS.clear()
+            fresh = resample._view(state, seat)
+            assert grown == fresh
+            assert len(fresh.digests) == len(state.chance.trail) + 1
+
+
 def test_the_estimate_memo_gives_the_estimate_and_is_only_for_the_rules_own():
     """Positions with the same variables have the same estimate; a learned estimate (which
     may read more than the variables) gets no memo."""
