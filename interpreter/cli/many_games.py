@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from interpreter.cli.human import HumanAgent
-from interpreter.cli.shared import load_named, parse_options, start_game
+from interpreter.cli.shared import load_named, parse_options, searchers, start_game
 from interpreter.cli.terminal import listing
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import needs_chance, parse_agents
@@ -78,7 +78,7 @@ def cmd_simulate(args) -> int:
     if chance:
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
         print(
-            f"note: ismcts redraws what it cannot see in {game.header.title} by replaying the moves, so the games "
+            f"note: {searchers(args.agent)} cannot see in {game.header.title} by replaying the moves, so the games "
             "are played in chance mode: the chance seat draws every random result from each game's seed",
             file=sys.stderr,
         )

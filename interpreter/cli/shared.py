@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from interpreter.core.errors import GameRuntimeError, UsageError
 from interpreter.core.limits import MAX_DECISIONS
 from interpreter.core.options import option_value
 from interpreter.language.sources import confined
-from interpreter.play.agents import listeners, needs_chance, tell
+from interpreter.play.agents import listeners, needs_chance, resampling_kinds, tell
 from interpreter.runtime.engine import IllegalMove
 from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.load import load_game
@@ -67,6 +68,15 @@ def load_named(args) -> Game:
         return load_game(args.game, variants=args.variant or [], options=parse_options(args.option), progress=tell)
 
 
+def searchers(items: Sequence[str] | None) -> str:
+    """The agents that redraw hidden information, named as given, with what they redraw:
+    "greedy:d2:n1 redraws what its seat", or "ismcts:2 and greedy redraw what their seats"."""
+    kinds = resampling_kinds(items)
+    if len(kinds) == 1:
+        return f"{kinds[0]} redraws what its seat"
+    return f"{', '.join(kinds[:-1])} and {kinds[-1]} redraw what their seats"
+
+
 def chance_if_needed(args, game: Game) -> Game:
     """The game loaded again in chance mode when `needs_chance`, saying so (the game differs
     from the one `--seed` gives without it: the chance seat draws every random result)."""
@@ -80,7 +90,7 @@ def chance_if_needed(args, game: Game) -> Game:
                 " where the chance seat draws every random result from the seed",
             )
     print(
-        f"note: ismcts redraws what it cannot see in {game.header.title} by replaying the moves, so the game is "
+        f"note: {searchers(args.agent)} cannot see in {game.header.title} by replaying the moves, so the game is "
         "played in chance mode: the chance seat draws every random result from the seed",
         file=sys.stderr,
     )

@@ -294,6 +294,11 @@ def needs_chance(game: Game, items: Sequence[str] | None) -> bool:
     which only chance mode keeps (interpreter/runtime/resample.py)."""
     from interpreter.runtime.resample import unresampled
 
-    kinds = (item.partition(LEARNED)[0].rpartition("=")[2] for item in items or [])  # no `:learned=FILE`
-    wanted = any(kind.strip().startswith(RESAMPLING) for kind in kinds)
-    return wanted and bool(unresampled(game))
+    return bool(resampling_kinds(items)) and bool(unresampled(game))
+
+
+def resampling_kinds(items: Sequence[str] | None) -> list[str]:
+    """The agent kinds of `items` (`SEAT=KIND` or `KIND`) that redraw what their seat cannot
+    see (`RESAMPLING`), each once in the order given: what a note about chance mode names."""
+    kinds = (item.partition(LEARNED)[0].rpartition("=")[2].strip() for item in items or [])  # no `:learned=FILE`
+    return list(dict.fromkeys(kind for kind in kinds if kind.startswith(RESAMPLING)))

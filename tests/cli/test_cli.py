@@ -879,3 +879,22 @@ def test_the_programs_own_styles_still_reach_the_terminal(capsys, monkeypatch):
         terminal.emphasised("north wins \x1b]0;retitled\x07\x1b[31m")
     out = capsys.readouterr().out
     assert "\x1b[1m" in out and "north wins" in out and "retitled" not in out and "\x1b[31m" not in out
+
+
+@pytest.mark.parametrize(
+    ("agents", "named"),
+    [
+        (["greedy:d2:n1"], "greedy:d2:n1 redraws what its seat"),
+        (
+            ["german=ismcts:2", "russian=greedy", "austro_hungarian=ismcts:2"],
+            "ismcts:2 and greedy redraw what their seats",
+        ),
+        (["german=greedy:learned=m.json"], "greedy redraws what its seat"),
+    ],
+)
+def test_the_chance_mode_note_names_the_searching_agents_given(agents, named):
+    """The note that a game is played in chance mode names the agents that redraw, as given:
+    a greedy player's report once said "ismcts redraws" with no ismcts in it."""
+    from interpreter.cli.shared import searchers
+
+    assert searchers(agents) == named
