@@ -209,8 +209,36 @@ class Checker:
                 code.extend(test_decls(i, t, checked_only=True))
         return code
 
+    def _counts(self) -> None:
+        """The player counts and the seats agree: `players MIN..MAX` with MIN <= MAX, each
+        seat named once, and a seat for each player at every count no `roles` rule gives
+        (else `gamedef run --players MAX` stops at its start)."""
+        h = self.program.header
+        lo, hi, names = h.min_players, h.max_players, h.seats
+        if lo > hi:
+            self.error(
+                h.players_span or h.span,
+                f"`players {lo}..{hi}` allows no count: the least comes first",
+                f"write `players {hi}..{lo}`",
+            )
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            self.error(
+                h.seats_span or h.span, f"seat '{twice}' is named twice in `seats [...]`", "give each seat its own name"
+            )
+        ruled = {count for count, _ in h.roles} | {r[0] for r in h.option_roles}
+        short = [n for n in range(lo, hi + 1) if n not in ruled and names and n > len(names)]
+        if short:
+            self.error(
+                h.seats_span or h.span,
+                f"`players {lo}..{hi}` allows {short[0]} players, but only {len(names)} seats are named",
+                f"name {short[-1] - len(names)} more in `seats [...]`, give {short[0]} players their seats in "
+                f"`roles`, or allow at most {len(names)}: `players {lo}..{len(names)}`",
+            )
+
     def _seats(self) -> None:
         """Every seat and role is a constant of type player."""
+        self._counts()
         for seat in self.program.header.seats:
             self.constants[seat] = PLAYER
             self.declared.setdefault("const:" + seat, self.program.header.span)

@@ -418,6 +418,8 @@ class GameHeader:
     # `1 players: [solo] with [us, eu]`: (the seats played, the seats also in play that
     # nobody plays), for the role rules that name some
     present: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    players_span: Span | None = None  # where `players MIN..MAX` is written, for its errors
+    seats_span: Span | None = None  # where `seats [...]` is written
 
 
 @frozen

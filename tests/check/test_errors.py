@@ -1430,6 +1430,49 @@ CASES = [
 ]
 
 
+HEADER_CASES = [
+    ("game t { players 4..2 seats [a, b, c, d] }", "1:10", "`players 4..2` allows no count: the least comes first"),
+    ("game t { players 2..3 seats [a, b, a] }", "1:23", "seat 'a' is named twice in `seats [...]`"),
+    ("game t { players 2..4 seats [a, b, c] }", "1:23", "`players 2..4` allows 4 players, but only 3 seats are named"),
+]
+
+
+@pytest.mark.parametrize(("header", "where", "fragment"), HEADER_CASES, ids=["reversed", "seat-twice", "too-few-seats"])
+def test_a_header_whose_counts_and_seats_disagree_is_refused_at_the_item(tmp_path, header, where, fragment):
+    """A header that allows no count, names a seat twice, or allows more players than it has
+    seats (with no `roles` rule for that count) is refused at its `players` or `seats` item,
+    before any game is played (`gamedef run --players 4` would stop at its start)."""
+    _, text = load_error(tmp_path, header + '\nprocedure play() {\n    rule "Play"\n    game over []\n}\n')
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert fragment in text, text
+
+
+def test_more_players_than_seats_is_fine_when_roles_give_that_count(tmp_path):
+    """`roles` gives 3 players their seats: two seats named is not too few."""
+    path = write(
+        tmp_path,
+        "game t { players 2..3 seats [a, b] roles { 3 players: [a, b] } }\n"
+        'procedure play() {\n    rule "Play"\n    game over []\n}\n',
+    )
+    assert check_program(load_program(path)) == []
+
+
+def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path):
+    """A file saved by an editor that writes a byte-order mark first (Notepad) reads as the
+    same file without it: it checks, and a mistake on its first line is placed as if the mark
+    were not there."""
+    source = 'game t { players 2..2 seats [a, b] }\nprocedure play() {\n    rule "Play"\n    game over []\n}\n'
+    path = tmp_path / "bom.game"
+    path.write_bytes(b"\xef\xbb\xbf" + source.encode())
+    assert check_program(load_program(path)) == []
+    path.write_bytes(b"\xef\xbb\xbf" + source.replace("players 2..2", "players 2..2 seat [a]").encode())
+    with pytest.raises(GameDefError) as info:
+        load_game(path)
+    assert info.value.diagnostics[0].span.line == 1 and info.value.diagnostics[0].span.column == 23, rendered(
+        info.value, path
+    )
+
+
 def case(name: str) -> str:
     """The source of the case with this id."""
     return next(c.values[0] for c in CASES if c.id == name)
@@ -1931,6 +1974,24 @@ SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: lis
         ("procedure p() {\n    n = 1;\n}\n", "5:10", "remove the ';'"),
         ("procedure p {\n    n = 1\n}\n", "4:13", "write the parentheses even without parameters"),
         ("var m = 0\n", "4:7", "a variable is declared with its type: `var NAME: TYPE = VALUE`"),
+        ("procedure p() {\n    log \u201chi\u201d\n}\n", "5:9", "a curly quote, as a word processor writes it"),
+        ("var order: list player = [n, e s]\n", "4:32", "a ',' is missing between `e` and `s`?"),
+        ("procedure p() {\n    n = max([n, x y])\n}\n", "5:19", "a ',' is missing between `x` and `y`?"),
+        (
+            "def f(x: int) = if x == 1 then 2 elif x == 2 then 3 else 4\n",
+            "4:34",
+            "`if COND then A else B` has no `elif`: write `else if COND2 then B else C`",
+        ),
+        (
+            'procedure p() {\n    if n > 1 then {\n        log "x"\n    }\n}\n',
+            "5:14",
+            "an `if` statement's condition is followed by its block, `if COND { ... }`",
+        ),
+        (
+            'card c "C" { ops 1\n    remove procedure p\n}\n',
+            "5:5",
+            "`remove` stands in a variant, or outside any declaration",
+        ),
     ],
     ids=[
         "card-property-colon",
@@ -1947,6 +2008,12 @@ SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: lis
         "semicolon",
         "procedure-without-parentheses",
         "var-without-type",
+        "curly-quotes",
+        "missing-comma-in-a-list",
+        "missing-comma-in-a-call",
+        "elif-in-an-if-expression",
+        "then-before-a-block",
+        "remove-inside-a-card",
     ],
 )
 def test_a_common_slip_is_hinted_with_its_fix(tmp_path, source, where, hint):
