@@ -194,7 +194,12 @@ class Checker:
         variant the game lacks is an error at the test (reported once, with no variant)."""
         chosen = sorted(v.name for v in self.program.variants)
         code: list = []
+        seen: dict[tuple[str, str], ast.Test] = {}
         for i, t in enumerate(self.program.tests):
+            first = seen.setdefault((t.span.path, t.name), t)
+            if first is not t and not chosen:
+                self.error(t.span, f"test '{t.name}' is written twice", f"the first is at {first.span}; rename one")
+            where = dict(t.settings)
             unknown = [v for v in t.variants if v not in self.program.all_variants]
             if unknown:
                 if not chosen:
@@ -203,11 +208,69 @@ class Checker:
                         if self.program.all_variants
                         else "the game has no variants"
                     )
-                    self.error(t.span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
+                    span = where.get(f"variant:{unknown[0]}", t.span)
+                    self.error(span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
                 continue
             if sorted(set(t.variants)) == chosen:
+                self._test_settings(t, where)
                 code.extend(test_decls(i, t, checked_only=True))
         return code
+
+    def _test_settings(self, t: ast.Test, where: dict) -> None:
+        """A test's player count and options, checked where they are written, as `gamedef
+        test` would refuse them: a count the header does not allow, an option the game
+        (with the test's variants) does not declare, a value of another type or outside
+        the option's choices."""
+        h = self.program.header
+        if t.players is not None and not h.min_players <= t.players <= h.max_players:
+            self.error(
+                where.get("players", t.span),
+                f"test {t.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {t.players}",
+                f"write `players N`, N from {h.min_players} to {h.max_players}",
+            )
+        declared = {d.name: d for d in self.program.decls if isinstance(d, ast.Option)}
+        for name, value in t.options:
+            span = where.get(f"option:{name}", t.span)
+            d = declared.get(name)
+            written = _literal_value(value)
+            if d is None:
+                hint = did_you_mean(name, declared) or (
+                    "the options: " + ", ".join(declared) if declared else "the game has no options"
+                )
+                opening = self._variant_declaring(name)
+                if opening is not None:
+                    hint = f"the variant {opening} declares it: add `variant {opening}` to the test"
+                self.error(span, f"test {t.name}: unknown option '{name}'", hint)
+                continue
+            want = self.options.get(name, ANY)
+            got = self.expr(value, {})
+            if not fits(got, want):
+                self.error(value.span, f"test {t.name}: option '{name}' is {show(want)}, not {show(got)}")
+                continue
+            allowed = _literal_choices(d.choices)
+            if allowed is not None and written is not None and written not in allowed:
+                shown = ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+                opening = self._variant_declaring(name, written)
+                also = f", or add `variant {opening}` to the test" if opening is not None else ""
+                self.error(
+                    value.span,
+                    f"test {t.name}: option '{name}' = {_write(value)} is not allowed",
+                    f"choose from {shown}{also}",
+                )
+
+    def _variant_declaring(self, name: str, value: Any = None) -> str | None:
+        """A variant not chosen that declares option `name` (allowing `value`, when given)."""
+        chosen = {v.name for v in self.program.variants}
+        for v in self.program.all_variants.values():
+            if v.name in chosen:
+                continue
+            for x in v.decls:
+                d = x.decl if isinstance(x, ast.Replace) else x
+                if isinstance(d, ast.Option) and d.name == name:
+                    allowed = _literal_choices(d.choices)
+                    if value is None or allowed is None or value in allowed:
+                        return v.name
+        return None
 
     def _counts(self) -> None:
         """The player counts and the seats agree: `players MIN..MAX` with MIN <= MAX, each
@@ -761,7 +824,22 @@ class Checker:
 
     def _decl_Def(self, d: ast.Def) -> None:
         scope = self._params(d.params)
-        self.def_types[d.name] = self.expr(d.body, scope)
+        self.def_types[d.name] = t = self.expr(d.body, scope)
+        step = _EXPECT.fullmatch(d.name)
+        if step and not fits(t, BOOL):
+            # `expect score[north]`: a number is no condition; `gamedef test` would fail it whatever came
+            word = "reach" if self._test_step_kind(int(step.group(1)), int(step.group(2))) == "until" else "expect"
+            self.error(
+                d.body.span,
+                f"`{word}` takes a condition (true or false), and `{_written(d.body)}` is {show(t)}",
+                f"say what it must be: `{word} {_written(d.body)} == VALUE`",
+            )
+
+    def _test_step_kind(self, test: int, step: int) -> str:
+        """The kind of step `step` of the program's test number `test` (language/testcode.py)."""
+        tests = self.program.tests
+        steps = tests[test].steps if test < len(tests) else ()
+        return steps[step].kind if step < len(steps) else ""
 
     def _decl_Query(self, d: ast.Query) -> None:
         scope = self._params(d.params)
@@ -1997,6 +2075,33 @@ def local_types(program: Program) -> dict[str, dict[str, Type]]:
 
 
 _LOCAL = Binding("", "local", None, ANY)
+
+
+_EXPECT = re.compile(r"__test_(\d+)_expect_(\d+)")  # an `expect`'s condition (language/testcode.py), not a side of it
+
+
+def _literal_value(e) -> int | bool | str | None:
+    """A constant written as it is (a number, `-3`, true/false, a name), or None."""
+    if isinstance(e, ast.Int | ast.Bool):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int):
+        return -e.operand.value
+    if isinstance(e, ast.Name):
+        return e.id
+    return None
+
+
+def _literal_choices(e) -> list | None:
+    """An option's choices when they are written out (`1..8`, `[a, b]`), else None."""
+    if isinstance(e, ast.Range):
+        low, high = _literal_value(e.low), _literal_value(e.high)
+        if isinstance(low, int) and isinstance(high, int) and not isinstance(low | high, bool) and high - low < 10_000:
+            return list(range(low, high + 1))
+        return None
+    if isinstance(e, ast.ListLit):
+        items = [_literal_value(x) for x in e.items]
+        return None if any(x is None for x in items) else items
+    return None
 
 
 def _map_type(keys: tuple[Type, ...], value: Type) -> Type:

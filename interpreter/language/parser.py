@@ -687,7 +687,14 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         fields: dict = {"variants": [], "options": [], "steps": [], "citations": []}
+        settings: list[tuple[str, Span]] = []
         for kind, value, span in rest:
+            if kind == "players":
+                settings.append(("players", span))
+            elif kind == "variants":
+                settings.extend((f"variant:{v}", span) for v in value)
+            elif kind == "options":
+                settings.extend((f"option:{name}", span) for name, _ in value)
             if kind in ("variants", "options", "steps", "citations"):
                 fields[kind].extend(value)
                 continue
@@ -708,6 +715,7 @@ class _Builder(Transformer):
             steps=tuple(fields["steps"]),
             citations=tuple(fields["citations"]),
             source_range=(meta.start_pos, meta.end_pos),
+            settings=tuple(settings),
         )
 
     @v_args(meta=True)

@@ -829,6 +829,8 @@ class Test:
     steps: tuple[TestStep, ...] = ()
     citations: tuple[str, ...] = ()
     source_range: tuple[int, int] = (0, 0)
+    # where each setting is written, for its errors: ("players", span), ("variant:NAME", span), ("option:NAME", span)
+    settings: tuple[tuple[str, Span], ...] = ()
 
 
 @frozen

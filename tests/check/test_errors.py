@@ -2542,3 +2542,114 @@ def test_a_house_card_that_misses_its_kinds_slot_header_hears_why_once(tmp_path)
     assert c.hint is not None and "write `effect { ... }` here" in c.hint
     assert proc.message == "unknown name 's'" and proc.hint is not None and "(it is a parameter of" in proc.hint
     assert "'us'" not in text
+
+
+# ---- a test block's mistakes, found by `check` where they are written -----------------------------
+SEATS_GAME = """
+game t { players 2..4 seats [north, east, south, west] }
+option rounds: int = 4 choices 1..8 "rounds"
+var score: player -> int = 0
+variant long "Long" {
+    rule "Variant"
+    replace def length() = 2
+}
+def length() = 1
+procedure play() {
+    rule "Play"
+    choose n from [1, 2] by north label "{n}"
+    score[north] += n
+    game over [north]
+}
+"""
+
+
+def diagnostics(path: Path) -> list:
+    """What `check` says of a file: its errors and warnings."""
+    try:
+        return check_program(load_program(path))
+    except GameDefError as err:
+        return list(err.diagnostics)
+
+
+TEST_CASES = [
+    ("players 5", "3:5", "test a: t is for 2 to 4 players, not 5", "write `players N`, N from 2 to 4"),
+    ("option round = 3", "4:5", "test a: unknown option 'round'", "did you mean 'rounds'?"),
+    ("option rounds = 12", "4:21", "test a: option 'rounds' = 12 is not allowed", "choose from 1, 2, 3"),
+    ('option rounds = "4"', "4:21", "test a: option 'rounds' is int, not str", None),
+    ("variant lon", "4:5", "test a: unknown variant 'lon'", "did you mean 'long'?"),
+    ("expect score[north]", "4:12", "`expect` takes a condition (true or false), and `score[north]` is int", None),
+    (
+        "arrange {\n        score[west] = 3\n    }",
+        "5:9",
+        "score[west] is written, but west is not in play with 2",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("item", "where", "message", "hint"),
+    TEST_CASES,
+    ids=[
+        "players",
+        "unknown-option",
+        "option-value",
+        "option-type",
+        "unknown-variant",
+        "expect-int",
+        "seat-not-in-play",
+    ],
+)
+def test_a_tests_mistake_is_a_check_error_at_its_item(tmp_path, item, where, message, hint):
+    """`gamedef test` refuses a test whose player count, options or variants the game does
+    not allow, fails an `expect` of a number whatever came, and stops at a write to a seat the
+    test's count lacks: `check` says so first, at the line of the item."""
+    write(tmp_path, SEATS_GAME, "g.game")
+    path = write(
+        tmp_path, f'include "g.game"\ntest a "A" {{\n    players 2\n    {item}\n    expect true\n}}\n', "g.test.game"
+    )
+    if item.startswith("players"):
+        path.write_text(path.read_text().replace("    players 2\n", ""))
+    diags = diagnostics(path)
+    errors = [d for d in diags if d.severity == "error"]
+    assert errors, diags
+    assert f"{errors[0].span.line}:{errors[0].span.column}" == where, errors
+    assert message in errors[0].message, errors
+    if hint is not None:
+        assert hint in (errors[0].hint or ""), errors
+
+
+def test_a_test_written_twice_is_a_check_error_at_the_second(tmp_path):
+    """Two tests of one name: `gamedef test` refuses the file; `check` says so at the second."""
+    write(tmp_path, SEATS_GAME, "g.game")
+    one = 'test a "A" {\n    players 2\n    expect true\n}\n'
+    path = write(tmp_path, f'include "g.game"\n{one}{one}', "g.test.game")
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message) for d in errors] == [(6, "test 'a' is written twice")], errors
+
+
+def test_a_seat_named_through_a_local_is_warned_of(tmp_path):
+    """`let w = west` then `score[w] += 1`, and `for q in [north, west]`: the local holds the
+    seat constant, which two players lack: the same warning as `score[west] += 1`."""
+    path = write(
+        tmp_path,
+        SEATS_GAME.replace(
+            "    score[north] += n\n",
+            "    let w = west\n    score[w] += n\n    for q in [north, west] {\n        score[q] += 1\n    }\n",
+        ),
+    )
+    warnings = [d for d in diagnostics(path) if d.severity == "warning" and "not in play" in d.message]
+    assert [(d.span.line, "west is not in play with 2 or 3 players" in d.message) for d in warnings] == [
+        (13, True),
+        (15, True),
+    ], warnings
+
+
+def test_a_runtime_error_in_a_tests_code_names_the_test_block_not_its_internal_name():
+    """The code an `arrange` runs is named as the designer wrote it."""
+    from interpreter.language.testcode import shown_name
+
+    assert shown_name("__test_0_arrange_3") == "the test's `arrange`"
+    assert shown_name("__test_12_run") == "the test's `run`"
+    assert shown_name("__test_2_expect_1_left") == "the test's `expect`"
+    assert shown_name("turn") == "turn"
