@@ -112,6 +112,7 @@ class Checker:
         self._stray_params: dict[str, tuple[str, str]] = {}
         self._stray_told = False
         self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
+        self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -921,6 +922,7 @@ class Checker:
             self._where = {"self": d.span}
             self.block(hook.body, {"self": Named(d.kind)}, 0)
         for name, body, _span, params in d.slots:
+            self._slot_performed(d, name, _span, body)
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
             scope = {"self": Named(d.kind), **{p.name: self.type_of(p.type) for p in declared + params}}
@@ -933,6 +935,35 @@ class Checker:
                 self.block(body, scope, 0)
             finally:
                 self._stray_params = {}
+
+    def _performed_slots(self) -> set[str]:
+        """The slot names some `perform X.NAME(...)` of the program (or of its tests) names."""
+        if self._performed is None:
+            self._performed = {
+                n.slot for n in ast.walk((self.program.decls, self.program.tests)) if isinstance(n, ast.Perform)
+            }
+        return self._performed
+
+    def _slot_performed(self, d: ast.Card, name: str, span, body) -> None:
+        """A card's slot that no rule performs never runs: `efect { ... }` for the `effect`
+        every rule performs is a card whose text does nothing, whatever its body says.
+        An error where a performed or declared slot has a close name (a slip), else a warning.
+        A body that reads a parameter of the close slot hears of the slip there instead
+        (`_stray_slot_params`), once."""
+        own = self.slot_signatures.get(d.kind, {})
+        if name in self._performed_slots() or name in own:
+            return
+        known = self._performed_slots() | set(own)
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+        if close and close[0] in own:
+            read = {n.id for n in ast.walk(body) if isinstance(n, ast.Name)}
+            if read & {p.name for p in own[close[0]].params}:
+                return
+        message = f"card '{d.name}': no rule performs a slot `{name}`, so its code never runs"
+        if close:
+            self.error(span, message, f"did you mean `{close[0]}`? (rules `perform` it: `perform c.{close[0]}(...)`)")
+        else:
+            self.warn(span, message, f"perform it where it applies: `perform {d.name}.{name}(...)`")
 
     def _stray_slot_params(self, d: ast.Card, name: str, params, bound: set[str]) -> dict[str, tuple[str, str]]:
         """The parameters a declared `slot` would give this card's slot `name` but that are

@@ -1427,6 +1427,36 @@ CASES = [
         "include finds no file: nowhere/cards.game",
         id="include-finds-nothing",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        card spark "Spark" {
+            efect {
+                rule "Spark: the leaders score 1"
+                score[a] += 1
+            }
+        }
+        card flare "Flare" {
+            effect {
+                rule "Flare: b scores 1"
+                score[b] += 1
+            }
+        }
+        procedure play() {
+            rule "Play"
+            for c in members(Card) {
+                perform c.effect()
+            }
+            game over []
+        }
+        """,
+        {},
+        "4:5",
+        "card 'spark': no rule performs a slot `efect`, so its code never runs\n"
+        "        efect {\n        ^\n    hint: did you mean `effect`?",
+        id="slot-never-performed-misspelt",
+    ),
 ]
 
 
