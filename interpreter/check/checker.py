@@ -438,7 +438,10 @@ class Checker:
     def _components(self, decls) -> None:
         """Generates and cards: their properties' values, slots and names."""
         self._slot_signatures(decls)
+        declared_kinds = set(self.fields)  # by an entity or a table: their cards' properties are checked
         for d in decls:
+            if isinstance(d, ast.Card) and d.kind not in declared_kinds and d.extends is None:
+                self._undeclared_kind(d, declared_kinds)
             if isinstance(d, ast.Var) and d.zone:
                 t = d.type
                 while isinstance(t, ast.MapType):
@@ -469,7 +472,7 @@ class Checker:
                     self.slot_arity.setdefault(slot_name, set()).add(len(params))
                     self._slot_matches(d, slot_name, span, params)
                 for fv in d.props:
-                    if d.kind in self.fields:
+                    if d.kind in declared_kinds:
                         self._field_value(d.kind, fv, {})
                     else:
                         self.expr(fv.value, {})
@@ -478,6 +481,31 @@ class Checker:
                     self.fields.setdefault(d.kind, {})[f] = STR
                 if d.extends is None:  # a table's row is named by the table
                     self._constant(d.name, Named(d.kind), d.span)
+
+    def _undeclared_kind(self, d: ast.Card, declared: set[str]) -> None:
+        """A card of a kind no entity or table declares makes a kind of its own, whose
+        components no rule of the declared kinds reaches (a deck dealt from `members(Crop)`
+        never holds a `: Corp` card). A kind named like a declared one (`Corp` for `Crop`),
+        or a card naming no kind whose properties are all a declared kind's, is that slip."""
+        kinds = sorted(k for k in declared if k in self.entities)
+        if d.has_kind:
+            close = difflib.get_close_matches(d.kind, kinds, n=1, cutoff=0.7)
+            if close:
+                self.error(
+                    d.span,
+                    f"card '{d.name}' is of kind '{d.kind}', which no entity declares: a kind of its own, "
+                    f"which no rule of {close[0]} reaches",
+                    f"did you mean `: {close[0]}`?",
+                )
+            return
+        given = {fv.name for fv in d.props}
+        fitting = [k for k in kinds if given and given <= set(self.fields[k])]
+        if fitting and "Card" not in self.entities:
+            self.error(
+                d.span,
+                f"card '{d.name}' names no kind, so it is a Card, which no rule of {' or '.join(fitting)} reaches",
+                f'write its kind: `card {d.name} "{d.title}" : {fitting[0]}`',
+            )
 
     def _option_roles(self) -> None:
         """`N players when OPTION == VALUE: [...]`: the option must be declared, the value a

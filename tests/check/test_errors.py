@@ -1457,6 +1457,42 @@ CASES = [
         "        efect {\n        ^\n    hint: did you mean `effect`?",
         id="slot-never-performed-misspelt",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Crop { yield_points: int }
+        card wheat "Wheat" : Crop { yield_points 2 }
+        card rye "Rye" : Corp { yield_points 1 }
+        procedure play() {
+            rule "Play"
+            choose c from members(Crop) by a label "{c}"
+            game over []
+        }
+        """,
+        {},
+        "4:1",
+        "card 'rye' is of kind 'Corp', which no entity declares: a kind of its own, which no rule of Crop reaches\n"
+        '    card rye "Rye" : Corp { yield_points 1 }\n    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
+        "    hint: did you mean `: Crop`?",
+        id="card-kind-misspelt",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Crop { yield_points: int  bonus: int? }
+        card wheat "Wheat" : Crop { yield_points 2 }
+        card rye "Rye" { yield_points 1  bonus 2 }
+        procedure play() {
+            rule "Play"
+            choose c from members(Crop) by a label "{c}"
+            game over []
+        }
+        """,
+        {},
+        "4:1",
+        "card 'rye' names no kind, so it is a Card, which no rule of Crop reaches",
+        id="card-kind-left-out",
+    ),
 ]
 
 
@@ -2683,3 +2719,22 @@ def test_a_runtime_error_in_a_tests_code_names_the_test_block_not_its_internal_n
     assert shown_name("__test_12_run") == "the test's `run`"
     assert shown_name("__test_2_expect_1_left") == "the test's `expect`"
     assert shown_name("turn") == "turn"
+
+
+def test_the_cards_of_a_kind_no_entity_declares_give_what_they_give(tmp_path):
+    """§3.7: a kind no entity declares has the properties its cards give: a card giving two
+    is not told the second is no property of the kind its first made."""
+    path = write(
+        tmp_path,
+        """
+        game k { players 2..2 seats [a, b] }
+        card ruby "Ruby" : Gem { power 1  weight 2 }
+        card opal "Opal" : Gem { power 3  weight 4 }
+        procedure play() {
+            rule "Play"
+            choose g from members(Gem) by a label "{g} {g.power} {g.weight}"
+            game over []
+        }
+        """,
+    )
+    assert diagnostics(path) == []
