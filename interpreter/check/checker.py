@@ -1712,7 +1712,14 @@ class Checker:
             return ANY
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
-        self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
+        if n.lower() in ("null", "nil", "nothing", "undefined"):
+            self.error(e.span, f"unknown name '{n}'", "write `none` for no value")
+            return ANY
+        # the words for truth and for no value are close to a slip too (`fals`, `True`)
+        literal = difflib.get_close_matches(n, ["true", "false", "none"], n=1, cutoff=0.75)
+        self.error(
+            e.span, f"unknown name '{n}'", f"did you mean `{literal[0]}`?" if literal else did_you_mean(n, known)
+        )
         return ANY
 
     def _param_owners_now(self) -> dict[str, str]:

@@ -2738,3 +2738,18 @@ def test_the_cards_of_a_kind_no_entity_declares_give_what_they_give(tmp_path):
         """,
     )
     assert diagnostics(path) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "hint"), [("fals", "did you mean `false`?"), ("True", "did you mean `true`?"), ("null", "write `none`")]
+)
+def test_a_misspelt_truth_or_none_is_hinted_with_the_word(tmp_path, written, hint):
+    """`promo fals` is `false` misspelt, not a name of the game that happens to be close."""
+    path = write(
+        tmp_path,
+        "game t { players 2..2 seats [a, b] }\nvar failures: int = 0\nvar flag: bool? = none\n"
+        f'procedure play() {{\n    rule "Play"\n    flag = {written}\n    failures += 1\n    game over []\n}}\n',
+    )
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message) for d in errors] == [(6, f"unknown name '{written}'")], errors
+    assert hint in (errors[0].hint or ""), errors
