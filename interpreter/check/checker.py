@@ -1613,6 +1613,37 @@ class Checker:
             return any(self._reads_changeable(a) for a in key[2])
         return False
 
+    def _numbers_compared(self, e: ast.Call, args: list) -> None:
+        """`max(a, b)` takes two numbers, `max(xs)`, `min(xs)` and `sum(xs)` a list: a value
+        that may be none among them stops the rule when it runs (`max(vp[p], c.bonus)` with
+        `bonus: int?`, `min([c.ops for c in hand])`), and so does a number given alone.
+        True if reported."""
+        f = e.func
+        if len(args) == 2:
+            told = False
+            for a, t in zip(e.args, args):
+                if not fits(t, INT):
+                    if not self.none_misfit(a, t, INT, f"`{f}` of two values compares numbers"):
+                        self.error(a.span, f"`{f}` of two values compares numbers, not {show(t)}")
+                    told = True
+            return told
+        t = args[0]
+        if isinstance(t, ListOf) and isinstance(t.item, Maybe) and fits(t.item.inner, INT):
+            why = why_none(t.item)
+            item = _written(e.args[0].element) if isinstance(e.args[0], ast.Comprehension) else "x"
+            self.error(
+                e.args[0].span,
+                f"`{f}` of a list whose items may be none{f' ({why})' if why else ''}: it stops the rule when one is",
+                f"give each item a default, `{item} ?? 0`, or leave the nones out, `if {item} != none`",
+            )
+            return True
+        if t == INT:
+            self.error(
+                e.args[0].span, f"`{f}` takes a list of numbers (or, for max and min, two numbers), not one number"
+            )
+            return True
+        return False
+
     def none_misfit(self, e, t, want, what: str) -> bool:
         """If `t` is a `T?` whose `T` would fit `want`: report that `e` may be none where
         `what` needs a value, naming where the none may come from and how to narrow it;
@@ -2061,6 +2092,8 @@ class Checker:
             return ANY
         r = b.returns
         a0 = args[0] if args else ANY
+        if f in ("max", "min", "sum") and self._numbers_compared(e, args):
+            return INT  # reported once, at its argument: what it gives is no new mistake
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
         if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted

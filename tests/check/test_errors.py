@@ -2753,3 +2753,54 @@ def test_a_misspelt_truth_or_none_is_hinted_with_the_word(tmp_path, written, hin
     errors = [d for d in diagnostics(path) if d.severity == "error"]
     assert [(d.span.line, d.message) for d in errors] == [(6, f"unknown name '{written}'")], errors
     assert hint in (errors[0].hint or ""), errors
+
+
+MAX_MIN_GAME = """
+game t { players 2..2 seats [a, b] }
+entity Crop { bonus: int? }
+card rye "Rye" : Crop { bonus 2 }
+card oat "Oat" : Crop { }
+var score: player -> int = 0
+procedure play() {
+    rule "Play"
+    STATEMENT
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("statement", "column", "fragment", "fixed"),
+    [
+        (
+            "score[a] = max(score[a], oat.bonus)",
+            30,
+            "`max` of two values compares numbers, but `oat.bonus` may be none",
+            "score[a] = max(score[a], oat.bonus ?? 0)",
+        ),
+        (
+            "score[a] = min([c.bonus for c in members(Crop)])",
+            20,
+            "`min` of a list whose items may be none (`bonus` is declared `int?` in Crop)",
+            "score[a] = min([c.bonus ?? 0 for c in members(Crop)])",
+        ),
+        (
+            "score[a] = sum([c.bonus for c in members(Crop)])",
+            20,
+            "`sum` of a list whose items may be none",
+            "score[a] = sum([c.bonus for c in members(Crop) if c.bonus != none])",
+        ),
+        ("score[a] = max(score[b])", 20, "`max` takes a list of numbers", "score[a] = max([score[b], 1])"),
+    ],
+    ids=["max-of-two", "min-of-a-list", "sum-of-a-list", "max-of-one-number"],
+)
+def test_max_min_and_sum_of_values_that_may_be_none_are_refused(tmp_path, statement, column, fragment, fixed):
+    """`max(a, b)` with `b: int?`, `min`/`sum` of a list that may hold none, and `max` of one
+    number stop the rule when it runs (a run-time error at play): `check` refuses them at the
+    value, and the hint's fix checks."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", statement))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.span.column) for d in errors] == [(8, column)], errors
+    assert fragment in errors[0].message, errors
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", fixed))
+    assert [d for d in diagnostics(path) if d.severity == "error"] == []
