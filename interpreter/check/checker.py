@@ -1613,7 +1613,7 @@ class Checker:
             return any(self._reads_changeable(a) for a in key[2])
         return False
 
-    def _numbers_compared(self, e: ast.Call, args: list) -> None:
+    def _numbers_compared(self, e: ast.Call, args: list) -> bool:
         """`max(a, b)` takes two numbers, `max(xs)`, `min(xs)` and `sum(xs)` a list: a value
         that may be none among them stops the rule when it runs (`max(vp[p], c.bonus)` with
         `bonus: int?`, `min([c.ops for c in hand])`), and so does a number given alone.
