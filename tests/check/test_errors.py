@@ -1493,6 +1493,23 @@ CASES = [
         "card 'rye' names no kind, so it is a Card, which no rule of Crop reaches",
         id="card-kind-left-out",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        def length() = 3
+        replace def length() = 5
+        procedure play() {
+            rule "Play"
+            choose n from 1..length() by a label "{n}"
+            game over []
+        }
+        """,
+        {},
+        "3:1",
+        "`replace` outside a variant changes what an included file declares, and def 'length' is declared "
+        "in this file, at line 2",
+        id="replace-of-its-own-files-declaration",
+    ),
 ]
 
 
