@@ -1556,7 +1556,14 @@ class Checker:
             return ANY
         if isinstance(t, ListOf):
             return t.item
-        self.error(node.span, f"expected a list here, not {show(t)}", "for example 1..6 or [a, b]")
+        hint = "for example 1..6 or [a, b]"
+        if isinstance(t, TypeName):  # `for p in player`, `for c in Crop`: the type, not its members
+            hint = (
+                "`players` is the list of the seats in play (`members(player)`: every seat)"
+                if t.of == PLAYER
+                else f"`members({show(t.of)})` lists its members"
+            )
+        self.error(node.span, f"expected a list here, not {show(t)}", hint)
         return ANY
 
     def cond(self, e, scope, what: str) -> None:
@@ -1850,7 +1857,10 @@ class Checker:
             return STR
         for t, node in ((a, e.left), (b, e.right)):
             if not fits(t, INT) and not self.none_misfit(node, t, INT, f"`{op}` needs numbers"):
-                self.error(node.span, f"`{op}` needs numbers, not {show(t)}")
+                text = op == "+" and STR in (a, b)  # `"round " + round`: text is built by interpolation
+                value = _written(e.right if a == STR else e.left)
+                hint = f'build text by interpolation: "... {{{value}}}" puts the value in the text' if text else None
+                self.error(node.span, f"`{op}` needs numbers, not {show(t)}", hint)
         return BOOL if op in ("<", "<=", ">", ">=") else INT
 
     def _coalesce(self, e, a, b):

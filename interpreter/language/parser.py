@@ -1333,6 +1333,8 @@ def _slip(
         return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
     if token == "=" and "COMP_OP" in expected:
         return "to compare, write `==`: `=` sets a variable, in a statement of its own"
+    if token == "+" and previous.startswith('"'):
+        return 'text is built by interpolation, not `+`: write the value inside the text, "... {VALUE}"'
     if token == "elif" and "ELSE" in expected:
         return "`if COND then A else B` has no `elif`: write `else if COND2 then B else C`"
     if token == "then" and "LBRACE" in expected:

@@ -2821,3 +2821,21 @@ def test_max_min_and_sum_of_values_that_may_be_none_are_refused(tmp_path, statem
     assert fragment in errors[0].message, errors
     path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", fixed))
     assert [d for d in diagnostics(path) if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "hint"),
+    [
+        ('let t = "round " + score[a]', 'build text by interpolation: "... {score[a]}" puts the value in the text'),
+        ('log "round " + score[a]', "text is built by interpolation, not `+`: write the value inside the text"),
+        ('for p in player {\n        log "{p}"\n    }', "`players` is the list of the seats in play"),
+        ('for c in Crop {\n        log "{c}"\n    }', "`members(Crop)` lists its members"),
+    ],
+    ids=["text-joined-with-plus", "a-log-joined-with-plus", "the-type-player-for-players", "a-kind-for-its-members"],
+)
+def test_a_type_slip_is_hinted_with_the_designers_fix(tmp_path, statement, hint):
+    """Text joined with `+` is built by interpolation; a loop over a type means its members."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", statement))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert len(errors) == 1 and errors[0].span.line == 8, errors
+    assert hint in (errors[0].hint or ""), errors
