@@ -766,7 +766,28 @@ class Checker:
         elif not fits(t, fields[fv.name]) and not self.none_misfit(
             fv.value, t, fields[fv.name], f"{kind}.{fv.name} is {show(fields[fv.name])}"
         ):
-            self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
+            want = fields[fv.name]
+            self.error(
+                fv.value.span, f"{kind}.{fv.name} is {show(want)}, not {show(t)}", self._literal_hint(fv.value, want)
+            )
+
+    def _literal_hint(self, e, want: Type) -> str | None:
+        """The fix of a value written as another type: `"false"` for false, `91` for "91",
+        a seat `west` for the member `West` of the enum wanted."""
+        inner = strip(want)
+        if isinstance(e, ast.Str) and all(isinstance(p, str) for p in e.parts):
+            text = "".join(e.parts)
+            if inner == BOOL and text in ("true", "false") or inner == INT and text.lstrip("-").isdigit():
+                return f"write it without quotes: {text}"
+        if isinstance(e, ast.Int) and inner == STR:
+            return f'a text is in quotes: "{e.value}"'
+        if isinstance(e, ast.Name):
+            same = [m for m, t in self.constants.items() if t == inner and m.lower() == e.id.lower() and m != e.id]
+            if same:
+                return (
+                    f"did you mean `{same[0]}`, a {show(inner)}? (`{e.id}` is a {show(self.constants.get(e.id, ANY))})"
+                )
+        return None
 
     def _params(self, params) -> dict[str, Any]:
         """A scope of parameters by name, each of its declared type (a `T?` noted as such)."""
@@ -1876,8 +1897,12 @@ class Checker:
             return a
         value = strip(a)
         if not (fits(b, value) or fits(value, b) or fits(strip(b), value) or b == NONE):
-            self.error(e.right.span, f"the default of a {show(a)} must be {show(value)}, not {show(b)}")
-            return a
+            self.error(
+                e.right.span,
+                f"the default after `??` of `{_written(e.left)}` ({show(a)}) must be {show(value)}, not {show(b)}",
+                f"for example `{_written(e.left)} ?? {_DEFAULTS[value]}`" if value in _DEFAULTS else None,
+            )
+            return value  # reported here: what uses it is not a new mistake
         return join(value, b)
 
     def _Not(self, e, scope):

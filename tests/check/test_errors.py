@@ -2839,3 +2839,38 @@ def test_a_type_slip_is_hinted_with_the_designers_fix(tmp_path, statement, hint)
     errors = [d for d in diagnostics(path) if d.severity == "error"]
     assert len(errors) == 1 and errors[0].span.line == 8, errors
     assert hint in (errors[0].hint or ""), errors
+
+
+LITERAL_GAME = """
+game t { players 2..2 seats [west, east] }
+enum Block { West, East }
+entity Thing { number: str  flag: bool  size: int  block: Block  bonus: int? }
+card a "A" : Thing { PROPS }
+var score: player -> int = 0
+procedure play() {
+    rule "Play"
+    score[west] += a.bonus ?? DEFAULT
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("props", "default", "message", "hint"),
+    [
+        ("number 91  flag true  size 1  block West", "0", "Thing.number is str, not int", 'a text is in quotes: "91"'),
+        ('number "1"  flag "false"  size 1  block West', "0", "Thing.flag is bool, not str", "without quotes: false"),
+        ('number "1"  flag true  size "2"  block West', "0", "Thing.size is int, not str", "without quotes: 2"),
+        ('number "1"  flag true  size 1  block west', "0", "Thing.block is Block, not player", "did you mean `West`"),
+        ('number "1"  flag true  size 1  block West', "east", "the default after `??` of `a.bonus`", "a.bonus ?? 0"),
+    ],
+    ids=["number-for-text", "text-for-truth", "text-for-number", "seat-for-enum-member", "default-of-another-type"],
+)
+def test_a_value_written_as_another_type_is_hinted_with_how_to_write_it(tmp_path, props, default, message, hint):
+    """A card's `number 91` where the kind says text, `flag "false"`, `block west` (the seat)
+    for `West` (the member), and a `??` default of another type: one error each, at the
+    value, whose hint writes it right."""
+    path = write(tmp_path, LITERAL_GAME.replace("PROPS", props).replace("DEFAULT", default))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert len(errors) == 1 and message in errors[0].message, errors
+    assert hint in (errors[0].hint or ""), errors
