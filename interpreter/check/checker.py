@@ -776,7 +776,7 @@ class Checker:
         a seat `west` for the member `West` of the enum wanted."""
         inner = strip(want)
         if isinstance(e, ast.Str) and all(isinstance(p, str) for p in e.parts):
-            text = "".join(e.parts)
+            text = "".join(str(p) for p in e.parts)
             if inner == BOOL and text in ("true", "false") or inner == INT and text.lstrip("-").isdigit():
                 return f"write it without quotes: {text}"
         if isinstance(e, ast.Int) and inner == STR:
