@@ -1564,6 +1564,18 @@ class Checker:
                 f"it is declared at {decl.span}" if decl is not None else None,
             )
             return
+        wrong = [i for i, (p, a) in enumerate(zip(params, args)) if not fits(a, p) and not fits(strip(a), p)]
+        if len(wrong) == 2:  # `add_influence(poland, w, 1)`: two arguments that fit each other's places
+            i, j = wrong
+            if fits(strip(args[i]), params[j]) and fits(strip(args[j]), params[i]):
+                shown = f"{decl.name}({params_text(decl.params)})" if decl is not None else what
+                self.error(
+                    node.span,
+                    f"arguments {i + 1} and {j + 1} of {what} are in each other's place: "
+                    f"it takes {show(params[i])} then {show(params[j])}, given {show(args[i])} then {show(args[j])}",
+                    f"swap them: {shown}",
+                )
+                return
         for i, (p, a) in enumerate(zip(params, args), 1):
             if not fits(a, p):
                 e = exprs[i - 1] if len(exprs) >= i else None

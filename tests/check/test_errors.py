@@ -1510,6 +1510,27 @@ CASES = [
         "in this file, at line 2",
         id="replace-of-its-own-files-declaration",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        enum Region { north_r, south_r }
+        var influence: player -> Region -> int = 0
+        procedure add_influence(s: player, x: Region, n: int) {
+            rule "Influence"
+            influence[s][x] += n
+        }
+        procedure play() {
+            rule "Play"
+            add_influence(north_r, a, 1)
+            game over []
+        }
+        """,
+        {},
+        "10:5",
+        "arguments 1 and 2 of procedure 'add_influence' are in each other's place: it takes player then Region, "
+        "given Region then player",
+        id="arguments-swapped",
+    ),
 ]
 
 
