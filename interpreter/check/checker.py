@@ -1783,6 +1783,9 @@ class Checker:
             return ANY
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
+        if n in ("offered", "logged", "ended", "winner", "deciding", "modifiers"):
+            self.error(e.span, f"unknown name '{n}'", f"a test's `{n}` is called: `{n}()`, in an `expect` or a `reach`")
+            return ANY
         if n.lower() in ("null", "nil", "nothing", "undefined"):
             self.error(e.span, f"unknown name '{n}'", "write `none` for no value")
             return ANY

@@ -2688,6 +2688,7 @@ TEST_CASES = [
         "score[west] is written, but west is not in play with 2",
         None,
     ),
+    ('expect "1" in offered', "4:19", "unknown name 'offered'", "a test's `offered` is called: `offered()`"),
 ]
 
 
@@ -2702,6 +2703,7 @@ TEST_CASES = [
         "unknown-variant",
         "expect-int",
         "seat-not-in-play",
+        "offered-not-called",
     ],
 )
 def test_a_tests_mistake_is_a_check_error_at_its_item(tmp_path, item, where, message, hint):
