@@ -851,7 +851,11 @@ class Checker:
         t = self.expr(d.default, {})
         want = self.vars[d.name][1]
         if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
-            self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+            self.error(
+                d.default.span,
+                f"'{d.name}' holds {show(want)}, its starting value is {show(t)}",
+                self._literal_hint(d.default, want),
+            )
         if d.bounds is not None:
             if strip(want) not in (INT, lst(INT)):
                 self.error(
@@ -1500,7 +1504,9 @@ class Checker:
             self._use(at, s.name, kind, self._where.get(s.name), scope[s.name])
             want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
             if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
-                self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
+                self.error(
+                    s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}", self._literal_hint(s.value, want)
+                )
             elif not s.keys and is_opt(value) and want is not None and not is_opt(want) and want != ANY:
                 scope[s.name] = join(want, value)  # it may be none from here on
             return
@@ -1531,7 +1537,9 @@ class Checker:
             and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, ListOf | Maybe))
             and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
         ):
-            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
+            self.error(
+                s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", self._literal_hint(s.value, val_t)
+            )
 
     def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
         """The type reached by indexing `name` (map keys, then list positions), or None."""

@@ -2897,3 +2897,12 @@ def test_a_value_written_as_another_type_is_hinted_with_how_to_write_it(tmp_path
     errors = [d for d in diagnostics(path) if d.severity == "error"]
     assert len(errors) == 1 and message in errors[0].message, errors
     assert hint in (errors[0].hint or ""), errors
+
+
+def test_a_number_in_quotes_assigned_to_a_number_is_hinted_without_quotes(tmp_path):
+    """`score[a] += "1"`: the text "1" where a number is held; the hint writes it bare."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", 'score[a] += "1"'))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message, d.hint) for d in errors] == [
+        (8, "'score' holds int, not str", "write it without quotes: 1")
+    ], errors
