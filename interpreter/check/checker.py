@@ -112,6 +112,7 @@ class Checker:
         self._stray_params: dict[str, tuple[str, str]] = {}
         self._stray_told = False
         self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
+        self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -194,7 +195,12 @@ class Checker:
         variant the game lacks is an error at the test (reported once, with no variant)."""
         chosen = sorted(v.name for v in self.program.variants)
         code: list = []
+        seen: dict[tuple[str, str], ast.Test] = {}
         for i, t in enumerate(self.program.tests):
+            first = seen.setdefault((t.span.path, t.name), t)
+            if first is not t and not chosen:
+                self.error(t.span, f"test '{t.name}' is written twice", f"the first is at {first.span}; rename one")
+            where = dict(t.settings)
             unknown = [v for v in t.variants if v not in self.program.all_variants]
             if unknown:
                 if not chosen:
@@ -203,14 +209,100 @@ class Checker:
                         if self.program.all_variants
                         else "the game has no variants"
                     )
-                    self.error(t.span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
+                    span = where.get(f"variant:{unknown[0]}", t.span)
+                    self.error(span, f"test {t.name}: unknown variant '{unknown[0]}'", hint)
                 continue
             if sorted(set(t.variants)) == chosen:
+                self._test_settings(t, where)
                 code.extend(test_decls(i, t, checked_only=True))
         return code
 
+    def _test_settings(self, t: ast.Test, where: dict) -> None:
+        """A test's player count and options, checked where they are written, as `gamedef
+        test` would refuse them: a count the header does not allow, an option the game
+        (with the test's variants) does not declare, a value of another type or outside
+        the option's choices."""
+        h = self.program.header
+        if t.players is not None and not h.min_players <= t.players <= h.max_players:
+            self.error(
+                where.get("players", t.span),
+                f"test {t.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {t.players}",
+                f"write `players N`, N from {h.min_players} to {h.max_players}",
+            )
+        declared = {d.name: d for d in self.program.decls if isinstance(d, ast.Option)}
+        for name, value in t.options:
+            span = where.get(f"option:{name}", t.span)
+            d = declared.get(name)
+            written = _literal_value(value)
+            if d is None:
+                hint = did_you_mean(name, declared) or (
+                    "the options: " + ", ".join(declared) if declared else "the game has no options"
+                )
+                opening = self._variant_declaring(name)
+                if opening is not None:
+                    hint = f"the variant {opening} declares it: add `variant {opening}` to the test"
+                self.error(span, f"test {t.name}: unknown option '{name}'", hint)
+                continue
+            want = self.options.get(name, ANY)
+            got = self.expr(value, {})
+            if not fits(got, want):
+                self.error(value.span, f"test {t.name}: option '{name}' is {show(want)}, not {show(got)}")
+                continue
+            allowed = _literal_choices(d.choices)
+            if allowed is not None and written is not None and written not in allowed:
+                shown = ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+                opening = self._variant_declaring(name, written)
+                also = f", or add `variant {opening}` to the test" if opening is not None else ""
+                self.error(
+                    value.span,
+                    f"test {t.name}: option '{name}' = {_write(value)} is not allowed",
+                    f"choose from {shown}{also}",
+                )
+
+    def _variant_declaring(self, name: str, value: Any = None) -> str | None:
+        """A variant not chosen that declares option `name` (allowing `value`, when given)."""
+        chosen = {v.name for v in self.program.variants}
+        for v in self.program.all_variants.values():
+            if v.name in chosen:
+                continue
+            for x in v.decls:
+                d = x.decl if isinstance(x, ast.Replace) else x
+                if isinstance(d, ast.Option) and d.name == name:
+                    allowed = _literal_choices(d.choices)
+                    if value is None or allowed is None or value in allowed:
+                        return v.name
+        return None
+
+    def _counts(self) -> None:
+        """The player counts and the seats agree: `players MIN..MAX` with MIN <= MAX, each
+        seat named once, and a seat for each player at every count no `roles` rule gives
+        (else `gamedef run --players MAX` stops at its start)."""
+        h = self.program.header
+        lo, hi, names = h.min_players, h.max_players, h.seats
+        if lo > hi:
+            self.error(
+                h.players_span or h.span,
+                f"`players {lo}..{hi}` allows no count: the least comes first",
+                f"write `players {hi}..{lo}`",
+            )
+        twice = next((n for i, n in enumerate(names) if n in names[:i]), None)
+        if twice is not None:
+            self.error(
+                h.seats_span or h.span, f"seat '{twice}' is named twice in `seats [...]`", "give each seat its own name"
+            )
+        ruled = {count for count, _ in h.roles} | {r[0] for r in h.option_roles}
+        short = [n for n in range(lo, hi + 1) if n not in ruled and names and n > len(names)]
+        if short:
+            self.error(
+                h.seats_span or h.span,
+                f"`players {lo}..{hi}` allows {short[0]} players, but only {len(names)} seats are named",
+                f"name {short[-1] - len(names)} more in `seats [...]`, give {short[0]} players their seats in "
+                f"`roles`, or allow at most {len(names)}: `players {lo}..{len(names)}`",
+            )
+
     def _seats(self) -> None:
         """Every seat and role is a constant of type player."""
+        self._counts()
         for seat in self.program.header.seats:
             self.constants[seat] = PLAYER
             self.declared.setdefault("const:" + seat, self.program.header.span)
@@ -346,7 +438,10 @@ class Checker:
     def _components(self, decls) -> None:
         """Generates and cards: their properties' values, slots and names."""
         self._slot_signatures(decls)
+        declared_kinds = set(self.fields)  # by an entity or a table: their cards' properties are checked
         for d in decls:
+            if isinstance(d, ast.Card) and d.kind not in declared_kinds and d.extends is None:
+                self._undeclared_kind(d, declared_kinds)
             if isinstance(d, ast.Var) and d.zone:
                 t = d.type
                 while isinstance(t, ast.MapType):
@@ -377,7 +472,7 @@ class Checker:
                     self.slot_arity.setdefault(slot_name, set()).add(len(params))
                     self._slot_matches(d, slot_name, span, params)
                 for fv in d.props:
-                    if d.kind in self.fields:
+                    if d.kind in declared_kinds:
                         self._field_value(d.kind, fv, {})
                     else:
                         self.expr(fv.value, {})
@@ -386,6 +481,31 @@ class Checker:
                     self.fields.setdefault(d.kind, {})[f] = STR
                 if d.extends is None:  # a table's row is named by the table
                     self._constant(d.name, Named(d.kind), d.span)
+
+    def _undeclared_kind(self, d: ast.Card, declared: set[str]) -> None:
+        """A card of a kind no entity or table declares makes a kind of its own, whose
+        components no rule of the declared kinds reaches (a deck dealt from `members(Crop)`
+        never holds a `: Corp` card). A kind named like a declared one (`Corp` for `Crop`),
+        or a card naming no kind whose properties are all a declared kind's, is that slip."""
+        kinds = sorted(k for k in declared if k in self.entities)
+        if d.has_kind:
+            close = difflib.get_close_matches(d.kind, kinds, n=1, cutoff=0.7)
+            if close:
+                self.error(
+                    d.span,
+                    f"card '{d.name}' is of kind '{d.kind}', which no entity declares: a kind of its own, "
+                    f"which no rule of {close[0]} reaches",
+                    f"did you mean `: {close[0]}`?",
+                )
+            return
+        given = {fv.name for fv in d.props}
+        fitting = [k for k in kinds if given and given <= set(self.fields[k])]
+        if fitting and "Card" not in self.entities:
+            self.error(
+                d.span,
+                f"card '{d.name}' names no kind, so it is a Card, which no rule of {' or '.join(fitting)} reaches",
+                f'write its kind: `card {d.name} "{d.title}" : {fitting[0]}`',
+            )
 
     def _option_roles(self) -> None:
         """`N players when OPTION == VALUE: [...]`: the option must be declared, the value a
@@ -646,7 +766,28 @@ class Checker:
         elif not fits(t, fields[fv.name]) and not self.none_misfit(
             fv.value, t, fields[fv.name], f"{kind}.{fv.name} is {show(fields[fv.name])}"
         ):
-            self.error(fv.value.span, f"{kind}.{fv.name} is {show(fields[fv.name])}, not {show(t)}")
+            want = fields[fv.name]
+            self.error(
+                fv.value.span, f"{kind}.{fv.name} is {show(want)}, not {show(t)}", self._literal_hint(fv.value, want)
+            )
+
+    def _literal_hint(self, e, want: Type) -> str | None:
+        """The fix of a value written as another type: `"false"` for false, `91` for "91",
+        a seat `west` for the member `West` of the enum wanted."""
+        inner = strip(want)
+        if isinstance(e, ast.Str) and all(isinstance(p, str) for p in e.parts):
+            text = "".join(str(p) for p in e.parts)
+            if inner == BOOL and text in ("true", "false") or inner == INT and text.lstrip("-").isdigit():
+                return f"write it without quotes: {text}"
+        if isinstance(e, ast.Int) and inner == STR:
+            return f'a text is in quotes: "{e.value}"'
+        if isinstance(e, ast.Name):
+            same = [m for m, t in self.constants.items() if t == inner and m.lower() == e.id.lower() and m != e.id]
+            if same:
+                return (
+                    f"did you mean `{same[0]}`, a {show(inner)}? (`{e.id}` is a {show(self.constants.get(e.id, ANY))})"
+                )
+        return None
 
     def _params(self, params) -> dict[str, Any]:
         """A scope of parameters by name, each of its declared type (a `T?` noted as such)."""
@@ -710,7 +851,11 @@ class Checker:
         t = self.expr(d.default, {})
         want = self.vars[d.name][1]
         if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
-            self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {show(t)}")
+            self.error(
+                d.default.span,
+                f"'{d.name}' holds {show(want)}, its starting value is {show(t)}",
+                self._literal_hint(d.default, want),
+            )
         if d.bounds is not None:
             if strip(want) not in (INT, lst(INT)):
                 self.error(
@@ -733,7 +878,22 @@ class Checker:
 
     def _decl_Def(self, d: ast.Def) -> None:
         scope = self._params(d.params)
-        self.def_types[d.name] = self.expr(d.body, scope)
+        self.def_types[d.name] = t = self.expr(d.body, scope)
+        step = _EXPECT.fullmatch(d.name)
+        if step and not fits(t, BOOL):
+            # `expect score[north]`: a number is no condition; `gamedef test` would fail it whatever came
+            word = "reach" if self._test_step_kind(int(step.group(1)), int(step.group(2))) == "until" else "expect"
+            self.error(
+                d.body.span,
+                f"`{word}` takes a condition (true or false), and `{_written(d.body)}` is {show(t)}",
+                f"say what it must be: `{word} {_written(d.body)} == VALUE`",
+            )
+
+    def _test_step_kind(self, test: int, step: int) -> str:
+        """The kind of step `step` of the program's test number `test` (language/testcode.py)."""
+        tests = self.program.tests
+        steps = tests[test].steps if test < len(tests) else ()
+        return steps[step].kind if step < len(steps) else ""
 
     def _decl_Query(self, d: ast.Query) -> None:
         scope = self._params(d.params)
@@ -815,6 +975,7 @@ class Checker:
             self._where = {"self": d.span}
             self.block(hook.body, {"self": Named(d.kind)}, 0)
         for name, body, _span, params in d.slots:
+            self._slot_performed(d, name, _span, body)
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
             scope = {"self": Named(d.kind), **{p.name: self.type_of(p.type) for p in declared + params}}
@@ -827,6 +988,35 @@ class Checker:
                 self.block(body, scope, 0)
             finally:
                 self._stray_params = {}
+
+    def _performed_slots(self) -> set[str]:
+        """The slot names some `perform X.NAME(...)` of the program (or of its tests) names."""
+        if self._performed is None:
+            self._performed = {
+                n.slot for n in ast.walk((self.program.decls, self.program.tests)) if isinstance(n, ast.Perform)
+            }
+        return self._performed
+
+    def _slot_performed(self, d: ast.Card, name: str, span, body) -> None:
+        """A card's slot that no rule performs never runs: `efect { ... }` for the `effect`
+        every rule performs is a card whose text does nothing, whatever its body says.
+        An error where a performed or declared slot has a close name (a slip), else a warning.
+        A body that reads a parameter of the close slot hears of the slip there instead
+        (`_stray_slot_params`), once."""
+        own = self.slot_signatures.get(d.kind, {})
+        if name in self._performed_slots() or name in own:
+            return
+        known = self._performed_slots() | set(own)
+        close = difflib.get_close_matches(name, sorted(known), n=1, cutoff=0.6)
+        if close and close[0] in own:
+            read = {n.id for n in ast.walk(body) if isinstance(n, ast.Name)}
+            if read & {p.name for p in own[close[0]].params}:
+                return
+        message = f"card '{d.name}': no rule performs a slot `{name}`, so its code never runs"
+        if close:
+            self.error(span, message, f"did you mean `{close[0]}`? (rules `perform` it: `perform c.{close[0]}(...)`)")
+        else:
+            self.warn(span, message, f"perform it where it applies: `perform {d.name}.{name}(...)`")
 
     def _stray_slot_params(self, d: ast.Card, name: str, params, bound: set[str]) -> dict[str, tuple[str, str]]:
         """The parameters a declared `slot` would give this card's slot `name` but that are
@@ -1314,7 +1504,9 @@ class Checker:
             self._use(at, s.name, kind, self._where.get(s.name), scope[s.name])
             want = self._indexed(s.name, (), scope[s.name], s.keys, scope, s)
             if want is not None and not fits(value, want) and not fits(want, value) and want != NONE:
-                self.error(s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}")
+                self.error(
+                    s.value.span, f"'{s.name}' holds {show(want)}, not {show(value)}", self._literal_hint(s.value, want)
+                )
             elif not s.keys and is_opt(value) and want is not None and not is_opt(want) and want != ANY:
                 scope[s.name] = join(want, value)  # it may be none from here on
             return
@@ -1345,7 +1537,9 @@ class Checker:
             and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, ListOf | Maybe))
             and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
         ):
-            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}")
+            self.error(
+                s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", self._literal_hint(s.value, val_t)
+            )
 
     def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
         """The type reached by indexing `name` (map keys, then list positions), or None."""
@@ -1378,6 +1572,18 @@ class Checker:
                 f"it is declared at {decl.span}" if decl is not None else None,
             )
             return
+        wrong = [i for i, (p, a) in enumerate(zip(params, args)) if not fits(a, p) and not fits(strip(a), p)]
+        if len(wrong) == 2:  # `add_influence(poland, w, 1)`: two arguments that fit each other's places
+            i, j = wrong
+            if fits(strip(args[i]), params[j]) and fits(strip(args[j]), params[i]):
+                shown = f"{decl.name}({params_text(decl.params)})" if decl is not None else what
+                self.error(
+                    node.span,
+                    f"arguments {i + 1} and {j + 1} of {what} are in each other's place: "
+                    f"it takes {show(params[i])} then {show(params[j])}, given {show(args[i])} then {show(args[j])}",
+                    f"swap them: {shown}",
+                )
+                return
         for i, (p, a) in enumerate(zip(params, args), 1):
             if not fits(a, p):
                 e = exprs[i - 1] if len(exprs) >= i else None
@@ -1391,7 +1597,14 @@ class Checker:
             return ANY
         if isinstance(t, ListOf):
             return t.item
-        self.error(node.span, f"expected a list here, not {show(t)}", "for example 1..6 or [a, b]")
+        hint = "for example 1..6 or [a, b]"
+        if isinstance(t, TypeName):  # `for p in player`, `for c in Crop`: the type, not its members
+            hint = (
+                "`players` is the list of the seats in play (`members(player)`: every seat)"
+                if t.of == PLAYER
+                else f"`members({show(t.of)})` lists its members"
+            )
+        self.error(node.span, f"expected a list here, not {show(t)}", hint)
         return ANY
 
     def cond(self, e, scope, what: str) -> None:
@@ -1446,6 +1659,37 @@ class Checker:
             return self._reads_changeable(key[1]) or self._reads_changeable(key[2])
         if key[0] == "c":
             return any(self._reads_changeable(a) for a in key[2])
+        return False
+
+    def _numbers_compared(self, e: ast.Call, args: list) -> bool:
+        """`max(a, b)` takes two numbers, `max(xs)`, `min(xs)` and `sum(xs)` a list: a value
+        that may be none among them stops the rule when it runs (`max(vp[p], c.bonus)` with
+        `bonus: int?`, `min([c.ops for c in hand])`), and so does a number given alone.
+        True if reported."""
+        f = e.func
+        if len(args) == 2:
+            told = False
+            for a, t in zip(e.args, args):
+                if not fits(t, INT):
+                    if not self.none_misfit(a, t, INT, f"`{f}` of two values compares numbers"):
+                        self.error(a.span, f"`{f}` of two values compares numbers, not {show(t)}")
+                    told = True
+            return told
+        t = args[0]
+        if isinstance(t, ListOf) and isinstance(t.item, Maybe) and fits(t.item.inner, INT):
+            why = why_none(t.item)
+            item = _written(e.args[0].element) if isinstance(e.args[0], ast.Comprehension) else "x"
+            self.error(
+                e.args[0].span,
+                f"`{f}` of a list whose items may be none{f' ({why})' if why else ''}: it stops the rule when one is",
+                f"give each item a default, `{item} ?? 0`, or leave the nones out, `if {item} != none`",
+            )
+            return True
+        if t == INT:
+            self.error(
+                e.args[0].span, f"`{f}` takes a list of numbers (or, for max and min, two numbers), not one number"
+            )
+            return True
         return False
 
     def none_misfit(self, e, t, want, what: str) -> bool:
@@ -1547,7 +1791,17 @@ class Checker:
             return ANY
         known = list(scope) + list(self.vars) + list(self.options) + list(self.constants) + list(self.defs)
         known.append("players")
-        self.error(e.span, f"unknown name '{n}'", did_you_mean(n, known))
+        if n in ("offered", "logged", "ended", "winner", "deciding", "modifiers"):
+            self.error(e.span, f"unknown name '{n}'", f"a test's `{n}` is called: `{n}()`, in an `expect` or a `reach`")
+            return ANY
+        if n.lower() in ("null", "nil", "nothing", "undefined"):
+            self.error(e.span, f"unknown name '{n}'", "write `none` for no value")
+            return ANY
+        # the words for truth and for no value are close to a slip too (`fals`, `True`)
+        literal = difflib.get_close_matches(n, ["true", "false", "none"], n=1, cutoff=0.75)
+        self.error(
+            e.span, f"unknown name '{n}'", f"did you mean `{literal[0]}`?" if literal else did_you_mean(n, known)
+        )
         return ANY
 
     def _param_owners_now(self) -> dict[str, str]:
@@ -1647,7 +1901,10 @@ class Checker:
             return STR
         for t, node in ((a, e.left), (b, e.right)):
             if not fits(t, INT) and not self.none_misfit(node, t, INT, f"`{op}` needs numbers"):
-                self.error(node.span, f"`{op}` needs numbers, not {show(t)}")
+                text = op == "+" and STR in (a, b)  # `"round " + round`: text is built by interpolation
+                value = _written(e.right if a == STR else e.left)
+                hint = f'build text by interpolation: "... {{{value}}}" puts the value in the text' if text else None
+                self.error(node.span, f"`{op}` needs numbers, not {show(t)}", hint)
         return BOOL if op in ("<", "<=", ">", ">=") else INT
 
     def _coalesce(self, e, a, b):
@@ -1663,8 +1920,12 @@ class Checker:
             return a
         value = strip(a)
         if not (fits(b, value) or fits(value, b) or fits(strip(b), value) or b == NONE):
-            self.error(e.right.span, f"the default of a {show(a)} must be {show(value)}, not {show(b)}")
-            return a
+            self.error(
+                e.right.span,
+                f"the default after `??` of `{_written(e.left)}` ({show(a)}) must be {show(value)}, not {show(b)}",
+                f"for example `{_written(e.left)} ?? {_DEFAULTS[value]}`" if value in _DEFAULTS else None,
+            )
+            return value  # reported here: what uses it is not a new mistake
         return join(value, b)
 
     def _Not(self, e, scope):
@@ -1889,6 +2150,8 @@ class Checker:
             return ANY
         r = b.returns
         a0 = args[0] if args else ANY
+        if f in ("max", "min", "sum") and self._numbers_compared(e, args):
+            return INT  # reported once, at its argument: what it gives is no new mistake
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
         if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted
@@ -1969,6 +2232,33 @@ def local_types(program: Program) -> dict[str, dict[str, Type]]:
 
 
 _LOCAL = Binding("", "local", None, ANY)
+
+
+_EXPECT = re.compile(r"__test_(\d+)_expect_(\d+)")  # an `expect`'s condition (language/testcode.py), not a side of it
+
+
+def _literal_value(e) -> int | bool | str | None:
+    """A constant written as it is (a number, `-3`, true/false, a name), or None."""
+    if isinstance(e, ast.Int | ast.Bool):
+        return e.value
+    if isinstance(e, ast.Neg) and isinstance(e.operand, ast.Int):
+        return -e.operand.value
+    if isinstance(e, ast.Name):
+        return e.id
+    return None
+
+
+def _literal_choices(e) -> list | None:
+    """An option's choices when they are written out (`1..8`, `[a, b]`), else None."""
+    if isinstance(e, ast.Range):
+        low, high = _literal_value(e.low), _literal_value(e.high)
+        if isinstance(low, int) and isinstance(high, int) and not isinstance(low | high, bool) and high - low < 10_000:
+            return list(range(low, high + 1))
+        return None
+    if isinstance(e, ast.ListLit):
+        items = [_literal_value(x) for x in e.items]
+        return None if any(x is None for x in items) else items
+    return None
 
 
 def _map_type(keys: tuple[Type, ...], value: Type) -> Type:

@@ -14,6 +14,15 @@ Two shapes are certain from the syntax tree alone, and these are the only ones r
   (no `break`, `return`, `win` or `game over`, no decision, no roll, no call of a
   procedure, no `perform` or `emit`): once its condition holds, it holds for ever.
 
+- **a trigger that sets itself off**: a `when EVENT` whose body emits EVENT on every path,
+  before anything could stop it, where its `where` (if any) reads nothing the body
+  changes and no other trigger of EVENT could end the game: once it runs, it runs again.
+- **a phase that never ends**: a `while` whose condition reads none of the variables
+  written by its body and by every rule the body may run (the procedures it calls, the
+  triggers of the events it emits, the card slots it performs, the cards' `leaves`
+  hooks), and from which no path leaves (no `break` or `return` in it, no `win` or
+  `game over` in it or in those rules): its decisions go on for ever.
+
 Each is an error at the call or the loop, with the fix as a hint.
 """
 
@@ -142,7 +151,7 @@ def _writes(body) -> set[str]:
             out.add(n.name)
         elif isinstance(n, ast.Let):
             out.add(n.name)
-        elif isinstance(n, ast.For):
+        elif isinstance(n, ast.For | ast.Roll | ast.Choose):
             out.add(n.var)
     return out
 
@@ -175,10 +184,15 @@ def endless(decls) -> list[Diagnostic]:
                     ),
                 )
             )
+    rules = _Rules(decls)
+    found.extend(rules.self_triggering())
     for loop in ast.find_all(list(decls), ast.While):
         if isinstance(loop.condition, ast.Bool) and not loop.condition.value:
             continue  # never runs
         if any(isinstance(n, _OUTS) for n in ast.walk(loop.body)):
+            phase = rules.never_ending_phase(loop, defs, queries)
+            if phase is not None:
+                found.append(phase)
             continue
         if any(isinstance(n, ast.Call) and n.func in procedures for n in ast.walk(loop.body)):
             continue
@@ -197,3 +211,120 @@ def endless(decls) -> list[Diagnostic]:
             )
         )
     return found
+
+
+# Statements that end the game, or leave a loop from inside its own body.
+_GAME_ENDS = (ast.Win, ast.GameOver)
+_LEAVES = (ast.Break, ast.Return)
+
+
+class _Rules:
+    """What each rule may run: the procedures, the triggers by event, the card slots by
+    name and the `leaves` hooks, for following a body into every rule it may set going."""
+
+    def __init__(self, decls):
+        self.procedures = {d.name: d.body for d in decls if isinstance(d, ast.Procedure)}
+        self.variables = {d.name for d in decls if isinstance(d, ast.Var)}
+        self.triggers: dict[str, list[ast.Trigger]] = {}
+        self.slots: dict[str, list] = {}
+        self.hooks: list = []
+        for d in decls:
+            if isinstance(d, ast.Trigger):
+                self.triggers.setdefault(d.event, []).append(d)
+            elif isinstance(d, ast.Card):
+                for t in d.triggers:
+                    self.triggers.setdefault(t.event, []).append(t)
+                for name, body, _, _ in d.slots:
+                    self.slots.setdefault(name, []).append(body)
+                self.hooks.extend(hook.body for hook in d.leaves)
+
+    def closure(self, body) -> list:
+        """`body` and the bodies of every rule it may run, directly or through others."""
+        out, todo, seen = [], [body], set()
+        todo.extend(self.hooks)
+        while todo:
+            b = todo.pop()
+            if id(b) in seen:
+                continue
+            seen.add(id(b))
+            out.append(b)
+            for n in ast.walk(b):
+                if isinstance(n, ast.CallStmt) and n.name in self.procedures:
+                    todo.append(self.procedures[n.name])
+                elif isinstance(n, ast.Call) and n.func in self.procedures:
+                    todo.append(self.procedures[n.func])
+                elif isinstance(n, ast.Emit):
+                    todo.extend(t.body for t in self.triggers.get(n.event, ()))
+                    todo.extend(t.where for t in self.triggers.get(n.event, ()) if t.where is not None)
+                elif isinstance(n, ast.Perform):
+                    todo.extend(self.slots.get(n.slot, ()))
+                    if n.cancel_event is not None:
+                        todo.extend(t.body for t in self.triggers.get(n.cancel_event, ()))
+        return out
+
+    def never_ending_phase(self, loop: ast.While, defs: dict, queries: set[str]) -> Diagnostic | None:
+        """The error for a `while` no path leaves and whose condition nothing it runs
+        changes (the module's doc), or None."""
+        if any(isinstance(n, _LEAVES) for n in ast.walk(loop.body)):
+            return None
+        reads = _reads(loop.condition, defs, set())
+        if reads is None or reads & queries or reads & set(self.procedures):
+            return None
+        bodies = self.closure(loop.body)
+        if any(isinstance(n, _GAME_ENDS) for b in bodies for n in ast.walk(b)):
+            return None
+        if reads & set().union(*(_writes(b) for b in bodies)):
+            return None
+        changeable = sorted(reads & self.variables)
+        shown = ", ".join(changeable)
+        what = f"its condition reads {shown}, which nothing it runs changes" if shown else "its condition never changes"
+        return Diagnostic(
+            loop.span,
+            f"this loop never ends, and the game with it: {what}, and no `win`, `game over`, `break` "
+            "or `return` is in it or in the rules it runs",
+            f"change {shown} in the loop (`{changeable[0]} += 1`), or end the game in it"
+            if shown
+            else "end the game in it (`game over best(players, p => score[p])`), or leave it with `break`",
+        )
+
+    def self_triggering(self) -> list[Diagnostic]:
+        """The triggers that emit their own event on every path before anything could stop
+        them (the module's doc)."""
+        found = []
+        for event, triggers in self.triggers.items():
+            for t in triggers:
+                emit = _first_emit(t.body, event)
+                if emit is None:
+                    continue
+                if t.where is not None:
+                    reads = set(ast.names_in(t.where)) | {c.func for c in ast.find_all(t.where, ast.Call)}
+                    if reads & set().union(*(_writes(b) for b in self.closure(t.body))) or reads & set(self.procedures):
+                        continue
+                others = [o.body for o in triggers if o is not t]
+                if any(isinstance(n, (*_GAME_ENDS, ast.Perform, ast.Cancel)) for b in others for n in ast.walk(b)):
+                    continue
+                if any(isinstance(n, _GAME_ENDS) for b in self.closure(others) for n in ast.walk(b)):
+                    continue
+                found.append(
+                    Diagnostic(
+                        emit.span,
+                        f"this trigger of '{event}' emits '{event}' on every path, so it sets itself off again: "
+                        "an endless recursion once it runs",
+                        f"emit another event here, or emit '{event}' only under a condition the trigger changes",
+                    )
+                )
+        return found
+
+
+def _first_emit(body, event: str) -> ast.Emit | None:
+    """The `emit EVENT` every path through `body` reaches before anything could stop it."""
+    for s in body:
+        if isinstance(s, ast.Emit) and s.event == event:
+            return s
+        if isinstance(s, ast.If) and s.otherwise is not None:
+            found = [_first_emit(b, event) for _, b in s.branches] + [_first_emit(s.otherwise, event)]
+            if all(f is not None for f in found):
+                return found[0]
+        if any(isinstance(n, (*_ENDS, ast.CallStmt, ast.Choose, ast.May)) for n in ast.walk(s)):
+            return None
+    return None

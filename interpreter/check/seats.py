@@ -114,6 +114,8 @@ class _Seats:
         )
         self.written = self._written_params()
         self.diags: list[Diagnostic] = []
+        # locals that hold a seat constant (`let w = us`, `for q in [north, west]`), in the body walked
+        self.aliases: dict[str, str] = {}
 
     # -- which procedure parameters end up as the key of a write --------------------------
     def _written_params(self) -> dict[str, set[int]]:
@@ -161,6 +163,8 @@ class _Seats:
 
     def _seat(self, e, bound: set[str]) -> str | None:
         """The seat a constant names that is missing at some player count, or None."""
+        if isinstance(e, ast.Name) and e.id in self.aliases:
+            return self.aliases[e.id]
         if isinstance(e, ast.Name) and e.id in self.missing and e.id not in bound:
             return e.id
         return None
@@ -169,7 +173,26 @@ class _Seats:
         for s in stmts:
             self.stmt(s, bound, guards)
 
+    def _alias(self, s, bound: set[str]) -> None:
+        """A local that takes a seat constant names that seat where it is written to
+        (`let w = us` then `add_influence(w, x, 1)`); assigned anything else, it no longer does."""
+        if isinstance(s, ast.Let | ast.Assign) and not getattr(s, "keys", ()):
+            seat = self._seat(s.value, bound)
+            if seat is not None:
+                self.aliases[s.name] = seat
+            else:
+                self.aliases.pop(s.name, None)
+        elif isinstance(s, ast.For):
+            self.aliases.pop(s.var, None)
+            items = s.iterable.items if isinstance(s.iterable, ast.ListLit) else ()
+            seat = next((x for x in (self._seat(i, bound) for i in items) if x is not None), None)
+            if seat is not None:
+                self.aliases[s.var] = seat
+        elif isinstance(s, ast.Choose | ast.Roll):
+            self.aliases.pop(s.var, None)
+
     def stmt(self, s, bound: set[str], guards: tuple) -> None:
+        self._alias(s, bound)
         if isinstance(s, ast.Assign) and s.name in self.keyed:
             for depth in self.keyed[s.name]:
                 seat = self._seat(s.keys[depth], bound) if depth < len(s.keys) else None
@@ -235,6 +258,7 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
     if not seats.missing:
         return []
     for d in program.decls:
+        seats.aliases = {}
         if isinstance(d, ast.Procedure):
             seats.body(d.body, _bound(d.params, d.body), ())
         elif isinstance(d, ast.Trigger):
@@ -245,5 +269,40 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
             for hook in d.leaves:
                 seats.body(hook.body, _bound((), hook.body), ())
             for _, body, _, params in d.slots:
+                seats.aliases = {}
                 seats.body(body, _bound(params, body), ())
-    return seats.diags
+    return seats.diags + _test_seats(program, seats)
+
+
+def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
+    """A test's `arrange` or `run` that writes to a seat not in play at the test's player
+    count (`score[west] = 3` with `players 2` where west is the fourth seat): the count is
+    the test's, so the write is certain to stop the test, and is an error at its line."""
+    out: list[Diagnostic] = []
+    h = program.header
+    for t in program.tests:
+        n = t.players if t.players is not None else (h.default_players or h.min_players)
+        here = seats.by_count.get(n)
+        if here is None:
+            continue  # a count the header does not allow: an error of its own (checker.py)
+        bodies = [step.body for step in t.steps if step.kind == "arrange"] + ([t.run] if t.run is not None else [])
+        for body in bodies:
+            bound = _bound((), body)
+            for s in ast.walk(body):
+                if not isinstance(s, ast.Assign) or s.name not in seats.keyed or not s.keys:
+                    continue
+                key = s.keys[0]
+                if isinstance(key, ast.Name) and key.id not in bound and key.id in seats.missing and key.id not in here:
+                    shown = s.name + "".join(f"[{_text(k)}]" for k in s.keys)
+                    order = h.seats
+                    listed = ", ".join(sorted(here, key=lambda x: order.index(x) if x in order else len(order)))
+                    out.append(
+                        Diagnostic(
+                            s.span,
+                            f"test {t.name}: {shown} is written, but {key.id} is not in play with {n} players "
+                            f"(the seats in play: {listed}): the test would stop here",
+                            f"write to a seat in play ({listed}), or give the test the players that have "
+                            f"{key.id}: `players N`",
+                        )
+                    )
+    return out

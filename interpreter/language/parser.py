@@ -75,6 +75,7 @@ class _Builder(Transformer):
         self.base = base
         self._seat_titles: dict[str, str] = {}  # filled by `seat_name`, read by the header
         self._present: dict[tuple[str, ...], tuple[str, ...]] = {}  # `with [...]` of `roles`, by the seats before it
+        self._header_spans: dict[str, Span] = {}  # where the header's `players` and `seats` are written
 
     # -- helpers --
     def _s(self, meta) -> Span:
@@ -123,6 +124,7 @@ class _Builder(Transformer):
         items = dict(rest)
         present, self._present = self._present, {}  # a later header (`replace game`) has its own
         lo, hi, usual = items.get("players", (1, 1, 0))
+        spans, self._header_spans = self._header_spans, {}
         if usual and not lo <= usual <= hi:
             message = f"the default of {usual} players is outside {lo}..{hi}"
             raise GameDefError([Diagnostic(self._s(meta), message, "pick a count in range")])
@@ -140,6 +142,8 @@ class _Builder(Transformer):
             option_roles=tuple(r for r in items.get("roles", ()) if len(r) == 4),
             seat_titles=tuple(self._seat_titles.items()),
             present=tuple(present.items()),
+            players_span=spans.get("players"),
+            seats_span=spans.get("seats"),
         )
 
     def _number(self, token: Token, span: Span | None = None) -> int:
@@ -151,11 +155,15 @@ class _Builder(Transformer):
             raise GameDefError([Diagnostic(where, f"the number {shown} is too large", f"numbers go up to {MAX_INT:,}")])
         return int(token)
 
-    def players_item(self, c):
+    @v_args(meta=True)
+    def players_item(self, meta, c):
         counts = [self._number(t) for t in c]
+        self._header_spans["players"] = self._s(meta)
         return ("players", (counts[0], counts[1], counts[2] if len(counts) == 3 else 0))
 
-    def seats_item(self, c):
+    @v_args(meta=True)
+    def seats_item(self, meta, c):
+        self._header_spans["seats"] = self._s(meta)
         return ("seats", c[0])
 
     def rulebook_item(self, c):
@@ -679,7 +687,14 @@ class _Builder(Transformer):
         if rest and isinstance(rest[0], Token):
             title, rest = self.plain(rest[0]), rest[1:]
         fields: dict = {"variants": [], "options": [], "steps": [], "citations": []}
+        settings: list[tuple[str, Span]] = []
         for kind, value, span in rest:
+            if kind == "players":
+                settings.append(("players", span))
+            elif kind == "variants":
+                settings.extend((f"variant:{v}", span) for v in value)
+            elif kind == "options":
+                settings.extend((f"option:{name}", span) for name, _ in value)
             if kind in ("variants", "options", "steps", "citations"):
                 fields[kind].extend(value)
                 continue
@@ -700,6 +715,7 @@ class _Builder(Transformer):
             steps=tuple(fields["steps"]),
             citations=tuple(fields["citations"]),
             source_range=(meta.start_pos, meta.end_pos),
+            settings=tuple(settings),
         )
 
     @v_args(meta=True)
@@ -1317,7 +1333,45 @@ def _slip(
         return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
     if token == "=" and "COMP_OP" in expected:
         return "to compare, write `==`: `=` sets a variable, in a statement of its own"
+    if token == "+" and previous.startswith('"'):
+        return 'text is built by interpolation, not `+`: write the value inside the text, "... {VALUE}"'
+    if token == "elif" and "ELSE" in expected:
+        return "`if COND then A else B` has no `elif`: write `else if COND2 then B else C`"
+    if token == "then" and "LBRACE" in expected:
+        return (
+            "an `if` statement's condition is followed by its block, `if COND { ... }`; "
+            "`then` is for a value, `if COND then A else B`"
+        )
+    if token in ("replace", "remove"):
+        return (
+            f"`{token}` stands in a variant, or outside any declaration in a file that includes a game: "
+            "not inside a card, a procedure or another block"
+        )
+    if _missing_comma(text, pos, token, previous, expected):
+        return f"a ',' is missing between `{previous}` and `{token}`?"
     return _open_bracket_before(text, err, expected)
+
+
+_VALUE_END = re.compile(r'[A-Za-z_]\w*|\d+|"[^"\n]*"|[)\]]')
+_VALUE_START = re.compile(r'[A-Za-z_]\w*|\d+|"')
+
+
+def _missing_comma(text: str, pos: int, token: str, previous: str, expected: set[str]) -> bool:
+    """Two values side by side inside a `[...]` or `(...)` where a ',' could separate them
+    (`seats [north, east south]`, `f(a b)`): a comma left out, not a misspelt keyword."""
+    if "COMMA" not in expected or not _VALUE_END.fullmatch(previous) or not _VALUE_START.match(token):
+        return False
+    if previous in keywords() or token in keywords():
+        return False
+    code = re.sub(r'"(?:\\.|[^"\\\n])*"', lambda m: " " * len(m.group()), text[:pos])
+    code = re.sub(r"#[^\n]*", lambda m: " " * len(m.group()), code)
+    depth: list[str] = []
+    for char in code:
+        if char in "([{":
+            depth.append(char)
+        elif char in ")]}" and depth:
+            depth.pop()
+    return bool(depth) and depth[-1] in "(["
 
 
 # What an unexpected character was most likely meant as.
@@ -1327,6 +1381,14 @@ _CHARACTER_HINTS = {
     "|": "write `or`",
     "!": "write `not` (`!=` is 'not equal')",
     "'": 'texts are in double quotes: "..."',
+    "\u201c": 'a curly quote, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u201d": 'a curly quote, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u201e": 'a curly quote, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u2018": 'a curly quote, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u2019": 'a curly quote, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u00ab": 'a guillemet, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u00bb": 'a guillemet, as a word processor writes it: texts are in straight double quotes, "..."',
+    "\u00a0": "a no-break space (pasted from a word processor?): write an ordinary space",
     ";": "statements end at their own end: remove the ';'",
 }
 

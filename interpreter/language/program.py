@@ -296,6 +296,8 @@ def _overlay(
                     )
                 )
                 continue
+            if not who and _own(table[key], decl, errors, "remove"):
+                continue
             order.remove(table.pop(key))
         elif isinstance(decl, ast.Replace):
             replaced = decl_key(decl.decl)
@@ -322,6 +324,8 @@ def _overlay(
                     )
                 )
                 continue
+            if not who and _own(table[key], decl, errors, "replace"):
+                continue
             order[order.index(table[key])] = decl.decl
             table[key] = decl.decl
         else:
@@ -338,6 +342,25 @@ def _overlay(
             if added is not None:
                 table[added] = decl
             order.append(decl)
+
+
+def _own(base, decl, errors: list[Diagnostic], word: str) -> bool:
+    """A `replace` or `remove` outside any variant changes what an included file declares;
+    one of a declaration of its own file would leave two versions in one file, one of them
+    never read (the designer meant a variant, or an edit): an error, appended; True then."""
+    if base.span.path != decl.span.path:
+        return False
+    kind, name = decl_key(base) or ("declaration", "")
+    errors.append(
+        Diagnostic(
+            decl.span,
+            f"`{word}` outside a variant changes what an included file declares, and {kind} '{name}' "
+            f"is declared in this file, at line {base.span.line}",
+            f"edit it there, or put the `{word}` in a variant to make it a choice: "
+            f'`variant NAME "Title" {{ {word} ... }}`',
+        )
+    )
+    return True
 
 
 def _named_like(key: tuple[str, str], first: Span) -> str:

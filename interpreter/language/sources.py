@@ -29,8 +29,9 @@ class SourceError(Exception):
 
 
 def _decode(data: bytes) -> str:
+    """UTF-8 text; a byte-order mark some editors write first (Notepad) is not part of it."""
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
         before = data[: exc.start]
         line = before.count(b"\n") + 1

@@ -418,6 +418,8 @@ class GameHeader:
     # `1 players: [solo] with [us, eu]`: (the seats played, the seats also in play that
     # nobody plays), for the role rules that name some
     present: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = ()
+    players_span: Span | None = None  # where `players MIN..MAX` is written, for its errors
+    seats_span: Span | None = None  # where `seats [...]` is written
 
 
 @frozen
@@ -827,6 +829,8 @@ class Test:
     steps: tuple[TestStep, ...] = ()
     citations: tuple[str, ...] = ()
     source_range: tuple[int, int] = (0, 0)
+    # where each setting is written, for its errors: ("players", span), ("variant:NAME", span), ("option:NAME", span)
+    settings: tuple[tuple[str, Span], ...] = ()
 
 
 @frozen

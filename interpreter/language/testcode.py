@@ -15,6 +15,8 @@ reached, when it asks the condition.
 
 from __future__ import annotations
 
+import re
+
 from interpreter.language import syntax as ast
 
 COMPARISONS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
@@ -77,3 +79,13 @@ def test_decls(index: int, test: ast.Test, checked_only: bool = False) -> list:
 def is_test_code(name: str) -> bool:
     """Is `name` one of the procedures or functions a test block adds?"""
     return name.startswith("__test_")
+
+
+_TEST_CODE = re.compile(r"__test_\d+_(arrange|run|expect)_?\d*(?:_left|_right)?")
+
+
+def shown_name(name: str) -> str:
+    """How a message names the code it ran: a test's generated procedure or function is
+    the test's `arrange`, `run` or `expect`, not its internal `__test_` name."""
+    match = _TEST_CODE.fullmatch(name)
+    return f"the test's `{match.group(1)}`" if match else name

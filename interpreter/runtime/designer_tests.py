@@ -106,18 +106,21 @@ def _literal(e: ast.Expr) -> Any:
 
 
 def _check_settings(test: ast.Test, program: Program) -> None:
-    """A test's variants and players, checked at the test (not as if typed on a command line)."""
+    """A test's variants and players, checked where the test writes them (not as if typed
+    on a command line)."""
+    where = dict(test.settings)
     for v in test.variants:
         if v not in program.all_variants:
             hint = did_you_mean(v, program.all_variants) or (
                 "the game's variants: " + ", ".join(program.all_variants) if program.all_variants else "none"
             )
-            raise _error(test.span, f"test {test.name}: unknown variant '{v}'", hint)
+            raise _error(where.get(f"variant:{v}", test.span), f"test {test.name}: unknown variant '{v}'", hint)
     h = program.header
     if test.players is not None and not h.min_players <= test.players <= h.max_players:
         raise _error(
-            test.span,
+            where.get("players", test.span),
             f"test {test.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {test.players}",
+            f"write `players N`, N from {h.min_players} to {h.max_players}",
         )
     if test.state is not None and test.run is not None:
         raise _error(
@@ -156,7 +159,8 @@ def _compile(
             except OptionError as err:  # an option's name or value: at the test that sets it, in its words
                 written = (err.example or "").replace("=", " = ", 1)
                 hint = err.advised(f"add `variant {err.variant}` to the test", f"`option {written}`")
-                raise _error(first.span, f"test {first.name}: {err.message}", hint) from None
+                where = dict(first.settings).get(f"option:{err.name}", first.span)
+                raise _error(where, f"test {first.name}: {err.message}", hint) from None
             gamecache.store(path, key, options, compiled, rules)
     return Game(compiled, compiled.program.header.name, variants, options)
 

@@ -24,6 +24,7 @@ from interpreter.core.limits import (
     too_long,
 )
 from interpreter.core.trace import Tracer
+from interpreter.language.testcode import shown_name
 
 _new_tuple = tuple.__new__
 
@@ -248,7 +249,7 @@ class VM:
             return GameRuntimeError([Diagnostic(span or self.game.header.span, message)])
         code, pc = frame[0], max(0, min(frame[1], len(frame[0].spans) - 1))
         name = name or (code.names[pc] if code.names else code.name)  # an inlined procedure's own name
-        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {name}: {message}")])
+        err = GameRuntimeError([Diagnostic(span or code.spans[pc], f"in {shown_name(name)}: {message}")])
         err.raw = (message, span)  # for `run`, to place it on the step that raised
         return err
 

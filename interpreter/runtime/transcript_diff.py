@@ -121,6 +121,8 @@ def _shape(node):
     shape have the same rules, wherever they are written."""
     if isinstance(node, tuple | list):
         return tuple(_shape(n) for n in node)
+    if isinstance(node, Span):  # a place kept beside a node (where a header's `players` is written)
+        return "(place)"
     if attrs.has(type(node)):
         fields = attrs.fields(type(node))
         return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in fields if f.name != "span"))

@@ -641,6 +641,18 @@ def test_check_reports_endless_recursion_found_in_play(capsys, tmp_path):
             "this loop never ends once it starts: its condition reads taken, which its body never changes",
         ),
         ("while true {\n        let n = 1\n    }", 3, "this loop never ends once it starts"),
+        # a phase whose decisions go on for ever: nothing it runs changes `taken`, nothing ends the game
+        (
+            'while taken < 9 {\n        choose g from members(Gem) by p label "{g}"\n'
+            "        perform g.effect(p)\n    }",
+            3,
+            "this loop never ends, and the game with it: its condition reads taken, which nothing it runs changes",
+        ),
+        (
+            'while true {\n        may p "wait" {\n            log "{p} waits"\n        }\n    }',
+            3,
+            "its condition never changes",
+        ),
     ],
 )
 def test_recursion_and_loops_that_cannot_end_are_found_without_playing(capsys, tmp_path, body, line, message):
@@ -667,7 +679,8 @@ def test_recursion_and_loops_that_cannot_end_are_found_without_playing(capsys, t
         "if taken > 9 {\n        return\n    }\n    spiral(p)",  # a way out before the call
         "win p\n    spiral(p)",
         "while taken < 9 {\n        taken += 1\n    }",  # the loop changes what it reads
-        'while taken < 9 {\n        choose g from members(Gem) by p label "{g}"\n    }',  # a decision: a person's loop
+        # a decision that changes what the loop reads
+        'while taken < 9 {\n        choose g from members(Gem) by p label "{g}"\n        taken += 1\n    }',
         "while taken < 9 {\n        if taken > 3 {\n            break\n        }\n    }",
     ],
 )
@@ -878,3 +891,42 @@ def test_the_library_gives_the_game_to_replay_and_the_command_line_words_it():
     assert hints == ["reproduce it: f.game|2|3|('v',)", "reproduce it: the position test t arranges"]
     assert met.replay is not None
     assert replay_command(met.replay) == "gamedef run f.game --players 2 --seed 3 --variant v --moves"
+
+
+SELF_TRIGGERING = """\
+game g { players 2..2 seats [a, b] }
+event scored(p: player)
+var vp: player -> int = 0
+when scored(p) WHERE {
+    rule "Scoring: a seat that scores gains 1 VP"
+    vp[p] += 1
+    EMIT
+}
+procedure play() {
+    rule "Play"
+    choose p from players by a label "{p} scores"
+    emit scored(p)
+    game over [p]
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("where", "emit", "reported"),
+    [
+        ("", "emit scored(p)", True),  # sets itself off on every path
+        ("where vp[p] < 3", "emit scored(p)", False),  # its `where` reads what it changes: it may stop
+        ("", "if vp[p] < 3 {\n        emit scored(p)\n    }", False),  # only under a condition
+    ],
+    ids=["every-path", "where-reads-what-it-changes", "under-a-condition"],
+)
+def test_a_trigger_that_sets_itself_off_is_found_without_playing(capsys, tmp_path, where, emit, reported):
+    """`when scored(p) { ... emit scored(p) }`: once it runs, it runs again, endlessly: an
+    error at the `emit`, before any game is played; a trigger whose `where` or an `if`
+    around the `emit` reads what it changes may stop, and is left to play."""
+    path = tmp_path / "g.game"
+    path.write_text(SELF_TRIGGERING.replace("WHERE", where).replace("EMIT", emit))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert (code == 2) == reported, err
+    if reported:
+        assert f"{path}:7:5: error: this trigger of 'scored' emits 'scored' on every path" in err

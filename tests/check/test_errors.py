@@ -1427,7 +1427,154 @@ CASES = [
         "include finds no file: nowhere/cards.game",
         id="include-finds-nothing",
     ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        var score: player -> int = 0
+        card spark "Spark" {
+            efect {
+                rule "Spark: the leaders score 1"
+                score[a] += 1
+            }
+        }
+        card flare "Flare" {
+            effect {
+                rule "Flare: b scores 1"
+                score[b] += 1
+            }
+        }
+        procedure play() {
+            rule "Play"
+            for c in members(Card) {
+                perform c.effect()
+            }
+            game over []
+        }
+        """,
+        {},
+        "4:5",
+        "card 'spark': no rule performs a slot `efect`, so its code never runs\n"
+        "        efect {\n        ^\n    hint: did you mean `effect`?",
+        id="slot-never-performed-misspelt",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Crop { yield_points: int }
+        card wheat "Wheat" : Crop { yield_points 2 }
+        card rye "Rye" : Corp { yield_points 1 }
+        procedure play() {
+            rule "Play"
+            choose c from members(Crop) by a label "{c}"
+            game over []
+        }
+        """,
+        {},
+        "4:1",
+        "card 'rye' is of kind 'Corp', which no entity declares: a kind of its own, which no rule of Crop reaches\n"
+        '    card rye "Rye" : Corp { yield_points 1 }\n    ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n'
+        "    hint: did you mean `: Crop`?",
+        id="card-kind-misspelt",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        entity Crop { yield_points: int  bonus: int? }
+        card wheat "Wheat" : Crop { yield_points 2 }
+        card rye "Rye" { yield_points 1  bonus 2 }
+        procedure play() {
+            rule "Play"
+            choose c from members(Crop) by a label "{c}"
+            game over []
+        }
+        """,
+        {},
+        "4:1",
+        "card 'rye' names no kind, so it is a Card, which no rule of Crop reaches",
+        id="card-kind-left-out",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        def length() = 3
+        replace def length() = 5
+        procedure play() {
+            rule "Play"
+            choose n from 1..length() by a label "{n}"
+            game over []
+        }
+        """,
+        {},
+        "3:1",
+        "`replace` outside a variant changes what an included file declares, and def 'length' is declared "
+        "in this file, at line 2",
+        id="replace-of-its-own-files-declaration",
+    ),
+    pytest.param(
+        """
+        game t { players 2..2 seats [a, b] }
+        enum Region { north_r, south_r }
+        var influence: player -> Region -> int = 0
+        procedure add_influence(s: player, x: Region, n: int) {
+            rule "Influence"
+            influence[s][x] += n
+        }
+        procedure play() {
+            rule "Play"
+            add_influence(north_r, a, 1)
+            game over []
+        }
+        """,
+        {},
+        "10:5",
+        "arguments 1 and 2 of procedure 'add_influence' are in each other's place: it takes player then Region, "
+        "given Region then player",
+        id="arguments-swapped",
+    ),
 ]
+
+
+HEADER_CASES = [
+    ("game t { players 4..2 seats [a, b, c, d] }", "1:10", "`players 4..2` allows no count: the least comes first"),
+    ("game t { players 2..3 seats [a, b, a] }", "1:23", "seat 'a' is named twice in `seats [...]`"),
+    ("game t { players 2..4 seats [a, b, c] }", "1:23", "`players 2..4` allows 4 players, but only 3 seats are named"),
+]
+
+
+@pytest.mark.parametrize(("header", "where", "fragment"), HEADER_CASES, ids=["reversed", "seat-twice", "too-few-seats"])
+def test_a_header_whose_counts_and_seats_disagree_is_refused_at_the_item(tmp_path, header, where, fragment):
+    """A header that allows no count, names a seat twice, or allows more players than it has
+    seats (with no `roles` rule for that count) is refused at its `players` or `seats` item,
+    before any game is played (`gamedef run --players 4` would stop at its start)."""
+    _, text = load_error(tmp_path, header + '\nprocedure play() {\n    rule "Play"\n    game over []\n}\n')
+    assert text.startswith(f"<file>:{where}: error: "), text
+    assert fragment in text, text
+
+
+def test_more_players_than_seats_is_fine_when_roles_give_that_count(tmp_path):
+    """`roles` gives 3 players their seats: two seats named is not too few."""
+    path = write(
+        tmp_path,
+        "game t { players 2..3 seats [a, b] roles { 3 players: [a, b] } }\n"
+        'procedure play() {\n    rule "Play"\n    game over []\n}\n',
+    )
+    assert check_program(load_program(path)) == []
+
+
+def test_a_byte_order_mark_is_not_part_of_the_file(tmp_path):
+    """A file saved by an editor that writes a byte-order mark first (Notepad) reads as the
+    same file without it: it checks, and a mistake on its first line is placed as if the mark
+    were not there."""
+    source = 'game t { players 2..2 seats [a, b] }\nprocedure play() {\n    rule "Play"\n    game over []\n}\n'
+    path = tmp_path / "bom.game"
+    path.write_bytes(b"\xef\xbb\xbf" + source.encode())
+    assert check_program(load_program(path)) == []
+    path.write_bytes(b"\xef\xbb\xbf" + source.replace("players 2..2", "players 2..2 seat [a]").encode())
+    with pytest.raises(GameDefError) as info:
+        load_game(path)
+    assert info.value.diagnostics[0].span.line == 1 and info.value.diagnostics[0].span.column == 23, rendered(
+        info.value, path
+    )
 
 
 def case(name: str) -> str:
@@ -1931,6 +2078,24 @@ SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: lis
         ("procedure p() {\n    n = 1;\n}\n", "5:10", "remove the ';'"),
         ("procedure p {\n    n = 1\n}\n", "4:13", "write the parentheses even without parameters"),
         ("var m = 0\n", "4:7", "a variable is declared with its type: `var NAME: TYPE = VALUE`"),
+        ("procedure p() {\n    log \u201chi\u201d\n}\n", "5:9", "a curly quote, as a word processor writes it"),
+        ("var order: list player = [n, e s]\n", "4:32", "a ',' is missing between `e` and `s`?"),
+        ("procedure p() {\n    n = max([n, x y])\n}\n", "5:19", "a ',' is missing between `x` and `y`?"),
+        (
+            "def f(x: int) = if x == 1 then 2 elif x == 2 then 3 else 4\n",
+            "4:34",
+            "`if COND then A else B` has no `elif`: write `else if COND2 then B else C`",
+        ),
+        (
+            'procedure p() {\n    if n > 1 then {\n        log "x"\n    }\n}\n',
+            "5:14",
+            "an `if` statement's condition is followed by its block, `if COND { ... }`",
+        ),
+        (
+            'card c "C" { ops 1\n    remove procedure p\n}\n',
+            "5:5",
+            "`remove` stands in a variant, or outside any declaration",
+        ),
     ],
     ids=[
         "card-property-colon",
@@ -1947,6 +2112,12 @@ SLIP_HEADER = "game t { players 2..2 seats [a, b] }\nvar n: int = 0\nvar xs: lis
         "semicolon",
         "procedure-without-parentheses",
         "var-without-type",
+        "curly-quotes",
+        "missing-comma-in-a-list",
+        "missing-comma-in-a-call",
+        "elif-in-an-if-expression",
+        "then-before-a-block",
+        "remove-inside-a-card",
     ],
 )
 def test_a_common_slip_is_hinted_with_its_fix(tmp_path, source, where, hint):
@@ -2475,3 +2646,263 @@ def test_a_house_card_that_misses_its_kinds_slot_header_hears_why_once(tmp_path)
     assert c.hint is not None and "write `effect { ... }` here" in c.hint
     assert proc.message == "unknown name 's'" and proc.hint is not None and "(it is a parameter of" in proc.hint
     assert "'us'" not in text
+
+
+# ---- a test block's mistakes, found by `check` where they are written -----------------------------
+SEATS_GAME = """
+game t { players 2..4 seats [north, east, south, west] }
+option rounds: int = 4 choices 1..8 "rounds"
+var score: player -> int = 0
+variant long "Long" {
+    rule "Variant"
+    replace def length() = 2
+}
+def length() = 1
+procedure play() {
+    rule "Play"
+    choose n from [1, 2] by north label "{n}"
+    score[north] += n
+    game over [north]
+}
+"""
+
+
+def diagnostics(path: Path) -> list:
+    """What `check` says of a file: its errors and warnings."""
+    try:
+        return check_program(load_program(path))
+    except GameDefError as err:
+        return list(err.diagnostics)
+
+
+TEST_CASES = [
+    ("players 5", "3:5", "test a: t is for 2 to 4 players, not 5", "write `players N`, N from 2 to 4"),
+    ("option round = 3", "4:5", "test a: unknown option 'round'", "did you mean 'rounds'?"),
+    ("option rounds = 12", "4:21", "test a: option 'rounds' = 12 is not allowed", "choose from 1, 2, 3"),
+    ('option rounds = "4"', "4:21", "test a: option 'rounds' is int, not str", None),
+    ("variant lon", "4:5", "test a: unknown variant 'lon'", "did you mean 'long'?"),
+    ("expect score[north]", "4:12", "`expect` takes a condition (true or false), and `score[north]` is int", None),
+    (
+        "arrange {\n        score[west] = 3\n    }",
+        "5:9",
+        "score[west] is written, but west is not in play with 2",
+        None,
+    ),
+    ('expect "1" in offered', "4:19", "unknown name 'offered'", "a test's `offered` is called: `offered()`"),
+]
+
+
+@pytest.mark.parametrize(
+    ("item", "where", "message", "hint"),
+    TEST_CASES,
+    ids=[
+        "players",
+        "unknown-option",
+        "option-value",
+        "option-type",
+        "unknown-variant",
+        "expect-int",
+        "seat-not-in-play",
+        "offered-not-called",
+    ],
+)
+def test_a_tests_mistake_is_a_check_error_at_its_item(tmp_path, item, where, message, hint):
+    """`gamedef test` refuses a test whose player count, options or variants the game does
+    not allow, fails an `expect` of a number whatever came, and stops at a write to a seat the
+    test's count lacks: `check` says so first, at the line of the item."""
+    write(tmp_path, SEATS_GAME, "g.game")
+    path = write(
+        tmp_path, f'include "g.game"\ntest a "A" {{\n    players 2\n    {item}\n    expect true\n}}\n', "g.test.game"
+    )
+    if item.startswith("players"):
+        path.write_text(path.read_text().replace("    players 2\n", ""))
+    diags = diagnostics(path)
+    errors = [d for d in diags if d.severity == "error"]
+    assert errors, diags
+    assert f"{errors[0].span.line}:{errors[0].span.column}" == where, errors
+    assert message in errors[0].message, errors
+    if hint is not None:
+        assert hint in (errors[0].hint or ""), errors
+
+
+def test_a_test_written_twice_is_a_check_error_at_the_second(tmp_path):
+    """Two tests of one name: `gamedef test` refuses the file; `check` says so at the second."""
+    write(tmp_path, SEATS_GAME, "g.game")
+    one = 'test a "A" {\n    players 2\n    expect true\n}\n'
+    path = write(tmp_path, f'include "g.game"\n{one}{one}', "g.test.game")
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message) for d in errors] == [(6, "test 'a' is written twice")], errors
+
+
+def test_a_seat_named_through_a_local_is_warned_of(tmp_path):
+    """`let w = west` then `score[w] += 1`, and `for q in [north, west]`: the local holds the
+    seat constant, which two players lack: the same warning as `score[west] += 1`."""
+    path = write(
+        tmp_path,
+        SEATS_GAME.replace(
+            "    score[north] += n\n",
+            "    let w = west\n    score[w] += n\n    for q in [north, west] {\n        score[q] += 1\n    }\n",
+        ),
+    )
+    warnings = [d for d in diagnostics(path) if d.severity == "warning" and "not in play" in d.message]
+    assert [(d.span.line, "west is not in play with 2 or 3 players" in d.message) for d in warnings] == [
+        (13, True),
+        (15, True),
+    ], warnings
+
+
+def test_a_runtime_error_in_a_tests_code_names_the_test_block_not_its_internal_name():
+    """The code an `arrange` runs is named as the designer wrote it."""
+    from interpreter.language.testcode import shown_name
+
+    assert shown_name("__test_0_arrange_3") == "the test's `arrange`"
+    assert shown_name("__test_12_run") == "the test's `run`"
+    assert shown_name("__test_2_expect_1_left") == "the test's `expect`"
+    assert shown_name("turn") == "turn"
+
+
+def test_the_cards_of_a_kind_no_entity_declares_give_what_they_give(tmp_path):
+    """§3.7: a kind no entity declares has the properties its cards give: a card giving two
+    is not told the second is no property of the kind its first made."""
+    path = write(
+        tmp_path,
+        """
+        game k { players 2..2 seats [a, b] }
+        card ruby "Ruby" : Gem { power 1  weight 2 }
+        card opal "Opal" : Gem { power 3  weight 4 }
+        procedure play() {
+            rule "Play"
+            choose g from members(Gem) by a label "{g} {g.power} {g.weight}"
+            game over []
+        }
+        """,
+    )
+    assert diagnostics(path) == []
+
+
+@pytest.mark.parametrize(
+    ("written", "hint"), [("fals", "did you mean `false`?"), ("True", "did you mean `true`?"), ("null", "write `none`")]
+)
+def test_a_misspelt_truth_or_none_is_hinted_with_the_word(tmp_path, written, hint):
+    """`promo fals` is `false` misspelt, not a name of the game that happens to be close."""
+    path = write(
+        tmp_path,
+        "game t { players 2..2 seats [a, b] }\nvar failures: int = 0\nvar flag: bool? = none\n"
+        f'procedure play() {{\n    rule "Play"\n    flag = {written}\n    failures += 1\n    game over []\n}}\n',
+    )
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message) for d in errors] == [(6, f"unknown name '{written}'")], errors
+    assert hint in (errors[0].hint or ""), errors
+
+
+MAX_MIN_GAME = """
+game t { players 2..2 seats [a, b] }
+entity Crop { bonus: int? }
+card rye "Rye" : Crop { bonus 2 }
+card oat "Oat" : Crop { }
+var score: player -> int = 0
+procedure play() {
+    rule "Play"
+    STATEMENT
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("statement", "column", "fragment", "fixed"),
+    [
+        (
+            "score[a] = max(score[a], oat.bonus)",
+            30,
+            "`max` of two values compares numbers, but `oat.bonus` may be none",
+            "score[a] = max(score[a], oat.bonus ?? 0)",
+        ),
+        (
+            "score[a] = min([c.bonus for c in members(Crop)])",
+            20,
+            "`min` of a list whose items may be none (`bonus` is declared `int?` in Crop)",
+            "score[a] = min([c.bonus ?? 0 for c in members(Crop)])",
+        ),
+        (
+            "score[a] = sum([c.bonus for c in members(Crop)])",
+            20,
+            "`sum` of a list whose items may be none",
+            "score[a] = sum([c.bonus for c in members(Crop) if c.bonus != none])",
+        ),
+        ("score[a] = max(score[b])", 20, "`max` takes a list of numbers", "score[a] = max([score[b], 1])"),
+    ],
+    ids=["max-of-two", "min-of-a-list", "sum-of-a-list", "max-of-one-number"],
+)
+def test_max_min_and_sum_of_values_that_may_be_none_are_refused(tmp_path, statement, column, fragment, fixed):
+    """`max(a, b)` with `b: int?`, `min`/`sum` of a list that may hold none, and `max` of one
+    number stop the rule when it runs (a run-time error at play): `check` refuses them at the
+    value, and the hint's fix checks."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", statement))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.span.column) for d in errors] == [(8, column)], errors
+    assert fragment in errors[0].message, errors
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", fixed))
+    assert [d for d in diagnostics(path) if d.severity == "error"] == []
+
+
+@pytest.mark.parametrize(
+    ("statement", "hint"),
+    [
+        ('let t = "round " + score[a]', 'build text by interpolation: "... {score[a]}" puts the value in the text'),
+        ('log "round " + score[a]', "text is built by interpolation, not `+`: write the value inside the text"),
+        ('for p in player {\n        log "{p}"\n    }', "`players` is the list of the seats in play"),
+        ('for c in Crop {\n        log "{c}"\n    }', "`members(Crop)` lists its members"),
+    ],
+    ids=["text-joined-with-plus", "a-log-joined-with-plus", "the-type-player-for-players", "a-kind-for-its-members"],
+)
+def test_a_type_slip_is_hinted_with_the_designers_fix(tmp_path, statement, hint):
+    """Text joined with `+` is built by interpolation; a loop over a type means its members."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", statement))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert len(errors) == 1 and errors[0].span.line == 8, errors
+    assert hint in (errors[0].hint or ""), errors
+
+
+LITERAL_GAME = """
+game t { players 2..2 seats [west, east] }
+enum Block { West, East }
+entity Thing { number: str  flag: bool  size: int  block: Block  bonus: int? }
+card a "A" : Thing { PROPS }
+var score: player -> int = 0
+procedure play() {
+    rule "Play"
+    score[west] += a.bonus ?? DEFAULT
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("props", "default", "message", "hint"),
+    [
+        ("number 91  flag true  size 1  block West", "0", "Thing.number is str, not int", 'a text is in quotes: "91"'),
+        ('number "1"  flag "false"  size 1  block West', "0", "Thing.flag is bool, not str", "without quotes: false"),
+        ('number "1"  flag true  size "2"  block West', "0", "Thing.size is int, not str", "without quotes: 2"),
+        ('number "1"  flag true  size 1  block west', "0", "Thing.block is Block, not player", "did you mean `West`"),
+        ('number "1"  flag true  size 1  block West', "east", "the default after `??` of `a.bonus`", "a.bonus ?? 0"),
+    ],
+    ids=["number-for-text", "text-for-truth", "text-for-number", "seat-for-enum-member", "default-of-another-type"],
+)
+def test_a_value_written_as_another_type_is_hinted_with_how_to_write_it(tmp_path, props, default, message, hint):
+    """A card's `number 91` where the kind says text, `flag "false"`, `block west` (the seat)
+    for `West` (the member), and a `??` default of another type: one error each, at the
+    value, whose hint writes it right."""
+    path = write(tmp_path, LITERAL_GAME.replace("PROPS", props).replace("DEFAULT", default))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert len(errors) == 1 and message in errors[0].message, errors
+    assert hint in (errors[0].hint or ""), errors
+
+
+def test_a_number_in_quotes_assigned_to_a_number_is_hinted_without_quotes(tmp_path):
+    """`score[a] += "1"`: the text "1" where a number is held; the hint writes it bare."""
+    path = write(tmp_path, MAX_MIN_GAME.replace("STATEMENT", 'score[a] += "1"'))
+    errors = [d for d in diagnostics(path) if d.severity == "error"]
+    assert [(d.span.line, d.message, d.hint) for d in errors] == [
+        (8, "'score' holds int, not str", "write it without quotes: 1")
+    ], errors

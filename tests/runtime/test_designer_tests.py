@@ -217,7 +217,7 @@ def test_a_bad_test_is_a_check_error_with_its_position(capsys, tictactoe):
     assert f"{path}:3:12: error:" in err and "markz" in err
     path.write_text('include "tictactoe.game"\ntest t {\n    players 3\n}\n')
     code, _, err = run(capsys, str(path))
-    assert code == 2 and f"{path}:2:1: error: test t: Tic-tac-toe is for 2 to 2 players, not 3" in err
+    assert code == 2 and f"{path}:3:5: error: test t: Tic-tac-toe is for 2 to 2 players, not 3" in err
     path.write_text('include "tictactoe.game"\ntest t {\n    variant nope\n}\n')
     code, _, err = run(capsys, str(path))
     assert code == 2 and "unknown variant 'nope'" in err
@@ -614,17 +614,18 @@ def test_reach_plays_the_first_label_until_the_condition_holds(capsys, tictactoe
         "test never {\n"
         "    reach marks == 10\n"
         "    expect marks == 99\n"
-        "}\n"
-        "test not_a_truth {\n"
-        "    reach marks\n"
         "}\n",
     )
     code, out, _ = run(capsys, str(path))
     assert code == 1
-    assert "1 of 3 tests passed" in out
+    assert "1 of 2 tests passed" in out
     assert f"{path}:9:11: test never: the game ended before marks == 10 held; won by [x]" in out
     assert "99" not in out  # the test stopped at the `reach`
-    assert f"{path}:13:11: test not_a_truth: expected a condition (true or false); marks is 0" in out
+    # a condition that is no truth is refused before any test runs, at its line
+    path.write_text(path.read_text() + "test not_a_truth {\n    reach marks\n}\n")
+    code, _, err = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:13:11: error: `reach` takes a condition (true or false), and `marks` is int" in err
 
 
 def test_tests_picked_by_name_then_all_of_them(capsys, tictactoe):
@@ -684,12 +685,22 @@ def test_an_option_mistake_in_a_test_is_said_at_the_test_in_the_tests_words(caps
         '    replace option size: int = 3 choices [3, 4, 9] "size"\n}\n',
     )
     cases = [
-        ("option depth = 2", "unknown option 'depth'", "the variant wide declares it: add `variant wide` to the test"),
-        ("option size = 9", "option 'size' = 9 is not allowed", "choose from 3, 4, or add `variant wide` to the test"),
-        ("option size = true", "option 'size' must be a whole number", "for example `option size = 3`"),
+        (
+            "option depth = 2",
+            "3:5",
+            "unknown option 'depth'",
+            "the variant wide declares it: add `variant wide` to the test",
+        ),
+        (
+            "option size = 9",
+            "3:19",
+            "option 'size' = 9 is not allowed",
+            "choose from 3, 4, or add `variant wide` to the test",
+        ),
+        ("option size = true", "3:19", "option 'size' is int, not bool", None),
     ]
-    for setting, message, hint in cases:
+    for setting, where, message, hint in cases:
         path = write(tmp_path, "g.test.game", f'include "g.game"\ntest t {{\n    {setting}\n}}\n')
         code, _, err = run(capsys, str(path))
-        assert code == 2 and f"{path}:2:1: error: test t: {message}" in err, err
-        assert f"hint: {hint}" in err and "--" not in err, err
+        assert code == 2 and f"{path}:{where}: error: test t: {message}" in err, err
+        assert (hint is None or f"hint: {hint}" in err) and "--" not in err, err
