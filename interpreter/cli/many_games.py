@@ -229,10 +229,11 @@ def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | N
     base_plan, base_game, base_name = base if base is not None else (None, None, "")
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, workers=workers, keep=keep)
     base_by_count: dict = {}
-    if base_plan is not None:
+    if base_plan is not None and base_game is not None:
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
         base_doc, base_by_count = bal.run(base_plan, jobs, game=base_game, watch=base_watch, workers=workers, keep=keep)
-        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against)
+        changed = bal.changed_components(game, base_game, plan.setup.components)
+        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against, changed)
     if args.json:
         records = {"records": bal.records_dict(by_count)}
         if base_plan is not None:
