@@ -121,6 +121,8 @@ def cmd_simulate(args) -> int:
     with ray_workers(args.ray, jobs) if args.ray is not None else nullcontext() as workers:
         records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=watch, workers=workers)
     elapsed = time.perf_counter() - start
+    from interpreter.cli.commands import _version
+
     header = {
         "game": game.name,
         "title": game.header.title,
@@ -131,6 +133,9 @@ def cmd_simulate(args) -> int:
         "variants": list(args.variant or []),
         "options": setup.options,
         "seat_titles": {seat: game.seat_title(seat) for seat in seats},
+        # what a game is replayed by, with its seed and the agents above (`gamedef run`)
+        "rules_hash": game.rules_hash,
+        "version": _version(),
     }
     doc = sim.document(header, records, seats, cards)
     if args.json:
@@ -228,6 +233,9 @@ def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | N
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     base_plan, base_game, base_name = base if base is not None else (None, None, "")
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, workers=workers, keep=keep)
+    from interpreter.cli.commands import _version
+
+    doc["version"] = _version()  # with `rules_hash` and each record's seed: what replays a game
     base_by_count: dict = {}
     if base_plan is not None and base_game is not None:
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")

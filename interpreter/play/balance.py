@@ -504,7 +504,8 @@ def run(
                 workers=workers,
             )
         else:
-            records = _play_kept(game, setup, plan, jobs, watch, workers, keep, kept.get(_key(setup), {}))
+            kept_here = kept.get(_key(setup, game.rules_hash), {})
+            records = _play_kept(game, setup, plan, jobs, watch, workers, keep, kept_here)
         section = count_section(game, setup, records, seats, kinds)
         section["seconds"] = round(time.perf_counter() - start, 1)
         sections.append(section)
@@ -521,6 +522,7 @@ def run(
         "chance_mode": plan.setup.chance,
         "correction": plan.correction,
         "score": plan.setup.score,
+        "rules_hash": game.rules_hash,
         "counts": sections,
     }
     doc["seat_imbalance"] = seat_imbalance(sections)
@@ -532,10 +534,13 @@ def run(
     return doc, by_count
 
 
-def _key(setup: sim.Setup) -> str:
+def _key(setup: sim.Setup, rules: str) -> str:
     """What makes a kept game the game a plan would play: everything of the setup but the
-    seed, written without the fields at their defaults (`_normal_key`)."""
-    return _normal_key(asdict(setup))
+    seed, written without the fields at their defaults (`_normal_key`), and the digest of
+    the rules it was played by (`Game.rules_hash`: the files' text and the variants), so
+    that a game kept before the file was edited is played again under the rules as they
+    are, not read back as if it were one of theirs."""
+    return _normal_key({**asdict(setup), "rules": rules})
 
 
 # Each field's default as JSON reads it back (a tuple as a list).
@@ -615,7 +620,7 @@ def _play_kept(
     seeds = range(plan.seed, plan.seed + plan.games)
     missing = [s for s in seeds if s not in kept]
     batch = 1 if jobs <= 1 and workers is None else 2 * jobs
-    key = _key(setup)
+    key = _key(setup, game.rules_hash)
     with watch(plan.games, setup.players or 0) as advance:
         for _ in range(plan.games - len(missing)):
             advance()
