@@ -213,6 +213,21 @@ def against_verdict(a: dict[str, Any], titles: dict[str, str]) -> list[str]:
     )
 
 
+def rules_sentence(a: dict[str, Any]) -> str:
+    """What differs in the rules, declaration by declaration, with each one's first citation:
+    "what differs in the rules: procedure check_victory changed ("1. Goal ..."), def goal_of
+    added"; or that nothing does as written (then every difference is the seeds')."""
+    rules = a.get("changed_rules")
+    if rules is None:
+        return ""
+    if not rules:
+        return "what differs in the rules: nothing, declaration by declaration (wherever each is written)"
+    parts = [
+        f"{r['kind']} {r['name']} {r['change']}" + (f" (\u201c{r['rule']}\u201d)" if r["rule"] else "") for r in rules
+    ]
+    return "what differs in the rules: " + "; ".join(parts)
+
+
 def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | None) -> list[str]:
     """The changed rules against their base: the verdict in plain words, then per count each
     seat's win, no winner, the length and the endings as paired differences with a
@@ -220,6 +235,7 @@ def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | 
     components whose effect changed the most."""
     titles = {seat: title for s in sections for seat, title in s["seat_titles"].items()}
     lines = [f"against {a['base']}:", *["  " + line for line in against_verdict(a, titles)]]
+    lines += textwrap.wrap(rules_sentence(a), 110, initial_indent="  ", subsequent_indent="    ")
     lines += textwrap.wrap(a["method"], 110, initial_indent="  ", subsequent_indent="  ")
     for c in a["counts"]:
         k = c["players"]

@@ -241,7 +241,8 @@ def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | N
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
         base_doc, base_by_count = bal.run(base_plan, jobs, game=base_game, watch=base_watch, workers=workers, keep=keep)
         changed = bal.changed_components(game, base_game, plan.setup.components)
-        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against, changed)
+        rules = bal.changed_rules(game, base_game)
+        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against, changed, rules)
     if args.json:
         records = {"records": bal.records_dict(by_count)}
         if base_plan is not None:

@@ -845,13 +845,56 @@ def component_rules(game: Game, names: Container[str]) -> dict[str, bytes]:
         for row in table.live() if isinstance(table, LoadedTable) else ():
             if row.name in names:
                 parts.setdefault(row.name, []).append((row.title, row.row))
-    out = {}
-    for name, found in parts.items():
-        buffer = io.BytesIO()
-        pickler = _RulesOnly(buffer, protocol=5)
-        pickler.fast = True  # the bytes depend on the values alone
-        pickler.dump(found)
-        out[name] = hashlib.sha256(buffer.getbuffer()).digest()
+    return {name: _digest(found) for name, found in parts.items()}
+
+
+def _digest(value: object) -> bytes:
+    """`value`'s syntax trees as a digest without their places (`_RulesOnly`)."""
+    buffer = io.BytesIO()
+    pickler = _RulesOnly(buffer, protocol=5)
+    pickler.fast = True  # the bytes depend on the values alone
+    pickler.dump(value)
+    return hashlib.sha256(buffer.getbuffer()).digest()
+
+
+def _declarations(game: Game) -> dict[tuple[str, str], tuple[object, bytes]]:
+    """The game's declarations by kind and name (a trigger, which has none, by its event
+    and its digest), each with its digest without places."""
+    out: dict[tuple[str, str], tuple[object, bytes]] = {}
+    for decl in game.compiled.program.decls:
+        digest = _digest(decl)
+        name = getattr(decl, "name", None)
+        if isinstance(decl, ast.Trigger):
+            key = ("when", f"{decl.event} #{digest.hex()[:8]}")
+        else:
+            key = (type(decl).__name__.lower(), name if isinstance(name, str) else digest.hex()[:8])
+        out[key] = (decl, digest)
+    return out
+
+
+def _first_citation(decl: object) -> str | None:
+    """The declaration's first `rule "..."` in the order written, if any."""
+    cites = [n for n in ast.walk(decl) if isinstance(n, ast.Cite)]
+    first = min(cites, key=lambda c: (c.span.line, c.span.column), default=None)
+    return None if first is None else first.section
+
+
+def changed_rules(game: Game, base_game: Game) -> list[dict[str, Any]]:
+    """What differs between two versions of a game's rules, declaration by declaration and
+    wherever each is written (a card moved to a file of house rules is the same card):
+    each declaration replaced (`changed`), added or removed, by kind and name, with its
+    first `rule "..."` citation. What the report names when it says what a change did:
+    the rule, beside the seat or the card it moved."""
+    after, before = _declarations(game), _declarations(base_game)
+    out = []
+    for key in dict.fromkeys([*after, *before]):
+        a, b = before.get(key), after.get(key)
+        if a is not None and b is not None and a[1] == b[1]:
+            continue
+        change = "added" if a is None else "removed" if b is None else "changed"
+        decl = (b or a)[0]  # type: ignore[index]
+        name = key[1].split(" #")[0]
+        out.append({"kind": key[0], "name": name, "change": change, "rule": _first_citation(decl)})
     return out
 
 
@@ -926,10 +969,12 @@ def against(
     base_name: str,
     argument: str = "base",
     changed: Sequence[str] = (),
+    rules: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The changed rules against their base, played on the same seeds at each count: the
     paired differences per count, each component's change, and the components whose rules
-    differ (`changed`, from `changed_components`) tested on the paired games.
+    differ (`changed`, from `changed_components`) tested on the paired games; `rules`, the
+    declarations that differ (`changed_rules`), is kept to be said beside them.
 
     The figures of every count (each seat's win, no winner, the length, each ending) are
     read together: their p-values are adjusted by Holm, so that a change that makes no
@@ -976,6 +1021,7 @@ def against(
         "out 0 and its p-value (the larger of the normal test's and the exact sign test's), adjusted by Holm "
         "with every other figure of the report, is below 0.05",
         "same_everywhere": all(c["same_games"] == c["games"] for c in counts),
+        "changed_rules": None if rules is None else list(rules),
         "counts": counts,
         "changed_components": paired_components(
             base_by_count, by_count, seats_by_count, list(changed), titles, correction

@@ -360,6 +360,29 @@ def test_a_file_against_the_game_it_includes():
         bal.base_setup(sim.Setup(game=TOY), "base")
 
 
+def test_the_rules_a_change_touched_are_named_with_their_citation(capsys):
+    """`changed_rules`: the declarations that differ between the two rules, wherever each is
+    written, with the first `rule "..."` of each: the def of West's head start, the
+    procedure every card calls, nothing for a def written again as it was; a file that
+    adds a card to The Wall is Down adds that card and changes nothing else. The report
+    says it under its verdict."""
+    base = load_game(TOY)
+    assert bal.changed_rules(load_game(TOY, variants=["big_start"]), base) == [
+        {"kind": "def", "name": "head_start", "change": "changed", "rule": None}
+    ]
+    (plain,) = bal.changed_rules(load_game(TOY, variants=["idle_die"]), base)
+    assert plain["kind"] == "procedure" and plain["name"] == "plain" and plain["change"] == "changed"
+    assert plain["rule"] == "Toy rules, variant: a die rolled and ignored, then a die's worth of points"
+    assert bal.changed_rules(load_game(TOY, variants=["same"]), base) == []
+    jackpot = str(Path(__file__).resolve().parent / "balance" / "twid_jackpot.game")
+    (added,) = bal.changed_rules(load_game(jackpot), load_game("twid"))
+    assert (added["kind"], added["name"], added["change"]) == ("card", "jackpot", "added")
+    main(["balance", TOY, "--games", "50", "--jobs", "1", "--variant", "big_start", "--against", "base"])
+    assert "  what differs in the rules: def head_start changed\n" in capsys.readouterr().out
+    main(["balance", TOY, "--games", "50", "--jobs", "1", "--variant", "same", "--against", "base"])
+    assert "what differs in the rules: nothing, declaration by declaration" in capsys.readouterr().out
+
+
 # ---- sweeps ---------------------------------------------------------------------------------------------
 def test_a_def_constant_is_set_for_one_load_and_refused_when_it_is_no_constant():
     """`constants` gives a def without parameters another value (West's head start of the toy
