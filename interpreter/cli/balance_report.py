@@ -373,6 +373,12 @@ def method_sentence(tests: dict[str, Any]) -> str:
         f"each component's effect on the win rate of the seat that chose it in a decision, within {tests['strata']} "
         f"({tests['effect']}); test: {tests['test']}; {tests['tested']} tested, p-values adjusted by "
         f"{tests['correction']}, flagged below {tests['alpha']:g}: {tests['flagged']} flagged"
+        + (
+            f"; at this number of games a component is flagged 4 times in 5 when its effect is about "
+            f"{100 * tests['detectable_median']:.0f} pts or more (the median of those tested; more games, less)"
+            if tests.get("detectable_median") is not None
+            else ""
+        )
     )
 
 

@@ -350,33 +350,45 @@ def played(record: sim.GameRecord, acting: Container[str]) -> set[tuple[str, str
 
 
 def component_strata(
-    by_count: Mapping[int, Sequence[sim.GameRecord]], seats_by_count: Mapping[int, Sequence[str]]
+    by_count: Mapping[int, Sequence[sim.GameRecord]],
+    seats_by_count: Mapping[int, Sequence[str]],
+    given: Sequence[str] = (),
 ) -> dict[str, list[stats.Stratum]]:
     """Each component played in some game (`played`), its 2×2 tables, one per seat at each
     player count: the seat-games in which that seat played it (with that seat's wins in
     them) against its seat-games in which it did not. Within one seat at one count, a strong seat's win rate
-    or a count's cannot pass for the component's."""
-    out: dict[str, dict[tuple[int, str], list[float]]] = {}
+    or a count's cannot pass for the component's. With `given` (components already found
+    to matter), each of those tables is split further by which of them the seat played:
+    a seat that plays a jackpot has one play fewer for every other card, and compared
+    only with seat-games that played the jackpot alike, those cards no longer pass for weak."""
+    out: dict[str, dict[tuple, list[float]]] = {}
+    totals: dict[tuple, list[float]] = {}
     acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
     for count, records in by_count.items():
         for r in records:
-            for seat, card in played(r, acting):
-                cell = out.setdefault(card, {}).setdefault((count, seat), [0, 0.0])
+            pairs = played(r, acting)
+            for seat in seats_by_count[count]:
+                key = (count, seat, tuple((seat, g) in pairs for g in given))
+                total = totals.setdefault(key, [0, 0.0])
+                total[0] += 1
+                total[1] += _won(r, seat)
+            for seat, card in pairs:
+                cell = out.setdefault(card, {}).setdefault(
+                    (count, seat, tuple((seat, g) in pairs for g in given)), [0, 0.0]
+                )
                 cell[0] += 1
                 cell[1] += _won(r, seat)
-    totals = {
-        (count, seat): (len(records), sum(_won(r, seat) for r in records))
-        for count, records in by_count.items()
-        for seat in seats_by_count[count]
-    }
     strata: dict[str, list[stats.Stratum]] = {}
     for card, cells in out.items():
         rows = []
         for key, (games, wins) in totals.items():
             n1, w1 = cells.get(key, (0, 0.0))
-            rows.append(stats.Stratum(int(n1), w1, games - int(n1), wins - w1))
+            rows.append(stats.Stratum(int(n1), w1, int(games) - int(n1), wins - w1))
         strata[card] = rows
     return strata
+
+
+MAX_GIVEN = 4  # components found to matter that the others' tests are split by, at most
 
 
 def component_tests(
@@ -397,7 +409,6 @@ def component_tests(
     fair game flags no component at 95% in 19 runs out of 20; `bh`: false discovery rate),
     and a component is flagged only when its adjusted p-value is below `alpha`. Listed the
     flagged first, then by adjusted p-value."""
-    strata = component_strata(by_count, seats_by_count)
     games: Counter[str] = Counter()  # games in which some seat played it
     times: Counter[str] = Counter()  # decisions that chose it
     acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
@@ -406,30 +417,56 @@ def component_tests(
             for _, card, k in r.cards:
                 times[card] += k
             games.update({card for _, card in played(r, acting)})
-    rows: list[dict[str, Any]] = []
-    for card, (kind, title) in catalogue.items():
-        row: dict[str, Any] = {"card": card, "title": title, "kind": kind, "games": games[card], "times": times[card]}
-        row["played_as"] = "its slot ran in the seat's move" if card in acting else "chosen in a decision"
-        tables = strata.get(card, [])
-        n1, n0 = sum(s.n1 for s in tables), sum(s.n0 for s in tables)
-        row["seat_games"], row["other_seat_games"] = n1, n0
-        effect = stats.mh_difference(tables)
-        if not times[card] and not games[card]:
-            row.update(effect=None, low=None, high=None, p=None, p_adjusted=None, verdict="never chosen")
-        elif effect is None or n1 < MIN_SEAT_GAMES or n0 < MIN_SEAT_GAMES:
-            value = None if effect is None else effect.value
-            row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
-        else:
-            _, p = stats.cmh(tables)
-            row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
-        rows.append(row)
+
+    def test_all(given: Sequence[str]) -> list[dict[str, Any]]:
+        """Every component's row, its strata split by the `given` components it is not."""
+        strata = component_strata(by_count, seats_by_count, given)
+        for g in given:
+            strata[g] = component_strata(by_count, seats_by_count, [x for x in given if x != g]).get(g, [])
+        rows: list[dict[str, Any]] = []
+        for card, (kind, title) in catalogue.items():
+            row: dict[str, Any] = {"card": card, "title": title, "kind": kind}
+            row.update(games=games[card], times=times[card])
+            row["played_as"] = "its slot ran in the seat's move" if card in acting else "chosen in a decision"
+            tables = strata.get(card, [])
+            n1, n0 = sum(s.n1 for s in tables), sum(s.n0 for s in tables)
+            row["seat_games"], row["other_seat_games"] = n1, n0
+            effect = stats.mh_difference(tables)
+            if not times[card] and not games[card]:
+                row.update(effect=None, low=None, high=None, p=None, p_adjusted=None, verdict="never chosen")
+            elif effect is None or n1 < MIN_SEAT_GAMES or n0 < MIN_SEAT_GAMES:
+                value = None if effect is None else effect.value
+                row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
+            else:
+                _, p = stats.cmh(tables)
+                row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
+            rows.append(row)
+        tested = [row for row in rows if row["p"] is not None]
+        # The effect a component needs to be flagged 4 times in 5: the first of m tests is read
+        # at alpha/m (Holm's, and the Benjamini-Hochberg threshold when one component stands out).
+        z = statistics.NormalDist().inv_cdf(1 - alpha / (2 * len(tested))) if tested else stats.Z_95
+        for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+            row["p_adjusted"] = adjusted
+            row["detectable"] = (z + stats.Z_80) * row["se"]
+            if adjusted < alpha:
+                row["verdict"] = "higher" if row["effect"] > 0 else "lower"
+            else:
+                row["verdict"] = "no effect shown"
+        return rows
+
+    # A component found to matter is set apart before the others are read again: each
+    # flagged one in turn (the strongest evidence first), until no other is flagged.
+    given: list[str] = []
+    while True:
+        rows = test_all(given)
+        fresh = sorted(
+            (row for row in rows if row["verdict"] in ("higher", "lower") and row["card"] not in given),
+            key=lambda row: row["p"],
+        )
+        if not fresh or len(given) >= MAX_GIVEN:
+            break
+        given.append(fresh[0]["card"])
     tested = [row for row in rows if row["p"] is not None]
-    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
-        row["p_adjusted"] = adjusted
-        if adjusted < alpha:
-            row["verdict"] = "higher" if row["effect"] > 0 else "lower"
-        else:
-            row["verdict"] = "no effect shown"
     rows.sort(
         key=lambda row: (
             row["verdict"] not in ("higher", "lower"),
@@ -439,14 +476,19 @@ def component_tests(
             -(row["times"]),
         )
     )
+    names = {card: title for card, (_, title) in catalogue.items()}
+    apart = ", and whether the seat played " + ", ".join(names.get(g, g) for g in given) if given else ""
     return {
-        "strata": "seat and player count",
+        "strata": "seat and player count" + apart,
+        "given": given,
         "test": "Cochran-Mantel-Haenszel (no continuity correction)",
         "effect": "Mantel-Haenszel difference of win rates, chose it minus did not, with a normal 95% interval",
         "correction": {"holm": "Holm", "bh": "Benjamini-Hochberg"}[correction],
         "alpha": alpha,
         "tested": len(tested),
         "flagged": sum(1 for row in tested if row["verdict"] in ("higher", "lower")),
+        # half the components tested would be flagged 4 times in 5 with an effect this large
+        "detectable_median": statistics.median(row["detectable"] for row in tested) if tested else None,
         "components": rows,
     }
 

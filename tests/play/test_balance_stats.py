@@ -198,6 +198,20 @@ def test_the_toy_games_jackpot_is_flagged_first(capsys):
     assert fair["counts"][0]["win_rates"][0]["rate"] > 0.5  # West's head start shows in its win rate
 
 
+def test_the_cards_played_instead_of_the_jackpot_are_not_flagged_for_it(capsys):
+    """Each seat of the toy game plays two cards: a seat that plays the jackpot plays one plain
+    card fewer, so every plain card (all alike) is played less often in the seat-games the
+    jackpot wins, and read against all the others two of them were flagged `lower` at 300
+    games. Once the jackpot is flagged, the others are read again within the seat-games
+    that played it alike: only the jackpot is flagged, and the method says what it split by."""
+    doc = _toy(capsys)
+    tests = doc["component_tests"]
+    assert [c["card"] for c in tests["components"] if c["verdict"] in ("higher", "lower")] == ["jackpot"]
+    assert tests["given"] == ["jackpot"] and tests["strata"].endswith("whether the seat played Jackpot")
+    plain = [c for c in tests["components"] if c["card"].startswith("plain")]
+    assert all(c["verdict"] == "no effect shown" for c in plain)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [1, 1001, 2001])
 def test_the_wall_is_down_raises_no_alarm_and_its_planted_jackpot_is_flagged_first(capsys, seed):
