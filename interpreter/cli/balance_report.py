@@ -254,9 +254,12 @@ def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | 
             lines.append("    " + change_sentence(f"ending '{e['ending'] or '(no line narrated)'}'", e))
     touched = a.get("changed_components", ())
     if touched:
-        lines.append(
-            "  components whose rules changed, on the paired games (in each seat-game in which the seat played it "
-            "under either rules, its win under the changed rules minus under the base's):"
+        lines += textwrap.wrap(
+            "components whose rules changed, on the paired games (in each seat-game in which the seat played it "
+            "under either rules, its win under the changed rules minus under the base's):",
+            110,
+            initial_indent="  ",
+            subsequent_indent="  ",
         )
         for r in touched:
             if r["verdict"] == "never played":

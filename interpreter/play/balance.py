@@ -407,8 +407,12 @@ def component_tests(
     tested when at least MIN_SEAT_GAMES seat-games chose it and as many did not; the
     p-values of those tested are adjusted together (`holm`: family-wise, so that a run of a
     fair game flags no component at 95% in 19 runs out of 20; `bh`: false discovery rate),
-    and a component is flagged only when its adjusted p-value is below `alpha`. Listed the
-    flagged first, then by adjusted p-value."""
+    and a component is flagged only when its adjusted p-value is below `alpha`. A flagged
+    component is then set apart: the others are tested again with their strata split by
+    whether the seat played it (`component_strata`'s `given`), the next flagged one in
+    turn, up to MAX_GIVEN, so that the cards played instead of a jackpot do not pass for
+    weak ones. Each tested row has `detectable`: the effect it needs to be flagged 4 times
+    in 5. Listed the flagged first, then by adjusted p-value."""
     games: Counter[str] = Counter()  # games in which some seat played it
     times: Counter[str] = Counter()  # decisions that chose it
     acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
