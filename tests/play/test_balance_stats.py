@@ -210,6 +210,10 @@ def test_the_cards_played_instead_of_the_jackpot_are_not_flagged_for_it(capsys):
     assert tests["given"] == ["jackpot"] and tests["strata"].endswith("whether the seat played Jackpot")
     plain = [c for c in tests["components"] if c["card"].startswith("plain")]
     assert all(c["verdict"] == "no effect shown" for c in plain)
+    # the effect each needs to be flagged 4 times in 5: the first of 9 tests is read at 0.05/9
+    z = stats._NORMAL.inv_cdf(1 - 0.05 / 18) + stats._NORMAL.inv_cdf(0.8)
+    assert all(c["detectable"] == pytest.approx(z * c["se"]) for c in plain)
+    assert tests["detectable_median"] == pytest.approx(sorted(c["detectable"] for c in tests["components"])[4])
 
 
 @pytest.mark.slow
