@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from interpreter.cli.human import HumanAgent
-from interpreter.cli.shared import load_named, parse_options, start_game
+from interpreter.cli.shared import installed_version, load_named, parse_options, start_game
 from interpreter.cli.terminal import listing
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import needs_chance, parse_agents
@@ -121,8 +121,6 @@ def cmd_simulate(args) -> int:
     with ray_workers(args.ray, jobs) if args.ray is not None else nullcontext() as workers:
         records = sim.simulate(setup, args.games, args.seed, jobs, game=game, watch=watch, workers=workers)
     elapsed = time.perf_counter() - start
-    from interpreter.cli.commands import _version
-
     header = {
         "game": game.name,
         "title": game.header.title,
@@ -135,7 +133,7 @@ def cmd_simulate(args) -> int:
         "seat_titles": {seat: game.seat_title(seat) for seat in seats},
         # what a game is replayed by, with its seed and the agents above (`gamedef run`)
         "rules_hash": game.rules_hash,
-        "version": _version(),
+        "version": installed_version(),
     }
     doc = sim.document(header, records, seats, cards)
     if args.json:
@@ -233,9 +231,7 @@ def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | N
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     base_plan, base_game, base_name = base if base is not None else (None, None, "")
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, workers=workers, keep=keep)
-    from interpreter.cli.commands import _version
-
-    doc["version"] = _version()  # with `rules_hash` and each record's seed: what replays a game
+    doc["version"] = installed_version()  # with `rules_hash` and each record's seed: what replays a game
     base_by_count: dict = {}
     if base_plan is not None and base_game is not None:
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
