@@ -146,24 +146,97 @@ def imbalance_lines(imbalance: dict[str, Any]) -> list[str]:
 
 def change_sentence(name: str, c: dict[str, Any], unit: str = "pts", scale: float = 100.0) -> str:
     """One paired difference as a designer reads it: "West +31.0 pts, 95%: +24.0 to +38.0
-    (from 40.0% to 71.0%): changed"."""
+    (from 40.0% to 71.0%): changed"; a figure that no game changed, "West: no difference
+    (40.0% under both)"; one not shown to change, with the smallest change these games
+    would have shown."""
+    before, after = (
+        (_pct(c["before"]), _pct(c["after"])) if unit == "pts" else (f"{c['before']:.1f}", f"{c['after']:.1f}")
+    )
+    if c["verdict"] == "no difference":
+        return f"{name}: no difference ({before} under both, in every game)"
     if not math.isfinite(c["low"]):
         span = "no interval (one game)"
     else:
         span = f"95%: {scale * c['low']:+.1f} to {scale * c['high']:+.1f}"
-    if unit == "pts":
-        before, after = _pct(c["before"]), _pct(c["after"])
-    else:
-        before, after = f"{c['before']:.1f}", f"{c['after']:.1f}"
-    return f"{name} {scale * c['difference']:+.1f} {unit}, {span} (from {before} to {after}): {c['verdict']}"
+    verdict = c["verdict"]
+    if verdict == "no change shown" and math.isfinite(c.get("detectable", math.inf)):
+        verdict += f" (a change of {scale * c['detectable']:.1f} {unit} would show 4 times in 5)"
+    return f"{name} {scale * c['difference']:+.1f} {unit}, {span} (from {before} to {after}): {verdict}"
+
+
+def _more(name: str, c: dict[str, Any], more: str, less: str, unit: str = "pts", scale: float = 100.0) -> str:
+    return f"{name} {more if c['difference'] > 0 else less} ({scale * c['difference']:+.1f} {unit})"
+
+
+def against_verdict(a: dict[str, Any], titles: dict[str, str]) -> list[str]:
+    """The comparison's verdict in plain words, first: no difference at all (every game
+    ended alike), or what changed (the seats that win more or less, the length, the
+    endings, and each component whose rules the change touched, named), or that nothing
+    was shown to change, with the smallest change in a seat's win rate these games would
+    have shown."""
+    if a["same_everywhere"]:
+        return [
+            "verdict: no difference: every game ended alike under both rules (winners, length, last key event, "
+            "cards chosen), so the change never altered a game on these seeds"
+        ]
+    parts = []
+    multi = len(a["counts"]) > 1
+    for c in a["counts"]:
+        k = c["players"]
+        at = f" at {k} players" if multi else ""
+        for seat, change in c["seats"].items():
+            if change["verdict"] == "changed":
+                parts.append(_more(f"{titles.get(seat, seat)} wins", change, "more", "less") + at)
+        if c["no_winner"]["verdict"] == "changed":
+            parts.append(_more("games without a winner", c["no_winner"], "more often", "less often") + at)
+        if c["decisions"]["verdict"] == "changed":
+            parts.append(_more("games", c["decisions"], "longer", "shorter", "decisions", 1.0) + at)
+        for e in c["endings"]:
+            if e["verdict"] == "changed":
+                parts.append(_more(f"'{e['ending'] or '(no line narrated)'}'", e, "more often", "less often") + at)
+    for r in a.get("changed_components", ()):
+        if r["verdict"] == "changed":
+            parts.append(
+                _more(f"{r['title']} (its rules changed) wins", r, "more", "less") + " for the seat that plays it"
+            )
+    if parts:
+        return textwrap.wrap("verdict: " + "; ".join(parts), 110, subsequent_indent="  ")
+    seats = [change for c in a["counts"] for change in c["seats"].values() if math.isfinite(change["detectable"])]
+    if not seats:
+        return ["verdict: too few games to tell"]
+    smallest = 100 * max(change["detectable"] for change in seats)
+    return textwrap.wrap(
+        "verdict: no change shown at this number of games (some games ended otherwise, but no figure beyond "
+        f"chance); a change of {smallest:.1f} pts in a seat's win rate would have shown 4 times in 5",
+        110,
+        subsequent_indent="  ",
+    )
+
+
+def rules_sentence(a: dict[str, Any]) -> str:
+    """What differs in the rules, declaration by declaration, with each one's first citation:
+    "what differs in the rules: procedure check_victory changed ("1. Goal ..."), def goal_of
+    added"; or that nothing does as written (then every difference is the seeds')."""
+    rules = a.get("changed_rules")
+    if rules is None:
+        return ""
+    if not rules:
+        return "what differs in the rules: nothing, declaration by declaration (wherever each is written)"
+    parts = [
+        f"{r['kind']} {r['name']} {r['change']}" + (f" (\u201c{r['rule']}\u201d)" if r["rule"] else "") for r in rules
+    ]
+    return "what differs in the rules: " + "; ".join(parts)
 
 
 def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | None) -> list[str]:
-    """The changed rules against their base: per count, each seat's win, no winner, the
-    length and the endings as paired differences with a verdict; then the components whose
-    effect changed the most."""
-    lines = [f"against {a['base']}:", *textwrap.wrap(a["method"], 110, initial_indent="  ", subsequent_indent="  ")]
+    """The changed rules against their base: the verdict in plain words, then per count each
+    seat's win, no winner, the length and the endings as paired differences with a
+    verdict; then the components whose rules changed, tested on the paired games, and the
+    components whose effect changed the most."""
     titles = {seat: title for s in sections for seat, title in s["seat_titles"].items()}
+    lines = [f"against {a['base']}:", *["  " + line for line in against_verdict(a, titles)]]
+    lines += textwrap.wrap(rules_sentence(a), 110, initial_indent="  ", subsequent_indent="    ")
+    lines += textwrap.wrap(a["method"], 110, initial_indent="  ", subsequent_indent="  ")
     for c in a["counts"]:
         k = c["players"]
         lines.append(
@@ -179,6 +252,21 @@ def against_lines(a: dict[str, Any], sections: list[dict[str, Any]], top: int | 
             lines.append("    " + change_sentence("final round", c["rounds"], "rounds", 1.0))
         for e in c["endings"][:TOP_ENDINGS]:
             lines.append("    " + change_sentence(f"ending '{e['ending'] or '(no line narrated)'}'", e))
+    touched = a.get("changed_components", ())
+    if touched:
+        lines += textwrap.wrap(
+            "components whose rules changed, on the paired games (in each seat-game in which the seat played it "
+            "under either rules, its win under the changed rules minus under the base's):",
+            110,
+            initial_indent="  ",
+            subsequent_indent="  ",
+        )
+        for r in touched:
+            if r["verdict"] == "never played":
+                lines.append(f"    {r['title']}: never played")
+            else:
+                games = f"{r['title']} ({r['seat_games']} seat-games, {r['differ']} differ)"
+                lines.append("    " + change_sentence(games, r))
     changes = [r for r in a["components"] if r["only_in"] is not None or r["difference"] is not None]
     if changes:
         lines.append("  components (each one's effect under both rules; the change with its 95% interval):")
@@ -288,6 +376,12 @@ def method_sentence(tests: dict[str, Any]) -> str:
         f"each component's effect on the win rate of the seat that chose it in a decision, within {tests['strata']} "
         f"({tests['effect']}); test: {tests['test']}; {tests['tested']} tested, p-values adjusted by "
         f"{tests['correction']}, flagged below {tests['alpha']:g}: {tests['flagged']} flagged"
+        + (
+            f"; at this number of games a component is flagged 4 times in 5 when its effect is about "
+            f"{100 * tests['detectable_median']:.0f} pts or more (the median of those tested; more games, less)"
+            if tests.get("detectable_median") is not None
+            else ""
+        )
     )
 
 

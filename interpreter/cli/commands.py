@@ -111,13 +111,10 @@ class _Version(argparse.Action):
 
 
 def _version() -> str:
-    """The installed distribution's version (the source tree's pyproject when not installed)."""
-    from importlib.metadata import PackageNotFoundError, version
+    """The installed distribution's version (`shared.installed_version`)."""
+    from interpreter.cli.shared import installed_version
 
-    try:
-        return version("gamedef")
-    except PackageNotFoundError:
-        return "unknown"
+    return installed_version()
 
 
 def argument_type(parse: Callable[[str], Any]) -> Callable[[str], Any]:

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from interpreter.cli.human import HumanAgent
-from interpreter.cli.shared import load_named, parse_options, searchers, start_game
+from interpreter.cli.shared import installed_version, load_named, parse_options, searchers, start_game
 from interpreter.cli.terminal import listing
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import needs_chance, parse_agents
@@ -131,6 +131,9 @@ def cmd_simulate(args) -> int:
         "variants": list(args.variant or []),
         "options": setup.options,
         "seat_titles": {seat: game.seat_title(seat) for seat in seats},
+        # what a game is replayed by, with its seed and the agents above (`gamedef run`)
+        "rules_hash": game.rules_hash,
+        "version": installed_version(),
     }
     doc = sim.document(header, records, seats, cards)
     if args.json:
@@ -228,11 +231,14 @@ def _report(args, game, plan, base, jobs: int, keep: Path | None, html: Path | N
     watch = lambda n, k: progress(n, f"games, {k} player{'s' if k != 1 else ''}")
     base_plan, base_game, base_name = base if base is not None else (None, None, "")
     doc, by_count = bal.run(plan, jobs, game=game, watch=watch, workers=workers, keep=keep)
+    doc["version"] = installed_version()  # with `rules_hash` and each record's seed: what replays a game
     base_by_count: dict = {}
-    if base_plan is not None:
+    if base_plan is not None and base_game is not None:
         base_watch = lambda n, k: progress(n, f"games of the base, {k} player{'s' if k != 1 else ''}")
         base_doc, base_by_count = bal.run(base_plan, jobs, game=base_game, watch=base_watch, workers=workers, keep=keep)
-        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against)
+        changed = bal.changed_components(game, base_game, plan.setup.components)
+        rules = bal.changed_rules(game, base_game)
+        doc["against"] = bal.against(base_doc, base_by_count, doc, by_count, base_name, args.against, changed, rules)
     if args.json:
         records = {"records": bal.records_dict(by_count)}
         if base_plan is not None:

@@ -343,3 +343,15 @@ def entry(indent: str, left: str, text: str) -> list[str]:
     if len(head) <= DESCRIPTIONS - 2:
         return [f"{head:<{DESCRIPTIONS}}{text}".rstrip()]
     return [head, f"{'':<{DESCRIPTIONS}}{text}".rstrip()]
+
+
+def installed_version() -> str:
+    """The installed distribution's version, or "unknown" when it is not installed: what
+    `--version` prints and a `--json` document of many games records beside its rules'
+    digest, so a game can be replayed by the gamedef that played it."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamedef")
+    except PackageNotFoundError:
+        return "unknown"

@@ -16,8 +16,11 @@ and every figure from the records `simulate.play_game` keeps.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
 import math
+import pickle
 import statistics
 import time
 from collections import Counter
@@ -28,7 +31,10 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from interpreter.core.errors import ArgumentError, NoBaseError, UsageError, did_you_mean
+from interpreter.core.errors import ArgumentError, NoBaseError, Span, UsageError, did_you_mean
+from interpreter.language import syntax as ast
+from interpreter.language.datatables import LoadedTable
+from interpreter.language.sheets import Row
 from interpreter.play import simulate as sim
 from interpreter.play import stats
 from interpreter.runtime.game import Game
@@ -344,33 +350,45 @@ def played(record: sim.GameRecord, acting: Container[str]) -> set[tuple[str, str
 
 
 def component_strata(
-    by_count: Mapping[int, Sequence[sim.GameRecord]], seats_by_count: Mapping[int, Sequence[str]]
+    by_count: Mapping[int, Sequence[sim.GameRecord]],
+    seats_by_count: Mapping[int, Sequence[str]],
+    given: Sequence[str] = (),
 ) -> dict[str, list[stats.Stratum]]:
     """Each component played in some game (`played`), its 2×2 tables, one per seat at each
     player count: the seat-games in which that seat played it (with that seat's wins in
     them) against its seat-games in which it did not. Within one seat at one count, a strong seat's win rate
-    or a count's cannot pass for the component's."""
-    out: dict[str, dict[tuple[int, str], list[float]]] = {}
+    or a count's cannot pass for the component's. With `given` (components already found
+    to matter), each of those tables is split further by which of them the seat played:
+    a seat that plays a jackpot has one play fewer for every other card, and compared
+    only with seat-games that played the jackpot alike, those cards no longer pass for weak."""
+    out: dict[str, dict[tuple, list[float]]] = {}
+    totals: dict[tuple, list[float]] = {}
     acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
     for count, records in by_count.items():
         for r in records:
-            for seat, card in played(r, acting):
-                cell = out.setdefault(card, {}).setdefault((count, seat), [0, 0.0])
+            pairs = played(r, acting)
+            for seat in seats_by_count[count]:
+                key = (count, seat, tuple((seat, g) in pairs for g in given))
+                total = totals.setdefault(key, [0, 0.0])
+                total[0] += 1
+                total[1] += _won(r, seat)
+            for seat, card in pairs:
+                cell = out.setdefault(card, {}).setdefault(
+                    (count, seat, tuple((seat, g) in pairs for g in given)), [0, 0.0]
+                )
                 cell[0] += 1
                 cell[1] += _won(r, seat)
-    totals = {
-        (count, seat): (len(records), sum(_won(r, seat) for r in records))
-        for count, records in by_count.items()
-        for seat in seats_by_count[count]
-    }
     strata: dict[str, list[stats.Stratum]] = {}
     for card, cells in out.items():
         rows = []
         for key, (games, wins) in totals.items():
             n1, w1 = cells.get(key, (0, 0.0))
-            rows.append(stats.Stratum(int(n1), w1, games - int(n1), wins - w1))
+            rows.append(stats.Stratum(int(n1), w1, int(games) - int(n1), wins - w1))
         strata[card] = rows
     return strata
+
+
+MAX_GIVEN = 4  # components found to matter that the others' tests are split by, at most
 
 
 def component_tests(
@@ -389,9 +407,12 @@ def component_tests(
     tested when at least MIN_SEAT_GAMES seat-games chose it and as many did not; the
     p-values of those tested are adjusted together (`holm`: family-wise, so that a run of a
     fair game flags no component at 95% in 19 runs out of 20; `bh`: false discovery rate),
-    and a component is flagged only when its adjusted p-value is below `alpha`. Listed the
-    flagged first, then by adjusted p-value."""
-    strata = component_strata(by_count, seats_by_count)
+    and a component is flagged only when its adjusted p-value is below `alpha`. A flagged
+    component is then set apart: the others are tested again with their strata split by
+    whether the seat played it (`component_strata`'s `given`), the next flagged one in
+    turn, up to MAX_GIVEN, so that the cards played instead of a jackpot do not pass for
+    weak ones. Each tested row has `detectable`: the effect it needs to be flagged 4 times
+    in 5. Listed the flagged first, then by adjusted p-value."""
     games: Counter[str] = Counter()  # games in which some seat played it
     times: Counter[str] = Counter()  # decisions that chose it
     acting = {card for records in by_count.values() for r in records for _, card, _ in r.performed}
@@ -400,30 +421,56 @@ def component_tests(
             for _, card, k in r.cards:
                 times[card] += k
             games.update({card for _, card in played(r, acting)})
-    rows: list[dict[str, Any]] = []
-    for card, (kind, title) in catalogue.items():
-        row: dict[str, Any] = {"card": card, "title": title, "kind": kind, "games": games[card], "times": times[card]}
-        row["played_as"] = "its slot ran in the seat's move" if card in acting else "chosen in a decision"
-        tables = strata.get(card, [])
-        n1, n0 = sum(s.n1 for s in tables), sum(s.n0 for s in tables)
-        row["seat_games"], row["other_seat_games"] = n1, n0
-        effect = stats.mh_difference(tables)
-        if not times[card] and not games[card]:
-            row.update(effect=None, low=None, high=None, p=None, p_adjusted=None, verdict="never chosen")
-        elif effect is None or n1 < MIN_SEAT_GAMES or n0 < MIN_SEAT_GAMES:
-            value = None if effect is None else effect.value
-            row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
-        else:
-            _, p = stats.cmh(tables)
-            row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
-        rows.append(row)
+
+    def test_all(given: Sequence[str]) -> list[dict[str, Any]]:
+        """Every component's row, its strata split by the `given` components it is not."""
+        strata = component_strata(by_count, seats_by_count, given)
+        for g in given:
+            strata[g] = component_strata(by_count, seats_by_count, [x for x in given if x != g]).get(g, [])
+        rows: list[dict[str, Any]] = []
+        for card, (kind, title) in catalogue.items():
+            row: dict[str, Any] = {"card": card, "title": title, "kind": kind}
+            row.update(games=games[card], times=times[card])
+            row["played_as"] = "its slot ran in the seat's move" if card in acting else "chosen in a decision"
+            tables = strata.get(card, [])
+            n1, n0 = sum(s.n1 for s in tables), sum(s.n0 for s in tables)
+            row["seat_games"], row["other_seat_games"] = n1, n0
+            effect = stats.mh_difference(tables)
+            if not times[card] and not games[card]:
+                row.update(effect=None, low=None, high=None, p=None, p_adjusted=None, verdict="never chosen")
+            elif effect is None or n1 < MIN_SEAT_GAMES or n0 < MIN_SEAT_GAMES:
+                value = None if effect is None else effect.value
+                row.update(effect=value, low=None, high=None, p=None, p_adjusted=None, verdict="too few games to tell")
+            else:
+                _, p = stats.cmh(tables)
+                row.update(effect=effect.value, low=effect.low, high=effect.high, se=effect.se, p=p)
+            rows.append(row)
+        tested = [row for row in rows if row["p"] is not None]
+        # The effect a component needs to be flagged 4 times in 5: the first of m tests is read
+        # at alpha/m (Holm's, and the Benjamini-Hochberg threshold when one component stands out).
+        z = statistics.NormalDist().inv_cdf(1 - alpha / (2 * len(tested))) if tested else stats.Z_95
+        for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+            row["p_adjusted"] = adjusted
+            row["detectable"] = (z + stats.Z_80) * row["se"]
+            if adjusted < alpha:
+                row["verdict"] = "higher" if row["effect"] > 0 else "lower"
+            else:
+                row["verdict"] = "no effect shown"
+        return rows
+
+    # A component found to matter is set apart before the others are read again: each
+    # flagged one in turn (the strongest evidence first), until no other is flagged.
+    given: list[str] = []
+    while True:
+        rows = test_all(given)
+        fresh = sorted(
+            (row for row in rows if row["verdict"] in ("higher", "lower") and row["card"] not in given),
+            key=lambda row: row["p"],
+        )
+        if not fresh or len(given) >= MAX_GIVEN:
+            break
+        given.append(fresh[0]["card"])
     tested = [row for row in rows if row["p"] is not None]
-    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
-        row["p_adjusted"] = adjusted
-        if adjusted < alpha:
-            row["verdict"] = "higher" if row["effect"] > 0 else "lower"
-        else:
-            row["verdict"] = "no effect shown"
     rows.sort(
         key=lambda row: (
             row["verdict"] not in ("higher", "lower"),
@@ -433,14 +480,19 @@ def component_tests(
             -(row["times"]),
         )
     )
+    names = {card: title for card, (_, title) in catalogue.items()}
+    apart = ", and whether the seat played " + ", ".join(names.get(g, g) for g in given) if given else ""
     return {
-        "strata": "seat and player count",
+        "strata": "seat and player count" + apart,
+        "given": given,
         "test": "Cochran-Mantel-Haenszel (no continuity correction)",
         "effect": "Mantel-Haenszel difference of win rates, chose it minus did not, with a normal 95% interval",
         "correction": {"holm": "Holm", "bh": "Benjamini-Hochberg"}[correction],
         "alpha": alpha,
         "tested": len(tested),
         "flagged": sum(1 for row in tested if row["verdict"] in ("higher", "lower")),
+        # half the components tested would be flagged 4 times in 5 with an effect this large
+        "detectable_median": statistics.median(row["detectable"] for row in tested) if tested else None,
         "components": rows,
     }
 
@@ -498,7 +550,8 @@ def run(
                 workers=workers,
             )
         else:
-            records = _play_kept(game, setup, plan, jobs, watch, workers, keep, kept.get(_key(setup), {}))
+            kept_here = kept.get(_key(setup, game.rules_hash), {})
+            records = _play_kept(game, setup, plan, jobs, watch, workers, keep, kept_here)
         section = count_section(game, setup, records, seats, kinds)
         section["seconds"] = round(time.perf_counter() - start, 1)
         sections.append(section)
@@ -515,6 +568,7 @@ def run(
         "chance_mode": plan.setup.chance,
         "correction": plan.correction,
         "score": plan.setup.score,
+        "rules_hash": game.rules_hash,
         "counts": sections,
     }
     doc["seat_imbalance"] = seat_imbalance(sections)
@@ -526,10 +580,13 @@ def run(
     return doc, by_count
 
 
-def _key(setup: sim.Setup) -> str:
+def _key(setup: sim.Setup, rules: str) -> str:
     """What makes a kept game the game a plan would play: everything of the setup but the
-    seed, written without the fields at their defaults (`_normal_key`)."""
-    return _normal_key(asdict(setup))
+    seed, written without the fields at their defaults (`_normal_key`), and the digest of
+    the rules it was played by (`Game.rules_hash`: the files' text and the variants), so
+    that a game kept before the file was edited is played again under the rules as they
+    are, not read back as if it were one of theirs."""
+    return _normal_key({**asdict(setup), "rules": rules})
 
 
 # Each field's default as JSON reads it back (a tuple as a list).
@@ -610,7 +667,7 @@ def _play_kept(
     at every batch's end."""
     seeds = range(plan.seed, plan.seed + plan.games)
     missing = [s for s in seeds if s not in kept]
-    key = _key(setup)
+    key = _key(setup, game.rules_hash)
 
     def write(got: list[sim.GameRecord]) -> None:
         try:
@@ -677,21 +734,46 @@ def base_setup(setup: sim.Setup, against: str) -> tuple[sim.Setup, str]:
     raise NoBaseError(setup.game)
 
 
-def _verdict(est: stats.EstimatedDifference) -> str:
-    """A paired difference in words: `changed` when its 95% interval leaves out 0."""
+def _verdict(est: stats.EstimatedDifference, p: float, differ: int) -> str:
+    """A paired difference in words, before the correction for the report's other figures
+    (`against` reads them again together): `no difference` when no game differs in it,
+    `changed` when the normal 95% interval leaves out 0 and the exact sign test agrees (p
+    below the level), else `no change shown`."""
+    if differ == 0:
+        return "no difference"
     if not math.isfinite(est.se):
         return "too few games to tell"
-    return "changed" if est.low > 0 or est.high < 0 else "no change shown"
+    apart = est.low > 0 or est.high < 0
+    return "changed" if apart and p < stats.ALPHA else "no change shown"
 
 
-def _change(est: stats.EstimatedDifference, before: float, after: float) -> dict[str, Any]:
+def _change(diffs: Sequence[float], before: float, after: float) -> dict[str, Any]:
+    """One figure's paired differences (changed minus base, game by game): the mean with its
+    normal 95% interval, the games in which it differs, its p-value (the larger of the
+    normal test's and the exact sign test's, so that a handful of differing games cannot
+    pass for a change), and the smallest difference these games would show 4 times in 5
+    (`detectable`): what a `no change shown` rules out."""
+    est = stats.paired(diffs)
+    differ = sum(1 for d in diffs if d != 0)
+    if differ == 0:
+        p = 1.0
+    elif est.se > 0 and math.isfinite(est.se):
+        p = max(stats.two_sided_p(est.value / est.se), stats.sign_test(diffs))
+    else:
+        p = stats.sign_test(diffs)
+    sign = next((1.0 if d > 0 else -1.0 for d in diffs if d != 0), 1.0)
     return {
         "before": before,
         "after": after,
         "difference": est.value,
         "low": est.low,
         "high": est.high,
-        "verdict": _verdict(est),
+        "differ": differ,
+        "p": p,
+        "detectable": stats.detectable(est.se),
+        "verdict": _verdict(est, p, differ),
+        # the differences up to their sign: two figures with the same are one test (`against`)
+        "_test": hashlib.sha256(repr([sign * d for d in diffs]).encode()).hexdigest(),
     }
 
 
@@ -701,7 +783,8 @@ def paired_count(
     """One player count's paired differences, game by game (the same seed under both
     rules: common random numbers, so the noise the two share cancels): each seat's win,
     no winner, the length in decisions and rounds, and each ending's share; each the
-    mean difference (changed minus base) with its 95% normal interval."""
+    mean difference (changed minus base) with its 95% normal interval (`_change`; its
+    `_test` key is `against`'s, which reads every figure of the report together)."""
     if [r.seed for r in base] != [r.seed for r in changed]:
         raise ValueError("paired games need the same seeds")
     n = len(base)
@@ -710,22 +793,20 @@ def paired_count(
     for seat in seats:
         diffs = [_won(b, seat) - _won(a, seat) for a, b in zip(base, changed)]
         before = sum(_won(a, seat) for a in base) / n
-        seats_out[seat] = _change(stats.paired(diffs), before, before + statistics.fmean(diffs))
+        seats_out[seat] = _change(diffs, before, before + statistics.fmean(diffs))
     out["seats"] = seats_out
     nobody = [float(not b.winners) - float(not a.winners) for a, b in zip(base, changed)]
-    out["no_winner"] = _change(
-        stats.paired(nobody), sum(not a.winners for a in base) / n, sum(not b.winners for b in changed) / n
-    )
+    out["no_winner"] = _change(nobody, sum(not a.winners for a in base) / n, sum(not b.winners for b in changed) / n)
     lengths = [float(b.decisions - a.decisions) for a, b in zip(base, changed)]
     out["decisions"] = _change(
-        stats.paired(lengths),
+        lengths,
         statistics.fmean(a.decisions for a in base),
         statistics.fmean(b.decisions for b in changed),
     )
     if all(r.rounds is not None for r in (*base, *changed)):
         rounds = [float(b.rounds - a.rounds) for a, b in zip(base, changed)]  # type: ignore[operator]
         out["rounds"] = _change(
-            stats.paired(rounds),
+            rounds,
             statistics.fmean(a.rounds for a in base),  # type: ignore[misc]
             statistics.fmean(b.rounds for b in changed),  # type: ignore[misc]
         )
@@ -736,7 +817,7 @@ def paired_count(
     for ending in endings:
         diffs = [float(b.ending == ending) - float(a.ending == ending) for a, b in zip(base, changed)]
         before = sum(a.ending == ending for a in base) / n
-        ends.append({"ending": ending, **_change(stats.paired(diffs), before, before + statistics.fmean(diffs))})
+        ends.append({"ending": ending, **_change(diffs, before, before + statistics.fmean(diffs))})
     ends.sort(key=lambda e: -max(e["before"], e["after"]))
     out["endings"] = ends
     return out
@@ -775,9 +856,160 @@ def component_changes(
     tested = [row for row in out if row["p"] is not None]
     for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
         row["p_adjusted"] = adjusted
-        row["verdict"] = "changed" if adjusted < stats.ALPHA else "no change shown"
+        if row["before"] == row["after"]:
+            row["verdict"] = "no difference"
+        else:
+            row["verdict"] = "changed" if adjusted < stats.ALPHA else "no change shown"
     out.sort(key=lambda r: (r["only_in"] is None, -(abs(r["z"]) if r["z"] is not None else -1)))
     return out
+
+
+# ---- which components a change touched ---------------------------------------------------------------
+def _unplaced(*values: object) -> None:
+    """What `_RulesOnly` writes for a place: a digest is never read back."""
+
+
+class _RulesOnly(pickle.Pickler):
+    """A component's rules as bytes without where they are written: a `Span` is written as
+    nothing and a table row without its line number, so the same card moved to a file of
+    house rules, or a row moved in its table, reads the same."""
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, Span):
+            return _unplaced, ()
+        if isinstance(obj, Row):
+            return _unplaced, ("row", obj.cells)
+        return NotImplemented
+
+
+def component_rules(game: Game, names: Container[str]) -> dict[str, bytes]:
+    """Each component of `names` (a card, or a member of a kind `--component` names), as a
+    digest of its rules as written: its `card` declarations (its own, or the behaviour of a
+    table's row) and its table row's cells, without their places. Two versions of a game
+    give a component the same digest exactly when they give it the same rules."""
+    parts: dict[str, list[object]] = {}
+    program = game.compiled.program
+    for decl in program.decls:
+        if isinstance(decl, ast.Card) and decl.name in names:
+            parts.setdefault(decl.name, []).append(decl)
+    for table in program.tables:
+        for row in table.live() if isinstance(table, LoadedTable) else ():
+            if row.name in names:
+                parts.setdefault(row.name, []).append((row.title, row.row))
+    return {name: _digest(found) for name, found in parts.items()}
+
+
+def _digest(value: object) -> bytes:
+    """`value`'s syntax trees as a digest without their places (`_RulesOnly`)."""
+    buffer = io.BytesIO()
+    pickler = _RulesOnly(buffer, protocol=5)
+    pickler.fast = True  # the bytes depend on the values alone
+    pickler.dump(value)
+    return hashlib.sha256(buffer.getbuffer()).digest()
+
+
+def _declarations(game: Game) -> dict[tuple[str, str], tuple[object, bytes]]:
+    """The game's declarations by kind and name (a trigger, which has none, by its event
+    and its digest), each with its digest without places."""
+    out: dict[tuple[str, str], tuple[object, bytes]] = {}
+    for decl in game.compiled.program.decls:
+        digest = _digest(decl)
+        name = getattr(decl, "name", None)
+        if isinstance(decl, ast.Trigger):
+            key = ("when", f"{decl.event} #{digest.hex()[:8]}")
+        else:
+            key = (type(decl).__name__.lower(), name if isinstance(name, str) else digest.hex()[:8])
+        out[key] = (decl, digest)
+    return out
+
+
+def _first_citation(decl: object) -> str | None:
+    """The declaration's first `rule "..."` in the order written, if any."""
+    cites = [n for n in ast.walk(decl) if isinstance(n, ast.Cite)]
+    first = min(cites, key=lambda c: (c.span.line, c.span.column), default=None)
+    return None if first is None else first.section
+
+
+def changed_rules(game: Game, base_game: Game) -> list[dict[str, Any]]:
+    """What differs between two versions of a game's rules, declaration by declaration and
+    wherever each is written (a card moved to a file of house rules is the same card):
+    each declaration replaced (`changed`), added or removed, by kind and name, with its
+    first `rule "..."` citation. What the report names when it says what a change did:
+    the rule, beside the seat or the card it moved."""
+    after, before = _declarations(game), _declarations(base_game)
+    out = []
+    for key in dict.fromkeys([*after, *before]):
+        a, b = before.get(key), after.get(key)
+        if a is not None and b is not None and a[1] == b[1]:
+            continue
+        change = "added" if a is None else "removed" if b is None else "changed"
+        decl = (b or a)[0]  # type: ignore[index]
+        name = key[1].split(" #")[0]
+        out.append({"kind": key[0], "name": name, "change": change, "rule": _first_citation(decl)})
+    return out
+
+
+def changed_components(game: Game, base_game: Game, components: Sequence[str] = ()) -> list[str]:
+    """The components both versions have whose rules differ (`component_rules`), in the
+    changed game's order: what the change touched, so what the paired test of
+    `paired_components` is for. A component of one version only is not one of them (its
+    games have no counterpart: a card added to the deck changes every shuffle)."""
+    after = sim.component_catalogue(game, components)
+    before = sim.component_catalogue(base_game, components)
+    both = [name for name in after if name in before]
+    new, old = component_rules(game, set(both)), component_rules(base_game, set(both))
+    return [name for name in both if new.get(name) != old.get(name)]
+
+
+def paired_components(
+    base_by_count: Mapping[int, Sequence[sim.GameRecord]],
+    by_count: Mapping[int, Sequence[sim.GameRecord]],
+    seats_by_count: Mapping[int, Sequence[str]],
+    names: Sequence[str],
+    titles: Mapping[str, str],
+    correction: str = "holm",
+) -> list[dict[str, Any]]:
+    """Each component whose rules the change touched (`changed_components`), tested on the
+    games paired by seed: in every seat-game in which the seat played it under either
+    rules, that seat's win under the changed rules minus its win under the base's. Until
+    the card is played the two games are one game (the same seed, the same rules so far),
+    so the difference is the card's change and not the luck of two different games: a card
+    one point stronger is found where comparing its effect under each rules apart, with
+    the error of two independent estimates, finds nothing. Each is a paired difference
+    (`_change`, the seat-games' mean and its interval, its p the larger of the normal and
+    the sign test's), adjusted together by `correction`; `changed` when the adjusted p is
+    below the level."""
+    rows = []
+    for name in names:
+        diffs: list[float] = []
+        base_wins = changed_wins = 0.0
+        for count, changed_records in by_count.items():
+            base_records = base_by_count[count]
+            acting_base = {card for r in base_records for _, card, _ in r.performed}
+            acting = {card for r in changed_records for _, card, _ in r.performed}
+            for a, b in zip(base_records, changed_records, strict=True):
+                before, after = played(a, acting_base), played(b, acting)
+                for seat in seats_by_count[count]:
+                    if (seat, name) in before or (seat, name) in after:
+                        diffs.append(_won(b, seat) - _won(a, seat))
+                        base_wins += _won(a, seat)
+                        changed_wins += _won(b, seat)
+        row: dict[str, Any] = {"card": name, "title": titles.get(name, name), "seat_games": len(diffs)}
+        if not diffs:
+            row.update(before=None, after=None, difference=None, low=None, high=None, differ=0, p=None)
+            row.update(detectable=None, verdict="never played")
+        else:
+            n = len(diffs)
+            row.update(_change(diffs, base_wins / n, changed_wins / n))
+            del row["_test"]
+        rows.append(row)
+    tested = [row for row in rows if row["p"] is not None and row["differ"]]
+    for row, adjusted in zip(tested, stats.adjust([row["p"] for row in tested], correction)):
+        row["p_adjusted"] = adjusted
+        apart = row["low"] > 0 or row["high"] < 0
+        row["verdict"] = "changed" if apart and adjusted < stats.ALPHA else "no change shown"
+    rows.sort(key=lambda r: (r["verdict"] != "changed", r.get("p_adjusted", 2.0)))
+    return rows
 
 
 def against(
@@ -787,9 +1019,19 @@ def against(
     by_count: Mapping[int, Sequence[sim.GameRecord]],
     base_name: str,
     argument: str = "base",
+    changed: Sequence[str] = (),
+    rules: Sequence[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """The changed rules against their base, played on the same seeds at each count: the
-    paired differences per count and each component's change."""
+    paired differences per count, each component's change, and the components whose rules
+    differ (`changed`, from `changed_components`) tested on the paired games; `rules`, the
+    declarations that differ (`changed_rules`), is kept to be said beside them.
+
+    The figures of every count (each seat's win, no winner, the length, each ending) are
+    read together: their p-values are adjusted by Holm, so that a change that makes no
+    difference in law (a die rolled and read by nothing, which deals every game afresh)
+    says `changed` somewhere in the report in fewer than 1 run in 20, not in one of its
+    figures out of 20."""
     counts = []
     for section in doc["counts"]:
         k = section["players"]
@@ -803,15 +1045,39 @@ def against(
                 hint="compare rules that seat the same players",
             )
         counts.append({"players": k, **paired_count(base_by_count[k], by_count[k], section["seats"])})
+    figures = [
+        figure
+        for c in counts
+        for figure in (*c["seats"].values(), c["no_winner"], c["decisions"], c["rounds"], *c["endings"])
+        if figure is not None
+    ]
+    # One test per distinct set of differences: with two seats and a winner in every game,
+    # East's differences are West's negated, and counting them twice would halve the level.
+    tests: dict[str, float] = {f["_test"]: f["p"] for f in figures if f["differ"]}
+    adjusted = dict(zip(tests, stats.holm(list(tests.values()))))
+    for figure in figures:
+        key = figure.pop("_test")
+        if figure["differ"]:
+            figure["p_adjusted"] = adjusted[key]
+            if figure["verdict"] == "changed" and adjusted[key] >= stats.ALPHA:
+                figure["verdict"] = "no change shown"
+    titles = {c["card"]: c["title"] for c in (doc.get("component_tests") or {}).get("components", ())}
+    seats_by_count = {section["players"]: section["seats"] for section in doc["counts"]}
+    correction = doc.get("correction", "holm")
     return {
         "base": base_name,
         "argument": argument,
         "method": "the same seeds under both rules (common random numbers); each figure the mean of the per-game "
-        "differences (changed minus base) with a normal 95% interval",
+        "differences (changed minus base) with a normal 95% interval, read as changed when that interval leaves "
+        "out 0 and its p-value (the larger of the normal test's and the exact sign test's), adjusted by Holm "
+        "with every other figure of the report, is below 0.05",
+        "same_everywhere": all(c["same_games"] == c["games"] for c in counts),
+        "changed_rules": None if rules is None else list(rules),
         "counts": counts,
-        "components": component_changes(
-            base_doc.get("component_tests"), doc.get("component_tests"), doc.get("correction", "holm")
+        "changed_components": paired_components(
+            base_by_count, by_count, seats_by_count, list(changed), titles, correction
         ),
+        "components": component_changes(base_doc.get("component_tests"), doc.get("component_tests"), correction),
     }
 
 
@@ -842,7 +1108,6 @@ def sweep_kind(game: Game, name: str) -> str:
     (`def`); anything else is refused, naming what may be swept."""
     if name in game.compiled.options:
         return "option"
-    from interpreter.language import syntax as ast
 
     defs = {d.name: d for d in game.compiled.program.decls if isinstance(d, ast.Def)}
     if name in defs and not defs[name].params:

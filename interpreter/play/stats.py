@@ -14,7 +14,9 @@ often would take on that seat's win rate. So each figure here is computed within
 * `holm` (family-wise error) and `benjamini_hochberg` (false discovery rate): adjusted
   p-values, each compared with the level as it is.
 * `paired`: the mean of per-game differences (the same seed under two sets of rules) with
-  its normal interval.
+  its normal interval; `sign_test`: the exact sign test of the same differences, which
+  holds when only a few games differ (a mean of four wins gained and none lost looks sure
+  to a normal interval, but four coin tosses give it one time in eight).
 
 Only the standard library: `statistics.NormalDist` gives the normal quantiles and tails,
 so the report works with the base install.
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 ALPHA = 0.05  # the level a corrected p-value is read at
 _NORMAL = statistics.NormalDist()
 Z_95 = _NORMAL.inv_cdf(0.975)
+Z_80 = _NORMAL.inv_cdf(0.80)  # with Z_95: the difference a two-sided 5% test finds 4 times in 5
 CORRECTIONS = ("holm", "bh")
 
 
@@ -165,3 +168,24 @@ def paired(differences: Sequence[float]) -> EstimatedDifference:
     if n == 1:
         return EstimatedDifference(mean, math.inf)
     return EstimatedDifference(mean, statistics.stdev(differences) / math.sqrt(n))
+
+
+def sign_test(differences: Sequence[float]) -> float:
+    """The two-sided p-value of the exact sign test of paired differences: under no change,
+    a game that differs is as likely to differ either way, so the number of positive
+    differences among the k non-zero ones is binomial(k, 1/2). For wins (differences of
+    -1, 0 and 1) this is McNemar's exact test. It needs no normal approximation, which
+    fails when few games differ: 1.0 when none does."""
+    up = sum(1 for d in differences if d > 0)
+    down = sum(1 for d in differences if d < 0)
+    k = up + down
+    if k == 0:
+        return 1.0
+    tail = sum(math.comb(k, i) for i in range(min(up, down) + 1))
+    return min(1.0, 2.0 * tail / 2**k)
+
+
+def detectable(se: float) -> float:
+    """The smallest true difference a two-sided 5% test of an estimate with standard error
+    `se` finds in 4 runs out of 5 (power 80%): what a "no change shown" can rule out."""
+    return (Z_95 + Z_80) * se

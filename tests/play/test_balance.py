@@ -434,6 +434,47 @@ def test_a_kept_game_of_another_setup_is_played_again(capsys, tmp_path):
     assert len(keep.read_text().splitlines()) == 6
 
 
+def test_a_kept_game_of_rules_edited_since_is_played_again(capsys, tmp_path):
+    """A `--keep` file names the rules its games were played by: after the game file is
+    edited (West's head start of the toy game raised from 1 to 4), the same command plays
+    every game again under the rules as they are, and its figures are a fresh run's, not
+    the kept games' of the rules before."""
+    toy = tmp_path / "toy.game"
+    text = (ROOT / "tests" / "play" / "balance" / "toy_cards.game").read_text(encoding="utf-8")
+    toy.write_text(text, encoding="utf-8")
+    keep = tmp_path / "games.jsonl"
+    argv = (str(toy), "--games", "40", "--jobs", "1")
+    before = balance_json(capsys, *argv, "--keep", str(keep))
+    toy.write_text(text.replace("def head_start() = 1", "def head_start() = 4"), encoding="utf-8")
+    after = balance_json(capsys, *argv, "--keep", str(keep))
+    fresh = balance_json(capsys, *argv)
+    assert len(keep.read_text().splitlines()) == 80  # the 40 games played again, beside the old ones
+    assert without_times(after) == without_times(fresh) and after["rules_hash"] != before["rules_hash"]
+    assert after["counts"][0]["win_rates"][0]["rate"] > before["counts"][0]["win_rates"][0]["rate"]
+
+
+def test_a_simulated_match_between_agents_is_replayed_from_its_json_alone(capsys):
+    """`simulate --json` says what replays each of its games: the game, its rules' digest and
+    gamedef's version, the variants and options, each seat's agent, and each record's seed.
+    `gamedef run` with those, in another process's stead, plays the same game: the same
+    winners in the same number of decisions, for a searching agent too."""
+    code, out, err = cli(
+        capsys, "simulate", "tictactoe", "--games", "4", "--jobs", "1", "--agent", "o=mcts:10", "--json"
+    )
+    assert code == 0, err
+    doc = json.loads(out)
+    assert doc["rules_hash"] == load_game("tictactoe").rules_hash and doc["version"]
+    assert doc["agents"] == {"x": "random", "o": "mcts:10"}
+    for record in doc["records"]:
+        argv = ["run", doc["game"], "--seed", str(record["seed"]), "--players", str(doc["players"]), "--json"]
+        argv += [f"--agent={seat}={kind}" for seat, kind in doc["agents"].items()]
+        argv += [f"--variant={v}" for v in doc["variants"]] + [f"--option={k}={v}" for k, v in doc["options"].items()]
+        code, out, err = cli(capsys, *argv)
+        assert code == 0, err
+        result = json.loads(out.splitlines()[-1])
+        assert (result["result"], result["decisions"]) == (record["winners"], record["decisions"])
+
+
 def test_a_keep_file_that_is_not_games_is_exit_2_naming_the_line(capsys, tmp_path):
     keep = tmp_path / "games.jsonl"
     keep.write_text('{"key": "x", "record": {"seed": 1}}\n', encoding="utf-8")
