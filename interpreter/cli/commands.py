@@ -290,6 +290,21 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="R",
         help="after the first fit, R-1 more rounds of N games greedy by the last fit, refitted on all (default 1)",
     )
+    p.add_argument(
+        "--td-lambda",
+        type=float,
+        default=None,
+        metavar="L",
+        help="label each position with its TD(L) return, 0 to 1: 1 is the game's payoff, less leans on the "
+        "fit's value of the next position (default 1)",
+    )
+    p.add_argument(
+        "--hidden",
+        type=int,
+        default=None,
+        metavar="H",
+        help="add a network of H hidden units where the games held out favour it (default 0: linear)",
+    )
     p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
     _max_decisions_arg(p)
     p.set_defaults(func=cmd_learn)
