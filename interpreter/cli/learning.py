@@ -94,6 +94,10 @@ def cmd_learn(args) -> int:
             file=sys.stderr,
         )
     print(f"wrote {out}: {len(model.columns)} features, {model.header['positions']} positions")
+    if model.network is not None:
+        print(f"  with a network of {hidden} hidden units, trained {model.network.epochs} epochs")
+    elif hidden:
+        print(f"  without a network: the games held out did not favour one of {hidden} hidden units")
     for seat in seats:
         f = fitted[seat]
         explained = 1 - f["mean_squared_error"] / f["label_variance"] if f["label_variance"] else 0.0

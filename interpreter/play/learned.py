@@ -33,7 +33,17 @@ Why a ridge regression, and not something larger:
 Its limit is that it is linear in what a seat sees and in the leads the relative tensor
 adds (which seat holds the most of each number kept per seat: play/features.py): it can
 weigh "my points", "their points" and who leads, but not "my points are near the goal".
-docs/balancing.md measures it against the written estimates.
+Two options reach past it, each measured before it became a default (docs/balancing.md):
+
+* TD(lambda) labels (`td_lambda` below 1): a position's label mixes the payoff with the
+  fit's own value of the next position kept from its game, refitted a few times. Random
+  play makes how a game ended a noisy label for a position long before; the value of the
+  next position is less noisy, though it is only as right as the fit.
+* a network of one hidden layer (`hidden` units), shared by the seats, fitted by Adam from
+  a fixed seed to what the regression leaves unexplained, for the number of epochs the
+  games held out choose, and kept only where they say it predicts better: so it can weigh
+  a comparison ("my two numbers match"), and costs a product of a few thousand numbers
+  more, still less than the observation it reads.
 
 The model is a small JSON file naming its game, player count and a digest of the rules
 (the program's declarations, tables, variants and options): a file fitted for another game

@@ -475,7 +475,7 @@ def test_the_command_takes_td_lambda_and_hidden_units(tmp_path, capsys):
     assert main(["learn", "tictactoe", "--games", "20", "--td-lambda", "0.5", "--hidden", "4", "--out", str(out)]) == 0
     header = json.loads(out.read_bytes())
     assert (header["td_lambda"], header["hidden"]) == (0.5, 4)
-    capsys.readouterr()
+    assert "a network" in capsys.readouterr().out  # kept or not, the command says which
     assert main(["learn", "tictactoe", "--td-lambda", "1.5"]) == 2
     assert "--td-lambda 1.5: a number from 0 to 1" in capsys.readouterr().err
     assert main(["learn", "tictactoe", "--hidden", "1000"]) == 2
