@@ -75,7 +75,7 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
     "learn": [
         ("gamedef learn tictactoe --games 300", "fit an estimate from 300 random games: tictactoe.learned.json"),
         ("gamedef learn missiles_now --players 3 --positions 80", "for three players, 80 positions a game"),
-        ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 200 random games"),
+        ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 600 random games"),
         ("gamedef learn missiles_now --rounds 2", "then 200 games greedy by the first fit, refitted on all"),
     ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
@@ -277,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub_parser("learn", "fit an estimate of positions from self-play games, for the agents that read one")
     game_args(p)
-    p.add_argument("--games", type=positive, default=200, metavar="N", help="self-play games (default 200)")
+    p.add_argument("--games", type=positive, default=600, metavar="N", help="self-play games (default 600)")
     p.add_argument("--agent", default="random", metavar="KIND", help="the agent of every seat (default random)")
     p.add_argument("--positions", type=int, default=40, metavar="P", help="positions kept from each game (default 40)")
     p.add_argument(
@@ -286,6 +286,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         metavar="R",
         help="after the first fit, R-1 more rounds of N games greedy by the last fit, refitted on all (default 1)",
+    )
+    p.add_argument(
+        "--td-lambda",
+        type=float,
+        default=None,
+        metavar="L",
+        help="label each position with its TD(L) return, 0 to 1: 1 is the game's payoff, less leans on the "
+        "fit's value of the next position (default 1)",
+    )
+    p.add_argument(
+        "--hidden",
+        type=int,
+        default=None,
+        metavar="H",
+        help="add a network of H hidden units where the games held out favour it (default 0: linear)",
     )
     p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
     _max_decisions_arg(p)

@@ -32,6 +32,12 @@ def cmd_learn(args) -> int:
         raise UsageError(
             f"--positions {args.positions}: from 1 to 10000 positions a game", "for example --positions 40"
         )
+    td_lambda = learned.TD_LAMBDA if args.td_lambda is None else args.td_lambda
+    if not 0.0 <= td_lambda <= 1.0:
+        raise UsageError(f"--td-lambda {args.td_lambda}: a number from 0 to 1", "for example --td-lambda 0.7")
+    hidden = learned.HIDDEN if args.hidden is None else args.hidden
+    if not 0 <= hidden <= learned.MAX_HIDDEN:
+        raise UsageError(f"--hidden {args.hidden}: from 0 to {learned.MAX_HIDDEN} units", "for example --hidden 32")
     game = load_named(args)
     if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
@@ -47,8 +53,15 @@ def cmd_learn(args) -> int:
         played = learned.self_play(
             game, args.games, args.seed, len(seats), agents, args.positions, args.max_decisions, advance
         )
-    about = {"agent": args.agent, "games": args.games, "seed": args.seed, "rounds": args.rounds}
-    model = learned.fit(game, played, about)
+    about = {
+        "agent": args.agent,
+        "games": args.games,
+        "seed": args.seed,
+        "rounds": args.rounds,
+        "td_lambda": td_lambda,
+        "hidden": hidden,
+    }
+    model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
     greedy = [f"{seat}=greedy" for seat in seats]
     for done in range(1, args.rounds):
         view = learned.with_model(game, model)  # the game estimated by the last fit
@@ -68,7 +81,7 @@ def cmd_learn(args) -> int:
                 args.max_decisions,
                 advance,
             )
-        model = learned.fit(game, played, about)
+        model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
     learned.save(model, out)
     fitted = model.header["fit"]
     if not any(f["label_variance"] for f in fitted.values()):
@@ -81,6 +94,10 @@ def cmd_learn(args) -> int:
             file=sys.stderr,
         )
     print(f"wrote {out}: {len(model.columns)} features, {model.header['positions']} positions")
+    if model.network is not None:
+        print(f"  with a network of {hidden} hidden units, trained {model.network.epochs} epochs")
+    elif hidden:
+        print(f"  without a network: the games held out did not favour one of {hidden} hidden units")
     for seat in seats:
         f = fitted[seat]
         explained = 1 - f["mean_squared_error"] / f["label_variance"] if f["label_variance"] else 0.0

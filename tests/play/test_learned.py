@@ -340,3 +340,143 @@ def test_an_agent_with_a_learned_estimate_still_asks_for_chance_mode_where_it_re
     assert needs_chance(doe, ["central=greedy:learned=doe.json"])
     assert needs_chance(doe, ["ismcts:50:d10:learned=x=y.json"])
     assert not needs_chance(doe, ["central=mcts:50:d10:learned=greedy.json"])
+
+
+# Match: each player in turn picks a first and a second number, 0 or 1; a wins if a's two
+# numbers match, else b. Whether a wins is "my first equals my second", which no weighing of
+# the two numbers (nor of who leads in each) can say: a linear estimate cannot rank a's
+# second choice both ways, a network of a few units can.
+MATCH = """
+game match "Match" {
+    players 2..2
+    seats [a, b]
+}
+
+var first: player -> int = 0
+var second: player -> int = 0
+
+view {
+    status "{first[a]} {second[a]} against {first[b]} {second[b]}"
+}
+
+procedure play() {
+    for p in players {
+        rule "Match: each player picks a first number, then a second, 0 or 1"
+        choose n from [0, 1] by p prompt "first" label "{n}"
+        first[p] = n
+        choose m from [0, 1] by p prompt "second" label "{m}"
+        second[p] = m
+    }
+    rule "Match: a wins if a's two numbers are equal, else b"
+    if first[a] == second[a] {
+        win a
+    } else {
+        win b
+    }
+}
+"""
+
+
+def _second_choice_margins(game, model) -> dict[int, float]:
+    """For a's first number 0 and 1: a's value of a second number equal to it minus that of
+    the other, by `model`."""
+    from interpreter.play.mcts import move_scores
+
+    view = learned.with_model(game, model)
+    out = {}
+    for first in (0, 1):
+        state = game.apply_index(game.start(seed=0), first)
+        scores = move_scores(view, state, range(2), "a")
+        out[first] = scores[first] - scores[1 - first]
+    return out
+
+
+def test_a_network_learns_what_the_linear_part_cannot_weigh(tmp_path):
+    match = load_game(_write(tmp_path, MATCH))
+
+    def agents(state, s):
+        return parse_agents([], match, state.players, s)[0]  # random players
+
+    played = learned.self_play(match, 200, 1, None, agents, positions=4)
+    about = {"agent": "random", "games": 200, "seed": 1}
+    linear = learned.fit(match, played, about)
+    assert linear.network is None
+    assert min(_second_choice_margins(match, linear).values()) <= 0  # one of the two it gets wrong
+    model = learned.fit(match, played, about, hidden=8)
+    assert model.network is not None and model.header["network"]["hidden"] == 8
+    assert min(_second_choice_margins(match, model).values()) > 0.2  # both right, clearly
+    # the file keeps the network, and a damaged one is refused
+    path = tmp_path / "match.json"
+    learned.save(model, path)
+    again = learned.load(path)
+    assert _second_choice_margins(match, again) == pytest.approx(_second_choice_margins(match, model), abs=1e-5)
+    data = json.loads(path.read_bytes())
+    data["network"]["w2"].pop()
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(UsageError, match="the network's 'w2' is not 8 numbers"):
+        learned.load(path)
+    # the same fit every time (a fixed seed)
+    assert learned.fit(match, played, about, hidden=8).to_json() == model.to_json()
+
+
+def test_a_network_the_games_held_out_do_not_favour_is_left_out(race):
+    """In the race "my points" and "theirs" say it all: the linear part alone is kept."""
+    model = _fit(race)
+    with_network = learned.fit(
+        race,
+        learned.self_play(race, 40, 1, None, lambda st, s: parse_agents([], race, st.players, s)[0], 10),
+        {},
+        hidden=8,
+    )
+    assert model.network is None
+    assert with_network.to_json()["weights"] == model.to_json()["weights"]
+
+
+def test_td_lambda_returns_lean_on_the_next_positions_value():
+    """lambda 1: every position's label is the payoff; lambda 0: the next position's value;
+    between, the mix, discounted back from the end."""
+    import numpy as np
+
+    values = np.array([0.2, -0.4, 0.6])
+    payoff = np.array([1.0, 1.0, 1.0])
+    games = {0: [0, 1, 2]}
+    assert list(learned._lambda_returns(values, payoff, games, 1.0)) == [1.0, 1.0, 1.0]
+    assert list(learned._lambda_returns(values, payoff, games, 0.0)) == [-0.4, 0.6, 1.0]
+    half = learned._lambda_returns(values, payoff, games, 0.5)
+    assert half[2] == 1.0 and half[1] == pytest.approx(0.8) and half[0] == pytest.approx(0.5 * -0.4 + 0.5 * 0.8)
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_td_labels_still_rank_each_seats_winning_move_first(tmp_path, seed):
+    bank = load_game(_write(tmp_path, BANK))
+
+    def agents(state, s):
+        return parse_agents([], bank, state.players, s)[0]
+
+    played = learned.self_play(bank, 30, seed, None, agents, positions=10)
+    model = learned.fit(bank, played, {}, td_lambda=0.5)
+    for seat, margin in _margins(bank, model):
+        assert margin > 0, f"{seat} would pass"
+
+
+def test_a_model_of_an_earlier_version_is_refused_with_advice(tmp_path, race_model):
+    data = race_model.to_json()
+    data["version"] = 2
+    del data["network"]
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(ModelFileError, match="version 2, this gamedef reads version 3") as err:
+        learned.load(path)
+    assert advice(err.value) == "fit it again with this gamedef (the file `gamedef learn GAME --out FILE` writes)"
+
+
+def test_the_command_takes_td_lambda_and_hidden_units(tmp_path, capsys):
+    out = tmp_path / "ttt.json"
+    assert main(["learn", "tictactoe", "--games", "20", "--td-lambda", "0.5", "--hidden", "4", "--out", str(out)]) == 0
+    header = json.loads(out.read_bytes())
+    assert (header["td_lambda"], header["hidden"]) == (0.5, 4)
+    assert "a network" in capsys.readouterr().out  # kept or not, the command says which
+    assert main(["learn", "tictactoe", "--td-lambda", "1.5"]) == 2
+    assert "--td-lambda 1.5: a number from 0 to 1" in capsys.readouterr().err
+    assert main(["learn", "tictactoe", "--hidden", "1000"]) == 2
+    assert "--hidden 1000: from 0 to 256 units" in capsys.readouterr().err
