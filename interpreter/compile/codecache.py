@@ -95,9 +95,10 @@ def _write(path: Path, codes: dict[Key, CodeType]) -> None:
 
 
 @contextmanager
-def loading(key: str) -> Iterator[None]:
+def loading(key: str, adding: bool = False) -> Iterator[None]:
     """Around the compilation of one game: reads its cache file first, and writes it
-    again afterwards if the compilation needed code the file did not hold."""
+    again afterwards if the compilation needed code the file did not hold. `adding`: the
+    rest of a compile done since (lazy.py), whose code joins what the file holds."""
     path = _file(key)
     known = _read(path) if path is not None else {}
     for k, code in known.items():
@@ -110,5 +111,7 @@ def loading(key: str) -> Iterator[None]:
         _recording.pop()
         if _recording:  # a load inside a load: its code belongs to the outer one too
             _recording[-1].update(used)
+    if adding:
+        used = {**known, **used}
     if path is not None and used.keys() != known.keys():
         _write(path, used)

@@ -64,6 +64,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile import lazy
 from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame
 from interpreter.compile.compiler import WORKING_STATE
 from interpreter.core import cache
@@ -391,6 +392,7 @@ def store(
     entry = _entry(path, variants, options)
     if entry is None:
         return
+    lazy.force(compiled.ns)  # kept compiled: a pending function's intermediate form is slow to read back
     files = tuple((name, _text_digest(text)) for name, text in sorted(compiled.program.sources.items()))
     buffer = io.BytesIO()
     try:
