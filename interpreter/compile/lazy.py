@@ -32,7 +32,7 @@ from typing import Any
 
 from interpreter.compile import codecache, emit, ir, passes
 from interpreter.compile.compiled import BLOCK_FILE
-from interpreter.core.limits import LimitExceeded
+from interpreter.core.limits import LimitExceeded, no_collection
 
 RUN = "_lazy_run"  # the name of `run` in every game's namespace: what a stub calls
 CODES = "_lazy_codes"  # the name of the game's code cache file (codecache.py) in its namespace
@@ -203,11 +203,12 @@ def force(ns: dict[str, Any]) -> None:
     intermediate form (seconds, for The Wall is Down, against 50 ms). The code joins the
     game's code cache file, as the compile's own does."""
     key = ns.get(CODES)
-    if isinstance(key, str):
-        with codecache.loading(key, adding=True):
+    with no_collection():  # (as the compile: thousands of trees made, none in a cycle)
+        if isinstance(key, str):
+            with codecache.loading(key, adding=True):
+                _force(ns)
+        else:
             _force(ns)
-    else:
-        _force(ns)
 
 
 def _force(ns: dict[str, Any]) -> None:
