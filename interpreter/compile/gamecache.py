@@ -392,7 +392,8 @@ def store(
     entry = _entry(path, variants, options)
     if entry is None:
         return
-    lazy.force(compiled.ns)  # kept compiled: a pending function's intermediate form is slow to read back
+    if not lazy.force(compiled.ns):  # kept compiled: a pending function's intermediate form is slow to read back
+        return
     files = tuple((name, _text_digest(text)) for name, text in sorted(compiled.program.sources.items()))
     buffer = io.BytesIO()
     try:

@@ -19,7 +19,8 @@ game cache keeps it pending, and it is compiled on first use after the load too.
 
 A block's line numbers are its place in `block_lines` (blocks.py): how many lines a block
 takes is counted from its statements when it is made (`emit.line_count`), the same count
-its lowering reaches.
+its lowering reaches. A function whose loops nest deeply is compiled at once, so that
+code Python refuses is still the compile's error, at the rule, not a game's at run time.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ _TOO_DEEP = (
     "a rule is nested too deeply to compile",
     "split a long expression: name parts of it with `let` or `def`",
 )
+_DEEP = 12  # loops nested deeper than this are compiled at once (`_depth`)
 _stubs: dict[int, types.CodeType] = {}  # a stub's code, by its number of parameters
 
 
@@ -153,7 +155,27 @@ def stub(ns: dict[str, Any], key: str, name: str, params: Sequence[str], pending
         code = _stubs[len(params)] = _stub_code(tuple(f"a{i}" for i in range(len(params))))
     fn = types.FunctionType(code, ns, name, (pending,))
     ns[key] = fn
+    if _depth(pending.stmts) > _DEEP:  # compiled now: code Python may refuse is the compile's error
+        fn.__code__ = pending.code(ns)
+        fn.__defaults__ = None
     return fn
+
+
+def _depth(stmts: Sequence[Any]) -> int:
+    """How deeply loops and `try`s nest in `stmts`: Python refuses more than 20."""
+    deepest = 0
+    for s in stmts:
+        t = type(s)
+        if t is ir.When:
+            inner = max(_depth(s.body), _depth(s.otherwise or ()))
+        elif t is ir.Loop or t is ir.PyWhile:
+            inner = 1 + _depth(s.body)
+        elif t is ir.Try:
+            inner = 1 + max(_depth(s.body), _depth(s.handler))
+        else:
+            continue
+        deepest = max(deepest, inner)
+    return deepest
 
 
 def _stub_code(params: tuple[str, ...]) -> types.CodeType:
@@ -197,27 +219,35 @@ def block(ns: dict[str, Any], first: int, stmts: Sequence[ir.Stmt], lines: int) 
     return stub(ns, _block_key(pending), "_blk", ("vm", "L"), pending)
 
 
-def force(ns: dict[str, Any]) -> None:
+def force(ns: dict[str, Any]) -> bool:
     """Compile every pending function of `ns` now: before the game cache keeps a compiled
     game (gamecache.py), whose reading back would otherwise build every pending function's
     intermediate form (seconds, for The Wall is Down, against 50 ms). The code joins the
-    game's code cache file, as the compile's own does."""
+    game's code cache file, as the compile's own does. False if one could not be
+    compiled (nested too deeply for Python): it waits, and is the rule's error when run."""
     key = ns.get(CODES)
     with no_collection():  # (as the compile: thousands of trees made, none in a cycle)
         if isinstance(key, str):
             with codecache.loading(key, adding=True):
-                _force(ns)
-        else:
-            _force(ns)
+                return _force(ns)
+        return _force(ns)
 
 
-def _force(ns: dict[str, Any]) -> None:
-    while waiting := [fn for fn in ns.values() if type(fn) is types.FunctionType and pending(fn) is not None]:
+def _force(ns: dict[str, Any]) -> bool:
+    failed: set[int] = set()
+    while waiting := [
+        fn for fn in ns.values() if type(fn) is types.FunctionType and pending(fn) is not None and id(fn) not in failed
+    ]:
         for fn in waiting:  # (a loop compiled puts its as-written copy's stub in `ns`)
             found = pending(fn)
             if found is not None:  # (once: a function may be in `ns` by two names)
-                fn.__code__ = found.code(ns)
+                try:
+                    fn.__code__ = found.code(ns)
+                except LimitExceeded:
+                    failed.add(id(fn))
+                    continue
                 fn.__defaults__ = None
+    return not failed
 
 
 def pending(fn: types.FunctionType) -> Pending | None:

@@ -18,7 +18,7 @@ from interpreter import load_game
 from interpreter.check.checker import check_game
 from interpreter.compile import gamecache, lazy
 from interpreter.compile.compiler import compile_game
-from interpreter.core.errors import GameRuntimeError
+from interpreter.core.errors import GameDefError, GameRuntimeError
 from interpreter.language.program import load_program
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import find_game
@@ -115,3 +115,23 @@ def test_the_game_cache_keeps_a_game_compiled_whole(tmp_path, monkeypatch):
     read = gamecache.load(path.resolve(), (), {}, (tmp_path,))
     assert read is not None and not _waiting(Game(read, "s", (), {}))
     assert load_game(path).var(load_game(path).start(players=2, seed=1), "score")["b"] == 1
+
+
+def test_loops_nested_past_what_python_compiles_are_an_error_at_load(tmp_path, monkeypatch):
+    """Python refuses more than 20 nested loops: a block that deep is compiled with the
+    rest of the compile, so the error is the load's, at the procedure, not the game's
+    first run."""
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    loops = "".join(f"{'    ' * (i + 1)}for x{i} in [1] {{\n" for i in range(22))
+    ends = "".join(f"{'    ' * (i + 1)}}}\n" for i in reversed(range(22)))
+    path = tmp_path / "deep.game"
+    path.write_text(
+        'game deep "Deep" {\n    players 1..1\n    seats [p1]\n}\nvar total: int = 0\n'
+        f'procedure play() {{\n    rule "Play"\n{loops}{"    " * 23}total += 1\n{ends}    game over [p1]\n}}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(GameDefError) as info:
+        load_game(path)
+    assert type(info.value) is GameDefError  # the load's error, not a rule's at run time
+    (found,) = info.value.diagnostics
+    assert "nested too deeply to compile" in found.message and found.span.line == 6
