@@ -156,8 +156,7 @@ def stub(ns: dict[str, Any], key: str, name: str, params: Sequence[str], pending
     fn = types.FunctionType(code, ns, name, (pending,))
     ns[key] = fn
     if _depth(pending.stmts) > _DEEP:  # compiled now: code Python may refuse is the compile's error
-        fn.__code__ = pending.code(ns)
-        fn.__defaults__ = None
+        _compile(fn, pending, ns)
     return fn
 
 
@@ -201,11 +200,19 @@ def _stub_code(params: tuple[str, ...]) -> types.CodeType:
 
 def run(pending: Pending, ns: dict[str, Any], *args: Any) -> Any:
     """A stub's first call: its code compiled and put in the stub's place, then run."""
-    fn = ns[pending.name] if pending.kind != "block" else ns[_block_key(pending)]
+    fn = ns[pending.name if pending.kind != "block" else _block_key(pending)]
     if fn.__defaults__ is not None and fn.__defaults__[-1] is pending:  # (not compiled meanwhile)
-        fn.__code__ = pending.code(ns)
-        fn.__defaults__ = None
+        _compile(fn, pending, ns)
     return fn(*args)
+
+
+def _compile(fn: types.FunctionType, pending: Pending, ns: dict[str, Any]) -> None:
+    """`fn`'s code in its place; a block's name leaves `ns`, where only its stub needed it
+    (its holders are step tables), so a game compiled whole has the namespace it had."""
+    fn.__code__ = pending.code(ns)
+    fn.__defaults__ = None
+    if pending.kind == "block":
+        ns.pop(_block_key(pending), None)
 
 
 def _block_key(p: Pending) -> str:
@@ -242,11 +249,9 @@ def _force(ns: dict[str, Any]) -> bool:
             found = pending(fn)
             if found is not None:  # (once: a function may be in `ns` by two names)
                 try:
-                    fn.__code__ = found.code(ns)
+                    _compile(fn, found, ns)
                 except LimitExceeded:
                     failed.add(id(fn))
-                    continue
-                fn.__defaults__ = None
     return not failed
 
 
