@@ -5,7 +5,7 @@ compiling them: The Wall is Down's 2,900 loop functions and 1,600 native blocks 
 were over a second, yet a game plays few of them (a card's effect runs only once the card
 is played; a loop's as-written copy only when a read made before the loop fails). So
 these are kept as their intermediate form (a `Pending`) behind a stub: a function of the
-same name and parameters, in the game's namespace, whose first call lowers and compiles
+same name and number of parameters, in the game's namespace, whose first call lowers and compiles
 the real code, puts it in place of its own (`__code__`), and runs it. From then on the
 stub *is* the generated function: no call goes through anything else, and every holder of
 it (a step table, another function's global) calls the compiled code directly.
@@ -13,9 +13,8 @@ it (a step table, another function's global) calls the compiled code directly.
 What is lowered later is exactly what would have been lowered at once: the intermediate
 form is made, and every name, slot and frame numbered, during the compile, in its order;
 only the lowering and Python's `compile()` move. A game compiled so plays the same moves
-(tests/compile/test_optimisations.py, tests/compile/test_lazy.py). A pending function is
-plain data (its name, parameters and intermediate form), so a compiled game kept by the
-game cache keeps it pending, and it is compiled on first use after the load too.
+(tests/compile/test_lazy.py). The game cache keeps games compiled whole (`force`): read
+back, a pending function's intermediate form would cost far more than its code.
 
 A block's line numbers are its place in `block_lines` (blocks.py): how many lines a block
 takes is counted from its statements when it is made (`emit.line_count`), the same count
@@ -78,22 +77,6 @@ class Pending:
         self.bound = bound
         self.first = first
         self.lines = lines
-
-    def __reduce__(self) -> tuple:
-        return (
-            Pending,
-            (
-                self.kind,
-                self.name,
-                self.params,
-                self.stmts,
-                self.reads_vars,
-                self.has_text,
-                self.bound,
-                self.first,
-                self.lines,
-            ),
-        )
 
     def code(self, ns: dict[str, Any]) -> types.CodeType:
         """The lowered and compiled code of the function (a stub for the as-written copy
