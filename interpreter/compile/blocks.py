@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import attrs
 
-from interpreter.compile import ir
-from interpreter.compile.compiled import BLOCK_FILE
-from interpreter.compile.emit import Lowering
-from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
+from interpreter.compile import ir, lazy
+from interpreter.compile.emit import line_count
+from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
@@ -169,23 +168,18 @@ class BlockCompiler:
         else:
             self.tables.ns[f"_end{number}"] = last
             ending = [ir.PyReturn(ir.PyCall(ir.Global(f"_end{number}"), (ir.VMRef(), ir.Frame())))]
-        calls: list[str] = []
-        low = Lowering(calls)
-        module = lowered(lambda: (low.module([low.function("_blk", _FRAME, [*lines, *ending], True)]), low.key()))
         # Its lines: the definition, `V = vm.vars`, the run's statements (one span per
         # line), then the ending's. Each block's code is moved to lines of its own, after
         # the last block's, so that a traceback's line is an index into `block_lines`.
+        # It is lowered and compiled when first run (lazy.py): its lines are counted here.
+        stmts = [*lines, *ending]
+        taken = 2 + line_count(stmts)
         first = len(self.tables.block_lines)
-        ending_lines = low.line - 3 - len(spans)
+        ending_lines = taken - 2 - len(spans)
         self.tables.block_lines.extend([None, None])
         self.tables.block_lines.extend((span, run_name) for span in spans)
         self.tables.block_lines.extend([(last_span, last_name or run_name)] * ending_lines)
-        local: dict = {}
-        self.expressions.link_loops(calls)
-        exec(compiled(module, BLOCK_FILE), self.tables.ns, local)  # noqa: S102
-        step = local["_blk"]
-        step.__code__ = step.__code__.replace(co_firstlineno=step.__code__.co_firstlineno + first)
-        return step
+        return lazy.block(self.tables.ns, first, stmts, taken)
 
     def _for_lines(self, s: ast.For, scope: Scope, spans: list[Span], emit, src) -> None:
         """A `for` loop in a native block: a step per item spent inline (no call per loop),

@@ -41,6 +41,7 @@ MAX_MEMORY = 50_000  # code objects kept in the process at most
 Key = tuple[bytes, str]
 _codes: dict[Key, CodeType] = {}
 _recording: list[dict[Key, CodeType]] = []  # the loads in progress, innermost last
+_held: dict[Path, dict[Key, CodeType]] = {}  # what each file read or written in this process holds
 
 
 def compiled(tree: ast.Module, structure: bytes, name: str) -> CodeType:
@@ -95,11 +96,13 @@ def _write(path: Path, codes: dict[Key, CodeType]) -> None:
 
 
 @contextmanager
-def loading(key: str) -> Iterator[None]:
+def loading(key: str, adding: bool = False) -> Iterator[None]:
     """Around the compilation of one game: reads its cache file first, and writes it
-    again afterwards if the compilation needed code the file did not hold."""
+    again afterwards if the compilation needed code the file did not hold. `adding`: the
+    rest of a compile done since (lazy.py), whose code joins what the file holds."""
     path = _file(key)
-    known = _read(path) if path is not None else {}
+    held = _held.get(path) if adding and path is not None else None
+    known = held if held is not None else _read(path) if path is not None else {}
     for k, code in known.items():
         _codes.setdefault(k, code)
     used: dict[Key, CodeType] = {}
@@ -110,5 +113,12 @@ def loading(key: str) -> Iterator[None]:
         _recording.pop()
         if _recording:  # a load inside a load: its code belongs to the outer one too
             _recording[-1].update(used)
-    if path is not None and used.keys() != known.keys():
+    if adding:
+        used = {**known, **used}
+    if path is None:
+        return
+    _held.clear()  # (one file's at most: the rest of the compile just done is added to it)
+    _held[path] = known
+    if used.keys() != known.keys():
         _write(path, used)
+        _held[path] = used

@@ -29,7 +29,7 @@ from typing import Any
 import attrs
 
 from interpreter.check.symbols import SymbolTable
-from interpreter.compile import codecache
+from interpreter.compile import codecache, lazy
 from interpreter.compile.blocks import BlockCompiler
 from interpreter.compile.compiled import (
     SECTIONS,
@@ -121,7 +121,9 @@ class Compiler:
         program = self.tables.program
         decls = program.decls
         chosen = [v.name for v in program.variants]
-        with codecache.loading(f"{program.header.name} {chosen!r} {sorted(self.tables.given.items())!r}"):
+        key = f"{program.header.name} {chosen!r} {sorted(self.tables.given.items())!r}"
+        self.tables.ns[lazy.CODES] = key  # where the code compiled later is kept too
+        with codecache.loading(key):
             for step in PASSES if passes is None else passes:
                 self.results[step.makes] = step.run(self, decls, *(self.results[t] for t in step.takes))
         return self
@@ -574,9 +576,7 @@ def compile_game(
     compile, for the LSP's re-checks and any caller of this function directly)."""
     with no_collection():
         compiler = Compiler(program, options, optimise, symbols)
-        game = compiler.run(OPTIONS_ONLY if options_only else None).finish()
-        compiler.expressions.forget_pending()
-        return game
+        return compiler.run(OPTIONS_ONLY if options_only else None).finish()
 
 
 def _leaver(hooks: dict[str, Code]):

@@ -4,8 +4,9 @@ Everything the compiler generates is built here, from nodes, as `ast` nodes that
 compiles directly (`compile(module, name, "exec")`): no Python text is written, and none
 is read. `expression` lowers an expression, `function` the definition of a generated
 function, `module` puts functions in a module to compile. Each can list, as it lowers,
-the compiler's generated functions the code calls (`ir.LOOP` globals): those are
-compiled only when compiled code calls them (ExpressionCompiler.link_loops).
+the compiler's generated functions the code calls (`ir.LOOP` globals). Loop functions
+and native blocks are lowered when first called (lazy.py); `line_count` is how many lines
+a block's statements take, counted before it is lowered.
 
 Every statement has its own line number: a function's definition is on its first line,
 and each statement, each `if`, `elif`, `else`, `try` and `except`, on the next, as if
@@ -530,6 +531,27 @@ _STMT: dict[type, Callable[[Lowering, Any], ast.stmt]] = {
 
 
 # ---- sizes ---------------------------------------------------------------------------------
+
+
+def line_count(stmts: Iterable[ir.Stmt]) -> int:
+    """The lines `Lowering.body(stmts)` takes, counted without lowering (a native block's
+    lines are laid out when it is made, its lowering done when first called: lazy.py)."""
+    n = 0
+    each: Iterable[Any] = stmts  # (told apart by class, as the lowering does)
+    for s in each:
+        t = type(s)
+        if t is ir.When:
+            n += 1 if s.flat else 1 + line_count(s.body)
+            if s.otherwise is not None:
+                chained = len(s.otherwise) == 1 and type(s.otherwise[0]) is ir.When and s.otherwise[0].chained
+                n += line_count(s.otherwise) + (0 if chained else 1)
+        elif t is ir.PyWhile or t is ir.Loop:
+            n += 1 + line_count(s.body)
+        elif t is ir.Try:
+            n += 2 + line_count(s.body) + line_count(s.handler)
+        else:
+            n += 1
+    return n
 
 
 def width(node: ir.IRNode) -> int:

@@ -13,7 +13,6 @@ to know about a tree it has built is asked of the passes (passes.py), never of i
 from __future__ import annotations
 
 import ast as ast_
-import functools
 import itertools
 from collections.abc import Callable
 from types import CodeType
@@ -21,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from interpreter.compile import codecache, emit, ir, passes
+from interpreter.compile import codecache, emit, ir, lazy, passes
 from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
 from interpreter.compile.scope import Scope
@@ -156,7 +155,7 @@ _PICKING_BUILTINS = frozenset(
 
 class ExpressionCompiler:
     """Turns expressions into fast Python functions, reading the shared tables; the rest
-    of its state (scopes being inlined, folds, loop functions waiting to be compiled, the
+    of its state (scopes being inlined, folds, the loops made while a tree is built, the
     answers it keeps about the syntax tree) is its own."""
 
     def __init__(self, tables: PassTables) -> None:
@@ -182,6 +181,7 @@ class ExpressionCompiler:
             self.tables.ns[f"_b_{name}"] = b.factory(self.tables.rt)
         self.tables.ns["_b_count"] = len
         self.tables.ns["_always_true"] = always_true
+        self.tables.ns[lazy.RUN] = lazy.run  # what a stub calls first (lazy.py)
         self.name_numbers = itertools.count()
         self._inlining: list[str] = []
         self._tables: dict[str, dict | None] = {}
@@ -197,8 +197,6 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[ir.IRNode] = set()
         self._fields_final = False  # set once every component and its fields are known
-        # loop functions made, not yet lowered nor compiled: each lowers itself, listing the loop functions it calls
-        self._pending_loops: dict[str, Callable[[list[str]], tuple[ast_.Module, bytes]]] = {}
         self._loops_made: dict[ir.IRNode, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
         self._codes: dict[ir.IRNode, CodeType] = {}  # `function`'s code of each tree, by the tree
@@ -219,9 +217,7 @@ class ExpressionCompiler:
         kept, by the tree, for the rest of the compile."""
         code = self._codes.get(node)
         if code is None:
-            calls: list[str] = []
-            module = lowered(emit.function_module, "_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node), calls)
-            self.link_loops(calls)
+            module = lowered(emit.function_module, "_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node))
             code = self._codes[node] = compiled(module, "<gamedef expression>")
         local: dict[str, Any] = {}
         exec(code, self.tables.ns, local)  # noqa: S102
@@ -521,7 +517,7 @@ class ExpressionCompiler:
         stmts = [ir.PyAssign((_OUT,), ir.List(())), *_frozen(top), ir.PyReturn(ir.PyCall(ir.TUPLE, (_OUT,)))]
         seen = passes.summary(stmts)
         name = f"_list{next(self.name_numbers)}"
-        self._pending_loops[name] = functools.partial(self._with_hoisted, name, stmts, seen)
+        self._loop_function(name, stmts, seen)
         return _loop_call(name, list(seen.free))
 
     def _in_place(self, node: ir.IRNode) -> bool:
@@ -536,7 +532,7 @@ class ExpressionCompiler:
     def _hoisted_list(self, made: ir.IRNode, first: ir.CompFor) -> ir.IRNode:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
         while it runs over countries) as a call of a generated function reading it once,
-        before the comprehension, as a loop function does (`_with_hoisted`). Only where
+        before the comprehension, as a loop function does (lazy.py, `_hoisted`). Only where
         that saves more than the call costs: not over the seats or a short constant."""
         seen = passes.summary(made)
         if seen.has_text or not seen.reads_vars:  # (no variable's entry to read once)
@@ -551,7 +547,7 @@ class ExpressionCompiler:
         if type(items) is ir.Players or isinstance(value, tuple) and len(value) < SHORT_LOOP:
             return made
         name = f"_list{next(self.name_numbers)}"
-        self._pending_loops[name] = functools.partial(self._with_hoisted, name, [ir.PyReturn(made)], seen)
+        self._loop_function(name, [ir.PyReturn(made)], seen)
         return _loop_call(name, list(seen.free))
 
     def _g_Range(self, e, scope, py):
@@ -815,60 +811,20 @@ class ExpressionCompiler:
         stmts = [*first, *_frozen(top), last]
         seen = passes.summary(stmts)
         name = f"_{f}{next(self.name_numbers)}"
-        # lowered and compiled once compiled code calls it (`link_loops`)
-        self._pending_loops[name] = functools.partial(self._with_hoisted, name, stmts, seen)
+        self._loop_function(name, stmts, seen)
         call = _loop_call(name, list(seen.free))
         # as written: a loop written in place in another's writes its own inner loop again
         self._loops_made[call] = (f, parts, element)
         return call
 
-    def _with_hoisted(
-        self, name: str, stmts: list[ir.Stmt], seen: passes.Summary, calls: list[str]
-    ) -> tuple[ast_.Module, bytes]:
-        """The module of loop function `name` (the loop functions it calls appended to
-        `calls`), and its key: reads that
-        give the same value on every turn (`passes.hoistable`) are made once, before its
-        loops, into locals. Reading them early spends no step and writes nothing
-        (expressions never write), but may fail where the loop would never have read them
-        (an empty list, a condition false first): then the function runs as written, a
-        second function without the locals, and any error is raised where the rule reads
-        it. (A read of a list, a table or a key's position by a key can fail only with a
-        missing key or index, or a key of the wrong kind: LookupError or TypeError.)"""
+    def _loop_function(self, name: str, stmts: list[ir.Stmt], seen: passes.Summary) -> None:
+        """Loop function `name` of `stmts`, lowered and compiled when first called
+        (lazy.py), its reads that are the same at every turn made once before its loops."""
         params = ("vm", "L", *seen.free)
-        low = emit.Lowering(calls)
-        reads = [] if seen.has_text else passes.hoistable(stmts, set(seen.bound))
-        if not reads:
-            return low.module([low.function(name, params, stmts, seen.reads_vars)]), low.key()
-        changed, made = passes.hoist(stmts, reads)
-        as_written = ir.PyCall(ir.Global(f"{name}_as_written"), tuple(ir.Local(p) for p in params))
-        tried = ir.Try(
-            tuple(ir.PyAssign((ir.Local(local),), read) for local, read in made),
-            ("LookupError", "TypeError"),
-            (ir.PyReturn(as_written),),
+        pending = lazy.Pending(
+            "loop", name, params, tuple(stmts), seen.reads_vars, seen.has_text, tuple(sorted(seen.bound))
         )
-        first = low.function(name, params, (tried, *changed), seen.reads_vars)
-        second = low.function(f"{name}_as_written", params, stmts, seen.reads_vars)
-        return low.module([first, second]), low.key()
-
-    def link_loops(self, calls: list[str]) -> None:
-        """Lower and compile the loop functions (`_loop`) that code about to be compiled
-        calls (`calls`, as the lowering listed them), and those they call. One written in
-        place in another's loop (`_loop_element`) is never called, and never lowered nor
-        compiled: compiling is most of a load's time."""
-        for name in calls:
-            pending = self._pending_loops.pop(name, None)
-            if pending is not None:
-                inner: list[str] = []
-                module = lowered(pending, inner)
-                self.link_loops(inner)
-                exec(compiled(module, "<gamedef loop>"), self.tables.ns)  # noqa: S102
-
-    def forget_pending(self) -> None:
-        """Forget the loop functions no compiled code called, once the compile is done:
-        each waits as a call of this compiler's own method, a cycle that would leave the
-        compile's whole working state (its trees and tables: about 100,000 objects for The
-        Wall is Down) for Python's cycle collector to find, rather than freed at once."""
-        self._pending_loops.clear()
+        lazy.stub(self.tables.ns, name, name, params, pending)
 
     def _loop_head(self, parts: list[ir.CompFor | ir.CompIf], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
@@ -1077,10 +1033,10 @@ class ExpressionCompiler:
                 return passes.substitute(body, dict(bound))
         free = [v for v in seen.free if v not in names]
         name = f"_in{next(self.name_numbers)}"
-        # lowered and compiled once compiled code calls it (`link_loops`)
-        self._pending_loops[name] = functools.partial(
-            emit.function_module, name, ("vm", "L", *free, *names), (ir.PyReturn(body),), seen.reads_vars
-        )
+        # lowered and compiled when first called (lazy.py)
+        names_in = ("vm", "L", *free, *names)
+        pending = lazy.Pending("plain", name, names_in, (ir.PyReturn(body),), seen.reads_vars)
+        lazy.stub(self.tables.ns, name, name, names_in, pending)
         params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.PyCall(ir.Global(name, ir.LOOP), params)
 
@@ -1127,15 +1083,13 @@ class ExpressionCompiler:
         # instead of running on.
         name = f"_d_{d.name}"
         extra = scope.count - len(d.params)
-        calls: list[str] = []
         stmts: list[ir.Stmt] = [ir.Update(ir.BUDGET, "-", ir.Lit(1)), ir.OUT_OF_STEPS]
         if extra > 0:
             stmts.append(ir.Update(ir.Frame(), "+", ir.Tuple((ir.Lit(None),) * extra)))
         if passes.uses_vars(body):
             stmts.append(ir.PyAssign((ir.Local("V"),), ir.Attr(ir.VMRef(), "vars")))
         stmts.append(ir.PyReturn(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
-        module = lowered(emit.function_module, name, _FRAME, stmts, False, calls)
-        self.link_loops(calls)
+        module = lowered(emit.function_module, name, _FRAME, stmts, False)
         exec(compiled(module, "<gamedef function>"), self.tables.ns)  # noqa: S102
         holder[0] = self.tables.ns[name]
 

@@ -64,6 +64,7 @@ from typing import Any
 
 import attrs
 
+from interpreter.compile import lazy
 from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame
 from interpreter.compile.compiler import WORKING_STATE
 from interpreter.core import cache
@@ -365,6 +366,8 @@ def store(
     its `rules_digest`, for a load of the same rules by another way (`load_same`)."""
     entry = _entry(path, variants, options)
     if entry is None:
+        return
+    if not lazy.force(compiled.ns):  # kept compiled: a pending function's intermediate form is slow to read back
         return
     files = tuple((name, _text_digest(text)) for name, text in sorted(compiled.program.sources.items()))
     buffer = io.BytesIO()

@@ -439,7 +439,6 @@ class StatementCompiler:
         locals' slots, returned beside the function) rather than writing it at every
         decision."""
         node = self.expressions.src(s.label, scope, {})
-        calls: list[str] = []
         name = f"_labels{next(self.expressions.name_numbers)}"
         out, size, text = ir.Local("out"), ir.Local("size"), ir.Local("text")
         length = ir.PyCall(ir.LEN, (text,))
@@ -459,8 +458,7 @@ class StatementCompiler:
             ir.Loop("v", ir.Local("values"), each),
             ir.PyReturn(out),
         )
-        module = lowered(emit.function_module, name, ("vm", "L", "values"), stmts, passes.uses_vars(node), calls)
-        self.expressions.link_loops(calls)
+        module = lowered(emit.function_module, name, ("vm", "L", "values"), stmts, passes.uses_vars(node))
         exec(compiled(module, "<gamedef labels>"), self.tables.ns)  # noqa: S102
         labels = self.tables.ns.pop(name)
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
@@ -476,7 +474,6 @@ class StatementCompiler:
         player = self.expressions.src(s.player, scope, {})
         name = f"_choose{next(self.expressions.name_numbers)}"
         self.tables.ns[f"{name}_unusual"] = unusual
-        calls: list[str] = []
         vm, values, who = ir.VMRef(), ir.Local("values"), ir.Local("who")
         count = ir.PyCall(ir.LEN, (values,))
         # Options written in the rule (`choose act from [check, bet]`) are a tuple made at
@@ -507,8 +504,7 @@ class StatementCompiler:
             ir.PyReturn(ir.Lit(nxt)),
         )
         reads = passes.uses_vars(options) or passes.uses_vars(player)
-        module = lowered(emit.function_module, name, ("vm", "L"), body, reads, calls)
-        self.expressions.link_loops(calls)
+        module = lowered(emit.function_module, name, ("vm", "L"), body, reads)
         exec(compiled(module, "<gamedef decision>"), self.tables.ns)  # noqa: S102
         step = self.tables.ns.pop(name)
         # a run of simple statements before it writes it out in its own step (`native_block`):

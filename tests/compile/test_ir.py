@@ -112,6 +112,12 @@ def test_statements_are_lowered_one_to_a_line():
 
     assert lines(tree) == lines(parsed)  # each statement and its parts on the line it would be written on
     compile(tree, "<test>", "exec")
+    # counted without lowering (a native block's lines are laid out before it is lowered: lazy.py)
+    assert emit.line_count(stmts) == len(textwrap.dedent(text).strip().splitlines()) - 2  # (def, V = vm.vars)
+    tried = [ir.Try((ir.PyAssign((N,), X), flat), ("LookupError",), (ir.PyReturn(N),)), ir.PyReturn(N)]
+    low = emit.Lowering()
+    low.function("_f", ("vm", "L"), tried)
+    assert emit.line_count(tried) == low.line - 2 == 6  # try, =, if, except, return; return
 
 
 def test_the_lowering_lists_the_generated_functions_its_code_calls():

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from interpreter import load_game
-from interpreter.compile import codecache
+from interpreter.compile import codecache, lazy
 from interpreter.core.errors import GameRuntimeError
 
 GAME = """
@@ -53,7 +53,9 @@ def _load(tmp_path: Path, monkeypatch, body: str = "") -> tuple:
     monkeypatch.setattr(codecache, "compiled", recording)
     path = tmp_path / "t.game"
     path.write_text(textwrap.dedent(GAME.replace("BODY", body)), encoding="utf-8")
-    return load_game(path), texts
+    game = load_game(path)
+    lazy.force(game.compiled.ns)  # every function written, those compiled when first called too
+    return game, texts
 
 
 def test_a_decision_between_options_written_in_the_rule_reads_them_as_made_at_load(tmp_path, monkeypatch):

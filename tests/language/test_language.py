@@ -1135,7 +1135,7 @@ def test_any_all_and_first_of_a_comprehension_compute_no_item_past_their_answer(
 
 def test_a_read_the_same_on_every_turn_of_a_loop_fails_only_where_the_rule_reads_it(tmp_path):
     """A loop's reads that don't depend on its item (`chips[who]`) are made once, before
-    it (interpreter/compile/expressions.py, `_with_hoisted`); one that fails there (who is none)
+    it (interpreter/compile/lazy.py, `_hoisted`); one that fails there (who is none)
     fails only if the loop reaches it, and then where the rule reads it."""
     decls = """
         enum Suit { red, blue, green, white, black, gold, silver, grey }
