@@ -1345,6 +1345,8 @@ def _audit(event: str, args: tuple) -> None:
         target = args[0] if args else None
         if target is None or isinstance(target, int):
             return
+        if event == "open" and _new_file(args):
+            return  # a file made new (a process's own scratch file): nothing is read from it that it did not write
         name = os.fsdecode(target)
         if "\x00" in name:
             real = os.path.abspath(name.split("\x00")[0])
@@ -1365,6 +1367,18 @@ def _audit(event: str, args: tuple) -> None:
         pass
     finally:
         _Watch.busy = False
+
+
+def _new_file(args: tuple) -> bool:
+    """Whether an `open` audit event makes a new file and reads no existing one: a folder
+    opened to write (only an unnamed new file there, `O_TMPFILE`, can be: what
+    `tempfile.TemporaryFile` makes) or a name created exclusively (`O_CREAT | O_EXCL`)."""
+    flags = args[2] if len(args) > 2 and isinstance(args[2], int) else 0
+    exclusive = os.O_CREAT | os.O_EXCL
+    if flags & exclusive == exclusive:
+        return True
+    writes = flags & (os.O_WRONLY | os.O_RDWR)
+    return bool(writes) and isinstance(args[0], str | bytes) and os.path.isdir(args[0])
 
 
 def _package_frame() -> str:

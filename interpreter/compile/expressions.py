@@ -821,7 +821,7 @@ class ExpressionCompiler:
         """Loop function `name` of `stmts`, lowered and compiled when first called
         (lazy.py), its reads that are the same at every turn made once before its loops."""
         params = ("vm", "L", *seen.free)
-        pending = lazy.Pending(
+        pending = lazy.Uncompiled(
             "loop", name, params, tuple(stmts), seen.reads_vars, seen.has_text, tuple(sorted(seen.bound))
         )
         lazy.stub(self.tables.ns, name, name, params, pending)
@@ -1035,7 +1035,7 @@ class ExpressionCompiler:
         name = f"_in{next(self.name_numbers)}"
         # lowered and compiled when first called (lazy.py)
         names_in = ("vm", "L", *free, *names)
-        pending = lazy.Pending("plain", name, names_in, (ir.PyReturn(body),), seen.reads_vars)
+        pending = lazy.Uncompiled("plain", name, names_in, (ir.PyReturn(body),), seen.reads_vars)
         lazy.stub(self.tables.ns, name, name, names_in, pending)
         params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.PyCall(ir.Global(name, ir.LOOP), params)

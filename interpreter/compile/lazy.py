@@ -4,7 +4,7 @@ Most of a big game's compile was lowering its generated functions to `ast` (emit
 compiling them: The Wall is Down's 2,900 loop functions and 1,600 native blocks alone
 were over a second, yet a game plays few of them (a card's effect runs only once the card
 is played; a loop's as-written copy only when a read made before the loop fails). So
-these are kept as their intermediate form (a `Pending`) behind a stub: a function of the
+these are kept as their intermediate form (an `Uncompiled`) behind a stub: a function of the
 same name and number of parameters, in the game's namespace, whose first call lowers and compiles
 the real code, puts it in place of its own (`__code__`), and runs it. From then on the
 stub *is* the generated function: no call goes through anything else, and every holder of
@@ -37,7 +37,7 @@ from interpreter.core.limits import LimitExceeded, no_collection
 RUN = "_lazy_run"  # the name of `run` in every game's namespace: what a stub calls
 CODES = "_lazy_codes"  # the name of the game's code cache file (codecache.py) in its namespace
 STUB_FILE = "<gamedef stub>"
-_PENDING = "__lazy_pending"  # the stub's last parameter: its `Pending`, a default
+_PENDING = "__lazy_pending"  # the stub's last parameter: its `Uncompiled`, a default
 _TOO_DEEP = (
     "a rule is nested too deeply to compile",
     "split a long expression: name parts of it with `let` or `def`",
@@ -46,7 +46,7 @@ _DEEP = 12  # loops nested deeper than this are compiled at once (`_depth`)
 _stubs: dict[int, types.CodeType] = {}  # a stub's code, by its number of parameters
 
 
-class Pending:
+class Uncompiled:
     """A generated function not yet lowered: what its lowering needs, as plain data.
 
     `kind` says how it is lowered: "loop", a loop function whose reads the same at every
@@ -102,7 +102,7 @@ def _function_code(module: types.CodeType) -> types.CodeType:
     return next(c for c in module.co_consts if isinstance(c, types.CodeType))
 
 
-def _hoisted(p: Pending, ns: dict[str, Any]) -> types.CodeType:
+def _hoisted(p: Uncompiled, ns: dict[str, Any]) -> types.CodeType:
     """The module of loop function `p`: reads that give the same value on every turn
     (`passes.hoistable`) are made once, before its loops, into locals. Reading them early
     spends no step and writes nothing (expressions never write), but may fail where the
@@ -125,12 +125,12 @@ def _hoisted(p: Pending, ns: dict[str, Any]) -> types.CodeType:
         (ir.PyReturn(as_written),),
     )
     if second not in ns:
-        stub(ns, second, second, p.params, Pending("plain", second, p.params, p.stmts, p.reads_vars))
+        stub(ns, second, second, p.params, Uncompiled("plain", second, p.params, p.stmts, p.reads_vars))
     tree, key = emit.function_module(p.name, p.params, (tried, *changed), p.reads_vars)
     return codecache.compiled(tree, key, "<gamedef loop>")
 
 
-def stub(ns: dict[str, Any], key: str, name: str, params: Sequence[str], pending: Pending) -> types.FunctionType:
+def stub(ns: dict[str, Any], key: str, name: str, params: Sequence[str], pending: Uncompiled) -> types.FunctionType:
     """A stub named `name` taking `params`, kept in `ns` as `key`: its first call compiles
     `pending` (`run`)."""
     code = _stubs.get(len(params))
@@ -181,7 +181,7 @@ def _stub_code(params: tuple[str, ...]) -> types.CodeType:
     return _function_code(codecache.compiled(ast.fix_missing_locations(tree), key, STUB_FILE))
 
 
-def run(pending: Pending, ns: dict[str, Any], *args: Any) -> Any:
+def run(pending: Uncompiled, ns: dict[str, Any], *args: Any) -> Any:
     """A stub's first call: its code compiled and put in the stub's place, then run."""
     fn = ns[pending.name if pending.kind != "block" else _block_key(pending)]
     if fn.__defaults__ is not None and fn.__defaults__[-1] is pending:  # (not compiled meanwhile)
@@ -189,7 +189,7 @@ def run(pending: Pending, ns: dict[str, Any], *args: Any) -> Any:
     return fn(*args)
 
 
-def _compile(fn: types.FunctionType, pending: Pending, ns: dict[str, Any]) -> None:
+def _compile(fn: types.FunctionType, pending: Uncompiled, ns: dict[str, Any]) -> None:
     """`fn`'s code in its place; a block's name leaves `ns`, where only its stub needed it
     (its holders are step tables), so a game compiled whole has the namespace it had."""
     fn.__code__ = pending.code(ns)
@@ -198,14 +198,14 @@ def _compile(fn: types.FunctionType, pending: Pending, ns: dict[str, Any]) -> No
         ns.pop(_block_key(pending), None)
 
 
-def _block_key(p: Pending) -> str:
+def _block_key(p: Uncompiled) -> str:
     return f"_blk{p.first}"
 
 
 def block(ns: dict[str, Any], first: int, stmts: Sequence[ir.Stmt], lines: int) -> types.FunctionType:
     """A native block's stub, `_blk(vm, L)` of `stmts`, moved to begin `first` lines
     down and taking `lines` lines (blocks.py)."""
-    pending = Pending("block", "_blk", ("vm", "L"), tuple(stmts), True, first=first, lines=lines)
+    pending = Uncompiled("block", "_blk", ("vm", "L"), tuple(stmts), True, first=first, lines=lines)
     return stub(ns, _block_key(pending), "_blk", ("vm", "L"), pending)
 
 
@@ -238,8 +238,8 @@ def _force(ns: dict[str, Any]) -> bool:
     return not failed
 
 
-def pending(fn: types.FunctionType) -> Pending | None:
-    """The `Pending` of a stub not yet called, or None."""
+def pending(fn: types.FunctionType) -> Uncompiled | None:
+    """The `Uncompiled` of a stub not yet called, or None."""
     if fn.__code__.co_filename == STUB_FILE and fn.__defaults__:
         return fn.__defaults__[-1]
     return None

@@ -79,3 +79,17 @@ def test_the_sandbox_sees_a_read_outside_the_mutants_folder(tmp_path) -> None:
     assert inside.cls == "ok" and inside.exit == 0, inside
     assert outside.cls == "outside-read" and outside.exit == 0, outside
     assert any(str(game) in note for note in outside.outside)
+
+
+def test_a_new_scratch_file_is_no_outside_read_but_reading_a_file_is(tmp_path):
+    """`gamedef check` keeps its two processes' shared counts in unnamed temporary files:
+    making a new file reads nothing; opening an existing file outside the folder does."""
+    import os
+
+    existing = tmp_path / "secret.txt"
+    existing.write_text("x", encoding="utf-8")
+    assert fuzz._new_file((str(tmp_path), "w+", os.O_RDWR | os.O_CREAT))  # a folder opened to write: O_TMPFILE
+    assert fuzz._new_file((str(tmp_path / "new"), None, os.O_RDWR | os.O_CREAT | os.O_EXCL))
+    assert not fuzz._new_file((str(existing), "r", os.O_RDONLY))
+    assert not fuzz._new_file((str(existing), "w", os.O_WRONLY | os.O_CREAT | os.O_TRUNC))
+    assert not fuzz._new_file((str(tmp_path), "r", os.O_RDONLY))
