@@ -131,7 +131,9 @@ def test_a_local_ray_cluster_of_two_cpus_plays_the_games_of_the_process_pool():
         (sim.Setup(game="twid", players=2, agents=("west=greedy:d2:n1", "east=greedy")), 4),
     ]
     pooled = [sim.simulate(setup, games, 3, jobs=2) for setup, games in setups]
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    # address="local": a new instance of its own, never a cluster another test (run beside
+    # it by pytest-xdist) has started and named as the machine's current one
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False)
     try:
         assert ray.cluster_resources()["CPU"] == 2
         with ray_workers(LOCAL_RAY, 2) as workers:  # the caller's session: used as it is
