@@ -191,6 +191,17 @@ def test_two_processes_play_the_same_games_as_one(tmp_path, monkeypatch):
     assert one.records == two.records
 
 
+def _gems_played_alone(tmp_path, monkeypatch):
+    """The gems game with an empty choice, its three variant sets, and what one process's
+    check plays of them: what a check in two processes must give again."""
+    monkeypatch.setenv("GAMEDEF_CACHE", "off")
+    path = tmp_path / "gems.game"
+    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
+    program = load_program(path)
+    sets = [[], ["loud"], ["sharp"]]
+    return path, program, sets, exercise(str(path), 60, sets, programs={(): program}, jobs=1)
+
+
 def test_a_forked_copy_that_fails_leaves_the_rest_of_the_games_to_this_process(tmp_path, monkeypatch):
     """The copy ends in the middle of a game (here: its fourth fails in the interpreter):
     the lines go on in this process from the counts and problems the copy sent, the game
@@ -200,12 +211,7 @@ def test_a_forked_copy_that_fails_leaves_the_rest_of_the_games_to_this_process(t
 
     from interpreter.play import exercise as module
 
-    monkeypatch.setenv("GAMEDEF_CACHE", "off")
-    path = tmp_path / "gems.game"
-    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
-    program = load_program(path)
-    sets = [[], ["loud"], ["sharp"]]
-    one = exercise(str(path), 60, sets, programs={(): program}, jobs=1)
+    path, program, sets, one = _gems_played_alone(tmp_path, monkeypatch)
     here = os.getpid()
     real = module._play
     started: list[int] = []
@@ -230,12 +236,7 @@ def test_without_a_temporary_file_to_share_one_process_plays_every_line(tmp_path
     check says nothing of it."""
     import tempfile
 
-    monkeypatch.setenv("GAMEDEF_CACHE", "off")
-    path = tmp_path / "gems.game"
-    path.write_text(GEMS.replace("CURSE", EMPTY_CHOICE))
-    program = load_program(path)
-    sets = [[], ["loud"], ["sharp"]]
-    one = exercise(str(path), 60, sets, programs={(): program}, jobs=1)
+    path, program, sets, one = _gems_played_alone(tmp_path, monkeypatch)
 
     def refused(*args, **kwargs):
         raise OSError(30, "Read-only file system")
