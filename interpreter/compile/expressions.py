@@ -183,6 +183,7 @@ class ExpressionCompiler:
         self.tables.ns["_always_true"] = always_true
         self.tables.ns[lazy.RUN] = lazy.run  # what a stub calls first (lazy.py)
         self.name_numbers = itertools.count()
+        self._waiting_numbers = itertools.count()  # expressions' functions waiting to be compiled (`function`)
         self._inlining: list[str] = []
         self._tables: dict[str, dict | None] = {}
         self.self_fields = SelfFields()  # an entity's fields read by bare name (the visibility pass)
@@ -209,16 +210,22 @@ class ExpressionCompiler:
             value = self._evaluate_static(e, scope)
             if value is not _FAILED:
                 return lambda vm, L: value
-        return self.function(self.src(e, scope, {}))
+        return self.function(self.src(e, scope, {}), later=True)
 
-    def function(self, node: ir.IRNode) -> Closure:
+    def function(self, node: ir.IRNode, later: bool = False) -> Closure:
         """A function (vm, L) -> value computing `node`. The same tree is often compiled
         again (a constant folded at each call of a def written in place): its code is
-        kept, by the tree, for the rest of the compile."""
+        kept, by the tree, for the rest of the compile. `later`: unless its code is known,
+        lowered and compiled when first called (lazy.py), as a game plays few of them."""
         code = self._codes.get(node)
+        if code is None and later:
+            key = f"_fx{next(self._waiting_numbers)}"  # (its place in `ns` until compiled)
+            reads = passes.uses_vars(node)
+            pending = lazy.Uncompiled("plain", "_f", _FRAME, (ir.PyReturn(node),), reads, key=key, file=_EXPRESSION)
+            return lazy.stub(self.tables.ns, pending)
         if code is None:
             module = lowered(emit.function_module, "_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node))
-            code = self._codes[node] = compiled(module, "<gamedef expression>")
+            code = self._codes[node] = compiled(module, _EXPRESSION)
         local: dict[str, Any] = {}
         exec(code, self.tables.ns, local)  # noqa: S102
         return local["_f"]
@@ -824,7 +831,7 @@ class ExpressionCompiler:
         pending = lazy.Uncompiled(
             "loop", name, params, tuple(stmts), seen.reads_vars, seen.has_text, tuple(sorted(seen.bound))
         )
-        lazy.stub(self.tables.ns, name, name, params, pending)
+        lazy.stub(self.tables.ns, pending)
 
     def _loop_head(self, parts: list[ir.CompFor | ir.CompIf], out: list) -> list:
         """The `for` and `if` statements of a loop's clauses, appended to `out` (mutable
@@ -1036,7 +1043,7 @@ class ExpressionCompiler:
         # lowered and compiled when first called (lazy.py)
         names_in = ("vm", "L", *free, *names)
         pending = lazy.Uncompiled("plain", name, names_in, (ir.PyReturn(body),), seen.reads_vars)
-        lazy.stub(self.tables.ns, name, name, names_in, pending)
+        lazy.stub(self.tables.ns, pending)
         params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.PyCall(ir.Global(name, ir.LOOP), params)
 
@@ -1089,9 +1096,9 @@ class ExpressionCompiler:
         if passes.uses_vars(body):
             stmts.append(ir.PyAssign((ir.Local("V"),), ir.Attr(ir.VMRef(), "vars")))
         stmts.append(ir.PyReturn(ir.Cap(body, deep=True) if self.may_grow(d.body, frozenset({d.name})) else body))
-        module = lowered(emit.function_module, name, _FRAME, stmts, False)
-        exec(compiled(module, "<gamedef function>"), self.tables.ns)  # noqa: S102
-        holder[0] = self.tables.ns[name]
+        # lowered and compiled when first called (lazy.py)
+        pending = lazy.Uncompiled("plain", name, _FRAME, tuple(stmts), False, file="<gamedef function>")
+        holder[0] = lazy.stub(self.tables.ns, pending)
 
     def _table(self, decl: ast.Def) -> dict | None:
         """Tabulate a function whose parameters all range over finite types and whose body
@@ -1172,6 +1179,7 @@ _TOO_DEEP = (
     "split a long expression: name parts of it with `let` or `def`",
 )
 _FRAME = ("vm", "L")  # the parameters of an expression's function, a step's, a def's
+_EXPRESSION = "<gamedef expression>"  # the file name of an expression's function
 _OUT, _N, _S, _TOP = ir.Local("__out"), ir.Local("__n"), ir.Local("__s"), ir.Local("__top")
 
 

@@ -52,9 +52,11 @@ class Uncompiled:
     `kind` says how it is lowered: "loop", a loop function whose reads the same at every
     turn are made once before its loops (with `name`_as_written, a stub of its own, for
     when one of them fails); "plain", one function of `stmts`; "block", a native block,
-    whose code is moved to `first` lines after the start (blocks.py)."""
+    whose code is moved to `first` lines after the start (blocks.py). `key` is where its
+    stub is in the namespace (its name, unless the function is held elsewhere: a block's
+    or an expression's stub is there only until compiled), `file` the code's file name."""
 
-    __slots__ = ("kind", "name", "params", "stmts", "reads_vars", "has_text", "bound", "first", "lines")
+    __slots__ = ("kind", "name", "params", "stmts", "reads_vars", "has_text", "bound", "first", "lines", "key", "file")
 
     def __init__(
         self,
@@ -67,6 +69,8 @@ class Uncompiled:
         bound: tuple[str, ...] = (),
         first: int = 0,
         lines: int = 0,
+        key: str = "",
+        file: str = "<gamedef loop>",
     ) -> None:
         self.kind = kind
         self.name = name
@@ -77,6 +81,8 @@ class Uncompiled:
         self.bound = bound
         self.first = first
         self.lines = lines
+        self.key = key or name
+        self.file = file
 
     def code(self, ns: dict[str, Any]) -> types.CodeType:
         """The lowered and compiled code of the function (a stub for the as-written copy
@@ -92,7 +98,7 @@ class Uncompiled:
             if self.kind == "loop":
                 return _function_code(_hoisted(self, ns))
             tree, key = emit.function_module(self.name, self.params, self.stmts, self.reads_vars)
-            return _function_code(codecache.compiled(tree, key, "<gamedef loop>"))
+            return _function_code(codecache.compiled(tree, key, self.file))
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             raise LimitExceeded(*_TOO_DEEP) from None
 
@@ -125,19 +131,20 @@ def _hoisted(p: Uncompiled, ns: dict[str, Any]) -> types.CodeType:
         (ir.PyReturn(as_written),),
     )
     if second not in ns:
-        stub(ns, second, second, p.params, Uncompiled("plain", second, p.params, p.stmts, p.reads_vars))
+        stub(ns, Uncompiled("plain", second, p.params, p.stmts, p.reads_vars))
     tree, key = emit.function_module(p.name, p.params, (tried, *changed), p.reads_vars)
     return codecache.compiled(tree, key, "<gamedef loop>")
 
 
-def stub(ns: dict[str, Any], key: str, name: str, params: Sequence[str], pending: Uncompiled) -> types.FunctionType:
-    """A stub named `name` taking `params`, kept in `ns` as `key`: its first call compiles
-    `pending` (`run`)."""
+def stub(ns: dict[str, Any], pending: Uncompiled) -> types.FunctionType:
+    """A stub of `pending`'s name and number of parameters, kept in `ns` as its `key`: its
+    first call compiles `pending` (`run`)."""
+    params = pending.params
     code = _stubs.get(len(params))
     if code is None:  # (its parameters' names are its own: generated code passes arguments by position)
         code = _stubs[len(params)] = _stub_code(tuple(f"a{i}" for i in range(len(params))))
-    fn = types.FunctionType(code, ns, name, (pending,))
-    ns[key] = fn
+    fn = types.FunctionType(code, ns, pending.name, (pending,))
+    ns[pending.key] = fn
     if _depth(pending.stmts) > _DEEP:  # compiled now: code Python may refuse is the compile's error
         _compile(fn, pending, ns)
     return fn
@@ -177,36 +184,37 @@ def _stub_code(params: tuple[str, ...]) -> types.CodeType:
     )
     call = ast.Call(name(RUN), [name(_PENDING), ast.Call(name("globals"), [], []), *map(name, params)], [])
     tree = ast.Module([ast.FunctionDef("stub", args, [ast.Return(call)], [], None, None)], [])
+    for node in ast.walk(tree):  # (not `ast.fix_missing_locations`, whose walk is a cycle left to the collector)
+        if isinstance(node, (ast.expr, ast.stmt, ast.arg)):
+            node.lineno = node.end_lineno = 1
+            node.col_offset = node.end_col_offset = 0
     key = marshal.dumps(("stub", params))  # (codecache.py's one `compile()`)
-    return _function_code(codecache.compiled(ast.fix_missing_locations(tree), key, STUB_FILE))
+    return _function_code(codecache.compiled(tree, key, STUB_FILE))
 
 
 def run(pending: Uncompiled, ns: dict[str, Any], *args: Any) -> Any:
     """A stub's first call: its code compiled and put in the stub's place, then run."""
-    fn = ns[pending.name if pending.kind != "block" else _block_key(pending)]
+    fn = ns[pending.key]
     if fn.__defaults__ is not None and fn.__defaults__[-1] is pending:  # (not compiled meanwhile)
         _compile(fn, pending, ns)
     return fn(*args)
 
 
 def _compile(fn: types.FunctionType, pending: Uncompiled, ns: dict[str, Any]) -> None:
-    """`fn`'s code in its place; a block's name leaves `ns`, where only its stub needed it
-    (its holders are step tables), so a game compiled whole has the namespace it had."""
+    """`fn`'s code in its place; a block's or an expression's key leaves `ns`, where only
+    its stub needed it (its holders are step tables and the like), so a game compiled
+    whole has the namespace it had."""
     fn.__code__ = pending.code(ns)
     fn.__defaults__ = None
-    if pending.kind == "block":
-        ns.pop(_block_key(pending), None)
-
-
-def _block_key(p: Uncompiled) -> str:
-    return f"_blk{p.first}"
+    if pending.key != pending.name:
+        ns.pop(pending.key, None)
 
 
 def block(ns: dict[str, Any], first: int, stmts: Sequence[ir.Stmt], lines: int) -> types.FunctionType:
     """A native block's stub, `_blk(vm, L)` of `stmts`, moved to begin `first` lines
     down and taking `lines` lines (blocks.py)."""
-    pending = Uncompiled("block", "_blk", ("vm", "L"), tuple(stmts), True, first=first, lines=lines)
-    return stub(ns, _block_key(pending), "_blk", ("vm", "L"), pending)
+    pending = Uncompiled("block", "_blk", ("vm", "L"), tuple(stmts), True, first=first, lines=lines, key=f"_blk{first}")
+    return stub(ns, pending)
 
 
 def force(ns: dict[str, Any]) -> bool:

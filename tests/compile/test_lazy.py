@@ -38,20 +38,24 @@ def _waiting(game: Game) -> dict[str, types.FunctionType]:
 
 
 def test_a_compile_leaves_loops_and_blocks_to_their_first_call():
-    """After the compile, most loop functions and blocks wait; a game played compiles those
-    it calls, each in its stub's place (the same function object, its own code now)."""
+    """After the compile, most loop functions, blocks, defs and expressions' functions
+    wait; a game played compiles those it calls, each in its stub's place (the same
+    function object, its own code now)."""
     game = _compiled("missiles_now")
     waiting = _waiting(game)
     kinds = {lazy.pending(f).kind for f in waiting.values()}
-    assert {"loop", "block"} <= kinds and len(waiting) > 300
+    assert {"loop", "block", "plain"} <= kinds and len(waiting) > 300
+    assert any(key.startswith("_d_") for key in waiting) and any(key.startswith("_fx") for key in waiting)
     game.playout(game.start(players=2, seed=3), random.Random(3).randrange)
     compiled = {k: f for k, f in waiting.items() if lazy.pending(f) is None}
     assert compiled and len(compiled) < len(waiting)  # what the game ran, not the rest
     for key, f in compiled.items():
         assert f.__code__.co_filename != lazy.STUB_FILE and f.__defaults__ is None
-        # a loop function keeps its name; a block's is let go (its step table holds it)
-        assert game.compiled.ns.get(key) is (None if key.startswith("_blk") else f)
+        # a loop function or a def keeps its name; a block's or an expression's is let go
+        # (a step table or the like holds it)
+        assert game.compiled.ns.get(key) is (None if key.startswith(("_blk", "_fx")) else f)
     assert any(key.startswith("_blk") for key in compiled)
+    assert any(key.startswith("_fx") for key in compiled)
 
 
 @pytest.mark.parametrize(("name", "players"), [("walls_and_wonders", 2), ("missiles_now", 3), ("twid", 2), ("twid", 4)])
