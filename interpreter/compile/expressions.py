@@ -219,16 +219,20 @@ class ExpressionCompiler:
         lowered and compiled when first called (lazy.py), as a game plays few of them."""
         code = self._codes.get(node)
         if code is None and later:
-            key = f"_fx{next(self._waiting_numbers)}"  # (its place in `ns` until compiled)
-            reads = passes.uses_vars(node)
-            pending = lazy.Uncompiled("plain", "_f", _FRAME, (ir.PyReturn(node),), reads, key=key, file=_EXPRESSION)
-            return lazy.stub(self.tables.ns, pending)
+            return self.later("_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node), _EXPRESSION)
         if code is None:
             module = lowered(emit.function_module, "_f", _FRAME, (ir.PyReturn(node),), passes.uses_vars(node))
             code = self._codes[node] = compiled(module, _EXPRESSION)
         local: dict[str, Any] = {}
         exec(code, self.tables.ns, local)  # noqa: S102
         return local["_f"]
+
+    def later(self, name: str, params: tuple[str, ...], stmts: tuple[ir.Stmt, ...], reads: bool, file: str) -> Any:
+        """A function `name` of `stmts` that no other generated code calls by name (an
+        expression's, a decision's), lowered and compiled when first called (lazy.py): its
+        stub is in the namespace only until then, as `_fxN`."""
+        key = f"_fx{next(self._waiting_numbers)}"
+        return lazy.stub(self.tables.ns, lazy.Uncompiled("plain", name, params, stmts, reads, key=key, file=file))
 
     def _evaluate_static(self, e, scope):
         if self._folding:  # already inside a fold: its value is computed once, at the top

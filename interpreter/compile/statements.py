@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import attrs
 
-from interpreter.compile import emit, ir, passes
+from interpreter.compile import ir, passes
 from interpreter.compile.blocks import BindParams, BlockCompiler
-from interpreter.compile.expressions import ExpressionCompiler, compiled, lowered
+from interpreter.compile.expressions import ExpressionCompiler
 from interpreter.compile.modifiers import ModifierCompiler
 from interpreter.compile.names import LOCAL_KINDS
 from interpreter.compile.passtables import PassTables
@@ -271,7 +271,7 @@ class StatementCompiler:
             if i < len(s.branches) - 1 or s.otherwise is not None:
                 end_jumps.append(self._emit(None, s.span))
             after = self._here()
-            self._code.ops[at] = self.expressions.function(ir.IfExp(cond, ir.Lit(at + 1), ir.Lit(after)))
+            self._code.ops[at] = self.expressions.function(ir.IfExp(cond, ir.Lit(at + 1), ir.Lit(after)), later=True)
         if s.otherwise is not None:
             self._block(s.otherwise, scope)
         end = self._here()
@@ -294,7 +294,7 @@ class StatementCompiler:
         self._code.ops[head] = (
             _jump(head + 1)
             if cond == ir.Lit(True)
-            else self.expressions.function(ir.IfExp(cond, ir.Lit(head + 1), ir.Lit(end)))
+            else self.expressions.function(ir.IfExp(cond, ir.Lit(head + 1), ir.Lit(end)), later=True)
         )
         for j in self._loops.pop():
             self._code.ops[j] = _jump(end)
@@ -458,9 +458,7 @@ class StatementCompiler:
             ir.Loop("v", ir.Local("values"), each),
             ir.PyReturn(out),
         )
-        module = lowered(emit.function_module, name, ("vm", "L", "values"), stmts, passes.uses_vars(node))
-        exec(compiled(module, "<gamedef labels>"), self.tables.ns)  # noqa: S102
-        labels = self.tables.ns.pop(name)
+        labels = self.expressions.later(name, ("vm", "L", "values"), stmts, passes.uses_vars(node), "<gamedef labels>")
         read = sorted(n for n in ast.names_in(s.label) if n in scope.slots and n != s.var)
         if self.expressions.static.is_static(s.label, scope, {s.var, *read}):
             return labels, tuple(scope.slots[n] for n in read)
@@ -504,9 +502,7 @@ class StatementCompiler:
             ir.PyReturn(ir.Lit(nxt)),
         )
         reads = passes.uses_vars(options) or passes.uses_vars(player)
-        module = lowered(emit.function_module, name, ("vm", "L"), body, reads)
-        exec(compiled(module, "<gamedef decision>"), self.tables.ns)  # noqa: S102
-        step = self.tables.ns.pop(name)
+        step = self.expressions.later(name, ("vm", "L"), body, reads, "<gamedef decision>")
         # a run of simple statements before it writes it out in its own step (`native_block`):
         # its lines as the intermediate form, written again there
         step.body = body
