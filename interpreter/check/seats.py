@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.core.errors import Diagnostic
+from interpreter.core.errors import Diagnostic, did_you_mean
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
@@ -256,7 +256,7 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
     """The warnings described in the module's doc, for the procedures, triggers and cards."""
     seats = _Seats(program)
     if not seats.missing:
-        return []
+        return _test_seats(program, seats)  # (a test may still name a seat the game lacks)
     for d in program.decls:
         seats.aliases = {}
         if isinstance(d, ast.Procedure):
@@ -274,6 +274,42 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
     return seats.diags + _test_seats(program, seats)
 
 
+def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[Diagnostic]:
+    """A test's `logged("TEXT", SEAT)` (alone or in a condition) and `winner() == [SEATS]`
+    naming a seat that is no seat of the game, or not in play at the test's player count:
+    `gamedef test` fails it whatever the game does, so `check` says it at the step's line."""
+    h = program.header
+    order = h.seats
+    seats = set(order) | {s for _, names in h.roles for s in names}
+    seats |= {s for _, names, _, _ in h.option_roles for s in names}
+    listed = ", ".join(sorted(here, key=lambda x: order.index(x) if x in order else len(order)))
+    out: list[Diagnostic] = []
+    for step in t.steps:
+        named = [(step.seat, "logged")] if step.seat else []
+        named += [(f[3], "logged") for f in step.forms if f[3]]
+        named += [(seat, "winner") for seat in step.names] if step.kind == "winner" else []
+        for seat, form in named:
+            if seat in here:
+                continue
+            what = f'logged("...", {seat})' if form == "logged" else f"winner() == [{', '.join(step.names)}]"
+            if seat not in seats:
+                hint = did_you_mean(seat, sorted(seats)) or f"the game's seats: {', '.join(order)}"
+                message = f"test {t.name}: {what} names '{seat}', which is no seat of the game"
+                out.append(Diagnostic(step.span, message, hint))
+            elif seat not in here:
+                out.append(
+                    Diagnostic(
+                        step.span,
+                        f"test {t.name}: {what} names {seat}, which is not in play with {n} players "
+                        f"(the seats in play: {listed}): the test would fail here whatever the game does",
+                        f"name a seat in play ({listed}), or give the test the players that have {seat}: `players N`",
+                    )
+                )
+            if form == "winner":  # one error for the list
+                break
+    return out
+
+
 def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
     """A test's `arrange` or `run` that writes to a seat not in play at the test's player
     count (`score[west] = 3` with `players 2` where west is the fourth seat): the count is
@@ -285,6 +321,7 @@ def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
         here = seats.by_count.get(n)
         if here is None:
             continue  # a count the header does not allow: an error of its own (checker.py)
+        out.extend(_test_reads(program, t, n, here))
         bodies = [step.body for step in t.steps if step.kind == "arrange"] + ([t.run] if t.run is not None else [])
         for body in bodies:
             bound = _bound((), body)

@@ -1,0 +1,270 @@
+"""What `gamedef check` used to pass or mishandle (docs/language.md §16.3): each case is a
+designer's mistake `check` must refuse at its line with a hint that fixes it, or a defect of
+`check` itself (its output through a pipe, its budget, games that never get past setup).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from repo_paths import ROOT
+
+from interpreter.cli.commands import main
+
+
+def write(folder: Path, source: str, name: str = "house.game") -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(source).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def check_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(["check", *argv])
+    out = capsys.readouterr()
+    assert "Traceback" not in out.out + out.err
+    return code, out.out, out.err
+
+
+def line_of(path: Path, text: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1) if text in line)
+
+
+OK_GAME = """
+game okg "Ok" { players 2..2 seats [north, south] }
+var n: int = 0
+procedure play() {
+    rule "Ok: each seat picks a number"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        n += k
+    }
+    game over []
+}
+"""
+
+
+# ---- the output, through one pipe -----------------------------------------------------------------
+def test_check_output_through_one_pipe_is_in_order_and_in_whole_lines(tmp_path):
+    """`gamedef check a.game b.game 2>&1 | cat`: the first file's summary (standard output,
+    block-buffered in a pipe) comes before the second file's error (standard error), each a
+    whole line of its own."""
+    good = write(tmp_path, OK_GAME, "good.game")
+    bad = write(tmp_path, OK_GAME.replace("n += k", "n += kk"), "bad.game")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["GAMEDEF_CACHE"] = str(tmp_path / "cache")
+    done = subprocess.run(
+        [sys.executable, "-m", "interpreter", "check", str(good), str(bad), "--budget", "0.3"],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # one pipe for both, as `2>&1 | cat` makes
+        text=True,
+        timeout=120,
+    )
+    lines = done.stdout.splitlines()
+    assert done.returncode == 2, done.stdout
+    assert lines[0].startswith(f"{good}: ok (0 variants); played "), lines
+    assert lines[1] == f"{bad}:7:14: error: unknown name 'kk'", lines
+    assert lines[2:] == ["            n += kk", "                 ^^", "    hint: did you mean 'k'?"], lines
+
+
+# ---- the budget holds inside a move ---------------------------------------------------------------
+SPIN = """
+game spin "Spin" { players 2..2 seats [north, south] }
+var n: int = 0
+procedure play() {
+    rule "Spin: each seat picks a number, then the count spins"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        n += k
+    }
+    while n < 100 {
+        n = n + count([k for k in 1..40 if k > n + 100])
+    }
+    game over []
+}
+"""
+
+
+def test_a_move_that_runs_past_the_budget_is_stopped_at_the_budget_and_reported_at_its_loop(capsys, tmp_path):
+    """A loop that ends only at the step budget: its million steps (each turn reads a list of
+    40) take several seconds, which `check` spent whole after the budget ran out; now the
+    move is stopped when the budget runs out (within a generous 2x here) and reported at the
+    loop, as computing far too long, with the game that reproduces it."""
+    path = write(tmp_path, SPIN)
+    code, out, err = check_cli(capsys, str(path), "--budget", "1")
+    assert code == 2
+    spent = re.search(r"in (\d+\.\d) s of a 1 s budget", out)
+    assert spent and float(spent[1]) < 2.0, out
+    assert re.search(
+        rf"{re.escape(str(path))}:(9|10):\d+: error: in play: no decision after \d\.\d s of computing, "
+        r"when check's budget ran out in this move: a rule loops forever or computes far too much\?",
+        err,
+    ), err
+    assert f"reproduce it: gamedef run {path} --players 2 --seed 1 --moves" in err
+    assert err.count("error:") == 1  # one loop, once, wherever each game was stopped in it
+
+
+def test_the_budget_timer_gives_back_a_timer_already_running(tmp_path):
+    """The timer `check` keeps inside a move is its own: a SIGALRM handler and timer set
+    before (a test runner's) are put back, with what was left of the timer."""
+    signal = pytest.importorskip("signal")
+    if not hasattr(signal, "setitimer"):
+        pytest.skip("no interval timers here")
+    from interpreter.play.exercise import _Timer
+
+    fired: list[int] = []
+    previous = signal.signal(signal.SIGALRM, lambda *_: fired.append(1))
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 50.0)
+        with _Timer(deadline=time.monotonic() + 100):
+            pass
+        left, _ = signal.getitimer(signal.ITIMER_REAL)
+        assert 40.0 < left <= 50.0
+        assert signal.getsignal(signal.SIGALRM) is not None and not fired
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# ---- games that never get past setup --------------------------------------------------------------
+ENDS_IN_SETUP = """
+game ends "Ends" { players 2..3 seats [north, south, east] }
+var n: int = 0
+procedure setup() {
+    rule "Ends: setup deals the counters"
+    n = 3
+    SETUP_END
+}
+procedure play() {
+    rule "Ends: each seat picks a number"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        n += k
+    }
+    game over []
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("end", "where", "message"),
+    [
+        (
+            "game over []",
+            "6:5",
+            "error: every game check played at 2 or 3 players ended in its setup, before any decision: "
+            "nothing after setup was played",
+        ),
+        (
+            'require count(players) >= 5 else "{count(players)} players are too few"',
+            "6:5",
+            "error: setup refused every player count check played (2 or 3 players): 2 players are too few",
+        ),
+        ("n = 3 / (n - n)", "6:5", "error: in setup: division by zero (check played it: 2 players, seed 1, setup"),
+        (
+            "if count(players) == 3 {\n        game over []\n    }",
+            "7:9",
+            "warning: every game check played at 3 players ended in its setup, before any decision",
+        ),
+    ],
+    ids=["ends-in-setup", "require-refuses-every-count", "error-in-setup", "ends-at-one-count"],
+)
+def test_games_that_stop_in_setup_are_said_once_and_not_played_for_the_whole_budget(
+    capsys, tmp_path, end, where, message
+):
+    """Every game stops before its first decision: `check` used to play them for its whole
+    budget (tens of thousands of games) and say nothing. Two games a player count show it;
+    then it says where, at which counts, and stops."""
+    path = write(tmp_path, ENDS_IN_SETUP.replace("SETUP_END", end))
+    code, out, err = check_cli(capsys, str(path), "--budget", "30")
+    assert f"{path}:{where}: {message}" in err, err
+    assert "hint: " in err
+    played = re.search(r"played (\d+) games .* in (\d+\.\d) s of a 30 s budget", out)
+    assert played, out
+    assert int(played[1]) <= 2 * 4 and float(played[2]) < 10, out  # not the whole budget
+    assert code == (0 if message.startswith("warning") else 2)
+
+
+def test_a_count_setup_refuses_is_not_warned_of_when_others_play(capsys, tmp_path):
+    """A `require` that refuses some player counts is a rule of the game (Berlin Wall's
+    stacks): nothing to say while other counts play."""
+    refuse = 'require count(players) < 3 else "three need the big box"'
+    path = write(tmp_path, ENDS_IN_SETUP.replace("SETUP_END", refuse))
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 0 and "setup" not in err, err
+
+
+# ---- a test reading the narration of a seat not in play ----------------------------------------------
+TOLD = """
+game told "Told" {
+    players 2..4
+    seats [north, south, east, west]
+}
+var n: int = 0
+procedure play() {
+    rule "Told: each seat picks a number"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        log to p "you picked {k}"
+        n += k
+    }
+    game over []
+}
+
+test west_is_told "Each seat is told its pick" {
+    rule "Told: each seat picks a number"
+    players 2
+    play "pick 1", "pick 2"
+    EXPECT
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("expect", "message", "hint"),
+    [
+        (
+            'expect logged("you picked", west)',
+            'test west_is_told: logged("...", west) names west, which is not in play with 2 players '
+            "(the seats in play: north, south): the test would fail here whatever the game does",
+            "name a seat in play (north, south), or give the test the players that have west: `players N`",
+        ),
+        (
+            'expect n == 3 and logged("you picked", west)',
+            'test west_is_told: logged("...", west) names west, which is not in play with 2 players',
+            "`players N`",
+        ),
+        (
+            'expect logged("you picked", wset)',
+            "test west_is_told: logged(\"...\", wset) names 'wset', which is no seat of the game",
+            "did you mean 'west'?",
+        ),
+        (
+            "expect winner() == [east]",
+            "test west_is_told: winner() == [east] names east, which is not in play with 2 players",
+            "(north, south)",
+        ),
+    ],
+    ids=["logged", "logged-in-a-condition", "no-such-seat", "winner"],
+)
+def test_a_test_reading_a_seat_not_in_play_is_a_check_error_at_its_line(capsys, tmp_path, expect, message, hint):
+    """`gamedef test` fails `logged("...", west)` at 2 players (no seat west plays); `check`
+    says it at the step's line, as it does a write to such a seat."""
+    path = write(tmp_path, TOLD.replace("EXPECT", expect))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 2
+    assert f"{path}:{line_of(path, expect)}:12: error: {message}" in err, err
+    assert hint in err
+    if "wset" in expect:
+        return
+    path.write_text(path.read_text().replace("players 2\n", "players 4\n"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err  # with four players, west and east play
