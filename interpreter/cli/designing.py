@@ -259,13 +259,13 @@ def cmd_check(args) -> int:
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
-                if tuple(vs) not in remembered:  # a recalled set had none: its check went on to play
-                    endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
+                # (a recalled set has warnings here at most: its check went on to play)
+                endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
             for d in (warnings or {}).values():
                 _said(d.render(), sys.stderr)
-            if endless_found:  # certain without playing: reported before any game is played
-                for d in endless_found.values():
-                    _said(d.render(), sys.stderr)
+            for d in endless_found.values():  # certain without playing: reported before any game is played
+                _said(d.render(), sys.stderr)
+            if any(d.severity == "error" for d in endless_found.values()):
                 failed = True
                 continue
             played = ""

@@ -268,3 +268,60 @@ def test_a_test_reading_a_seat_not_in_play_is_a_check_error_at_its_line(capsys, 
     path.write_text(path.read_text().replace("players 2\n", "players 4\n"))
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert code == 0, err  # with four players, west and east play
+
+
+# ---- triggers that set themselves, or each other, off ------------------------------------------------
+ECHO = """
+game g { players 2..2 seats [a, b] }
+event scored(p: player)
+event cheered(p: player)
+var vp: player -> int = 0
+when scored(p) {
+    rule "Scoring: a seat that scores gains 1 VP, and scores again"
+    vp[p] += 1
+    emit scored(p)
+}
+OTHER
+procedure play() {
+    rule "Play"
+    choose p from players by a label "{p} scores"
+    emit scored(p)
+    game over [p]
+}
+"""
+
+
+def test_a_trigger_that_sets_itself_off_until_another_ends_the_game_is_a_warning_naming_that_trigger(capsys, tmp_path):
+    """`when scored(p) { ... emit scored(p) }` beside a trigger of `scored` that may `win`: not
+    certain to loop (the win may come), so no error, but the loop runs until that trigger
+    ends the game: a warning at the `emit`, naming where that trigger is."""
+    other = 'when scored(p) where vp[p] >= 5 {\n    rule "Victory: 5 VP win"\n    win p\n}'
+    path = write(tmp_path, ECHO.replace("OTHER", other))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
+    assert (
+        f"{path}:8:5: warning: this trigger of 'scored' emits 'scored' on every path, so it sets itself off "
+        f"again and again: it stops only when the trigger at {path}:10 ends the game"
+    ) in err, err
+    assert "hint: emit 'scored' only under a condition this trigger changes" in err
+
+
+def test_two_triggers_that_set_each_other_off_are_an_error_before_play(capsys, tmp_path):
+    """`when scored { emit cheered }` and `when cheered { emit scored }`, on every path and
+    nothing able to end the game on the way: an endless recursion, found without playing."""
+    text = ECHO.replace("    emit scored(p)\n}\nOTHER", "    emit cheered(p)\n}\nOTHER", 1)
+    other = (
+        'when cheered(p) {\n    rule "Cheering: a cheered seat scores"\n    log "{p} is cheered"\n    emit scored(p)\n}'
+    )
+    path = write(tmp_path, text.replace("OTHER", other))
+    code, out, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 2 and "played" not in out, err
+    assert (
+        f"{path}:8:5: error: this trigger of 'scored' emits 'cheered', whose trigger at {path}:10 emits 'scored' "
+        "on every path: each sets the other off again, an endless recursion once either runs"
+    ) in err, err
+    assert err.count("error:") == 1  # the pair once
+    # a condition one of them changes lets it stop: left to play
+    path.write_text(path.read_text().replace("when cheered(p) {", "when cheered(p) where vp[p] < 3 {"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0 and "error" not in err, err
