@@ -14,6 +14,7 @@ import difflib
 import re
 from typing import Any
 
+from interpreter.check.choices import empty_choice_warnings
 from interpreter.check.seats import seat_warnings
 from interpreter.check.symbols import Binding, SymbolTable, name_span
 from interpreter.check.types import (
@@ -143,6 +144,7 @@ class Checker:
             self.declaration(d)
         self._unused(decls)
         self.diags.extend(seat_warnings(self.program))
+        self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         return self.diags
 
@@ -1893,6 +1895,15 @@ class Checker:
                     e.span,
                     f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
                     "compare values of the same type",
+                )
+            elif NONE in (a, b) and (b if a == NONE else a) in (INT, BOOL, STR):
+                # `if n == none` for a roll's number: a value of a type without `?` is never none
+                t, side = (b, e.right) if a == NONE else (a, e.left)
+                self.warn(
+                    e.span,
+                    f"`{_written(side)}` is {show(t)}, never none: this is always {'false' if op == '==' else 'true'}",
+                    "compare it with a value it can take, or read a value that may be none (a `T?` property, "
+                    "`first(xs)`, a `choose ... optional`)",
                 )
             return BOOL
         if op == "+" and is_list(a):

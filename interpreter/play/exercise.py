@@ -189,7 +189,7 @@ class Report:
         errors = len(self.problems)
         found = f"{errors} run-time error{'s' if errors != 1 else ''}" if errors else "no run-time error"
         enough = (
-            f" (every game stopped in setup: each line of play {ENOUGH_GAMES} games)"
+            f" (every game stopped before its first decision: each line of play {ENOUGH_GAMES} games)"
             if self.all_in_setup
             else f" (enough: each line of play {ENOUGH_GAMES} games"
             f" and its new and changed rules reached {ENOUGH_PLAYS} times)"
@@ -508,7 +508,7 @@ def _counted(
         return None
     line.whole = False
     d = err.diagnostics[0]
-    decision = f"decision {at}" if at else "setup"
+    decision = f"decision {at}" if at else "before the first decision"
     if line.test is None:
         assert line.players is not None
         where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
@@ -877,8 +877,8 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
             under = f" with variant {', '.join(variants)}" if variants else ""
             span, text = found[0][1][1], found[0][1][2]
             if kind == "ended":
-                message = f"every game check played at {at}{under} ended in its setup, before any decision" + (
-                    ": nothing after setup was played" if every else ""
+                message = f"every game check played at {at}{under} ended before its first decision" + (
+                    ": nothing was played" if every else ""
                 )
                 hint = (
                     "setup() prepares the position and play() asks the decisions: does this end every game? "
@@ -914,13 +914,19 @@ def _setup_stop(line: _Line) -> tuple[str, Span, str]:
 
 
 def _setup_end(decls, header: Span) -> Span:
-    """Where a game that ends in its setup is ended: the first `win` or `game over` of
-    `setup()`, else `setup()` itself (a rule it runs ends it)."""
-    setup = next((d for d in decls if isinstance(d, ast.Procedure) and d.name == "setup"), None)
-    if setup is None:
-        return header
-    end = next((n for n in ast.walk(setup.body) if isinstance(n, ast.Win | ast.GameOver)), None)
-    return end.span if end is not None else setup.span
+    """Where a game that ends before its first decision is ended: the first `win` or `game
+    over` of `setup()`, else `setup()` itself (a rule it runs ends it); without a setup,
+    the first of `play()`."""
+    for name in ("setup", "play"):
+        proc = next((d for d in decls if isinstance(d, ast.Procedure) and d.name == name), None)
+        if proc is None:
+            continue
+        ends = [n for n in ast.walk(proc.body) if isinstance(n, ast.Win | ast.GameOver)]
+        if ends:
+            return min(ends, key=lambda n: (n.span.line, n.span.column)).span
+        if name == "setup":
+            return proc.span
+    return header
 
 
 def _whole_sets(

@@ -160,19 +160,22 @@ procedure play() {
         (
             "game over []",
             "6:5",
-            "error: every game check played at 2 or 3 players ended in its setup, before any decision: "
-            "nothing after setup was played",
+            "error: every game check played at 2 or 3 players ended before its first decision: nothing was played",
         ),
         (
             'require count(players) >= 5 else "{count(players)} players are too few"',
             "6:5",
             "error: setup refused every player count check played (2 or 3 players): 2 players are too few",
         ),
-        ("n = 3 / (n - n)", "6:5", "error: in setup: division by zero (check played it: 2 players, seed 1, setup"),
+        (
+            "n = 3 / (n - n)",
+            "6:5",
+            "error: in setup: division by zero (check played it: 2 players, seed 1, before the first decision",
+        ),
         (
             "if count(players) == 3 {\n        game over []\n    }",
             "7:9",
-            "warning: every game check played at 3 players ended in its setup, before any decision",
+            "warning: every game check played at 3 players ended before its first decision",
         ),
     ],
     ids=["ends-in-setup", "require-refuses-every-count", "error-in-setup", "ends-at-one-count"],
@@ -325,3 +328,91 @@ def test_two_triggers_that_set_each_other_off_are_an_error_before_play(capsys, t
     path.write_text(path.read_text().replace("when cheered(p) {", "when cheered(p) where vp[p] < 3 {"))
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert code == 0 and "error" not in err, err
+
+
+# ---- a choice whose options may be empty in some positions ----------------------------------------
+HAND = """
+game hands "Hands" { players 2..2 seats [north, south] }
+entity Gem {
+    worth: int
+    slot effect(p: player)
+}
+var hand: player -> list Gem = []
+var score: player -> int = 0
+card ruby "Ruby" : Gem {
+    worth 5
+    effect {
+        rule "Hands: Ruby trades a gem worth 4 or more for 2 points"
+        BODY
+    }
+}
+card pebble "Pebble" : Gem {
+    worth 1
+    effect {
+        rule "Hands: Pebble scores 1"
+        score[p] += 1
+    }
+}
+procedure play() {
+    rule "Hands: each seat is dealt two gems and plays one"
+    for p in players {
+        hand[p] = [ruby, pebble]
+        choose g from hand[p] by p label "play {g}"
+        perform g.effect(p)
+    }
+    game over []
+}
+"""
+
+TRADE = 'choose x from [g for g in hand[p] if g.worth >= 4] by p label "trade {x}"\n        score[p] += 2'
+
+
+@pytest.mark.parametrize(
+    ("body", "warned"),
+    [
+        (TRADE, True),
+        ('let big = [g for g in hand[p] if g.worth >= 4]\n        choose x from big by p label "trade {x}"', True),
+        (f"if count([g for g in hand[p] if g.worth >= 4]) > 0 {{\n            {TRADE}\n        }}", False),
+        (
+            "let big = [g for g in hand[p] if g.worth >= 4]\n        if count(big) == 0 {\n            return\n"
+            '        }\n        choose x from big by p label "trade {x}"',
+            False,
+        ),
+        (TRADE.replace('"trade {x}"', '"trade {x}" optional'), False),
+        ('choose x from [g for g in members(Gem) if g.worth >= 4] by p label "take {x}"', False),  # no state
+        ('choose x from hand[p] by p label "trade {x}"', False),  # not filtered
+    ],
+    ids=["filtered", "through-a-let", "guarded", "checked-before", "optional", "constant-list", "unfiltered"],
+)
+def test_a_choice_from_a_filtered_list_with_no_guard_is_a_warning_with_the_fix(capsys, tmp_path, body, warned):
+    """`choose x from [g for g in hand[p] if g.worth >= 4]`: empty in the positions where no
+    gem in hand is worth 4, which random play may never meet; a warning at the `choose`,
+    unless it is `optional`, guarded by a condition on what the list reads, or a list of
+    constants (the same in every position)."""
+    path = write(tmp_path, HAND.replace("BODY", body))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
+    line = line_of(path, "choose x from")
+    message = (
+        f"{path}:{line}:9: warning: this choice may have no options: its list is filtered (`if ...`) from what "
+        "the game holds (hand), and nothing before it makes sure an option is left; with none, the game stops "
+        "with an error"
+    )
+    assert (message in err) == warned, err
+    if warned:
+        assert "hint: guard it (`if count(LIST) > 0 { choose ... }`), or write `optional` after it" in err
+
+
+def test_a_number_compared_with_none_is_a_warning_that_it_never_is(capsys, tmp_path):
+    """`roll n from 1..6` then `if n == none`: a number is never none, so the branch never
+    runs (and `!= none` always does); the designer meant another value, or one that may be
+    none."""
+    compared = "        if k == none {\n            n += 1\n        }\n"
+    path = write(tmp_path, OK_GAME.replace("        n += k\n", compared))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0
+    assert f"{path}:7:12: warning: `k` is int, never none: this is always false" in err, err
+    assert "hint: compare it with a value it can take" in err
+    path.write_text(path.read_text().replace("k == none", "k != none"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert f"{path}:7:12: warning: `k` is int, never none: this is always true" in err, err
