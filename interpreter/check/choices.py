@@ -91,13 +91,13 @@ class _Choices:
         options, local = s.options, None
         if isinstance(options, ast.Name) and options.id in lets:
             options, local = lets[options.id], options.id
-        if not _filtered(options):
+        if not isinstance(options, ast.Comprehension) or not _filtered(options):
             return
         names = _read(options)
         reads = names & self.state
         if not reads:
             return  # the same list in every position
-        bound = {c.var for c in options.clauses}  # type: ignore[attr-defined]  # (a comprehension)
+        bound = {c.var for c in options.clauses}
         watched = self._followed(names - bound) | ({local} if local else set())
         if any(self._followed(_read(g)) & watched for g in guards):
             return
