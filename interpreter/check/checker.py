@@ -53,6 +53,25 @@ from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
+# The built-ins whose first argument is a list (max, min and sum have checks of their own:
+# `_numbers_compared`).
+_LIST_FIRST = frozenset(
+    (
+        "count",
+        "any",
+        "all",
+        "first",
+        "last",
+        "append",
+        "concat",
+        "without",
+        "rotate",
+        "sort",
+        "sort_by",
+        "best",
+        "index_of",
+    )
+)
 # A built-in's result type, by the name its entry in core/builtins.py gives it.
 _RETURNS: dict[str, Type] = {t.name: t for t in (INT, BOOL, STR, DIRECTION)}
 # The default a hint offers for a value that may be none, by the type needed.
@@ -750,6 +769,8 @@ class Checker:
 
     def _field_value(self, kind: str, fv: ast.FieldValue, scope) -> None:
         fields = self.fields[kind]
+        if self._unknown_member(kind, fv, scope):
+            return
         t = self.expr(fv.value, scope)
         if fv.name not in fields:
             entity = self.entities.get(kind)
@@ -772,6 +793,31 @@ class Checker:
             self.error(
                 fv.value.span, f"{kind}.{fv.name} is {show(want)}, not {show(t)}", self._literal_hint(fv.value, want)
             )
+
+    def _unknown_member(self, kind: str, fv: ast.FieldValue, scope) -> bool:
+        """A property of a finite type (`epoch early` where Epoch is pre or post) given a
+        name that is nothing: an error naming the type's members, the nearest first (the
+        nearest of every name the game knows may be of another type altogether)."""
+        want = self.fields[kind].get(fv.name)
+        e = fv.value
+        if want is None or not isinstance(e, ast.Name):
+            return False
+        n = e.id
+        if n in scope or n in self.vars or n in self.options or n in self.constants or n in self.defs:
+            return False
+        if n in ("players", "true", "false", "none"):
+            return False
+        inner = strip(want)
+        members = [m for m, t in self.constants.items() if t == inner]
+        if not members or len(members) > 30:
+            return False
+        listed = ", ".join(members)
+        self.error(
+            e.span,
+            f"unknown name '{n}': {kind}.{fv.name} is {show(want)}, one of {listed}",
+            did_you_mean(n, members) or f"write one of {listed}",
+        )
+        return True
 
     def _literal_hint(self, e, want: Type) -> str | None:
         """The fix of a value written as another type: `"false"` for false, `91` for "91",
@@ -978,6 +1024,13 @@ class Checker:
             self.block(hook.body, {"self": Named(d.kind)}, 0)
         for name, body, _span, params in d.slots:
             self._slot_performed(d, name, _span, body)
+            if body and not any(isinstance(s, ast.Cite) for s in body):
+                self.warn(
+                    _span,
+                    f"card {d.name}'s {name} cites no rulebook section",
+                    'add `rule "Section"` as its first line: the card\'s number and title, and what the text does '
+                    "(docs/architecture.md, principle 6)",
+                )
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
             scope = {"self": Named(d.kind), **{p.name: self.type_of(p.type) for p in declared + params}}
@@ -1374,6 +1427,16 @@ class Checker:
 
     def _stmt_GameOver(self, s: ast.GameOver, scope: dict, loops: int) -> None:
         t = self.expr(s.winners, scope)
+        e = s.winners
+        if isinstance(e, ast.Name) and e.id not in scope and self.vars.get(e.id, ((), ANY))[0]:
+            keys, val = self.vars[e.id]  # `game over score`: the map read whole, not who has most
+            self.error(
+                e.span,
+                f"`game over` takes a list of winners, and `{e.id}` is a map of {show(val)} by "
+                + "][".join(show(k) for k in keys),
+                f"the seats with the most: `game over best(players, p => {e.id}[p])`",
+            )
+            return
         if not fits(t, lst(PLAYER)):
             self.error(
                 s.winners.span,
@@ -2150,6 +2213,32 @@ class Checker:
         self._use(self._name_span(e.span, f), f, "builtin", None, result)
         return result
 
+    def _not_a_list(self, e: ast.Call, a0: Type, scope) -> bool:
+        """A built-in that takes a list first given something else (`count(round)`,
+        `append(n, pool)`: the item first), or a map variable read whole (`count(score)`):
+        an error at the argument, with the fix; True when reported."""
+        arg = e.args[0]
+        if isinstance(arg, ast.Name) and arg.id not in scope and self.vars.get(arg.id, ((), ANY))[0]:
+            keys, val = self.vars[arg.id]
+            keyed = "][".join(show(k) for k in keys)
+            self.error(
+                arg.span,
+                f"{e.func}() takes a list, and `{arg.id}` is a map of {show(val)} by {keyed}",
+                f"read one entry, `{arg.id}[...]`, or list them: `[{arg.id}[k] for k in ...]`",
+            )
+            return True
+        t = strip(a0)
+        if t == ANY or is_list(t) or t == STR or isinstance(t, TypeName) or isinstance(a0, TypeName):
+            return False
+        swapped = len(e.args) == 2 and e.func in ("append", "without", "index_of")
+        hint = (
+            f"the list comes first: `{e.func}({_written(e.args[1])}, {_written(arg)})`"
+            if swapped
+            else f"`{e.func}(xs)` takes a list, such as `[x for x in ...]`, a list variable or `players`"
+        )
+        self.error(arg.span, f"{e.func}() takes a list first, not {show(a0)}", hint)
+        return True
+
     def _builtin_result(self, e: ast.Call, scope, b):
         """The type of the call `e` of the built-in function `b`."""
         f = e.func
@@ -2161,6 +2250,8 @@ class Checker:
             return ANY
         r = b.returns
         a0 = args[0] if args else ANY
+        if f in _LIST_FIRST and self._not_a_list(e, a0, scope):
+            return _RETURNS.get(r, ANY) if r not in ("elem", "elem?", "list") else ANY
         if f in ("max", "min", "sum") and self._numbers_compared(e, args):
             return INT  # reported once, at its argument: what it gives is no new mistake
         if r == "elem":

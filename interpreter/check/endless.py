@@ -225,6 +225,9 @@ class _Rules:
     def __init__(self, decls):
         self.procedures = {d.name: d.body for d in decls if isinstance(d, ast.Procedure)}
         self.variables = {d.name for d in decls if isinstance(d, ast.Var)}
+        # the names bound as locals anywhere (`let k = 0`): a loop's condition may read one
+        self.locals = {n.name for n in ast.find_all(list(decls), ast.Let)}
+        self.locals |= {n.var for kind in (ast.For, ast.Choose, ast.Roll) for n in ast.find_all(list(decls), kind)}
         self.triggers: dict[str, list[ast.Trigger]] = {}
         self.slots: dict[str, list] = {}
         self.hooks: list = []
@@ -275,7 +278,7 @@ class _Rules:
             return None
         if reads & set().union(*(_writes(b) for b in bodies)):
             return None
-        changeable = sorted(reads & self.variables)
+        changeable = sorted(reads & (self.variables | self.locals))
         shown = ", ".join(changeable)
         what = f"its condition reads {shown}, which nothing it runs changes" if shown else "its condition never changes"
         return Diagnostic(

@@ -384,6 +384,7 @@ class _Timer:
         self.armed = False
         self.fired = False
         self.move = time.monotonic()  # when the move (or the setup) running began
+        self.decisions = 0  # the decisions the game had played when last seen
         self.previous: typing.Any = None
         self.was: tuple[float, float] = (0.0, 0.0)
         self.since = 0.0
@@ -430,34 +431,46 @@ def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[i
     """One game of `line` by random agents; (decisions played, the error met or None, the
     decision it was met at). A game the budget cuts short, between moves or inside one
     (`_Timer`), marks its line not whole."""
+    timer = _Timer(deadline)
+    try:
+        with timer:
+            return _timed_play(line, seed, tracker, deadline, timer)
+    except _OutOfTime:  # the budget ran out outside a move (choosing, dealing the agents): cut short
+        line.whole = False
+        return timer.decisions, None, 0
+
+
+def _timed_play(
+    line: _Line, seed: int, tracker: _Tracker, deadline: float, timer: _Timer
+) -> tuple[int, GameRuntimeError | None, int]:
     game = line.game
-    with _Timer(deadline) as timer:
+    try:
+        state = line.start(seed) if line.start is not None else game.start(players=line.players, seed=seed)
+        game.narrate(state)
+    except (GameRuntimeError, _OutOfTime) as err:
+        stopped = timer.stopped(line, err)
+        line.in_setup += stopped is not None
+        return 0, stopped, 0
+    except UsageError as err:  # a player count the header allows and the seats do not
+        line.in_setup += 1
+        return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
+    line.in_setup += state.result is not None  # the game ended before its first decision
+    agents, _ = parse_agents([], game, state.players, seed)
+    while state.result is None:
+        timer.decisions = state.decisions
+        if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
+            line.whole = False
+            break
+        seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
         try:
-            state = line.start(seed) if line.start is not None else game.start(players=line.players, seed=seed)
-            game.narrate(state)
+            timer.move = time.monotonic()
+            index = agents[seat].choose(game, state)
+            tracker.picked(state, index)
+            state = game.apply_index(state, index)
+            if state.log:
+                game.narrate(state)
         except (GameRuntimeError, _OutOfTime) as err:
-            stopped = timer.stopped(line, err)
-            line.in_setup += stopped is not None
-            return 0, stopped, 0
-        except UsageError as err:  # a player count the header allows and the seats do not
-            line.in_setup += 1
-            return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
-        line.in_setup += state.result is not None  # the game ended in its setup
-        agents, _ = parse_agents([], game, state.players, seed)
-        while state.result is None:
-            if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
-                line.whole = False
-                break
-            seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
-            try:
-                timer.move = time.monotonic()
-                index = agents[seat].choose(game, state)
-                tracker.picked(state, index)
-                state = game.apply_index(state, index)
-                if state.log:
-                    game.narrate(state)
-            except (GameRuntimeError, _OutOfTime) as err:
-                return state.decisions, timer.stopped(line, err), state.decisions + 1
+            return state.decisions, timer.stopped(line, err), state.decisions + 1
     return state.decisions, None, 0
 
 

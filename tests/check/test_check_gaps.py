@@ -134,6 +134,27 @@ def test_the_budget_timer_gives_back_a_timer_already_running(tmp_path):
         signal.signal(signal.SIGALRM, previous)
 
 
+def test_the_budget_running_out_anywhere_in_a_game_cuts_it_short_and_raises_nothing(tmp_path, monkeypatch):
+    """The timer may fire anywhere while a game is played: in a move, in setup, or between
+    (while the random players are dealt, as one did: here dealing them is made slow, so
+    the budget runs out there): the game is cut short, never an exception out of the play."""
+    from interpreter import load_game
+    from interpreter.play import exercise
+
+    game = load_game(write(tmp_path, SPIN.replace("while n < 100", "while n < 0")))
+    tracker = exercise._Tracker(game, [])
+    dealt = exercise.parse_agents
+
+    def slowly_dealt(*args):
+        time.sleep(0.2)
+        return dealt(*args)
+
+    monkeypatch.setattr(exercise, "parse_agents", slowly_dealt)
+    line = exercise._Line(game, (), 2)
+    took, err, at = exercise._play(line, 1, tracker, time.monotonic() + 0.05)
+    assert (took, err, at) == (0, None, 0) and not line.whole
+
+
 # ---- games that never get past setup --------------------------------------------------------------
 ENDS_IN_SETUP = """
 game ends "Ends" { players 2..3 seats [north, south, east] }
@@ -416,3 +437,128 @@ def test_a_number_compared_with_none_is_a_warning_that_it_never_is(capsys, tmp_p
     path.write_text(path.read_text().replace("k == none", "k != none"))
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert f"{path}:7:12: warning: `k` is int, never none: this is always true" in err, err
+
+
+# ---- mistakes written from the docs, that check passed or worded badly ---------------------------------
+DICE = """
+game dice "Dice Duel" {
+    players 2..3
+    seats [red, blue, green]
+}
+enum Mood { calm, angry }
+entity Token {
+    mood: Mood
+    slot effect(p: player)
+}
+var score: player -> int = 0
+var round: int = 1
+var pool: list int = []
+card star "Star" : Token {
+    mood calm
+    effect {
+        rule "Dice Duel 5: the Star scores 1"
+        score[p] += 1
+    }
+}
+procedure turn(p: player) {
+    rule "Dice Duel 2: on a turn, roll a die and keep it or pass"
+    roll n from 1..6
+    may p "keep {n}" {
+        score[p] += n
+        pool = append(pool, n)
+    }
+    perform star.effect(p)
+}
+procedure play() {
+    rule "Dice Duel 4: three rounds, the highest score wins"
+    while round <= 3 {
+        for p in players {
+            turn(p)
+        }
+        round += 1
+    }
+    game over best(players, p => score[p])
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "message", "hint"),
+    [
+        (
+            "pool = append(pool, n)",
+            "pool = append(n, pool)",
+            "pool = append",
+            "append() takes a list first, not int",
+            "the list comes first: `append(pool, n)`",
+        ),
+        (
+            "round += 1",
+            "round += count(round)",
+            "count(round)",
+            "count() takes a list first, not int",
+            "`count(xs)` takes a list",
+        ),
+        (
+            "round += 1",
+            "round += count(score)",
+            "count(score)",
+            "count() takes a list, and `score` is a map of int by player",
+            "read one entry, `score[...]`",
+        ),
+        (
+            "game over best(players, p => score[p])",
+            "game over score",
+            "game over score",
+            "`game over` takes a list of winners, and `score` is a map of int by player",
+            "`game over best(players, p => score[p])`",
+        ),
+        (
+            "mood calm",
+            "mood happy",
+            "mood happy",
+            "unknown name 'happy': Token.mood is Mood, one of calm, angry",
+            "write one of calm, angry",
+        ),
+    ],
+    ids=["append-swapped", "count-of-a-number", "count-of-a-map", "game-over-a-map", "member-not-of-the-enum"],
+)
+def test_a_built_in_given_the_wrong_kind_of_value_is_an_error_at_the_argument(
+    capsys, tmp_path, old, new, where, message, hint
+):
+    """Written from docs/language.md by a new designer: a built-in that takes a list given a
+    number or a whole map (it passed the checker, and stopped at run time as a `+`), `game
+    over` given a map, a property given a member its type lacks (the nearest name of the
+    whole game was offered, `near` for `early`)."""
+    path = write(tmp_path, DICE.replace(old, new, 1))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 2
+    line = line_of(path, where)
+    assert re.search(rf"{re.escape(str(path))}:{line}:\d+: error: {re.escape(message)}", err), err
+    assert hint in err, err
+
+
+def test_the_dice_game_the_mistakes_are_written_into_checks(capsys, tmp_path):
+    code, _, err = check_cli(capsys, str(write(tmp_path, DICE)), "--budget", "0")
+    assert code == 0 and "warning" not in err, err
+
+
+def test_a_cards_effect_without_a_rule_is_a_warning(capsys, tmp_path):
+    """Every rule cites its rulebook section: a procedure or trigger without `rule` is an
+    error, and a card's effect was not even warned of."""
+    path = write(tmp_path, DICE.replace('        rule "Dice Duel 5: the Star scores 1"\n', ""))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0
+    assert f"{path}:{line_of(path, 'effect {')}:5: warning: card star's effect cites no rulebook section" in err, err
+
+
+def test_a_loop_on_a_local_nothing_changes_names_it_in_the_hint(capsys, tmp_path):
+    """`let k = 0` then `while k < 3 { ... }` with a decision inside and no `k += 1`: the
+    error names k and hints `k += 1`, not ending the game."""
+    body = 'let k = 0\n    while k < 3 {\n        may p "wait" {\n            score[p] += 1\n        }\n    }'
+    path = write(tmp_path, DICE.replace("    perform star.effect(p)\n", f"    perform star.effect(p)\n    {body}\n"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 2
+    at = line_of(path, "while k < 3")
+    assert f"{path}:{at}:5: error: this loop never ends, and the game with it: its condition reads k" in err, err
+    assert "hint: change k in the loop (`k += 1`)" in err
