@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.core.errors import Diagnostic, did_you_mean
+from interpreter.core.errors import Diagnostic, Span, did_you_mean
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
@@ -284,14 +284,28 @@ def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[D
     seats |= {s for _, names, _, _ in h.option_roles for s in names}
     listed = ", ".join(sorted(here, key=lambda x: order.index(x) if x in order else len(order)))
     out: list[Diagnostic] = []
+    if not order:  # seats the header does not name: the checker does not know their names
+        return out
     for step in t.steps:
         named = [(step.seat, "logged")] if step.seat else []
         named += [(f[3], "logged") for f in step.forms if f[3]]
         named += [(seat, "winner") for seat in step.names] if step.kind == "winner" else []
+        deciders = {f[0] for f in step.forms if f[1] == "decider"}
+        if deciders and step.expr is not None:  # `expect deciding() == west`
+            for b in ast.find_all(step.expr, ast.BinOp):
+                if b.op == "==" and isinstance(b.left, ast.Name) and isinstance(b.right, ast.Name):
+                    ids = [b.left.id, b.right.id]
+                    other = ids[1] if ids[0] in deciders else ids[0] if ids[1] in deciders else None
+                    if other in seats:  # a seat written out (not a variable holding one)
+                        named.append((other, "deciding"))
         for seat, form in named:
             if seat in here:
                 continue
-            what = f'logged("...", {seat})' if form == "logged" else f"winner() == [{', '.join(step.names)}]"
+            what = {
+                "logged": f'logged("...", {seat})',
+                "deciding": f"deciding() == {seat}",
+                "winner": f"winner() == [{', '.join(step.names)}]",
+            }[form]
             if seat not in seats:
                 hint = did_you_mean(seat, sorted(seats)) or f"the game's seats: {', '.join(order)}"
                 message = f"test {t.name}: {what} names '{seat}', which is no seat of the game"
@@ -310,6 +324,53 @@ def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[D
     return out
 
 
+def _roll_values(program: Program) -> set[int] | None:
+    """Every result a `roll` of the game (or of its tests) can give, when each rolls from
+    numbers written out (`1..6`, `[1, 2, 3]`); None when one rolls from anything else."""
+    values: set[int] = set()
+    for r in ast.find_all((program.decls, program.tests), ast.Roll):
+        src = r.source
+        if isinstance(src, ast.Range) and isinstance(src.low, ast.Int) and isinstance(src.high, ast.Int):
+            values.update(range(src.low.value, src.high.value + 1))
+        elif isinstance(src, ast.ListLit) and all(isinstance(x, ast.Int) for x in src.items):
+            values.update(x.value for x in src.items if isinstance(x, ast.Int))
+        else:
+            return None
+    return values
+
+
+def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
+    """A test's `dice [...]` pinning a result no `roll` of the game can give (`dice [7]`
+    where every roll is of 1..6): `gamedef test` stops at that roll whatever the game
+    does, so `check` says it at the `dice` line."""
+    if not t.dice or t.state is not None:
+        return []
+    values = _roll_values(program)
+    if values is None:
+        return []
+    bad = [d for d in t.dice if d not in values]
+    if not bad:
+        return []
+    span = t.span
+    text = program.sources.get(t.span.path, "")
+    at = text.find("dice", t.source_range[0], t.source_range[1]) if text else -1
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        span = Span(t.span.path, line, at - text.rfind("\n", 0, at))
+    if not values:
+        return [Diagnostic(span, f"test {t.name}: `dice` pins rolls, and the game rolls no die", "remove `dice`")]
+    low, high = min(values), max(values)
+    gives = f"{low} to {high}" if values == set(range(low, high + 1)) else ", ".join(map(str, sorted(values)))
+    return [
+        Diagnostic(
+            span,
+            f"test {t.name}: dice [{', '.join(map(str, t.dice))}] pins {bad[0]}, which no roll of the game gives "
+            f"(its rolls give {gives})",
+            "each value pins the next `roll`'s result, in order: give results the rolls can give",
+        )
+    ]
+
+
 def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
     """A test's `arrange` or `run` that writes to a seat not in play at the test's player
     count (`score[west] = 3` with `players 2` where west is the fourth seat): the count is
@@ -322,6 +383,7 @@ def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
         if here is None:
             continue  # a count the header does not allow: an error of its own (checker.py)
         out.extend(_test_reads(program, t, n, here))
+        out.extend(_test_dice(program, t))
         bodies = [step.body for step in t.steps if step.kind == "arrange"] + ([t.run] if t.run is not None else [])
         for body in bodies:
             bound = _bound((), body)

@@ -276,8 +276,13 @@ test west_is_told "Each seat is told its pick" {
             "test west_is_told: winner() == [east] names east, which is not in play with 2 players",
             "(north, south)",
         ),
+        (
+            "expect deciding() == west or ended()",
+            "test west_is_told: deciding() == west names west, which is not in play with 2 players",
+            "`players N`",
+        ),
     ],
-    ids=["logged", "logged-in-a-condition", "no-such-seat", "winner"],
+    ids=["logged", "logged-in-a-condition", "no-such-seat", "winner", "deciding"],
 )
 def test_a_test_reading_a_seat_not_in_play_is_a_check_error_at_its_line(capsys, tmp_path, expect, message, hint):
     """`gamedef test` fails `logged("...", west)` at 2 players (no seat west plays); `check`
@@ -562,3 +567,17 @@ def test_a_loop_on_a_local_nothing_changes_names_it_in_the_hint(capsys, tmp_path
     at = line_of(path, "while k < 3")
     assert f"{path}:{at}:5: error: this loop never ends, and the game with it: its condition reads k" in err, err
     assert "hint: change k in the loop (`k += 1`)" in err
+
+
+def test_a_tests_dice_no_roll_can_give_are_an_error_at_the_dice(capsys, tmp_path):
+    """`dice [7]` where every roll of the game is of 1..6: `gamedef test` stops at the roll
+    ("pinned result 7 is not one of 1, 2, ..."), whatever the game does."""
+    test = 'test sevens "A seven" {\n    rule "Dice Duel 2"\n    players 2\n    dice [3, 7]\n    expect round == 1\n}\n'
+    path = write(tmp_path, DICE + test)
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 2
+    message = "error: test sevens: dice [3, 7] pins 7, which no roll of the game gives (its rolls give 1 to 6)"
+    assert f"{path}:{line_of(path, 'dice [3, 7]')}:5: {message}" in err, err
+    path.write_text(path.read_text().replace("dice [3, 7]", "dice [3, 6]"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
