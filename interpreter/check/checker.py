@@ -1005,6 +1005,7 @@ class Checker:
 
     def _card_body(self, d: ast.Card) -> None:
         """A card's triggers, modifiers, hooks and slots, `self` the card."""
+        self._card_cited(d)
         for t in d.triggers:
             self.trigger(t, Named(d.kind))
         for m in d.statics:
@@ -1024,13 +1025,6 @@ class Checker:
             self.block(hook.body, {"self": Named(d.kind)}, 0)
         for name, body, _span, params in d.slots:
             self._slot_performed(d, name, _span, body)
-            if body and not any(isinstance(s, ast.Cite) for s in body):
-                self.warn(
-                    _span,
-                    f"card {d.name}'s {name} cites no rulebook section",
-                    'add `rule "Section"` as its first line: the card\'s number and title, and what the text does '
-                    "(docs/architecture.md, principle 6)",
-                )
             sig = self.slot_signatures.get(d.kind, {}).get(name)  # a wrong header is one error, at it:
             declared = sig.params if sig is not None else ()  # its body may use the declared parameters
             scope = {"self": Named(d.kind), **{p.name: self.type_of(p.type) for p in declared + params}}
@@ -1125,6 +1119,24 @@ class Checker:
                 fix = f"if it is a {kind}, write `card {d.name}{title} : {kind}`; else {header}"
             stray[p_name] = (f"{why} '{p_name}'", f"'{p_name}' is a parameter of {declared}: {fix}")
         return {n: told for n, told in stray.items() if n not in bound}
+
+    def _card_cited(self, d: ast.Card) -> None:
+        """A card whose rules (its effect and other slots, its triggers) cite no rulebook
+        section anywhere: a warning at the first of them. One citation serves the card (a
+        second trigger of the same ability need not repeat it); a card that is only data
+        has nothing to cite."""
+        bodies = [(span, f"{name}") for name, body, span, _ in d.slots if body]
+        bodies += [(t.span, f"trigger `when {t.event}`") for t in d.triggers if t.body]
+        every = [body for _, body, _, _ in d.slots] + [t.body for t in d.triggers]
+        if not bodies or any(isinstance(s, ast.Cite) for body in every for s in body):
+            return
+        span, what = min(bodies, key=lambda b: (b[0].line, b[0].column))
+        self.warn(
+            span,
+            f"card {d.name}'s {what} cites no rulebook section",
+            'add `rule "Section"` as its first line: the card\'s number and title, and what its text does '
+            "(docs/architecture.md, principle 6)",
+        )
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
