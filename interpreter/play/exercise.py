@@ -189,7 +189,7 @@ class Report:
         errors = len(self.problems)
         found = f"{errors} run-time error{'s' if errors != 1 else ''}" if errors else "no run-time error"
         enough = (
-            f" (every game stopped before its first decision: each line of play {ENOUGH_GAMES} games)"
+            " (every game stopped before its first decision)"
             if self.all_in_setup
             else f" (enough: each line of play {ENOUGH_GAMES} games"
             f" and its new and changed rules reached {ENOUGH_PLAYS} times)"
@@ -354,6 +354,7 @@ class _Line:
     decisions: int = 0
     whole: bool = True  # no game of it met an error or was cut short by the budget
     in_setup: int = 0  # games that stopped before their first decision: ended, refused or failed in setup
+    setup_stop: int = 0  # how the first of them stopped: ENDED, REFUSED or FAILED (0: none did)
 
     def done(self, present: list[int]) -> bool:
         """Played enough: ENOUGH_GAMES games, and each of the tracked rules its game holds
@@ -440,6 +441,14 @@ def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[i
         return timer.decisions, None, 0
 
 
+ENDED, REFUSED, FAILED = 1, 2, 3  # how a game stopped before its first decision (`_Line.setup_stop`)
+
+
+def _stopped_early(line: _Line, how: int) -> None:
+    line.in_setup += 1
+    line.setup_stop = line.setup_stop or how
+
+
 def _timed_play(
     line: _Line, seed: int, tracker: _Tracker, deadline: float, timer: _Timer
 ) -> tuple[int, GameRuntimeError | None, int]:
@@ -449,12 +458,14 @@ def _timed_play(
         game.narrate(state)
     except (GameRuntimeError, _OutOfTime) as err:
         stopped = timer.stopped(line, err)
-        line.in_setup += stopped is not None
+        if stopped is not None:
+            _stopped_early(line, REFUSED if line.test is None and _refused(game, stopped) else FAILED)
         return 0, stopped, 0
     except UsageError as err:  # a player count the header allows and the seats do not
-        line.in_setup += 1
+        _stopped_early(line, FAILED)
         return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
-    line.in_setup += state.result is not None  # the game ended before its first decision
+    if state.result is not None:  # the game ended before its first decision
+        _stopped_early(line, ENDED)
     agents, _ = parse_agents([], game, state.players, seed)
     while state.result is None:
         timer.decisions = state.decisions
@@ -545,9 +556,9 @@ class _Board:
     copy meets are appended to another temporary file as each game ends, before its
     counts are written back, so what a copy that fails has counted is all there."""
 
-    # A line's cells: busy, games played, decisions, whole, games stopped in setup, then the
-    # hits of each tracked rule.
-    BUSY, PLAYED, DECISIONS, WHOLE, SETUP, HITS = range(6)
+    # A line's cells: busy, games played, decisions, whole, games stopped before their first
+    # decision and how the first of them stopped, then the hits of each tracked rule.
+    BUSY, PLAYED, DECISIONS, WHOLE, SETUP, SETUP_STOP, HITS = range(7)
 
     def __init__(self, lines: list[_Line], rules: int):
         self.lines = lines
@@ -566,14 +577,14 @@ class _Board:
         at = i * self.width
         line.played, line.decisions = self.cells[at + self.PLAYED], self.cells[at + self.DECISIONS]
         line.whole = bool(self.cells[at + self.WHOLE])
-        line.in_setup = self.cells[at + self.SETUP]
+        line.in_setup, line.setup_stop = self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP]
         line.hits = self.cells[at + self.HITS : at + self.width].tolist()
 
     def write(self, i: int, line: _Line, busy: bool = False) -> None:
         at = i * self.width
         self.cells[at + self.BUSY], self.cells[at + self.PLAYED] = int(busy), line.played
         self.cells[at + self.DECISIONS], self.cells[at + self.WHOLE] = line.decisions, int(line.whole)
-        self.cells[at + self.SETUP] = line.in_setup
+        self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP] = line.in_setup, line.setup_stop
         self.cells[at + self.HITS : at + self.width] = memoryview(array.array("q", line.hits))
 
     def busy(self, i: int) -> bool:
@@ -863,8 +874,8 @@ def exercise(
 
 def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]:
     """For each variant set, the player counts at which every game `check` played stopped
-    before its first decision, said once for the set, with what stopped them (its first
-    game started again): an error at the rule if the game ends in setup at every count, a
+    before its first decision, said once for the set, with what stopped them (as the
+    first of them stopped: `_Line.setup_stop`): an error at the rule if the game ends in setup at every count, a
     warning at some counts only; setup's `require` refusing every count, an error without
     variants and a warning with them (a variant may need options the check leaves at their
     defaults), and refusing some counts, nothing (a count the rules do not take). A setup
@@ -878,18 +889,21 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
         stuck = [line for line in own if line.played and line.in_setup == line.played]
         if not stuck:
             continue
-        reasons = [(line, _setup_stop(line)) for line in stuck]
-        for kind in ("ended", "refused"):
-            found = [(line, why) for line, why in reasons if why[0] == kind]
-            if not found or (kind == "refused" and len(found) < len(own)):
+        for kind in (ENDED, REFUSED):
+            found = [line for line in stuck if line.setup_stop == kind]
+            if not found or (kind == REFUSED and len(found) < len(own)):
                 continue
-            counts = [line.players for line, _ in found]
+            counts = [line.players for line in found]
             every = len(found) == len(own)
             at = ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + str(counts[-1])
             at += f" player{'s' if counts[-1] != 1 else ''}"
             under = f" with variant {', '.join(variants)}" if variants else ""
-            span, text = found[0][1][1], found[0][1][2]
-            if kind == "ended":
+            game = found[0].game
+            if kind == ENDED:
+                span, text = _setup_end(game.compiled.program.decls, game.header.span), ""
+            else:  # the `require` and its message: its first game started again, stopping there at once
+                span, text = _refusal(found[0])
+            if kind == ENDED:
                 message = f"every game check played at {at}{under} ended before its first decision" + (
                     ": nothing was played" if every else ""
                 )
@@ -909,21 +923,16 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
     return out
 
 
-def _setup_stop(line: _Line) -> tuple[str, Span, str]:
-    """Why the games of `line` stop in setup, its first game started again: ("ended", where
-    the setup ends the game, ""), ("refused", the `require`, its message) or ("error", ...)."""
+def _refusal(line: _Line) -> tuple[Span, str]:
+    """Where setup's `require` refuses the games of `line`, and its message: its first game
+    started again (it stopped at the `require` before, so it stops there again)."""
     game = line.game
     try:
-        state = game.start(players=line.players, seed=1)
+        game.start(players=line.players, seed=1)
     except GameRuntimeError as err:
         d = err.diagnostics[0]
-        text = d.message.split(": ", 1)[1] if d.message.startswith("in ") and ": " in d.message else d.message
-        return ("refused" if _refused(game, err) else "error", d.span, text)
-    except UsageError as err:
-        return "error", game.header.span, err.message
-    if state.result is None:
-        return "error", game.header.span, ""  # (it stopped in setup in play: not again)
-    return "ended", _setup_end(game.compiled.program.decls, game.header.span), ""
+        return d.span, d.message.split(": ", 1)[1] if d.message.startswith("in ") and ": " in d.message else d.message
+    return game.header.span, ""
 
 
 def _setup_end(decls, header: Span) -> Span:
