@@ -1427,6 +1427,12 @@ class Checker:
 
     def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
         self.expr(s.text, scope)
+        a = s.audience
+        if isinstance(a, ast.Name) and a.id in ("all", "everyone", "everybody") and a.id not in scope:
+            self.error(
+                a.span, f"`log to {a.id}`: a `log to` tells one seat", f"`log` alone tells everyone: drop `to {a.id}`"
+            )
+            return
         if s.audience is not None:
             self.expect(s.audience, scope, PLAYER, "a `log to` audience")
 

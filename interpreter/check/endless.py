@@ -201,13 +201,18 @@ def endless(decls) -> list[Diagnostic]:
             continue
         if reads & _writes(loop.body):
             continue
-        what = ", ".join(sorted(n for n in reads if n not in defs)) or "nothing that changes"
+        what = ", ".join(sorted(n for n in reads if n not in defs))
         found.append(
             Diagnostic(
                 loop.span,
                 f"this loop never ends once it starts: its condition reads {what}, which its body never changes, "
-                "and nothing in it leaves the loop",
-                "change what the condition reads inside the loop, or leave it with `break`",
+                "and nothing in it leaves the loop"
+                if what
+                else "this loop never ends once it starts: its condition never changes, and nothing in it leaves "
+                "the loop",
+                "change what the condition reads inside the loop, or leave it with `break`"
+                if what
+                else "leave it with `break` (or `return`, `game over`) once its work is done",
             )
         )
     return found

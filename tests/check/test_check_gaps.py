@@ -525,16 +525,40 @@ procedure play() {
             "unknown name 'happy': Token.mood is Mood, one of calm, angry",
             "write one of calm, angry",
         ),
+        (
+            "roll n from 1..6\n",
+            'roll n from 1..6\n    log to all "{p} rolls {n}"\n',
+            "log to all",
+            "`log to all`: a `log to` tells one seat",
+            "`log` alone tells everyone: drop `to all`",
+        ),
+        (
+            "        round += 1\n",
+            '        round += 1\n        while true {\n            log "again"\n        }\n',
+            "while true",
+            "this loop never ends once it starts: its condition never changes, and nothing in it leaves the loop",
+            "leave it with `break` (or `return`, `game over`) once its work is done",
+        ),
     ],
-    ids=["append-swapped", "count-of-a-number", "count-of-a-map", "game-over-a-map", "member-not-of-the-enum"],
+    ids=[
+        "append-swapped",
+        "count-of-a-number",
+        "count-of-a-map",
+        "game-over-a-map",
+        "member-not-of-the-enum",
+        "log-to-all",
+        "while-true",
+    ],
 )
-def test_a_built_in_given_the_wrong_kind_of_value_is_an_error_at_the_argument(
+def test_a_mistake_written_from_the_docs_is_an_error_at_its_line_with_the_fix(
     capsys, tmp_path, old, new, where, message, hint
 ):
     """Written from docs/language.md by a new designer: a built-in that takes a list given a
     number or a whole map (it passed the checker, and stopped at run time as a `+`), `game
     over` given a map, a property given a member its type lacks (the nearest name of the
-    whole game was offered, `near` for `early`)."""
+    whole game was offered, `near` for `early`), `log to all` (no hint), and `while true`
+    with no way out (its message read "its condition reads nothing that changes, which its
+    body never changes")."""
     path = write(tmp_path, DICE.replace(old, new, 1))
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert code == 2
@@ -579,5 +603,18 @@ def test_a_tests_dice_no_roll_can_give_are_an_error_at_the_dice(capsys, tmp_path
     message = "error: test sevens: dice [3, 7] pins 7, which no roll of the game gives (its rolls give 1 to 6)"
     assert f"{path}:{line_of(path, 'dice [3, 7]')}:5: {message}" in err, err
     path.write_text(path.read_text().replace("dice [3, 7]", "dice [3, 6]"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 0, err
+
+
+def test_a_tests_dice_are_read_against_its_own_variants_rolls(capsys, tmp_path):
+    """A variant that replaces the rolling procedure with one that rolls nothing does not
+    make the test of the game without it wrong: the test's dice are its own rules' rolls."""
+    variant = (
+        'variant calm "Calm"{\n    rule "House: no rolls"\n    replace procedure turn(p: player) {\n'
+        '        rule "House: a turn scores 1"\n        score[p] += 1\n    }\n}\n'
+    )
+    test = 'test sixes "A six" {\n    rule "Dice Duel 2"\n    players 2\n    dice [6]\n    expect round == 1\n}\n'
+    path = write(tmp_path, DICE + variant + test)
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert code == 0, err
