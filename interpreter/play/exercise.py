@@ -899,8 +899,10 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
             at += f" player{'s' if counts[-1] != 1 else ''}"
             under = f" with variant {', '.join(variants)}" if variants else ""
             game = found[0].game
+            in_setup = False
             if kind == ENDED:
-                span, text = _setup_end(game.compiled.program.decls, game.header.span), ""
+                span, in_setup = _setup_end(game.compiled.program.decls, game.header.span)
+                text = ""
             else:  # the `require` and its message: its first game started again, stopping there at once
                 span, text = _refusal(found[0])
             if kind == ENDED:
@@ -910,8 +912,10 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
                 hint = (
                     "setup() prepares the position and play() asks the decisions: does this end every game? "
                     "move it into play(), or put it under a condition the start does not meet"
+                    if in_setup
+                    else "a game with no decision plays nothing: does this end every game before any is asked?"
                 )
-                severity = "error" if every else "warning"
+                severity = "error" if every and in_setup else "warning"
             else:
                 message = f"setup refused every player count check played ({at}{under}): {text}"
                 hint = (
@@ -935,20 +939,17 @@ def _refusal(line: _Line) -> tuple[Span, str]:
     return game.header.span, ""
 
 
-def _setup_end(decls, header: Span) -> Span:
-    """Where a game that ends before its first decision is ended: the first `win` or `game
-    over` of `setup()`, else `setup()` itself (a rule it runs ends it); without a setup,
-    the first of `play()`."""
+def _setup_end(decls, header: Span) -> tuple[Span, bool]:
+    """Where a game that ends before its first decision is ended, and whether in setup: the
+    first `win` or `game over` of `setup()`; else the first of `play()` (a game that asks
+    nothing, or one a rule setup runs ends), else `setup()` or the header."""
+    procs = {d.name: d for d in decls if isinstance(d, ast.Procedure) and d.name in ("setup", "play")}
     for name in ("setup", "play"):
-        proc = next((d for d in decls if isinstance(d, ast.Procedure) and d.name == name), None)
-        if proc is None:
-            continue
-        ends = [n for n in ast.walk(proc.body) if isinstance(n, ast.Win | ast.GameOver)]
+        proc = procs.get(name)
+        ends = [n for n in ast.walk(proc.body) if isinstance(n, ast.Win | ast.GameOver)] if proc else []
         if ends:
-            return min(ends, key=lambda n: (n.span.line, n.span.column)).span
-        if name == "setup":
-            return proc.span
-    return header
+            return min(ends, key=lambda n: (n.span.line, n.span.column)).span, name == "setup"
+    return (procs["setup"].span, True) if "setup" in procs else (header, False)
 
 
 def _whole_sets(

@@ -618,3 +618,14 @@ def test_a_tests_dice_are_read_against_its_own_variants_rolls(capsys, tmp_path):
     path = write(tmp_path, DICE + variant + test)
     code, _, err = check_cli(capsys, str(path), "--budget", "0")
     assert code == 0, err
+
+
+def test_a_game_whose_play_asks_nothing_is_a_warning_not_an_error(capsys, tmp_path):
+    """A game that ends in play() before any decision (a fixture, a game played by no one)
+    plays nothing: said as a warning at its end; ended in setup(), it is an error."""
+    path = write(tmp_path, OK_GAME.replace("    for p in players {", "    game over []\n    for p in players {"))
+    code, _, err = check_cli(capsys, str(path), "--budget", "5")
+    assert code == 0, err
+    message = "warning: every game check played at 2 players ended before its first decision: nothing was played"
+    assert f"{path}:5:5: {message}" in err, err
+    assert "hint: a game with no decision plays nothing" in err
