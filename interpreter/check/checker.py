@@ -14,6 +14,7 @@ import difflib
 import re
 from typing import Any
 
+from interpreter.check.choices import empty_choice_warnings
 from interpreter.check.seats import seat_warnings
 from interpreter.check.symbols import Binding, SymbolTable, name_span
 from interpreter.check.types import (
@@ -52,6 +53,25 @@ from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
+# The built-ins whose first argument is a list (max, min and sum have checks of their own:
+# `_numbers_compared`).
+_LIST_FIRST = frozenset(
+    (
+        "count",
+        "any",
+        "all",
+        "first",
+        "last",
+        "append",
+        "concat",
+        "without",
+        "rotate",
+        "sort",
+        "sort_by",
+        "best",
+        "index_of",
+    )
+)
 # A built-in's result type, by the name its entry in core/builtins.py gives it.
 _RETURNS: dict[str, Type] = {t.name: t for t in (INT, BOOL, STR, DIRECTION)}
 # The default a hint offers for a value that may be none, by the type needed.
@@ -143,6 +163,7 @@ class Checker:
             self.declaration(d)
         self._unused(decls)
         self.diags.extend(seat_warnings(self.program))
+        self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         return self.diags
 
@@ -748,6 +769,8 @@ class Checker:
 
     def _field_value(self, kind: str, fv: ast.FieldValue, scope) -> None:
         fields = self.fields[kind]
+        if self._unknown_member(kind, fv, scope):
+            return
         t = self.expr(fv.value, scope)
         if fv.name not in fields:
             entity = self.entities.get(kind)
@@ -770,6 +793,31 @@ class Checker:
             self.error(
                 fv.value.span, f"{kind}.{fv.name} is {show(want)}, not {show(t)}", self._literal_hint(fv.value, want)
             )
+
+    def _unknown_member(self, kind: str, fv: ast.FieldValue, scope) -> bool:
+        """A property of a finite type (`epoch early` where Epoch is pre or post) given a
+        name that is nothing: an error naming the type's members, the nearest first (the
+        nearest of every name the game knows may be of another type altogether)."""
+        want = self.fields[kind].get(fv.name)
+        e = fv.value
+        if want is None or not isinstance(e, ast.Name):
+            return False
+        n = e.id
+        if n in scope or n in self.vars or n in self.options or n in self.constants or n in self.defs:
+            return False
+        if n in ("players", "true", "false", "none"):
+            return False
+        inner = strip(want)
+        members = [m for m, t in self.constants.items() if t == inner]
+        if not members or len(members) > 30:
+            return False
+        listed = ", ".join(members)
+        self.error(
+            e.span,
+            f"unknown name '{n}': {kind}.{fv.name} is {show(want)}, one of {listed}",
+            did_you_mean(n, members) or f"write one of {listed}",
+        )
+        return True
 
     def _literal_hint(self, e, want: Type) -> str | None:
         """The fix of a value written as another type: `"false"` for false, `91` for "91",
@@ -957,6 +1005,7 @@ class Checker:
 
     def _card_body(self, d: ast.Card) -> None:
         """A card's triggers, modifiers, hooks and slots, `self` the card."""
+        self._card_cited(d)
         for t in d.triggers:
             self.trigger(t, Named(d.kind))
         for m in d.statics:
@@ -1070,6 +1119,24 @@ class Checker:
                 fix = f"if it is a {kind}, write `card {d.name}{title} : {kind}`; else {header}"
             stray[p_name] = (f"{why} '{p_name}'", f"'{p_name}' is a parameter of {declared}: {fix}")
         return {n: told for n, told in stray.items() if n not in bound}
+
+    def _card_cited(self, d: ast.Card) -> None:
+        """A card whose rules (its effect and other slots, its triggers) cite no rulebook
+        section anywhere: a warning at the first of them. One citation serves the card (a
+        second trigger of the same ability need not repeat it); a card that is only data
+        has nothing to cite."""
+        bodies = [(span, f"{name}") for name, body, span, _ in d.slots if body]
+        bodies += [(t.span, f"trigger `when {t.event}`") for t in d.triggers if t.body]
+        every = [body for _, body, _, _ in d.slots] + [t.body for t in d.triggers]
+        if not bodies or any(isinstance(s, ast.Cite) for body in every for s in body):
+            return
+        span, what = min(bodies, key=lambda b: (b[0].line, b[0].column))
+        self.warn(
+            span,
+            f"card {d.name}'s {what} cites no rulebook section",
+            'add `rule "Section"` as its first line: the card\'s number and title, and what its text does '
+            "(docs/architecture.md, principle 6)",
+        )
 
     def _cited(self, body, span, what: str) -> None:
         if not any(isinstance(s, ast.Cite) for s in body):
@@ -1360,6 +1427,12 @@ class Checker:
 
     def _stmt_Log(self, s: ast.Log, scope: dict, loops: int) -> None:
         self.expr(s.text, scope)
+        a = s.audience
+        if isinstance(a, ast.Name) and a.id in ("all", "everyone", "everybody") and a.id not in scope:
+            self.error(
+                a.span, f"`log to {a.id}`: a `log to` tells one seat", f"`log` alone tells everyone: drop `to {a.id}`"
+            )
+            return
         if s.audience is not None:
             self.expect(s.audience, scope, PLAYER, "a `log to` audience")
 
@@ -1372,6 +1445,16 @@ class Checker:
 
     def _stmt_GameOver(self, s: ast.GameOver, scope: dict, loops: int) -> None:
         t = self.expr(s.winners, scope)
+        e = s.winners
+        if isinstance(e, ast.Name) and e.id not in scope and self.vars.get(e.id, ((), ANY))[0]:
+            keys, val = self.vars[e.id]  # `game over score`: the map read whole, not who has most
+            self.error(
+                e.span,
+                f"`game over` takes a list of winners, and `{e.id}` is a map of {show(val)} by "
+                + "][".join(show(k) for k in keys),
+                f"the seats with the most: `game over best(players, p => {e.id}[p])`",
+            )
+            return
         if not fits(t, lst(PLAYER)):
             self.error(
                 s.winners.span,
@@ -1894,6 +1977,15 @@ class Checker:
                     f"comparing {show(a)} with {show(b)} is always {'false' if op == '==' else 'true'}",
                     "compare values of the same type",
                 )
+            elif NONE in (a, b) and (b if a == NONE else a) in (INT, BOOL, STR):
+                # `if n == none` for a roll's number: a value of a type without `?` is never none
+                t, side = (b, e.right) if a == NONE else (a, e.left)
+                self.warn(
+                    e.span,
+                    f"`{_written(side)}` is {show(t)}, never none: this is always {'false' if op == '==' else 'true'}",
+                    "compare it with a value it can take, or read a value that may be none (a `T?` property, "
+                    "`first(xs)`, a `choose ... optional`)",
+                )
             return BOOL
         if op == "+" and is_list(a):
             return join(a, b) if is_list(b) else a
@@ -2139,6 +2231,32 @@ class Checker:
         self._use(self._name_span(e.span, f), f, "builtin", None, result)
         return result
 
+    def _not_a_list(self, e: ast.Call, a0: Type, scope) -> bool:
+        """A built-in that takes a list first given something else (`count(round)`,
+        `append(n, pool)`: the item first), or a map variable read whole (`count(score)`):
+        an error at the argument, with the fix; True when reported."""
+        arg = e.args[0]
+        if isinstance(arg, ast.Name) and arg.id not in scope and self.vars.get(arg.id, ((), ANY))[0]:
+            keys, val = self.vars[arg.id]
+            keyed = "][".join(show(k) for k in keys)
+            self.error(
+                arg.span,
+                f"{e.func}() takes a list, and `{arg.id}` is a map of {show(val)} by {keyed}",
+                f"read one entry, `{arg.id}[...]`, or list them: `[{arg.id}[k] for k in ...]`",
+            )
+            return True
+        t = strip(a0)
+        if t == ANY or is_list(t) or t == STR or isinstance(t, TypeName) or isinstance(a0, TypeName):
+            return False
+        swapped = len(e.args) == 2 and e.func in ("append", "without", "index_of")
+        hint = (
+            f"the list comes first: `{e.func}({_written(e.args[1])}, {_written(arg)})`"
+            if swapped
+            else f"`{e.func}(xs)` takes a list, such as `[x for x in ...]`, a list variable or `players`"
+        )
+        self.error(arg.span, f"{e.func}() takes a list first, not {show(a0)}", hint)
+        return True
+
     def _builtin_result(self, e: ast.Call, scope, b):
         """The type of the call `e` of the built-in function `b`."""
         f = e.func
@@ -2150,6 +2268,8 @@ class Checker:
             return ANY
         r = b.returns
         a0 = args[0] if args else ANY
+        if f in _LIST_FIRST and self._not_a_list(e, a0, scope):
+            return _RETURNS.get(r, ANY) if r not in ("elem", "elem?", "list") else ANY
         if f in ("max", "min", "sum") and self._numbers_compared(e, args):
             return INT  # reported once, at its argument: what it gives is no new mistake
         if r == "elem":

@@ -201,13 +201,18 @@ def endless(decls) -> list[Diagnostic]:
             continue
         if reads & _writes(loop.body):
             continue
-        what = ", ".join(sorted(n for n in reads if n not in defs)) or "nothing that changes"
+        what = ", ".join(sorted(n for n in reads if n not in defs))
         found.append(
             Diagnostic(
                 loop.span,
                 f"this loop never ends once it starts: its condition reads {what}, which its body never changes, "
-                "and nothing in it leaves the loop",
-                "change what the condition reads inside the loop, or leave it with `break`",
+                "and nothing in it leaves the loop"
+                if what
+                else "this loop never ends once it starts: its condition never changes, and nothing in it leaves "
+                "the loop",
+                "change what the condition reads inside the loop, or leave it with `break`"
+                if what
+                else "leave it with `break` (or `return`, `game over`) once its work is done",
             )
         )
     return found
@@ -225,6 +230,9 @@ class _Rules:
     def __init__(self, decls):
         self.procedures = {d.name: d.body for d in decls if isinstance(d, ast.Procedure)}
         self.variables = {d.name for d in decls if isinstance(d, ast.Var)}
+        # the names bound as locals anywhere (`let k = 0`): a loop's condition may read one
+        self.locals = {n.name for n in ast.find_all(list(decls), ast.Let)}
+        self.locals |= {n.var for kind in (ast.For, ast.Choose, ast.Roll) for n in ast.find_all(list(decls), kind)}
         self.triggers: dict[str, list[ast.Trigger]] = {}
         self.slots: dict[str, list] = {}
         self.hooks: list = []
@@ -275,7 +283,7 @@ class _Rules:
             return None
         if reads & set().union(*(_writes(b) for b in bodies)):
             return None
-        changeable = sorted(reads & self.variables)
+        changeable = sorted(reads & (self.variables | self.locals))
         shown = ", ".join(changeable)
         what = f"its condition reads {shown}, which nothing it runs changes" if shown else "its condition never changes"
         return Diagnostic(
@@ -287,33 +295,109 @@ class _Rules:
             else "end the game in it (`game over best(players, p => score[p])`), or leave it with `break`",
         )
 
+    def _may_stop(self, t: ast.Trigger) -> bool:
+        """Whether trigger `t`'s `where` reads something its body (or a rule it runs)
+        changes, or a procedure's result: then it may stop setting itself off."""
+        if t.where is None:
+            return False
+        reads = set(ast.names_in(t.where)) | {c.func for c in ast.find_all(t.where, ast.Call)}
+        return bool(reads & set().union(*(_writes(b) for b in self.closure(t.body))) or reads & set(self.procedures))
+
+    def _enders(self, event: str, besides: list) -> list:
+        """The other triggers of `event` (not in `besides`) that may end the game, or stop
+        the event going round (a `perform` or `cancel`), themselves or through a rule they run."""
+        out = []
+        for o in self.triggers.get(event, ()):
+            if any(o is b for b in besides):
+                continue
+            if any(isinstance(n, (*_GAME_ENDS, ast.Perform, ast.Cancel)) for n in ast.walk(o.body)) or any(
+                isinstance(n, _GAME_ENDS) for b in self.closure(o.body) for n in ast.walk(b)
+            ):
+                out.append(o)
+        return out
+
     def self_triggering(self) -> list[Diagnostic]:
         """The triggers that emit their own event on every path before anything could stop
-        them (the module's doc)."""
+        them (the module's doc): an error when nothing else could end the game on the way
+        round, a warning naming the trigger that would when one might (then the event goes
+        round until that trigger's condition holds, and the game ends there, or it never
+        does); and the same for two triggers that set each other off (`when a { emit b }`,
+        `when b { emit a }`)."""
         found = []
         for event, triggers in self.triggers.items():
             for t in triggers:
                 emit = _first_emit(t.body, event)
-                if emit is None:
+                if emit is None or self._may_stop(t):
                     continue
-                if t.where is not None:
-                    reads = set(ast.names_in(t.where)) | {c.func for c in ast.find_all(t.where, ast.Call)}
-                    if reads & set().union(*(_writes(b) for b in self.closure(t.body))) or reads & set(self.procedures):
-                        continue
-                others = [o.body for o in triggers if o is not t]
-                if any(isinstance(n, (*_GAME_ENDS, ast.Perform, ast.Cancel)) for b in others for n in ast.walk(b)):
-                    continue
-                if any(isinstance(n, _GAME_ENDS) for b in self.closure(others) for n in ast.walk(b)):
+                enders = self._enders(event, [t])
+                if not enders:
+                    found.append(
+                        Diagnostic(
+                            emit.span,
+                            f"this trigger of '{event}' emits '{event}' on every path, so it sets itself off again: "
+                            "an endless recursion once it runs",
+                            f"emit another event here, or emit '{event}' only under a condition the trigger changes",
+                        )
+                    )
                     continue
                 found.append(
                     Diagnostic(
                         emit.span,
-                        f"this trigger of '{event}' emits '{event}' on every path, so it sets itself off again: "
-                        "an endless recursion once it runs",
-                        f"emit another event here, or emit '{event}' only under a condition the trigger changes",
+                        f"this trigger of '{event}' emits '{event}' on every path, so it sets itself off again and "
+                        f"again: it stops only when the trigger at {_at(enders[0])} ends the game",
+                        f"emit '{event}' only under a condition this trigger changes (`if not done {{ done = true; "
+                        f"emit {event}(...) }}`), or emit another event here",
+                        "warning",
                     )
                 )
+        found.extend(self._cycles())
         return found
+
+    def _cycles(self) -> list[Diagnostic]:
+        """Two triggers of different events each emitting the other's event on every path,
+        before anything could stop them, neither `where` reading what they change and no
+        other trigger of either event able to end the game: an error at the first's emit."""
+        found = []
+        said: set[frozenset[int]] = set()
+        for event, triggers in self.triggers.items():
+            for t in triggers:
+                emit = _first_any_emit(t.body)
+                if emit is None or emit.event == event or self._may_stop(t):
+                    continue
+                for u in self.triggers.get(emit.event, ()):
+                    back = _first_any_emit(u.body)
+                    if back is None or back.event != event or self._may_stop(u):
+                        continue
+                    pair = frozenset((id(t), id(u)))
+                    if pair in said or self._enders(event, [t]) or self._enders(emit.event, [u]):
+                        continue
+                    said.add(pair)
+                    found.append(
+                        Diagnostic(
+                            emit.span,
+                            f"this trigger of '{event}' emits '{emit.event}', whose trigger at {_at(u)} emits "
+                            f"'{event}' on every path: each sets the other off again, an endless recursion once "
+                            "either runs",
+                            "emit one of them only under a condition the triggers change, or emit another event",
+                        )
+                    )
+        return found
+
+
+def _at(t) -> str:
+    """Where a trigger is written, as a message names it: FILE:LINE."""
+    return f"{t.span.path}:{t.span.line}"
+
+
+def _first_any_emit(body) -> ast.Emit | None:
+    """The first `emit` (of any event) that every path through `body` reaches, at its top
+    level, before anything could stop it."""
+    for s in body:
+        if isinstance(s, ast.Emit):
+            return s
+        if any(isinstance(n, (*_ENDS, ast.CallStmt, ast.Choose, ast.May)) for n in ast.walk(s)):
+            return None
+    return None
 
 
 def _first_emit(body, event: str) -> ast.Emit | None:

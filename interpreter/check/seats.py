@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.core.errors import Diagnostic
+from interpreter.core.errors import Diagnostic, Span, did_you_mean
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
@@ -256,7 +256,7 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
     """The warnings described in the module's doc, for the procedures, triggers and cards."""
     seats = _Seats(program)
     if not seats.missing:
-        return []
+        return _test_seats(program, seats)  # (a test may still name a seat the game lacks)
     for d in program.decls:
         seats.aliases = {}
         if isinstance(d, ast.Procedure):
@@ -274,6 +274,101 @@ def seat_warnings(program: Program) -> list[Diagnostic]:
     return seats.diags + _test_seats(program, seats)
 
 
+def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[Diagnostic]:
+    """A test's `logged("TEXT", SEAT)` (alone or in a condition) and `winner() == [SEATS]`
+    naming a seat that is no seat of the game, or not in play at the test's player count:
+    `gamedef test` fails it whatever the game does, so `check` says it at the step's line."""
+    h = program.header
+    order = h.seats
+    seats = set(order) | {s for _, names in h.roles for s in names}
+    seats |= {s for _, names, _, _ in h.option_roles for s in names}
+    listed = ", ".join(sorted(here, key=lambda x: order.index(x) if x in order else len(order)))
+    out: list[Diagnostic] = []
+    if not order:  # seats the header does not name: the checker does not know their names
+        return out
+    for step in t.steps:
+        named = [(step.seat, "logged")] if step.seat else []
+        named += [(f[3], "logged") for f in step.forms if f[3]]
+        named += [(seat, "winner") for seat in step.names] if step.kind == "winner" else []
+        deciders = {f[0] for f in step.forms if f[1] == "decider"}
+        if deciders and step.expr is not None:  # `expect deciding() == west`
+            for b in ast.find_all(step.expr, ast.BinOp):
+                if b.op == "==" and isinstance(b.left, ast.Name) and isinstance(b.right, ast.Name):
+                    ids = [b.left.id, b.right.id]
+                    other = ids[1] if ids[0] in deciders else ids[0] if ids[1] in deciders else None
+                    if other in seats:  # a seat written out (not a variable holding one)
+                        named.append((other, "deciding"))
+        for seat, form in named:
+            if seat in here:
+                continue
+            what = {
+                "logged": f'logged("...", {seat})',
+                "deciding": f"deciding() == {seat}",
+                "winner": f"winner() == [{', '.join(step.names)}]",
+            }[form]
+            if seat not in seats:
+                hint = did_you_mean(seat, sorted(seats)) or f"the game's seats: {', '.join(order)}"
+                message = f"test {t.name}: {what} names '{seat}', which is no seat of the game"
+                out.append(Diagnostic(step.span, message, hint))
+            elif seat not in here:
+                out.append(
+                    Diagnostic(
+                        step.span,
+                        f"test {t.name}: {what} names {seat}, which is not in play with {n} players "
+                        f"(the seats in play: {listed}): the test would fail here whatever the game does",
+                        f"name a seat in play ({listed}), or give the test the players that have {seat}: `players N`",
+                    )
+                )
+            if form == "winner":  # one error for the list
+                break
+    return out
+
+
+def _roll_values(program: Program) -> set[int] | None:
+    """Every result a `roll` of the game (or of its tests) can give, when each rolls from
+    numbers written out (`1..6`, `[1, 2, 3]`); None when one rolls from anything else."""
+    values: set[int] = set()
+    for r in ast.find_all((program.decls, program.tests), ast.Roll):
+        src = r.source
+        if isinstance(src, ast.Range) and isinstance(src.low, ast.Int) and isinstance(src.high, ast.Int):
+            values.update(range(src.low.value, src.high.value + 1))
+        elif isinstance(src, ast.ListLit) and all(isinstance(x, ast.Int) for x in src.items):
+            values.update(x.value for x in src.items if isinstance(x, ast.Int))
+        else:
+            return None
+    return values
+
+
+def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
+    """A test's `dice [...]` pinning a result no `roll` of the game can give (`dice [7]`
+    where every roll is of 1..6): `gamedef test` stops at that roll whatever the game
+    does, so `check` says it at the `dice` line."""
+    if not t.dice or t.state is not None or sorted(set(t.variants)) != sorted(v.name for v in program.variants):
+        return []  # (a test is checked with exactly its variants: their rolls are its own)
+    values = _roll_values(program)
+    if not values:  # rolls of anything but numbers written out, none at all, or empty ranges
+        return []
+    bad = [d for d in t.dice if d not in values]
+    if not bad:
+        return []
+    span = t.span
+    text = program.sources.get(t.span.path, "")
+    at = text.find("dice", t.source_range[0], t.source_range[1]) if text else -1
+    if at >= 0:
+        line = text.count("\n", 0, at) + 1
+        span = Span(t.span.path, line, at - text.rfind("\n", 0, at))
+    low, high = min(values), max(values)
+    gives = f"{low} to {high}" if values == set(range(low, high + 1)) else ", ".join(map(str, sorted(values)))
+    return [
+        Diagnostic(
+            span,
+            f"test {t.name}: dice [{', '.join(map(str, t.dice))}] pins {bad[0]}, which no roll of the game gives "
+            f"(its rolls give {gives})",
+            "each value pins the next `roll`'s result, in order: give results the rolls can give",
+        )
+    ]
+
+
 def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
     """A test's `arrange` or `run` that writes to a seat not in play at the test's player
     count (`score[west] = 3` with `players 2` where west is the fourth seat): the count is
@@ -285,6 +380,8 @@ def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
         here = seats.by_count.get(n)
         if here is None:
             continue  # a count the header does not allow: an error of its own (checker.py)
+        out.extend(_test_reads(program, t, n, here))
+        out.extend(_test_dice(program, t))
         bodies = [step.body for step in t.steps if step.kind == "arrange"] + ([t.run] if t.run is not None else [])
         for body in bodies:
             bound = _bound((), body)

@@ -183,6 +183,17 @@ def _diff_outcomes(args, path: Path, added: tuple[str, ...], loaded: dict) -> bo
     return doc["same_games"] < args.games
 
 
+def _said(text: str, stream: typing.TextIO) -> None:
+    """One of `check`'s lines (a diagnostic or a file's summary) written whole and at once,
+    after whatever the other stream holds: standard output is block-buffered when piped,
+    so with both streams sent to one pipe (`gamedef check x.game 2>&1 | cat`) a summary
+    waiting in its buffer would come out after the next file's errors, or cut into them."""
+    other = sys.stderr if stream is sys.stdout else sys.stdout
+    other.flush()
+    stream.write(text + "\n")
+    stream.flush()
+
+
 def cmd_check(args) -> int:
     """The static checks of each file and each of its variants, with the recursions and
     loops that cannot end (interpreter/check/endless.py), then play of what the file adds
@@ -213,7 +224,7 @@ def cmd_check(args) -> int:
                 program = load_program(path)
             except SyntaxErrors as err:  # each syntax error, and the check of what parsed
                 for d in with_the_rest_checked(path, err):
-                    print(d.render(), file=sys.stderr)
+                    _said(d.render(), sys.stderr)
                 failed = True
                 continue
             warnings = None
@@ -248,13 +259,13 @@ def cmd_check(args) -> int:
                 # Warn only of what no variant uses either.
                 keys = {(d.span, d.message): d for d in found}
                 warnings = keys if warnings is None else {k: d for k, d in warnings.items() if k in keys}
-                if tuple(vs) not in remembered:  # a recalled set had none: its check went on to play
-                    endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
+                # (a recalled set has warnings here at most: its check went on to play)
+                endless_found.update({(d.span, d.message): d for d in endless(assembled.decls)})
             for d in (warnings or {}).values():
-                print(d.render(), file=sys.stderr)
-            if endless_found:  # certain without playing: reported before any game is played
-                for d in endless_found.values():
-                    print(d.render(), file=sys.stderr)
+                _said(d.render(), sys.stderr)
+            for d in endless_found.values():  # certain without playing: reported before any game is played
+                _said(d.render(), sys.stderr)
+            if any(d.severity == "error" for d in endless_found.values()):
                 failed = True
                 continue
             played = ""
@@ -275,19 +286,19 @@ def cmd_check(args) -> int:
                 found = report.diagnostics(replay_command)
                 errors = [d for d in found if d.severity == "error"]
                 for d in found:
-                    print(d.render(), file=sys.stderr)
+                    _said(d.render(), sys.stderr)
                 played = f"; {report.summary()}"
                 for whole, lines in report.records.items():  # checked again only when changed
                     verdicts.remember(named.get(whole), verdicts.Verdict(tuple(found_by_set[whole]), lines))
                 for test_key, line in report.test_records.items():
                     verdicts.remember(test_key, verdicts.Verdict((), (line,)))
                 if errors:
-                    print(f"{name}: failed in play{played}")
+                    _said(f"{name}: failed in play{played}", sys.stdout)
                     failed = True
                     continue
-            print(f"{name}: ok ({len(program.all_variants)} variants){played}")
+            _said(f"{name}: ok ({len(program.all_variants)} variants){played}", sys.stdout)
         except GameDefError as err:
-            print(err.render(), file=sys.stderr)
+            _said(err.render(), sys.stderr)
             failed = True
     return 2 if failed else 0
 

@@ -38,7 +38,9 @@ import contextlib
 import mmap
 import os
 import pickle
+import signal
 import tempfile
+import threading
 import time
 import typing
 from collections.abc import Callable, Iterator
@@ -47,7 +49,7 @@ from pathlib import Path
 import attrs
 
 from interpreter.core.errors import Diagnostic, GameDefError, GameRuntimeError, Span, UsageError
-from interpreter.core.limits import MAX_DECISIONS
+from interpreter.core.limits import MAX_DECISIONS, LimitExceeded
 from interpreter.core.paths import read_roots
 from interpreter.language import syntax as ast
 from interpreter.language.parser import parse_file
@@ -65,6 +67,11 @@ ENOUGH_GAMES = 2  # games per line of play (a player count and variants, or a te
 ENOUGH_PLAYS = 10  # ... once each of its new and changed rules with steps has been reached this many times
 TRACKED = ("card", "procedure", "trigger")  # what has steps of its own to count (a card: only with rules)
 TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k, not a game's seed
+# A move still computing when the budget runs out, after this many seconds without a decision,
+# is reported as a rule that loops or computes far too much (a move takes milliseconds; the
+# step budget would stop it only later, after as long as its million steps take).
+SLOW_MOVE = 0.5
+OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
 KINDS = {
     ast.Card: "card",
     ast.Procedure: "procedure",
@@ -137,6 +144,9 @@ class Report:
     records: dict[tuple[str, ...], tuple[LineRecord, ...]] = attrs.Factory(dict)
     # The random moves from a test's position played whole, by their verdict's name.
     test_records: dict[str, LineRecord] = attrs.Factory(dict)
+    # Player counts at which no game got past setup (`_setup_stops`), as diagnostics.
+    setup_stops: tuple[Diagnostic, ...] = ()
+    all_in_setup: bool = False  # every game played stopped in setup
 
     def diagnostics(self, replaying: Callable[[Replay], str]) -> list[Diagnostic]:
         """The problems as check errors (at the rule's line, with how to reproduce them:
@@ -154,6 +164,7 @@ class Report:
                     (f"{d.hint}; " if d.hint else "") + f"reproduce it: {again}",
                 )
             )
+        out.extend(self.setup_stops)
         for c in self.unreached:
             out.append(
                 Diagnostic(
@@ -178,7 +189,9 @@ class Report:
         errors = len(self.problems)
         found = f"{errors} run-time error{'s' if errors != 1 else ''}" if errors else "no run-time error"
         enough = (
-            f" (enough: each line of play {ENOUGH_GAMES} games"
+            " (every game stopped before its first decision)"
+            if self.all_in_setup
+            else f" (enough: each line of play {ENOUGH_GAMES} games"
             f" and its new and changed rules reached {ENOUGH_PLAYS} times)"
             if self.stopped_early
             else ""
@@ -340,38 +353,135 @@ class _Line:
     hits: list[int] = attrs.Factory(list)  # by tracked rule (`exercise`'s `tracked`): times reached here
     decisions: int = 0
     whole: bool = True  # no game of it met an error or was cut short by the budget
+    in_setup: int = 0  # games that stopped before their first decision: ended, refused or failed in setup
+    setup_stop: int = 0  # how the first of them stopped: ENDED, REFUSED or FAILED (0: none did)
 
     def done(self, present: list[int]) -> bool:
         """Played enough: ENOUGH_GAMES games, and each of the tracked rules its game holds
-        (`present`, their indices) reached ENOUGH_PLAYS times in them."""
-        return self.played >= ENOUGH_GAMES and all(self.hits[i] >= ENOUGH_PLAYS for i in present)
+        (`present`, their indices) reached ENOUGH_PLAYS times in them; or ENOUGH_GAMES games
+        and every one stopped in setup (nothing past setup to reach: more games would
+        repeat it for the whole budget)."""
+        if self.played < ENOUGH_GAMES:
+            return False
+        return self.in_setup == self.played or all(self.hits[i] >= ENOUGH_PLAYS for i in present)
+
+
+class _OutOfTime(LimitExceeded):
+    """Raised inside a move still computing when the budget runs out (`_Timer`); the running
+    rule's step turns it into the rule's error at its line, as it does any limit passed."""
+
+
+class _Timer:
+    """The budget's end, kept inside a move: `check` plays within its budget even when a
+    move computes for seconds without a decision (a loop that ends only at the step budget
+    may take seconds to spend its million steps, and with a step that reads a list, far
+    longer: 4.8 s of a 2 s budget was seen). A real-time timer (SIGALRM, in the main thread
+    of a system that has it) raises `_OutOfTime` in the move running at the deadline;
+    elsewhere the deadline is seen between decisions only, as before. The previous handler
+    and timer (a test runner's) are put back when the game ends."""
+
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+        self.armed = False
+        self.fired = False
+        self.move = time.monotonic()  # when the move (or the setup) running began
+        self.decisions = 0  # the decisions the game had played when last seen
+        self.previous: typing.Any = None
+        self.was: tuple[float, float] = (0.0, 0.0)
+        self.since = 0.0
+
+    def __enter__(self) -> _Timer:
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
+            return self
+        self.since = time.monotonic()
+        self.previous = signal.signal(signal.SIGALRM, self._fire)
+        self.armed = True
+        self.was = signal.setitimer(signal.ITIMER_REAL, max(self.deadline - self.since, 0.001))
+        return self
+
+    def _fire(self, signum, frame) -> None:
+        if not self.armed:  # delivered as the game ended: nothing to stop
+            return
+        self.armed, self.fired = False, True
+        took = time.monotonic() - self.move
+        raise _OutOfTime(f"no decision after {took:.1f} s of computing, {OUT_OF_TIME}")
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is None:
+            return
+        self.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, self.previous)
+        if self.was[0] > 0:  # another timer was running: on with what is left of it
+            left = self.was[0] - (time.monotonic() - self.since)
+            signal.setitimer(signal.ITIMER_REAL, max(left, 0.001), self.was[1])
+
+    def stopped(self, line: _Line, err: GameRuntimeError | _OutOfTime) -> GameRuntimeError | None:
+        """The error a game stopped with, as `check` reports it: the rule's own; or, when
+        the budget ran out in a move, the move's when it had computed SLOW_MOVE seconds
+        (placed at the rule's step it was stopped in), else None, the game cut short."""
+        if not self.fired:
+            return err if isinstance(err, GameRuntimeError) else None
+        line.whole = False
+        if isinstance(err, GameRuntimeError) and time.monotonic() - self.move >= SLOW_MOVE:
+            return err
+        return None
 
 
 def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:
     """One game of `line` by random agents; (decisions played, the error met or None, the
-    decision it was met at). A game the budget cuts short marks its line not whole."""
+    decision it was met at). A game the budget cuts short, between moves or inside one
+    (`_Timer`), marks its line not whole."""
+    timer = _Timer(deadline)
+    try:
+        with timer:
+            return _timed_play(line, seed, tracker, deadline, timer)
+    except _OutOfTime:  # the budget ran out outside a move (choosing, dealing the agents): cut short
+        line.whole = False
+        return timer.decisions, None, 0
+
+
+ENDED, REFUSED, FAILED = 1, 2, 3  # how a game stopped before its first decision (`_Line.setup_stop`)
+
+
+def _stopped_early(line: _Line, how: int) -> None:
+    line.in_setup += 1
+    line.setup_stop = line.setup_stop or how
+
+
+def _timed_play(
+    line: _Line, seed: int, tracker: _Tracker, deadline: float, timer: _Timer
+) -> tuple[int, GameRuntimeError | None, int]:
     game = line.game
     try:
         state = line.start(seed) if line.start is not None else game.start(players=line.players, seed=seed)
         game.narrate(state)
-    except GameRuntimeError as err:
-        return 0, err, 0
+    except (GameRuntimeError, _OutOfTime) as err:
+        stopped = timer.stopped(line, err)
+        if stopped is not None:
+            _stopped_early(line, REFUSED if line.test is None and _refused(game, stopped) else FAILED)
+        return 0, stopped, 0
     except UsageError as err:  # a player count the header allows and the seats do not
+        _stopped_early(line, FAILED)
         return 0, GameRuntimeError([Diagnostic(game.header.span, err.message, err.hint)]), 0
+    if state.result is not None:  # the game ended before its first decision
+        _stopped_early(line, ENDED)
     agents, _ = parse_agents([], game, state.players, seed)
     while state.result is None:
+        timer.decisions = state.decisions
         if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
             line.whole = False
             break
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
-        index = agents[seat].choose(game, state)
-        tracker.picked(state, index)
         try:
+            timer.move = time.monotonic()
+            index = agents[seat].choose(game, state)
+            tracker.picked(state, index)
             state = game.apply_index(state, index)
             if state.log:
                 game.narrate(state)
-        except GameRuntimeError as err:
-            return state.decisions, err, state.decisions + 1
+        except (GameRuntimeError, _OutOfTime) as err:
+            return state.decisions, timer.stopped(line, err), state.decisions + 1
     return state.decisions, None, 0
 
 
@@ -422,7 +532,7 @@ def _counted(
         return None
     line.whole = False
     d = err.diagnostics[0]
-    decision = f"decision {at}" if at else "setup"
+    decision = f"decision {at}" if at else "before the first decision"
     if line.test is None:
         assert line.players is not None
         where = f"{line.players} player{'s' if line.players != 1 else ''}, seed {s}, {decision}"
@@ -431,6 +541,8 @@ def _counted(
         where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
         reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
         problem = Problem(d, where, None, reached)
+    if d.message.endswith(OUT_OF_TIME):  # one loop stopped at different steps, after different times: once
+        return (d.message.split(":", 1)[0], OUT_OF_TIME), problem
     return (d.span, d.message), problem
 
 
@@ -444,8 +556,9 @@ class _Board:
     copy meets are appended to another temporary file as each game ends, before its
     counts are written back, so what a copy that fails has counted is all there."""
 
-    # A line's cells: busy, games played, decisions, whole, then the hits of each tracked rule.
-    BUSY, PLAYED, DECISIONS, WHOLE, HITS = range(5)
+    # A line's cells: busy, games played, decisions, whole, games stopped before their first
+    # decision and how the first of them stopped, then the hits of each tracked rule.
+    BUSY, PLAYED, DECISIONS, WHOLE, SETUP, SETUP_STOP, HITS = range(7)
 
     def __init__(self, lines: list[_Line], rules: int):
         self.lines = lines
@@ -464,12 +577,14 @@ class _Board:
         at = i * self.width
         line.played, line.decisions = self.cells[at + self.PLAYED], self.cells[at + self.DECISIONS]
         line.whole = bool(self.cells[at + self.WHOLE])
+        line.in_setup, line.setup_stop = self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP]
         line.hits = self.cells[at + self.HITS : at + self.width].tolist()
 
     def write(self, i: int, line: _Line, busy: bool = False) -> None:
         at = i * self.width
         self.cells[at + self.BUSY], self.cells[at + self.PLAYED] = int(busy), line.played
         self.cells[at + self.DECISIONS], self.cells[at + self.WHOLE] = line.decisions, int(line.whole)
+        self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP] = line.in_setup, line.setup_stop
         self.cells[at + self.HITS : at + self.width] = memoryview(array.array("q", line.hits))
 
     def busy(self, i: int) -> bool:
@@ -716,7 +831,8 @@ def exercise(
             problems[key] = problem
     games = sum(line.played for line in lines)
     decisions = sum(line.decisions for line in lines)
-    records.update(_whole_sets(lines, tracked_keys, present, index))
+    stops = _setup_stops(lines)
+    records.update(_whole_sets(lines, tracked_keys, present, index, {vs for vs, _ in stops}))
     test_records = _whole_tests(lines, tracked_keys, test_keys, present, index)
     hits = [sum(line.hits[i] for line in lines) for i in range(len(rules))]
     for record, keys in recalled:
@@ -744,6 +860,8 @@ def exercise(
         changed=tuple(changed.values()),
         problems=tuple(problems.values()),
         unreached=unreached,
+        setup_stops=tuple(d for _, d in stops),
+        all_in_setup=bool(lines) and all(line.played and line.in_setup == line.played for line in lines),
         reached=sum(1 for h in hits if h),
         playable=len(cards_ruled),
         counts=counts,
@@ -754,12 +872,99 @@ def exercise(
     )
 
 
+def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]:
+    """For each variant set, the player counts at which every game `check` played stopped
+    before its first decision, said once for the set, with what stopped them (as the
+    first of them stopped: `_Line.setup_stop`): an error at the rule if the game ends in setup at every count, a
+    warning at some counts only; setup's `require` refusing every count, an error without
+    variants and a warning with them (a variant may need options the check leaves at their
+    defaults), and refusing some counts, nothing (a count the rules do not take). A setup
+    that fails with an error is that error's, reported once already."""
+    out: list[tuple[tuple[str, ...], Diagnostic]] = []
+    by_set: dict[tuple[str, ...], list[_Line]] = {}
+    for line in lines:
+        if line.test is None:
+            by_set.setdefault(line.variants, []).append(line)
+    for variants, own in by_set.items():
+        stuck = [line for line in own if line.played and line.in_setup == line.played]
+        if not stuck:
+            continue
+        for kind in (ENDED, REFUSED):
+            found = [line for line in stuck if line.setup_stop == kind]
+            if not found or (kind == REFUSED and len(found) < len(own)):
+                continue
+            counts = [line.players for line in found]
+            every = len(found) == len(own)
+            at = ", ".join(map(str, counts[:-1])) + (" or " if len(counts) > 1 else "") + str(counts[-1])
+            at += f" player{'s' if counts[-1] != 1 else ''}"
+            under = f" with variant {', '.join(variants)}" if variants else ""
+            game = found[0].game
+            in_setup = False
+            if kind == ENDED:
+                span, in_setup = _setup_end(game.compiled.program.decls, game.header.span)
+                text = ""
+            else:  # the `require` and its message: its first game started again, stopping there at once
+                span, text = _refusal(found[0])
+            if kind == ENDED:
+                message = f"every game check played at {at}{under} ended before its first decision" + (
+                    ": nothing was played" if every else ""
+                )
+                hint = (
+                    "setup() prepares the position and play() asks the decisions: does this end every game? "
+                    "move it into play(), or put it under a condition the start does not meet"
+                    if in_setup
+                    else "a game with no decision plays nothing: does this end every game before any is asked?"
+                )
+                severity = "error" if every and in_setup else "warning"
+            else:
+                message = f"setup refused every player count check played ({at}{under}): {text}"
+                hint = (
+                    "nothing after setup was played: loosen this `require`, or give the options it "
+                    "reads defaults that pass it (check plays the default options)"
+                )
+                severity = "warning" if variants else "error"
+            out.append((variants, Diagnostic(span, message, hint, severity)))
+    return out
+
+
+def _refusal(line: _Line) -> tuple[Span, str]:
+    """Where setup's `require` refuses the games of `line`, and its message: its first game
+    started again (it stopped at the `require` before, so it stops there again)."""
+    game = line.game
+    try:
+        game.start(players=line.players, seed=1)
+    except GameRuntimeError as err:
+        d = err.diagnostics[0]
+        return d.span, d.message.split(": ", 1)[1] if d.message.startswith("in ") and ": " in d.message else d.message
+    return game.header.span, ""
+
+
+def _setup_end(decls, header: Span) -> tuple[Span, bool]:
+    """Where a game that ends before its first decision is ended, and whether in setup: the
+    first `win` or `game over` of `setup()`; else the first of `play()` (a game that asks
+    nothing, or one a rule setup runs ends), else `setup()` or the header."""
+    procs = {d.name: d for d in decls if isinstance(d, ast.Procedure) and d.name in ("setup", "play")}
+    for name in ("setup", "play"):
+        proc = procs.get(name)
+        ends = [n for n in ast.walk(proc.body) if isinstance(n, ast.Win | ast.GameOver)] if proc else []
+        if ends:
+            return min(ends, key=lambda n: (n.span.line, n.span.column)).span, name == "setup"
+    return (procs["setup"].span, True) if "setup" in procs else (header, False)
+
+
 def _whole_sets(
-    lines: list[_Line], tracked_keys: dict[tuple[str, ...], list[tuple]], present: dict, index: dict
+    lines: list[_Line],
+    tracked_keys: dict[tuple[str, ...], list[tuple]],
+    present: dict,
+    index: dict,
+    said: set[tuple[str, ...]] = frozenset(),  # type: ignore[assignment]
 ) -> dict[tuple[str, ...], tuple[LineRecord, ...]]:
-    """The variant sets played whole: each line done, none met an error or was cut short."""
+    """The variant sets played whole: each line done, none met an error or was cut short;
+    not one with something to say of its setup (`said`: a recalled verdict would not say it)."""
     records = {}
     for variants, keys in tracked_keys.items():
+        if variants in said:
+            continue
         own = [line for line in lines if line.test is None and line.variants == variants]
         if own and all(line.whole and line.done(present[id(line.game)]) for line in own):
             records[variants] = tuple(

@@ -550,11 +550,10 @@ procedure play() {
 
 def test_logged_to_a_seat_reads_that_seats_narration(capsys, tmp_path):
     """`logged("TEXT", SEAT)`: the lines told to that seat (to everyone, and to it alone),
-    not another seat's; a seat that does not play is a failure at its line."""
+    not another seat's; a seat that does not play is refused at its line before any test
+    runs (the file does not check)."""
     write(tmp_path, "secret.game", SECRET)
-    path = write(
-        tmp_path,
-        "secret.test.game",
+    told = (
         'include "secret.game"\n'
         "test told {\n"
         '    expect logged("number is 7", a) and logged("looks at", b)\n'
@@ -564,15 +563,18 @@ def test_logged_to_a_seat_reads_that_seats_narration(capsys, tmp_path):
         "test told_wrong {\n"
         '    expect logged("number is 7", b)\n'
         '    expect not logged("number is 7", a)\n'
-        '    expect logged("x", c)\n'
-        "}\n",
+        "}\n"
     )
+    path = write(tmp_path, "secret.test.game", told)
     code, out, _ = run(capsys, str(path))
     assert code == 1
     assert "1 of 2 tests passed" in out
     assert f"{path}:8:12: test told_wrong: expected a logged line told to b containing 'number is 7'" in out
     assert f"{path}:9:12: test told_wrong: expected no logged line told to a containing 'number is 7'" in out
-    assert f"{path}:10:12: test told_wrong: no seat 'c' plays this game; its seats: a, b" in out
+    path = write(tmp_path, "secret.test.game", told.replace("a)\n}", 'a)\n    expect logged("x", c)\n}'))
+    code, _, err = run(capsys, str(path))
+    assert code == 2
+    assert f"{path}:10:12: error: test told_wrong: logged(\"...\", c) names 'c', which is no seat of the game" in err
 
 
 def test_modifiers_counts_the_stated_modifiers_in_force(capsys, tmp_path):
