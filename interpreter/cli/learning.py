@@ -105,9 +105,8 @@ def cmd_learn(args) -> int:
                 advance,
             )
         model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
-        if args.explore is not None:
-            won = sum(1 for _, _, payoffs in played[-args.games :] if max(payoffs.values()) > min(payoffs.values()))
-            print(f"  {won} of the round's {args.games} games ended with a winner", file=sys.stderr)
+        won = sum(1 for _, _, payoffs in played[-args.games :] if max(payoffs.values()) > min(payoffs.values()))
+        print(f"  {won} of the round's {args.games} games ended with a winner", file=sys.stderr)
     learned.save(model, out)
     fitted = model.header["fit"]
     if not any(f["label_variance"] for f in fitted.values()):
