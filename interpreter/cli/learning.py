@@ -47,6 +47,11 @@ def cmd_learn(args) -> int:
             f"--explore {args.explore}: at most {explore.MAX_ITERATIONS:,} iterations a game",
             "for example --explore 3000",
         )
+    if args.explore is not None and args.agent != "random":
+        raise UsageError(
+            f"--explore searches each game by random decisions: --agent {args.agent} would not be used",
+            "drop --agent, or --explore to learn from games your agent plays",
+        )
     game = load_named(args)
     if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)

@@ -139,6 +139,10 @@ def test_the_command_says_when_the_search_found_no_win(race_file, tmp_path, caps
     assert "search longer (--explore) or more games (--games)" in err
     assert main(["learn", str(race_file), "--epsilon", "1.5"]) == 2
     assert "--epsilon 1.5: a number from 0 to 1" in capsys.readouterr().err
+    assert main(["learn", str(race_file), "--explore", "10", "--agent", "first"]) == 2
+    assert "--explore searches each game by random decisions: --agent first would not be used" in (
+        capsys.readouterr().err
+    )
 
 
 def test_an_exploring_seat_takes_random_decisions_as_often_as_asked(race):
