@@ -40,8 +40,8 @@ from interpreter.runtime.machine import State
 
 ITERATIONS = 2000  # `gamedef learn --explore`: iterations a game by default
 STEPS = 20  # random decisions played from a cell's position each iteration
-MAX_CELLS = 50_000  # the archive stops growing here (memory): it goes on exploring the cells it has
-REWEIGH = 10  # iterations between two readings of the cells' weights (a reading costs a pass over them)
+MAX_CELLS = 20_000  # the archive stops growing here (memory: some 16 kB a cell in Walls and Wonders)
+REWEIGH = 200  # the weights are read again after (cells / this) iterations: a reading costs a pass over the cells
 MAX_ITERATIONS = 1_000_000  # `--explore I`: at most this many a game
 
 
@@ -81,12 +81,23 @@ class Cells:
         compiled = game.compiled
         parts = max(1, len(compiled.seats))
         self._measures = [_measure(info.decl.type, parts) for info in compiled.var_order]
+        # Each variable's last value and its coarse sums: a move changes few variables, and
+        # the others are the very same objects in the next position, so they are not summed again.
+        self._last: list[tuple[object, list[int]]] = [(_UNSEEN, [])] * len(self._measures)
 
     def cell(self, state: State) -> tuple[int, ...]:
         out: list[int] = []
-        for measure, value in zip(self._measures, state.vars):
-            out.extend(_coarse(v) for v in measure(value))
+        last = self._last
+        for i, (measure, value) in enumerate(zip(self._measures, state.vars)):
+            seen, sums = last[i]
+            if seen is not value:
+                sums = [_coarse(v) for v in measure(value)]
+                last[i] = (value, sums)
+            out.extend(sums)
         return tuple(out)
+
+
+_UNSEEN = object()  # no value yet
 
 
 def _coarse(v: int) -> int:
@@ -123,10 +134,11 @@ def explore(
     won: tuple | None = None
     done = 0
     picking: list[_Entry] = []
+    read = 0  # the iteration the weights were last read at
     totals: list[float] = []
     for done in range(1, iterations + 1):
-        if done % REWEIGH == 1 or REWEIGH == 1:  # the weights read afresh now and then: each costs a pass
-            picking = list(entries)
+        if done - read >= len(picking) // REWEIGH:  # the weights read afresh now and then: each costs a pass
+            read, picking = done, list(entries)
             totals = list(accumulate(1.0 / math.sqrt(e.chosen + 1) + 1.0 / math.sqrt(e.seen + 1) for e in picking))
         entry = picking[bisect(totals, rng.random() * totals[-1])]
         entry.chosen += 1
