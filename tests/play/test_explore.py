@@ -2,8 +2,8 @@
 `gamedef learn --explore`), and an estimate learnt from them.
 
 The game here is a long race that random play never wins: a seat scores only when it
-picks the 4 of five numbers, and needs 13 points in its 20 turns (random play: about one
-game in 40,000 for a seat). The search finds won games; a model fitted from them plays
+picks the 4 of five numbers, and needs 13 points in its 20 turns (a random seat: about one
+game in 70,000). The search finds won games; a model fitted from them plays
 the race, one ply, far better than random play does.
 """
 
@@ -116,7 +116,7 @@ def test_learning_from_the_games_found_plays_better_than_random(race_file, race,
     for seed in range(101, 121):
         agents, _ = parse_agents([f"a=greedy:learned={out}"], race, ("a", "b"), seed)
         wins += _play(race, agents, seed) == ("a",)
-    # Random play wins about one game in 40,000. The model weighs the lead most (the winner of
+    # A random seat wins about one game in 70,000. The model weighs the lead most (the winner of
     # a game found led), so one ply by it scores while its value is below 1; clamped at 1
     # far ahead, it no longer tells a point from none, and some games run out of turns.
     assert wins >= 5
