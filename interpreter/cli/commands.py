@@ -78,8 +78,8 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 600 random games"),
         ("gamedef learn missiles_now --rounds 2", "then 200 games greedy by the first fit, refitted on all"),
         (
-            "gamedef learn walls_and_wonders --games 40 --explore 3000 --rounds 3 --epsilon 0.1",
-            "40 games searched for wins, then two rounds greedy by the fit, one decision in ten random",
+            "gamedef learn tictactoe --games 40 --explore 500 --rounds 2 --epsilon 0.1",
+            "40 games searched for a win (for a game random play never wins), then 40 greedy by the fit",
         ),
     ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
