@@ -8,7 +8,7 @@ from pathlib import Path
 from interpreter.cli.shared import load_named, start_game
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import LEARN_EXTRA, needs_chance, parse_agents
-from interpreter.runtime.game import ChanceGame
+from interpreter.runtime.game import ChanceGame, Game
 
 
 def cmd_learn(args) -> int:
@@ -149,6 +149,8 @@ def _explored(game, args, players: int) -> list:
         f"{players} players",
         file=sys.stderr,
     )
+    if isinstance(game, ChanceGame):  # the search does not pick the dice: the game's seed draws them
+        game = Game(game.compiled, game.name, game.variants, game.options)
     played, iterations = [], 0
     with progress(args.games, "games") as advance:
         for seed in range(args.seed, args.seed + args.games):

@@ -158,3 +158,26 @@ def test_an_exploring_seat_takes_random_decisions_as_often_as_asked(race):
     always = explore.Exploring(Zero(), 1.0, 1)
     assert {never.choose(race, state) for _ in range(50)} == {0}
     assert len({always.choose(race, state) for _ in range(50)}) == 5
+
+
+def test_the_search_leaves_the_dice_to_the_games_seed(race, monkeypatch, capsys):
+    """In chance mode the dice are the chance seat's moves; the search, which picks every
+    seat's moves, would pick them too and find wins by luck no seat has. It searches the
+    game itself instead, whose seed draws them."""
+    from argparse import Namespace
+
+    from interpreter.cli import learning
+    from interpreter.runtime.game import ChanceGame
+
+    searched = []
+
+    def found(game, seed, players, iterations, positions):
+        searched.append(type(game))
+        return (seed, [game.start(seed=seed)], {"a": 1.0, "b": -1.0}), {"iterations": 1, "cells": 1}
+
+    monkeypatch.setattr(explore, "explore", found)
+    chance = ChanceGame(race.compiled, race.name, race.variants, race.options)
+    args = Namespace(games=2, seed=1, explore=10, positions=5)
+    assert len(learning._explored(chance, args, 2)) == 2
+    assert searched and not any(issubclass(t, ChanceGame) for t in searched)
+    assert "won 2 of 2 games" in capsys.readouterr().err
