@@ -39,7 +39,7 @@ from interpreter.runtime.game import Game
 from interpreter.runtime.machine import State
 
 ITERATIONS = 2000  # `gamedef learn --explore`: iterations a game by default
-STEPS = 20  # random decisions played from a cell's position each iteration
+STEPS = 100  # random decisions played from a cell's position each iteration (20 reached less far: docs)
 MAX_CELLS = 20_000  # the archive stops growing here (memory: some 16 kB a cell in Walls and Wonders)
 REWEIGH = 200  # the weights are read again after (cells / this) iterations: a reading costs a pass over the cells
 MAX_ITERATIONS = 1_000_000  # `--explore I`: at most this many a game
