@@ -16,12 +16,17 @@ module searches one seeded game for a won end, with nothing of the game but its 
   immutable values, kept as they are) and the decisions that led there, and among the
   positions of a cell the one reached in the fewest decisions;
 * each iteration picks a cell, the rarely picked and rarely seen more often, goes back to
-  its position and plays a few random decisions from it (every seat's: the search plays
+  its position and plays `STEPS` random decisions from it (every seat's: the search plays
   all the seats, it is no player), adding each new cell it finds;
 * it stops at the first end with a winner: that game, from its start to its end, is what
   the estimate learns from, every seat labelled with the payoff it got.
 
 It is seeded (the same seed finds the same game) and bounded (iterations, cells).
+
+Its limit is that the decisions it tries are random: where random decisions spend what a
+win needs faster than a path that keeps it is found, and a cell does not show what is left
+(which cards, not how many), it finds no win. Walls and Wonders is such a game
+(docs/balancing.md measures how far it gets there).
 """
 
 from __future__ import annotations
@@ -38,7 +43,7 @@ from interpreter.runtime.chance import CHANCE
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import State
 
-ITERATIONS = 2000  # `gamedef learn --explore`: iterations a game by default
+ITERATIONS = 2000  # iterations a game where the caller names none (`gamedef learn --explore I` always does)
 STEPS = 100  # random decisions played from a cell's position each iteration (20 reached less far: docs)
 MAX_CELLS = 20_000  # the archive stops growing here (memory: some 16 kB a cell in Walls and Wonders)
 REWEIGH = 200  # the weights are read again after (cells / this) iterations: a reading costs a pass over the cells
