@@ -77,6 +77,10 @@ EXAMPLES: dict[str, list[tuple[str, str]]] = {
         ("gamedef learn missiles_now --players 3 --positions 80", "for three players, 80 positions a game"),
         ("gamedef learn twid --players 2 --out twid.json", "the West and the East, from 600 random games"),
         ("gamedef learn missiles_now --rounds 2", "then 200 games greedy by the first fit, refitted on all"),
+        (
+            "gamedef learn tictactoe --games 40 --explore 500 --rounds 2 --epsilon 0.1",
+            "40 games searched for a win (for a game random play never wins), then 40 greedy by the fit",
+        ),
     ],
     "bench": [("gamedef bench tictactoe --games 100", "random playouts: games and decisions a second")],
     "simulate": [
@@ -301,6 +305,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="H",
         help="add a network of H hidden units where the games held out favour it (default 0: linear)",
+    )
+    p.add_argument(
+        "--explore",
+        type=positive,
+        default=None,
+        metavar="I",
+        help="instead of random games, search each of the N games for a win (an archive of coarse cells, "
+        "at most I iterations a game) and learn from the games won: for a game random play never wins",
+    )
+    p.add_argument(
+        "--epsilon",
+        type=float,
+        default=None,
+        metavar="E",
+        help="in the rounds after the first, each seat takes a random decision with probability E, 0 to 1 (default 0)",
     )
     p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
     _max_decisions_arg(p)

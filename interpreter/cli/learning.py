@@ -8,7 +8,7 @@ from pathlib import Path
 from interpreter.cli.shared import load_named, start_game
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import LEARN_EXTRA, needs_chance, parse_agents
-from interpreter.runtime.game import ChanceGame
+from interpreter.runtime.game import ChanceGame, Game
 
 
 def cmd_learn(args) -> int:
@@ -20,6 +20,7 @@ def cmd_learn(args) -> int:
     except ImportError as err:  # numpy: an optional extra
         raise UsageError(f"gamedef learn needs {err.name}", LEARN_EXTRA) from None
     from interpreter.cli.terminal import progress
+    from interpreter.play import explore
     from interpreter.play.simulate import check_scale
 
     check_scale(args.games, 1)
@@ -38,6 +39,19 @@ def cmd_learn(args) -> int:
     hidden = learned.HIDDEN if args.hidden is None else args.hidden
     if not 0 <= hidden <= learned.MAX_HIDDEN:
         raise UsageError(f"--hidden {args.hidden}: from 0 to {learned.MAX_HIDDEN} units", "for example --hidden 32")
+    epsilon = 0.0 if args.epsilon is None else args.epsilon
+    if not 0.0 <= epsilon <= 1.0:
+        raise UsageError(f"--epsilon {args.epsilon}: a number from 0 to 1", "for example --epsilon 0.1")
+    if args.explore is not None and args.explore > explore.MAX_ITERATIONS:
+        raise UsageError(
+            f"--explore {args.explore}: at most {explore.MAX_ITERATIONS:,} iterations a game",
+            "for example --explore 3000",
+        )
+    if args.explore is not None and args.agent != "random":
+        raise UsageError(
+            f"--explore searches each game by random decisions: --agent {args.agent} would not be used",
+            "drop --agent, or --explore to learn from games your agent plays",
+        )
     game = load_named(args)
     if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
@@ -48,11 +62,16 @@ def cmd_learn(args) -> int:
     agents = lambda state, seed: parse_agents(items, game, state.players, seed)[0]  # as `simulate` seeds them
 
     out = Path(args.out or f"{game.name}.learned.json")
-    print(f"{game.header.title}: {args.games} self-play games by {args.agent}, {len(seats)} players", file=sys.stderr)
-    with progress(args.games, "games") as advance:
-        played = learned.self_play(
-            game, args.games, args.seed, len(seats), agents, args.positions, args.max_decisions, advance
+    if args.explore is not None:
+        played = _explored(game, args, len(seats))
+    else:
+        print(
+            f"{game.header.title}: {args.games} self-play games by {args.agent}, {len(seats)} players", file=sys.stderr
         )
+        with progress(args.games, "games") as advance:
+            played = learned.self_play(
+                game, args.games, args.seed, len(seats), agents, args.positions, args.max_decisions, advance
+            )
     about = {
         "agent": args.agent,
         "games": args.games,
@@ -60,6 +79,8 @@ def cmd_learn(args) -> int:
         "rounds": args.rounds,
         "td_lambda": td_lambda,
         "hidden": hidden,
+        "explore": args.explore,
+        "epsilon": epsilon,
     }
     model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
     greedy = [f"{seat}=greedy" for seat in seats]
@@ -67,9 +88,16 @@ def cmd_learn(args) -> int:
         view = learned.with_model(game, model)  # the game estimated by the last fit
 
         def by_fit(state, seed, view=view):
-            return parse_agents(greedy, view, state.players, seed)[0]
+            chosen = parse_agents(greedy, view, state.players, seed)[0]
+            if not epsilon:
+                return chosen
+            return {seat: explore.Exploring(a, epsilon, seed * 1_000 + i) for i, (seat, a) in enumerate(chosen.items())}
 
-        print(f"round {done + 1} of {args.rounds}: {args.games} games greedy by the last fit", file=sys.stderr)
+        random_part = f", one decision in {1 / epsilon:g} random" if epsilon else ""
+        print(
+            f"round {done + 1} of {args.rounds}: {args.games} games greedy by the last fit{random_part}",
+            file=sys.stderr,
+        )
         with progress(args.games, "games") as advance:
             played += learned.self_play(
                 view,
@@ -82,6 +110,8 @@ def cmd_learn(args) -> int:
                 advance,
             )
         model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
+        won = sum(1 for _, _, payoffs in played[-args.games :] if max(payoffs.values()) > min(payoffs.values()))
+        print(f"  {won} of the round's {args.games} games ended with a winner", file=sys.stderr)
     learned.save(model, out)
     fitted = model.header["fit"]
     if not any(f["label_variance"] for f in fitted.values()):
@@ -105,3 +135,37 @@ def cmd_learn(args) -> int:
         print(f"  {game.seat_title(seat)}: explains {share} of the payoff's variance (penalty {f['penalty']:g})")
     print(f"use it: gamedef simulate {args.game} --games 100 --agent {seats[0]}=greedy:learned={out}")
     return 0
+
+
+def _explored(game, args, players: int) -> list:
+    """`--explore I`: each of the N seeded games searched for a win (play/explore.py), at
+    most I iterations each; the games won, as self-play gives them. None won is an error
+    worded as what to try, since a fit on nothing learns nothing."""
+    from interpreter.cli.terminal import progress
+    from interpreter.play import explore
+
+    print(
+        f"{game.header.title}: {args.games} games searched for a win, at most {args.explore:,} iterations each, "
+        f"{players} players",
+        file=sys.stderr,
+    )
+    if isinstance(game, ChanceGame):  # the search does not pick the dice: the game's seed draws them
+        game = Game(game.compiled, game.name, game.variants, game.options)
+    played, iterations = [], 0
+    with progress(args.games, "games") as advance:
+        for seed in range(args.seed, args.seed + args.games):
+            found, about = explore.explore(game, seed, players, args.explore, positions=args.positions)
+            iterations += about["iterations"]
+            if found is not None:
+                played.append(found)
+            advance()
+    print(
+        f"  won {len(played)} of {args.games} games ({iterations:,} iterations in all)",
+        file=sys.stderr,
+    )
+    if not played:
+        raise UsageError(
+            f"the search found no game anyone wins in {args.games} games of {args.explore:,} iterations",
+            "search longer (--explore) or more games (--games)",
+        )
+    return played
