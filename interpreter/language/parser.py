@@ -1238,6 +1238,10 @@ def _expected_words(expected: set[str]) -> list[str]:
     return sorted(set(words))
 
 
+# The options written after `choose NAME from LIST by PLAYER`: keywords, never a variable's name.
+_CHOOSE_OPTIONS = ("label", "prompt", "optional", "secret")
+
+
 def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
@@ -1265,13 +1269,13 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
     if not hint and previous == "}" and token is not None:
         hint = _closed_just_before(text, _error_position(err, text))
-    if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
+    if token is not None and str(token) in _CHOOSE_OPTIONS and expected != {"BY"}:
         hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
     if not hint and token is not None:
         # A misspelt keyword is read as a name, and the error comes one token later.
         line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
-        if previous in ("label", "prompt", "optional", "secret"):
+        if previous in _CHOOSE_OPTIONS:
             hint = f"'{previous}' is a keyword (an option of `choose`): a variable cannot be called so"
         elif before == ["slot"] and str(token) == ":":
             hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
@@ -1328,6 +1332,8 @@ def _slip(
     if expected == {"STRING"}:
         return 'a text in double quotes is expected here: "..."'
     if expected == {"BY"} and (re.match(r"\s*choose\b", before) or _previous_line_starts(text, pos, "choose")):
+        if token in _CHOOSE_OPTIONS:  # `by` left out: the option comes where `by PLAYER` must
+            return f"a `choose` needs `by PLAYER` before its {token}: `choose NAME from LIST by PLAYER {token} ...`"
         return "say who chooses: `choose NAME from LIST by PLAYER`"
     if token == ":" and {"LBRACE", "LPAR"} <= expected and re.fullmatch(r"\s*[A-Za-z_]\w*\s*", before):
         return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
