@@ -1242,7 +1242,58 @@ def _expected_words(expected: set[str]) -> list[str]:
 _CHOOSE_OPTIONS = ("label", "prompt", "optional", "secret")
 
 
+# `var NAME: TYPE` alone on its line, with no `= VALUE` (a comment may follow).
+_BARE_VAR = re.compile(r"([ \t]*)var[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*([^=#\n]*?)[ \t]*(?:#[^\n]*)?$")
+# The value a variable of a type usually starts at, by the type as written (a map's: its values').
+_STARTS: tuple[tuple[str, str], ...] = (
+    (r"int", "0"),
+    (r"bool", "false"),
+    (r"str", '""'),
+    (r"list\b.*", "[]"),
+    (r".*\?", "none"),
+)
+
+
+def _var_without_value(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> tuple[int, Diagnostic] | None:
+    """A `var` declared without its starting value (`var x: int`): the parser wants the
+    `=` and meets the next line (or the end), so the mistake is reported at the `var`,
+    with the declaration as it should be written. The position of the `var`, and its error."""
+    expected = set(getattr(err, "expected", ()) or getattr(err, "accepts", ()) or ())
+    if "EQUAL" not in expected or isinstance(err, lark.exceptions.UnexpectedCharacters):
+        return None
+    pos = _error_position(err, text)
+    token = getattr(err, "token", None)
+    start = recovery.line_start(text, pos)
+    if token is None or token.type == "$END":  # at the end of the file: its last line of code
+        start = len(text) + 1
+    elif text[start:pos].strip():
+        return None  # the token is on the var's own line: the error is there already
+    code = ""
+    while start > 0:  # the line of code before the token's
+        start = recovery.line_start(text, start - 1)
+        code = text[start : recovery.line_end(text, start)]
+        if code.split("#", 1)[0].strip():
+            break
+    bare = _BARE_VAR.fullmatch(code)
+    if bare is None or not bare.group(3):
+        return None
+    indent, name, written = bare.groups()
+    value_type = written.rsplit("->", 1)[-1].strip()
+    start_value = next((v for pattern, v in _STARTS if re.fullmatch(pattern, value_type)), None)
+    line = text.count("\n", 0, start) + 1
+    span = Span(path, line, len(indent) + 1, len(indent) + 1 + len(code.split("#", 1)[0].strip()))
+    hint = (
+        f"write `var {name}: {written} = {start_value}`"
+        if start_value is not None
+        else f"write `var {name}: {written} = VALUE`, the value it holds when the game starts"
+    )
+    return start + len(indent), Diagnostic(span, f"variable '{name}' has no starting value", hint)
+
+
 def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
+    bare = _var_without_value(err, path, text)
+    if bare is not None:
+        return bare[1]
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
         lines = text.splitlines() or [""]
@@ -1770,6 +1821,8 @@ def _parse_recovering(
             unclosed = _unclosed_brace(path, work, pos, token.type == "$END", lines)
             if unclosed is not None:
                 anchor, diagnostic = unclosed
+        elif (bare := _var_without_value(err, path, work)) is not None:
+            anchor, diagnostic = bare  # only the `var` is left out, not what follows it
         elif (left := _block_left_by_layout(work, err, pos)) is not None:
             # A statement back at the indentation of the `{` of the block it is read in.
             anchor, statement = left

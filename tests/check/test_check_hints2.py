@@ -71,3 +71,42 @@ def test_a_variable_named_label_is_still_told_label_is_a_keyword(capsys, tmp_pat
     code, err = check_cli(capsys, path)
     assert code == 2
     assert "'label' is a keyword" in err, err
+
+
+# ---- `var` without its starting value ----------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("declared", "fixed"),
+    [
+        ("var x: int", "var x: int = 0"),
+        ("var ready: player -> bool  # who has passed", "var ready: player -> bool = false"),
+        ("var marks: player -> list int", "var marks: player -> list int = []"),
+        ("var chosen: int?", "var chosen: int? = none"),
+    ],
+    ids=["int", "map-with-comment", "list", "maybe"],
+)
+def test_a_var_without_a_value_is_reported_at_its_own_line_with_the_value_it_needs(capsys, tmp_path, declared, fixed):
+    """`var x: int` with no `= VALUE` was reported at the next line ("unexpected
+    'procedure'", "expected '='"); it is reported at the `var`, with the declaration
+    written whole, and the rest of the file is still read (one error, not a missing
+    `procedure play()`)."""
+    path = write(
+        tmp_path,
+        PICK.replace("CHOOSE", "choose k from pool by p").replace("var n: int = 0", f"var n: int = 0\n{declared}"),
+    )
+    code, err = check_cli(capsys, path)
+    name = declared.split()[1].rstrip(":")
+    assert code == 2
+    lines = err.splitlines()
+    assert lines[0] == f"{path}:{line_of(path, declared)}:1: error: variable '{name}' has no starting value", err
+    assert lines[-1] == f"    hint: write `{fixed}`", err
+    assert err.count("error:") == 1, err
+    path.write_text(path.read_text().replace(declared, fixed))
+    assert check_cli(capsys, path)[0] == 0  # the hint's declaration is right
+
+
+def test_a_var_without_a_value_at_the_end_of_the_file_is_reported_at_its_line(capsys, tmp_path):
+    path = write(tmp_path, PICK.replace("CHOOSE", "choose k from pool by p") + "var last: Foo\n\n# the end\n")
+    code, err = check_cli(capsys, path)
+    assert code == 2
+    assert f"{path}:{line_of(path, 'var last')}:1: error: variable 'last' has no starting value" in err, err
+    assert "hint: write `var last: Foo = VALUE`, the value it holds when the game starts" in err
