@@ -110,3 +110,44 @@ def test_a_var_without_a_value_at_the_end_of_the_file_is_reported_at_its_line(ca
     assert code == 2
     assert f"{path}:{line_of(path, 'var last')}:1: error: variable 'last' has no starting value" in err, err
     assert "hint: write `var last: Foo = VALUE`, the value it holds when the game starts" in err
+
+
+# ---- a test reading a seat not in play -----------------------------------------------------------
+THREE = """
+game three "Three" { players 2..3 seats [north, south, green] }
+var score: player -> int = 0
+procedure play() {
+    rule "Three: each seat picks a number and scores it"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        score[p] += k
+    }
+    game over []
+}
+test green_scores_nothing "Green has no score yet" {
+    players 2
+    EXPECT
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "expect", ["expect score[green] == 0", "expect score[north] >= 1 and score[green] == 0", "reach score[green] > 0"]
+)
+def test_a_test_reading_a_seat_not_in_play_at_its_count_is_an_error_at_its_line(capsys, tmp_path, expect):
+    """`expect score[green] == 0` with `players 2`, green being the game's third seat: the
+    entry keeps its starting value whatever the game does, so the test asserts nothing
+    (`gamedef test` passes it); `check` refuses it at its line, as it does
+    `logged("...", green)` there (check/seats.py)."""
+    path = write(tmp_path, THREE.replace("EXPECT", expect))
+    column = 5 + expect.index("score[green]")  # at the read itself
+    code, err = check_cli(capsys, path)
+    assert code == 2
+    assert (
+        f"{path}:{line_of(path, expect)}:{column}: error: test green_scores_nothing: score[green] reads green, "
+        "which is not in play with 2 players (the seats in play: north, south): it holds its starting value whatever "
+        "the game does" in err
+    ), err
+    assert "hint: read a seat in play (north, south), or give the test the players that have green: `players N`" in err
+    path.write_text(path.read_text().replace("players 2", "players 3"))
+    assert check_cli(capsys, path)[0] == 0, capsys.readouterr()  # at three players green plays
