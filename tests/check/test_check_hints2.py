@@ -9,7 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.check.checker import check_game
 from interpreter.cli.commands import main
+from interpreter.language.program import load_program
+from interpreter.runtime.load import find_game
 
 
 def write(folder: Path, source: str, name: str = "house.game") -> Path:
@@ -151,3 +154,138 @@ def test_a_test_reading_a_seat_not_in_play_at_its_count_is_an_error_at_its_line(
     assert "hint: read a seat in play (north, south), or give the test the players that have green: `players N`" in err
     path.write_text(path.read_text().replace("players 2", "players 3"))
     assert check_cli(capsys, path)[0] == 0, capsys.readouterr()  # at three players green plays
+
+
+# ---- a var or an option no rule reads ---------------------------------------------------------------
+READS = """
+game reads "Reads" { players 2..2 seats [north, south] }
+option bonus: int = 0 choices 0..2
+option slow: bool = false
+var shown: int = 0
+var paid: player -> int = 0
+var guessed: player -> int = 0
+var tested: int = 0
+var total: int = 0
+var tally: int = 0
+view {
+    text "Shown: {shown}"
+}
+payoff p from -5 to 5: paid[p]
+estimate p from -10 to 10: guessed[p]
+procedure play() {
+    rule "Reads: each seat picks a number"
+    for p in players {
+        choose k from [1, 2] by p label "pick {k}"
+        shown += k
+        paid[p] = k
+        guessed[p] += k
+        tested += 1
+        total += k
+        tally += k
+    }
+    if total > 3 {
+        game over [north]
+    }
+    game over []
+}
+variant rich "Rich: the bonus is paid" {
+    replace procedure play() {
+        rule "Reads: the bonus is paid"
+        paid[north] = bonus
+        game over []
+    }
+}
+test counted "Each pick is counted" {
+    expect tested == 0
+}
+"""
+
+
+def test_a_var_or_an_option_no_rule_reads_is_warned_of_at_its_declaration(capsys, tmp_path):
+    """`tally` is written but read by nothing, `slow` read by nothing: a warning at each
+    declaration, as a def never called is. What a view (`shown`), a payoff (`paid`), an
+    estimate (`guessed`), a test (`tested`) or a rule (`total`) reads is read, and so is an
+    option only a variant reads (`bonus`): none of these is warned of."""
+    path = write(tmp_path, READS)
+    code, err = check_cli(capsys, path)
+    assert code == 0, err
+    assert f"{path}:{line_of(path, 'var tally')}:1: warning: variable 'tally' is never read" in err, err
+    assert f"{path}:{line_of(path, 'option slow')}:1: warning: option 'slow' is never read" in err, err
+    assert "hint: read it in a rule (a view, a payoff or a test reads it too), or remove it" in err
+    assert err.count("never read") == 2, err
+
+
+def test_a_var_only_the_test_file_beside_the_game_reads_is_read(capsys, tmp_path):
+    """A game's tests are usually in `NAME.test.game` beside it, which `check NAME.game`
+    does not load: a variable only they read (Downfall of Empires' `last_combat`) is read."""
+    game = write(tmp_path, READS.replace("    expect tested == 0", "    expect total >= 0"), "reads.game")
+    code, err = check_cli(capsys, game)
+    assert "variable 'tested' is never read" in err, err  # no test reads it
+    write(tmp_path, 'include "reads.game"\ndef counted() = tested\n', "reads.test.game")
+    code, err = check_cli(capsys, game)
+    assert code == 0, err
+    assert "'tested'" not in err, err
+    assert "variable 'tally' is never read" in err, err
+
+
+BUNDLED = (
+    "berlin_wall",
+    "downfall_of_empires",
+    "missiles_now",
+    "twid",
+    "walls_and_wonders",
+    "kuhn_poker",
+    "tictactoe",
+    "berlin_wall_house_rules",
+    "twid_house_rules",
+)
+
+
+@pytest.mark.slow  # every bundled game and variant checked: 2 s with its trees cached, 7 s without
+def test_the_bundled_games_warn_only_of_their_vars_that_nothing_reads():
+    """Each bundled game checks with no false alarm: warned of, as `gamedef check` warns
+    (what no variant set reads either), are only variables written and never read by any
+    rule, view or test of the game (Downfall of Empires' `seat` and `eliminated`, kept for
+    the record; The Wall is Down's `acting`, not warned of in the house rules built on it),
+    and no option (Walls and Wonders' `victory` is read by the game, not by its variants;
+    Berlin Wall's `die_suit` by a variant)."""
+    told = {}
+    for name in BUNDLED:
+        path = find_game(name)
+        program = load_program(path)
+        sets = [[]] + [[v] for v in program.all_variants]
+        warned: set | None = None
+        for variants in sets:
+            found = {d.message for d in check_game(load_program(path, variants))[1] if "never read" in d.message}
+            warned = found if warned is None else warned & found
+        told[name] = sorted(warned or ())
+    assert told == {
+        **{name: [] for name in BUNDLED},
+        "downfall_of_empires": ["variable 'eliminated' is never read", "variable 'seat' is never read"],
+        "twid": ["variable 'acting' is never read"],
+    }
+
+
+def test_a_var_only_a_grid_view_draws_is_read(capsys, tmp_path):
+    """`view { grid on }` names the variable it draws without an expression: it is read
+    (docs/language.md §3.18's example draws `on` so)."""
+    path = write(
+        tmp_path,
+        """
+        game board "Board" { players 2..2 seats [north, south] }
+        grid Cell 2 by 1
+        var on: Cell -> int = 0
+        view {
+            grid on
+        }
+        procedure play() {
+            rule "Board: north marks a1"
+            choose c from [a1, b1] by north label "mark {c}"
+            on[c] = 1
+            game over []
+        }
+        """,
+    )
+    code, err = check_cli(capsys, path)
+    assert code == 0, err
+    assert "never read" not in err, err
