@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from pathlib import Path
 from typing import Any
 
 from interpreter.check.choices import empty_choice_warnings
@@ -48,6 +49,7 @@ from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import no_collection
 from interpreter.language import syntax as ast
 from interpreter.language.datatables import tableable
+from interpreter.language.parser import parse_file
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
 from interpreter.language.testcode import test_decls
@@ -133,6 +135,7 @@ class Checker:
         self._stray_told = False
         self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
+        self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1239,12 +1242,33 @@ class Checker:
                 self.warn(d.span, f"function '{d.name}' is never used", "use it or remove it")
             elif isinstance(d, ast.Event) and d.name not in self.emitted:
                 self.warn(d.span, f"event '{d.name}' is never emitted", f"emit {d.name}(...) somewhere")
+            elif isinstance(d, ast.Var | ast.Option) and self._never_read(d):
+                what = "variable" if isinstance(d, ast.Var) else "option"
+                self.warn(
+                    d.span,
+                    f"{what} '{d.name}' is never read",
+                    "read it in a rule (a view, a payoff or a test reads it too), or remove it",
+                )
         if "play" not in self.procs:
             self.error(
                 self.program.header.span,
                 "the game has no `procedure play()`",
                 "add `procedure play() { ... }`: the turn structure of the game",
             )
+
+    def _never_read(self, d: ast.Var | ast.Option) -> bool:
+        """Whether no rule, view, payoff, estimate or test reads variable or option `d`,
+        declared in the file checked: the program's own (its `test` blocks' code included,
+        checked here), then the test files beside the game, which are not part of it
+        (`_read_beside`). A declaration of an included file (a bundled game a house-rules
+        file builds on) is that game's business, not the designer's: never warned of here."""
+        if d.span.path != next(iter(self.program.sources), d.span.path):
+            return False
+        if ("var:" if isinstance(d, ast.Var) else "option:") + d.name in self.used:
+            return False
+        if self._beside is None:
+            self._beside = _read_beside(self.program)
+        return d.name not in self._beside
 
     # ---- statements ---------------------------------------------------------
     def block(self, stmts, scope: dict, loops: int) -> None:
@@ -1830,6 +1854,7 @@ class Checker:
             self._use_var(e.span, n)
             return ANY if keys else val
         if n in self.options:
+            self.used.add("option:" + n)
             self._use(e.span, n, "option", self.declared.get("option:" + n), self.options[n])
             return self.options[n]
         if n == "players":
@@ -2317,6 +2342,33 @@ def _breaks(stmts) -> bool:
         if isinstance(s, ast.May) and (_breaks(s.body) or _breaks(s.otherwise or ())):
             return True
     return False
+
+
+def _read_beside(program: Program) -> set[str]:
+    """The names read in the designer's test files of the game that are not part of the
+    program (`NAME.test.game` beside a file of it, the `*.test.game` of a `tests/` folder
+    beside one: where `gamedef test NAME` finds them): a variable only a test reads is
+    read, wherever the test is written. Any name counts (a local of the same name too),
+    so that a warning is never a false alarm; a file that does not parse reads nothing."""
+    files: list[Path] = []
+    for source in program.sources:
+        path = Path(source)
+        if path.suffix != ".game" or path.name.endswith(".test.game"):
+            continue
+        files.append(path.with_name(path.name.removesuffix(".game") + ".test.game"))
+        folder = path.parent / "tests"
+        if folder.is_dir():
+            files.extend(sorted(folder.glob("*.test.game")))
+    names: set[str] = set()
+    for file in dict.fromkeys(files):
+        if str(file) in program.sources or not file.is_file():
+            continue
+        try:
+            module = parse_file(file)
+        except GameDefError:
+            continue
+        names |= ast.names_in(module.decls)
+    return names
 
 
 def check_program(program: Program) -> list[Diagnostic]:

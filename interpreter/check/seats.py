@@ -286,7 +286,9 @@ def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[D
     out: list[Diagnostic] = []
     if not order:  # seats the header does not name: the checker does not know their names
         return out
+    keyed = _seat_keyed(program)
     for step in t.steps:
+        out.extend(_seat_reads(t, step, keyed, seats, here, n, listed))
         named = [(step.seat, "logged")] if step.seat else []
         named += [(f[3], "logged") for f in step.forms if f[3]]
         named += [(seat, "winner") for seat in step.names] if step.kind == "winner" else []
@@ -321,6 +323,32 @@ def _test_reads(program: Program, t: ast.Test, n: int, here: set[str]) -> list[D
                 )
             if form == "winner":  # one error for the list
                 break
+    return out
+
+
+def _seat_reads(
+    t: ast.Test, step: ast.TestStep, keyed: dict, seats: set[str], here: set[str], n: int, listed: str
+) -> list[Diagnostic]:
+    """An `expect` or `reach` condition reading a variable keyed by player at a seat of the
+    game that is not in play at the test's player count (`score[green]` with `players 2`):
+    the entry holds its starting value whatever the game does, so the condition tests
+    nothing of the game, and `check` says so where it is read."""
+    if step.expr is None:
+        return []
+    out: list[Diagnostic] = []
+    for e in ast.find_all(step.expr, ast.Index):
+        if not (isinstance(e.obj, ast.Name) and e.obj.id in keyed and isinstance(e.key, ast.Name)):
+            continue
+        seat = e.key.id
+        if seat in seats and seat not in here:
+            out.append(
+                Diagnostic(
+                    e.span,
+                    f"test {t.name}: {e.obj.id}[{seat}] reads {seat}, which is not in play with {n} players "
+                    f"(the seats in play: {listed}): it holds its starting value whatever the game does",
+                    f"read a seat in play ({listed}), or give the test the players that have {seat}: `players N`",
+                )
+            )
     return out
 
 

@@ -50,6 +50,8 @@ def check_view(checker, view: ast.View, decls) -> None:
                 checker.error(item.span, f"unknown variable '{item.var}'", "`grid VAR` draws a map keyed by grid cells")
             elif item.var in seen and seen[item.var] != "all":
                 checker.error(item.span, f"'{item.var}' is not seen by all: a grid view shows it to everyone")
+            else:
+                checker.used.add("var:" + item.var)  # drawn: read, not "never read"
         elif isinstance(item, ast.ViewTable):
             row_t = checker.element(expr(item.rows, base), item.rows)
             col_t = checker.element(expr(item.columns, base), item.columns)

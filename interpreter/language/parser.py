@@ -1238,7 +1238,62 @@ def _expected_words(expected: set[str]) -> list[str]:
     return sorted(set(words))
 
 
+# The options written after `choose NAME from LIST by PLAYER`: keywords, never a variable's name.
+_CHOOSE_OPTIONS = ("label", "prompt", "optional", "secret")
+
+
+# `var NAME: TYPE` alone on its line, with no `= VALUE` (a comment may follow).
+_BARE_VAR = re.compile(r"([ \t]*)var[ \t]+([A-Za-z_]\w*)[ \t]*:[ \t]*([^=#\n]*?)[ \t]*(?:#[^\n]*)?$")
+# The value a variable of a type usually starts at, by the type as written (a map's: its values').
+_STARTS: tuple[tuple[str, str], ...] = (
+    (r"int", "0"),
+    (r"bool", "false"),
+    (r"str", '""'),
+    (r"list\b.*", "[]"),
+    (r".*\?", "none"),
+)
+
+
+def _var_without_value(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> tuple[int, Diagnostic] | None:
+    """A `var` declared without its starting value (`var x: int`): the parser wants the
+    `=` and meets the next line (or the end), so the mistake is reported at the `var`,
+    with the declaration as it should be written. The position of the `var`, and its error."""
+    expected = set(getattr(err, "expected", ()) or getattr(err, "accepts", ()) or ())
+    if "EQUAL" not in expected or isinstance(err, lark.exceptions.UnexpectedCharacters):
+        return None
+    pos = _error_position(err, text)
+    token = getattr(err, "token", None)
+    start = recovery.line_start(text, pos)
+    if token is None or token.type == "$END":  # at the end of the file: its last line of code
+        start = len(text) + 1
+    elif text[start:pos].strip():
+        return None  # the token is on the var's own line: the error is there already
+    code = ""
+    while start > 0:  # the line of code before the token's
+        start = recovery.line_start(text, start - 1)
+        code = text[start : recovery.line_end(text, start)]
+        if code.split("#", 1)[0].strip():
+            break
+    bare = _BARE_VAR.fullmatch(code)
+    if bare is None or not bare.group(3):
+        return None
+    indent, name, written = bare.groups()
+    value_type = written.rsplit("->", 1)[-1].strip()
+    start_value = next((v for pattern, v in _STARTS if re.fullmatch(pattern, value_type)), None)
+    line = text.count("\n", 0, start) + 1
+    span = Span(path, line, len(indent) + 1, len(indent) + 1 + len(code.split("#", 1)[0].strip()))
+    hint = (
+        f"write `var {name}: {written} = {start_value}`"
+        if start_value is not None
+        else f"write `var {name}: {written} = VALUE`, the value it holds when the game starts"
+    )
+    return start + len(indent), Diagnostic(span, f"variable '{name}' has no starting value", hint)
+
+
 def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
+    bare = _var_without_value(err, path, text)
+    if bare is not None:
+        return bare[1]
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
         lines = text.splitlines() or [""]
@@ -1265,13 +1320,13 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"an expression is expected after '{previous}': a value such as 2, a name, or a call"
     if not hint and previous == "}" and token is not None:
         hint = _closed_just_before(text, _error_position(err, text))
-    if token is not None and str(token) in ("label", "prompt", "optional", "secret"):
+    if token is not None and str(token) in _CHOOSE_OPTIONS and expected != {"BY"}:
         hint = f"'{token}' is a keyword (an option of `choose`): a variable cannot be called so"
     if not hint and token is not None:
         # A misspelt keyword is read as a name, and the error comes one token later.
         line_text = text.splitlines()[line - 1] if 0 < line <= len(text.splitlines()) else ""
         before = re.findall(r"[A-Za-z_]+", line_text[: max(0, column - 1)])
-        if previous in ("label", "prompt", "optional", "secret"):
+        if previous in _CHOOSE_OPTIONS:
             hint = f"'{previous}' is a keyword (an option of `choose`): a variable cannot be called so"
         elif before == ["slot"] and str(token) == ":":
             hint = "'slot' is a keyword in an entity (`slot NAME(p: T)` declares a slot): name the property otherwise"
@@ -1328,6 +1383,8 @@ def _slip(
     if expected == {"STRING"}:
         return 'a text in double quotes is expected here: "..."'
     if expected == {"BY"} and (re.match(r"\s*choose\b", before) or _previous_line_starts(text, pos, "choose")):
+        if token in _CHOOSE_OPTIONS:  # `by` left out: the option comes where `by PLAYER` must
+            return f"a `choose` needs `by PLAYER` before its {token}: `choose NAME from LIST by PLAYER {token} ...`"
         return "say who chooses: `choose NAME from LIST by PLAYER`"
     if token == ":" and {"LBRACE", "LPAR"} <= expected and re.fullmatch(r"\s*[A-Za-z_]\w*\s*", before):
         return f"a card's property is written without ':': `{previous} VALUE` (`ops 3`)"
@@ -1764,6 +1821,8 @@ def _parse_recovering(
             unclosed = _unclosed_brace(path, work, pos, token.type == "$END", lines)
             if unclosed is not None:
                 anchor, diagnostic = unclosed
+        elif (bare := _var_without_value(err, path, work)) is not None:
+            anchor, diagnostic = bare  # only the `var` is left out, not what follows it
         elif (left := _block_left_by_layout(work, err, pos)) is not None:
             # A statement back at the indentation of the `{` of the block it is read in.
             anchor, statement = left

@@ -45,6 +45,7 @@ procedure play() {
         choose k from [1, 2] by p label "pick {k}"
         n += k
     }
+    log "the total: {n}"
     game over []
 }
 """
@@ -170,6 +171,7 @@ procedure play() {
         choose k from [1, 2] by p label "pick {k}"
         n += k
     }
+    log "the total: {n}"
     game over []
 }
 """

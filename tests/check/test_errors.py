@@ -1701,7 +1701,7 @@ procedure add(p: player) {
 procedure play() {
     rule "Play"
     add(c)
-    game over []
+    game over best(players, q => score[q])
 }
 """
 

@@ -119,6 +119,10 @@ procedure gain(p: player, spark: int) {
         score[p] += s.power
     }
 }
+
+view {
+    text "Points: {score[a]} to {score[b]}"
+}
 """
 
 
