@@ -67,9 +67,10 @@ ENOUGH_GAMES = 2  # games per line of play (a player count and variants, or a te
 ENOUGH_PLAYS = 10  # ... once each of its new and changed rules with steps has been reached this many times
 TRACKED = ("card", "procedure", "trigger")  # what has steps of its own to count (a card: only with rules)
 TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k, not a game's seed
-# A move still computing when the budget runs out, after this many seconds without a decision,
-# is reported as a rule that loops or computes far too much (a move takes milliseconds; the
-# step budget would stop it only later, after as long as its million steps take).
+# A move still computing when the budget runs out, after this many seconds of CPU without a
+# decision, is reported as a rule that loops or computes far too much (a move takes
+# milliseconds; the step budget would stop it only later, after as long as its million steps
+# take). CPU, not the clock: a process the machine's load keeps waiting has computed nothing.
 SLOW_MOVE = 0.5
 OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
 KINDS = {
@@ -384,7 +385,7 @@ class _Timer:
         self.deadline = deadline
         self.armed = False
         self.fired = False
-        self.move = time.monotonic()  # when the move (or the setup) running began
+        self.move = time.process_time()  # the CPU time when the move (or the setup) running began
         self.decisions = 0  # the decisions the game had played when last seen
         self.previous: typing.Any = None
         self.was: tuple[float, float] = (0.0, 0.0)
@@ -403,7 +404,7 @@ class _Timer:
         if not self.armed:  # delivered as the game ended: nothing to stop
             return
         self.armed, self.fired = False, True
-        took = time.monotonic() - self.move
+        took = time.process_time() - self.move
         raise _OutOfTime(f"no decision after {took:.1f} s of computing, {OUT_OF_TIME}")
 
     def __exit__(self, *exc) -> None:
@@ -423,7 +424,7 @@ class _Timer:
         if not self.fired:
             return err if isinstance(err, GameRuntimeError) else None
         line.whole = False
-        if isinstance(err, GameRuntimeError) and time.monotonic() - self.move >= SLOW_MOVE:
+        if isinstance(err, GameRuntimeError) and time.process_time() - self.move >= SLOW_MOVE:
             return err
         return None
 
@@ -474,7 +475,7 @@ def _timed_play(
             break
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
         try:
-            timer.move = time.monotonic()
+            timer.move = time.process_time()
             index = agents[seat].choose(game, state)
             tracker.picked(state, index)
             state = game.apply_index(state, index)
