@@ -15,7 +15,7 @@ from stat import S_ISREG
 import attrs
 import lark
 from lark import Token, Transformer, v_args
-from lark.parse_tree_builder import PropagatePositions
+from lark.parse_tree_builder import ExpandSingleChild, PropagatePositions
 
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import MAX_FILE_BYTES, MAX_INT, MAX_NESTING, MAX_SYNTAX_ERRORS, no_collection
@@ -54,10 +54,12 @@ class _Positions:
     (tests/language/test_parser_positions.py); the parse of The Wall is Down is about a quarter
     faster (benchmarks/README.md)."""
 
-    __slots__ = ("_built", "_inner", "_lark_call")
+    __slots__ = ("_built", "_inner", "_lark_call", "_single")
 
     def __init__(self, propagate: PropagatePositions) -> None:
         self._inner = propagate.node_builder
+        # no child left out by the rule: one child is the result (lark's ExpandSingleChild)
+        self._single = type(self._inner) is ExpandSingleChild
         self._built = None  # the tree just built, handed to lark's code to place
         self._lark_call = PropagatePositions(self._just_built, propagate.node_filter)
 
@@ -65,6 +67,8 @@ class _Positions:
         return self._built
 
     def __call__(self, children: list):
+        if self._single and len(children) == 1:
+            return children[0]
         res = self._inner(children)
         if len(children) == 1 and res is children[0]:
             return res
