@@ -54,29 +54,23 @@ class _Positions:
     (tests/language/test_parser_positions.py); the parse of The Wall is Down is about a quarter
     faster (benchmarks/README.md)."""
 
-    __slots__ = ("_built", "_inner", "_lark_call", "_single")
+    __slots__ = ("_inner", "_lark_call", "_single")
 
     def __init__(self, propagate: PropagatePositions) -> None:
+        self._lark_call = propagate
         self._inner = propagate.node_builder
         # no child left out by the rule: one child is the result (lark's ExpandSingleChild)
         self._single = type(self._inner) is ExpandSingleChild
-        self._built = None  # the tree just built, handed to lark's code to place
-        self._lark_call = PropagatePositions(self._just_built, propagate.node_filter)
-
-    def _just_built(self, children: list):
-        return self._built
 
     def __call__(self, children: list):
-        if self._single and len(children) == 1:
-            return children[0]
-        res = self._inner(children)
-        if len(children) == 1 and res is children[0]:
-            return res
-        self._built = res
-        try:
-            return self._lark_call(children)
-        finally:
-            self._built = None
+        # Holds no state between calls: the one grammar serves every thread that parses.
+        if len(children) == 1:
+            if self._single:
+                return children[0]
+            if self._inner(children) is children[0]:
+                return children[0]
+            # (the child was left out: lark builds and places the node, built again)
+        return self._lark_call(children)
 
 
 class _Lark(lark.Lark):
