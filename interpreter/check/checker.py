@@ -136,6 +136,7 @@ class Checker:
         self._param_owners: dict[str, str] | None = None  # parameter name -> what declares it
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
         self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
+        self.warn_unread = True  # warn of a variable or option never read (`check_game`)
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -1242,7 +1243,7 @@ class Checker:
                 self.warn(d.span, f"function '{d.name}' is never used", "use it or remove it")
             elif isinstance(d, ast.Event) and d.name not in self.emitted:
                 self.warn(d.span, f"event '{d.name}' is never emitted", f"emit {d.name}(...) somewhere")
-            elif isinstance(d, ast.Var | ast.Option) and self._never_read(d):
+            elif isinstance(d, ast.Var | ast.Option) and self.warn_unread and self._never_read(d):
                 what = "variable" if isinstance(d, ast.Var) else "option"
                 self.warn(
                     d.span,
@@ -2376,12 +2377,16 @@ def check_program(program: Program) -> list[Diagnostic]:
     return check_game(program)[1]
 
 
-def check_game(program: Program) -> tuple[SymbolTable, list[Diagnostic]]:
+def check_game(program: Program, *, warn_unread: bool = True) -> tuple[SymbolTable, list[Diagnostic]]:
     """Check a program; raise GameDefError with every error. Its symbol table (what each
     name and expression resolved to, the compiler's input: `compile_game(program,
-    symbols=...)`) and the warnings."""
+    symbols=...)`) and the warnings. A caller that drops the warnings (a load, to compile)
+    passes `warn_unread=False`: whether a variable is never read is then not asked, as
+    answering it reads the test files beside the game (a first load of The Wall is Down
+    would read its tests' 0.5 s of text for nothing)."""
     with no_collection():  # linear in the program's size (core/limits.py)
         checker = Checker(program)
+        checker.warn_unread = warn_unread
         diags = checker.run()
     errors = [d for d in diags if d.severity == "error"]
     if errors:

@@ -142,7 +142,8 @@ def _compile(
         return None
     if compiled is None:
         program = load_program(path, variants)
-        symbols = check_game(program)[0]  # the game and its tests' code (testcode.py), each mistake once
+        # the game and its tests' code (testcode.py), each mistake once
+        symbols = check_game(program, warn_unread=False)[0]
         extra = [d for i, t in tests for d in test_decls(i, t)]
         program = attrs.evolve(program, decls=(*program.decls, *extra))
         # As written (no inlining): a tenth of the optimised build's compile time and the

@@ -93,7 +93,7 @@ def load_game(
                 if constants:
                     program = with_constants(program, constants)
                 tell(2, program.header.title or path.stem)
-                symbols = check_game(program)[0]
+                symbols = check_game(program, warn_unread=False)[0]
             rules = gamecache.rules_digest(program, options) if optimise and not constants else None
             same = rules is not None and gamecache.load_same(program, rules)
             if same:  # the same rules, compiled by another file or variants (gamecache.py)

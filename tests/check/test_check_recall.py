@@ -250,8 +250,10 @@ def test_without_a_temporary_file_to_share_one_process_plays_every_line(tmp_path
 
 def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, monkeypatch):
     """The lines are not split in halves before play: each process takes the next game of
-    any line, so a process held up by a slow game (here this one, for a second) leaves the
-    other to play the rest, the lines it would have played in halves too."""
+    any line, so a process held up by a slow game (here this one, held until the other has
+    played a game of sharp at 2 players, or 30 s) leaves the other to play the rest, the
+    lines it would have played in halves too. (Held until then, not for a fixed time: on a
+    loaded machine the other process may not have started within a second.)"""
     import os
     import time
 
@@ -263,10 +265,18 @@ def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, mon
     log = tmp_path / "games.log"
     here = os.getpid()
     real = module._play
+    held: list[bool] = []
+
+    def theirs_played_sharp_at_two() -> bool:
+        lines = log.read_text().splitlines() if log.exists() else []
+        return any(int(pid) != here and v == "sharp" and p == "2" for pid, v, p, _ in (x.split("|") for x in lines))
 
     def logged(line, seed, tracker, deadline):
-        if os.getpid() == here and not log.exists():
-            time.sleep(1.0)  # this process's first game is slow
+        if os.getpid() == here and not held:  # this process's first game is slow
+            held.append(True)
+            until = time.monotonic() + 30
+            while time.monotonic() < until and not theirs_played_sharp_at_two():
+                time.sleep(0.05)
         with open(log, "a") as out:
             out.write(f"{os.getpid()}|{','.join(line.variants)}|{line.players}|{seed}\n")
         return real(line, seed, tracker, deadline)
