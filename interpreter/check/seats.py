@@ -352,19 +352,28 @@ def _seat_reads(
     return out
 
 
-def _roll_values(program: Program) -> set[int] | None:
+def _roll_values(program: Program) -> list[tuple[int, int]] | None:
     """Every result a `roll` of the game (or of its tests) can give, when each rolls from
-    numbers written out (`1..6`, `[1, 2, 3]`); None when one rolls from anything else."""
-    values: set[int] = set()
+    numbers written out (`1..6`, `[1, 2, 3]`), as runs of whole numbers (low, high), in
+    order, runs that touch joined; None when one rolls from anything else. Runs, not the
+    numbers themselves: a roll of `1..1000000000000` is one pair, not a million million."""
+    runs: list[tuple[int, int]] = []
     for r in ast.find_all((program.decls, program.tests), ast.Roll):
         src = r.source
         if isinstance(src, ast.Range) and isinstance(src.low, ast.Int) and isinstance(src.high, ast.Int):
-            values.update(range(src.low.value, src.high.value + 1))
+            if src.low.value <= src.high.value:
+                runs.append((src.low.value, src.high.value))
         elif isinstance(src, ast.ListLit) and all(isinstance(x, ast.Int) for x in src.items):
-            values.update(x.value for x in src.items if isinstance(x, ast.Int))
+            runs.extend((x.value, x.value) for x in src.items if isinstance(x, ast.Int))
         else:
             return None
-    return values
+    joined: list[tuple[int, int]] = []
+    for low, high in sorted(runs):
+        if joined and low <= joined[-1][1] + 1:
+            joined[-1] = (joined[-1][0], max(joined[-1][1], high))
+        else:
+            joined.append((low, high))
+    return joined
 
 
 def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
@@ -373,10 +382,10 @@ def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
     does, so `check` says it at the `dice` line."""
     if not t.dice or t.state is not None or sorted(set(t.variants)) != sorted(v.name for v in program.variants):
         return []  # (a test is checked with exactly its variants: their rolls are its own)
-    values = _roll_values(program)
-    if not values:  # rolls of anything but numbers written out, none at all, or empty ranges
+    runs = _roll_values(program)
+    if not runs:  # rolls of anything but numbers written out, none at all, or empty ranges
         return []
-    bad = [d for d in t.dice if d not in values]
+    bad = [d for d in t.dice if not any(low <= d <= high for low, high in runs)]
     if not bad:
         return []
     span = t.span
@@ -385,8 +394,12 @@ def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
     if at >= 0:
         line = text.count("\n", 0, at) + 1
         span = Span(t.span.path, line, at - text.rfind("\n", 0, at))
-    low, high = min(values), max(values)
-    gives = f"{low} to {high}" if values == set(range(low, high + 1)) else ", ".join(map(str, sorted(values)))
+    if len(runs) == 1:
+        gives = f"{runs[0][0]} to {runs[0][1]}"
+    elif all(low == high for low, high in runs):
+        gives = ", ".join(str(low) for low, _ in runs)
+    else:
+        gives = ", ".join(f"{low} to {high}" if low != high else str(low) for low, high in runs)
     return [
         Diagnostic(
             span,

@@ -609,6 +609,19 @@ def test_a_tests_dice_no_roll_can_give_are_an_error_at_the_dice(capsys, tmp_path
     assert code == 0, err
 
 
+def test_a_tests_dice_are_read_against_a_huge_roll_at_once(capsys, tmp_path):
+    """A roll of 1..1000000000000 is read as its ends, not as its numbers (which took
+    longer than any budget, unbounded): a test's die beyond it is said at once, with the
+    rolls as runs."""
+    huge = DICE.replace("roll n from 1..6", "roll n from 1..1000000000000", 1)
+    assert huge != DICE
+    test = 'test big "A big one" {\n    rule "Dice Duel 2"\n    players 2\n    dice [0]\n    expect round == 1\n}\n'
+    path = write(tmp_path, huge + test)
+    code, _, err = check_cli(capsys, str(path), "--budget", "0")
+    assert code == 2
+    assert "pins 0, which no roll of the game gives (its rolls give 1 to 1000000000000" in err, err
+
+
 def test_a_tests_dice_are_read_against_its_own_variants_rolls(capsys, tmp_path):
     """A variant that replaces the rolling procedure with one that rolls nothing does not
     make the test of the game without it wrong: the test's dice are its own rules' rolls."""

@@ -64,13 +64,16 @@ def test_a_person_plays_the_wall_is_down_against_ai_by_clicking_the_map(server, 
             if "Game over" in page.locator("#status").inner_text():
                 break
             node = page.locator("svg.map g.node.playable")
-            if node.count() > 0:
-                node.first.click()
-                clicked_on_map += 1
-            elif page.locator("button.move").count() > 0:
-                page.locator("button.move").first.click()
-            else:
-                page.wait_for_timeout(200)
+            try:  # (the page may be redrawn between the count and the click: then look again)
+                if node.count() > 0:
+                    node.first.click(timeout=5000)
+                    clicked_on_map += 1
+                elif page.locator("button.move").count() > 0:
+                    page.locator("button.move").first.click(timeout=5000)
+                else:
+                    page.wait_for_timeout(200)
+                    continue
+            except playwright_api.TimeoutError:
                 continue
             page.wait_for_function(f"Number(document.getElementById('seen').value) > {seen}", timeout=30000)
             if clicked_on_map >= 3:
