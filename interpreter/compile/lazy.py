@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ast
 import marshal
+import threading
 import types
 from collections.abc import Sequence
 from typing import Any
@@ -44,6 +45,7 @@ _TOO_DEEP = (
 )
 _DEEP = 12  # loops nested deeper than this are compiled at once (`_depth`)
 _stubs: dict[int, types.CodeType] = {}  # a stub's code, by its number of parameters
+_first_calls = threading.RLock()  # held while a stub's first call compiles it (`run`)
 
 
 class Uncompiled:
@@ -56,7 +58,20 @@ class Uncompiled:
     stub is in the namespace (its name, unless the function is held elsewhere: a block's
     or an expression's stub is there only until compiled), `file` the code's file name."""
 
-    __slots__ = ("kind", "name", "params", "stmts", "reads_vars", "has_text", "bound", "first", "lines", "key", "file")
+    __slots__ = (
+        "kind",
+        "name",
+        "params",
+        "stmts",
+        "reads_vars",
+        "has_text",
+        "bound",
+        "first",
+        "lines",
+        "key",
+        "file",
+        "done",
+    )
 
     def __init__(
         self,
@@ -83,6 +98,7 @@ class Uncompiled:
         self.lines = lines
         self.key = key or name
         self.file = file
+        self.done: types.CodeType | None = None  # its code, once compiled (`run`)
 
     def code(self, ns: dict[str, Any]) -> types.CodeType:
         """The lowered and compiled code of the function (a stub for the as-written copy
@@ -193,10 +209,18 @@ def _stub_code(params: tuple[str, ...]) -> types.CodeType:
 
 
 def run(pending: Uncompiled, ns: dict[str, Any], *args: Any) -> Any:
-    """A stub's first call: its code compiled and put in the stub's place, then run."""
-    fn = ns[pending.key]
-    if fn.__defaults__ is not None and fn.__defaults__[-1] is pending:  # (not compiled meanwhile)
-        _compile(fn, pending, ns)
+    """A stub's first call: its code compiled and put in the stub's place, then run.
+
+    Under a lock, as a server's threads may call the same stub at once: one compiles, the
+    others wait for it and run what it made. A call that entered the stub before its code
+    was replaced runs that code by a function of its own, as the stub may have left `ns`
+    (a block's or an expression's key)."""
+    with _first_calls:
+        if pending.done is None:
+            _compile(ns[pending.key], pending, ns)
+    fn = ns.get(pending.key)
+    if fn is None or fn.__code__ is not pending.done:
+        fn = types.FunctionType(pending.done, ns, pending.name)  # type: ignore[arg-type]
     return fn(*args)
 
 
@@ -204,8 +228,10 @@ def _compile(fn: types.FunctionType, pending: Uncompiled, ns: dict[str, Any]) ->
     """`fn`'s code in its place; a block's or an expression's key leaves `ns`, where only
     its stub needed it (its holders are step tables and the like), so a game compiled
     whole has the namespace it had."""
-    fn.__code__ = pending.code(ns)
+    code = pending.code(ns)
+    fn.__code__ = code
     fn.__defaults__ = None
+    pending.done = code
     if pending.key != pending.name:
         ns.pop(pending.key, None)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import textwrap
+import threading
 import types
 
 import pytest
@@ -142,3 +143,37 @@ def test_loops_nested_past_what_python_compiles_are_an_error_at_load(tmp_path, m
     assert type(info.value) is GameDefError  # the load's error, not a rule's at run time
     (found,) = info.value.diagnostics
     assert "nested too deeply to compile" in found.message and found.span.line == 6
+
+
+def test_threads_calling_one_stub_at_once_compile_it_once_and_each_run_it(monkeypatch):
+    """A server's threads may call one stub at once. One compiles it while the other waits
+    (before, both compiled it), and a call that entered the stub before its code was
+    replaced runs the code made, though an expression's stub has left the namespace by
+    then (before: a KeyError)."""
+    game = _compiled("missiles_now")
+    key, stub = next((k, f) for k, f in _waiting(game).items() if k.startswith("_fx"))
+    waiting = lazy.pending(stub)
+    ns, args = game.compiled.ns, tuple(range(len(waiting.params)))
+    made: list[str] = []
+    inside, go_on = threading.Event(), threading.Event()
+
+    def code(self, names):  # a compile that takes its time, and a code that says it ran
+        made.append(self.name)
+        inside.set()
+        go_on.wait(5)
+        return (lambda *given: ("ran", given)).__code__
+
+    monkeypatch.setattr(lazy.Uncompiled, "code", code)
+    results: list[object] = []
+    first = threading.Thread(target=lambda: results.append(lazy.run(waiting, ns, *args)))
+    first.start()
+    assert inside.wait(5)
+    second = threading.Thread(target=lambda: results.append(lazy.run(waiting, ns, *args)))
+    second.start()
+    second.join(0.2)  # it waits for the compile under way
+    go_on.set()
+    first.join(5)
+    second.join(5)
+    assert results == [("ran", args), ("ran", args)] and made == [waiting.name]
+    assert key not in ns  # an expression's stub leaves the namespace once compiled
+    assert lazy.run(waiting, ns, *args) == ("ran", args)  # a call that entered the stub before
