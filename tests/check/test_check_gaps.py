@@ -77,21 +77,11 @@ def test_check_output_through_one_pipe_is_in_order_and_in_whole_lines(tmp_path):
 
 
 # ---- the budget holds inside a move ---------------------------------------------------------------
-SPIN = """
-game spin "Spin" { players 2..2 seats [north, south] }
-var n: int = 0
-procedure play() {
-    rule "Spin: each seat picks a number, then the count spins"
-    for p in players {
-        choose k from [1, 2] by p label "pick {k}"
-        n += k
-    }
-    while n < 100 {
-        n = n + count([k for k in 1..40 if k > n + 100])
-    }
-    game over []
-}
-"""
+# The game above, whose count then spins: a loop that ends only at the step budget.
+SPIN = OK_GAME.replace(
+    '    log "the total: {n}"\n',
+    "    while n < 100 {\n        n = n + count([k for k in 1..40 if k > n + 100])\n    }\n",
+)
 
 
 def test_a_move_that_runs_past_the_budget_is_stopped_at_the_budget_and_reported_at_its_loop(capsys, tmp_path):
