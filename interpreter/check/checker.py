@@ -11,6 +11,7 @@ only as a variable.
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
 from pathlib import Path
 from typing import Any
@@ -2345,12 +2346,10 @@ def _breaks(stmts) -> bool:
     return False
 
 
-def _read_beside(program: Program) -> set[str]:
-    """The names read in the designer's test files of the game that are not part of the
-    program (`NAME.test.game` beside a file of it, the `*.test.game` of a `tests/` folder
-    beside one: where `gamedef test NAME` finds them): a variable only a test reads is
-    read, wherever the test is written. Any name counts (a local of the same name too),
-    so that a warning is never a false alarm; a file that does not parse reads nothing."""
+def _beside_files(program: Program) -> list[Path]:
+    """The designer's test files of the game that are not part of the program, those the
+    "never read" warning reads (`_read_beside`): `NAME.test.game` beside a file of it, the
+    `*.test.game` of a `tests/` folder beside one (where `gamedef test NAME` finds them)."""
     files: list[Path] = []
     for source in program.sources:
         path = Path(source)
@@ -2360,10 +2359,32 @@ def _read_beside(program: Program) -> set[str]:
         folder = path.parent / "tests"
         if folder.is_dir():
             files.extend(sorted(folder.glob("*.test.game")))
-    names: set[str] = set()
-    for file in dict.fromkeys(files):
-        if str(file) in program.sources or not file.is_file():
+    return [f for f in dict.fromkeys(files) if str(f) not in program.sources and f.is_file()]
+
+
+def beside_digest(program: Program) -> str:
+    """A digest of the test files beside the game (`_beside_files`), their names and
+    contents: what a check's warnings read besides the program. A remembered check (the
+    verdicts of `gamedef check`, the language server's recent checks) is keyed by it too,
+    so that editing only a test file (a variable it alone read, removed) is checked again."""
+    digest = hashlib.sha256()
+    for file in _beside_files(program):
+        try:
+            data = file.read_bytes()
+        except OSError:
             continue
+        digest.update(f"{file}\0{len(data)}\0".encode("utf-8", "surrogatepass"))
+        digest.update(data)
+    return digest.hexdigest()[:32]
+
+
+def _read_beside(program: Program) -> set[str]:
+    """The names read in the designer's test files of the game that are not part of the
+    program (`_beside_files`): a variable only a test reads is read, wherever the test is
+    written. Any name counts (a local of the same name too), so that a warning is never a
+    false alarm; a file that does not parse reads nothing."""
+    names: set[str] = set()
+    for file in _beside_files(program):
         try:
             module = parse_file(file)
         except GameDefError:

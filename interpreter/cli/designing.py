@@ -205,7 +205,7 @@ def cmd_check(args) -> int:
     rules an earlier check found whole (play/verdicts.py: the same rules as written, checked,
     compiled and played to the end without an error) is not checked, compiled or played
     again: an edit checks what it changed."""
-    from interpreter.check.checker import check_game
+    from interpreter.check.checker import beside_digest, check_game
     from interpreter.check.endless import endless
     from interpreter.check.partial import with_the_rest_checked
     from interpreter.compile.gamecache import rules_digest
@@ -242,7 +242,9 @@ def cmd_check(args) -> int:
             for vs in variant_sets:
                 assembled = programs[tuple(vs)] = programs.get(tuple(vs)) or load_program(path, vs)
                 rules = digested[tuple(vs)] = rules_digest(assembled, {}, optimise=False)
-                key = named[tuple(vs)] = verdict_key(rules, assembled, base) if rules is not None else None
+                # keyed by the test files beside the game too: its "never read" warnings read them
+                beside = beside_digest(assembled)
+                key = named[tuple(vs)] = verdict_key(rules + beside, assembled, base) if rules is not None else None
                 verdict = verdicts.recall(key)
                 if verdict is not None:  # these rules checked whole before: the same warnings
                     remembered[tuple(vs)] = verdict

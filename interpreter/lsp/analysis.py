@@ -18,7 +18,7 @@ from pathlib import Path
 
 import attrs
 
-from interpreter.check.checker import Checker
+from interpreter.check.checker import Checker, beside_digest
 from interpreter.check.endless import endless
 from interpreter.check.partial import with_the_rest_checked
 from interpreter.check.symbols import ListOf, MapOf, Maybe, Named, SymbolTable, Type, kind_of
@@ -175,10 +175,12 @@ _RECENT = 16  # the game and its variants (a bundled game has up to 8), about 1 
 def _check_input(program: Program) -> tuple:
     """Everything of `program` the checker reads (check/checker.py: its header, its
     declarations with their positions, its tables, its tests, and the names of its
-    variants and of the variants chosen), as one value compared by equality: two programs
-    with equal inputs have the same check, whatever their files' comments and layout
-    elsewhere."""
+    variants and of the variants chosen), and the test files beside the game, which its
+    "never read" warnings read (`beside_digest`), as one value compared by equality: two
+    programs with equal inputs have the same check, whatever their files' comments and
+    layout elsewhere."""
     return (
+        beside_digest(program),
         program.header,
         program.decls,
         program.tables,

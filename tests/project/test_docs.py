@@ -18,9 +18,12 @@ import pytest
 from repo_paths import ROOT
 
 from interpreter import load_game
+from interpreter.check.checker import check_game
+from interpreter.check.endless import endless
 from interpreter.core.builtins import BUILTINS
 from interpreter.core.errors import GameDefError
 from interpreter.language.parser import parse_text
+from interpreter.language.program import load_program
 
 DOC = ROOT / "docs" / "language.md"
 TEXT = DOC.read_text(encoding="utf-8")
@@ -103,6 +106,32 @@ def test_program_loads_and_runs(block, tmp_path):
     game = load_game(str(_write(tmp_path, n, text)))  # parse, check and compile
     for seed in (1, 2, 3):
         _play(game, seed, 60, random.Random(seed * 1000 + n))
+
+
+# A complete program is checked as `gamedef check` checks it: a designer copying an example
+# must see no warning (a variable never read, a rule cited nowhere, a choice that may have
+# no options, ...). An example written to show a warning is named here by a piece of its
+# text, with the words of the warning it shows; none is, today.
+WARNING_EXAMPLES: dict[str, str] = {}
+
+
+def _warnings(path: Path) -> list[str]:
+    """`gamedef check`'s warnings for a program: the checker's and the endless rules'."""
+    program = load_program(str(path))
+    _, found = check_game(program)
+    found += [d for d in endless(program.decls) if d.severity == "warning"]
+    return [f"line {d.span.line}: {d.message}" for d in found]
+
+
+@pytest.mark.parametrize("block", PROGRAMS, ids=_id)
+def test_program_checks_without_a_warning(block, tmp_path):
+    n, text = block
+    said = _warnings(_write(tmp_path, n, text))
+    marked = [words for needle, words in WARNING_EXAMPLES.items() if needle in text]
+    if marked:
+        assert said and all(any(words in line for line in said) for words in marked), said
+    else:
+        assert said == [], f"block{n} of docs/language.md warns: {said}"
 
 
 def test_programs_run_with_every_player_count(tmp_path):
