@@ -17,6 +17,12 @@ Two shapes are certain from the syntax tree alone, and these are the only ones r
 - **a trigger that sets itself off**: a `when EVENT` whose body emits EVENT on every path,
   before anything could stop it, where its `where` (if any) reads nothing the body
   changes and no other trigger of EVENT could end the game: once it runs, it runs again.
+- **triggers that set each other off round a longer ring, or under a condition that never
+  changes**: `when a { emit b }`, `when b { emit c }`, `when c { emit a }`; or an `emit`
+  under an `if` whose condition reads nothing the ring changes (variables no rule it runs
+  writes, or, in a trigger that emits its own event, its parameters passed on unchanged:
+  `when scored(p, n) { if n > 0 { emit scored(p, n) } }`): once the condition holds, it
+  holds every time round.
 - **a phase that never ends**: a `while` whose condition reads none of the variables
   written by its body and by every rule the body may run (the procedures it calls, the
   triggers of the events it emits, the card slots it performs, the cards' `leaves`
@@ -185,7 +191,7 @@ def endless(decls) -> list[Diagnostic]:
                 )
             )
     rules = _Rules(decls)
-    found.extend(rules.self_triggering())
+    found.extend(rules.self_triggering(defs))
     for loop in ast.find_all(list(decls), ast.While):
         if isinstance(loop.condition, ast.Bool) and not loop.condition.value:
             continue  # never runs
@@ -230,6 +236,7 @@ class _Rules:
     def __init__(self, decls):
         self.procedures = {d.name: d.body for d in decls if isinstance(d, ast.Procedure)}
         self.variables = {d.name for d in decls if isinstance(d, ast.Var)}
+        self.queries = {d.name for d in decls if isinstance(d, ast.Query)}
         # the names bound as locals anywhere (`let k = 0`): a loop's condition may read one
         self.locals = {n.name for n in ast.find_all(list(decls), ast.Let)}
         self.locals |= {n.var for kind in (ast.For, ast.Choose, ast.Roll) for n in ast.find_all(list(decls), kind)}
@@ -316,7 +323,7 @@ class _Rules:
                 out.append(o)
         return out
 
-    def self_triggering(self) -> list[Diagnostic]:
+    def self_triggering(self, defs: dict | None = None) -> list[Diagnostic]:
         """The triggers that emit their own event on every path before anything could stop
         them (the module's doc): an error when nothing else could end the game on the way
         round, a warning naming the trigger that would when one might (then the event goes
@@ -351,7 +358,121 @@ class _Rules:
                     )
                 )
         found.extend(self._cycles())
+        found.extend(self._rings(defs or {}))
         return found
+
+    def _guarded_emit(self, t: ast.Trigger, defs: dict) -> tuple[ast.Emit, bool] | None:
+        """The first `emit` that every run of trigger `t` reaches before anything could stop
+        it, once the conditions of the `if`s around it hold, and whether any did; None when
+        there is none, or when a condition may change (it reads a local, a query, a
+        procedure's result, or a parameter of the trigger not passed on unchanged to its
+        own event). Whether a condition's variables change is asked of the whole ring
+        (`_rings`)."""
+        params = list(t.names)
+        conditions: list = []
+
+        def first(body) -> ast.Emit | None:
+            for s in body:
+                if isinstance(s, ast.Emit):
+                    return s
+                if isinstance(s, ast.If):
+                    if s.otherwise is not None:
+                        found = [_first_any_emit(b) for _, b in s.branches] + [_first_any_emit(s.otherwise)]
+                        if all(f is not None for f in found) and len({f.event for f in found if f}) == 1:
+                            return found[0]
+                    kept = len(conditions)
+                    for cond, inner in s.branches:
+                        conditions.append(cond)
+                        emit = first(inner)
+                        if emit is not None:
+                            return emit
+                    del conditions[kept:]  # no branch emits: on past it, if nothing in it could stop
+                if any(isinstance(n, (*_ENDS, ast.CallStmt, ast.Choose, ast.May)) for n in ast.walk(s)):
+                    return None
+            return None
+
+        emit = first(t.body)
+        if emit is None:
+            return None
+        for cond in conditions:
+            reads = _reads(cond, defs, set())
+            if reads is None or reads & (set(self.procedures) | self.queries | (self.locals - set(params))):
+                return None
+            for name in reads & set(params):
+                i = params.index(name)
+                passed = emit.args[i] if emit.event == t.event and i < len(emit.args) else None
+                if not (isinstance(passed, ast.Name) and passed.id == name):
+                    return None
+        return emit, bool(conditions)
+
+    def _walk(self, start, path: list, edges: dict, found: list, seen: set) -> None:
+        """The rings from `start` along `path` (each trigger at most once, 16 at most)."""
+        _, emit, _ = edges[id(path[-1])]
+        for u in self.triggers.get(emit.event, ()):
+            if u is start:
+                ring = frozenset(id(x) for x in path)
+                if ring not in seen:
+                    seen.add(ring)
+                    found.append(list(path))
+            elif id(u) in edges and all(u is not x for x in path) and len(path) < 16:
+                self._walk(start, [*path, u], edges, found, seen)
+
+    def _rings(self, defs: dict) -> list[Diagnostic]:
+        """Rings of triggers the other checks leave (`self_triggering`, `_cycles`): three or
+        more triggers each setting the next off on every path, or any ring whose emit is
+        under an `if` that never changes; an error at the first trigger's emit, in the
+        order of the source."""
+        edges: dict[int, tuple[ast.Trigger, ast.Emit, bool]] = {}
+        for triggers in self.triggers.values():
+            for t in triggers:
+                found = self._guarded_emit(t, defs)
+                if found is not None and not self._may_stop(t):
+                    edges[id(t)] = (t, *found)
+        by_id = {i: edge[0] for i, edge in edges.items()}
+        found_rings: list[list[ast.Trigger]] = []
+        seen_rings: set[frozenset[int]] = set()
+        order = sorted(by_id.values(), key=lambda t: (t.span.path, t.span.line, t.span.column))
+        for start in order:
+            self._walk(start, [start], edges, found_rings, seen_rings)
+        out = []
+        for ring in found_rings:
+            emits = [edges[id(t)][1] for t in ring]
+            conditional = any(edges[id(t)][2] for t in ring)
+            if not conditional and len(ring) <= 2:
+                continue  # told by `self_triggering` or `_cycles`, when certain
+            if any(self._enders(edges[id(t)][0].event, ring) for t in ring):
+                continue
+            written = set().union(*(_writes(b) for t in ring for b in self.closure(t.body)))
+            if conditional and any(
+                (_reads(c, defs, set()) or set()) & (written - set(t.names))
+                for t in ring
+                for c in _conditions_to(t.body, edges[id(t)][1])
+            ):
+                continue
+            names = " -> ".join(f"'{t.event}' ({_at(t)})" for t in ring)
+            back = f"'{ring[0].event}'"
+            if conditional and len(ring) == 1:
+                message = (
+                    f"this trigger of '{ring[0].event}' emits '{ring[0].event}' under a condition nothing it does "
+                    "changes (what it reads, or its parameters passed on as they came): once the condition holds, "
+                    "it sets itself off again and again, an endless recursion"
+                )
+                hint = "change what the condition reads before the emit (`done = true`), or emit another event"
+            elif conditional:
+                message = (
+                    f"this trigger of '{ring[0].event}' emits '{emits[0].event}' under a condition nothing on the "
+                    f"way round changes, and the triggers it sets off come back to {back}: "
+                    f"{names}: once the condition holds, an endless recursion"
+                )
+                hint = "change what the condition reads before the emit (`done = true`), or emit another event"
+            else:
+                message = (
+                    f"this trigger of '{ring[0].event}' emits '{emits[0].event}', and the triggers it sets off "
+                    f"come back to {back} on every path: {names}: an endless recursion once any of them runs"
+                )
+                hint = "emit one of them only under a condition the triggers change, or emit another event"
+            out.append(Diagnostic(emits[0].span, message, hint))
+        return out
 
     def _cycles(self) -> list[Diagnostic]:
         """Two triggers of different events each emitting the other's event on every path,
@@ -387,6 +508,22 @@ class _Rules:
 def _at(t) -> str:
     """Where a trigger is written, as a message names it: FILE:LINE."""
     return f"{t.span.path}:{t.span.line}"
+
+
+def _conditions_to(body, emit: ast.Emit) -> list:
+    """The conditions of the `if`s (and of the branches before) on the way to `emit` in `body`."""
+    for s in body:
+        if s is emit:
+            return []
+        if isinstance(s, ast.If):
+            seen = []
+            for cond, inner in s.branches:
+                seen.append(cond)
+                if any(n is emit for n in ast.walk(inner)):
+                    return seen + _conditions_to(inner, emit)
+            if s.otherwise is not None and any(n is emit for n in ast.walk(s.otherwise)):
+                return []
+    return []
 
 
 def _first_any_emit(body) -> ast.Emit | None:

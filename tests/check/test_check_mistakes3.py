@@ -100,3 +100,254 @@ def test_the_language_server_checks_again_when_only_a_test_file_changed(tmp_path
     assert NEVER_READ in said()
     tests.write_text(READS_ROLLS)
     assert NEVER_READ not in said()
+
+
+# ---- what `check` finds before play -------------------------------------------------------
+
+
+def _found(tmp_path: Path, text: str, name: str = "house.game") -> list[tuple[int, str, str, str]]:
+    """(line, severity, message, hint) of what `gamedef check` says before playing: the
+    checker's errors and warnings, then the rules that cannot end."""
+    from interpreter.check.checker import check_game
+    from interpreter.check.endless import endless
+    from interpreter.core.errors import GameDefError
+    from interpreter.language.program import load_program
+
+    path = tmp_path / name
+    path.write_text(text)
+    program = load_program(str(path))
+    try:
+        found = list(check_game(program)[1])
+    except GameDefError as err:
+        found = list(err.diagnostics)
+    found += endless(program.decls)
+    # a fixture's helper some cases leave unused is no mistake of the case
+    found = [d for d in found if not d.message.endswith(("is never called", "is never used"))]
+    return [(d.span.line, d.severity, d.message, d.hint or "") for d in found]
+
+
+def _line(text: str, words: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if words in line)
+
+
+def _runs(tmp_path: Path, text: str, name: str = "fixed.game") -> None:
+    """The game loads (checked and compiled) and plays to its end from a few seeds."""
+    from interpreter import load_game
+
+    path = tmp_path / name
+    path.write_text(text)
+    game = load_game(str(path))
+    for seed in (1, 2, 3):
+        state = game.start(players=2, seed=seed)
+        for _ in range(500):
+            if game.is_over(state):
+                break
+            state = game.apply(state, game.legal_moves(state)[0])
+        assert game.is_over(state)
+
+
+GEMS = """\
+game gems "Gems" {
+    players 2..2
+    seats [north, south]
+}
+
+entity Gem {
+    worth: int
+    slot effect(p: player)
+}
+
+var held: player -> Gem -> bool = false
+var score: player -> int = 0
+var turns: int = 0
+
+def mine(p: player) = [g for g in members(Gem) if held[p][g]]
+
+card ruby "Ruby" : Gem {
+    worth 3
+    effect {
+        rule "Gems: Ruby: give one of your gems to the other player"
+        CHOICE
+    }
+}
+
+card pearl "Pearl" : Gem {
+    worth 1
+    effect {
+        rule "Gems: Pearl: take it"
+        held[p][pearl] = true
+    }
+}
+
+procedure give(p: player, xs: list Gem) {
+    rule "Gems: giving a gem away"
+    choose g from xs by p label "give {g}"
+    held[p][g] = false
+}
+
+procedure play() {
+    rule "Gems: each turn a seat takes a gem and its effect runs"
+    while turns < 6 {
+        for p in players {
+            choose g from members(Gem) by p label "take {g}"
+            turns += 1
+            perform g.effect(p)
+            score[p] += g.worth
+        }
+    }
+    game over best(players, p => score[p])
+}
+"""
+
+
+def test_a_card_choosing_from_a_defs_list_that_may_be_empty_is_warned_of(tmp_path):
+    """`choose g from mine(p)`: the def's body is a list filtered from what the game holds,
+    empty when the seat holds nothing (it stops the game with an error at that choice)."""
+    text = GEMS.replace("CHOICE", 'choose g from mine(p) by p label "give {g}"\n        held[p][g] = false')
+    found = _found(tmp_path, text)
+    line = _line(text, "choose g from mine(p)")
+    assert [(n, sev) for n, sev, message, _ in found if "may have no options" in message] == [(line, "warning")]
+    hint = next(h for n, _, _, h in found if n == line)
+    assert "optional" in hint and "if g != none" in hint
+    # the hint applied: optional, and what happens with nothing to choose
+    fixed = GEMS.replace(
+        "CHOICE",
+        'choose g from mine(p) by p label "give {g}" optional\n        if g != none {\n'
+        "            held[p][g] = false\n        }",
+    )
+    assert _found(tmp_path, fixed) == []
+    _runs(tmp_path, fixed)
+    # a guard before it is a check too
+    guarded = GEMS.replace(
+        "CHOICE",
+        'if count(mine(p)) > 0 {\n            choose g from mine(p) by p label "give {g}"\n'
+        "            held[p][g] = false\n        }",
+    )
+    assert _found(tmp_path, guarded) == []
+
+
+def test_a_call_handing_a_procedure_a_list_that_may_be_empty_is_warned_of_at_the_call(tmp_path):
+    """`give(p, [...filtered...])`, where `give` chooses from its list without `optional`:
+    the warning is at the call, which is where the list is made and may be checked."""
+    text = GEMS.replace("CHOICE", "give(p, [g for g in members(Gem) if held[p][g]])")
+    found = _found(tmp_path, text)
+    line = _line(text, "give(p, [g for g")
+    said = [(n, sev, message, hint) for n, sev, message, hint in found if "empty list" in message]
+    assert [(n, sev) for n, sev, _, _ in said] == [(line, "warning")]
+    assert f"chooses from it (line {_line(text, 'choose g from xs')})" in said[0][2]
+    assert "if count(LIST) > 0 { give(...) }" in said[0][3]
+    guarded = GEMS.replace(
+        "CHOICE", "if count(mine(p)) > 0 {\n            give(p, [g for g in members(Gem) if held[p][g]])\n        }"
+    )
+    assert _found(tmp_path, guarded) == []
+    _runs(tmp_path, guarded)
+    # a list of constants is the same in every position: play finds it empty if it ever is
+    assert _found(tmp_path, GEMS.replace("CHOICE", "give(p, [ruby, pearl])")) == []
+
+
+BELLS = """\
+game bells "Bells" {
+    players 2..2
+    seats [north, south]
+}
+
+event rang(p: player)
+event echoed(p: player)
+event answered(p: player)
+var rings: int = 0
+
+when rang(p) {
+    rule "Bells: a ring echoes"
+    emit echoed(p)
+}
+
+when echoed(p) {
+    rule "Bells: an echo is answered"
+    emit answered(p)
+}
+
+when answered(p) {
+    rule "Bells: an answer rings again"
+    ANSWER
+}
+
+procedure play() {
+    rule "Bells: each seat may ring"
+    for p in players {
+        may p "ring" {
+            rings += 1
+            emit rang(p)
+        }
+    }
+    game over []
+}
+"""
+
+
+def test_three_triggers_setting_each_other_off_round_a_ring_are_an_error(tmp_path):
+    text = BELLS.replace("ANSWER", "emit rang(p)")
+    found = _found(tmp_path, text)
+    errors = [(n, message) for n, sev, message, _ in found if sev == "error"]
+    assert len(errors) == 1
+    line, message = errors[0]
+    assert line == _line(text, "emit echoed(p)")
+    assert "'rang'" in message and "'echoed'" in message and "'answered'" in message
+    assert "endless recursion" in message
+    # the hint applied: emit one of them only under a condition the triggers change
+    fixed = BELLS.replace("ANSWER", "if rings < 3 {\n        rings += 1\n        emit rang(p)\n    }")
+    assert _found(tmp_path, fixed) == []
+    _runs(tmp_path, fixed)
+
+
+def test_a_ring_whose_emit_is_under_a_condition_nothing_changes_is_an_error(tmp_path):
+    """`if rings > 0 { emit rang(p) }` at the end of the ring: `rings` is written by no rule
+    of the ring, so once it holds it holds every time round."""
+    text = BELLS.replace("ANSWER", "if rings > 0 {\n        emit rang(p)\n    }")
+    found = _found(tmp_path, text)
+    errors = [(n, message) for n, sev, message, _ in found if sev == "error"]
+    assert [n for n, _ in errors] == [_line(text, "emit echoed(p)")]
+    assert "under a condition nothing on the way round changes" in errors[0][1]
+    # the condition changed on the way round: not certain, nothing said
+    changes = BELLS.replace("ANSWER", "if rings > 0 {\n        rings -= 1\n        emit rang(p)\n    }")
+    assert _found(tmp_path, changes) == []
+
+
+SCORES = """\
+game scores "Scores" {
+    players 2..2
+    seats [north, south]
+}
+
+event scored(p: player, n: int)
+var score: player -> int = 0
+
+when scored(p, n) {
+    rule "Scores: a big score is told"
+    log "{p} scores {n}"
+    BODY
+}
+
+procedure play() {
+    rule "Scores: each seat may score"
+    for p in players {
+        may p "score" {
+            roll d from 1..6
+            score[p] += d
+            emit scored(p, d)
+        }
+    }
+    game over best(players, p => score[p])
+}
+"""
+
+
+def test_a_trigger_emitting_its_own_event_under_a_condition_of_its_parameters_passed_on_is_an_error(tmp_path):
+    text = SCORES.replace("BODY", "if n > 3 {\n        emit scored(p, n)\n    }")
+    found = _found(tmp_path, text)
+    errors = [(n, message, hint) for n, sev, message, hint in found if sev == "error"]
+    assert [n for n, _, _ in errors] == [_line(text, "        emit scored(p, n)")]
+    assert "sets itself off again and again" in errors[0][1]
+    # the parameter changed on the way (n - 1 each time round): it ends, nothing said
+    ends = SCORES.replace("BODY", "if n > 3 {\n        emit scored(p, n - 1)\n    }")
+    assert _found(tmp_path, ends) == []
+    _runs(tmp_path, ends)
