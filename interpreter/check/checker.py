@@ -48,6 +48,7 @@ from interpreter.check.view_secrets import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
 from interpreter.core.limits import no_collection
+from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.datatables import tableable
 from interpreter.language.parser import parse_file
@@ -277,6 +278,8 @@ class Checker:
             allowed = _literal_choices(d.choices)
             if allowed is not None and written is not None and written not in allowed:
                 shown = ", ".join(str(a).lower() if isinstance(a, bool) else str(a) for a in allowed)
+                if isinstance(d.choices, ast.Range) and len(allowed) > 10:  # not a list of a hundred numbers
+                    shown = f"{allowed[0]} to {allowed[-1]}"
                 opening = self._variant_declaring(name, written)
                 also = f", or add `variant {opening}` to the test" if opening is not None else ""
                 self.error(
@@ -1262,10 +1265,15 @@ class Checker:
         """Whether no rule, view, payoff, estimate or test reads variable or option `d`,
         declared in the file checked: the program's own (its `test` blocks' code included,
         checked here), then the test files beside the game, which are not part of it
-        (`_read_beside`). A declaration of an included file (a bundled game a house-rules
-        file builds on) is that game's business, not the designer's: never warned of here."""
-        if d.span.path != next(iter(self.program.sources), d.span.path):
+        (`_read_beside`). A declaration of an included file of the designer's own (a file
+        of shared rules beside the game) is theirs too; one of a bundled game or card set
+        that the file checked builds on (`include twid`) is that game's business, not the
+        designer's: never warned of here."""
+        checked = next(iter(self.program.sources), d.span.path)
+        if d.span.path != checked and _bundled(d.span.path) and not _bundled(checked):
             return False
+        if d.span.path != checked and _bundled(checked):
+            return False  # a bundled game's own files: each checked as the game is
         if ("var:" if isinstance(d, ast.Var) else "option:") + d.name in self.used:
             return False
         if self._beside is None:
@@ -2344,6 +2352,12 @@ def _breaks(stmts) -> bool:
         if isinstance(s, ast.May) and (_breaks(s.body) or _breaks(s.otherwise or ())):
             return True
     return False
+
+
+def _bundled(path: str) -> bool:
+    """Whether `path` is a file of the bundled games or card sets (`include twid`)."""
+    where = Path(path).resolve()
+    return any(where.is_relative_to(folder.resolve()) for folder in (BUNDLED, BUNDLED_CARDS))
 
 
 def _beside_files(program: Program) -> list[Path]:

@@ -351,3 +351,32 @@ def test_a_trigger_emitting_its_own_event_under_a_condition_of_its_parameters_pa
     ends = SCORES.replace("BODY", "if n > 3 {\n        emit scored(p, n - 1)\n    }")
     assert _found(tmp_path, ends) == []
     _runs(tmp_path, ends)
+
+
+def test_a_variable_of_an_included_file_of_ones_own_never_read_is_warned_of(tmp_path):
+    """`include "shared.game"` beside the game: its declarations are the designer's, warned
+    of as the game's own (a bundled game's, `include twid`, are not: tested with the house
+    rules in examples/, whose check says nothing of The Wall is Down's variables)."""
+    (tmp_path / "shared.game").write_text("var tally: int = 0\nvar seen_count: int = 0\n")
+    text = DICE.replace("var rolls: int = 0\n", 'var rolls: int = 0\ninclude "shared.game"\n').replace(
+        "rolls += 1", "rolls += 1\n            tally += rolls"
+    ).replace("game over best", 'log "{rolls} rolls"\n    game over best')
+    found = [(n, message) for n, sev, message, _ in _found(tmp_path, text, "dice.game") if sev == "warning"]
+    assert (1, "variable 'tally' is never read") in found
+    assert (2, "variable 'seen_count' is never read") in found
+    assert all("rolls" not in message for _, message in found)
+
+
+def test_a_tests_option_outside_a_long_range_is_hinted_with_the_range(tmp_path):
+    """`option goal = 5` where the goal is `choices 10..100`: the hint says `10 to 100`, not
+    the ninety-one numbers one by one."""
+    (tmp_path / "dice.game").write_text(
+        DICE.replace("var rolls", 'option goal: int = 30 choices 10..100 "points to win"\nvar rolls').replace(
+            "game over best", 'log "{rolls} rolls, goal {goal}"\n    game over best'
+        )
+    )
+    text = 'include "dice.game"\n\ntest short "A short game" {\n    rule "Dice"\n    option goal = 5\n}\n'
+    found = _found(tmp_path, text, "dice.test.game")
+    assert [(n, message, hint) for n, sev, message, hint in found if sev == "error"] == [
+        (5, "test short: option 'goal' = 5 is not allowed", "choose from 10 to 100")
+    ]
