@@ -1282,7 +1282,18 @@ class Checker:
 
     # ---- statements ---------------------------------------------------------
     def block(self, stmts, scope: dict, loops: int) -> None:
+        bound: dict[str, ast.Let] = {}  # the `let`s of this block: a second of one name is a slip
         for s in stmts:
+            if isinstance(s, ast.Let):
+                first = bound.get(s.name)
+                if first is not None:
+                    self.warn(
+                        s.span,
+                        f"'{s.name}' is already a local of this block (`let` at line {first.span.line}): this "
+                        "`let` makes another, and what the first held is out of reach from here on",
+                        f"to change it, assign it: `{s.name} = ...`; or give this one a name of its own",
+                    )
+                bound[s.name] = s
             self.stmt(s, scope, loops)
         if self.scope_types:  # every binding's type, not just the last (`local_types`)
             seen = self.table.scopes.setdefault(self.result_of or "", {})

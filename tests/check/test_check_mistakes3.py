@@ -358,9 +358,11 @@ def test_a_variable_of_an_included_file_of_ones_own_never_read_is_warned_of(tmp_
     of as the game's own (a bundled game's, `include twid`, are not: tested with the house
     rules in examples/, whose check says nothing of The Wall is Down's variables)."""
     (tmp_path / "shared.game").write_text("var tally: int = 0\nvar seen_count: int = 0\n")
-    text = DICE.replace("var rolls: int = 0\n", 'var rolls: int = 0\ninclude "shared.game"\n').replace(
-        "rolls += 1", "rolls += 1\n            tally += rolls"
-    ).replace("game over best", 'log "{rolls} rolls"\n    game over best')
+    text = (
+        DICE.replace("var rolls: int = 0\n", 'var rolls: int = 0\ninclude "shared.game"\n')
+        .replace("rolls += 1", "rolls += 1\n            tally += rolls")
+        .replace("game over best", 'log "{rolls} rolls"\n    game over best')
+    )
     found = [(n, message) for n, sev, message, _ in _found(tmp_path, text, "dice.game") if sev == "warning"]
     assert (1, "variable 'tally' is never read") in found
     assert (2, "variable 'seen_count' is never read") in found
@@ -380,3 +382,20 @@ def test_a_tests_option_outside_a_long_range_is_hinted_with_the_range(tmp_path):
     assert [(n, message, hint) for n, sev, message, hint in found if sev == "error"] == [
         (5, "test short: option 'goal' = 5 is not allowed", "choose from 10 to 100")
     ]
+
+
+def test_a_second_let_of_one_name_in_a_block_is_warned_of(tmp_path):
+    """`let going = true` then `let going = false` where `going = false` was meant: the
+    loop reading `going` never runs, and the game goes round without a decision; the check
+    says so at the second `let`, and the hint applied (an assignment) plays to the end."""
+    text = DICE.replace(
+        '    for p in players {\n        may p "roll" {',
+        '    let going = true\n    let going = false\n    for p in players {\n        may p "roll" {',
+    ).replace("game over best", 'log "{going} {rolls}"\n    game over best')
+    found = _found(tmp_path, text, "dice.game")
+    said = [(n, sev, message, hint) for n, sev, message, hint in found if "already a local" in message]
+    assert [(n, sev) for n, sev, _, _ in said] == [(_line(text, "let going = false"), "warning")]
+    assert "`going = ...`" in said[0][3]
+    fixed = text.replace("let going = false", "going = false")
+    assert _found(tmp_path, fixed, "dice.game") == []
+    _runs(tmp_path, fixed)
