@@ -399,3 +399,18 @@ def test_a_second_let_of_one_name_in_a_block_is_warned_of(tmp_path):
     fixed = text.replace("let going = false", "going = false")
     assert _found(tmp_path, fixed, "dice.game") == []
     _runs(tmp_path, fixed)
+
+
+def test_a_variable_read_only_to_be_written_again_is_never_read(tmp_path):
+    """`history = append(history, d)` and `history` read nowhere else: as `tally += k`, it
+    is never read; read once elsewhere (a log), it is."""
+    text = (
+        DICE.replace("var rolls: int = 0\n", "var rolls: int = 0\nvar history: list int = []\n")
+        .replace("rolls += 1", "rolls += 1\n            history = append(history, d)")
+        .replace("game over best", 'log "{rolls} rolls"\n    game over best')
+    )
+    found = [(n, message) for n, sev, message, _ in _found(tmp_path, text, "dice.game") if sev == "warning"]
+    assert found == [(_line(text, "var history"), "variable 'history' is never read")]
+    read = text.replace('log "{rolls} rolls"', 'log "{rolls} rolls: {history}"')
+    assert _found(tmp_path, read, "dice.game") == []
+    _runs(tmp_path, read)
