@@ -1617,8 +1617,8 @@ class Checker:
         read = "var:" + s.name
         was_read = read in self.used
         value = self.value_type(s.value, scope)
-        if not was_read and s.name not in scope and s.name in self.vars:
-            # read only to be written again (`log_ = concat(log_, [x])`, as `tally += k`): not read
+        if not was_read and not s.keys and s.name not in scope and s.name in self.vars:
+            # read only to be written again whole (`seen = append(seen, x)`, as `tally += k`): not read
             self.used.discard(read)
         self._assigned(s, scope, value)
         self._forget({s.name}, scope)

@@ -474,6 +474,7 @@ procedure play() {
         }
         round += 1
     }
+    log "dice kept: {pool}"
     game over best(players, p => score[p])
 }
 """
