@@ -171,6 +171,7 @@ class Checker:
         self.diags.extend(seat_warnings(self.program))
         self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
+        self.diags = _at_removal(self.diags, self.program.removed)
         return self.diags
 
     def check_expression(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
@@ -2368,6 +2369,39 @@ def _breaks(stmts) -> bool:
         if isinstance(s, ast.May) and (_breaks(s.body) or _breaks(s.otherwise or ())):
             return True
     return False
+
+
+_UNKNOWN = re.compile(r"unknown (?:procedure|function|name|query|event|variable) '(\w+)'")
+
+
+def _at_removal(diags: list[Diagnostic], removed: tuple[ast.Remove, ...]) -> list[Diagnostic]:
+    """The errors of names a `remove` took away that the rules still use (`remove procedure
+    gain_vp`, and the game's cards calling it), as one error at the `remove`, naming where
+    the first use is and how many there are: the mistake is the removal, not each use
+    (often in the included game's files, not the designer's)."""
+    by_name = {r.name: r for r in removed if r.kind != "card"}
+    if not by_name:
+        return diags
+    uses: dict[str, list[Diagnostic]] = {}
+    kept = []
+    for d in diags:
+        found = _UNKNOWN.match(d.message) if d.severity == "error" else None
+        if found is not None and found.group(1) in by_name:
+            uses.setdefault(found.group(1), []).append(d)
+        else:
+            kept.append(d)
+    for name, places in uses.items():
+        r = by_name[name]
+        first = places[0].span
+        more = f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''}" if len(places) > 1 else ""
+        kept.append(
+            Diagnostic(
+                r.span,
+                f"`remove {r.kind} {name}`: the rules still use it, at {first.path}:{first.line}{more}",
+                f"keep it (drop this `remove`), or write `replace {r.kind} {name} ...` with what it should do now",
+            )
+        )
+    return kept
 
 
 def _bundled(path: str) -> bool:

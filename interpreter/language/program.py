@@ -81,6 +81,9 @@ class Program:
     rules_hash: str
     tables: tuple[LoadedTable, ...] = ()  # the `table` and `links` files in force, read
     tests: tuple[ast.Test, ...] = ()  # designers' tests (`gamedef test`), not part of the game
+    # the `remove`s in force (outside any variant, and the chosen variants'): where a
+    # declaration the rules still use was removed, the check's error points there
+    removed: tuple[ast.Remove, ...] = ()
 
 
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
@@ -245,6 +248,7 @@ def load_program(
         rules_hash=digest.hexdigest()[:16],
         tables=tuple(tables),
         tests=tests,
+        removed=tuple(d for d in [*overlays, *(x for v in chosen for x in v.decls)] if isinstance(d, ast.Remove)),
     )
 
 

@@ -187,6 +187,7 @@ def _check_input(program: Program) -> tuple:
         program.tests,
         tuple(program.all_variants),
         tuple(v.name for v in program.variants),
+        program.removed,
     )
 
 

@@ -414,3 +414,25 @@ def test_a_variable_read_only_to_be_written_again_is_never_read(tmp_path):
     read = text.replace('log "{rolls} rolls"', 'log "{rolls} rolls: {history}"')
     assert _found(tmp_path, read, "dice.game") == []
     _runs(tmp_path, read)
+
+
+def test_removing_what_the_rules_still_use_is_one_error_at_the_remove(tmp_path):
+    """`remove procedure gain` in a file that includes a game whose rules call `gain`:
+    one error at the `remove` (where the designer's mistake is), naming the first use and
+    how many more, not one error at each use inside the game included."""
+    (tmp_path / "base.game").write_text(
+        DICE.replace("var rolls: int = 0\n", "var rolls: int = 0\n")
+        .replace("score[p] += d", "gain(p, d)")
+        .replace("game over best", 'log "{rolls}"\n    game over best')
+        + 'procedure gain(p: player, n: int) {\n    rule "Dice: a roll scores"\n    score[p] += n\n}\n'
+    )
+    text = 'include "base.game"\n\nremove procedure gain\n'
+    found = [(n, sev, message, hint) for n, sev, message, hint in _found(tmp_path, text) if sev == "error"]
+    assert len(found) == 1, found
+    line, _, message, hint = found[0]
+    assert line == 3
+    assert message.startswith("`remove procedure gain`: the rules still use it, at ")
+    assert "base.game:" in message
+    assert "drop this `remove`" in hint
+    # the hint applied: the remove dropped, the file checks clean
+    assert _found(tmp_path, 'include "base.game"\n') == []
