@@ -116,6 +116,7 @@ class Checker:
         # A kind no `entity` declares: its cards, each with the properties it gives.
         self.card_props: dict[str, list[tuple[ast.Card, set[str]]]] = {}
         self.card_now: ast.Card | None = None  # the card whose slots are being checked: `self` is it
+        self._slot_now: tuple | None = None  # the slot being checked: (name, kind, parameter names, signature)
         # The expressions known not to be none here (by `_key`): narrowed by `x != none`, kept
         # while nothing they read can change (`_forget`).
         self.narrowed: frozenset = frozenset()
@@ -1042,10 +1043,12 @@ class Checker:
                 self.bind(p.name, p.span, scope[p.name], "parameter")
             self.narrowed = frozenset()
             self._stray_params, self._stray_told = self._stray_slot_params(d, name, params, set(scope)), False
+            self._slot_now = (name, d.kind, list(dict.fromkeys(p.name for p in declared + params)), sig)
             try:
                 self.block(body, scope, 0)
             finally:
                 self._stray_params = {}
+                self._slot_now = None
 
     def _performed_slots(self) -> set[str]:
         """The slot names some `perform X.NAME(...)` of the program (or of its tests) names."""
@@ -1912,6 +1915,19 @@ class Checker:
                 self._stray_told = True  # its other uses, and the others' uses, are the same mistake
             return ANY
         owner = self._param_owners_now().get(n)
+        slot = self._slot_now
+        if slot is not None and slot[2] and n not in scope and (owner is not None or len(n) == 1):
+            # in a card's slot: its own parameters are what the name most likely meant
+            slot_name, kind, names, sig = slot
+            declared = f" (`slot {slot_name}({params_text(sig.params)})` of {kind})" if sig is not None else ""
+            self.error(
+                e.span,
+                f"unknown name '{n}'",
+                did_you_mean(n, scope)
+                or f"this `{slot_name}` has the parameters {', '.join(names)}{declared}: use one of them, "
+                "or bind the name with `let`",
+            )
+            return ANY
         if owner is not None or len(n) == 1:
             # A parameter elsewhere, or a one-letter name (a local's, by habit): only a local
             # here is a likely slip for it, never a global that would compile and mean another

@@ -436,3 +436,21 @@ def test_removing_what_the_rules_still_use_is_one_error_at_the_remove(tmp_path):
     assert "drop this `remove`" in hint
     # the hint applied: the remove dropped, the file checks clean
     assert _found(tmp_path, 'include "base.game"\n') == []
+
+
+def test_an_unknown_one_letter_name_in_a_cards_slot_is_hinted_with_the_slots_parameters(tmp_path):
+    """`score[q] += 1` in a card's `effect`, whose parameter is `p`: the hint names the
+    slot's own parameters (not a parameter of some other rule of the same letter)."""
+    text = GEMS.replace("CHOICE", "score[q] += 1")
+    found = [(n, message, hint) for n, sev, message, hint in _found(tmp_path, text) if sev == "error"]
+    assert found == [
+        (
+            _line(text, "score[q] += 1"),
+            "unknown name 'q'",
+            "this `effect` has the parameters p (`slot effect(p: player)` of Gem): use one of them, "
+            "or bind the name with `let`",
+        )
+    ]
+    fixed = GEMS.replace("CHOICE", "score[p] += 1")
+    assert _found(tmp_path, fixed) == []
+    _runs(tmp_path, fixed)
