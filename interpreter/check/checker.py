@@ -1618,12 +1618,7 @@ class Checker:
         return None
 
     def assign(self, s: ast.Assign, scope) -> None:
-        read = "var:" + s.name
-        was_read = read in self.used
         value = self.value_type(s.value, scope)
-        if not was_read and not s.keys and s.name not in scope and s.name in self.vars:
-            # read only to be written again whole (`seen = append(seen, x)`, as `tally += k`): not read
-            self.used.discard(read)
         self._assigned(s, scope, value)
         self._forget({s.name}, scope)
         target: tuple | None = ("n", s.name)

@@ -474,7 +474,6 @@ procedure play() {
         }
         round += 1
     }
-    log "dice kept: {pool}"
     game over best(players, p => score[p])
 }
 """

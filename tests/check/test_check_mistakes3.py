@@ -401,21 +401,6 @@ def test_a_second_let_of_one_name_in_a_block_is_warned_of(tmp_path):
     _runs(tmp_path, fixed)
 
 
-def test_a_variable_read_only_to_be_written_again_is_never_read(tmp_path):
-    """`history = append(history, d)` and `history` read nowhere else: as `tally += k`, it
-    is never read; read once elsewhere (a log), it is."""
-    text = (
-        DICE.replace("var rolls: int = 0\n", "var rolls: int = 0\nvar history: list int = []\n")
-        .replace("rolls += 1", "rolls += 1\n            history = append(history, d)")
-        .replace("game over best", 'log "{rolls} rolls"\n    game over best')
-    )
-    found = [(n, message) for n, sev, message, _ in _found(tmp_path, text, "dice.game") if sev == "warning"]
-    assert found == [(_line(text, "var history"), "variable 'history' is never read")]
-    read = text.replace('log "{rolls} rolls"', 'log "{rolls} rolls: {history}"')
-    assert _found(tmp_path, read, "dice.game") == []
-    _runs(tmp_path, read)
-
-
 def test_removing_what_the_rules_still_use_is_one_error_at_the_remove(tmp_path):
     """`remove procedure gain` in a file that includes a game whose rules call `gain`:
     one error at the `remove` (where the designer's mistake is), naming the first use and
