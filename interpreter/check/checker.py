@@ -173,6 +173,7 @@ class Checker:
         self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         self.diags = _at_removal(self.diags, self.program.removed)
+        self.diags = _at_replacement(self.diags, self.program.replaced)
         return self.diags
 
     def check_expression(self, e: ast.Expr, scope: dict[str, Type]) -> Type:
@@ -2410,6 +2411,46 @@ def _at_removal(diags: list[Diagnostic], removed: tuple[ast.Remove, ...]) -> lis
                 r.span,
                 f"`remove {r.kind} {name}`: the rules still use it, at {first.path}:{first.line}{more}",
                 f"keep it (drop this `remove`), or write `replace {r.kind} {name} ...` with what it should do now",
+            )
+        )
+    return kept
+
+
+_ARITY = re.compile(r"(procedure|function|query|event) '(\w+)' takes \d+ arguments?, given \d+")
+
+
+def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) -> list[Diagnostic]:
+    """The errors of calls, in other files, of a procedure, def, query or event a `replace`
+    gave other parameters (`replace procedure gain_vp(s: player)` where the included game
+    calls `gain_vp(s, 1)`), as one error at the `replace`: the new parameters are the
+    mistake, not each call the game made as it always did."""
+    by_name = {}
+    for r in replaced:
+        name = getattr(r.decl, "name", None)
+        if isinstance(r.decl, ast.Procedure | ast.Def | ast.Query | ast.Event) and name:
+            by_name[name] = r
+    if not by_name:
+        return diags
+    calls: dict[str, list[Diagnostic]] = {}
+    kept = []
+    for d in diags:
+        found = _ARITY.match(d.message) if d.severity == "error" else None
+        r = by_name.get(found.group(2)) if found is not None else None
+        if r is not None and d.span.path != r.span.path:
+            calls.setdefault(r.decl.name, []).append(d)  # type: ignore[union-attr]
+        else:
+            kept.append(d)
+    for name, places in calls.items():
+        r = by_name[name]
+        first = places[0]
+        more = f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''}" if len(places) > 1 else ""
+        params = params_text(r.decl.params)  # type: ignore[union-attr]
+        kept.append(
+            Diagnostic(
+                r.span,
+                f"this `replace` gives '{name}' the parameters ({params}), but the rules still call it as before, "
+                f"at {first.span.path}:{first.span.line}{more} ({first.message.split(':')[0]})",
+                "keep the parameters the rules call it with, and change what it does; or replace its callers too",
             )
         )
     return kept

@@ -84,6 +84,7 @@ class Program:
     # the `remove`s in force (outside any variant, and the chosen variants'): where a
     # declaration the rules still use was removed, the check's error points there
     removed: tuple[ast.Remove, ...] = ()
+    replaced: tuple[ast.Replace, ...] = ()  # the `replace`s in force, likewise
 
 
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
@@ -249,6 +250,7 @@ def load_program(
         tables=tuple(tables),
         tests=tests,
         removed=tuple(d for d in [*overlays, *(x for v in chosen for x in v.decls)] if isinstance(d, ast.Remove)),
+        replaced=tuple(d for d in [*overlays, *(x for v in chosen for x in v.decls)] if isinstance(d, ast.Replace)),
     )
 
 

@@ -188,6 +188,7 @@ def _check_input(program: Program) -> tuple:
         tuple(program.all_variants),
         tuple(v.name for v in program.variants),
         program.removed,
+        program.replaced,
     )
 
 

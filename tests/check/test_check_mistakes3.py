@@ -439,3 +439,25 @@ def test_an_unknown_one_letter_name_in_a_cards_slot_is_hinted_with_the_slots_par
     fixed = GEMS.replace("CHOICE", "score[p] += 1")
     assert _found(tmp_path, fixed) == []
     _runs(tmp_path, fixed)
+
+
+def test_replacing_with_other_parameters_than_the_game_calls_is_one_error_at_the_replace(tmp_path):
+    """`replace procedure gain(p: player)` where the included game calls `gain(p, d)`: one
+    error at the `replace`, not one at each call inside the included game."""
+    (tmp_path / "base.game").write_text(
+        DICE.replace("score[p] += d", "gain(p, d)").replace("game over best", 'log "{rolls}"\n    game over best')
+        + 'procedure gain(p: player, n: int) {\n    rule "Dice: a roll scores"\n    score[p] += n\n}\n'
+    )
+    text = (
+        'include "base.game"\n\nreplace procedure gain(p: player) {\n'
+        '    rule "House rule: a roll scores 1"\n    score[p] += 1\n}\n'
+    )
+    found = [(n, message, hint) for n, sev, message, hint in _found(tmp_path, text) if sev == "error"]
+    assert len(found) == 1, found
+    line, message, hint = found[0]
+    assert line == 3
+    assert message.startswith("this `replace` gives 'gain' the parameters (p: player), but the rules still call it")
+    assert "(procedure 'gain' takes 1 argument, given 2)" in message
+    assert "keep the parameters" in hint
+    fixed = text.replace("gain(p: player)", "gain(p: player, n: int)")
+    assert _found(tmp_path, fixed) == []
