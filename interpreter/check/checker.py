@@ -2435,9 +2435,9 @@ def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) 
     kept = []
     for d in diags:
         found = _ARITY.match(d.message) if d.severity == "error" else None
-        r = by_name.get(found.group(2)) if found is not None else None
-        if r is not None and d.span.path != r.span.path:
-            calls.setdefault(r.decl.name, []).append(d)  # type: ignore[union-attr]
+        called = by_name.get(found.group(2)) if found is not None else None
+        if found is not None and called is not None and d.span.path != called.span.path:
+            calls.setdefault(found.group(2), []).append(d)
         else:
             kept.append(d)
     for name, places in calls.items():
