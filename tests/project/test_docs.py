@@ -1,6 +1,6 @@
 """The language reference must stay true: every ```game block in docs/language.md parses,
-and every complete program in it (one with a `procedure play(`) loads, compiles, starts
-and survives random moves. A program that reads a data file (`table ... from "x.csv"`)
+and every complete program in it (one with a `procedure play(`) checks without a warning,
+loads, compiles, starts and survives random moves. A program that reads a data file (`table ... from "x.csv"`)
 is followed by it in the document, in a block whose info string names it
 (```csv countries.csv): it is written beside the program before loading.
 """
