@@ -587,8 +587,10 @@ def compile_game(
 
 
 # Objects moved to the oldest generation since the collector's last full collection, and
-# that collection's number (`_kept_old`).
+# that collection's number (`_kept_old`); and objects set aside for good in a process that
+# sets its own aside (the command line's), over the process's life.
 _moved = [0, -1]
+_set_aside = [0]
 MAX_MOVED = 500_000  # about one compile of the largest bundled game with its program
 
 
@@ -604,12 +606,21 @@ def _kept_old() -> None:
     A collection of the oldest generation comes when enough objects have survived the
     young ones; objects moved so are not counted, so a process that compiles and drops
     games over and over would grow. So at most `MAX_MOVED` objects are moved between two
-    full collections; past that the compile's objects age as any others. A process that
-    sets objects aside itself (`gc.freeze`: the command line's, interpreter/cli) is left
-    alone: `gc.unfreeze` would give them back."""
-    if gc.get_freeze_count():
-        return
+    full collections; past that the compile's objects age as any others.
+
+    A process that sets objects aside itself (`gc.freeze`: the command line's,
+    interpreter/cli) keeps them aside: `gc.unfreeze` would give them back. There the
+    compile's objects are set aside with them (`gc.freeze` alone), as what the command
+    made before it was: the young collection after the compile would otherwise still walk
+    them all. Objects set aside are never walked again, so a cycle among them that is
+    dropped is never freed: at most `MAX_MOVED` are set aside over the process's life (a
+    language server compiling at every edit sets aside its first compile's only)."""
     made = gc.get_count()[0] + len(gc.get_objects(1))
+    if gc.get_freeze_count():
+        if _set_aside[0] + made <= MAX_MOVED:
+            _set_aside[0] += made
+            gc.freeze()
+        return
     full = gc.get_stats()[-1]["collections"]
     if full != _moved[1]:
         _moved[:] = [0, full]
