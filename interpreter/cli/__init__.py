@@ -31,7 +31,7 @@ def as_command() -> None:
     Python's collections at exit, which would walk the whole heap (the games loaded, their
     code) only to free what the end of the process frees anyway. Together about a fifth of
     a second of CPU of `gamedef check` after an edit (benchmarks/README.md). A game
-    compiled in such a process is set aside with them (compile/compiler.py, `_kept_old`).
+    compiled in such a process is set aside with them (core/collector.py).
 
     A game compiled here is kept for the next run by a detached copy of the process as it
     ends (core/background.py), so the command does not wait while the game's every

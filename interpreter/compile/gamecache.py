@@ -98,7 +98,7 @@ def _interpreter_digest() -> str:
 
 def _entry(path: Path, variants: tuple[str, ...], options: dict[str, Any]) -> Path | None:
     where = cache.directory()
-    interpreter = _interpreter_digest()
+    interpreter = _interpreter_digest() if where is not None else ""
     if where is None or not interpreter:
         return None
     key = repr((interpreter, str(path), tuple(variants), sorted(options.items(), key=repr)))

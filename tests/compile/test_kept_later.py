@@ -1,6 +1,6 @@
 """A compiled game kept for the next run by a detached copy of the process as it ends
 (core/background.py, compile/gamecache.py `store`), and the collector in a process that
-sets its objects aside (compile/compiler.py `_kept_old`)."""
+sets its objects aside (core/collector.py)."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from pathlib import Path
 import pytest
 from repo_paths import ROOT
 
-from interpreter.compile import compiler as compiler_module
 from interpreter.compile.compiler import compile_game
-from interpreter.core import background
+from interpreter.core import background, collector
 from interpreter.language.program import load_program
 from interpreter.runtime.load import find_game
 
@@ -141,12 +140,12 @@ def test_a_compile_in_a_process_that_sets_objects_aside_sets_the_game_aside_too(
     with it, so no young collection walks it after the compile (0.1 s for The Wall is Down),
     and only up to `MAX_MOVED` objects over the process's life."""
     program = load_program(find_game("tictactoe"))
-    monkeypatch.setattr(compiler_module, "_set_aside", [0])
+    monkeypatch.setattr(collector, "_set_aside", [0])
     gc.freeze()
     try:
         game = compile_game(program)
         assert _frozen(game.ns)
-        monkeypatch.setattr(compiler_module, "MAX_MOVED", compiler_module._set_aside[0] + 10)
+        monkeypatch.setattr(collector, "MAX_MOVED", collector._set_aside[0] + 10)
         again = compile_game(program)
         assert not _frozen(again.ns)  # past the bound: it ages as any other object
     finally:
