@@ -21,7 +21,6 @@ playout loop never walks the syntax tree or looks a name up.
 
 from __future__ import annotations
 
-import gc
 import inspect
 import typing
 from collections.abc import Callable
@@ -60,9 +59,10 @@ from interpreter.compile.scope import Scope
 from interpreter.compile.statements import StatementCompiler
 from interpreter.compile.steps import Code
 from interpreter.compile.views import compile_view
+from interpreter.core import collector
 from interpreter.core.builtins import DIRECTIONS
 from interpreter.core.errors import OptionError, did_you_mean
-from interpreter.core.limits import LimitExceeded, no_collection
+from interpreter.core.limits import LimitExceeded
 from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
@@ -575,49 +575,12 @@ def compile_game(
     counts towards the next collection, and none of them in a cycle; a collection would
     walk every object of the program for nothing (about a sixth of The Wall is Down's
     compile, for the LSP's re-checks and any caller of this function directly). What the
-    compile made is then moved to the collector's oldest generation (`_kept_old`)."""
-    outermost = gc.isenabled()
-    with no_collection():
+    compile made is then moved to the collector's oldest generation (core/collector.py)."""
+    with collector.loading():
         compiler = Compiler(program, options, optimise, symbols)
         game = compiler.run(OPTIONS_ONLY if options_only else None).finish()
         del compiler  # (its working state freed now, not moved with the game)
-        if outermost:
-            _kept_old()
     return game
-
-
-# Objects moved to the oldest generation since the collector's last full collection, and
-# that collection's number (`_kept_old`).
-_moved = [0, -1]
-MAX_MOVED = 500_000  # about one compile of the largest bundled game with its program
-
-
-def _kept_old() -> None:
-    """Move every object the collector tracks in its young generations (the game just
-    compiled, most of them) to its oldest generation, in two list splices
-    (`gc.freeze`, then `gc.unfreeze`), rather than letting the first young collection
-    after the compile walk them all (0.1 s for The Wall is Down's 290,000 objects) and
-    leave them in the order it reached them: a later full collection then walks them in
-    the order they were made, near each other in memory, and freeing the game takes
-    0.2 s instead of 0.5 s (benchmarks/README.md).
-
-    A collection of the oldest generation comes when enough objects have survived the
-    young ones; objects moved so are not counted, so a process that compiles and drops
-    games over and over would grow. So at most `MAX_MOVED` objects are moved between two
-    full collections; past that the compile's objects age as any others. A process that
-    sets objects aside itself (`gc.freeze`: the command line's, interpreter/cli) is left
-    alone: `gc.unfreeze` would give them back."""
-    if gc.get_freeze_count():
-        return
-    made = gc.get_count()[0] + len(gc.get_objects(1))
-    full = gc.get_stats()[-1]["collections"]
-    if full != _moved[1]:
-        _moved[:] = [0, full]
-    if _moved[0] + made > MAX_MOVED:
-        return
-    _moved[0] += made
-    gc.freeze()
-    gc.unfreeze()
 
 
 def _leaver(hooks: dict[str, Code]):

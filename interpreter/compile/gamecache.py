@@ -67,7 +67,7 @@ import attrs
 from interpreter.compile import lazy
 from interpreter.compile.compiled import FORMAT_VERSION, CompiledGame
 from interpreter.compile.compiler import WORKING_STATE
-from interpreter.core import cache
+from interpreter.core import background, cache
 from interpreter.core.paths import GRAMMAR, PACKAGE, ROOT
 from interpreter.language.digests import part_digest
 from interpreter.language.sources import SourceError, confined, read_bytes_checked
@@ -98,7 +98,7 @@ def _interpreter_digest() -> str:
 
 def _entry(path: Path, variants: tuple[str, ...], options: dict[str, Any]) -> Path | None:
     where = cache.directory()
-    interpreter = _interpreter_digest()
+    interpreter = _interpreter_digest() if where is not None else ""
     if where is None or not interpreter:
         return None
     key = repr((interpreter, str(path), tuple(variants), sorted(options.items(), key=repr)))
@@ -363,10 +363,19 @@ def store(
     path: Path, variants: tuple[str, ...], options: dict[str, Any], compiled: CompiledGame, rules: str | None = None
 ) -> None:
     """Keep `compiled` for the next load of the same files, variants and options, and, given
-    its `rules_digest`, for a load of the same rules by another way (`load_same`)."""
+    its `rules_digest`, for a load of the same rules by another way (`load_same`). Writing
+    first compiles every function the game has not called yet: in a process that runs one
+    command, a detached copy of it writes the entry as it ends, and the command waits for
+    none of it (core/background.py)."""
     entry = _entry(path, variants, options)
     if entry is None:
         return
+    if not background.later(lambda: _write(entry, compiled, rules)):
+        _write(entry, compiled, rules)
+
+
+def _write(entry: Path, compiled: CompiledGame, rules: str | None) -> None:
+    """`store`'s work: every pending function compiled, then the entry and its index written."""
     if not lazy.force(compiled.ns):  # kept compiled: a pending function's intermediate form is slow to read back
         return
     files = tuple((name, _text_digest(text)) for name, text in sorted(compiled.program.sources.items()))

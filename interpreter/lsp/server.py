@@ -26,6 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
+from interpreter.core import background
 from interpreter.core.errors import Diagnostic, Span
 from interpreter.language import syntax as ast
 from interpreter.lsp import analysis as A
@@ -429,7 +430,9 @@ def _symbol(text: str, entry: A.Outline) -> types.DocumentSymbol:
 
 
 def main() -> int:
-    """Serve one editor on stdin and stdout until it says `exit`."""
+    """Serve one editor on stdin and stdout until it says `exit`. A game it compiles is
+    kept for the next load at once, not as the process ends (core/background.py)."""
+    background.forbid()
     logging.basicConfig(level=logging.WARNING)  # to stderr: stdout carries the protocol
     server.start_io()
     return 0

@@ -15,8 +15,8 @@ from interpreter.check.checker import check_game
 from interpreter.check.symbols import SymbolTable
 from interpreter.compile import gamecache
 from interpreter.compile.compiler import compile_game
+from interpreter.core import collector
 from interpreter.core.errors import UsageError, did_you_mean
-from interpreter.core.limits import no_collection
 from interpreter.core.paths import BUNDLED, EXAMPLES, read_roots
 from interpreter.language.program import Program, load_program, with_constants
 from interpreter.runtime.game import ChanceGame, Game
@@ -84,7 +84,7 @@ def load_game(
         compiled = cached
     else:  # not compiled before, or its files have changed since, or not optimised
         tell = progress or (lambda step, what: None)
-        with no_collection():  # loading is linear in the file's size (limits.py)
+        with collector.loading():  # linear in the file's size, and then kept old (core/collector.py)
             if checked is not None and not constants:
                 program = checked
             else:

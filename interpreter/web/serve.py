@@ -14,6 +14,7 @@ from types import FrameType
 
 import uvicorn
 
+from interpreter.core import background
 from interpreter.web.app import create_app
 
 GRACE = 1  # seconds uvicorn waits for answers still being sent when it stops
@@ -29,7 +30,10 @@ def where(db: str | Path) -> str:
 
 
 def serve(db: str | Path, games: list[str] | None, host: str, port: int, hosts: Iterable[str], ai_threads: int) -> None:
-    """Serve the web table until stopped; the AI seats are played by worker processes."""
+    """Serve the web table until stopped; the AI seats are played by worker processes. A
+    game it compiles is kept for the next load at once, not as the process ends
+    (core/background.py): the server keeps running."""
+    background.forbid()
     app = create_app(db, games, hosts=hosts, ai_threads=ai_threads, ai_processes=True)
 
     class Server(uvicorn.Server):

@@ -22,7 +22,6 @@ import attrs
 import pytest
 
 from interpreter import load_game
-from interpreter.compile import compiler as compiler_module
 from interpreter.compile import gamecache
 from interpreter.compile.compiled import (
     FORMAT_VERSION,
@@ -44,6 +43,7 @@ from interpreter.compile.compiler import (
     _in_order,
     compile_game,
 )
+from interpreter.core import collector
 from interpreter.language.program import load_program
 from interpreter.runtime import load
 from interpreter.runtime.load import bundled_games, find_game
@@ -282,7 +282,7 @@ def test_a_compiled_game_is_moved_to_the_collectors_oldest_generation(monkeypatc
     out of the order it was made in (freeing it later 0.5 s rather than 0.2 s)."""
     program = load_program(find_game("tictactoe"))
     assert gc.isenabled() and not gc.get_freeze_count()
-    monkeypatch.setattr(compiler_module, "_moved", [0, -1])
+    monkeypatch.setattr(collector, "_moved", [0, -1])
     game = compile_game(program)
     assert _oldest(game.ns)
 
@@ -292,9 +292,9 @@ def test_games_compiled_and_dropped_over_and_over_are_collected(monkeypatch):
     so at most `MAX_MOVED` are moved between two: past it a compile's objects age as any
     others, and a process compiling and dropping games does not grow."""
     program = load_program(find_game("tictactoe"))
-    monkeypatch.setattr(compiler_module, "_moved", [0, -1])
+    monkeypatch.setattr(collector, "_moved", [0, -1])
     first = compile_game(program)
-    monkeypatch.setattr(compiler_module, "MAX_MOVED", compiler_module._moved[0] + 10)
+    monkeypatch.setattr(collector, "MAX_MOVED", collector._moved[0] + 10)
     full = gc.get_stats()[-1]["collections"]
     second = compile_game(program)
     if gc.get_stats()[-1]["collections"] == full:  # (no full collection came in between)
