@@ -162,6 +162,10 @@ def _writes(body) -> set[str]:
     return out
 
 
+RING_STEPS = 20_000  # steps of the search for rings of triggers, over the whole file (`_walk`)
+MAX_RINGS = 50  # rings of triggers weighed and told, at most
+
+
 def endless(decls) -> list[Diagnostic]:
     """The endless recursions and loops of a program's declarations (see the module's doc)."""
     procedures = {d.name for d in decls if isinstance(d, ast.Procedure)}
@@ -405,17 +409,25 @@ class _Rules:
                     return None
         return emit, bool(conditions)
 
-    def _walk(self, start, path: list, edges: dict, found: list, seen: set) -> None:
-        """The rings from `start` along `path` (each trigger at most once, 16 at most)."""
+    def _walk(self, start, path: list, edges: dict, found: list, seen: set, budget: list[int]) -> None:
+        """The rings from `start` along `path`: each event at most once (a ring through an
+        event twice holds a shorter one), 16 triggers at most, and `budget[0]` steps in all
+        over every start, so that a file of many triggers of each event (whose rings are
+        as many as the choices of one trigger per event) is checked in bounded time; the
+        rings past it, and past `MAX_RINGS`, are left to play. One ring is kept for each
+        set of events: every trigger of an event runs when it is emitted."""
         _, emit, _ = edges[id(path[-1])]
         for u in self.triggers.get(emit.event, ()):
+            if budget[0] <= 0:
+                return
+            budget[0] -= 1
             if u is start:
-                ring = frozenset(id(x) for x in path)
-                if ring not in seen:
+                ring = frozenset(x.event for x in path)  # (one ring told per set of events)
+                if ring not in seen and len(found) < MAX_RINGS:
                     seen.add(ring)
                     found.append(list(path))
-            elif id(u) in edges and all(u is not x for x in path) and len(path) < 16:
-                self._walk(start, [*path, u], edges, found, seen)
+            elif id(u) in edges and all(u.event != x.event for x in path) and len(path) < 16:
+                self._walk(start, [*path, u], edges, found, seen, budget)
 
     def _rings(self, defs: dict) -> list[Diagnostic]:
         """Rings of triggers the other checks leave (`self_triggering`, `_cycles`): three or
@@ -430,10 +442,11 @@ class _Rules:
                     edges[id(t)] = (t, *found)
         by_id = {i: edge[0] for i, edge in edges.items()}
         found_rings: list[list[ast.Trigger]] = []
-        seen_rings: set[frozenset[int]] = set()
+        seen_rings: set[frozenset[str]] = set()
         order = sorted(by_id.values(), key=lambda t: (t.span.path, t.span.line, t.span.column))
+        budget = [RING_STEPS]
         for start in order:
-            self._walk(start, [start], edges, found_rings, seen_rings)
+            self._walk(start, [start], edges, found_rings, seen_rings, budget)
         out = []
         for ring in found_rings:
             emits = [edges[id(t)][1] for t in ring]

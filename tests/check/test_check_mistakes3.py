@@ -461,3 +461,47 @@ def test_replacing_with_other_parameters_than_the_game_calls_is_one_error_at_the
     assert "keep the parameters" in hint
     fixed = text.replace("gain(p: player)", "gain(p: player, n: int)")
     assert _found(tmp_path, fixed) == []
+
+
+def _many_triggers(events: int, each: int) -> str:
+    """A game whose events e0 .. e(N-1) each have `each` triggers emitting the next event:
+    one ring of events, as many rings of triggers as the ways to pick one trigger per event."""
+    lines = ['game many "Many" {', "    players 2..2", "    seats [north, south]", "}", "var n: int = 0"]
+    lines += [f"event e{i}(p: player)" for i in range(events)]
+    for i in range(events):
+        for k in range(each):
+            lines += [f"when e{i}(p) {{", f'    rule "Many: {i}.{k}"', f"    emit e{(i + 1) % events}(p)", "}"]
+    lines += ["procedure play() {", '    rule "Many: play"', "    for p in players {", '        may p "go" {']
+    lines += ["            n += 1", "            emit e0(p)", "        }", "    }", "    game over []", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def test_a_ring_of_events_with_many_triggers_each_is_told_once(tmp_path):
+    """Every trigger of an event runs when it is emitted, so a ring of events is one
+    endless recursion, told once (at its first trigger's emit), however many triggers each
+    event has: before, each choice of one trigger per event was a ring of its own (3 ** 4
+    errors here), and a file of ten events with five triggers each searched 5 ** 10 rings."""
+    text = _many_triggers(4, 3)
+    errors = [(n, message) for n, sev, message, _ in _found(tmp_path, text) if sev == "error"]
+    assert len(errors) == 1
+    assert errors[0][0] == _line(text, "emit e1(p)")
+    assert all(f"'e{i}'" in errors[0][1] for i in range(4))
+
+
+def test_the_search_for_rings_is_bounded(tmp_path, monkeypatch):
+    """A file of many triggers is checked in bounded steps (`RING_STEPS`): the search stops
+    there, and what it found by then is told."""
+    from interpreter.check import endless
+
+    steps = []
+    walk = endless._Rules._walk
+
+    def counted(self, start, path, edges, found, seen, budget):
+        steps.append(1)
+        return walk(self, start, path, edges, found, seen, budget)
+
+    monkeypatch.setattr(endless._Rules, "_walk", counted)
+    monkeypatch.setattr(endless, "RING_STEPS", 500)
+    errors = [n for n, sev, _, _ in _found(tmp_path, _many_triggers(10, 5)) if sev == "error"]
+    assert len(steps) <= 500 + 10 * 5  # (a call per step, and one per start)
+    assert len(errors) <= 1
