@@ -42,6 +42,7 @@ import signal
 import tempfile
 import threading
 import time
+import types
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -59,7 +60,7 @@ from interpreter.play.agents import parse_agents
 from interpreter.play.verdicts import LineRecord, Verdict
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
-from interpreter.runtime.machine import State
+from interpreter.runtime.machine import VM, State
 
 DEFAULT_BUDGET = 3.0  # seconds of play for a file that includes a game (the designer's edit loop)
 OWN_GAME_BUDGET = 1.0  # seconds for a game of its own: everything is new, `simulate` plays it at length
@@ -67,12 +68,17 @@ ENOUGH_GAMES = 2  # games per line of play (a player count and variants, or a te
 ENOUGH_PLAYS = 10  # ... once each of its new and changed rules with steps has been reached this many times
 TRACKED = ("card", "procedure", "trigger")  # what has steps of its own to count (a card: only with rules)
 TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k, not a game's seed
-# A move still computing when the budget runs out, after this many seconds of CPU without a
-# decision, is reported as a rule that loops or computes far too much (a move takes
-# milliseconds; the step budget would stop it only later, after as long as its million steps
-# take). CPU, not the clock: a process the machine's load keeps waiting has computed nothing.
-SLOW_MOVE = 0.5
+# A move still computing when the budget runs out, after this many steps without a decision
+# (loop turns, list items read, calls: what the step budget counts, STEP_LIMIT a move), is
+# reported as a rule that loops or computes far too much; the step budget would stop it only
+# later, after as long as its million steps take. Steps, not seconds: a move's steps are the
+# same on any machine at any load (its CPU time is not: a collection of a big heap, a machine
+# shared with other work), and the bundled games' moves take at most 42,398 (Downfall of
+# Empires, 4 players; The Wall is Down 7,258), a loop that runs away 100,000 within a
+# fraction of a second.
+SLOW_STEPS = 100_000
 OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
+_RUN_CODE = VM.run.__code__  # the machine's run loop, found on an interrupted move's stack
 KINDS = {
     ast.Card: "card",
     ast.Procedure: "procedure",
@@ -385,7 +391,7 @@ class _Timer:
         self.deadline = deadline
         self.armed = False
         self.fired = False
-        self.move = time.process_time()  # the CPU time when the move (or the setup) running began
+        self.steps = 0  # the steps the move running had spent when the deadline came
         self.decisions = 0  # the decisions the game had played when last seen
         self.previous: typing.Any = None
         self.was: tuple[float, float] = (0.0, 0.0)
@@ -404,8 +410,8 @@ class _Timer:
         if not self.armed:  # delivered as the game ended: nothing to stop
             return
         self.armed, self.fired = False, True
-        took = time.process_time() - self.move
-        raise _OutOfTime(f"no decision after {took:.1f} s of computing, {OUT_OF_TIME}")
+        self.steps = _steps_spent(frame)
+        raise _OutOfTime(f"no decision after {self.steps:,} steps (loop turns, list items read, calls), {OUT_OF_TIME}")
 
     def __exit__(self, *exc) -> None:
         if self.previous is None:
@@ -419,14 +425,26 @@ class _Timer:
 
     def stopped(self, line: _Line, err: GameRuntimeError | _OutOfTime) -> GameRuntimeError | None:
         """The error a game stopped with, as `check` reports it: the rule's own; or, when
-        the budget ran out in a move, the move's when it had computed SLOW_MOVE seconds
+        the budget ran out in a move, the move's when it had spent SLOW_STEPS steps
         (placed at the rule's step it was stopped in), else None, the game cut short."""
         if not self.fired:
             return err if isinstance(err, GameRuntimeError) else None
         line.whole = False
-        if isinstance(err, GameRuntimeError) and time.process_time() - self.move >= SLOW_MOVE:
+        if isinstance(err, GameRuntimeError) and self.steps >= SLOW_STEPS:
             return err
         return None
+
+
+def _steps_spent(frame: types.FrameType | None) -> int:
+    """The steps spent by the move a signal interrupted (`frame`: where it was): read off
+    the machine running it, the innermost `VM.run` on the stack; 0 outside a move."""
+    while frame is not None:
+        if frame.f_code is _RUN_CODE:
+            vm = frame.f_locals.get("self")
+            if isinstance(vm, VM):
+                return vm.step_limit - vm.budget
+        frame = frame.f_back
+    return 0
 
 
 def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:
@@ -475,7 +493,6 @@ def _timed_play(
             break
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
         try:
-            timer.move = time.process_time()
             index = agents[seat].choose(game, state)
             tracker.picked(state, index)
             state = game.apply_index(state, index)
