@@ -47,7 +47,7 @@ from interpreter.check.types import (
 from interpreter.check.view_secrets import check_view
 from interpreter.core.builtins import BUILTINS, DIRECTIONS
 from interpreter.core.errors import Diagnostic, GameDefError, Span, did_you_mean
-from interpreter.core.limits import no_collection
+from interpreter.core.limits import MAX_FILE_BYTES, no_collection
 from interpreter.core.paths import BUNDLED, BUNDLED_CARDS
 from interpreter.language import syntax as ast
 from interpreter.language.datatables import tableable
@@ -2486,6 +2486,8 @@ def beside_digest(program: Program) -> str:
     digest = hashlib.sha256()
     for file in _beside_files(program):
         try:
+            if file.stat().st_size > MAX_FILE_BYTES:  # (not read: `parse_file` refuses it too)
+                continue
             data = file.read_bytes()
         except OSError:
             continue

@@ -42,7 +42,6 @@ import signal
 import tempfile
 import threading
 import time
-import types
 import typing
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -60,7 +59,7 @@ from interpreter.play.agents import parse_agents
 from interpreter.play.verdicts import LineRecord, Verdict
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
-from interpreter.runtime.machine import VM, State
+from interpreter.runtime.machine import State, steps_spent
 
 DEFAULT_BUDGET = 3.0  # seconds of play for a file that includes a game (the designer's edit loop)
 OWN_GAME_BUDGET = 1.0  # seconds for a game of its own: everything is new, `simulate` plays it at length
@@ -78,7 +77,6 @@ TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k,
 # fraction of a second.
 SLOW_STEPS = 100_000
 OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
-_RUN_CODE = VM.run.__code__  # the machine's run loop, found on an interrupted move's stack
 KINDS = {
     ast.Card: "card",
     ast.Procedure: "procedure",
@@ -410,7 +408,7 @@ class _Timer:
         if not self.armed:  # delivered as the game ended: nothing to stop
             return
         self.armed, self.fired = False, True
-        self.steps = _steps_spent(frame)
+        self.steps = steps_spent(frame)
         raise _OutOfTime(f"no decision after {self.steps:,} steps (loop turns, list items read, calls), {OUT_OF_TIME}")
 
     def __exit__(self, *exc) -> None:
@@ -433,18 +431,6 @@ class _Timer:
         if isinstance(err, GameRuntimeError) and self.steps >= SLOW_STEPS:
             return err
         return None
-
-
-def _steps_spent(frame: types.FrameType | None) -> int:
-    """The steps spent by the move a signal interrupted (`frame`: where it was): read off
-    the machine running it, the innermost `VM.run` on the stack; 0 outside a move."""
-    while frame is not None:
-        if frame.f_code is _RUN_CODE:
-            vm = frame.f_locals.get("self")
-            if isinstance(vm, VM):
-                return vm.step_limit - vm.budget
-        frame = frame.f_back
-    return 0
 
 
 def _play(line: _Line, seed: int, tracker: _Tracker, deadline: float) -> tuple[int, GameRuntimeError | None, int]:

@@ -9,6 +9,7 @@ drives this; everything above the engine reads states through it).
 
 from __future__ import annotations
 
+import types
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
@@ -329,3 +330,20 @@ def _block_span(game: CompiledGame, exc: Exception) -> tuple:
                 found = place
         tb = tb.tb_next
     return found  # the innermost block line: a statement's own error is more precise
+
+
+_RUN_CODE = VM.run.__code__
+
+
+def steps_spent(frame: types.FrameType | None) -> int:
+    """The steps spent by the move a signal interrupted (`frame`: where it was), read off the
+    machine running it, the innermost `VM.run` on the stack; 0 outside a move. For a tool
+    that stops a move from outside (`check`'s budget, play/exercise.py), which sees no
+    machine of its own."""
+    while frame is not None:
+        if frame.f_code is _RUN_CODE:
+            vm = frame.f_locals.get("self")
+            if isinstance(vm, VM):
+                return vm.step_limit - vm.budget
+        frame = frame.f_back
+    return 0
