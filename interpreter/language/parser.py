@@ -1333,10 +1333,43 @@ def _var_without_value(err: lark.exceptions.UnexpectedInput, path: str, text: st
     return start + len(indent), Diagnostic(span, f"variable '{name}' has no starting value", hint)
 
 
+def _value_if_without_else(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic | None:
+    """An `if` written as a value with no `else` (`let bonus = if d == 6 then 2`): the
+    parser wants `else` and meets the next line, so the mistake is reported where the value
+    ends, on the line of the `if`, with what is missing."""
+    expected = set(getattr(err, "expected", ()) or ())
+    token = getattr(err, "token", None)
+    if "ELSE" not in expected or isinstance(err, lark.exceptions.UnexpectedCharacters):
+        return None
+    pos = _error_position(err, text)
+    if token is not None and token.type != "$END" and text[recovery.line_start(text, pos) : pos].strip():
+        return None  # on the `if`'s own line: the error is there already
+    start = recovery.line_start(text, pos) if token is not None and token.type != "$END" else len(text) + 1
+    while start > 0:  # the line of code before the token's
+        start = recovery.line_start(text, start - 1)
+        code = text[start : recovery.line_end(text, start)]
+        if code.split("#", 1)[0].strip():
+            break
+    else:
+        return None
+    if not re.search(r"\bif\b.*\bthen\b", code.split("#", 1)[0]):
+        return None
+    line = text.count("\n", 0, start) + 1
+    end = len(code.split("#", 1)[0].rstrip()) + 1
+    return Diagnostic(
+        Span(path, line, end, end + 1),
+        "an `if` written as a value has no `else`",
+        "a value needs one for when the condition is false: `if COND then A else B` (`else 0`)",
+    )
+
+
 def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic:
     bare = _var_without_value(err, path, text)
     if bare is not None:
         return bare[1]
+    no_else = _value_if_without_else(err, path, text)
+    if no_else is not None:
+        return no_else
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
         lines = text.splitlines() or [""]
@@ -1423,8 +1456,9 @@ def _slip(
         return f"a parameter is written with its type: `{previous}: TYPE` (`{previous}: int`, `{previous}: player`)"
     if expected == {"LPAR"} and token == "{":
         return "write the parentheses even without parameters: `NAME() {`"
-    if expected == {"STRING"}:
-        return 'a text in double quotes is expected here: "..."'
+    written_as = _statement_slip(token, expected, before)
+    if written_as is not None:
+        return written_as
     if expected == {"BY"} and (re.match(r"\s*choose\b", before) or _previous_line_starts(text, pos, "choose")):
         if token in _CHOOSE_OPTIONS:  # `by` left out: the option comes where `by PLAYER` must
             return f"a `choose` needs `by PLAYER` before its {token}: `choose NAME from LIST by PLAYER {token} ...`"
@@ -1450,6 +1484,24 @@ def _slip(
     if _missing_comma(text, pos, token, previous, expected):
         return f"a ',' is missing between `{previous}` and `{token}`?"
     return _open_bracket_before(text, err, expected)
+
+
+def _statement_slip(token: str, expected: set[str], before: str) -> str | None:
+    """The hint for a statement written as another is (`_slip`): a `may` without its player
+    (and any other place a text must come), an `else` without the `}` before it, a `choose`
+    with a label and a block as a `may` has."""
+    if token == "{" and expected == {"STRING"} and re.match(r'\s*may\s+"', before):
+        return 'say who may act before the label: `may PLAYER "label" { ... }` (`may p "roll" { ... }`)'
+    if expected == {"STRING"}:
+        return 'a text in double quotes is expected here: "..."'
+    if token == "else" and "RBRACE" in expected:
+        return "`else` follows the closing '}' of the `if`'s block: write `} else {`"
+    if token.startswith('"') and re.match(r"\s*choose\b.*\bby\s+[A-Za-z_]\w*\s*$", before):
+        return (
+            'a `choose` names its label with `label "..."` after `by PLAYER`, and has no block: '
+            'write `choose NAME from LIST by PLAYER label "..."`, then the statements that use NAME'
+        )
+    return None
 
 
 _VALUE_END = re.compile(r'[A-Za-z_]\w*|\d+|"[^"\n]*"|[)\]]')
