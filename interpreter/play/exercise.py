@@ -60,6 +60,7 @@ from interpreter.play.verdicts import LineRecord, Verdict
 from interpreter.runtime.game import Game
 from interpreter.runtime.load import load_game
 from interpreter.runtime.machine import State, steps_spent
+from interpreter.runtime.saving import violations
 
 DEFAULT_BUDGET = 3.0  # seconds of play for a file that includes a game (the designer's edit loop)
 OWN_GAME_BUDGET = 1.0  # seconds for a game of its own: everything is new, `simulate` plays it at length
@@ -76,6 +77,10 @@ TEST_SEEDS = 1000  # the seeds of random moves from a test's position: 1000 + k,
 # Empires, 4 players; The Wall is Down 7,258), a loop that runs away 100,000 within a
 # fraction of a second.
 SLOW_STEPS = 100_000
+# The game's invariants (bounds, zones, `invariant`s) are checked after every this many
+# decisions of a game `check` plays, and at its end: a rule that breaks one is found, at a
+# small part of the play's time (all of them, after every move, cost as much as the move).
+BOUNDS_EVERY = 16
 OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
 KINDS = {
     ast.Card: "card",
@@ -486,7 +491,40 @@ def _timed_play(
                 game.narrate(state)
         except (GameRuntimeError, _OutOfTime) as err:
             return state.decisions, timer.stopped(line, err), state.decisions + 1
+        if state.decisions % BOUNDS_EVERY == 0 or state.result is not None:
+            broken = _broken(game, state)
+            if broken is not None:
+                return state.decisions, broken, state.decisions
     return state.decisions, None, 0
+
+
+def _broken(game: Game, state: State) -> GameRuntimeError | None:
+    """The first of the game's invariants that `state` breaks (a number outside its
+    variable's bounds, a component in two places, an `invariant` that does not hold), as an
+    error at the declaration it breaks; None if it keeps them all. Play never checks them
+    (a rule that breaks one is a bug of the rules): `check` does, for the rules it plays."""
+    found = violations(game, state)
+    if not found:
+        return None
+    field, why = found[0]
+    name = field.split(".")[1] if field.startswith("vars.") else ""
+    info = game.compiled.vars.get(name)
+    span = info.decl.span if info is not None and info.decl is not None else game.header.span
+    if field == "invariant":
+        span = next(
+            (i.span for i in game.compiled.invariants if f"({Path(i.span.path).name}:{i.span.line})" in why), span
+        )
+    where = "" if field == "invariant" else f"{field}: "
+    return GameRuntimeError(
+        [
+            Diagnostic(
+                span,
+                f"in play: {where}{why}, after a move of the rules",
+                "a rule writes past what is declared here: find it in the moves of the game below "
+                "(`--moves` shows each), or declare what the game really allows",
+            )
+        ]
+    )
 
 
 def _share(
