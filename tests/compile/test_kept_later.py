@@ -54,7 +54,7 @@ SLOW_WORK = """
     from interpreter.core import background
 
     def work():
-        time.sleep(3)
+        time.sleep(8)
         Path("done").write_text("written by " + str(__import__("os").getpid()))
         print("nobody reads this")
 
@@ -64,12 +64,12 @@ SLOW_WORK = """
 
 
 def test_work_kept_for_later_is_done_after_the_command_by_a_detached_copy(tmp_path):
-    """The command's caller gets its output and exit as soon as the command ends, not 3 s
+    """The command's caller gets its output and exit as soon as the command ends, not 8 s
     later; the work is done afterwards, by another process."""
     took, done = _python(SLOW_WORK.format(setup="background.allow()"), tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout == "kept: True\n"  # (what the copy prints goes nowhere)
-    assert took < 2.5
+    assert took < 6
     assert not (tmp_path / "done").exists()
     assert _appears(tmp_path / "done") is not None
     assert (tmp_path / "done").read_text() != f"written by {os.getpid()}"
@@ -96,7 +96,7 @@ def test_with_another_thread_running_at_the_end_the_work_is_done_in_place(tmp_pa
     took, done = _python(SLOW_WORK.format(setup=setup), tmp_path)
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("kept: True\n")
-    assert took >= 3
+    assert took >= 8
     assert (tmp_path / "done").exists()
 
 
