@@ -84,6 +84,7 @@ TD_LAMBDA = 1.0  # the labels' lambda: 1 is each game's payoff, less leans on th
 TD_SWEEPS = 3  # with lambda below 1: refits, each on the returns the last fit's values give
 MAX_HIDDEN = 256  # a network's hidden units, at most (`--hidden`, and a file read)
 HIDDEN = 0  # the shared network's hidden units (0: the linear part alone)
+SUMMARIES = False  # the components' summaries added to the tensor (play/features.py, `--summaries`)
 NETWORK_EPOCHS = 30  # at most this many passes over the positions; the games held out choose how many
 NETWORK_BATCH = 256
 NETWORK_RATE = 1e-3
@@ -149,7 +150,7 @@ class Model:
         """The game's tensor layout, the variables the model reads, and a buffer to write into."""
         found = self._layouts.get(id(game.compiled))
         if found is None:
-            layout = TensorLayout(game, self.players, relative=True)
+            layout = TensorLayout(game, self.players, relative=True, summaries=bool(self.header.get("summaries")))
             variables = layout.variables(self.columns) if int(self.columns.max(initial=-1)) < layout.size else None
             found = self._layouts[id(game.compiled)] = (
                 layout,
@@ -299,6 +300,7 @@ def fit(
     max_features: int = MAX_FEATURES,
     td_lambda: float = TD_LAMBDA,
     hidden: int = HIDDEN,
+    summaries: bool = SUMMARIES,
 ) -> Model:
     """Each seat's scaled payoff regressed on its relative observation tensor (module
     docstring): one ridge regression shared by every seat, then for each seat a second one
@@ -310,7 +312,7 @@ def fit(
         )
     seats = next(st for _, kept, _ in played for st in kept).players
     players = len(seats)
-    layout = TensorLayout(game, players, relative=True)
+    layout = TensorLayout(game, players, relative=True, summaries=summaries)
     rows = [(i, st) for i, (_, kept, _) in enumerate(played) for st in kept]
     held = np.array([i % HOLD_OUT == HOLD_OUT - 1 for i, _ in rows])
     labels = {seat: np.array([played[i][2][seat] for i, _ in rows]) for seat in seats}
@@ -384,6 +386,7 @@ def fit(
         "rules": rules_digest(game),
         "size": layout.size,
         **about,
+        "summaries": summaries,
         "positions": len(rows),
         "fit": errors,
     }
