@@ -292,6 +292,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="after the first fit, R-1 more rounds of N games greedy by the last fit, refitted on all (default 1)",
     )
     p.add_argument(
+        "--round-games",
+        type=positive,
+        default=None,
+        metavar="M",
+        help="games in each round after the first (default N, as --games): greedy games by a model cost more",
+    )
+    p.add_argument(
         "--td-lambda",
         type=float,
         default=None,
@@ -305,6 +312,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="H",
         help="add a network of H hidden units where the games held out favour it (default 0: linear)",
+    )
+    p.add_argument(
+        "--summaries",
+        action="store_true",
+        help="add to what a seat sees the components each variable holds, counted by their number fields and "
+        "grouped by seat (cards of value 12 on my level 3): for a game of many cards and places",
     )
     p.add_argument(
         "--explore",

@@ -81,9 +81,13 @@ def cmd_learn(args) -> int:
         "hidden": hidden,
         "explore": args.explore,
         "epsilon": epsilon,
+        "round_games": args.round_games or args.games,
     }
-    model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
+    summaries = bool(args.summaries)
+    model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden, summaries=summaries)
     greedy = [f"{seat}=greedy" for seat in seats]
+    per_round = args.round_games or args.games
+    next_seed = args.seed + args.games
     for done in range(1, args.rounds):
         view = learned.with_model(game, model)  # the game estimated by the last fit
 
@@ -95,23 +99,24 @@ def cmd_learn(args) -> int:
 
         random_part = f", one decision in {1 / epsilon:g} random" if epsilon else ""
         print(
-            f"round {done + 1} of {args.rounds}: {args.games} games greedy by the last fit{random_part}",
+            f"round {done + 1} of {args.rounds}: {per_round} games greedy by the last fit{random_part}",
             file=sys.stderr,
         )
-        with progress(args.games, "games") as advance:
+        with progress(per_round, "games") as advance:
             played += learned.self_play(
                 view,
-                args.games,
-                args.seed + done * args.games,
+                per_round,
+                next_seed,
                 len(seats),
                 by_fit,
                 args.positions,
                 args.max_decisions,
                 advance,
             )
-        model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden)
-        won = sum(1 for _, _, payoffs in played[-args.games :] if max(payoffs.values()) > min(payoffs.values()))
-        print(f"  {won} of the round's {args.games} games ended with a winner", file=sys.stderr)
+        next_seed += per_round
+        model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden, summaries=summaries)
+        won = sum(1 for _, _, payoffs in played[-per_round:] if max(payoffs.values()) > min(payoffs.values()))
+        print(f"  {won} of the round's {per_round} games ended with a winner", file=sys.stderr)
     learned.save(model, out)
     fitted = model.header["fit"]
     if not any(f["label_variance"] for f in fitted.values()):

@@ -36,6 +36,15 @@ them); `viewer` stays the seat itself. So the same number means "my points" in e
 seat's tensor and "the next player's points" likewise: one model serves all the seats of
 a game whose seats play alike, and learns from all their games at once. A relative
 layout also ends with a lead for each number a map keeps per seat (below, `TensorLayout`).
+
+A relative layout made with `summaries` ends with the summaries of its components
+(`_Summary`): for each variable that holds components (a card, a list of cards, a map of
+them keyed by seat or by a component), the things it holds counted by their number fields
+(how many of value 9, of value 10, ...), grouped by the seat they belong to (relative) and
+by each number field of the component that keys them (a slot's level). A one-hot of each
+component names 416 cards and 120 slots one by one; a model learns "a queen on my third
+level" only from a game that put that queen on that slot, where a count of "cards of
+value 12 on my level 3" is one number every game teaches.
 """
 
 from __future__ import annotations
@@ -135,7 +144,7 @@ class TensorLayout:
     `size` numbers, `segments` as (name, offset, size), `encode(observation, viewer)`;
     `relative`, every seat written where it stands to the viewer (module docstring)."""
 
-    def __init__(self, game: Game, players: int, relative: bool = False):
+    def __init__(self, game: Game, players: int, relative: bool = False, summaries: bool = False):
         g = game.compiled
         self.seats = tuple(g.seats)
         self._seat_index = {s: i for i, s in enumerate(self.seats)}
@@ -187,6 +196,15 @@ class TensorLayout:
             self._lead_of[f"{name} lead"] = name
             self.segments.append((f"{name} lead", offset, size))
             offset += size
+        self._summaries: list[_Summary] = []
+        if relative and summaries:
+            for info in g.var_order:
+                summary = _Summary.of(g, info.name, info.decl.type, len(self.seats), offset)
+                if summary is not None:
+                    self._summaries.append(summary)
+                    self._lead_of[f"{info.name} summary"] = info.name
+                    self.segments.append((f"{info.name} summary", offset, summary.size))
+                    offset += summary.size
         self.size = offset
 
     def variables(self, columns: np.ndarray) -> frozenset[str]:
@@ -232,6 +250,9 @@ class TensorLayout:
                 continue
             block = np.moveaxis(out[at : at + int(np.prod(shape))].reshape(shape)[..., 0], axis, 0)
             out[lead_at : lead_at + lead_size] = np.sign(block[0] - block[1:playing].max(axis=0)).ravel()
+        for summary in self._summaries:
+            if only is None or summary.name in only:
+                summary.write(out, values.get(summary.name), seats)
         return out
 
     def order(self, observation: dict, viewer: str | None) -> tuple[str, ...]:
@@ -292,6 +313,150 @@ class TensorLayout:
         for i, k in enumerate(keys):
             if k in value:
                 self._write(out, at + i * stride, rest, value[k], slot, hidden, width, order, seats)
+
+
+MAX_BINS = 16  # a number field with more distinct values than this is not counted by value
+LENGTHS = 6  # a list's length counted as 0, 1, ..., 5 or more
+SPLITS = 8  # a keying component's number field with at most this many values groups its entries by value
+
+
+def _numbers(g: Any, kind: str, limit: int) -> list[tuple[str, dict[str, int]]]:
+    """The number fields of an entity kind with at most `limit` distinct values, each as
+    (field, {component: the index of its value among the field's values, in order})."""
+    members = [c for c, k in g.components.kind_of.items() if k == kind]
+    out = []
+    for field, by_component in g.components.fields.items():
+        values = [by_component.get(c) for c in members]
+        if not members or not all(isinstance(v, int) and not isinstance(v, bool) for v in values):
+            continue
+        distinct = sorted(set(values))
+        if len(distinct) <= limit:
+            at = {v: i for i, v in enumerate(distinct)}
+            out.append((field, {c: at[v] for c, v in zip(members, values)}))
+    return out
+
+
+def _seat_field(g: Any, kind: str, seats: tuple[str, ...]) -> dict[str, str] | None:
+    """A component of `kind` -> the seat it belongs to: its first field whose values are all
+    seats (an owner), or None if it has none."""
+    members = [c for c, k in g.components.kind_of.items() if k == kind]
+    for by_component in g.components.fields.values():
+        if members and all(by_component.get(c) in seats for c in members):
+            return {c: by_component[c] for c in members}
+    return None
+
+
+class _Summary:
+    """The components one variable holds, counted (module docstring). Its entries are grouped
+    by the seat they belong to, written relative to the viewer (the map's key where it is a
+    seat, else the owner field of the component keying it, else one group for all), and
+    within a seat once in all and once by each value of each number field of the keying
+    component (a slot's level 1..5, its position). For each group: how many entries hold
+    something, how many components they hold in all (those seen only as hidden too), and
+    for each number field of the held kind how many of each value; for lists, also the top
+    (last) component's values and how many entries have each length (0..5 or more)."""
+
+    def __init__(self, name: str, offset: int, seats: int, keying: Any, subgroups: list, held: list, is_list: bool):
+        self.name, self.offset, self.is_list = name, offset, is_list
+        self.keying = keying  # "player", or {key component: (its seat or None, [subgroup index, ...])}, or None
+        self.held = held  # [(field, {component: bin})] of the held kind
+        self.bins = sum(len(set(b.values())) for _, b in held)
+        self.width = 2 + self.bins + (self.bins + LENGTHS if is_list else 0)
+        self.groups = 1 + sum(subgroups)  # per seat: all, then each subgroup's values
+        self.seats = seats if keying is not None else 1
+        self.size = self.seats * self.groups * self.width
+
+    @classmethod
+    def of(cls, g: Any, name: str, t: ast.TypeExpr, seats: int, offset: int) -> _Summary | None:
+        """The summary of variable `name` of type `t`, or None where it holds no components
+        (or is keyed by more than one map, or by something else than a seat or a component)."""
+        kinds = g.components.entity_decls
+        key: str | None = None  # the name of the type keying the map, if a map
+        if isinstance(t, ast.MapType):
+            if isinstance(t.value, ast.MapType) or not isinstance(t.key, ast.NamedType):
+                return None
+            key, t = t.key.name, t.value
+        while isinstance(t, ast.OptionalType):
+            t = t.inner
+        is_list = isinstance(t, ast.ListType)
+        inner = t.element if isinstance(t, ast.ListType) else t
+        while isinstance(inner, ast.OptionalType):
+            inner = inner.inner
+        if not (isinstance(inner, ast.NamedType) and inner.name in kinds):
+            return None
+        held = _numbers(g, inner.name, MAX_BINS)
+        keying: Any = None
+        subgroups: list[int] = []
+        if key == "player":
+            keying = "player"
+        elif key is not None and key in kinds:
+            owners = _seat_field(g, key, tuple(g.seats))
+            splits = _numbers(g, key, SPLITS)
+            subgroups = [len(set(b.values())) for _, b in splits]
+            keying = {}
+            for c, k in g.components.kind_of.items():
+                if k != key:
+                    continue
+                at, index = [], 1
+                for (_, b), n in zip(splits, subgroups):
+                    at.append(index + b[c])
+                    index += n
+                keying[c] = (None if owners is None else owners[c], at)
+        elif key is not None:
+            return None
+        return cls(name, offset, seats, keying, subgroups, held, is_list)
+
+    def write(self, out: np.ndarray, value: Any, seats: dict[str, int]) -> None:
+        """Add the counts of `value` (the variable as the viewer sees it) into `out`."""
+        if self.keying is None:
+            self._entry(out, self.offset, value)
+        elif not isinstance(value, dict):
+            return
+        elif self.keying == "player":
+            for k, v in value.items():
+                i = seats.get(k)
+                if i is not None:
+                    self._entry(out, self.offset + i * self.groups * self.width, v)
+        else:
+            for k, v in value.items():
+                found = self.keying.get(k)
+                if found is None:
+                    continue
+                owner, at = found
+                i = 0 if owner is None else seats.get(owner)
+                if i is None:
+                    continue
+                base = self.offset + i * self.groups * self.width
+                for group in (0, *at):
+                    self._entry(out, base + group * self.width, v)
+
+    def _entry(self, out: np.ndarray, at: int, v: Any) -> None:
+        """Count one entry's components into the group written from `at`."""
+        hidden = _hidden_count(v)
+        if self.is_list:
+            items = v if isinstance(v, list | tuple) else []
+            length = len(items) if hidden is None else int(hidden)
+            out[at] += 1.0 if length else 0.0
+            out[at + 1] += length
+            out[at + 2 + 2 * self.bins + min(length, LENGTHS - 1)] += 1.0
+            self._count(out, at + 2, items)
+            if items and hidden is None:
+                self._count(out, at + 2 + self.bins, items[-1:])
+            return
+        if v is None:
+            return
+        out[at] += 1.0
+        out[at + 1] += 1.0 if hidden is None else hidden
+        self._count(out, at + 2, [v])
+
+    def _count(self, out: np.ndarray, at: int, items: Any) -> None:
+        for field_bins in self.held:
+            bins = field_bins[1]
+            for item in items:
+                b = bins.get(item) if isinstance(item, str) else None
+                if b is not None:
+                    out[at + b] += 1.0
+            at += len(set(bins.values()))
 
 
 def _key_types(t: ast.TypeExpr) -> list:
