@@ -21,7 +21,7 @@ import pickle
 import sys
 from collections.abc import Callable
 
-from interpreter.core import errors
+from interpreter.core import background, errors
 from interpreter.core.cache import directory, read_trusted, write_bytes
 from interpreter.core.paths import GRAMMAR, PACKAGE
 from interpreter.language import syntax
@@ -78,9 +78,14 @@ def tree(path: str, text: str, parse: Callable[[], syntax.Module]) -> syntax.Mod
         except Exception:  # a damaged or foreign file is a miss, whatever it raises
             pass
     result = parse()
-    try:
-        entry = (result, tree_digests(result))
-        write_bytes(file, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
-    except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
-        pass
+
+    def keep() -> None:
+        try:
+            entry = (result, tree_digests(result))
+            write_bytes(file, pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            pass
+
+    if not background.later(keep):  # (a command's process leaves it to a copy as it ends)
+        keep()
     return result
