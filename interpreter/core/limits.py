@@ -128,7 +128,7 @@ def capped_deep(value):
     return value
 
 
-MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (the longest bundled game: ~6,400)
+MAX_DECISIONS = 100_000  # a game still running after this many decisions is stopped (bundled games: under 36,000)
 MAX_GAMES = 1_000_000  # games of one `gamedef simulate` or `bench` (a record each is kept for the summary)
 MAX_JOBS = 256  # worker processes of one `gamedef simulate` (a machine has far fewer cores)
 MAX_SHOWN = MAX_LIST  # characters of one value written into a text, a log line or a label

@@ -81,7 +81,13 @@ SLOW_STEPS = 100_000
 # decisions of a game `check` plays, and at its end: a rule that breaks one is found, at a
 # small part of the play's time (all of them, after every move, cost as much as the move).
 BOUNDS_EVERY = 16
-OUT_OF_TIME = "when check's budget ran out in this move: a rule loops forever or computes far too much?"
+# A game check played that ran this many decisions without ending is told of: random games
+# of the bundled games end within 36,000 (Berlin Wall, the longest: 450 games at 2 to 4
+# players, median 7,497, the longest 35,789), and a game whose goal can't be reached plays
+# on until `gamedef run` stops it at `limits.MAX_DECISIONS` (100,000).
+LONG_GAME = 60_000
+LOOPS = "a rule loops forever or computes far too much?"  # how the step budget's error, and this, end
+OUT_OF_TIME = f"when check's budget ran out in this move: {LOOPS}"
 KINDS = {
     ast.Card: "card",
     ast.Procedure: "procedure",
@@ -365,6 +371,8 @@ class _Line:
     whole: bool = True  # no game of it met an error or was cut short by the budget
     in_setup: int = 0  # games that stopped before their first decision: ended, refused or failed in setup
     setup_stop: int = 0  # how the first of them stopped: ENDED, REFUSED or FAILED (0: none did)
+    unended: int = 0  # the decisions of the longest game cut short with no result and no error
+    unended_seed: int = 0  # that game's seed
 
     def done(self, present: list[int]) -> bool:
         """Played enough: ENOUGH_GAMES games, and each of the tracked rules its game holds
@@ -481,6 +489,8 @@ def _timed_play(
         timer.decisions = state.decisions
         if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
             line.whole = False
+            if state.decisions > line.unended:
+                line.unended, line.unended_seed = state.decisions, seed
             break
         seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
         try:
@@ -583,8 +593,8 @@ def _counted(
         where = f"random moves from the position of test {line.test.name}, seed {s}, {decision}"
         reached = f"the position test {line.test.name} arranges ({line.test.span}), then {decision}"
         problem = Problem(d, where, None, reached)
-    if d.message.endswith(OUT_OF_TIME):  # one loop stopped at different steps, after different times: once
-        return (d.message.split(":", 1)[0], OUT_OF_TIME), problem
+    if d.message.endswith(LOOPS):  # one loop stopped at different steps, or at the step budget: once
+        return (d.message.split(":", 1)[0], LOOPS), problem
     return (d.span, d.message), problem
 
 
@@ -599,8 +609,9 @@ class _Board:
     counts are written back, so what a copy that fails has counted is all there."""
 
     # A line's cells: busy, games played, decisions, whole, games stopped before their first
-    # decision and how the first of them stopped, then the hits of each tracked rule.
-    BUSY, PLAYED, DECISIONS, WHOLE, SETUP, SETUP_STOP, HITS = range(7)
+    # decision and how the first of them stopped, the longest game cut short and its seed,
+    # then the hits of each tracked rule.
+    BUSY, PLAYED, DECISIONS, WHOLE, SETUP, SETUP_STOP, UNENDED, UNENDED_SEED, HITS = range(9)
 
     def __init__(self, lines: list[_Line], rules: int):
         self.lines = lines
@@ -620,6 +631,7 @@ class _Board:
         line.played, line.decisions = self.cells[at + self.PLAYED], self.cells[at + self.DECISIONS]
         line.whole = bool(self.cells[at + self.WHOLE])
         line.in_setup, line.setup_stop = self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP]
+        line.unended, line.unended_seed = self.cells[at + self.UNENDED], self.cells[at + self.UNENDED_SEED]
         line.hits = self.cells[at + self.HITS : at + self.width].tolist()
 
     def write(self, i: int, line: _Line, busy: bool = False) -> None:
@@ -627,6 +639,7 @@ class _Board:
         self.cells[at + self.BUSY], self.cells[at + self.PLAYED] = int(busy), line.played
         self.cells[at + self.DECISIONS], self.cells[at + self.WHOLE] = line.decisions, int(line.whole)
         self.cells[at + self.SETUP], self.cells[at + self.SETUP_STOP] = line.in_setup, line.setup_stop
+        self.cells[at + self.UNENDED], self.cells[at + self.UNENDED_SEED] = line.unended, line.unended_seed
         self.cells[at + self.HITS : at + self.width] = memoryview(array.array("q", line.hits))
 
     def busy(self, i: int) -> bool:
@@ -873,7 +886,7 @@ def exercise(
             problems[key] = problem
     games = sum(line.played for line in lines)
     decisions = sum(line.decisions for line in lines)
-    stops = _setup_stops(lines)
+    stops = _setup_stops(lines) + _long_games(lines)
     records.update(_whole_sets(lines, tracked_keys, present, index, {vs for vs, _ in stops}))
     test_records = _whole_tests(lines, tracked_keys, test_keys, present, index)
     hits = [sum(line.hits[i] for line in lines) for i in range(len(rules))]
@@ -966,6 +979,32 @@ def _setup_stops(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]
                 )
                 severity = "warning" if variants else "error"
             out.append((variants, Diagnostic(span, message, hint, severity)))
+    return out
+
+
+def _long_games(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]:
+    """A warning for each variant set some game of which ran `LONG_GAME` decisions without
+    ending (the longest such game): a goal the rules can't reach, or one reached so seldom
+    that random play never does, is told before `gamedef run` plays to its decision limit."""
+    out = []
+    by_set: dict[tuple[str, ...], _Line] = {}
+    for line in lines:
+        if line.test is None and line.unended >= LONG_GAME:
+            longest = by_set.get(line.variants)
+            if longest is None or line.unended > longest.unended:
+                by_set[line.variants] = line
+    for variants, line in by_set.items():
+        under = f" with variant {', '.join(variants)}" if variants else ""
+        message = (
+            f"a game check played at {line.players} player{'s' if line.players != 1 else ''}{under} (seed "
+            f"{line.unended_seed}) ran {line.unended:,} decisions without ending: can every game end? "
+            f"(random games of the bundled games end within 36,000; `gamedef run` stops one at {MAX_DECISIONS:,})"
+        )
+        hint = (
+            "check that a way to win or to end the game is reached in play (a goal within reach, a last "
+            "round); `gamedef run FILE --players N --seed S --moves` shows that game"
+        )
+        out.append((variants, Diagnostic(line.game.header.span, message, hint, "warning")))
     return out
 
 
