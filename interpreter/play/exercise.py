@@ -530,8 +530,8 @@ def _broken(game: Game, state: State) -> GameRuntimeError | None:
             Diagnostic(
                 span,
                 f"in play: {where}{why}, after a move of the rules",
-                "a rule writes past what is declared here: find it in the moves of the game below "
-                "(`--moves` shows each), or declare what the game really allows",
+                "a rule writes past what is declared here: find it in the moves of the game that "
+                "reproduces it, or declare what the game really allows",
             )
         ]
     )
@@ -1002,7 +1002,7 @@ def _long_games(lines: list[_Line]) -> list[tuple[tuple[str, ...], Diagnostic]]:
         )
         hint = (
             "check that a way to win or to end the game is reached in play (a goal within reach, a last "
-            "round); `gamedef run FILE --players N --seed S --moves` shows that game"
+            "round): play that game, with its seed, to watch it"
         )
         out.append((variants, Diagnostic(line.game.header.span, message, hint, "warning")))
     return out

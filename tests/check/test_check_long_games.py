@@ -42,7 +42,7 @@ def test_a_goal_out_of_reach_is_told_before_play(capsys, tmp_path, monkeypatch):
     assert code == 0  # a warning: a long game may yet end
     assert "race.game:1:1: warning: a game check played at 2 players (seed " in err
     assert "decisions without ending: can every game end?" in err
-    assert "--moves` shows that game" in err
+    assert "play that game, with its seed, to watch it" in err
 
 
 def test_a_goal_within_reach_is_not(capsys, tmp_path, monkeypatch):
