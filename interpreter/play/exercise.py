@@ -485,6 +485,9 @@ def _timed_play(
     if state.result is not None:  # the game ended before its first decision
         _stopped_early(line, ENDED)
     agents, _ = parse_agents([], game, state.players, seed)
+    # A test's position may be arranged in part (a card put in a hand, still in the deck):
+    # the invariants are the rules' to keep only from a position that keeps them.
+    held = line.test is None or not violations(game, state)
     while state.result is None:
         timer.decisions = state.decisions
         if state.decisions >= MAX_DECISIONS or time.monotonic() > deadline:
@@ -501,7 +504,7 @@ def _timed_play(
                 game.narrate(state)
         except (GameRuntimeError, _OutOfTime) as err:
             return state.decisions, timer.stopped(line, err), state.decisions + 1
-        if state.decisions % BOUNDS_EVERY == 0 or state.result is not None:
+        if held and (state.decisions % BOUNDS_EVERY == 0 or state.result is not None):
             broken = _broken(game, state)
             if broken is not None:
                 return state.decisions, broken, state.decisions
