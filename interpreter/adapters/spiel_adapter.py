@@ -573,8 +573,10 @@ def load(
     short_name: str | None = None,
 ) -> pyspiel.Game:
     """Register the game (as `register`) and return it as a `pyspiel.Game`, ready for
-    OpenSpiel's algorithms: the one call most users need."""
-    short = register(name, variants, options, players, max_game_length, short_name)
+    OpenSpiel's algorithms: the one call most users need. `players` and `max_game_length`
+    are this game's parameters only: the registration keeps the game's own defaults, so a
+    later `load` without them is not given these (as `register` with them would make it)."""
+    short = register(name, variants, options, short_name=short_name)
     params: dict[str, int] = {}
     if players is not None:
         params["players"] = players

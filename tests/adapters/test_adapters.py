@@ -267,3 +267,13 @@ def test_an_illegal_action_is_refused(za):
     illegal = int((mask == 0).nonzero()[0][0])
     with pytest.raises(ValueError, match="not legal"):
         env.step(illegal)
+
+
+def test_a_loads_parameters_are_its_own(sa):
+    """`load(..., max_game_length=7)` is that game's length; a later `load` of the same game
+    without it has the default, whichever came first in the process (before, the first
+    load's length became the registration's default, and a test's 500 leaked into another's)."""
+    default = min(sa.DEFAULT_MAX_GAME_LENGTH, load_game("tictactoe").metadata().max_length)
+    short = "gamedef_tictactoe_lengths"  # (a registration of its own: this test's first)
+    assert sa.load("tictactoe", max_game_length=7, short_name=short).max_game_length() == 7
+    assert sa.load("tictactoe", short_name=short).max_game_length() == default != 7
