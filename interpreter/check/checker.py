@@ -13,6 +13,7 @@ from __future__ import annotations
 import difflib
 import hashlib
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -2383,6 +2384,27 @@ def _breaks(stmts) -> bool:
     return False
 
 
+def _gathered(
+    diags: list[Diagnostic], owner: Callable[[Diagnostic], str | None]
+) -> tuple[list[Diagnostic], dict[str, list[Diagnostic]]]:
+    """The errors `owner` names a declaration for, by that name, and the rest as they were:
+    what `_at_removal` and `_at_replacement` tell once, at the declaration, in their stead."""
+    kept: list[Diagnostic] = []
+    owned: dict[str, list[Diagnostic]] = {}
+    for d in diags:
+        name = owner(d) if d.severity == "error" else None
+        if name is None:
+            kept.append(d)
+        else:
+            owned.setdefault(name, []).append(d)
+    return kept, owned
+
+
+def _more(places: list[Diagnostic]) -> str:
+    """ " and N more place(s)" beyond the first of `places`, or nothing."""
+    return f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''}" if len(places) > 1 else ""
+
+
 _UNKNOWN = re.compile(r"unknown (?:procedure|function|name|query|event|variable) '(\w+)'")
 
 
@@ -2394,18 +2416,16 @@ def _at_removal(diags: list[Diagnostic], removed: tuple[ast.Remove, ...]) -> lis
     by_name = {r.name: r for r in removed if r.kind != "card"}
     if not by_name:
         return diags
-    uses: dict[str, list[Diagnostic]] = {}
-    kept = []
-    for d in diags:
-        found = _UNKNOWN.match(d.message) if d.severity == "error" else None
-        if found is not None and found.group(1) in by_name:
-            uses.setdefault(found.group(1), []).append(d)
-        else:
-            kept.append(d)
+
+    def used(d: Diagnostic) -> str | None:
+        found = _UNKNOWN.match(d.message)
+        return found.group(1) if found is not None and found.group(1) in by_name else None
+
+    kept, uses = _gathered(diags, used)
     for name, places in uses.items():
         r = by_name[name]
         first = places[0].span
-        more = f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''}" if len(places) > 1 else ""
+        more = _more(places)
         kept.append(
             Diagnostic(
                 r.span,
@@ -2431,19 +2451,17 @@ def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) 
             by_name[name] = r
     if not by_name:
         return diags
-    calls: dict[str, list[Diagnostic]] = {}
-    kept = []
-    for d in diags:
-        found = _ARITY.match(d.message) if d.severity == "error" else None
-        called = by_name.get(found.group(2)) if found is not None else None
-        if found is not None and called is not None and d.span.path != called.span.path:
-            calls.setdefault(found.group(2), []).append(d)
-        else:
-            kept.append(d)
+
+    def called(d: Diagnostic) -> str | None:
+        found = _ARITY.match(d.message)
+        r = by_name.get(found.group(2)) if found is not None else None
+        return found.group(2) if found is not None and r is not None and d.span.path != r.span.path else None
+
+    kept, calls = _gathered(diags, called)
     for name, places in calls.items():
         r = by_name[name]
         first = places[0]
-        more = f" and {len(places) - 1} more place{'s' if len(places) > 2 else ''}" if len(places) > 1 else ""
+        more = _more(places)
         params = params_text(r.decl.params)  # type: ignore[union-attr]
         kept.append(
             Diagnostic(
