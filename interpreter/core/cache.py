@@ -16,11 +16,15 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 
 MAX_FILE_BYTES = 64 * 1024 * 1024  # a cache file larger than this is not read
 MAX_FILES = 100  # the oldest files beyond this many are removed
 MAX_GAMES = 24  # whole compiled games (gamecache.py) kept, up to a few MB each
+# A half-written file older than this was left by a writer that died (a detached copy
+# stopped by its alarm, core/background.py; a process killed): no writer takes so long.
+STALE_TMP_SECONDS = 15 * 60
 
 
 def directory() -> Path | None:
@@ -81,16 +85,21 @@ def write_bytes(path: Path, data: bytes) -> None:
         if len(data) > MAX_FILE_BYTES:
             return
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)  # whole or not at all: a reader never sees half a file
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)  # whole or not at all: a reader never sees half a file
+        except BaseException:  # a full disk, an interrupt: the half-written file goes too
+            Path(tmp).unlink(missing_ok=True)
+            raise
         _prune(path.parent)
     except (OSError, ValueError):
         return
 
 
 def _prune(where: Path) -> None:
-    """Remove the files of each kind used least recently beyond its number."""
+    """Remove the files of each kind used least recently beyond its number, and any
+    half-written file a writer that died left behind (`STALE_TMP_SECONDS`)."""
     for kind, keep in (
         ("*.codes", MAX_FILES),
         ("*.tree", MAX_FILES),
@@ -106,3 +115,10 @@ def _prune(where: Path) -> None:
                 continue
         for _, old in sorted(files)[:-keep]:
             old.unlink(missing_ok=True)
+    stale = time.time() - STALE_TMP_SECONDS
+    for p in where.glob("*.tmp"):
+        try:
+            if p.stat().st_mtime < stale:
+                p.unlink()
+        except OSError:  # removed meanwhile by another process
+            continue
