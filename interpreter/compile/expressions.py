@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as ast_
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import CodeType
 from typing import Any
 
@@ -199,7 +199,8 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[ir.IRNode] = set()
         self._fields_final = False  # set once every component and its fields are known
-        self._loops_made: dict[ir.IRNode, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
+        # a call of a loop function (`_loop`): its kind, clauses, element (or a `_LoopCopy` of them)
+        self._loops_made: dict[ir.IRNode, Any] = {}
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
         self._codes: dict[ir.IRNode, CodeType] = {}  # `function`'s code of each tree, by the tree
         self._inlined_made: dict[tuple, tuple[Any, ir.IRNode | None]] = {}  # `_inlined`'s answers
@@ -208,7 +209,7 @@ class ExpressionCompiler:
         # renamed (`_instance`), rather than built again
         self._templates: dict[tuple, _Template] = {}
         self._made: dict[str, lazy.Uncompiled] = {}  # the loop and `_in` functions made, by name
-        self._function_facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]] = {}  # `_facts`' answers
+        self._function_facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]] = {}  # `_facts`
         self._short_log: list[ir.IRNode] = []  # every node made a source of short lists, in order
         self._loops_log: list[tuple] = []  # every loop noted in `_loops_made`, in order
 
@@ -542,12 +543,20 @@ class ExpressionCompiler:
 
     def _in_place(self, node: ir.IRNode) -> bool:
         """Is `node` a call of a loop `_loop_element` writes in place (over one list)?"""
-        made = self._loops_made.get(node)
+        made = self._loop_of(node)
         return (
             made is not None
             and made[0] not in ("first", "sum", "best")
             and sum(type(p) is ir.CompFor for p in made[1]) == 1
         )
+
+    def _loop_of(self, node: ir.IRNode) -> tuple | None:
+        """What `_loop` noted of the loop `node` calls: its kind, clauses and element (those
+        of a renamed body's loop renamed now: `_LoopCopy`)."""
+        made = self._loops_made.get(node)
+        if type(made) is _LoopCopy:
+            made = self._loops_made[node] = made.resolved()
+        return made
 
     def _hoisted_list(self, made: ir.IRNode, first: ir.CompFor) -> ir.IRNode:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
@@ -870,7 +879,9 @@ class ExpressionCompiler:
         its loop (written here) leaves its answer in."""
         if not self._in_place(elem):
             return elem
-        f, parts, inner = self._loops_made[elem]
+        made = self._loop_of(elem)
+        assert made is not None  # (`_in_place` found it)
+        f, parts, inner = made
         result = ir.Local(f"__r{next(self.name_numbers)}")
         out.append(ir.PyAssign((result,), ir.Lit(True if f == "all" else False if f == "any" else 0)))
         body = self._loop_head(parts, out)
@@ -1103,72 +1114,19 @@ class ExpressionCompiler:
 
     def _instance(self, template: _Template, cores: tuple[ir.IRNode, ...]) -> ir.IRNode | None:
         """The body of `template` for the argument slots and variables `cores` (of the same
-        shape as its own): its tree with each of its own written as the new one. A generated
-        function it calls (at any depth) that reads a renamed frame slot is copied under a
-        new name, renamed the same way (lazy.py, `Uncompiled.renamed`); the others are
-        shared. An expression variable inside a generated function is that function's
-        parameter (its caller passes it), so only the calls are renamed. The loops and
-        short lists the build noted are noted for the new tree too, as building it would
-        have."""
+        shape as its own): its tree with each of its own written as the new one
+        (`_Renaming`). The loops and short lists the build noted are noted for the new tree
+        too, as building it would have: a loop's clauses and element renamed only if they
+        are asked for (`_loop_of`)."""
         mapping = {old: new for old, new in zip(template.cores, cores) if old != new}
-        slots: dict[ir.IRNode, ir.IRNode] = {old: new for old, new in mapping.items() if type(old) is ir.Slot}
-        copies: dict[str, str] = {}
-
-        def copied(name: str) -> str:
-            if name in copies:
-                return copies[name]
-            read, calls = self._facts(name)
-            if not slots or read.isdisjoint(slots):
-                copies[name] = name
-                return name
-            names = {c: new for c in calls if (new := copied(c)) != c}  # noqa: F821 (deleted once done)
-            new = copies[name] = f"{name.rstrip('0123456789')}{next(self.name_numbers)}"
-            self._made[new] = pending = self._made[name].renamed(new, slots, names)
-            facts = (frozenset(slots.get(s, s) for s in read), tuple(names.get(c, c) for c in calls))
-            self._function_facts[new] = facts
-            lazy.stub(self.tables.ns, pending)
-            return new
-
-        def outside(n: Any) -> Any:  # a leaf of the tree written in place
-            t = type(n)
-            if t is ir.Local or t is ir.Slot:
-                return mapping.get(n, n)
-            if t is ir.Global and n.name in self._made:
-                name = copied(n.name)  # noqa: F821 (deleted once done)
-                return n if name == n.name else ir.Global(name, n.kind)
-            return n
-
-        try:
-            for node in template.shorts:
-                self._short(passes.renamed(node, outside))
-            for call, (f, parts, element) in template.loops:
-                parts = [passes.renamed(p, outside) for p in parts]
-                call = passes.renamed(call, outside)
-                self._loops_made[call] = entry = (f, parts, passes.renamed(element, outside))
-                self._loops_log.append((call, entry))
-            return None if template.result is None else passes.renamed(template.result, outside)
-        finally:
-            del copied, outside  # (`copied` names itself: a cycle only the collector would free)
-
-    def _facts(self, name: str) -> tuple[frozenset[ir.IRNode], tuple[str, ...]]:
-        """The frame slots generated function `name` reads, itself or through the generated
-        functions it calls, and the generated functions it calls (each made before it, and
-        never changed)."""
-        known = self._function_facts.get(name)
-        if known is None:
-            read: set[ir.IRNode] = set()
-            calls: dict[str, None] = {}
-            for s in self._made[name].stmts:
-                for n in ir.walk(s):
-                    t = type(n)
-                    if t is ir.Slot:
-                        read.add(n)
-                    elif t is ir.Global and n.name in self._made and n.name != name:
-                        calls[n.name] = None
-            for c in calls:
-                read |= self._facts(c)[0]
-            known = self._function_facts[name] = (frozenset(read), tuple(calls))
-        return known
+        renaming = _Renaming(mapping, self._made, self._function_facts, self.name_numbers, self.tables.ns)
+        for node in template.shorts:
+            self._short(passes.renamed(node, renaming.leaf))
+        for call, entry in template.loops:
+            call = passes.renamed(call, renaming.leaf)
+            self._loops_made[call] = entry = _LoopCopy.of(entry, renaming)
+            self._loops_log.append((call, entry))
+        return None if template.result is None else passes.renamed(template.result, renaming.leaf)
 
     def _reads_again(self, body: ast.Expr, name: str) -> bool:
         """`_reads_again`, asked of a def's body at each of its calls written in place:
@@ -1357,6 +1315,106 @@ def compiled(module: tuple[ast_.Module, bytes], name: str) -> CodeType:
 
 _FAILED = object()
 _PLACE = object()  # an argument's place in a template's key (`_shape`)
+
+
+class _Renaming:
+    """How a def's body built for some argument slots and variables becomes its body for
+    others (`ExpressionCompiler._instance`): each of its own written as the new one
+    (`mapping`). A generated function it calls (at any depth) that reads a renamed frame
+    slot is copied under a new name, renamed the same way (lazy.py, `Uncompiled.renamed`),
+    once; the others are shared. An expression variable inside a generated function is
+    that function's parameter (its caller passes it), so only the calls are renamed.
+    Holds the compiler's tables of generated functions, not the compiler."""
+
+    __slots__ = ("mapping", "slots", "copies", "made", "facts", "numbers", "ns")
+
+    def __init__(
+        self,
+        mapping: dict[ir.IRNode, ir.IRNode],
+        made: dict[str, lazy.Uncompiled],
+        facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]],
+        numbers: Iterator[int],
+        ns: dict[str, Any],
+    ) -> None:
+        self.mapping = mapping
+        self.slots: dict[ir.IRNode, ir.IRNode] = {old: new for old, new in mapping.items() if type(old) is ir.Slot}
+        self.copies: dict[str, str] = {}
+        self.made, self.facts, self.numbers, self.ns = made, facts, numbers, ns
+
+    def leaf(self, n: Any) -> Any:
+        """A leaf of a tree written in place, renamed."""
+        t = type(n)
+        if t is ir.Local or t is ir.Slot:
+            return self.mapping.get(n, n)
+        if t is ir.Global and n.name in self.made:
+            name = self.copied(n.name)
+            return n if name == n.name else ir.Global(name, n.kind)
+        return n
+
+    def copied(self, name: str) -> str:
+        """The name of generated function `name` renamed: a copy's, if it reads a renamed slot."""
+        known = self.copies.get(name)
+        if known is not None:
+            return known
+        read, calls = _facts(self.made, self.facts, name)
+        if not self.slots or read.isdisjoint(self.slots):
+            self.copies[name] = name
+            return name
+        names = {c: new for c in calls if (new := self.copied(c)) != c}
+        new = self.copies[name] = f"{name.rstrip('0123456789')}{next(self.numbers)}"
+        self.made[new] = pending = self.made[name].renamed(new, self.slots, names)
+        self.facts[new] = (frozenset(self.slots.get(s, s) for s in read), tuple(names.get(c, c) for c in calls))
+        lazy.stub(self.ns, pending)
+        return new
+
+
+def _facts(
+    made: dict[str, lazy.Uncompiled], facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]], name: str
+) -> tuple[frozenset[ir.IRNode], tuple[str, ...]]:
+    """The frame slots generated function `name` reads, itself or through the generated
+    functions it calls, and the generated functions it calls (each made before it, and
+    never changed), kept in `facts`."""
+    known = facts.get(name)
+    if known is None:
+        read: set[ir.IRNode] = set()
+        calls: dict[str, None] = {}
+        for s in made[name].stmts:
+            for n in ir.walk(s):
+                t = type(n)
+                if t is ir.Slot:
+                    read.add(n)
+                elif t is ir.Global and n.name in made and n.name != name:
+                    calls[n.name] = None
+        for c in calls:
+            read |= _facts(made, facts, c)[0]
+        known = facts[name] = (frozenset(read), tuple(calls))
+    return known
+
+
+class _LoopCopy:
+    """A loop `_loop` noted while a def's body was built, as a renamed copy of that body
+    notes it: its clauses and element renamed (by each renaming in turn: a copy of a copy)
+    only when `_loop_element` asks for them, which is seldom."""
+
+    __slots__ = ("f", "parts", "element", "renamings")
+
+    def __init__(self, f: str, parts: list, element: ir.IRNode, renamings: tuple[_Renaming, ...]) -> None:
+        self.f, self.parts, self.element, self.renamings = f, parts, element, renamings
+
+    @staticmethod
+    def of(entry: Any, renaming: _Renaming) -> _LoopCopy:
+        """`entry` (what `_loop` noted, or a copy of it) as `renaming` makes it."""
+        if type(entry) is _LoopCopy:
+            return _LoopCopy(entry.f, entry.parts, entry.element, (*entry.renamings, renaming))
+        f, parts, element = entry
+        return _LoopCopy(f, parts, element, (renaming,))
+
+    def resolved(self) -> tuple:
+        parts, element = self.parts, self.element
+        for r in self.renamings:
+            parts = [passes.renamed(p, r.leaf) for p in parts]
+            element = passes.renamed(element, r.leaf)
+        return (self.f, parts, element)
 
 
 @attrs.frozen
