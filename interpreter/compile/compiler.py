@@ -333,7 +333,7 @@ def lay_out_variables(
         c.modifiers.grants_declared()
     c.declarations.declare_links_var()
     c.modifiers.guard_queries(decls)
-    if t.cancel_events or ast.contains(t.program.decls, ast.Cancel):
+    if t.cancel_events or t.cancels:
         # effects about to resolve, innermost last: True once cancelled
         span = t.header.span
         any_list = ast.ListType(span=span, element=ast.NamedType(span=span, name="bool"))

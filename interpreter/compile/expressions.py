@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import ast as ast_
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from types import CodeType
 from typing import Any
 
@@ -61,6 +61,7 @@ TABLE_LIMIT = 4096
 INLINE_LIMIT = 4000  # widest inlined body (emit.width), to keep repeated arguments in check
 FREE_ITEMS = 256  # a constant list this short is iterated without spending the step budget
 SHORT_LOOP = 8  # a comprehension over a constant list this short is not worth a call to hoist its reads
+RENAMED_BODIES = True  # a def's body written in place is renamed from one built for arguments of its shape (`_shape`)
 
 # Built-ins whose whole body is one Python expression (builtins.py): written in place of
 # a call to them, one Python call less each time. Each makes the body from its
@@ -198,10 +199,19 @@ class ExpressionCompiler:
         # (or of a list of lists written in the rule), and lists written in the rule passed to a def.
         self._short_vars: set[ir.IRNode] = set()
         self._fields_final = False  # set once every component and its fields are known
-        self._loops_made: dict[ir.IRNode, tuple] = {}  # a call of a loop function (`_loop`): its kind, clauses, element
+        # a call of a loop function (`_loop`): its kind, clauses, element (or a `_LoopCopy` of them)
+        self._loops_made: dict[ir.IRNode, Any] = {}
         self._read_again: dict[tuple[int, str], tuple[Any, bool]] = {}  # `_reads_again`'s answers
         self._codes: dict[ir.IRNode, CodeType] = {}  # `function`'s code of each tree, by the tree
         self._inlined_made: dict[tuple, tuple[Any, ir.IRNode | None]] = {}  # `_inlined`'s answers
+        # `_inlined`'s bodies by the shape of their arguments (`_shape`): a body built for some
+        # frame slots and expression variables is the body for others in the same places,
+        # renamed (`_instance`), rather than built again
+        self._templates: dict[tuple, _Template] = {}
+        self._made: dict[str, lazy.Uncompiled] = {}  # the loop and `_in` functions made, by name
+        self._function_facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]] = {}  # `_facts`
+        self._short_log: list[ir.IRNode] = []  # every node made a source of short lists, in order
+        self._loops_log: list[tuple] = []  # every loop noted in `_loops_made`, in order
 
     # ---- entry points --------------------------------------------------------
     def expr(self, e: ast.Expr, scope: Scope) -> Closure:
@@ -489,7 +499,7 @@ class ExpressionCompiler:
             if self._items_short(ir.unwrapped(self._node(clause.iterable, scope, py))) or self._makes_short_lists(
                 clause.iterable
             ):
-                self._short_vars.add(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
+                self._short(ir.Local(v))  # each item is a short list fixed at load, or by the rule's text
             parts.append(ir.CompFor(v, source))
             if clause.condition is not None:
                 parts.append(ir.CompIf(self._node(clause.condition, scope, py)))
@@ -533,12 +543,20 @@ class ExpressionCompiler:
 
     def _in_place(self, node: ir.IRNode) -> bool:
         """Is `node` a call of a loop `_loop_element` writes in place (over one list)?"""
-        made = self._loops_made.get(node)
+        made = self._loop_of(node)
         return (
             made is not None
             and made[0] not in ("first", "sum", "best")
             and sum(type(p) is ir.CompFor for p in made[1]) == 1
         )
+
+    def _loop_of(self, node: ir.IRNode) -> tuple | None:
+        """What `_loop` noted of the loop `node` calls: its kind, clauses and element (those
+        of a renamed body's loop renamed now: `_LoopCopy`)."""
+        made = self._loops_made.get(node)
+        if type(made) is _LoopCopy:
+            made = self._loops_made[node] = made.resolved()
+        return made
 
     def _hoisted_list(self, made: ir.IRNode, first: ir.CompFor) -> ir.IRNode:
         """A comprehension whose items read the same entry at every turn (`influence[s]`
@@ -826,6 +844,7 @@ class ExpressionCompiler:
         call = _loop_call(name, list(seen.free))
         # as written: a loop written in place in another's writes its own inner loop again
         self._loops_made[call] = (f, parts, element)
+        self._loops_log.append((call, (f, parts, element)))
         return call
 
     def _loop_function(self, name: str, stmts: list[ir.Stmt], seen: passes.Summary) -> None:
@@ -835,6 +854,7 @@ class ExpressionCompiler:
         pending = lazy.Uncompiled(
             "loop", name, params, tuple(stmts), seen.reads_vars, seen.has_text, tuple(sorted(seen.bound))
         )
+        self._made[name] = pending
         lazy.stub(self.tables.ns, pending)
 
     def _loop_head(self, parts: list[ir.CompFor | ir.CompIf], out: list) -> list:
@@ -859,7 +879,9 @@ class ExpressionCompiler:
         its loop (written here) leaves its answer in."""
         if not self._in_place(elem):
             return elem
-        f, parts, inner = self._loops_made[elem]
+        made = self._loop_of(elem)
+        assert made is not None  # (`_in_place` found it)
+        f, parts, inner = made
         result = ir.Local(f"__r{next(self.name_numbers)}")
         out.append(ir.PyAssign((result,), ir.Lit(True if f == "all" else False if f == "any" else 0)))
         body = self._loop_head(parts, out)
@@ -969,7 +991,7 @@ class ExpressionCompiler:
             env = {p.name: a for p, a in zip(decl.params, args)}
             for a, source in zip(e.args, args):  # a list written in the rule: short, as a constant's items are
                 if type(a) is ast.ListLit and len(a.items) <= FREE_ITEMS:
-                    self._short_vars.add(ir.unwrapped(source))
+                    self._short(ir.unwrapped(source))
             # The same body with the same argument trees, inside the same defs being written
             # in place, is the same tree: it is built once and that tree given again (a def
             # is written in place many times over, through the defs and procedures written
@@ -991,6 +1013,22 @@ class ExpressionCompiler:
                 if made[1] is not None:
                     self._note(e, self._noted(decl.body))
                 return made[1]
+            # The same body for arguments that are other frame slots and expression variables
+            # in the same places (of the same widths, the same ones equal): the tree built for
+            # the first, renamed.
+            shape = self._shape(decl, args, static)
+            template_key: tuple = ()
+            if shape is not None:
+                template_key = (key[0], shape[0], *key[2:])
+                template = self._templates.get(template_key)
+                if template is not None and template.body is decl.body:
+                    result = self._instance(template, shape[1])
+                    self._note(decl.body, template.note)
+                    if result is not None:
+                        self._note(e, template.note)
+                    self._inlined_made[key] = (decl.body, result)
+                    return result
+            shorts, loops = len(self._short_log), len(self._loops_log)
             bound = []  # (the variable a parameter becomes, its argument)
             for p, source in zip(decl.params, args):
                 if self._reads_again(decl.body, p.name) and passes.computes(source):
@@ -998,7 +1036,7 @@ class ExpressionCompiler:
                     env[p.name] = var
                     bound.append((var.name, source))
                     if ir.unwrapped(source) in self._short_vars:
-                        self._short_vars.add(var)
+                        self._short(var)
             self._inlining.append(e.func)
             try:
                 # The body sees only its parameters, bound to the caller's arguments.
@@ -1018,8 +1056,77 @@ class ExpressionCompiler:
                 self._note(e, self._noted(decl.body))  # as its body costs to read again
                 result = self._with_arguments(body, bound) if bound else body
             self._inlined_made[key] = (decl.body, result)
+            if shape is not None:
+                self._templates[template_key] = _Template(
+                    decl.body,
+                    shape[1],
+                    result,
+                    self._noted(decl.body),
+                    tuple(self._short_log[shorts:]),
+                    tuple(self._loops_log[loops:]),
+                )
             return result
         return None
+
+    def _short(self, node: ir.IRNode) -> None:
+        """`node` is a source of short lists (`_short_vars`), noted in order for `_instance`."""
+        self._short_vars.add(node)
+        self._short_log.append(node)
+
+    def _shape(
+        self, decl: ast.Def, args: list[ir.IRNode], static: set[str]
+    ) -> tuple[tuple, tuple[ir.IRNode, ...]] | None:
+        """The arguments of a call written in place as a template's key: each argument that
+        is a frame slot or an expression variable (in parentheses or not), and not static,
+        as its place among them (which are equal), its kind, its parentheses and its width
+        (what `INLINE_LIMIT` weighs); the others as they are. And those slots and variables,
+        each once. None if there are none, or if one is also read inside another argument
+        (renaming it there would be wrong).
+
+        The body built for such arguments depends on them only through what the key
+        holds: an inlined body takes no slot of its own, its expression variables and
+        generated functions are new names, and every question the compiler asks of an
+        argument of these kinds (is it held, does it compute, is it a constant or a table
+        read, is it a source of short lists, how wide is it) has the same answer for
+        every argument the key describes."""
+        if not RENAMED_BODIES:
+            return None
+        cores: list[ir.IRNode] = []
+        shape: list[Any] = []
+        others: list[ir.IRNode] = []
+        for p, a in zip(decl.params, args):
+            core, groups = a, 0
+            while type(core) is ir.Group:
+                core, groups = core.inner, groups + 1
+            t = type(core)
+            if (t is ir.Slot or isinstance(core, ir.Local) and passes.is_variable(core.name)) and p.name not in static:
+                if core not in cores:
+                    cores.append(core)
+                shape.append((_PLACE, t, cores.index(core), groups, emit.width(core)))
+            else:
+                shape.append(a)
+                others.append(a)
+        if not cores:
+            return None
+        if others and any(type(n) in (ir.Slot, ir.Local) and n in cores for o in others for n in ir.walk(o)):
+            return None
+        return tuple(shape), tuple(cores)
+
+    def _instance(self, template: _Template, cores: tuple[ir.IRNode, ...]) -> ir.IRNode | None:
+        """The body of `template` for the argument slots and variables `cores` (of the same
+        shape as its own): its tree with each of its own written as the new one
+        (`_Renaming`). The loops and short lists the build noted are noted for the new tree
+        too, as building it would have: a loop's clauses and element renamed only if they
+        are asked for (`_loop_of`)."""
+        mapping = {old: new for old, new in zip(template.cores, cores) if old != new}
+        renaming = _Renaming(mapping, self._made, self._function_facts, self.name_numbers, self.tables.ns)
+        for node in template.shorts:
+            self._short(passes.renamed(node, renaming.leaf))
+        for call, entry in template.loops:
+            call = passes.renamed(call, renaming.leaf)
+            self._loops_made[call] = entry = _LoopCopy.of(entry, renaming)
+            self._loops_log.append((call, entry))
+        return None if template.result is None else passes.renamed(template.result, renaming.leaf)
 
     def _reads_again(self, body: ast.Expr, name: str) -> bool:
         """`_reads_again`, asked of a def's body at each of its calls written in place:
@@ -1047,6 +1154,7 @@ class ExpressionCompiler:
         # lowered and compiled when first called (lazy.py)
         names_in = ("vm", "L", *free, *names)
         pending = lazy.Uncompiled("plain", name, names_in, (ir.PyReturn(body),), seen.reads_vars)
+        self._made[name] = pending
         lazy.stub(self.tables.ns, pending)
         params = (ir.VMRef(), ir.Frame(), *(ir.Local(v) for v in free), *(source for _, source in bound))
         return ir.PyCall(ir.Global(name, ir.LOOP), params)
@@ -1206,6 +1314,124 @@ def compiled(module: tuple[ast_.Module, bytes], name: str) -> CodeType:
 
 
 _FAILED = object()
+_PLACE = object()  # an argument's place in a template's key (`_shape`)
+
+
+class _Renaming:
+    """How a def's body built for some argument slots and variables becomes its body for
+    others (`ExpressionCompiler._instance`): each of its own written as the new one
+    (`mapping`). A generated function it calls (at any depth) that reads a renamed frame
+    slot is copied under a new name, renamed the same way (lazy.py, `Uncompiled.renamed`),
+    once; the others are shared. An expression variable inside a generated function is
+    that function's parameter (its caller passes it), so only the calls are renamed.
+    Holds the compiler's tables of generated functions, not the compiler."""
+
+    __slots__ = ("mapping", "slots", "copies", "made", "facts", "numbers", "ns")
+
+    def __init__(
+        self,
+        mapping: dict[ir.IRNode, ir.IRNode],
+        made: dict[str, lazy.Uncompiled],
+        facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]],
+        numbers: Iterator[int],
+        ns: dict[str, Any],
+    ) -> None:
+        self.mapping = mapping
+        self.slots: dict[ir.IRNode, ir.IRNode] = {old: new for old, new in mapping.items() if type(old) is ir.Slot}
+        self.copies: dict[str, str] = {}
+        self.made, self.facts, self.numbers, self.ns = made, facts, numbers, ns
+
+    def leaf(self, n: Any) -> Any:
+        """A leaf of a tree written in place, renamed."""
+        t = type(n)
+        if t is ir.Local or t is ir.Slot:
+            return self.mapping.get(n, n)
+        if t is ir.Global and n.name in self.made:
+            name = self.copied(n.name)
+            return n if name == n.name else ir.Global(name, n.kind)
+        return n
+
+    def copied(self, name: str) -> str:
+        """The name of generated function `name` renamed: a copy's, if it reads a renamed slot."""
+        known = self.copies.get(name)
+        if known is not None:
+            return known
+        read, calls = _facts(self.made, self.facts, name)
+        if not self.slots or read.isdisjoint(self.slots):
+            self.copies[name] = name
+            return name
+        names = {c: new for c in calls if (new := self.copied(c)) != c}
+        new = self.copies[name] = f"{name.rstrip('0123456789')}{next(self.numbers)}"
+        self.made[new] = pending = self.made[name].renamed(new, self.slots, names)
+        self.facts[new] = (frozenset(self.slots.get(s, s) for s in read), tuple(names.get(c, c) for c in calls))
+        lazy.stub(self.ns, pending)
+        return new
+
+
+def _facts(
+    made: dict[str, lazy.Uncompiled], facts: dict[str, tuple[frozenset[ir.IRNode], tuple[str, ...]]], name: str
+) -> tuple[frozenset[ir.IRNode], tuple[str, ...]]:
+    """The frame slots generated function `name` reads, itself or through the generated
+    functions it calls, and the generated functions it calls (each made before it, and
+    never changed), kept in `facts`."""
+    known = facts.get(name)
+    if known is None:
+        read: set[ir.IRNode] = set()
+        calls: dict[str, None] = {}
+        for s in made[name].stmts:
+            for n in ir.walk(s):
+                t = type(n)
+                if t is ir.Slot:
+                    read.add(n)
+                elif t is ir.Global and n.name in made and n.name != name:
+                    calls[n.name] = None
+        for c in calls:
+            read |= _facts(made, facts, c)[0]
+        known = facts[name] = (frozenset(read), tuple(calls))
+    return known
+
+
+class _LoopCopy:
+    """A loop `_loop` noted while a def's body was built, as a renamed copy of that body
+    notes it: its clauses and element renamed (by each renaming in turn: a copy of a copy)
+    only when `_loop_element` asks for them, which is seldom."""
+
+    __slots__ = ("f", "parts", "element", "renamings")
+
+    def __init__(self, f: str, parts: list, element: ir.IRNode, renamings: tuple[_Renaming, ...]) -> None:
+        self.f, self.parts, self.element, self.renamings = f, parts, element, renamings
+
+    @staticmethod
+    def of(entry: Any, renaming: _Renaming) -> _LoopCopy:
+        """`entry` (what `_loop` noted, or a copy of it) as `renaming` makes it."""
+        if type(entry) is _LoopCopy:
+            return _LoopCopy(entry.f, entry.parts, entry.element, (*entry.renamings, renaming))
+        f, parts, element = entry
+        return _LoopCopy(f, parts, element, (renaming,))
+
+    def resolved(self) -> tuple:
+        parts, element = self.parts, self.element
+        for r in self.renamings:
+            parts = [passes.renamed(p, r.leaf) for p in parts]
+            element = passes.renamed(element, r.leaf)
+        return (self.f, parts, element)
+
+
+@attrs.frozen
+class _Template:
+    """A def's body written in place, built for the argument slots and variables `cores`
+    (`ExpressionCompiler._shape`): its tree (None: too long to write in place), what the
+    build noted of its syntax tree's root (`note`), and the sources of short lists and the
+    loops it noted (`shorts`, `loops`), which its renamed copies note too."""
+
+    body: Any = attrs.field(eq=False)
+    cores: tuple[ir.IRNode, ...]
+    result: ir.IRNode | None
+    note: str
+    shorts: tuple[ir.IRNode, ...]
+    loops: tuple[tuple, ...]
+
+
 _PENDING = object()  # a function being compiled (its own body may call it)
 
 

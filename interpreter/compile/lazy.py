@@ -56,13 +56,15 @@ class Uncompiled:
     when one of them fails); "plain", one function of `stmts`; "block", a native block,
     whose code is moved to `first` lines after the start (blocks.py). `key` is where its
     stub is in the namespace (its name, unless the function is held elsewhere: a block's
-    or an expression's stub is there only until compiled), `file` the code's file name."""
+    or an expression's stub is there only until compiled), `file` the code's file name.
+    A copy made by `renamed` makes its statements from its original's when first read."""
 
     __slots__ = (
         "kind",
         "name",
         "params",
-        "stmts",
+        "_stmts",
+        "_renaming",
         "reads_vars",
         "has_text",
         "bound",
@@ -90,7 +92,8 @@ class Uncompiled:
         self.kind = kind
         self.name = name
         self.params = params
-        self.stmts = stmts
+        self._stmts = stmts
+        self._renaming: tuple[Uncompiled, dict[ir.IRNode, ir.IRNode], dict[str, str]] | None = None
         self.reads_vars = reads_vars
         self.has_text = has_text
         self.bound = bound
@@ -99,6 +102,41 @@ class Uncompiled:
         self.key = key or name
         self.file = file
         self.done: types.CodeType | None = None  # its code, once compiled (`run`)
+
+    @property
+    def stmts(self) -> tuple[ir.Stmt, ...]:
+        """Its statements; a copy's are its original's renamed, made the first time they
+        are read (most copies are never called, as most functions are not)."""
+        if self._renaming is not None:
+            original, slots, names = self._renaming
+
+            def leaf(n: Any) -> Any:
+                t = type(n)
+                if t is ir.Slot:
+                    return slots.get(n, n)
+                if t is ir.Global and n.name in names:
+                    return ir.Global(names[n.name], n.kind)
+                return n
+
+            self._stmts = passes.renamed(original.stmts, leaf)
+            self._renaming = None
+        return self._stmts
+
+    def renamed(self, name: str, slots: dict[ir.IRNode, ir.IRNode], names: dict[str, str]) -> Uncompiled:
+        """A copy of this function named `name`, reading the frame slots `slots` give in
+        place of its own and calling the generated functions `names` give in place of
+        those (a def's body written in place for other arguments: expressions.py,
+        `_instance`). Its statements are made when first read."""
+        copy = Uncompiled(self.kind, name, self.params, (), self.reads_vars, self.has_text, self.bound, file=self.file)
+        copy._renaming = (self, slots, names)
+        return copy
+
+    def depth(self) -> int:
+        """How deeply loops and `try`s nest in its statements (`_depth`): a copy's, its
+        original's, without making its statements."""
+        if self._renaming is not None:
+            return self._renaming[0].depth()
+        return _depth(self._stmts)
 
     def code(self, ns: dict[str, Any]) -> types.CodeType:
         """The lowered and compiled code of the function (a stub for the as-written copy
@@ -161,7 +199,7 @@ def stub(ns: dict[str, Any], pending: Uncompiled) -> types.FunctionType:
         code = _stubs[len(params)] = _stub_code(tuple(f"a{i}" for i in range(len(params))))
     fn = types.FunctionType(code, ns, pending.name, (pending,))
     ns[pending.key] = fn
-    if _depth(pending.stmts) > _DEEP:  # compiled now: code Python may refuse is the compile's error
+    if pending.depth() > _DEEP:  # compiled now: code Python may refuse is the compile's error
         _compile(fn, pending, ns)
     return fn
 

@@ -107,7 +107,7 @@ class ModifierCompiler:
                 if found is not None:
                     reads = var_reads(self.expressions.src(m.condition, Scope(["self"]), {}))
                     slots[q] = None if reads is None else found | set(reads)
-        for g in ast.find_all(decls, ast.Grant):
+        for g in self.tables.grants:
             q = g.modifier.query
             found = slots.get(q)
             if found is not None and self.tables.grants_slot is not None:

@@ -11,7 +11,7 @@ tests/compile/test_passes.py tests each on small trees and on small programs.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import attrs
@@ -217,6 +217,59 @@ def replace(node, old: ir.IRNode, new: ir.IRNode):
         return new if type(n) is kind and n == old else _rebuilt(n, swap)  # noqa: F821 (deleted once done)
 
     out = swap(node)
+    del swap  # (it names itself: a cycle, holding the trees, that only the collector would free)
+    return out
+
+
+def renamed(code: Any, leaf: Callable[[Any], Any]) -> Any:
+    """`code` (a node, or a tuple or list of statements, then a tuple) with each leaf
+    (a slot, a local, a global, ...) written `leaf(it)`: the nodes above a leaf that
+    changed are made anew, the rest are the same objects, and a node met twice (a tree
+    shares its subtrees) is renamed once. What makes a def's body built for some
+    arguments the body for others (expressions.py, `_instance`)."""
+    leaves, tree, fields = ir._LEAVES, _TREE, _FIELD_NAMES
+    done: dict[int, Any] = {}  # id of a node -> its renamed copy (the nodes live as long as `code`)
+
+    def swap(n):
+        t = type(n)
+        if t in leaves:
+            return leaf(n)
+        made = done.get(id(n))
+        if made is not None:
+            return made
+        names = fields.get(t)
+        if names is None:
+            names = fields[t] = tuple(x.name for x in attrs.fields(t))
+        values = []
+        changed = False
+        for name in names:
+            value = getattr(n, name)
+            new = value
+            if isinstance(value, tree):
+                new = swap(value)  # noqa: F821 (deleted once done)
+            elif value.__class__ is tuple:
+                items = []
+                for x in value:
+                    y = x
+                    if isinstance(x, tree):
+                        y = swap(x)  # noqa: F821
+                    elif x.__class__ is tuple and len(x) == 2 and isinstance(x[1], ir.IRNode):  # a keyword argument
+                        inner = swap(x[1])  # noqa: F821
+                        if inner is not x[1]:
+                            y = (x[0], inner)
+                    items.append(y)
+                    if y is not x:
+                        new = None
+                if new is None:
+                    new = tuple(items)
+            if new is not value:
+                changed = True
+            values.append(new)
+        made = t(*values) if changed else n
+        done[id(n)] = made
+        return made
+
+    out = tuple(swap(s) for s in code) if isinstance(code, (list, tuple)) else swap(code)
     del swap  # (it names itself: a cycle, holding the trees, that only the collector would free)
     return out
 

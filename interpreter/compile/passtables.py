@@ -31,7 +31,18 @@ from interpreter.language import syntax as ast
 from interpreter.language.program import Program
 
 # The attributes set from the compile's inputs; every other public attribute is a table.
-INPUTS = ("program", "names", "header", "given", "optimise", "seats", "dynamic_links", "cancel_events")
+INPUTS = (
+    "program",
+    "names",
+    "header",
+    "given",
+    "optimise",
+    "seats",
+    "dynamic_links",
+    "cancel_events",
+    "grants",
+    "cancels",
+)
 
 
 class PassTables:
@@ -56,8 +67,12 @@ class PassTables:
         listed = self.header.roles + tuple(r[:2] for r in self.header.option_roles)
         roles = tuple(r for _, names in listed for r in names if r not in seats)
         self.seats = tuple(seats) + tuple(dict.fromkeys(roles))  # role names are seats too
-        self.dynamic_links = ast.contains(program.decls, ast.LinkStmt)  # a `link` statement anywhere
-        self.cancel_events = {p.cancel_event for p in ast.find_all(program.decls, ast.Perform) if p.cancel_event}
+        # The statements the compile looks for anywhere in the rules, found in one walk.
+        found = _statements(program.decls, (ast.LinkStmt, ast.Perform, ast.Grant, ast.Cancel))
+        self.dynamic_links = bool(found[ast.LinkStmt])  # a `link` statement anywhere
+        self.cancel_events = {p.cancel_event for p in found[ast.Perform] if p.cancel_event}
+        self.grants: list[ast.Grant] = found[ast.Grant]  # every `grant` statement
+        self.cancels = bool(found[ast.Cancel])  # a `cancel` statement anywhere
         # -- the tables the compilers read and fill (each pass's record holds those it made)
         self.rt = Runtime()
         self.ns: dict[str, Any] = {}  # the generated code's globals: built-ins, tables, other functions
@@ -129,3 +144,15 @@ class PassTables:
         if isinstance(e, ast.Call) and self.names.call(e) == "procedure":
             return e
         return None
+
+
+def _statements(decls: tuple, kinds: tuple[type, ...]) -> dict[type, list]:
+    """Every node of each of `kinds` in the syntax trees `decls`, in the order
+    `ast.find_all` gives them: one walk for all (each is a walk of the whole program)."""
+    found: dict[type, list] = {k: [] for k in kinds}
+    for n in ast.walk(decls):
+        if isinstance(n, kinds):
+            for k in kinds:
+                if isinstance(n, k):
+                    found[k].append(n)
+    return found
