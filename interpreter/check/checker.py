@@ -163,6 +163,7 @@ class Checker:
         self._given_as_rows_give()
         self._generated_names()
         self._option_roles()
+        self._excluded_variants()
         tests = self._test_code()
         self._names(tests)
         for d in decls:
@@ -291,6 +292,35 @@ class Checker:
                     f"test {t.name}: option '{name}' = {_write(value)} is not allowed",
                     f"choose from {shown}{also}",
                 )
+
+    def _excluded_variants(self) -> None:
+        """`excludes [...]` naming no variant of the game (a misspelling, or a variant
+        renamed since): the exclusion it was written for is silently not in force, and two
+        variants that cannot be played together are allowed together. An error at the
+        `excludes` line, checked with the base game (the variants' checks would repeat it)."""
+        if self.program.variants:
+            return
+        known = self.program.all_variants
+        for v in known.values():
+            for name in v.excludes:
+                if name not in known:
+                    span = self._line_naming(v.span, "excludes", name)
+                    self.error(
+                        span,
+                        f"variant '{v.name}' excludes unknown variant '{name}'",
+                        did_you_mean(name, [n for n in known if n != v.name])
+                        or f"the game's variants: {', '.join(known) or 'none'}",
+                    )
+
+    def _line_naming(self, start: Span, word: str, name: str) -> Span:
+        """The span of `name` on the first line from `start` that holds `word` and it (a
+        declaration's part the syntax tree keeps no position for), else `start`."""
+        lines = self.program.sources.get(start.path, "").split("\n")
+        for k in range(start.line - 1, min(len(lines), start.line + 200)):
+            m = re.search(rf"\b{word}\b.*?\b({re.escape(name)})\b", lines[k])
+            if m:
+                return Span(start.path, k + 1, m.start(1) + 1, m.end(1) + 1)
+        return start
 
     def _variant_declaring(self, name: str, value: Any = None) -> str | None:
         """A variant not chosen that declares option `name` (allowing `value`, when given)."""
@@ -2027,6 +2057,14 @@ class Checker:
         if op in ("in", "not in"):
             if b != ANY and not is_list(b):
                 self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
+            elif isinstance(b, ListOf) and ANY not in (strip(a), strip(b.item)) and NONE not in (a, strip(b.item)):
+                if join(strip(a), strip(b.item)) == ANY:  # `0 in deck`: a position for a card, never found
+                    self.error(
+                        e.span,
+                        f"a list of {show(b.item)} never holds {show(a)}: this `{op}` is always "
+                        f"{'false' if op == 'in' else 'true'}",
+                        f"look for a {show(b.item)} in it",
+                    )
             return BOOL
         if op in ("==", "!="):
             if not (
@@ -2322,6 +2360,34 @@ class Checker:
         self.error(arg.span, f"{e.func}() takes a list first, not {show(a0)}", hint)
         return True
 
+    def _item_misfit(self, e: ast.Call, xs: Type, x: Type) -> bool:
+        """`append(xs, x)`, `without(xs, x)` or `index_of(xs, x)` given an item of another
+        kind than the list's (`without(deck, 0)`: a position for a card, `append(hand,
+        deck)`: a whole list for one card): at run time such a call finds nothing to remove
+        or adds a stranger to the list, and the game goes on wrong. An error at the item;
+        True when reported."""
+        if not isinstance(xs, ListOf):
+            return False
+        item, given = strip(xs.item), strip(x)
+        if ANY in (item, given) or NONE in (item, given) or join(item, given) != ANY:
+            return False
+        f, arg = e.func, e.args[1]
+        if isinstance(given, ListOf) and fits(given.item, item):
+            hint = (
+                f"to add every item of a list, join them: `concat({_written(e.args[0])}, {_written(arg)})`"
+                if f == "append"
+                else f"`{f}` takes one item: `[y for y in {_written(e.args[0])} if not y in {_written(arg)}]` "
+                "drops them all"
+                if f == "without"
+                else f"`{f}` finds one item, not a list of {show(item)}"
+            )
+        elif given == INT and f != "index_of":
+            hint = f"name the item itself, not its position: `{f}({_written(e.args[0])}, {_written(e.args[0])}[...])`"
+        else:
+            hint = f"give it a {show(item)}: the list `{_written(e.args[0])}` holds {show(item)}"
+        self.error(arg.span, f"{f}() of a list of {show(item)} takes a {show(item)}, not {show(x)}", hint)
+        return True
+
     def _builtin_result(self, e: ast.Call, scope, b):
         """The type of the call `e` of the built-in function `b`."""
         f = e.func
@@ -2337,6 +2403,8 @@ class Checker:
             return _RETURNS.get(r, ANY) if r not in ("elem", "elem?", "list") else ANY
         if f in ("max", "min", "sum") and self._numbers_compared(e, args):
             return INT  # reported once, at its argument: what it gives is no new mistake
+        if f in ("append", "without", "index_of") and len(args) == 2 and self._item_misfit(e, a0, args[1]):
+            return a0 if f != "index_of" else INT
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
         if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted
