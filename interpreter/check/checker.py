@@ -940,12 +940,18 @@ class Checker:
     def _decl_Var(self, d: ast.Var) -> None:
         t = self.expr(d.default, {})
         want = self.vars[d.name][1]
-        if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
-            self.error(
-                d.default.span,
-                f"'{d.name}' holds {show(want)}, its starting value is {show(t)}",
-                self._literal_hint(d.default, want),
-            )
+        empty = t in (lst(ANY), lst(NONE))  # `[]`: a list of whatever the variable's lists hold
+        if not fits(t, want) and not (empty and (is_list(want) or want == ANY)):
+            # `var won: player -> int = []`: an empty list for a number, which play reads
+            # as a number only when it first adds to it (`cannot join a number to a list`)
+            hint = self._literal_hint(d.default, want)
+            if empty and hint is None and strip(want) in (INT, BOOL, STR):
+                start = {INT: "0", BOOL: "false", STR: '""'}[strip(want)]
+                hint = f"start it at {start}" + (", or declare it a list: `list ...`" if strip(want) == INT else "")
+            if t == NONE and hint is None:
+                hint = f"declare it `{show(want)}?` so that it may be none, or start it at a {show(want)}"
+            given = "`[]`, a list" if empty else show(t)
+            self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {given}", hint)
         if d.bounds is not None:
             if strip(want) not in (INT, lst(INT)):
                 self.error(

@@ -87,6 +87,9 @@ class Program:
     replaced: tuple[ast.Replace, ...] = ()  # the `replace`s in force, likewise
 
 
+NO_HEADER = "no `game` header in this file"
+
+
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
     return GameDefError([Diagnostic(span, message, hint)])
 
@@ -229,7 +232,7 @@ def load_program(
             [
                 Diagnostic(
                     Span(str(path), 1, 1),
-                    "no `game` header in this file",
+                    NO_HEADER,
                     'start the file with: game NAME "Title" { players 2..4 }',
                 )
             ]
