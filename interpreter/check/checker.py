@@ -385,7 +385,15 @@ class Checker:
                 self.declared.setdefault("type:" + d.kind, d.span)
             if isinstance(d, ast.Enum):
                 self.types[d.name] = Named(d.name)
+                seen: dict[str, Span] = {}
                 for m in d.members:
+                    if m.name in seen:  # `members(Suit)` would list it twice, and a generate make twice the pieces
+                        self.error(
+                            m.span,
+                            f"'{m.name}' is a member of {d.name} twice",
+                            f"the first is at {seen[m.name]}: remove this one, or give it a name of its own",
+                        )
+                    seen.setdefault(m.name, m.span)
                     self._constant(m.name, self.types[d.name], m.span)
             elif isinstance(d, ast.Entity):
                 self.types[d.name] = Named(d.name)
@@ -416,10 +424,13 @@ class Checker:
                 self.options[d.name] = self.type_of(d.type)
                 self.declared["option:" + d.name] = d.span
             elif isinstance(d, ast.Def):
+                self._not_builtin(d.name, d.span, "def", len(d.params))
                 self.defs[d.name] = d
             elif isinstance(d, ast.Query):
+                self._not_builtin(d.name, d.span, "query", len(d.params))
                 self.queries[d.name] = d
             elif isinstance(d, ast.Procedure):
+                self._not_builtin(d.name, d.span, "procedure", len(d.params))
                 self.procs[d.name] = d
                 result = self.type_of(d.result) if d.result is not None else None
                 self.results[d.name] = _noted(result, f"procedure '{d.name}' returns `{{t}}`")
@@ -589,6 +600,20 @@ class Checker:
                 if seat not in h.seats:
                     hint = did_you_mean(seat, h.seats) or "name a seat of `seats [...]`"
                     self.error(h.span, f"roles: `with` names '{seat}', which is not a seat", hint)
+
+    def _not_builtin(self, name: str, span, what: str, params: int) -> None:
+        """A def, query or procedure named like a built-in function and taking as many
+        arguments (`def count(p: player) = ...`) would be called in its place by every
+        `count(...)` of the game, the included game's too: an error at the declaration. One
+        of another arity (Downfall of Empires' `def row()`, no grid's `row(c)`) is no such
+        trap: a call meant for the built-in would not fit it."""
+        arity = BUILTINS[name].arity if name in BUILTINS else SPECIAL.get(name)
+        if arity is not None and arity[0] <= params <= arity[1]:
+            self.error(
+                span,
+                f"'{name}' is a built-in function: a {what} of that name would take its place in every rule",
+                f"name it for what it counts or gives, e.g. '{name}_of' or 'my_{name}'",
+            )
 
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.
@@ -1981,12 +2006,39 @@ class Checker:
         if n.lower() in ("null", "nil", "nothing", "undefined"):
             self.error(e.span, f"unknown name '{n}'", "write `none` for no value")
             return ANY
+        unnamed = self._unnamed_hint(n)
+        if unnamed is not None:
+            self.error(e.span, f"unknown name '{n}'", unnamed)
+            return ANY
         # the words for truth and for no value are close to a slip too (`fals`, `True`)
         literal = difflib.get_close_matches(n, ["true", "false", "none"], n=1, cutoff=0.75)
         self.error(
             e.span, f"unknown name '{n}'", f"did you mean `{literal[0]}`?" if literal else did_you_mean(n, known)
         )
         return ANY
+
+    def _unnamed_hint(self, n: str) -> str | None:
+        """The hint for a name that looks like one the game has but cannot be written: a
+        seat `p2` of a header without `seats` (the seats are p1, p2, ... in the narration
+        only), or a component a `generate` makes (`red_5` of `named "{suit}_{rank}"`)."""
+        header = self.program.header
+        seat = re.fullmatch(r"p(\d+)", n)
+        if seat and not header.seats and 0 < int(seat.group(1)) <= header.max_players:
+            k = int(seat.group(1))
+            return (
+                f"the seats p1, p2, ... of a header without `seats` are not names in the rules: "
+                f"write `members(player)[{k - 1}]`, or name the seats in the header (`seats [...]`)"
+            )
+        for d in self.program.decls:
+            if not isinstance(d, ast.Generate):
+                continue
+            pattern = "".join(re.escape(part) if isinstance(part, str) else r"\w+?" for part in d.name_template.parts)
+            if pattern and re.fullmatch(pattern, n, re.IGNORECASE):
+                return (
+                    f"a component `generate {d.kind}` makes is not a name in the rules: find it by its "
+                    f"properties, `first([c for c in members({d.kind}) if c.PROPERTY == VALUE])`"
+                )
+        return None
 
     def _param_owners_now(self) -> dict[str, str]:
         """Each name some declaration takes as a parameter (a procedure's, a def's, a query's,
@@ -2036,6 +2088,13 @@ class Checker:
     def _Range(self, e, scope):
         self.expect(e.low, scope, INT, "a range's start")
         self.expect(e.high, scope, INT, "a range's end")
+        low, high = _literal_value(e.low), _literal_value(e.high)
+        if type(low) is int and type(high) is int and low > high:  # `8..1`: counts up, so holds nothing
+            self.error(
+                e.span,
+                f"the range {low}..{high} is empty: a range counts up from its first number",
+                f"write `{high}..{low}`; to go down, `sort_by({high}..{low}, k => 0 - k)`",
+            )
         return lst(INT)
 
     def _BinOp(self, e, scope):
