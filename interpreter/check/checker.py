@@ -175,6 +175,7 @@ class Checker:
         self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         self.diags = _at_removal(self.diags, self.program.removed)
+        self.diags = _var_at_replacement(self.diags, self.program.replaced, self.program.sources)
         self.diags = _at_replacement(self.diags, self.program.replaced)
         return self.diags
 
@@ -1037,6 +1038,14 @@ class Checker:
                 "remove the result type; report through a `var`, or end with `win` / `game over`",
             )
             self.result = None
+        if d.params and d.name in ("play", "setup"):
+            # the engine starts the game by these, with nothing to give them: a parameter is none
+            self.error(
+                d.params[0].span,
+                f"`{d.name}()` cannot take parameters: the game starts it with none to give",
+                "remove them; read what they would give from a `var` or an `option`"
+                + (" (a player count: `count(players)`)" if d.name == "setup" else ""),
+            )
         self.block(d.body, scope, 0)
         self.local_types[d.name] = scope
         if self.result is not None and not ends(d.body):
@@ -2605,6 +2614,51 @@ def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) 
             )
         )
     return kept
+
+
+def _var_at_replacement(
+    diags: list[Diagnostic], replaced: tuple[ast.Replace, ...], sources: dict[str, str]
+) -> list[Diagnostic]:
+    """The errors, in other files, of a variable a `replace` gave another type (`replace var
+    passes: bool = false` where the included game counts `passes += 1`), as one error at
+    the `replace`: the new type is the mistake, not each rule that uses it as it always did."""
+    by_name = {r.decl.name: r for r in replaced if isinstance(r.decl, ast.Var)}
+    if not by_name:
+        return diags
+
+    def uses(d: Diagnostic) -> str | None:
+        lines = sources.get(d.span.path, "").split("\n")
+        at = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
+        for name in [*re.findall(r"'(\w+)'", d.message), *re.findall(r"\w+", at[d.span.column - 1 :])]:
+            r = by_name.get(name)
+            if r is not None and d.span.path != r.span.path:
+                return name
+        return None
+
+    kept, found = _gathered(diags, uses)
+    for name, places in found.items():
+        r = by_name[name]
+        first = places[0]
+        kept.append(
+            Diagnostic(
+                r.span,
+                f"this `replace` makes '{name}' hold {_type_text(r.decl.type)}, but the rules still use it as before, "
+                f"at {first.span.path}:{first.span.line}{_more(places)} ({first.message})",
+                "keep the type the rules use it as, and change its starting value; or replace those rules too",
+            )
+        )
+    return kept
+
+
+def _type_text(t) -> str:
+    """A declared type as written (`player -> int`, `list Card`, `Suit?`)."""
+    if isinstance(t, ast.MapType):
+        return f"{_type_text(t.key)} -> {_type_text(t.value)}"
+    if isinstance(t, ast.ListType):
+        return f"list {_type_text(t.element)}"
+    if isinstance(t, ast.OptionalType):
+        return f"{_type_text(t.inner)}?"
+    return getattr(t, "name", "?")
 
 
 def _bundled(path: str) -> bool:
