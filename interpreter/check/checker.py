@@ -2477,6 +2477,17 @@ class Checker:
             return _RETURNS.get(r, ANY) if r not in ("elem", "elem?", "list") else ANY
         if f in ("max", "min", "sum") and self._numbers_compared(e, args):
             return INT  # reported once, at its argument: what it gives is no new mistake
+        if f in ("best", "sort_by") and len(args) == 2 and not isinstance(e.args[1], ast.Lambda):
+            # `best(players, won)`: a map, not a score per item; play stops at the call
+            xs, given = _written(e.args[0]), _written(e.args[1])
+            self.error(
+                e.args[1].span,
+                f"{f}() takes a score for each item, written `x => SCORE`, not `{given}`",
+                f"write `{f}({xs}, x => {given}[x])`"
+                if isinstance(e.args[1], ast.Name)
+                else f"write `{f}({xs}, x => ...)`",
+            )
+            return a0 if is_list(a0) else lst(ANY)
         if f in ("append", "without", "index_of") and len(args) == 2 and self._item_misfit(e, a0, args[1]):
             return a0 if f != "index_of" else INT
         if r == "elem":
