@@ -210,6 +210,18 @@ class Checker:
 
     def bind(self, name: str, span, t: Type, kind: str = "local") -> None:
         """A local name bound at `span` (a parameter, `let`, loop variable, ...), of type `t`."""
+        seat = name in self.program.header.seats and len(name) > 1  # tic-tac-toe's x is a local's name too
+        if (name == "players" or seat) and span not in self.table.locals:
+            # `for north in order`, `let players = rotate(...)`: the seat (or the seats in
+            # play) can no longer be named where the local is in scope
+            what = "the list of the seats in play" if name == "players" else f"the seat {name}"
+            self.warn(
+                span,
+                f"this {kind} '{name}' hides {what} wherever it is in scope",
+                f"give it a name of its own, e.g. '{name}_'"
+                if name == "players"
+                else "give it a name of its own, e.g. 'p'",
+            )
         self._where[name] = span
         self.table.locals[span] = Binding(name, kind, span, t)
 
@@ -1690,8 +1702,14 @@ class Checker:
         return None
 
     def assign(self, s: ast.Assign, scope) -> None:
+        # A variable's reads in its own update (`history[p] = append(history[p], c)`) are
+        # not reads by the rules: one only ever updated from itself is never read.
+        own = "var:" + s.name if s.name in self.vars and s.name not in scope else None
+        unread = own is not None and own not in self.used
         value = self.value_type(s.value, scope)
         self._assigned(s, scope, value)
+        if unread:
+            self.used.discard(own)  # type: ignore[arg-type]
         self._forget({s.name}, scope)
         target: tuple | None = ("n", s.name)
         for key in s.keys:
