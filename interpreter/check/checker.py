@@ -55,6 +55,7 @@ from interpreter.language.datatables import tableable
 from interpreter.language.parser import parse_file
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
+from interpreter.language.sources import confined
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
@@ -274,6 +275,8 @@ class Checker:
                 f"test {t.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {t.players}",
                 f"write `players N`, N from {h.min_players} to {h.max_players}",
             )
+        if t.state is not None:
+            self._test_state(t)
         declared = {d.name: d for d in self.program.decls if isinstance(d, ast.Option)}
         for name, value in t.options:
             span = where.get(f"option:{name}", t.span)
@@ -305,6 +308,24 @@ class Checker:
                     f"test {t.name}: option '{name}' = {_write(value)} is not allowed",
                     f"choose from {shown}{also}",
                 )
+
+    def _test_state(self, t: ast.Test) -> None:
+        """A test's `state "FILE"` that names no file beside the test file (or below it):
+        `gamedef test` would stop there, so `check` says it at the line."""
+        folder = Path(t.span.path).parent
+        path = confined(folder, t.state or "", (folder.resolve(),))
+        if path is not None and path.is_file():
+            return
+        span = self._line_naming(t.span, "state", t.state or "")
+        if path is None:
+            message, hint = "is outside the test's folder", "keep the state file beside the test file, or below it"
+        else:
+            saved = sorted(p.name for p in folder.glob("*.toml"))
+            message = "is not there"
+            hint = did_you_mean(t.state or "", saved) or (
+                "save one with `gamedef run GAME --save-state FILE.toml`, beside the test file"
+            )
+        self.error(span, f"test {t.name}: the state file {t.state!r} {message}", hint)
 
     def _excluded_variants(self) -> None:
         """`excludes [...]` naming no variant of the game (a misspelling, or a variant
@@ -1050,6 +1071,8 @@ class Checker:
                 "remove the result type; report through a `var`, or end with `win` / `game over`",
             )
             self.result = None
+        if _ARRANGE.fullmatch(d.name):
+            self._arrange_asks(d)
         if d.params and d.name in ("play", "setup"):
             # the engine starts the game by these, with nothing to give them: a parameter is none
             self.error(
@@ -1067,6 +1090,41 @@ class Checker:
                 "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
             )
         self.result = None
+
+    def _arrange_asks(self, d: ast.Procedure) -> None:
+        """A test's `arrange` that asks a decision or ends the game (`choose`, `may`, `win`,
+        `game over`, or a call of a procedure that does): `gamedef test` stops there, as an
+        arrangement only sets the position. An error at the statement."""
+        asks = (ast.Choose, ast.May, ast.Win, ast.GameOver)
+        memo: dict[str, bool] = {}
+
+        def proc_asks(name: str) -> bool:
+            if name not in memo:
+                memo[name] = False  # a recursion asks nothing more than its first visit finds
+                body = self.procs[name].body
+                memo[name] = any(ast.find_all(body, k) for k in asks) or any(
+                    c.func in self.procs and proc_asks(c.func) for c in ast.find_all(body, ast.Call)
+                )
+            return memo[name]
+
+        for s in d.body:
+            direct = next((n for k in asks for n in ast.find_all(s, k)), None)
+            called = next((c for c in ast.find_all(s, ast.Call) if c.func in self.procs and proc_asks(c.func)), None)
+            if direct is None and called is None:
+                continue
+            if direct is not None:
+                word = {ast.Choose: "choose", ast.May: "may", ast.Win: "win"}.get(type(direct), "game over")
+                at, what = direct.span, f"`{word}` in an `arrange` asks a decision or ends the game"
+            else:
+                assert called is not None
+                at, what = called.span, f"'{called.func}', called in an `arrange`, asks a decision or ends the game"
+            self.error(
+                at,
+                f"{what}: an arrangement only sets the position",
+                'set the position with assignments in `arrange`; play decisions with `play "LABEL"`, or write '
+                "the statements in a `run { ... }` block",
+            )
+            return
 
     def _decl_Trigger(self, d: ast.Trigger) -> None:
         self.trigger(d, None)
@@ -1833,6 +1891,16 @@ class Checker:
         self.expect(e, scope, BOOL, what)
 
     def expect(self, e, scope, want, what: str) -> None:
+        if isinstance(e, ast.Name) and e.id not in scope and self.vars.get(e.id, ((), ANY))[0]:
+            # `when won`: a whole map, where one value is wanted (it reads as `any`)
+            keys, held = self.vars[e.id]
+            keyed = "][".join(show(k) for k in keys)
+            self.error(
+                e.span,
+                f"{what} must be {show(want)}, and `{e.id}` is a map of {show(held)} by {keyed}",
+                f"read one entry, `{e.id}[...]`" + (f", e.g. `{e.id}[viewer] > 0`" if want == BOOL else ""),
+            )
+            return
         t = self.expr(e, scope)
         if not fits(t, want) and not self.none_misfit(e, t, want, f"{what} must be {show(want)}"):
             self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
@@ -2784,6 +2852,7 @@ def local_types(program: Program) -> dict[str, dict[str, Type]]:
 _LOCAL = Binding("", "local", None, ANY)
 
 
+_ARRANGE = re.compile(r"__test_\d+_arrange_\d+")  # a test's `arrange` block (language/testcode.py)
 _EXPECT = re.compile(r"__test_(\d+)_expect_(\d+)")  # an `expect`'s condition (language/testcode.py), not a side of it
 
 
