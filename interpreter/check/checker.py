@@ -142,6 +142,8 @@ class Checker:
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
         self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
         self.warn_unread = True  # warn of a variable or option never read (`check_game`)
+        self._zones: set[str] = set()  # the variables marked `zone`
+        self._generating = False  # checking a `generate`'s loops
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -476,6 +478,8 @@ class Checker:
     def _var(self, d: ast.Var) -> None:
         """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
         self._name_ok(d.name, d.span, "variable")
+        if d.zone:
+            self._zones.add(d.name)
         keys: list[Type] = []
         t = d.type
         while isinstance(t, ast.MapType):
@@ -569,7 +573,11 @@ class Checker:
                 scope: dict[str, Any] = {}
                 self._where = {}
                 for name, e in d.iterators:  # a loop's list may use the loops before it
-                    self.expr(e, scope)
+                    self._generating = True  # an empty range here makes no component: an error
+                    try:
+                        self.expr(e, scope)
+                    finally:
+                        self._generating = False
                     scope[name] = ANY
                     self.bind(name, d.span, ANY)
                 self.expr(d.name_template, scope)
@@ -641,6 +649,8 @@ class Checker:
         `count(...)` of the game, the included game's too: an error at the declaration. One
         of another arity (Downfall of Empires' `def row()`, no grid's `row(c)`) is no such
         trap: a call meant for the built-in would not fit it."""
+        if name not in _GENERIC:
+            return  # a grid's or a map's (`row`, `neighbours`): a game without one may use the word
         arity = BUILTINS[name].arity if name in BUILTINS else SPECIAL.get(name)
         if arity is not None and arity[0] <= params <= arity[1]:
             self.error(
@@ -1761,8 +1771,9 @@ class Checker:
 
     def assign(self, s: ast.Assign, scope) -> None:
         # A variable's reads in its own update (`history[p] = append(history[p], c)`) are
-        # not reads by the rules: one only ever updated from itself is never read.
-        own = "var:" + s.name if s.name in self.vars and s.name not in scope else None
+        # not reads by the rules: one only ever updated from itself is never read. A `zone`
+        # is read by the engine itself (each component in one place), so it is always read.
+        own = "var:" + s.name if s.name in self.vars and s.name not in scope and s.name not in self._zones else None
         unread = own is not None and own not in self.used
         value = self.value_type(s.value, scope)
         self._assigned(s, scope, value)
@@ -2185,7 +2196,9 @@ class Checker:
         self.expect(e.high, scope, INT, "a range's end")
         low, high = _literal_value(e.low), _literal_value(e.high)
         if type(low) is int and type(high) is int and low > high:  # `8..1`: counts up, so holds nothing
-            self.error(
+            # in a generate, no component at all (an error); elsewhere an empty list, which
+            # the language allows (`count(3..2)` is 0), but written as such is likely a slip
+            (self.error if self._generating else self.warn)(
                 e.span,
                 f"the range {low}..{high} is empty: a range counts up from its first number",
                 f"write `{high}..{low}`; to go down, `sort_by({high}..{low}, k => 0 - k)`",
@@ -2852,6 +2865,12 @@ def local_types(program: Program) -> dict[str, dict[str, Type]]:
 _LOCAL = Binding("", "local", None, ANY)
 
 
+# The built-ins every game may call, whatever its components (not a grid's or a map's):
+# a def, query or procedure of the same name and arity would take their place.
+_GENERIC = frozenset(
+    "count sum max min abs any all first last append concat without rotate index_of best sort sort_by str "
+    "members initial".split()
+)
 _ARRANGE = re.compile(r"__test_\d+_arrange_\d+")  # a test's `arrange` block (language/testcode.py)
 _EXPECT = re.compile(r"__test_(\d+)_expect_(\d+)")  # an `expect`'s condition (language/testcode.py), not a side of it
 
