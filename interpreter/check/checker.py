@@ -1014,9 +1014,10 @@ class Checker:
             # `var won: player -> int = []`: an empty list for a number, which play reads
             # as a number only when it first adds to it (`cannot join a number to a list`)
             hint = self._literal_hint(d.default, want)
-            if empty and hint is None and strip(want) in (INT, BOOL, STR):
-                start = {INT: "0", BOOL: "false", STR: '""'}[strip(want)]
-                hint = f"start it at {start}" + (", or declare it a list: `list ...`" if strip(want) == INT else "")
+            held = strip(want)
+            if empty and hint is None and held in (INT, BOOL, STR):
+                start = "0" if held == INT else "false" if held == BOOL else '""'
+                hint = f"start it at {start}" + (", or declare it a list: `list ...`" if held == INT else "")
             if t == NONE and hint is None:
                 hint = f"declare it `{show(want)}?` so that it may be none, or start it at a {show(want)}"
             given = "`[]`, a list" if empty else show(t)
@@ -1777,8 +1778,8 @@ class Checker:
         unread = own is not None and own not in self.used
         value = self.value_type(s.value, scope)
         self._assigned(s, scope, value)
-        if unread:
-            self.used.discard(own)  # type: ignore[arg-type]
+        if own is not None and unread:
+            self.used.discard(own)
         self._forget({s.name}, scope)
         target: tuple | None = ("n", s.name)
         for key in s.keys:
@@ -2732,7 +2733,8 @@ def _var_at_replacement(
     """The errors, in other files, of a variable a `replace` gave another type (`replace var
     passes: bool = false` where the included game counts `passes += 1`), as one error at
     the `replace`: the new type is the mistake, not each rule that uses it as it always did."""
-    by_name = {r.decl.name: r for r in replaced if isinstance(r.decl, ast.Var)}
+    by_name = {r.decl.name: r.decl for r in replaced if isinstance(r.decl, ast.Var)}
+    spans = {r.decl.name: r.span for r in replaced if isinstance(r.decl, ast.Var)}
     if not by_name:
         return diags
 
@@ -2740,19 +2742,18 @@ def _var_at_replacement(
         lines = sources.get(d.span.path, "").split("\n")
         at = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
         for name in [*re.findall(r"'(\w+)'", d.message), *re.findall(r"\w+", at[d.span.column - 1 :])]:
-            r = by_name.get(name)
-            if r is not None and d.span.path != r.span.path:
+            if name in by_name and d.span.path != spans[name].path:
                 return name
         return None
 
     kept, found = _gathered(diags, uses)
     for name, places in found.items():
-        r = by_name[name]
         first = places[0]
         kept.append(
             Diagnostic(
-                r.span,
-                f"this `replace` makes '{name}' hold {_type_text(r.decl.type)}, but the rules still use it as before, "
+                spans[name],
+                f"this `replace` makes '{name}' hold {_type_text(by_name[name].type)}, "
+                "but the rules still use it as before, "
                 f"at {first.span.path}:{first.span.line}{_more(places)} ({first.message})",
                 "keep the type the rules use it as, and change its starting value; or replace those rules too",
             )
