@@ -1881,7 +1881,8 @@ class Checker:
                 e = exprs[i - 1] if len(exprs) >= i else None
                 if e is not None and self.none_misfit(e, a, p, f"argument {i} of {what} should be {show(p)}"):
                     continue
-                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
+                hint = self._literal_hint(e, p) if e is not None else None
+                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}", hint)
 
     # ---- expressions --------------------------------------------------------
     def element(self, t: Type, node) -> Type:
@@ -2315,6 +2316,15 @@ class Checker:
             otherwise = self.expr(e.otherwise, scope)
         finally:
             self.narrowed = kept
+        for branch in (e.then, e.otherwise):  # `then hand else [...]`: a whole map, read as one value
+            if isinstance(branch, ast.Name) and branch.id not in scope and self.vars.get(branch.id, ((), ANY))[0]:
+                keys, held = self.vars[branch.id]
+                self.error(
+                    branch.span,
+                    f"`{branch.id}` is a map of {show(held)} by {']['.join(show(k) for k in keys)}: "
+                    "an `if` gives one value",
+                    f"read one entry, `{branch.id}[...]`",
+                )
         return join(then, otherwise)
 
     def _Member(self, e, scope):
@@ -2339,7 +2349,12 @@ class Checker:
             return ANY
         fields = self.fields[kind]
         if e.name not in fields:
-            self.error(e.span, f"{kind} has no property '{e.name}'", did_you_mean(e.name, fields))
+            shown = ", ".join(list(fields)[:12]) + (", ..." if len(fields) > 12 else "")
+            self.error(
+                e.span,
+                f"{kind} has no property '{e.name}'",
+                did_you_mean(e.name, fields) or (f"{kind}'s properties: {shown}" if fields else None),
+            )
             return ANY
         if kind not in self.entities:
             self._lacking(e, kind, scope)

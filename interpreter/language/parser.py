@@ -1440,8 +1440,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
             close = did_you_mean(previous, keywords())
             if close:
                 hint = f"'{previous}' is not a keyword: {close}"
-    if not hint and token is not None and token.type == "STRING" and previous.endswith('"') and "COMMA" in expected:
-        hint = f"a ',' is missing between {previous} and {token}: write them as a list, `{previous}, {token}`"
+    if not hint and token is not None and token.type != "$END":
+        hint = _order_slip(text[: _error_position(err, text)], str(token), token.type, previous, expected)
     if found == "end of file" and not hint and text.count("{") > text.count("}"):
         hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
     if not hint and words:
@@ -1450,6 +1450,19 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _order_slip(before: str, token: str, kind: str, previous: str, expected: set) -> str | None:
+    """The hint for a word in the wrong place of a declaration: `seen by north` (`seen by`
+    takes all, owner or none), an option's description before its `choices`, and two
+    labels of a `play` with no comma between."""
+    if previous == "by" and re.search(r"\bseen\s+by\s*$", before):
+        return "`seen by` takes all, owner or none: `seen by owner`, on a map keyed by player, shows each seat its own"
+    if token == "choices" and previous.endswith('"'):
+        return 'the description comes last: `option NAME: TYPE = DEFAULT choices LIST "description"`'
+    if kind == "STRING" and previous.endswith('"') and "COMMA" in expected:
+        return f"a ',' is missing between {previous} and {token}: write them as a list, `{previous}, {token}`"
+    return None
 
 
 def _players_one_count(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic | None:

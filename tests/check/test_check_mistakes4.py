@@ -276,6 +276,51 @@ GAME_MISTAKES = [
         "won[viewer] > 0",
     ),
     (
+        "a property no card has, and no close name: the hint lists those it has",
+        "led = c.suit",
+        "led = c.colour",
+        "c.colour",
+        "error",
+        "PlayCard has no property 'colour'",
+        "PlayCard's properties: suit, rank",
+    ),
+    (
+        "a number given in quotes to a def",
+        "        won[w] += 1\n",
+        '        won[w] += bonus("1")\n',
+        'bonus("1")',
+        "error",
+        "argument 1 of function 'bonus' should be int, not str",
+        "write it without quotes: 1",
+    ),
+    (
+        "a whole map as one branch of an `if`: play stopped at another line",
+        "    then hand[p] else",
+        "    then hand else",
+        "then hand else",
+        "error",
+        "`hand` is a map of list PlayCard by player: an `if` gives one value",
+        "read one entry, `hand[...]`",
+    ),
+    (
+        "`seen by` a seat",
+        "= [] seen by owner",
+        "= [] seen by north",
+        "seen by north",
+        "error",
+        "unexpected 'north'",
+        "`seen by` takes all, owner or none",
+    ),
+    (
+        "an option's description before its choices",
+        '= 5 choices 3..6 "tricks in a hand"',
+        '= 5 "tricks in a hand" choices 3..6',
+        "option tricks_to_play",
+        "error",
+        "unexpected 'choices'",
+        "the description comes last",
+    ),
+    (
         "a history only ever appended to from itself",
         "            hand[p] = without(hand[p], c)\n",
         "            hand[p] = without(hand[p], c)\n            history[p] = append(history[p], c)\n",
@@ -305,6 +350,8 @@ GAME_MISTAKES = [
 )
 def test_a_mistake_in_the_game_is_found_first_at_its_line(capsys, tmp_path, old, new, where, severity, message, hint):
     text = _edit(TRICKS, old, new)
+    if "bonus" in new:
+        text = _edit(text, "def legal(p: player)", "def bonus(n: int) = n + 1\ndef legal(p: player)")
     if "history" in new:
         text = _edit(
             text, "var leader: player? = none", "var leader: player? = none\nvar history: player -> list PlayCard = []"
