@@ -142,7 +142,7 @@ class Checker:
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
         self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
         self.warn_unread = True  # warn of a variable or option never read (`check_game`)
-        self._zones: set[str] = set()  # the variables marked `zone`
+        self._zones: set[str] = set()  # the variables read by more than the rules: zones, the bundled games'
         self._generating = False  # checking a `generate`'s loops
 
     def error(self, span, message: str, hint: str | None = None) -> None:
@@ -478,7 +478,10 @@ class Checker:
     def _var(self, d: ast.Var) -> None:
         """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
         self._name_ok(d.name, d.span, "variable")
-        if d.zone:
+        if d.zone or _bundled(d.span.path):
+            # a zone is read by the engine (each component in one place); a bundled game's
+            # variable may be read by its Python tests (twid's `texts_resolving`), which the
+            # checker does not see: neither is "never read" for being read only in its updates
             self._zones.add(d.name)
         keys: list[Type] = []
         t = d.type
@@ -1772,8 +1775,8 @@ class Checker:
 
     def assign(self, s: ast.Assign, scope) -> None:
         # A variable's reads in its own update (`history[p] = append(history[p], c)`) are
-        # not reads by the rules: one only ever updated from itself is never read. A `zone`
-        # is read by the engine itself (each component in one place), so it is always read.
+        # not reads by the rules: one only ever updated from itself is never read (but for
+        # `_zones`, read by more than the rules).
         own = "var:" + s.name if s.name in self.vars and s.name not in scope and s.name not in self._zones else None
         unread = own is not None and own not in self.used
         value = self.value_type(s.value, scope)
