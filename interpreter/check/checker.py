@@ -1400,6 +1400,11 @@ class Checker:
         self.block(t.body, scope, 0)
 
     def _unused(self, decls) -> None:
+        before = len(self.diags)
+        self._unused_each(decls)
+        self.diags[before:] = _fewer_unused(self.diags[before:])
+
+    def _unused_each(self, decls) -> None:
         for d in decls:
             if isinstance(d, ast.Procedure) and d.name not in ("setup", "play") and "proc:" + d.name not in self.used:
                 self.warn(d.span, f"procedure '{d.name}' is never called", "call it or remove it")
@@ -2788,6 +2793,40 @@ def _type_text(t) -> str:
     if isinstance(t, ast.OptionalType):
         return f"{_type_text(t.inner)}?"
     return getattr(t, "name", "?")
+
+
+MAX_UNUSED_SHOWN = 20  # "never used" warnings of one kind told one by one; the rest in one more
+
+
+def _fewer_unused(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The warnings of things never used, called, emitted or read, at most
+    MAX_UNUSED_SHOWN of each kind, then one naming how many more and the first of them
+    (a file of 6,000 unused defs is told in 21 warnings, not 6,000): a long file's check
+    stays readable, and bounded."""
+    kept: list[Diagnostic] = []
+    more: dict[str, list[Diagnostic]] = {}
+    shown: dict[str, int] = {}
+    for d in found:
+        kind = d.message.split(" '")[0] + " '" + d.message.rsplit("' ", 1)[-1] if "' " in d.message else d.message
+        if d.severity != "warning" or shown.get(kind, 0) < MAX_UNUSED_SHOWN:
+            shown[kind] = shown.get(kind, 0) + 1
+            kept.append(d)
+        else:
+            more.setdefault(kind, []).append(d)
+    for rest in more.values():
+        names = [m.group(1) for d in rest if (m := re.search(r"'(\w+)'", d.message))]
+        listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        first = rest[0]
+        kept.append(
+            Diagnostic(
+                first.span,
+                f"{len(rest)} more like this: {first.message.replace(names[0], '...') if names else first.message} "
+                f"({listed})",
+                first.hint,
+                "warning",
+            )
+        )
+    return kept
 
 
 def _bundled(path: str) -> bool:

@@ -576,3 +576,16 @@ def test_a_mistake_in_a_variant_is_found_at_its_line(capsys, tmp_path, old, new,
     assert lsp_line == line and lsp_message.startswith(message)
     path.write_text(BIG_HANDS)  # the variant as written, before the mistake: it checks
     assert _check(capsys, path)[0] == 0
+
+
+def test_a_long_file_of_unused_defs_is_told_in_a_bounded_number_of_warnings(capsys, tmp_path):
+    """6,000 defs never used were told in 6,000 warnings (24,000 lines): now 20 of each kind
+    one by one, then one naming how many more and the first of them."""
+    unused = "".join(f"def extra{k}(p: player) = won[p] + {k}\n" for k in range(60))
+    text = TRICKS + unused
+    path = _write(tmp_path, text, "tricks.game")
+    code, err = _check(capsys, path)
+    assert code == 0, err
+    assert err.count("warning:") == 21, err
+    assert f"{path}:{_line(text, 'def extra20(')}:1: warning: 40 more like this: function '...' is never used " in err
+    assert "(extra20, extra21, extra22, extra23, extra24, ...)" in err
