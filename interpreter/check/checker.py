@@ -1837,9 +1837,10 @@ class Checker:
             and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, ListOf | Maybe))
             and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
         ):
-            self.error(
-                s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", self._literal_hint(s.value, val_t)
-            )
+            hint = self._literal_hint(s.value, val_t)
+            if hint is None and isinstance(val_t, ListOf) and fits(strip(value), val_t.item):
+                hint = f"a list of one: `[{_written(s.value)}]`"  # `hand[south] = pc(blue, 7)`
+            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", hint)
 
     def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
         """The type reached by indexing `name` (map keys, then list positions), or None."""
@@ -1924,7 +1925,16 @@ class Checker:
             return
         t = self.expr(e, scope)
         if not fits(t, want) and not self.none_misfit(e, t, want, f"{what} must be {show(want)}"):
-            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
+            hint = None
+            if want == BOOL and strip(t) == INT:  # `where won[p]`: a number, not a condition
+                hint = f"a number is no condition: compare it, `{_written(e)} > 0`"
+            elif want == BOOL and is_list(strip(t)):
+                hint = f"a list is no condition: `count({_written(e)}) > 0`, or `x in {_written(e)}`"
+            elif want == BOOL and is_opt(t):  # `when viewer`: a value that may be none, not a truth
+                hint = f"say what must hold: `{_written(e)} != none`"
+            elif want == PLAYER and kind_of(t) not in (None, "player"):
+                hint = "name the seat: a loop's `p`, `players[0]`, or a seat's name"
+            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}", hint)
 
     def expr(self, e, scope: dict):
         method = getattr(self, "_" + type(e).__name__)

@@ -589,3 +589,50 @@ def test_a_long_file_of_unused_defs_is_told_in_a_bounded_number_of_warnings(caps
     assert err.count("warning:") == 21, err
     assert f"{path}:{_line(text, 'def extra20(')}:1: warning: 40 more like this: function '...' is never used " in err
     assert "(extra20, extra21, extra22, extra23, extra24, ...)" in err
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "where", "hint"),
+    [
+        (
+            'text "Your hand: {hand[viewer]}" when viewer != none',
+            'text "Your hand: {hand[viewer]}" when viewer',
+            "Your hand",
+            "say what must hold: `viewer != none`",
+        ),
+        ("from legal(p) by p", "from legal(p) by c", "choose c from", "name the seat: a loop's `p`"),
+        (
+            "if led == none {",
+            "if count(table_cards) {",
+            "if count(table_cards)",
+            "compare it, `count(table_cards) > 0`",
+        ),
+        (
+            "if led == none {",
+            "if table_cards {",
+            "if table_cards {",
+            "a list is no condition: `count(table_cards) > 0`",
+        ),
+        (
+            "            table_cards = append(table_cards, c)\n",
+            "            table_cards = c\n",
+            "table_cards = c",
+            "a list of one: `[c]`",
+        ),
+    ],
+    ids=[
+        "a seat that may be none as a condition",
+        "a card choosing",
+        "a number as a condition",
+        "a list as a condition",
+        "one card for a list",
+    ],
+)
+def test_a_value_of_another_type_gets_a_hint_that_fixes_it(capsys, tmp_path, old, new, where, hint):
+    """These were reported at their line with no hint at all."""
+    text = _edit(TRICKS, old, new)
+    path = _write(tmp_path, text, "tricks.game")
+    code, err = _check(capsys, path)
+    line, severity, _, said = _first(err)
+    assert (code, line, severity) == (2, _line(text, where), "error"), err
+    assert hint in said, err
