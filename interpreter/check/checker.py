@@ -1926,7 +1926,7 @@ class Checker:
         t = self.expr(e, scope)
         if not fits(t, want) and not self.none_misfit(e, t, want, f"{what} must be {show(want)}"):
             hint = None
-            if want == BOOL and strip(t) == INT:  # `where won[p]`: a number, not a condition
+            if want == BOOL and strip(t) == INT and not isinstance(e, ast.Int):  # `where won[p]`: a number
                 hint = f"a number is no condition: compare it, `{_written(e)} > 0`"
             elif want == BOOL and is_list(strip(t)):
                 hint = f"a list is no condition: `count({_written(e)}) > 0`, or `x in {_written(e)}`"
