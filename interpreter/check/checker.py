@@ -11,6 +11,7 @@ only as a variable.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -2839,8 +2840,10 @@ def _fewer_unused(found: list[Diagnostic]) -> list[Diagnostic]:
     return kept
 
 
+@functools.lru_cache(maxsize=256)
 def _bundled(path: str) -> bool:
-    """Whether `path` is a file of the bundled games or card sets (`include twid`)."""
+    """Whether `path` is a file of the bundled games or card sets (`include twid`); asked
+    of each variable's file, so answered once a file."""
     where = Path(path).resolve()
     return any(where.is_relative_to(folder.resolve()) for folder in (BUNDLED, BUNDLED_CARDS))
 
