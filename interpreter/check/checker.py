@@ -317,18 +317,14 @@ class Checker:
         `gamedef test` would stop there, so `check` says it at the line."""
         folder = Path(t.span.path).parent
         path = confined(folder, t.state or "", (folder.resolve(),))
-        if path is not None and path.is_file():
-            return
+        if path is None or path.is_file():
+            return  # one outside the test's folder is refused by `gamedef test`, for that test alone
+        saved = sorted(p.name for p in folder.glob("*.toml"))
+        hint = did_you_mean(t.state or "", saved) or (
+            "save one with `gamedef run GAME --save-state FILE.toml`, beside the test file"
+        )
         span = self._line_naming(t.span, "state", t.state or "")
-        if path is None:
-            message, hint = "is outside the test's folder", "keep the state file beside the test file, or below it"
-        else:
-            saved = sorted(p.name for p in folder.glob("*.toml"))
-            message = "is not there"
-            hint = did_you_mean(t.state or "", saved) or (
-                "save one with `gamedef run GAME --save-state FILE.toml`, beside the test file"
-            )
-        self.error(span, f"test {t.name}: the state file {t.state!r} {message}", hint)
+        self.error(span, f"test {t.name}: the state file {t.state!r} is not there", hint)
 
     def _excluded_variants(self) -> None:
         """`excludes [...]` naming no variant of the game (a misspelling, or a variant
