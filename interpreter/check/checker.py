@@ -145,6 +145,7 @@ class Checker:
         self.warn_unread = True  # warn of a variable or option never read (`check_game`)
         self._zones: set[str] = set()  # the variables read by more than the rules: zones, the bundled games'
         self._generating = False  # checking a `generate`'s loops
+        self._shadowing: dict[str, Span] = {}  # a def, query or procedure named like a built-in: where
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -179,6 +180,7 @@ class Checker:
         self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         self.diags = _at_removal(self.diags, self.program.removed)
+        self.diags = _at_shadowing(self.diags, self._shadowing)
         self.diags = _var_at_replacement(self.diags, self.program.replaced, self.program.sources)
         self.diags = _at_replacement(self.diags, self.program.replaced)
         return self.diags
@@ -646,14 +648,17 @@ class Checker:
     def _not_builtin(self, name: str, span, what: str, params: int) -> None:
         """A def, query or procedure named like a built-in function and taking as many
         arguments (`def count(p: player) = ...`) would be called in its place by every
-        `count(...)` of the game, the included game's too: an error at the declaration. One
+        `count(...)` of the game, the included game's too: a warning at the declaration. One
         of another arity (Downfall of Empires' `def row()`, no grid's `row(c)`) is no such
         trap: a call meant for the built-in would not fit it."""
         if name not in _GENERIC:
             return  # a grid's or a map's (`row`, `neighbours`): a game without one may use the word
         arity = BUILTINS[name].arity if name in BUILTINS else SPECIAL.get(name)
         if arity is not None and arity[0] <= params <= arity[1]:
-            self.error(
+            # a warning: the language allows it (the def is called, tests/compile/test_names.py);
+            # an error where the rules call it as the built-in (`_at_shadowing`)
+            self._shadowing[name] = span
+            self.warn(
                 span,
                 f"'{name}' is a built-in function: a {what} of that name would take its place in every rule",
                 f"name it for what it counts or gives, e.g. '{name}_of' or 'my_{name}'",
@@ -2752,6 +2757,36 @@ def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) 
                 f"this `replace` gives '{name}' the parameters ({params}), but the rules still call it as before, "
                 f"at {first.span.path}:{first.span.line}{more} ({first.message.split(':')[0]})",
                 "keep the parameters the rules call it with, and change what it does; or replace its callers too",
+            )
+        )
+    return kept
+
+
+_CALLED = re.compile(r"(?:argument \d+ of |arguments \d+ and \d+ of )?(?:function|procedure|query) '(\w+)'")
+
+
+def _at_shadowing(diags: list[Diagnostic], shadowing: dict[str, Span]) -> list[Diagnostic]:
+    """The errors of calls of a def (query, procedure) named like a built-in, where the
+    rules call it as the built-in (`count([c for c in hand[p] if ...])` with `def count(p:
+    player)`), as one error at the declaration, in place of its warning: the name is the
+    mistake, not each call the game made as it always did."""
+    if not shadowing:
+        return diags
+
+    def calls(d: Diagnostic) -> str | None:
+        found = _CALLED.match(d.message)
+        return found.group(1) if found is not None and found.group(1) in shadowing else None
+
+    kept, found = _gathered(diags, calls)
+    for name, places in found.items():
+        first = places[0]
+        kept = [d for d in kept if not (d.severity == "warning" and d.span == shadowing[name])]
+        kept.append(
+            Diagnostic(
+                shadowing[name],
+                f"'{name}' is a built-in function, and this declaration takes its place in every rule: the rules "
+                f"call it as the built-in, at {first.span.path}:{first.span.line}{_more(places)} ({first.message})",
+                f"name it for what it counts or gives, e.g. '{name}_of' or 'my_{name}'",
             )
         )
     return kept
