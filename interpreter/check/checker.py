@@ -11,6 +11,7 @@ only as a variable.
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import re
 from collections.abc import Callable
@@ -55,6 +56,7 @@ from interpreter.language.datatables import tableable
 from interpreter.language.parser import parse_file
 from interpreter.language.program import Program
 from interpreter.language.signatures import declared_slots, params_text
+from interpreter.language.sources import confined
 from interpreter.language.testcode import test_decls
 
 SPECIAL = {"members": (1, 1), "initial": (1, 1)}
@@ -141,6 +143,9 @@ class Checker:
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
         self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
         self.warn_unread = True  # warn of a variable or option never read (`check_game`)
+        self._zones: set[str] = set()  # the variables read by more than the rules: zones, the bundled games'
+        self._generating = False  # checking a `generate`'s loops
+        self._shadowing: dict[str, Span] = {}  # a def, query or procedure named like a built-in: where
 
     def error(self, span, message: str, hint: str | None = None) -> None:
         self.diags.append(Diagnostic(span, message, hint))
@@ -163,6 +168,7 @@ class Checker:
         self._given_as_rows_give()
         self._generated_names()
         self._option_roles()
+        self._excluded_variants()
         tests = self._test_code()
         self._names(tests)
         for d in decls:
@@ -174,6 +180,8 @@ class Checker:
         self.diags.extend(empty_choice_warnings(self.program))
         self._record_declarations()
         self.diags = _at_removal(self.diags, self.program.removed)
+        self.diags = _at_shadowing(self.diags, self._shadowing)
+        self.diags = _var_at_replacement(self.diags, self.program.replaced, self.program.sources)
         self.diags = _at_replacement(self.diags, self.program.replaced)
         return self.diags
 
@@ -208,6 +216,18 @@ class Checker:
 
     def bind(self, name: str, span, t: Type, kind: str = "local") -> None:
         """A local name bound at `span` (a parameter, `let`, loop variable, ...), of type `t`."""
+        seat = name in self.program.header.seats and len(name) > 1  # tic-tac-toe's x is a local's name too
+        if (name == "players" or seat) and span not in self.table.locals:
+            # `for north in order`, `let players = rotate(...)`: the seat (or the seats in
+            # play) can no longer be named where the local is in scope
+            what = "the list of the seats in play" if name == "players" else f"the seat {name}"
+            self.warn(
+                span,
+                f"this {kind} '{name}' hides {what} wherever it is in scope",
+                f"give it a name of its own, e.g. '{name}_'"
+                if name == "players"
+                else "give it a name of its own, e.g. 'p'",
+            )
         self._where[name] = span
         self.table.locals[span] = Binding(name, kind, span, t)
 
@@ -260,6 +280,8 @@ class Checker:
                 f"test {t.name}: {h.title} is for {h.min_players} to {h.max_players} players, not {t.players}",
                 f"write `players N`, N from {h.min_players} to {h.max_players}",
             )
+        if t.state is not None:
+            self._test_state(t)
         declared = {d.name: d for d in self.program.decls if isinstance(d, ast.Option)}
         for name, value in t.options:
             span = where.get(f"option:{name}", t.span)
@@ -291,6 +313,49 @@ class Checker:
                     f"test {t.name}: option '{name}' = {_write(value)} is not allowed",
                     f"choose from {shown}{also}",
                 )
+
+    def _test_state(self, t: ast.Test) -> None:
+        """A test's `state "FILE"` that names no file beside the test file (or below it):
+        `gamedef test` would stop there, so `check` says it at the line."""
+        folder = Path(t.span.path).parent
+        path = confined(folder, t.state or "", (folder.resolve(),))
+        if path is None or path.is_file():
+            return  # one outside the test's folder is refused by `gamedef test`, for that test alone
+        saved = sorted(p.name for p in folder.glob("*.toml"))
+        hint = did_you_mean(t.state or "", saved) or (
+            "save one with `gamedef run GAME --save-state FILE.toml`, beside the test file"
+        )
+        span = self._line_naming(t.span, "state", t.state or "")
+        self.error(span, f"test {t.name}: the state file {t.state!r} is not there", hint)
+
+    def _excluded_variants(self) -> None:
+        """`excludes [...]` naming no variant of the game (a misspelling, or a variant
+        renamed since): the exclusion it was written for is silently not in force, and two
+        variants that cannot be played together are allowed together. An error at the
+        `excludes` line, checked with the base game (the variants' checks would repeat it)."""
+        if self.program.variants:
+            return
+        known = self.program.all_variants
+        for v in known.values():
+            for name in v.excludes:
+                if name not in known:
+                    span = self._line_naming(v.span, "excludes", name)
+                    self.error(
+                        span,
+                        f"variant '{v.name}' excludes unknown variant '{name}'",
+                        did_you_mean(name, [n for n in known if n != v.name])
+                        or f"the game's variants: {', '.join(known) or 'none'}",
+                    )
+
+    def _line_naming(self, start: Span, word: str, name: str) -> Span:
+        """The span of `name` on the first line from `start` that holds `word` and it (a
+        declaration's part the syntax tree keeps no position for), else `start`."""
+        lines = self.program.sources.get(start.path, "").split("\n")
+        for k in range(start.line - 1, min(len(lines), start.line + 200)):
+            m = re.search(rf"\b{word}\b.*?\b({re.escape(name)})\b", lines[k])
+            if m:
+                return Span(start.path, k + 1, m.start(1) + 1, m.end(1) + 1)
+        return start
 
     def _variant_declaring(self, name: str, value: Any = None) -> str | None:
         """A variant not chosen that declares option `name` (allowing `value`, when given)."""
@@ -355,7 +420,15 @@ class Checker:
                 self.declared.setdefault("type:" + d.kind, d.span)
             if isinstance(d, ast.Enum):
                 self.types[d.name] = Named(d.name)
+                seen: dict[str, Span] = {}
                 for m in d.members:
+                    if m.name in seen:  # `members(Suit)` would list it twice, and a generate make twice the pieces
+                        self.error(
+                            m.span,
+                            f"'{m.name}' is a member of {d.name} twice",
+                            f"the first is at {seen[m.name]}: remove this one, or give it a name of its own",
+                        )
+                    seen.setdefault(m.name, m.span)
                     self._constant(m.name, self.types[d.name], m.span)
             elif isinstance(d, ast.Entity):
                 self.types[d.name] = Named(d.name)
@@ -386,10 +459,13 @@ class Checker:
                 self.options[d.name] = self.type_of(d.type)
                 self.declared["option:" + d.name] = d.span
             elif isinstance(d, ast.Def):
+                self._not_builtin(d.name, d.span, "def", len(d.params))
                 self.defs[d.name] = d
             elif isinstance(d, ast.Query):
+                self._not_builtin(d.name, d.span, "query", len(d.params))
                 self.queries[d.name] = d
             elif isinstance(d, ast.Procedure):
+                self._not_builtin(d.name, d.span, "procedure", len(d.params))
                 self.procs[d.name] = d
                 result = self.type_of(d.result) if d.result is not None else None
                 self.results[d.name] = _noted(result, f"procedure '{d.name}' returns `{{t}}`")
@@ -401,6 +477,11 @@ class Checker:
     def _var(self, d: ast.Var) -> None:
         """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
         self._name_ok(d.name, d.span, "variable")
+        if d.zone or _bundled(d.span.path):
+            # a zone is read by the engine (each component in one place); a bundled game's
+            # variable may be read by its Python tests (twid's `texts_resolving`), which the
+            # checker does not see: neither is "never read" for being read only in its updates
+            self._zones.add(d.name)
         keys: list[Type] = []
         t = d.type
         while isinstance(t, ast.MapType):
@@ -494,7 +575,11 @@ class Checker:
                 scope: dict[str, Any] = {}
                 self._where = {}
                 for name, e in d.iterators:  # a loop's list may use the loops before it
-                    self.expr(e, scope)
+                    self._generating = True  # an empty range here makes no component: an error
+                    try:
+                        self.expr(e, scope)
+                    finally:
+                        self._generating = False
                     scope[name] = ANY
                     self.bind(name, d.span, ANY)
                 self.expr(d.name_template, scope)
@@ -559,6 +644,25 @@ class Checker:
                 if seat not in h.seats:
                     hint = did_you_mean(seat, h.seats) or "name a seat of `seats [...]`"
                     self.error(h.span, f"roles: `with` names '{seat}', which is not a seat", hint)
+
+    def _not_builtin(self, name: str, span, what: str, params: int) -> None:
+        """A def, query or procedure named like a built-in function and taking as many
+        arguments (`def count(p: player) = ...`) would be called in its place by every
+        `count(...)` of the game, the included game's too: a warning at the declaration. One
+        of another arity (Downfall of Empires' `def row()`, no grid's `row(c)`) is no such
+        trap: a call meant for the built-in would not fit it."""
+        if name not in _GENERIC:
+            return  # a grid's or a map's (`row`, `neighbours`): a game without one may use the word
+        arity = BUILTINS[name].arity if name in BUILTINS else SPECIAL.get(name)
+        if arity is not None and arity[0] <= params <= arity[1]:
+            # a warning: the language allows it (the def is called, tests/compile/test_names.py);
+            # an error where the rules call it as the built-in (`_at_shadowing`)
+            self._shadowing[name] = span
+            self.warn(
+                span,
+                f"'{name}' is a built-in function: a {what} of that name would take its place in every rule",
+                f"name it for what it counts or gives, e.g. '{name}_of' or 'my_{name}'",
+            )
 
     def _name_ok(self, name: str, span, what: str) -> None:
         # These words may follow a `choose`, so a statement cannot start with them.
@@ -910,12 +1014,19 @@ class Checker:
     def _decl_Var(self, d: ast.Var) -> None:
         t = self.expr(d.default, {})
         want = self.vars[d.name][1]
-        if not fits(t, want) and not (t == lst(ANY) or t == lst(NONE)):
-            self.error(
-                d.default.span,
-                f"'{d.name}' holds {show(want)}, its starting value is {show(t)}",
-                self._literal_hint(d.default, want),
-            )
+        empty = t in (lst(ANY), lst(NONE))  # `[]`: a list of whatever the variable's lists hold
+        if not fits(t, want) and not (empty and (is_list(want) or want == ANY)):
+            # `var won: player -> int = []`: an empty list for a number, which play reads
+            # as a number only when it first adds to it (`cannot join a number to a list`)
+            hint = self._literal_hint(d.default, want)
+            held = strip(want)
+            if empty and hint is None and held in (INT, BOOL, STR):
+                start = "0" if held == INT else "false" if held == BOOL else '""'
+                hint = f"start it at {start}" + (", or declare it a list: `list ...`" if held == INT else "")
+            if t == NONE and hint is None:
+                hint = f"declare it `{show(want)}?` so that it may be none, or start it at a {show(want)}"
+            given = "`[]`, a list" if empty else show(t)
+            self.error(d.default.span, f"'{d.name}' holds {show(want)}, its starting value is {given}", hint)
         if d.bounds is not None:
             if strip(want) not in (INT, lst(INT)):
                 self.error(
@@ -976,6 +1087,16 @@ class Checker:
                 "remove the result type; report through a `var`, or end with `win` / `game over`",
             )
             self.result = None
+        if _ARRANGE.fullmatch(d.name):
+            self._arrange_asks(d)
+        if d.params and d.name in ("play", "setup"):
+            # the engine starts the game by these, with nothing to give them: a parameter is none
+            self.error(
+                d.params[0].span,
+                f"`{d.name}()` cannot take parameters: the game starts it with none to give",
+                "remove them; read what they would give from a `var` or an `option`"
+                + (" (a player count: `count(players)`)" if d.name == "setup" else ""),
+            )
         self.block(d.body, scope, 0)
         self.local_types[d.name] = scope
         if self.result is not None and not ends(d.body):
@@ -985,6 +1106,41 @@ class Checker:
                 "end every path with `return VALUE` (an `if` needs an `else` that returns too)",
             )
         self.result = None
+
+    def _arrange_asks(self, d: ast.Procedure) -> None:
+        """A test's `arrange` that asks a decision or ends the game (`choose`, `may`, `win`,
+        `game over`, or a call of a procedure that does): `gamedef test` stops there, as an
+        arrangement only sets the position. An error at the statement."""
+        asks = (ast.Choose, ast.May, ast.Win, ast.GameOver)
+        memo: dict[str, bool] = {}
+
+        def proc_asks(name: str) -> bool:
+            if name not in memo:
+                memo[name] = False  # a recursion asks nothing more than its first visit finds
+                body = self.procs[name].body
+                memo[name] = any(ast.find_all(body, k) for k in asks) or any(
+                    c.func in self.procs and proc_asks(c.func) for c in ast.find_all(body, ast.Call)
+                )
+            return memo[name]
+
+        for s in d.body:
+            direct = next((n for k in asks for n in ast.find_all(s, k)), None)
+            called = next((c for c in ast.find_all(s, ast.Call) if c.func in self.procs and proc_asks(c.func)), None)
+            if direct is None and called is None:
+                continue
+            if direct is not None:
+                word = {ast.Choose: "choose", ast.May: "may", ast.Win: "win"}.get(type(direct), "game over")
+                at, what = direct.span, f"`{word}` in an `arrange` asks a decision or ends the game"
+            else:
+                assert called is not None
+                at, what = called.span, f"'{called.func}', called in an `arrange`, asks a decision or ends the game"
+            self.error(
+                at,
+                f"{what}: an arrangement only sets the position",
+                'set the position with assignments in `arrange`; play decisions with `play "LABEL"`, or write '
+                "the statements in a `run { ... }` block",
+            )
+            return
 
     def _decl_Trigger(self, d: ast.Trigger) -> None:
         self.trigger(d, None)
@@ -1246,6 +1402,11 @@ class Checker:
         self.block(t.body, scope, 0)
 
     def _unused(self, decls) -> None:
+        before = len(self.diags)
+        self._unused_each(decls)
+        self.diags[before:] = _fewer_unused(self.diags[before:])
+
+    def _unused_each(self, decls) -> None:
         for d in decls:
             if isinstance(d, ast.Procedure) and d.name not in ("setup", "play") and "proc:" + d.name not in self.used:
                 self.warn(d.span, f"procedure '{d.name}' is never called", "call it or remove it")
@@ -1620,8 +1781,15 @@ class Checker:
         return None
 
     def assign(self, s: ast.Assign, scope) -> None:
+        # A variable's reads in its own update (`history[p] = append(history[p], c)`) are
+        # not reads by the rules: one only ever updated from itself is never read (but for
+        # `_zones`, read by more than the rules).
+        own = "var:" + s.name if s.name in self.vars and s.name not in scope and s.name not in self._zones else None
+        unread = own is not None and own not in self.used
         value = self.value_type(s.value, scope)
         self._assigned(s, scope, value)
+        if own is not None and unread:
+            self.used.discard(own)
         self._forget({s.name}, scope)
         target: tuple | None = ("n", s.name)
         for key in s.keys:
@@ -1671,9 +1839,10 @@ class Checker:
             and not (value in (lst(ANY), lst(NONE)) and isinstance(val_t, ListOf | Maybe))
             and not self.none_misfit(s.value, value, val_t, f"'{s.name}' holds {show(val_t)}")
         ):
-            self.error(
-                s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", self._literal_hint(s.value, val_t)
-            )
+            hint = self._literal_hint(s.value, val_t)
+            if hint is None and isinstance(val_t, ListOf) and fits(strip(value), val_t.item):
+                hint = f"a list of one: `[{_written(s.value)}]`"  # `hand[south] = pc(blue, 7)`
+            self.error(s.value.span, f"'{s.name}' holds {show(val_t)}, not {show(value)}", hint)
 
     def _indexed(self, name: str, key_types, val_t, key_exprs, scope, node):
         """The type reached by indexing `name` (map keys, then list positions), or None."""
@@ -1723,7 +1892,8 @@ class Checker:
                 e = exprs[i - 1] if len(exprs) >= i else None
                 if e is not None and self.none_misfit(e, a, p, f"argument {i} of {what} should be {show(p)}"):
                     continue
-                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}")
+                hint = self._literal_hint(e, p) if e is not None else None
+                self.error(node.span, f"argument {i} of {what} should be {show(p)}, not {show(a)}", hint)
 
     # ---- expressions --------------------------------------------------------
     def element(self, t: Type, node) -> Type:
@@ -1745,9 +1915,28 @@ class Checker:
         self.expect(e, scope, BOOL, what)
 
     def expect(self, e, scope, want, what: str) -> None:
+        if isinstance(e, ast.Name) and e.id not in scope and self.vars.get(e.id, ((), ANY))[0]:
+            # `when won`: a whole map, where one value is wanted (it reads as `any`)
+            keys, held = self.vars[e.id]
+            keyed = "][".join(show(k) for k in keys)
+            self.error(
+                e.span,
+                f"{what} must be {show(want)}, and `{e.id}` is a map of {show(held)} by {keyed}",
+                f"read one entry, `{e.id}[...]`" + (f", e.g. `{e.id}[viewer] > 0`" if want == BOOL else ""),
+            )
+            return
         t = self.expr(e, scope)
         if not fits(t, want) and not self.none_misfit(e, t, want, f"{what} must be {show(want)}"):
-            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}")
+            hint = None
+            if want == BOOL and strip(t) == INT and not isinstance(e, ast.Int):  # `where won[p]`: a number
+                hint = f"a number is no condition: compare it, `{_written(e)} > 0`"
+            elif want == BOOL and is_list(strip(t)):
+                hint = f"a list is no condition: `count({_written(e)}) > 0`, or `x in {_written(e)}`"
+            elif want == BOOL and is_opt(t):  # `when viewer`: a value that may be none, not a truth
+                hint = f"say what must hold: `{_written(e)} != none`"
+            elif want == PLAYER and kind_of(t) not in (None, "player"):
+                hint = "name the seat: a loop's `p`, `players[0]`, or a seat's name"
+            self.error(e.span, f"{what} must be {show(want)}, not {show(t)}", hint)
 
     def expr(self, e, scope: dict):
         method = getattr(self, "_" + type(e).__name__)
@@ -1945,12 +2134,39 @@ class Checker:
         if n.lower() in ("null", "nil", "nothing", "undefined"):
             self.error(e.span, f"unknown name '{n}'", "write `none` for no value")
             return ANY
+        unnamed = self._unnamed_hint(n)
+        if unnamed is not None:
+            self.error(e.span, f"unknown name '{n}'", unnamed)
+            return ANY
         # the words for truth and for no value are close to a slip too (`fals`, `True`)
         literal = difflib.get_close_matches(n, ["true", "false", "none"], n=1, cutoff=0.75)
         self.error(
             e.span, f"unknown name '{n}'", f"did you mean `{literal[0]}`?" if literal else did_you_mean(n, known)
         )
         return ANY
+
+    def _unnamed_hint(self, n: str) -> str | None:
+        """The hint for a name that looks like one the game has but cannot be written: a
+        seat `p2` of a header without `seats` (the seats are p1, p2, ... in the narration
+        only), or a component a `generate` makes (`red_5` of `named "{suit}_{rank}"`)."""
+        header = self.program.header
+        seat = re.fullmatch(r"p(\d+)", n)
+        if seat and not header.seats and 0 < int(seat.group(1)) <= header.max_players:
+            k = int(seat.group(1))
+            return (
+                f"the seats p1, p2, ... of a header without `seats` are not names in the rules: "
+                f"write `members(player)[{k - 1}]`, or name the seats in the header (`seats [...]`)"
+            )
+        for d in self.program.decls:
+            if not isinstance(d, ast.Generate):
+                continue
+            pattern = "".join(re.escape(part) if isinstance(part, str) else r"\w+?" for part in d.name_template.parts)
+            if pattern and re.fullmatch(pattern, n, re.IGNORECASE):
+                return (
+                    f"a component `generate {d.kind}` makes is not a name in the rules: find it by its "
+                    f"properties, `first([c for c in members({d.kind}) if c.PROPERTY == VALUE])`"
+                )
+        return None
 
     def _param_owners_now(self) -> dict[str, str]:
         """Each name some declaration takes as a parameter (a procedure's, a def's, a query's,
@@ -2000,6 +2216,15 @@ class Checker:
     def _Range(self, e, scope):
         self.expect(e.low, scope, INT, "a range's start")
         self.expect(e.high, scope, INT, "a range's end")
+        low, high = _literal_value(e.low), _literal_value(e.high)
+        if type(low) is int and type(high) is int and low > high:  # `8..1`: counts up, so holds nothing
+            # in a generate, no component at all (an error); elsewhere an empty list, which
+            # the language allows (`count(3..2)` is 0), but written as such is likely a slip
+            (self.error if self._generating else self.warn)(
+                e.span,
+                f"the range {low}..{high} is empty: a range counts up from its first number",
+                f"write `{high}..{low}`; to go down, `sort_by({high}..{low}, k => 0 - k)`",
+            )
         return lst(INT)
 
     def _BinOp(self, e, scope):
@@ -2027,6 +2252,14 @@ class Checker:
         if op in ("in", "not in"):
             if b != ANY and not is_list(b):
                 self.error(e.right.span, f"`{op}` needs a list on its right, not {show(b)}")
+            elif isinstance(b, ListOf) and ANY not in (strip(a), strip(b.item)) and NONE not in (a, strip(b.item)):
+                if join(strip(a), strip(b.item)) == ANY:  # `0 in deck`: a position for a card, never found
+                    self.error(
+                        e.span,
+                        f"a list of {show(b.item)} never holds {show(a)}: this `{op}` is always "
+                        f"{'false' if op == 'in' else 'true'}",
+                        f"look for a {show(b.item)} in it",
+                    )
             return BOOL
         if op in ("==", "!="):
             if not (
@@ -2103,6 +2336,15 @@ class Checker:
             otherwise = self.expr(e.otherwise, scope)
         finally:
             self.narrowed = kept
+        for branch in (e.then, e.otherwise):  # `then hand else [...]`: a whole map, read as one value
+            if isinstance(branch, ast.Name) and branch.id not in scope and self.vars.get(branch.id, ((), ANY))[0]:
+                keys, held = self.vars[branch.id]
+                self.error(
+                    branch.span,
+                    f"`{branch.id}` is a map of {show(held)} by {']['.join(show(k) for k in keys)}: "
+                    "an `if` gives one value",
+                    f"read one entry, `{branch.id}[...]`",
+                )
         return join(then, otherwise)
 
     def _Member(self, e, scope):
@@ -2127,7 +2369,12 @@ class Checker:
             return ANY
         fields = self.fields[kind]
         if e.name not in fields:
-            self.error(e.span, f"{kind} has no property '{e.name}'", did_you_mean(e.name, fields))
+            shown = ", ".join(list(fields)[:12]) + (", ..." if len(fields) > 12 else "")
+            self.error(
+                e.span,
+                f"{kind} has no property '{e.name}'",
+                did_you_mean(e.name, fields) or (f"{kind}'s properties: {shown}" if fields else None),
+            )
             return ANY
         if kind not in self.entities:
             self._lacking(e, kind, scope)
@@ -2322,6 +2569,34 @@ class Checker:
         self.error(arg.span, f"{e.func}() takes a list first, not {show(a0)}", hint)
         return True
 
+    def _item_misfit(self, e: ast.Call, xs: Type, x: Type) -> bool:
+        """`append(xs, x)`, `without(xs, x)` or `index_of(xs, x)` given an item of another
+        kind than the list's (`without(deck, 0)`: a position for a card, `append(hand,
+        deck)`: a whole list for one card): at run time such a call finds nothing to remove
+        or adds a stranger to the list, and the game goes on wrong. An error at the item;
+        True when reported."""
+        if not isinstance(xs, ListOf):
+            return False
+        item, given = strip(xs.item), strip(x)
+        if ANY in (item, given) or NONE in (item, given) or join(item, given) != ANY:
+            return False
+        f, arg = e.func, e.args[1]
+        if isinstance(given, ListOf) and fits(given.item, item):
+            hint = (
+                f"to add every item of a list, join them: `concat({_written(e.args[0])}, {_written(arg)})`"
+                if f == "append"
+                else f"`{f}` takes one item: `[y for y in {_written(e.args[0])} if not y in {_written(arg)}]` "
+                "drops them all"
+                if f == "without"
+                else f"`{f}` finds one item, not a list of {show(item)}"
+            )
+        elif given == INT and f != "index_of":
+            hint = f"name the item itself, not its position: `{f}({_written(e.args[0])}, {_written(e.args[0])}[...])`"
+        else:
+            hint = f"give it a {show(item)}: the list `{_written(e.args[0])}` holds {show(item)}"
+        self.error(arg.span, f"{f}() of a list of {show(item)} takes a {show(item)}, not {show(x)}", hint)
+        return True
+
     def _builtin_result(self, e: ast.Call, scope, b):
         """The type of the call `e` of the built-in function `b`."""
         f = e.func
@@ -2337,6 +2612,19 @@ class Checker:
             return _RETURNS.get(r, ANY) if r not in ("elem", "elem?", "list") else ANY
         if f in ("max", "min", "sum") and self._numbers_compared(e, args):
             return INT  # reported once, at its argument: what it gives is no new mistake
+        if f in ("best", "sort_by") and len(args) == 2 and not isinstance(e.args[1], ast.Lambda):
+            # `best(players, won)`: a map, not a score per item; play stops at the call
+            xs, given = _written(e.args[0]), _written(e.args[1])
+            self.error(
+                e.args[1].span,
+                f"{f}() takes a score for each item, written `x => SCORE`, not `{given}`",
+                f"write `{f}({xs}, x => {given}[x])`"
+                if isinstance(e.args[1], ast.Name)
+                else f"write `{f}({xs}, x => ...)`",
+            )
+            return a0 if is_list(a0) else lst(ANY)
+        if f in ("append", "without", "index_of") and len(args) == 2 and self._item_misfit(e, a0, args[1]):
+            return a0 if f != "index_of" else INT
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
         if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted
@@ -2474,8 +2762,119 @@ def _at_replacement(diags: list[Diagnostic], replaced: tuple[ast.Replace, ...]) 
     return kept
 
 
+_CALLED = re.compile(r"(?:argument \d+ of |arguments \d+ and \d+ of )?(?:function|procedure|query) '(\w+)'")
+
+
+def _at_shadowing(diags: list[Diagnostic], shadowing: dict[str, Span]) -> list[Diagnostic]:
+    """The errors of calls of a def (query, procedure) named like a built-in, where the
+    rules call it as the built-in (`count([c for c in hand[p] if ...])` with `def count(p:
+    player)`), as one error at the declaration, in place of its warning: the name is the
+    mistake, not each call the game made as it always did."""
+    if not shadowing:
+        return diags
+
+    def calls(d: Diagnostic) -> str | None:
+        found = _CALLED.match(d.message)
+        return found.group(1) if found is not None and found.group(1) in shadowing else None
+
+    kept, found = _gathered(diags, calls)
+    for name, places in found.items():
+        first = places[0]
+        kept = [d for d in kept if not (d.severity == "warning" and d.span == shadowing[name])]
+        kept.append(
+            Diagnostic(
+                shadowing[name],
+                f"'{name}' is a built-in function, and this declaration takes its place in every rule: the rules "
+                f"call it as the built-in, at {first.span.path}:{first.span.line}{_more(places)} ({first.message})",
+                f"name it for what it counts or gives, e.g. '{name}_of' or 'my_{name}'",
+            )
+        )
+    return kept
+
+
+def _var_at_replacement(
+    diags: list[Diagnostic], replaced: tuple[ast.Replace, ...], sources: dict[str, str]
+) -> list[Diagnostic]:
+    """The errors, in other files, of a variable a `replace` gave another type (`replace var
+    passes: bool = false` where the included game counts `passes += 1`), as one error at
+    the `replace`: the new type is the mistake, not each rule that uses it as it always did."""
+    by_name = {r.decl.name: r.decl for r in replaced if isinstance(r.decl, ast.Var)}
+    spans = {r.decl.name: r.span for r in replaced if isinstance(r.decl, ast.Var)}
+    if not by_name:
+        return diags
+
+    def uses(d: Diagnostic) -> str | None:
+        lines = sources.get(d.span.path, "").split("\n")
+        at = lines[d.span.line - 1] if 0 < d.span.line <= len(lines) else ""
+        for name in [*re.findall(r"'(\w+)'", d.message), *re.findall(r"\w+", at[d.span.column - 1 :])]:
+            if name in by_name and d.span.path != spans[name].path:
+                return name
+        return None
+
+    kept, found = _gathered(diags, uses)
+    for name, places in found.items():
+        first = places[0]
+        kept.append(
+            Diagnostic(
+                spans[name],
+                f"this `replace` makes '{name}' hold {_type_text(by_name[name].type)}, "
+                "but the rules still use it as before, "
+                f"at {first.span.path}:{first.span.line}{_more(places)} ({first.message})",
+                "keep the type the rules use it as, and change its starting value; or replace those rules too",
+            )
+        )
+    return kept
+
+
+def _type_text(t) -> str:
+    """A declared type as written (`player -> int`, `list Card`, `Suit?`)."""
+    if isinstance(t, ast.MapType):
+        return f"{_type_text(t.key)} -> {_type_text(t.value)}"
+    if isinstance(t, ast.ListType):
+        return f"list {_type_text(t.element)}"
+    if isinstance(t, ast.OptionalType):
+        return f"{_type_text(t.inner)}?"
+    return getattr(t, "name", "?")
+
+
+MAX_UNUSED_SHOWN = 20  # "never used" warnings of one kind told one by one; the rest in one more
+
+
+def _fewer_unused(found: list[Diagnostic]) -> list[Diagnostic]:
+    """The warnings of things never used, called, emitted or read, at most
+    MAX_UNUSED_SHOWN of each kind, then one naming how many more and the first of them
+    (a file of 6,000 unused defs is told in 21 warnings, not 6,000): a long file's check
+    stays readable, and bounded."""
+    kept: list[Diagnostic] = []
+    more: dict[str, list[Diagnostic]] = {}
+    shown: dict[str, int] = {}
+    for d in found:
+        kind = d.message.split(" '")[0] + " '" + d.message.rsplit("' ", 1)[-1] if "' " in d.message else d.message
+        if d.severity != "warning" or shown.get(kind, 0) < MAX_UNUSED_SHOWN:
+            shown[kind] = shown.get(kind, 0) + 1
+            kept.append(d)
+        else:
+            more.setdefault(kind, []).append(d)
+    for rest in more.values():
+        names = [m.group(1) for d in rest if (m := re.search(r"'(\w+)'", d.message))]
+        listed = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+        first = rest[0]
+        kept.append(
+            Diagnostic(
+                first.span,
+                f"{len(rest)} more like this: {first.message.replace(names[0], '...') if names else first.message} "
+                f"({listed})",
+                first.hint,
+                "warning",
+            )
+        )
+    return kept
+
+
+@functools.lru_cache(maxsize=256)
 def _bundled(path: str) -> bool:
-    """Whether `path` is a file of the bundled games or card sets (`include twid`)."""
+    """Whether `path` is a file of the bundled games or card sets (`include twid`); asked
+    of each variable's file, so answered once a file."""
     where = Path(path).resolve()
     return any(where.is_relative_to(folder.resolve()) for folder in (BUNDLED, BUNDLED_CARDS))
 
@@ -2568,6 +2967,13 @@ def local_types(program: Program) -> dict[str, dict[str, Type]]:
 _LOCAL = Binding("", "local", None, ANY)
 
 
+# The built-ins every game may call, whatever its components (not a grid's or a map's):
+# a def, query or procedure of the same name and arity would take their place.
+_GENERIC = frozenset(
+    "count sum max min abs any all first last append concat without rotate index_of best sort sort_by str "
+    "members initial".split()
+)
+_ARRANGE = re.compile(r"__test_\d+_arrange_\d+")  # a test's `arrange` block (language/testcode.py)
 _EXPECT = re.compile(r"__test_(\d+)_expect_(\d+)")  # an `expect`'s condition (language/testcode.py), not a side of it
 
 

@@ -10,6 +10,7 @@ run at all: its errors would mostly be echoes.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from interpreter.check.checker import check_program
@@ -17,7 +18,7 @@ from interpreter.core.errors import Diagnostic, GameDefError
 from interpreter.core.limits import MAX_FILES
 from interpreter.language import syntax as ast
 from interpreter.language.parser import SyntaxErrors
-from interpreter.language.program import load_program
+from interpreter.language.program import NO_HEADER, load_program
 
 
 def with_the_rest_checked(
@@ -55,6 +56,16 @@ def with_the_rest_checked(
 
 def _add(found: dict[tuple, Diagnostic], diagnostics, broken) -> None:
     """The errors among `diagnostics` that are not echoes of a broken declaration."""
+    lost_header = any(_header_lost(e) for e in broken)
     for d in diagnostics:
+        if lost_header and d.message == NO_HEADER:
+            continue  # the header is there, broken (`players 2`): its syntax error says what is wrong
         if d.severity == "error" and not any(e.explains(d) for e in broken):
             found.setdefault((d.span, d.message), d)
+
+
+def _header_lost(broken: SyntaxErrors) -> bool:
+    """Did a syntax error leave out the file's `game` header (written, but not parsed)?"""
+    if any(isinstance(d, ast.GameHeader) for d in broken.module.decls):
+        return False
+    return re.search(r"(?m)^[ \t]*game[ \t]+[A-Za-z_]\w*", broken.module.source) is not None

@@ -382,18 +382,28 @@ def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
     does, so `check` says it at the `dice` line."""
     if not t.dice or t.state is not None or sorted(set(t.variants)) != sorted(v.name for v in program.variants):
         return []  # (a test is checked with exactly its variants: their rolls are its own)
-    runs = _roll_values(program)
-    if not runs:  # rolls of anything but numbers written out, none at all, or empty ranges
-        return []
-    bad = [d for d in t.dice if not any(low <= d <= high for low, high in runs)]
-    if not bad:
-        return []
     span = t.span
     text = program.sources.get(t.span.path, "")
     at = text.find("dice", t.source_range[0], t.source_range[1]) if text else -1
     if at >= 0:
         line = text.count("\n", 0, at) + 1
         span = Span(t.span.path, line, at - text.rfind("\n", 0, at))
+    if next(iter(ast.find_all((program.decls, program.tests), ast.Roll)), None) is None:
+        # nothing to pin: the test would pass as if the dice were rolled as written
+        return [
+            Diagnostic(
+                span,
+                f"test {t.name}: dice [{', '.join(map(str, t.dice))}] pins the results of `roll`s, and the game "
+                "rolls none",
+                "remove the `dice` line; a shuffle is set by `seed N`, or lay the cards out in `arrange { ... }`",
+            )
+        ]
+    runs = _roll_values(program)
+    if not runs:  # rolls of anything but numbers written out, or empty ranges
+        return []
+    bad = [d for d in t.dice if not any(low <= d <= high for low, high in runs)]
+    if not bad:
+        return []
     if len(runs) == 1:
         gives = f"{runs[0][0]} to {runs[0][1]}"
     elif all(low == high for low, high in runs):

@@ -48,6 +48,14 @@ def check_view(checker, view: ast.View, decls) -> None:
         elif isinstance(item, ast.ViewBoard):
             if item.var not in checker.vars:
                 checker.error(item.span, f"unknown variable '{item.var}'", "`grid VAR` draws a map keyed by grid cells")
+            elif not _keyed_by_cells(checker, item.var):  # `grid table_cards`: no cell to draw it in
+                keys, held = checker.vars[item.var]
+                what = f"a map of {show(held)} by {', '.join(show(k) for k in keys)}" if keys else f"{show(held)}"
+                checker.error(
+                    item.span,
+                    f"`grid {item.var}` draws a map keyed by a grid's cells, and '{item.var}' is {what}",
+                    'show it as a line, `text "...{' + item.var + '}"`, or as a `list` or a `table`',
+                )
             elif item.var in seen and seen[item.var] != "all":
                 checker.error(item.span, f"'{item.var}' is not seen by all: a grid view shows it to everyone")
             else:
@@ -73,6 +81,12 @@ def check_view(checker, view: ast.View, decls) -> None:
         elif isinstance(item, ast.ViewPlaces):
             _check_places(checker, item)
     checker.narrowed = frozenset()
+
+
+def _keyed_by_cells(checker, name: str) -> bool:
+    """Is variable `name` a map whose (first) key is a grid's cells?"""
+    keys = checker.vars[name][0]
+    return bool(keys) and getattr(keys[0], "name", None) in checker.grids
 
 
 LAYOUTS = ("pyramid", "rows")  # how a list's rows of cells are drawn: centred (stepped), or flush left

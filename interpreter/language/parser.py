@@ -146,7 +146,34 @@ class _Builder(Transformer):
             pos = match.end()
         if pos < len(text):
             parts.append(text[pos:].replace("{{", "{").replace("}}", "}"))
+        self._lone_brace(tok, text)
         return ast.Str(span=_span(self.path, tok), parts=tuple(parts))
+
+    def _lone_brace(self, tok: Token, text: str) -> None:
+        """A `{` never closed (`"wins trick {t"`) or a `}` never opened in a string: the
+        text would be shown as written, braces and all, with no value put in. An error at
+        the brace (`{{` and `}}` are the braces themselves)."""
+        rest = re.sub(r"(?<!\{)\{[^{}]+\}(?!\})", lambda m: " " * len(m.group(0)), text)
+        rest = rest.replace("{{", "  ").replace("}}", "  ")
+        at = min((i for i in (rest.find("{"), rest.find("}")) if i >= 0), default=-1)
+        if at < 0:
+            return
+        assert tok.line is not None and tok.column is not None  # the lexer places every token it makes
+        # an escape (`\"`) shifts the text's columns from the file's: then at the string
+        line, column = tok.line, tok.column + 1 + at if "\\" not in tok else tok.column
+        if self.base is not None:
+            line, column = self.base.line, self.base.column + column - 1
+        brace = rest[at]
+        message = "this '{' in a string is never closed" if brace == "{" else "this '}' in a string closes no '{'"
+        raise GameDefError(
+            [
+                Diagnostic(
+                    Span(self.path, line, column, column + 1),
+                    message,
+                    "close it: `{VALUE}` puts a value in the text; write `{{` or `}}` for a brace itself",
+                )
+            ]
+        )
 
     def plain(self, tok: Token) -> str:
         return "".join(p for p in self.string(tok).parts if isinstance(p, str))
@@ -1370,6 +1397,9 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
     no_else = _value_if_without_else(err, path, text)
     if no_else is not None:
         return no_else
+    one_count = _players_one_count(err, path, text)
+    if one_count is not None:
+        return one_count
     line, column = getattr(err, "line", 0) or 0, getattr(err, "column", 0) or 0
     if isinstance(err, lark.exceptions.UnexpectedEOF) or line <= 0:
         lines = text.splitlines() or [""]
@@ -1410,6 +1440,8 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
             close = did_you_mean(previous, keywords())
             if close:
                 hint = f"'{previous}' is not a keyword: {close}"
+    if not hint and token is not None and token.type != "$END":
+        hint = _order_slip(text[: _error_position(err, text)], str(token), token.type, previous, expected)
     if found == "end of file" and not hint and text.count("{") > text.count("}"):
         hint = f"{text.count('{') - text.count('}')} '{{' not closed: add '}}'"
     if not hint and words:
@@ -1418,6 +1450,39 @@ def _syntax_error(err: lark.exceptions.UnexpectedInput, path: str, text: str) ->
         hint = f"expected {shown}"
     end = column + len(str(token)) if token is not None and token.type != "$END" else None
     return Diagnostic(Span(path, line, column, end), f"unexpected {found}", hint)
+
+
+def _order_slip(before: str, token: str, kind: str, previous: str, expected: set) -> str | None:
+    """The hint for a word in the wrong place of a declaration: `seen by north` (`seen by`
+    takes all, owner or none), an option's description before its `choices`, and two
+    labels of a `play` with no comma between."""
+    if previous == "by" and re.search(r"\bseen\s+by\s*$", before):
+        return "`seen by` takes all, owner or none: `seen by owner`, on a map keyed by player, shows each seat its own"
+    if token == "choices" and previous.endswith('"'):
+        return 'the description comes last: `option NAME: TYPE = DEFAULT choices LIST "description"`'
+    if kind == "STRING" and previous.endswith('"') and "COMMA" in expected:
+        return f"a ',' is missing between {previous} and {token}: write them as a list, `{previous}, {token}`"
+    return None
+
+
+def _players_one_count(err: lark.exceptions.UnexpectedInput, path: str, text: str) -> Diagnostic | None:
+    """`players 2` in a game header: the parser wants `..` and finds the next line's
+    word (`seats`). Reported at the count, the mistake, with the range it means."""
+    if isinstance(err, lark.exceptions.UnexpectedCharacters) or len(getattr(err, "expected", ()) or ()) != 1:
+        return None  # only `..` may follow a header's `players N` (a test's `players N` is whole)
+    pos = _error_position(err, text)
+    m = re.search(r"\bplayers[ \t]+(\d+)\s*$", text[max(0, pos - 200) : pos])
+    if m is None:
+        return None
+    start = max(0, pos - 200) + m.start(1)
+    line = text.count("\n", 0, start) + 1
+    column = start - (text.rfind("\n", 0, start) + 1) + 1
+    n = m.group(1)
+    return Diagnostic(
+        Span(path, line, column, column + len(n)),
+        f"`players {n}` is one number: `players` takes the range of player counts",
+        f"write `players {n}..{n}` for exactly {n} players, or `players {n}..MAX` for {n} to MAX",
+    )
 
 
 def _slip(

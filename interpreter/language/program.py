@@ -87,6 +87,9 @@ class Program:
     replaced: tuple[ast.Replace, ...] = ()  # the `replace`s in force, likewise
 
 
+NO_HEADER = "no `game` header in this file"
+
+
 def _include_error(span: Span, message: str, hint: str) -> GameDefError:
     return GameDefError([Diagnostic(span, message, hint)])
 
@@ -170,6 +173,24 @@ def _load_modules(
     return decls
 
 
+def _variants_once(decls: list, errors: list[Diagnostic]) -> dict[str, ast.Variant]:
+    """The variants by name; a second variant of a name (a house rule called like one of
+    the included game's) is an error, appended to `errors`: `--variant NAME` could only
+    ever choose one of them, and the other would be dropped unseen."""
+    variants: dict[str, ast.Variant] = {}
+    for d in decls:
+        if not isinstance(d, ast.Variant):
+            continue
+        if d.name in variants:
+            first = variants[d.name].span
+            errors.append(
+                Diagnostic(d.span, f"variant '{d.name}' is declared twice", f"the first is at {first}; rename one")
+            )
+            continue
+        variants[d.name] = d
+    return variants
+
+
 def _declared_once(base: list, errors: list[Diagnostic]) -> tuple[dict, list]:
     """The base game's declarations by key (kind, name) and in order; a second one of
     the same key is an error (appended to `errors`) and left out."""
@@ -211,17 +232,17 @@ def load_program(
             [
                 Diagnostic(
                     Span(str(path), 1, 1),
-                    "no `game` header in this file",
+                    NO_HEADER,
                     'start the file with: game NAME "Title" { players 2..4 }',
                 )
             ]
         )
-    all_variants = {d.name: d for d in decls if isinstance(d, ast.Variant)}
+    errors: list[Diagnostic] = []
+    all_variants = _variants_once(decls, errors)
     base = [d for d in decls if not isinstance(d, ast.Variant | ast.Replace | ast.Remove)]
     # `replace`/`remove` outside a variant: an overlay always in force, on what the file
     # and its includes declare (a file that includes a game changes that game's rules)
     overlays = [d for d in decls if isinstance(d, ast.Replace | ast.Remove)]
-    errors: list[Diagnostic] = []
     table, order = _declared_once(base, errors)
     chosen = _chosen(variants, all_variants)
     removed_rows: list[tuple[ast.Remove, bool]] = []  # `remove card X` may name a table's row, known later

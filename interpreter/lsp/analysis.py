@@ -174,9 +174,9 @@ _RECENT = 16  # the game and its variants (a bundled game has up to 8), about 1 
 
 def _check_input(program: Program) -> tuple:
     """Everything of `program` the checker reads (check/checker.py: its header, its
-    declarations with their positions, its tables, its tests, and the names of its
-    variants and of the variants chosen), and the test files beside the game, which its
-    "never read" warnings read (`beside_digest`), as one value compared by equality: two
+    declarations with their positions, its tables, its tests, its variants' names, places
+    and exclusions, and the names of the variants chosen), and the test files beside the
+    game, which its "never read" warnings read (`beside_digest`), as one value compared by equality: two
     programs with equal inputs have the same check, whatever their files' comments and
     layout elsewhere."""
     return (
@@ -185,7 +185,7 @@ def _check_input(program: Program) -> tuple:
         program.decls,
         program.tables,
         program.tests,
-        tuple(program.all_variants),
+        tuple((v.name, v.span, v.excludes) for v in program.all_variants.values()),  # `excludes` is checked
         tuple(v.name for v in program.variants),
         program.removed,
         program.replaced,

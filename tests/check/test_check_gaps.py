@@ -479,6 +479,7 @@ procedure play() {
         }
         round += 1
     }
+    log "the dice kept: {pool}"
     game over best(players, p => score[p])
 }
 """

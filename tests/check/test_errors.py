@@ -2526,7 +2526,7 @@ def test_a_default_after_a_value_never_none_is_a_warning(tmp_path):
         procedure play() {
             rule "Play"
             vp[a] = vp[b] ?? 0
-            game over []
+            game over best(players, p => vp[p])
         }
         """,
     )
