@@ -143,7 +143,7 @@ class Checker:
         self._performed: set[str] | None = None  # the slot names a `perform` names (`_performed_slots`)
         self._beside: set[str] | None = None  # the names the game's test files read (`_read_beside`)
         self.warn_unread = True  # warn of a variable or option never read (`check_game`)
-        self._zones: set[str] = set()  # the variables read by more than the rules: zones, the bundled games'
+        self._zones: set[str] = set()  # the variables marked `zone`, read by the engine
         self._generating = False  # checking a `generate`'s loops
         self._shadowing: dict[str, Span] = {}  # a def, query or procedure named like a built-in: where
 
@@ -477,10 +477,7 @@ class Checker:
     def _var(self, d: ast.Var) -> None:
         """A variable's key types (each finite) and value type; `seen by owner` needs a map by player."""
         self._name_ok(d.name, d.span, "variable")
-        if d.zone or _bundled(d.span.path):
-            # a zone is read by the engine (each component in one place); a bundled game's
-            # variable may be read by its Python tests (twid's `texts_resolving`), which the
-            # checker does not see: neither is "never read" for being read only in its updates
+        if d.zone:  # read by the engine (each component in one place): never "never read"
             self._zones.add(d.name)
         keys: list[Type] = []
         t = d.type

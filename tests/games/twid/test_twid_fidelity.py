@@ -323,7 +323,7 @@ def test_solo_elite_keeps_playing_after_a_failure_and_counts_it():
     )
     g, s = scenario(**common)
     assert not g.is_over(s) and g.var(s, "acting") == "eu"
-    assert g.var(s, "failed") == ("us",) and g.var(s, "failures") == ("US 10 VP in round 0",)
+    assert g.var(s, "failures") == ("US 10 VP in round 0",)
     assert any("failure 1: US reaches 10 VP (the limit of 10)" in line for line in log_lines(g, s, "solo"))
     # --option solo_failures=stop_first: the first failure ends the game, lost.
     g, s = scenario(solo_failures="stop_first", **common)
@@ -366,7 +366,7 @@ def test_solo_planet_a_superpower_at_zero_may_be_ousted_and_play_goes_on_without
         solo_goal="planet",
         clear=True,
     )
-    assert g.var(s, "vp").get("russia", 0) == 0 and g.var(s, "failed") == ("russia",)
+    assert g.var(s, "vp").get("russia", 0) == 0 and g.var(s, "failures") == ("Russia 0 VP in round 0",)
     assert labels(g, s) == ["Russia: oust Russia from the game", "Russia: keep Russia in play"]
     s = play(g, s, "Russia: oust Russia from the game")
     assert g.var(s, "ousted") == ("russia",)
