@@ -457,7 +457,7 @@ TEST_MISTAKES = [
         '    players 3\n    state "start.toml"\n',
         'state "start.toml"',
         "test highest_of_led_suit_wins: the state file 'start.toml' is not there",
-        "--save-state",
+        "as `gamedef run` saves a state",
     ),
     (
         "an arrangement that asks a decision",
