@@ -180,6 +180,8 @@ class Model:
         v = self.bias[seat] + float(f @ self.weights[seat])
         if self.network is not None:
             v += self.network.value(f)
+        if self.header.get("link") == "tanh":  # a ranked fit's (play/ranked.py): no two moves tie at a bound
+            return math.tanh(v)
         return min(max(v, -1.0), 1.0)
 
     def to_json(self) -> dict[str, Any]:
@@ -612,6 +614,8 @@ def _parse(data: Any, where: str) -> Model:
         if not (isinstance(w, list) and len(w) == len(columns) and all(_number(v) for v in w) and _number(bias[seat])):
             raise bad(f"the weights of {seat} are not {len(columns)} numbers and a bias")
         arrays[seat] = np.array(w, dtype=np.float64)
+    if data.get("link", "clamp") not in ("clamp", "tanh"):
+        raise bad('\'link\' is not "clamp" or "tanh"')
     network = _parse_network(data.get("network"), len(columns), bad)
     header = {k: v for k, v in data.items() if k not in ("format", "version", "columns", "weights", "bias", "network")}
     return Model(header, np.array(columns, dtype=np.int64), arrays, {s: float(bias[s]) for s in seats}, network)
