@@ -316,7 +316,7 @@ def fit_ranked(
             "games",
             f"{sets.decisions} decisions with a choice between positions to learn from",
             given=len(played),
-            hint="play more games, or keep more positions of each (--positions)",
+            hint="play more games, or keep more positions of each",
         )
     # The columns: those the leaves' differences move most (a column no move changes cannot rank moves).
     squares = np.zeros(layout.size)
