@@ -54,6 +54,10 @@ estimate's own games held that estimate to no winner in 12 of 30 games a seat, w
 without it lost all 30 (it still won none: docs/balancing.md). Off by default: the other games' models keep
 their tensor, and the file says whether it reads them.
 
+A model may also be fitted to an expert's moves instead of the payoffs (`--ranked`,
+play/ranked.py): the same file, its value `tanh` of the weighted sum (`"link": "tanh"`)
+rather than the sum clamped.
+
 The model is a small JSON file naming its game, player count and a digest of the rules
 (the program's declarations, tables, variants and options): a file fitted for another game
 or for rules since changed is refused, since its numbers would describe another tensor.
