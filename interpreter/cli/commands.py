@@ -320,6 +320,12 @@ def build_parser() -> argparse.ArgumentParser:
         "grouped by seat (cards of value 12 on my level 3): for a game of many cards and places",
     )
     p.add_argument(
+        "--ranked",
+        action="store_true",
+        help="fit to the moves --agent chose, weighed against every move it could have made (a conditional logit "
+        "put on the payoff's scale), instead of regressing each game's payoff: --agent is the expert copied",
+    )
+    p.add_argument(
         "--explore",
         type=positive,
         default=None,

@@ -52,6 +52,8 @@ def cmd_learn(args) -> int:
             f"--explore searches each game by random decisions: --agent {args.agent} would not be used",
             "drop --agent, or --explore to learn from games your agent plays",
         )
+    if args.ranked:
+        _refuse_with_ranked(args)
     game = load_named(args)
     if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
@@ -62,6 +64,8 @@ def cmd_learn(args) -> int:
     agents = lambda state, seed: parse_agents(items, game, state.players, seed)[0]  # as `simulate` seeds them
 
     out = Path(args.out or f"{game.name}.learned.json")
+    if args.ranked:
+        return _ranked(game, args, seats, agents, out)
     if args.explore is not None:
         played = _explored(game, args, len(seats))
     else:
@@ -174,3 +178,56 @@ def _explored(game, args, players: int) -> list:
             "search longer (--explore) or more games (--games)",
         )
     return played
+
+
+def _refuse_with_ranked(args) -> None:
+    """`--ranked` copies the moves of `--agent`'s games: the options that label positions or
+    play other games have nothing to act on."""
+    for given, flag in (
+        (args.explore is not None, "--explore"),
+        (args.td_lambda is not None, "--td-lambda"),
+        (args.hidden is not None, "--hidden"),
+        (args.rounds > 1, "--rounds"),
+        (args.round_games is not None, "--round-games"),
+        (args.epsilon is not None, "--epsilon"),
+    ):
+        if given:
+            raise UsageError(
+                f"--ranked fits the moves of --agent's games: {flag} does not apply to it",
+                f"drop {flag}, or --ranked to regress the payoff",
+            )
+    if args.agent == "random":
+        raise UsageError(
+            "--ranked copies the moves of --agent, and random moves rank nothing",
+            "name a stronger player: for example --agent ismcts:200 or --agent greedy",
+        )
+
+
+def _ranked(game, args, seats, agents, out: Path) -> int:
+    """`--ranked`: the expert's games (`--agent`), then the conditional logit of its moves
+    (play/ranked.py), written as a model the agents read like any other."""
+    from interpreter.cli.terminal import progress
+    from interpreter.play import learned, ranked
+
+    print(f"{game.header.title}: {args.games} games by {args.agent}, {len(seats)} players", file=sys.stderr)
+    with progress(args.games, "games") as advance:
+        played, choices = ranked.expert_play(
+            game, args.games, args.seed, len(seats), agents, args.positions, args.max_decisions, advance
+        )
+    about = {"agent": args.agent, "games": args.games, "seed": args.seed, "rounds": 1, "ranked": True}
+    print(f"  the positions after every move of {len(choices)} decisions", file=sys.stderr)
+    with progress(len(choices), "decisions") as advance:
+        model = ranked.fit_ranked(game, played, choices, about, summaries=bool(args.summaries), advance=advance)
+    learned.save(model, out)
+    r = model.header["ranked"]
+    print(f"wrote {out}: {len(model.columns)} features, {r['decisions']} decisions of {r['moves']} positions")
+    held = "" if r["held_out_agreement"] is None else f", {100 * r['held_out_agreement']:.1f}% on the games held out"
+    print(
+        f"  takes {args.agent}'s move in {100 * r['agreement']:.1f}% of the decisions{held} (penalty {r['penalty']:g})"
+    )
+    for seat in seats:
+        f = model.header["fit"][seat]
+        explained = 1 - f["mean_squared_error"] / f["label_variance"] if f["label_variance"] else 0.0
+        print(f"  {game.seat_title(seat)}: its value explains {100 * explained:.0f}% of the payoff's variance")
+    print(f"use it: gamedef simulate {args.game} --games 100 --agent {seats[0]}=greedy:learned={out}")
+    return 0

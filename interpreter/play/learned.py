@@ -54,6 +54,10 @@ estimate's own games held that estimate to no winner in 12 of 30 games a seat, w
 without it lost all 30 (it still won none: docs/balancing.md). Off by default: the other games' models keep
 their tensor, and the file says whether it reads them.
 
+A model may also be fitted to an expert's moves instead of the payoffs (`--ranked`,
+play/ranked.py): the same file, its value `tanh` of the weighted sum (`"link": "tanh"`)
+rather than the sum clamped.
+
 The model is a small JSON file naming its game, player count and a digest of the rules
 (the program's declarations, tables, variants and options): a file fitted for another game
 or for rules since changed is refused, since its numbers would describe another tensor.
@@ -180,6 +184,8 @@ class Model:
         v = self.bias[seat] + float(f @ self.weights[seat])
         if self.network is not None:
             v += self.network.value(f)
+        if self.header.get("link") == "tanh":  # a ranked fit's (play/ranked.py): no two moves tie at a bound
+            return math.tanh(v)
         return min(max(v, -1.0), 1.0)
 
     def to_json(self) -> dict[str, Any]:
@@ -612,6 +618,8 @@ def _parse(data: Any, where: str) -> Model:
         if not (isinstance(w, list) and len(w) == len(columns) and all(_number(v) for v in w) and _number(bias[seat])):
             raise bad(f"the weights of {seat} are not {len(columns)} numbers and a bias")
         arrays[seat] = np.array(w, dtype=np.float64)
+    if data.get("link", "clamp") not in ("clamp", "tanh"):
+        raise bad('\'link\' is not "clamp" or "tanh"')
     network = _parse_network(data.get("network"), len(columns), bad)
     header = {k: v for k, v in data.items() if k not in ("format", "version", "columns", "weights", "bias", "network")}
     return Model(header, np.array(columns, dtype=np.int64), arrays, {s: float(bias[s]) for s in seats}, network)
