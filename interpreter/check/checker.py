@@ -323,7 +323,8 @@ class Checker:
             return  # one outside the test's folder is refused by `gamedef test`, for that test alone
         saved = sorted(p.name for p in folder.glob("*.toml"))
         hint = did_you_mean(t.state or "", saved) or (
-            "save a position of the game to a .toml file beside the test file, as `gamedef run` saves a state (docs/language.md §16)"
+            "save a position of the game to a .toml file beside the test file,"
+            " as `gamedef run` saves a state (docs/language.md §16)"
         )
         span = self._line_naming(t.span, "state", t.state or "")
         self.error(span, f"test {t.name}: the state file {t.state!r} is not there", hint)
