@@ -2623,6 +2623,14 @@ class Checker:
             return a0 if is_list(a0) else lst(ANY)
         if f in ("append", "without", "index_of") and len(args) == 2 and self._item_misfit(e, a0, args[1]):
             return a0 if f != "index_of" else INT
+        if (
+            f in ("rotate", "index_of")
+            and len(args) == 2
+            and isinstance(a0, ListOf)
+            and not isinstance(a0.item, Maybe)
+            and self.none_misfit(e.args[1], args[1], a0.item, f"`{f}` needs an item of the list")
+        ):  # a none is in no list: play stops at the call (`rotate(players, first([...]))`)
+            return a0 if f == "rotate" else INT
         if r == "elem":
             return self.element(a0, e.args[0]) if len(args) == 1 else INT
         if r == "elem?":  # none only from a pile of the game's state: a list worked out is trusted

@@ -69,7 +69,7 @@ procedure setup() {
 procedure play() {
     rule "Play: each trick, the leader plays any card, the others follow suit if able"
     for t in 1..tricks_to_play {
-        let order = rotate(players, leader)
+        let order = rotate(players, leader ?? players[0])
         table_cards = []
         led = none
         for p in order {

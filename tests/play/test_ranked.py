@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import json
 
-import numpy as np
 import pytest
 
-pytest.importorskip("numpy", reason="the learned estimate needs numpy: pip install '.[learn]'")
+np = pytest.importorskip("numpy", reason="the learned estimate needs numpy: pip install '.[learn]'")
 
 from interpreter import load_game  # noqa: E402
 from interpreter.cli.commands import main  # noqa: E402
