@@ -376,7 +376,34 @@ def _roll_values(program: Program) -> list[tuple[int, int]] | None:
     return joined
 
 
-def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
+class _Rolls:
+    """What the game's and its tests' `roll`s can give, found once for all the tests
+    (each walk is of the whole program: one per test made `check` quadratic in a file
+    of many tests and long rules)."""
+
+    def __init__(self, program: Program) -> None:
+        self.program = program
+        self._any: bool | None = None
+        self._runs: list[tuple[int, int]] | None = None
+        self._runs_known = False
+
+    @property
+    def any(self) -> bool:
+        """Does the game or a test roll at all?"""
+        if self._any is None:
+            found = ast.find_all((self.program.decls, self.program.tests), ast.Roll)
+            self._any = bool(found)
+        return self._any
+
+    @property
+    def runs(self) -> list[tuple[int, int]] | None:
+        """`_roll_values` of the program."""
+        if not self._runs_known:
+            self._runs, self._runs_known = _roll_values(self.program), True
+        return self._runs
+
+
+def _test_dice(program: Program, t: ast.Test, rolls: _Rolls) -> list[Diagnostic]:
     """A test's `dice [...]` pinning a result no `roll` of the game can give (`dice [7]`
     where every roll is of 1..6): `gamedef test` stops at that roll whatever the game
     does, so `check` says it at the `dice` line."""
@@ -388,7 +415,7 @@ def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
     if at >= 0:
         line = text.count("\n", 0, at) + 1
         span = Span(t.span.path, line, at - text.rfind("\n", 0, at))
-    if next(iter(ast.find_all((program.decls, program.tests), ast.Roll)), None) is None:
+    if not rolls.any:
         # nothing to pin: the test would pass as if the dice were rolled as written
         return [
             Diagnostic(
@@ -398,7 +425,7 @@ def _test_dice(program: Program, t: ast.Test) -> list[Diagnostic]:
                 "remove the `dice` line; a shuffle is set by `seed N`, or lay the cards out in `arrange { ... }`",
             )
         ]
-    runs = _roll_values(program)
+    runs = rolls.runs
     if not runs:  # rolls of anything but numbers written out, or empty ranges
         return []
     bad = [d for d in t.dice if not any(low <= d <= high for low, high in runs)]
@@ -426,13 +453,14 @@ def _test_seats(program: Program, seats: _Seats) -> list[Diagnostic]:
     the test's, so the write is certain to stop the test, and is an error at its line."""
     out: list[Diagnostic] = []
     h = program.header
+    rolls = _Rolls(program)
     for t in program.tests:
         n = t.players if t.players is not None else (h.default_players or h.min_players)
         here = seats.by_count.get(n)
         if here is None:
             continue  # a count the header does not allow: an error of its own (checker.py)
         out.extend(_test_reads(program, t, n, here))
-        out.extend(_test_dice(program, t))
+        out.extend(_test_dice(program, t, rolls))
         bodies = [step.body for step in t.steps if step.kind == "arrange"] + ([t.run] if t.run is not None else [])
         for body in bodies:
             bound = _bound((), body)
