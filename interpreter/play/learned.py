@@ -283,13 +283,30 @@ def self_play(
     """Games of seeds `seed`..`seed+games-1` played by `agents(first state, seed)`; of each,
     up to `positions` positions where a seat decides (drawn with the game's seed) and every
     seat's scaled payoff at its end: (seed, positions, payoffs) per game."""
+    played = played_with_moves(game, games, seed, players, agents, positions, max_decisions, advance)
+    return [(s, [state for state, _ in kept], payoffs) for s, kept, payoffs in played]
+
+
+def played_with_moves(
+    game: Game,
+    games: int,
+    seed: int,
+    players: int | None,
+    agents: Callable[[State, int], dict[str, _Chooser]],
+    positions: int = POSITIONS,
+    max_decisions: int = 100_000,
+    advance: Callable[[], None] = lambda: None,
+) -> list[tuple[int, list[tuple[State, int]], dict[str, float]]]:
+    """`self_play`'s games, each kept position with the index of the move its seat chose
+    there (what a fit to an expert's moves reads: play/ranked.py). The positions kept are
+    drawn with the game's seed from those where a seat had more than one move."""
     from interpreter.play.mcts import scaled_returns
 
     out = []
     for s in range(seed, seed + games):
         state = game.start(players=players, seed=s)
         by_seat = agents(state, s)
-        seen: list[State] = []
+        seen: list[tuple[State, int]] = []
         while state.result is None:
             if state.decisions >= max_decisions:
                 raise UnfinishedGameError(
@@ -298,10 +315,12 @@ def self_play(
                     game.name,
                     max_decisions,
                 )
-            seat = state.pending.player  # type: ignore[union-attr]  # not over: a decision waits
-            if seat != CHANCE and len(state.pending.values) > 1:  # type: ignore[union-attr]  # (as above)
-                seen.append(state)
-            state = game.apply_index(state, by_seat[seat].choose(game, state))
+            pending = state.pending
+            assert pending is not None  # not over: a decision waits
+            i = by_seat[pending.player].choose(game, state)
+            if pending.player != CHANCE and len(pending.values) > 1:
+                seen.append((state, i))
+            state = game.apply_index(state, i)
         kept = random.Random(s).sample(seen, min(positions, len(seen)))
         out.append((s, kept, scaled_returns(game, state)))
         advance()

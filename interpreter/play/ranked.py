@@ -46,11 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from interpreter.core.errors import ArgumentError, UnfinishedGameError
+from interpreter.core.errors import ArgumentError
 from interpreter.play.features import TensorLayout
-from interpreter.play.learned import HOLD_OUT, MAX_FEATURES, POSITIONS, Model, _Chooser, rules_digest
-from interpreter.play.mcts import LOOKAHEAD, hidden_information, scaled_returns
-from interpreter.runtime.chance import CHANCE
+from interpreter.play.learned import HOLD_OUT, MAX_FEATURES, POSITIONS, Model, _Chooser, played_with_moves, rules_digest
+from interpreter.play.mcts import LOOKAHEAD, hidden_information
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import State
 
@@ -77,28 +76,9 @@ def expert_play(
     self_play gives them, (game number, position, move chosen) for each position kept)."""
     played: Played = []
     choices: list[tuple[int, State, int]] = []
-    for s in range(seed, seed + games):
-        state = game.start(players=players, seed=s)
-        by_seat = agents(state, s)
-        seen: list[tuple[State, int]] = []
-        while state.result is None:
-            if state.decisions >= max_decisions:
-                raise UnfinishedGameError(
-                    f"the self-play game of seed {s} has not ended after {max_decisions:,} decisions",
-                    s,
-                    game.name,
-                    max_decisions,
-                )
-            pending = state.pending
-            assert pending is not None  # not over: a decision waits
-            i = by_seat[pending.player].choose(game, state)
-            if pending.player != CHANCE and len(pending.values) > 1:
-                seen.append((state, i))
-            state = game.apply_index(state, i)
-        kept = random.Random(s).sample(seen, min(positions, len(seen)))
+    for s, kept, payoffs in played_with_moves(game, games, seed, players, agents, positions, max_decisions, advance):
         choices += [(len(played), st, i) for st, i in kept]
-        played.append((s, [st for st, _ in kept], scaled_returns(game, state)))
-        advance()
+        played.append((s, [st for st, _ in kept], payoffs))
     return played, choices
 
 
