@@ -42,29 +42,61 @@ function showLog() {  // the newest lines in view
   if (log) { log.scrollTop = log.scrollHeight; }
 }
 
-async function refresh() {
+let heard = seen();  // the highest step the event stream has told of
+let again = false;  // a refresh was asked for while one was under way
+let refreshing = null;  // the refresh under way: one at a time, so an older board never lands last
+
+function pause(ms) { return new Promise((resolve) => { setTimeout(resolve, ms); }); }
+
+// Draw the board again, and again while the page is behind what the stream told or another
+// refresh was asked for meanwhile; an answer that failed is asked again a second later while
+// the page is behind, so a lost answer never leaves the page stuck on an old position.
+function refresh() {
+  if (refreshing) { again = true; return refreshing; }
+  refreshing = (async () => {
+    do {
+      again = false;
+      const before = seen();
+      const drawn = await drawBoard();
+      if (seen() < heard) {
+        again = true;
+        if (!drawn || seen() === before) { await pause(drawn ? 300 : 1000); }
+      }
+    } while (again);
+  })().finally(() => { refreshing = null; });
+  return refreshing;
+}
+
+async function drawBoard() {  // true when the server answered
   const before = seen();
   const focused = focusKey(document.activeElement);
+  let html;
   try {
     const r = await fetch(base + "/board", {cache: "no-store"});
-    if (!r.ok) { return; }
-    board.innerHTML = await r.text();
+    if (!r.ok) { return false; }
+    html = await r.text();
     connection.textContent = "";
   } catch (err) {
     connection.textContent = "The server cannot be reached: the page will catch up when it is back.";
-    return;
+    return false;
   }
+  const fresh = document.createElement("template");
+  fresh.innerHTML = html;
+  const step = fresh.content.getElementById("seen");
+  if (step && Number(step.value) < before) { return true; }  // older than the board shown
+  board.replaceChildren(fresh.content);
   showLog();
   if (focused) {
-    const again = board.querySelector(focused);
-    if (again) { again.focus(); }
+    const target = board.querySelector(focused);
+    if (target) { target.focus(); }
   }
   if (seen() !== before) {
-    const fresh = Array.from(board.querySelectorAll("#log .new"), (el) => el.textContent);
+    const lines = Array.from(board.querySelectorAll("#log .new"), (el) => el.textContent);
     const status = document.getElementById("status");
-    announce.textContent = [...fresh, status ? status.textContent : ""].join(" ");
+    announce.textContent = [...lines, status ? status.textContent : ""].join(" ");
     if (document.querySelector(".end")) { document.getElementById("after-game").hidden = false; }
   }
+  return true;
 }
 
 async function refreshTalk() {
@@ -176,6 +208,7 @@ showLog();
 const events = new EventSource(base + "/events");
 events.onmessage = (ev) => {
   connection.textContent = "";
+  heard = Math.max(heard, Number(ev.data));
   if (Number(ev.data) !== seen()) { refresh(); }
 };
 events.addEventListener("talk", () => refreshTalk());
