@@ -334,11 +334,20 @@ def build_parser() -> argparse.ArgumentParser:
         "at most I iterations a game) and learn from the games won: for a game random play never wins",
     )
     p.add_argument(
+        "--playouts",
+        type=positive,
+        default=None,
+        metavar="S",
+        help="label each position kept by the mean payoff of S games played on from it by --agent, instead of "
+        "its one game's: for a game whose agents rarely win",
+    )
+    p.add_argument(
         "--epsilon",
         type=float,
         default=None,
         metavar="E",
-        help="in the rounds after the first, each seat takes a random decision with probability E, 0 to 1 (default 0)",
+        help="in the rounds after the first (with --playouts: in every game and playout), each seat takes a "
+        "random decision with probability E, 0 to 1 (default 0)",
     )
     p.add_argument("--out", metavar="FILE", help="the model's file (default GAME.learned.json)")
     _max_decisions_arg(p)

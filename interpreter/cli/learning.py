@@ -10,6 +10,8 @@ from interpreter.core.errors import UsageError
 from interpreter.play.agents import LEARN_EXTRA, needs_chance, parse_agents
 from interpreter.runtime.game import ChanceGame, Game
 
+MAX_PLAYOUTS = 10_000  # `--playouts`: games played on from each position kept, at most
+
 
 def cmd_learn(args) -> int:
     """Play seeded self-play games, fit the estimate, and for `--rounds` R above 1 play as
@@ -21,39 +23,8 @@ def cmd_learn(args) -> int:
         raise UsageError(f"gamedef learn needs {err.name}", LEARN_EXTRA) from None
     from interpreter.cli.terminal import progress
     from interpreter.play import explore
-    from interpreter.play.simulate import check_scale
 
-    check_scale(args.games, 1)
-    if args.rounds > learned.MAX_ROUNDS:
-        raise UsageError(
-            f"--rounds {args.rounds}: at most {learned.MAX_ROUNDS} rounds",
-            "each round plays --games N games more: for example --rounds 2",
-        )
-    if not 1 <= args.positions <= 10_000:
-        raise UsageError(
-            f"--positions {args.positions}: from 1 to 10000 positions a game", "for example --positions 40"
-        )
-    td_lambda = learned.TD_LAMBDA if args.td_lambda is None else args.td_lambda
-    if not 0.0 <= td_lambda <= 1.0:
-        raise UsageError(f"--td-lambda {args.td_lambda}: a number from 0 to 1", "for example --td-lambda 0.7")
-    hidden = learned.HIDDEN if args.hidden is None else args.hidden
-    if not 0 <= hidden <= learned.MAX_HIDDEN:
-        raise UsageError(f"--hidden {args.hidden}: from 0 to {learned.MAX_HIDDEN} units", "for example --hidden 32")
-    epsilon = 0.0 if args.epsilon is None else args.epsilon
-    if not 0.0 <= epsilon <= 1.0:
-        raise UsageError(f"--epsilon {args.epsilon}: a number from 0 to 1", "for example --epsilon 0.1")
-    if args.explore is not None and args.explore > explore.MAX_ITERATIONS:
-        raise UsageError(
-            f"--explore {args.explore}: at most {explore.MAX_ITERATIONS:,} iterations a game",
-            "for example --explore 3000",
-        )
-    if args.explore is not None and args.agent != "random":
-        raise UsageError(
-            f"--explore searches each game by random decisions: --agent {args.agent} would not be used",
-            "drop --agent, or --explore to learn from games your agent plays",
-        )
-    if args.ranked:
-        _refuse_with_ranked(args)
+    td_lambda, hidden, epsilon = _checked(args)
     game = load_named(args)
     if needs_chance(game, [args.agent] + (["greedy"] if args.rounds > 1 else [])):
         game = ChanceGame(game.compiled, game.name, game.variants, game.options)
@@ -62,6 +33,8 @@ def cmd_learn(args) -> int:
     items = [f"{seat}={args.agent}" for seat in seats]
     parse_agents(items, game, seats, args.seed)  # the kind checked before any game is played
     agents = lambda state, seed: parse_agents(items, game, state.players, seed)[0]  # as `simulate` seeds them
+    if args.playouts is not None and epsilon:
+        agents = _exploring(agents, epsilon)
 
     out = Path(args.out or f"{game.name}.learned.json")
     if args.ranked:
@@ -88,7 +61,16 @@ def cmd_learn(args) -> int:
         "round_games": args.round_games or args.games,
     }
     summaries = bool(args.summaries)
-    model = learned.fit(game, played, about, td_lambda=td_lambda, hidden=hidden, summaries=summaries)
+    labels = None
+    if args.playouts is not None:
+        about["playouts"] = args.playouts
+        kept = sum(len(states) for _, states, _ in played)
+        print(f"  each of {kept} positions played on {args.playouts} times by {args.agent}", file=sys.stderr)
+        with progress(kept, "positions") as advance:
+            labels = learned.playout_labels(game, played, agents, args.playouts, args.seed, args.max_decisions, advance)
+    model = learned.fit(
+        game, played, about, td_lambda=td_lambda, hidden=hidden, summaries=summaries, position_labels=labels
+    )
     greedy = [f"{seat}=greedy" for seat in seats]
     per_round = args.round_games or args.games
     next_seed = args.seed + args.games
@@ -178,6 +160,82 @@ def _explored(game, args, players: int) -> list:
             "search longer (--explore) or more games (--games)",
         )
     return played
+
+
+def _checked(args) -> tuple[float, int, float]:
+    """The options checked before any game is played: (TD lambda, hidden units, epsilon)."""
+    from interpreter.play import explore, learned
+    from interpreter.play.simulate import check_scale
+
+    check_scale(args.games, 1)
+    if args.rounds > learned.MAX_ROUNDS:
+        raise UsageError(
+            f"--rounds {args.rounds}: at most {learned.MAX_ROUNDS} rounds",
+            "each round plays --games N games more: for example --rounds 2",
+        )
+    if not 1 <= args.positions <= 10_000:
+        raise UsageError(
+            f"--positions {args.positions}: from 1 to 10000 positions a game", "for example --positions 40"
+        )
+    td_lambda = learned.TD_LAMBDA if args.td_lambda is None else args.td_lambda
+    if not 0.0 <= td_lambda <= 1.0:
+        raise UsageError(f"--td-lambda {args.td_lambda}: a number from 0 to 1", "for example --td-lambda 0.7")
+    hidden = learned.HIDDEN if args.hidden is None else args.hidden
+    if not 0 <= hidden <= learned.MAX_HIDDEN:
+        raise UsageError(f"--hidden {args.hidden}: from 0 to {learned.MAX_HIDDEN} units", "for example --hidden 32")
+    epsilon = 0.0 if args.epsilon is None else args.epsilon
+    if not 0.0 <= epsilon <= 1.0:
+        raise UsageError(f"--epsilon {args.epsilon}: a number from 0 to 1", "for example --epsilon 0.1")
+    if args.explore is not None and args.explore > explore.MAX_ITERATIONS:
+        raise UsageError(
+            f"--explore {args.explore}: at most {explore.MAX_ITERATIONS:,} iterations a game",
+            "for example --explore 3000",
+        )
+    if args.explore is not None and args.agent != "random":
+        raise UsageError(
+            f"--explore searches each game by random decisions: --agent {args.agent} would not be used",
+            "drop --agent, or --explore to learn from games your agent plays",
+        )
+    if args.ranked:
+        _refuse_with_ranked(args)
+    if args.playouts is not None:
+        _refuse_with_playouts(args)
+    return td_lambda, hidden, epsilon
+
+
+def _exploring(agents, epsilon: float):
+    """`agents` with each seat's decision random with probability `epsilon` (a chance
+    seat's draws left as they are)."""
+    from interpreter.play import explore
+    from interpreter.runtime.chance import CHANCE
+
+    def by_seat(state, seed):
+        chosen = agents(state, seed)
+        return {
+            seat: a if seat == CHANCE else explore.Exploring(a, epsilon, seed * 1_000 + i)
+            for i, (seat, a) in enumerate(chosen.items())
+        }
+
+    return by_seat
+
+
+def _refuse_with_playouts(args) -> None:
+    """`--playouts` labels the positions of --agent's games by playing on from them: the
+    options that label positions otherwise, or play other games, do not mix with it."""
+    for given, flag in (
+        (args.ranked, "--ranked"),
+        (args.explore is not None, "--explore"),
+        (args.td_lambda is not None, "--td-lambda"),
+        (args.rounds > 1, "--rounds"),
+        (args.round_games is not None, "--round-games"),
+    ):
+        if given:
+            raise UsageError(
+                f"--playouts labels the positions of --agent's games by playing on from them: {flag} does not apply",
+                f"drop {flag}, or --playouts to label positions by their game's end",
+            )
+    if args.playouts > MAX_PLAYOUTS:
+        raise UsageError(f"--playouts {args.playouts}: at most {MAX_PLAYOUTS} a position", "for example --playouts 32")
 
 
 def _refuse_with_ranked(args) -> None:

@@ -54,6 +54,14 @@ estimate's own games held that estimate to no winner in 12 of 30 games a seat, w
 without it lost all 30 (it still won none: docs/balancing.md). Off by default: the other games' models keep
 their tensor, and the file says whether it reads them.
 
+A position's label may also be what becomes of it rather than of its one game (`--playouts
+S`, `playout_labels`): the mean payoff of S games played on from it by the same agents, each
+from a position its mover cannot tell from it. Where the games' agents rarely win (Walls and
+Wonders: `first`, whose builder wins one game in a dozen), one game's end labels most of its
+positions 0 and says little of the rest; the mean of S playouts is a probability of winning
+under that play, different for every position, so the fit sees which positions come nearer a
+win (one ply by such a fit is one step of policy improvement over the agent played out).
+
 A model may also be fitted to an expert's moves instead of the payoffs (`--ranked`,
 play/ranked.py): the same file, its value `tanh` of the weighted sum (`"link": "tanh"`)
 rather than the sum clamped.
@@ -327,6 +335,54 @@ def played_with_moves(
     return out
 
 
+def playout_labels(
+    game: Game,
+    played: list[tuple[int, list[State], dict[str, float]]],
+    agents: Callable[[State, int], dict[str, _Chooser]],
+    playouts: int,
+    seed: int,
+    max_decisions: int = 100_000,
+    advance: Callable[[], None] = lambda: None,
+) -> list[list[dict[str, float]]]:
+    """Each kept position's label (module docstring): every seat's mean scaled payoff over
+    `playouts` games played on from it by `agents(position, seed)` (the same agents as its
+    game, so a label is a value under that play). Each playout starts from a position the
+    mover cannot tell from the real one (what it cannot see redrawn, `Game.resample`, as the
+    greedy agent weighs its moves) with the dice drawn afresh; their generators are seeded by
+    `seed`, the game's seed and the position's number, so the same games give the same labels.
+    A label for each position of `played`, in its order."""
+    from interpreter.play.mcts import hidden_information, scaled_returns
+
+    hidden = bool(hidden_information(game))
+    out: list[list[dict[str, float]]] = []
+    for s, kept, _ in played:
+        labels = []
+        for k, state in enumerate(kept):
+            rng = random.Random((seed * 1_000_003 + s) * 10_007 + k)
+            mover = state.pending.player  # type: ignore[union-attr]  # a decision position
+            total = dict.fromkeys(state.players, 0.0)
+            for _ in range(playouts):
+                start = game.resample(state, mover, rng) if hidden else state
+                at = start._replace(rng=rng.getrandbits(64))
+                by_seat = agents(at, rng.getrandbits(31))
+                while at.result is None:
+                    if at.decisions >= max_decisions:
+                        raise UnfinishedGameError(
+                            f"a playout from the self-play game of seed {s} has not ended after "
+                            f"{max_decisions:,} decisions",
+                            s,
+                            game.name,
+                            max_decisions,
+                        )
+                    at = game.apply_index(at, by_seat[at.pending.player].choose(game, at))  # type: ignore[union-attr]
+                for p, v in scaled_returns(game, at).items():
+                    total[p] += v
+            labels.append({p: v / playouts for p, v in total.items()})
+            advance()
+        out.append(labels)
+    return out
+
+
 def fit(
     game: Game,
     played: list[tuple[int, list[State], dict[str, float]]],
@@ -335,11 +391,14 @@ def fit(
     td_lambda: float = TD_LAMBDA,
     hidden: int = HIDDEN,
     summaries: bool = SUMMARIES,
+    position_labels: list[list[dict[str, float]]] | None = None,
 ) -> Model:
     """Each seat's scaled payoff regressed on its relative observation tensor (module
     docstring): one ridge regression shared by every seat, then for each seat a second one
     on what the shared one leaves unexplained of its payoffs; each penalty chosen on every
-    `HOLD_OUT`th game held out (the second may be none at all), then refitted on all."""
+    `HOLD_OUT`th game held out (the second may be none at all), then refitted on all.
+    `position_labels` (from `playout_labels`) label each position by itself instead of by
+    its game's payoff."""
     if not played or not any(kept for _, kept, _ in played):
         raise ArgumentError(
             "games", "no positions to learn from: the games had no decision", given=len(played), hint="play more games"
@@ -349,7 +408,11 @@ def fit(
     layout = TensorLayout(game, players, relative=True, summaries=summaries)
     rows = [(i, st) for i, (_, kept, _) in enumerate(played) for st in kept]
     held = np.array([i % HOLD_OUT == HOLD_OUT - 1 for i, _ in rows])
-    labels = {seat: np.array([played[i][2][seat] for i, _ in rows]) for seat in seats}
+    if position_labels is None:
+        labels = {seat: np.array([played[i][2][seat] for i, _ in rows]) for seat in seats}
+    else:
+        each = [label for game_labels in position_labels for label in game_labels]
+        labels = {seat: np.array([label[seat] for label in each]) for seat in seats}
     # Each view kept sparse (a tensor may have 100,000 numbers, few of them not 0), with the
     # sums that give each column's variance over the positions seen, any seat's view.
     sparse: dict[str, list[tuple[np.ndarray, np.ndarray]]] = {seat: [] for seat in seats}
