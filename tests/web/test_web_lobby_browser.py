@@ -93,7 +93,8 @@ def test_every_game_at_every_player_count_starts_from_the_lobby_and_plays(server
             page.locator("button.move").first.click()
             expect(page.locator("#seen")).not_to_have_value(seen, timeout=60000)
         except Exception as err:  # every game and count is tried; all failures are reported together
-            failures.append(f"{name} at {count} players ({size}): {str(err).splitlines()[0]}")
+            said = " / ".join(page.locator(f"#{part}").inner_text(timeout=5000)[:200] for part in ("status", "message"))
+            failures.append(f"{name} at {count} players ({size}): {str(err).splitlines()[0]} (the page says: {said})")
         finally:
             page.close()
     context.close()
