@@ -22,7 +22,6 @@ def cmd_learn(args) -> int:
     except ImportError as err:  # numpy: an optional extra
         raise UsageError(f"gamedef learn needs {err.name}", LEARN_EXTRA) from None
     from interpreter.cli.terminal import progress
-    from interpreter.play import explore
 
     td_lambda, hidden, epsilon = _checked(args)
     game = load_named(args)
@@ -77,11 +76,10 @@ def cmd_learn(args) -> int:
     for done in range(1, args.rounds):
         view = learned.with_model(game, model)  # the game estimated by the last fit
 
-        def by_fit(state, seed, view=view):
-            chosen = parse_agents(greedy, view, state.players, seed)[0]
-            if not epsilon:
-                return chosen
-            return {seat: explore.Exploring(a, epsilon, seed * 1_000 + i) for i, (seat, a) in enumerate(chosen.items())}
+        def greedy_by_fit(state, seed, view=view):
+            return parse_agents(greedy, view, state.players, seed)[0]
+
+        by_fit = _exploring(greedy_by_fit, epsilon) if epsilon else greedy_by_fit
 
         random_part = f", one decision in {1 / epsilon:g} random" if epsilon else ""
         print(
@@ -205,7 +203,8 @@ def _checked(args) -> tuple[float, int, float]:
 
 def _exploring(agents, epsilon: float):
     """`agents` with each seat's decision random with probability `epsilon` (a chance
-    seat's draws left as they are)."""
+    seat's draws left as they are, or the dice would not be fair): the greedy games of the
+    rounds after the first, and with `--playouts` every game and playout."""
     from interpreter.play import explore
     from interpreter.runtime.chance import CHANCE
 
