@@ -61,6 +61,9 @@ Wonders: `first`, whose builder wins one game in a dozen), one game's end labels
 positions 0 and says little of the rest; the mean of S playouts is a probability of winning
 under that play, different for every position, so the fit sees which positions come nearer a
 win (one ply by such a fit is one step of policy improvement over the agent played out).
+It is only as good as the play it is a value under: in Walls and Wonders, by `first`'s
+playouts, the fit learnt to keep the other seat from winning, not to win (it lost no game to
+the written estimate and won none, nor any against random play: docs/balancing.md).
 
 A model may also be fitted to an expert's moves instead of the payoffs (`--ranked`,
 play/ranked.py): the same file, its value `tanh` of the weighted sum (`"link": "tanh"`)
