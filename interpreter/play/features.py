@@ -360,7 +360,8 @@ class _Summary:
         self.name, self.offset, self.is_list = name, offset, is_list
         self.keying = keying  # "player", or {key component: (its seat or None, [subgroup index, ...])}, or None
         self.held = held  # [(field, {component: bin})] of the held kind
-        self.bins = sum(len(set(b.values())) for _, b in held)
+        self._held_bins = [(b, len(set(b.values()))) for _, b in held]  # each field's bins and their count
+        self.bins = sum(width for _, width in self._held_bins)
         self.width = 2 + self.bins + (self.bins + LENGTHS if is_list else 0)
         self.groups = 1 + sum(subgroups)  # per seat: all, then each subgroup's values
         self.seats = seats if keying is not None else 1
@@ -407,16 +408,19 @@ class _Summary:
         return cls(name, offset, seats, keying, subgroups, held, is_list)
 
     def write(self, out: np.ndarray, value: Any, seats: dict[str, int]) -> None:
-        """Add the counts of `value` (the variable as the viewer sees it) into `out`."""
+        """Add the counts of `value` (the variable as the viewer sees it) into `out`. They are
+        summed in a dict first and added in one step: a variable keyed by 120 slots makes
+        some 700 small additions, and one to a numpy array costs several times one to a dict."""
+        acc: dict[int, float] = {}
         if self.keying is None:
-            self._entry(out, self.offset, value)
+            self._entry(acc, self.offset, value)
         elif not isinstance(value, dict):
             return
         elif self.keying == "player":
             for k, v in value.items():
                 i = seats.get(k)
                 if i is not None:
-                    self._entry(out, self.offset + i * self.groups * self.width, v)
+                    self._entry(acc, self.offset + i * self.groups * self.width, v)
         else:
             for k, v in value.items():
                 found = self.keying.get(k)
@@ -427,36 +431,42 @@ class _Summary:
                 if i is None:
                     continue
                 base = self.offset + i * self.groups * self.width
-                for group in (0, *at):
-                    self._entry(out, base + group * self.width, v)
+                self._entry(acc, base, v)
+                for group in at:
+                    self._entry(acc, base + group * self.width, v)
+        if acc:
+            n = len(acc)
+            out[np.fromiter(acc.keys(), np.intp, n)] += np.fromiter(acc.values(), np.float32, n)
 
-    def _entry(self, out: np.ndarray, at: int, v: Any) -> None:
+    def _entry(self, acc: dict[int, float], at: int, v: Any) -> None:
         """Count one entry's components into the group written from `at`."""
         hidden = _hidden_count(v)
         if self.is_list:
             items = v if isinstance(v, list | tuple) else []
             length = len(items) if hidden is None else int(hidden)
-            out[at] += 1.0 if length else 0.0
-            out[at + 1] += length
-            out[at + 2 + 2 * self.bins + min(length, LENGTHS - 1)] += 1.0
-            self._count(out, at + 2, items)
-            if items and hidden is None:
-                self._count(out, at + 2 + self.bins, items[-1:])
+            if length:
+                acc[at] = acc.get(at, 0.0) + 1.0
+                acc[at + 1] = acc.get(at + 1, 0.0) + length
+            bucket = at + 2 + 2 * self.bins + min(length, LENGTHS - 1)
+            acc[bucket] = acc.get(bucket, 0.0) + 1.0
+            if items:
+                self._count(acc, at + 2, items)
+                if hidden is None:
+                    self._count(acc, at + 2 + self.bins, items[-1:])
             return
         if v is None:
             return
-        out[at] += 1.0
-        out[at + 1] += 1.0 if hidden is None else hidden
-        self._count(out, at + 2, [v])
+        acc[at] = acc.get(at, 0.0) + 1.0
+        acc[at + 1] = acc.get(at + 1, 0.0) + (1.0 if hidden is None else hidden)
+        self._count(acc, at + 2, (v,))
 
-    def _count(self, out: np.ndarray, at: int, items: Any) -> None:
-        for field_bins in self.held:
-            bins = field_bins[1]
+    def _count(self, acc: dict[int, float], at: int, items: Any) -> None:
+        for bins, width in self._held_bins:
             for item in items:
                 b = bins.get(item) if isinstance(item, str) else None
                 if b is not None:
-                    out[at + b] += 1.0
-            at += len(set(bins.values()))
+                    acc[at + b] = acc.get(at + b, 0.0) + 1.0
+            at += width
 
 
 def _key_types(t: ast.TypeExpr) -> list:

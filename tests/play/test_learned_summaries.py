@@ -182,3 +182,16 @@ def test_the_command_takes_summaries_and_the_games_of_later_rounds(tmp_path, cap
     assert first["summaries"] is False
     # two rounds of 5 games, each of 4 to 9 decisions with a choice (not of 20 games each)
     assert first["positions"] + 2 * 5 * 4 <= header["positions"] <= first["positions"] + 2 * 5 * 9
+
+
+def test_lists_of_five_cards_or_more_share_the_last_length(spots):
+    """A list's lengths are counted 0 to 4 each and 5 or more together (`LENGTHS`): a pile
+    of 6 and one of 5 both fall in the last; its top card (the last) is counted by value."""
+    everything = ["1 (a)", "2 (a)", "3 (a)", "1 (b)", "2 (b)", "3 (b)"]
+    state = _arranged(spots, {}, {"a": [], "b": []}, {"a": everything, "b": everything[1:]})
+    layout = TensorLayout(spots, 2, relative=True, summaries=True)
+    width = 2 + 3 + 3 + LENGTHS
+    pile = _block(layout, layout.encode(spots.observation(state, "a"), "a"), "pile", 2, 1, width)
+    last = [0.0] * (LENGTHS - 1) + [1.0]
+    assert pile[0, 0].tolist() == [1, 6, 2, 2, 2, 0, 0, 1, *last]  # a's pile: top card the 3 of b
+    assert pile[1, 0].tolist() == [1, 5, 1, 2, 2, 0, 0, 1, *last]
