@@ -629,3 +629,29 @@ def test_a_payoff_outside_its_bounds_is_a_rule_error(tmp_path):
     g = load_game(path)
     with pytest.raises(GameRuntimeError, match="the payoff of p1 is 5, outside -1 to 1"):
         g.returns(g.start())
+
+
+def test_worlds_redrawn_for_the_seat_to_move_play_on_where_the_rules_go():
+    """docs/language.md §12.1: a position redrawn for the seat that decides keeps every option
+    it is offered and every action it has half made, so random play goes on from it without
+    a rule error: in Walls and Wonders, whose options (build or not, which card, which slot)
+    follow from the hand redrawn for the other seat, at every fifth decision of 4 games."""
+    g = plain("walls_and_wonders")
+    tried = 0
+    for seed in range(1, 5):
+        s, rng = g.start(players=2, seed=seed), random.Random(seed)
+        for step in range(300):
+            if g.is_over(s):
+                break
+            if step % 5 == 0:
+                mover = g.current_player(s)
+                world = g.resample(s, mover, random.Random(step))
+                assert g.labels(world) == g.labels(s)
+                on, moves = world, random.Random(step)
+                for _ in range(40):
+                    if g.is_over(on):
+                        break
+                    on = g.apply_index(on, moves.randrange(len(on.pending.values)))
+                tried += 1
+            s = g.apply_index(s, rng.randrange(len(s.pending.values)))
+    assert tried > 150
