@@ -223,6 +223,11 @@ class FieldVisibility:
         "an entity kind -> (field, who may see it) rules; a field with no rule: seen by all", factory=dict
     )
     short_fns: dict[str, list] = _field("an entity kind -> parts of its short form (texts and closures)", factory=dict)
+    groups: dict[str, list[tuple[Closure, tuple[str, ...]]]] = _field(
+        "an entity kind -> each distinct rule of `rules` with the fields it governs: a condition written "
+        "alike on several fields (a card's suit, rank and value) is asked once",
+        factory=dict,
+    )
 
 
 @attrs.frozen
@@ -410,6 +415,10 @@ class CompiledGame:
     @property
     def visibility(self) -> dict[str, list[tuple[str, Closure]]]:
         return self.field_visibility.rules
+
+    @property
+    def visibility_groups(self) -> dict[str, list[tuple[Closure, tuple[str, ...]]]]:
+        return self.field_visibility.groups
 
     @property
     def short_fns(self) -> dict[str, list]:

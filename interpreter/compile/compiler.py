@@ -362,16 +362,30 @@ def compile_visibility(
     """Each entity's field visibility rules and its short form (how a board shows it):
     expressions, which may read anything made so far."""
     rules_by_kind: dict[str, list] = {}
+    groups_by_kind: dict[str, list] = {}
     short_fns: dict[str, list] = {}
     for name, ent in components.entity_decls.items():
         rules = []
         c.expressions.self_fields.names = {f.name for f in ent.fields}
+        made: dict = {}  # a condition's shape (spans left out) -> its one closure in this entity
         for f in ent.fields:
             if f.hidden:
-                rules.append((f.name, lambda vm, L: False))
+                rule = made.get("hidden")
+                if rule is None:
+                    rule = made["hidden"] = lambda vm, L: False
+                rules.append((f.name, rule))
             elif f.visible is not None:
-                rules.append((f.name, c.expressions.expr(f.visible, Scope(["self", "viewer"]))))
+                key = ast.shape(f.visible)
+                rule = made.get(key)
+                if rule is None:
+                    rule = made[key] = c.expressions.expr(f.visible, Scope(["self", "viewer"]))
+                rules.append((f.name, rule))
         rules_by_kind[name] = rules
+        fields_of: dict[int, list[str]] = {}
+        for field, rule in rules:
+            fields_of.setdefault(id(rule), []).append(field)
+        distinct = {id(rule): rule for _, rule in rules}
+        groups_by_kind[name] = [(rule, tuple(fields_of[key])) for key, rule in distinct.items()]
         if ent.short is not None:
             c.expressions.self_fields.short = True
             short_fns[name] = [
@@ -379,7 +393,7 @@ def compile_visibility(
             ]
             c.expressions.self_fields.short = False
         c.expressions.self_fields.names = set()
-    return FieldVisibility(rules=rules_by_kind, short_fns=short_fns)
+    return FieldVisibility(rules=rules_by_kind, short_fns=short_fns, groups=groups_by_kind)
 
 
 def compile_behaviour(

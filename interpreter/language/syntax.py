@@ -852,6 +852,23 @@ def _parts(t: type) -> tuple[str, ...]:
     return found
 
 
+def shape(node):
+    """A syntax tree as plain tuples without its places (spans): two trees with the same
+    shape say the same thing, wherever they are written (two programs the same rules, two
+    conditions the same test)."""
+    if isinstance(node, tuple | list):
+        return tuple(shape(n) for n in node)
+    if isinstance(node, Span):  # a place kept beside a node (where a header's `players` is written)
+        return "(place)"
+    if attrs.has(type(node)):
+        return (type(node).__name__, *(shape(getattr(node, name)) for name in _parts(type(node))))
+    if isinstance(node, frozenset | set):
+        return tuple(sorted(map(repr, node)))
+    if isinstance(node, dict):
+        return tuple(sorted((repr(k), shape(v)) for k, v in node.items()))
+    return node
+
+
 def walk(node):
     """Every node of a syntax tree (tuples and lists are walked through), depth first."""
     stack = [node]

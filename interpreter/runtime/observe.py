@@ -23,10 +23,13 @@ def visible_fields(game: CompiledGame, vm: VM, entity: str, viewer: str | None) 
     kind = game.kind_of.get(entity)
     if not kind:
         return None
-    rules = game.visibility.get(kind)
-    if not rules:
+    groups = game.visibility_groups.get(kind)
+    if not groups:
         return None
-    hidden = {field for field, rule in rules if not rule(vm, [entity, viewer])}
+    hidden: set[str] = set()
+    for rule, fields in groups:  # a condition shared by several fields asked once
+        if not rule(vm, [entity, viewer]):
+            hidden.update(fields)
     if not hidden:
         return None
     decl = game.entity_decls[kind]

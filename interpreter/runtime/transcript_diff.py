@@ -116,23 +116,6 @@ def transcript_games(
     return before, now
 
 
-def _shape(node):
-    """A syntax tree as plain tuples without its places (spans): two programs with the same
-    shape have the same rules, wherever they are written."""
-    if isinstance(node, tuple | list):
-        return tuple(_shape(n) for n in node)
-    if isinstance(node, Span):  # a place kept beside a node (where a header's `players` is written)
-        return "(place)"
-    if attrs.has(type(node)):
-        fields = attrs.fields(type(node))
-        return (type(node).__name__, *(_shape(getattr(node, f.name)) for f in fields if f.name != "span"))
-    if isinstance(node, frozenset | set):
-        return tuple(sorted(map(repr, node)))
-    if isinstance(node, dict):
-        return tuple(sorted((repr(k), _shape(v)) for k, v in node.items()))
-    return node
-
-
 def same_rules(before: Game, now: Game) -> bool:
     """Whether two loaded games have the same rules: the same declarations (as syntax
     trees, wherever written), the same tables' rows and the same options in force. (A tree
@@ -147,9 +130,10 @@ def _same_rules(before: Game, now: Game) -> bool:
     a, b = before.compiled.program, now.compiled.program
     if before.options != now.options:
         return False
-    if _shape(a.header) != _shape(b.header) or _shape(a.decls) != _shape(b.decls):
+    if ast.shape(a.header) != ast.shape(b.header) or ast.shape(a.decls) != ast.shape(b.decls):
         return False
-    return _shape(tuple((t.decl, t.live()) for t in a.tables)) == _shape(tuple((t.decl, t.live()) for t in b.tables))
+    tables = [ast.shape(tuple((t.decl, t.live()) for t in p.tables)) for p in (a, b)]
+    return tables[0] == tables[1]
 
 
 def diff_transcript(

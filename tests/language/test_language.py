@@ -1343,6 +1343,41 @@ def test_visible_when_and_seen_by_in_observations(tmp_path):
     assert spectator["up"] == {"t1": {"hidden": 1}, "t2": {"hidden": 1}}
 
 
+def test_fields_with_the_same_condition_are_hidden_together_and_others_apart(tmp_path):
+    """A condition written alike on several fields (however spaced) is asked once for them
+    all (`visibility_groups`); a field with another condition, or `hidden`, keeps its own."""
+    game, state = run(
+        tmp_path,
+        """
+        row = members(Tile)
+        up[members(Tile)[0]] = true
+        near[members(Tile)[1]] = true
+    """,
+        decls="""
+        entity Tile {
+            value: int visible when up[self] or viewer == a
+            colour: int visible when up[ self ]  or  viewer == a
+            size: int visible when near[self]
+            mark: int hidden
+        }
+        generate Tile named "t{v}" for v in 1..2 { value = v  colour = v * 10  size = v + 4  mark = 0 }
+        var up: Tile -> bool = false
+        var near: Tile -> bool = false
+        var row: list Tile = []
+    """,
+    )
+    groups = game.compiled.visibility_groups["Tile"]
+    assert sorted(fields for _, fields in groups) == [("mark",), ("size",), ("value", "colour")]
+    assert game.observation(state, "b")["vars"]["row"] == [
+        {"of": "Tile", "value": 1, "colour": 10},
+        {"of": "Tile", "size": 6},
+    ]
+    assert game.observation(state, "a")["vars"]["row"] == [
+        {"of": "Tile", "value": 1, "colour": 10},
+        {"of": "Tile", "value": 2, "colour": 20, "size": 6},
+    ]
+
+
 def test_fully_visible_entities_are_shown_by_name(tmp_path):
     game, state = run(
         tmp_path,
