@@ -367,25 +367,26 @@ def compile_visibility(
     for name, ent in components.entity_decls.items():
         rules = []
         c.expressions.self_fields.names = {f.name for f in ent.fields}
-        made: dict = {}  # a condition's shape (spans left out) -> its one closure in this entity
+        # each condition once, by its shape (spans left out), with the fields it governs
+        at: dict = {}
+        groups: list[tuple[Any, list[str]]] = []
         for f in ent.fields:
-            if f.hidden:
-                rule = made.get("hidden")
-                if rule is None:
-                    rule = made["hidden"] = lambda vm, L: False
-                rules.append((f.name, rule))
-            elif f.visible is not None:
-                key = ast.shape(f.visible)
-                rule = made.get(key)
-                if rule is None:
-                    rule = made[key] = c.expressions.expr(f.visible, Scope(["self", "viewer"]))
-                rules.append((f.name, rule))
+            condition = f.visible
+            if not f.hidden and condition is None:
+                continue
+            key = "hidden" if f.hidden or condition is None else ast.shape(condition)
+            if key not in at:
+                at[key] = len(groups)
+                if f.hidden or condition is None:
+                    rule = lambda vm, L: False  # noqa: E731  # a field nobody sees
+                else:
+                    rule = c.expressions.expr(condition, Scope(["self", "viewer"]))
+                groups.append((rule, []))
+            rule, fields = groups[at[key]]
+            fields.append(f.name)
+            rules.append((f.name, rule))
         rules_by_kind[name] = rules
-        fields_of: dict[int, list[str]] = {}
-        for field, rule in rules:
-            fields_of.setdefault(id(rule), []).append(field)
-        distinct = {id(rule): rule for _, rule in rules}
-        groups_by_kind[name] = [(rule, tuple(fields_of[key])) for key, rule in distinct.items()]
+        groups_by_kind[name] = [(rule, tuple(fields)) for rule, fields in groups]
         if ent.short is not None:
             c.expressions.self_fields.short = True
             short_fns[name] = [
