@@ -32,9 +32,12 @@ A layout made `relative` (what the learned estimate reads) writes every seat whe
 viewer stands to it instead of where the game declares it: the viewer first, then the
 other seats in play in turn order after it, then the seats not in play. This holds for the
 `to_move` one-hot, a map keyed by `player` and a value of type `player` (or a list of
-them); `viewer` stays the seat itself. So the same number means "my points" in every
-seat's tensor and "the next player's points" likewise: one model serves all the seats of
-a game whose seats play alike, and learns from all their games at once. A relative
+them), and for the components of a kind made seat by seat (each seat owns as many, by the
+kind's owner field, in the same order: a seat's deck, its Wonder's slots), a map keyed by
+them and a value of them (`_SeatMade`); `viewer` stays the seat itself. So the same number
+means "my points" in every seat's tensor and "the next player's points" likewise, and "my
+ace of spades on my level 1 slot 1": one model serves all the seats of a game whose seats
+play alike, and learns from all their games at once. A relative
 layout also ends with a lead for each number a map keeps per seat (below, `TensorLayout`).
 
 A relative layout made with `summaries` ends with the summaries of its components
@@ -80,10 +83,17 @@ def _finite(types: dict, name: str) -> dict | None:
     return {m: i for i, m in enumerate(members)}
 
 
-def _slot(types: dict, t: ast.TypeExpr) -> _Encoding:
-    """The writer of one value of type `t` (module docstring)."""
+def _slot(types: dict, t: ast.TypeExpr, mine: dict[str, _SeatMade] | None = None) -> _Encoding:
+    """The writer of one value of type `t` (module docstring); `mine`, the kinds of
+    components made seat by seat that a relative layout writes where their seat stands."""
     if isinstance(t, ast.OptionalType):
-        return _slot(types, t.inner)
+        return _slot(types, t.inner, mine)
+    held = t.element if isinstance(t, ast.ListType) else t
+    while isinstance(held, ast.OptionalType):
+        held = held.inner
+    made = (mine or {}).get(held.name) if isinstance(held, ast.NamedType) else None
+    if made is not None:
+        return _seat_made_slot(made, isinstance(t, ast.ListType))
     if isinstance(t, ast.NamedType):
         index = _finite(types, t.name)
         if index is not None:
@@ -132,6 +142,83 @@ def _slot(types: dict, t: ast.TypeExpr) -> _Encoding:
     return _Encoding(0, lambda out, at, value, seats: None)
 
 
+class _SeatMade:
+    """The components of one kind made seat by seat: each declared seat owns as many of
+    them (by the kind's owner field), in the same order (Walls and Wonders' 52 cards and 15
+    Wonder slots of each seat). A relative layout writes them by where their seat stands to
+    the viewer, the viewer's first, so "my ace of spades" and "my level 3 slot 1" are the
+    same numbers in every seat's tensor, as "my points" is, and a model learns them from
+    every seat's games at once instead of each seat's from its own."""
+
+    __slots__ = ("owner", "within", "per", "size", "_orders")
+
+    def __init__(self, owner: dict[str, str], within: dict[str, int], per: int, seats: int):
+        self.owner, self.within, self.per = owner, within, per
+        self.size = per * seats
+        self._orders: dict[tuple[str, ...], tuple[str | None, ...]] = {}
+
+    def in_order(self, order: tuple[str, ...], seats: dict[str, int]) -> tuple[str | None, ...]:
+        """The components in the order written for the seats' `order` (`seats`: where each
+        is), None where a place is no component's; kept per order, as a game has few."""
+        found = self._orders.get(order)
+        if found is None:
+            out: list[str | None] = [None] * self.size
+            for c in self.owner:
+                at = self.position(c, seats)
+                if at is not None:
+                    out[at] = c
+            found = self._orders[order] = tuple(out)
+        return found
+
+    def position(self, component: str, seats: dict[str, int]) -> int | None:
+        """Where `component` is written, given where each seat is (`seats`), or None for
+        something not of this kind."""
+        owner = self.owner.get(component)
+        at = None if owner is None else seats.get(owner)
+        return None if at is None else at * self.per + self.within[component]
+
+
+def _seat_made(g: Any) -> dict[str, _SeatMade]:
+    """The kinds of components made seat by seat (`_SeatMade`), by name."""
+    seats = tuple(g.seats)
+    out = {}
+    for kind in g.components.entity_decls:
+        owners = _seat_field(g, kind, seats)
+        if owners is None:
+            continue
+        within: dict[str, int] = {}
+        counts = dict.fromkeys(seats, 0)
+        for c in g.types.get(kind, ()):
+            within[c] = counts[owners[c]]
+            counts[owners[c]] += 1
+        per = counts[seats[0]]
+        if per and all(n == per for n in counts.values()):
+            out[kind] = _SeatMade(owners, within, per, len(seats))
+    return out
+
+
+def _seat_made_slot(made: _SeatMade, is_list: bool) -> _Encoding:
+    """The writer of a component of a seat-made kind, or of a list of them, in a relative
+    layout: as `_slot` writes any component, at the place `made` gives it for the viewer."""
+    if is_list:
+
+        def counts(out: np.ndarray, at: int, value: Any, seats: dict) -> None:
+            if not isinstance(value, list | tuple):
+                return
+            for v in value:
+                i = made.position(v, seats) if isinstance(v, str) else None
+                out[at + (made.size if i is None else i)] += 1.0
+
+        return _Encoding(made.size + 1, counts)
+
+    def one_hot(out: np.ndarray, at: int, value: Any, seats: dict) -> None:
+        i = made.position(value, seats) if isinstance(value, str) else None
+        if i is not None:
+            out[at + i] = 1.0
+
+    return _Encoding(made.size, one_hot)
+
+
 def _hidden_count(value: Any) -> float | None:
     """The number the observation gives for a hidden entry, or None if it is not hidden."""
     if isinstance(value, dict) and set(value) == {"hidden"}:
@@ -151,6 +238,7 @@ class TensorLayout:
         self.players = players
         self.relative = relative
         face_down_kinds = set(g.visibility)
+        mine = _seat_made(g) if relative else {}
         # name, offset, key levels (None for a level keyed by `player`), slot, hidden count
         self._vars: list[tuple[str, int, tuple, _Encoding, bool]] = []
         self.segments: list[tuple[str, int, int]] = [("viewer", 0, len(self.seats))]
@@ -159,15 +247,16 @@ class TensorLayout:
         numbers: list[tuple[str, int, tuple[int, ...], int]] = []  # kept per seat: name, offset, shape, seat axis
         for info in g.var_order:
             t = info.decl.type
-            levels: list[tuple | None] = []
+            levels: list[tuple | _SeatMade | None] = []
             sizes = []
             while isinstance(t, ast.MapType):
                 keys = tuple(g.types.get(t.key.name, ())) if isinstance(t.key, ast.NamedType) else ()
                 seat_keyed = isinstance(t.key, ast.NamedType) and t.key.name == "player"
-                levels.append(None if seat_keyed else keys)
+                made = mine.get(t.key.name) if isinstance(t.key, ast.NamedType) else None
+                levels.append(None if seat_keyed else made if made is not None else keys)
                 sizes.append(len(keys))
                 t = t.value
-            slot = _slot(g.types, t)
+            slot = _slot(g.types, t, mine)
             keyed_by_face_down = any(
                 isinstance(k, ast.NamedType) and k.name in face_down_kinds for k in _key_types(info.decl.type)
             )
@@ -293,6 +382,8 @@ class TensorLayout:
         keys, rest = levels[0], levels[1:]
         if keys is None:  # keyed by `player`: the seats in the order written
             keys = order
+        elif isinstance(keys, _SeatMade):  # keyed by components made seat by seat: where their seat stands
+            keys = keys.in_order(order, seats)
         if not rest:  # the innermost map, its entries written here (most of a big tensor's calls)
             write = slot.write
             for i, k in enumerate(keys):
@@ -309,7 +400,13 @@ class TensorLayout:
             return
         stride = width
         for keys_below in rest:
-            stride *= len(order if keys_below is None else keys_below)
+            stride *= (
+                len(order)
+                if keys_below is None
+                else keys_below.size
+                if isinstance(keys_below, _SeatMade)
+                else len(keys_below)
+            )
         for i, k in enumerate(keys):
             if k in value:
                 self._write(out, at + i * stride, rest, value[k], slot, hidden, width, order, seats)

@@ -98,7 +98,8 @@ from interpreter.runtime.game import ChanceGame, Game
 from interpreter.runtime.machine import State
 
 FORMAT = "gamedef learned estimate"
-VERSION = 3  # 2: the tensor relative to the viewer, one regression shared by the seats; 3: and a network
+VERSION = 4  # 2: the tensor relative to the viewer, one regression shared by the seats; 3: and a network;
+# 4: components made seat by seat (a seat's deck, its slots) written where their seat stands
 MAX_FILE = 32 * 1024 * 1024  # bytes: a model file larger than this is refused unread
 MAX_FEATURES = 2000  # the varying numbers of a seat's tensor kept, the most varied first
 POSITIONS = 40  # positions kept from each self-play game (drawn at random among its decisions)
@@ -307,17 +308,19 @@ def played_with_moves(
     positions: int = POSITIONS,
     max_decisions: int = 100_000,
     advance: Callable[[], None] = lambda: None,
-) -> list[tuple[int, list[tuple[State, int]], dict[str, float]]]:
-    """`self_play`'s games, each kept position with the index of the move its seat chose
-    there (what a fit to an expert's moves reads: play/ranked.py). The positions kept are
-    drawn with the game's seed from those where a seat had more than one move."""
+) -> list[tuple[int, list[tuple[State, tuple[int, ...]]], dict[str, float]]]:
+    """`self_play`'s games, each kept position with the indices of the moves its seat chose
+    there (what a fit to an expert's moves reads: play/ranked.py): the one it took, or, for
+    an agent that says which moves it held equally best (`best`, the greedy agent's), all of
+    those, since the one taken was drawn among them. The positions kept are drawn with the
+    game's seed from those where a seat had more than one move."""
     from interpreter.play.mcts import scaled_returns
 
     out = []
     for s in range(seed, seed + games):
         state = game.start(players=players, seed=s)
         by_seat = agents(state, s)
-        seen: list[tuple[State, int]] = []
+        seen: list[tuple[State, tuple[int, ...]]] = []
         while state.result is None:
             if state.decisions >= max_decisions:
                 raise UnfinishedGameError(
@@ -328,9 +331,11 @@ def played_with_moves(
                 )
             pending = state.pending
             assert pending is not None  # not over: a decision waits
-            i = by_seat[pending.player].choose(game, state)
+            agent = by_seat[pending.player]
+            i = agent.choose(game, state)
             if pending.player != CHANCE and len(pending.values) > 1:
-                seen.append((state, i))
+                best = getattr(agent, "best", ())
+                seen.append((state, best if i in best else (i,)))
             state = game.apply_index(state, i)
         kept = random.Random(s).sample(seen, min(positions, len(seen)))
         out.append((s, kept, scaled_returns(game, state)))

@@ -598,6 +598,9 @@ class GreedyAgent:
         self._checked: object = None  # the compiled game last found fit
         self._hidden = False
         self._memo: dict | None = None  # the estimates made in the decision being weighed (`estimate_memo`)
+        # The moves it held equally best at its last decision, the one it took drawn among them:
+        # what a fit to its choices (play/ranked.py) learns, rather than the draw.
+        self.best: tuple[int, ...] = ()
 
     def choose(self, game: Game, state: State) -> int:
         if self._checked is not game.compiled:
@@ -610,6 +613,7 @@ class GreedyAgent:
         assert pending is not None  # an agent is asked only while a decision is pending
         n = len(pending.values)
         if n == 1:
+            self.best = (0,)
             return 0
         seat = pending.player
         rng = self.rng
@@ -627,7 +631,8 @@ class GreedyAgent:
             scored = self._look_ahead(game, det, scored, seat)
         values = [scored[i] if i is not None else -math.inf for i in found]
         best = max(values)
-        return rng.choice([i for i, v in enumerate(values) if v >= best - 1e-12])
+        self.best = tuple(i for i, v in enumerate(values) if v >= best - 1e-12)
+        return rng.choice(self.best)
 
     def _look_ahead(self, game: Game, det: State, scored: dict[int, float], seat: str) -> dict[int, float]:
         """The `width` best moves by one ply rescored by the mean of `samples` greedy

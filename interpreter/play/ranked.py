@@ -53,7 +53,7 @@ from interpreter.play.mcts import LOOKAHEAD, hidden_information
 from interpreter.runtime.game import Game
 from interpreter.runtime.machine import State
 
-PENALTIES = (1e-4, 1e-3, 1e-2, 1e-1, 1.0)  # L2 penalties on the standardised weights, tried from the largest
+PENALTIES = (1e-5, 1e-4, 1e-3, 1e-2, 1e-1, 1.0)  # L2 penalties on the standardised weights, tried from the largest
 MAX_ITERATIONS = 300  # the optimiser's iterations, at most, for one penalty
 MEMORY = 10  # the pairs of steps and gradients L-BFGS keeps
 
@@ -69,15 +69,16 @@ def expert_play(
     positions: int = POSITIONS,
     max_decisions: int = 100_000,
     advance: Callable[[], None] = lambda: None,
-) -> tuple[Played, list[tuple[int, State, int]]]:
+) -> tuple[Played, list[tuple[int, State, tuple[int, ...]]]]:
     """Games of seeds `seed`..`seed+games-1` played by `agents(first state, seed)`, as
     `learned.self_play` plays them (the same positions kept, drawn with the game's seed), and
-    with each kept position the index of the move its seat chose there: (the games as
-    self_play gives them, (game number, position, move chosen) for each position kept)."""
+    with each kept position the indices of the moves its seat chose there (the one taken, or
+    all those it held equally best: `played_with_moves`): (the games as self_play gives them,
+    (game number, position, moves chosen) for each position kept)."""
     played: Played = []
-    choices: list[tuple[int, State, int]] = []
+    choices: list[tuple[int, State, tuple[int, ...]]] = []
     for s, kept, payoffs in played_with_moves(game, games, seed, players, agents, positions, max_decisions, advance):
-        choices += [(len(played), st, i) for st, i in kept]
+        choices += [(len(played), st, moves) for st, moves in kept]
         played.append((s, [st for st, _ in kept], payoffs))
     return played, choices
 
@@ -103,7 +104,7 @@ class ChoiceSets:
 
 def choice_sets(
     game: Game,
-    choices: list[tuple[int, State, int]],
+    choices: list[tuple[int, State, tuple[int, ...]]],
     layout: TensorLayout,
     seed: int,
     advance: Callable[[], None] = lambda: None,
@@ -125,10 +126,11 @@ def choice_sets(
         if hidden:
             det = game.resample(state, seat, rng)
             where = {label: i for i, label in enumerate(game.labels(det))}
-            target = where.get(game.labels(state)[choice])
+            labels = game.labels(state)
+            targets = {t for t in (where.get(labels[c]) for c in choice) if t is not None}
         else:
-            det, target = state._replace(rng=rng.getrandbits(64)), choice
-        if target is None:
+            det, targets = state._replace(rng=rng.getrandbits(64)), set(choice)
+        if not targets:
             continue
         layout.encode(game.observation(det, seat), seat, before)
         these: list[tuple[np.ndarray, np.ndarray]] = []
@@ -140,7 +142,7 @@ def choice_sets(
                 diff = layout.encode(game.observation(leaf, seat), seat, buffer) - before
                 at = np.flatnonzero(diff)
                 these.append((at, diff[at].astype(np.float64)))
-                marks.append(i == target)
+                marks.append(i in targets)
         if len(these) < 2 or not any(marks) or all(marks):
             continue
         leaves += these
@@ -275,7 +277,7 @@ def minimise(
 def fit_ranked(
     game: Game,
     played: Played,
-    choices: list[tuple[int, State, int]],
+    choices: list[tuple[int, State, tuple[int, ...]]],
     about: dict[str, Any],
     summaries: bool = False,
     max_features: int = MAX_FEATURES,

@@ -461,11 +461,11 @@ def test_td_labels_still_rank_each_seats_winning_move_first(tmp_path, seed):
 
 def test_a_model_of_an_earlier_version_is_refused_with_advice(tmp_path, race_model):
     data = race_model.to_json()
-    data["version"] = 2
+    data["version"] = 3
     del data["network"]
     path = tmp_path / "old.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(ModelFileError, match="version 2, this gamedef reads version 3") as err:
+    with pytest.raises(ModelFileError, match="version 3, this gamedef reads version 4") as err:
         learned.load(path)
     assert advice(err.value) == "fit it again with this gamedef (the file `gamedef learn GAME --out FILE` writes)"
 

@@ -195,3 +195,51 @@ def test_lists_of_five_cards_or_more_share_the_last_length(spots):
     last = [0.0] * (LENGTHS - 1) + [1.0]
     assert pile[0, 0].tolist() == [1, 6, 2, 2, 2, 0, 0, 1, *last]  # a's pile: top card the 3 of b
     assert pile[1, 0].tolist() == [1, 5, 1, 2, 2, 0, 0, 1, *last]
+
+
+def _mirrored(spots, built: dict, hand: dict):
+    """The same position with the seats' parts exchanged: a's cards and spots are b's."""
+
+    def swap(name: str) -> str:
+        return (
+            name.replace("(a)", "(@)")
+            .replace("(b)", "(a)")
+            .replace("(@)", "(b)")
+            .replace("a spot", "@ spot")
+            .replace("b spot", "a spot")
+            .replace("@ spot", "b spot")
+        )
+
+    return _arranged(
+        spots,
+        {swap(s): swap(c) for s, c in built.items()},
+        {swap(f"({p})")[1]: [swap(c) for c in cards] for p, cards in hand.items()},
+        {"a": [], "b": []},
+    )
+
+
+def test_components_made_seat_by_seat_are_written_where_their_seat_stands(spots):
+    """Each seat has three cards and two spots, made alike: a relative layout writes "my
+    spot 1" and "my card of value 3" as the same numbers whichever seat looks, so a's view
+    of a position and b's view of its mirror (a's part and b's exchanged) are the same
+    tensor, but for the seat named as the viewer and the seat to move. The adapters' layout
+    keeps each component where the game declares it."""
+    built = {"a spot 1": "2 (a)", "a spot 2": "3 (a)", "b spot 1": "1 (b)"}
+    hand = {"a": ["1 (a)"], "b": ["2 (b)", "3 (b)"]}
+    state, mirror = _arranged(spots, built, hand, {"a": [], "b": []}), _mirrored(spots, built, hand)
+    for summaries in (False, True):
+        layout = TensorLayout(spots, 2, relative=True, summaries=summaries)
+        mine = layout.encode(spots.observation(state, "a"), "a")
+        theirs = layout.encode(spots.observation(mirror, "b"), "b")
+        skip = {n: (o, s) for n, o, s in layout.segments if n in ("viewer", "to_move")}
+        keep = [i for i in range(layout.size) if not any(o <= i < o + s for o, s in skip.values())]
+        assert mine[keep].tolist() == theirs[keep].tolist()
+        at, size = next((o, s) for n, o, s in layout.segments if n == "built")
+        # b's view of the real position: its own spot 1 (holding b's card of value 1) first
+        first = layout.encode(spots.observation(state, "b"), "b")[at : at + size].reshape(4, -1)
+        assert first[0, :6].tolist() == [1, 0, 0, 0, 0, 0]  # b's value-1 card, written first as "my 1"
+        assert first[2, 3:6].tolist() == [0, 1, 0]  # a's spot 1 holds a's card of value 2
+    plain = TensorLayout(spots, 2)
+    at, size = next((o, s) for n, o, s in plain.segments if n == "built")
+    declared = plain.encode(spots.observation(state, "b"), "b")[at : at + size].reshape(4, -1)
+    assert declared[0, :6].tolist() == [0, 1, 0, 0, 0, 0]  # a spot 1 first, with "2 (a)", as declared

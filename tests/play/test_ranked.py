@@ -126,7 +126,7 @@ def test_a_choice_made_in_two_decisions_is_weighed_by_the_positions_its_second_r
     each pace), the expert's pace marking the two under it."""
     state = race.start(seed=0)
     layout = TensorLayout(race, 2, relative=True)
-    sets = ranked.choice_sets(race, [(0, state, 1)], layout, seed=1)
+    sets = ranked.choice_sets(race, [(0, state, (1,))], layout, seed=1)
     assert sets.decisions == 1
     assert list(sets.starts) == [0, 4]
     assert list(sets.chosen) == [False, False, True, True]
@@ -185,3 +185,54 @@ def test_the_command_fits_the_agents_moves_and_writes_the_same_file_for_the_same
 def test_the_command_refuses_what_a_ranked_fit_cannot_use(capsys, extra, message):
     assert main(["learn", "tictactoe", "--games", "3", "--ranked", *extra]) == 2
     assert message in capsys.readouterr().err
+
+
+class PrefersPace2:
+    """An expert that takes pace 2 and holds its two steps equally good (`best`, as the
+    greedy agent says which moves tie), taking one of them at random."""
+
+    def __init__(self, seed: int):
+        self.rng = np.random.default_rng(seed)
+        self.best: tuple[int, ...] = ()
+
+    def choose(self, game, state) -> int:
+        labels = game.labels(state)
+        self.best = (labels.index("pace 2"),) if "pace 2" in labels else tuple(range(len(labels)))
+        return int(self.rng.choice(self.best))
+
+
+def test_the_moves_an_expert_held_equally_best_are_all_chosen(race):
+    """A draw among tied moves is no choice to copy: the positions keep every move the expert
+    held best, and a decision where it held all its moves equal teaches nothing and is left
+    out, so only the pace decisions, where it preferred one, are fitted."""
+
+    def agents(state, seed):
+        return {"a": PrefersPace2(seed), "b": make_agent("random", "b", seed)}
+
+    played, choices = ranked.expert_play(race, 3, 1, None, agents, positions=100)
+    mine = [c for c in choices if c[1].pending.player == "a"]
+    paces = [c for c in mine if race.labels(c[1]) == ["pace 1", "pace 2"]]
+    steps = [c for c in mine if c not in paces]
+    assert paces and steps
+    assert all(moves == (1,) for _, _, moves in paces)
+    assert all(moves == (0, 1) for _, _, moves in steps)
+    layout = TensorLayout(race, 2, relative=True)
+    fitted = ranked.choice_sets(race, mine, layout, seed=1).decisions
+    # the steps' decisions, all moves chosen, are left out (and so is a pace near the end,
+    # where a move that ends the game is no position to rank)
+    assert fitted == ranked.choice_sets(race, paces, layout, seed=1).decisions >= len(paces) - 4 > 0
+
+
+def test_the_greedy_agent_says_which_moves_it_held_equally_best(tmp_path):
+    """By an estimate of the points a seat lacks beyond ten (none until then), the two paces
+    tie at the start; at 8 points, pace 2 reaches 11 and pace 1 at most 10."""
+    path = tmp_path / "race.game"
+    path.write_text(RACE + "\nestimate p from 0 to 15: max(score[p] - 10, 0)\n", encoding="utf-8")
+    game = load_game(path)
+    agent = make_agent("greedy", "a", 1)
+    state = game.start(seed=0)
+    assert agent.choose(game, state) in (0, 1)
+    assert agent.best == (0, 1)
+    state = game.with_var(state, "score", {"a": 8, "b": 0})
+    assert agent.choose(game, state) == 1
+    assert agent.best == (1,)
