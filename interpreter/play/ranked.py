@@ -14,7 +14,9 @@ a conditional logit (a "learning to rank" fit, policy distillation) puts the mov
 took first: weights `w` maximising the mean over decisions of
 `log(softmax(w . features(after each move)))` at the move chosen, less an L2 penalty. Every
 move the expert passed over is a rejected alternative at every decision, the blunders
-included, which a regression on outcomes never sees.
+included, which a regression on outcomes never sees. An expert that says which moves it
+held equally best (the greedy agent's `best`, its ties drawn at random) has all of them
+counted as its choice: copying its draw would teach a preference it does not have.
 
 The positions after each move are those the greedy agent scores (`move_scores`): a move
 that changes no variable and leads to the same seat's next choice (an action before its
