@@ -157,11 +157,15 @@ class _SeatMade:
         self.size = per * seats
         self._orders: dict[tuple[str, ...], tuple[str | None, ...]] = {}
 
-    def in_order(self, order: tuple[str, ...], seats: dict[str, int]) -> tuple[str | None, ...]:
-        """The components in the order written for the seats' `order` (`seats`: where each
-        is), None where a place is no component's; kept per order, as a game has few."""
+    def __len__(self) -> int:
+        return self.size
+
+    def in_order(self, order: tuple[str, ...]) -> tuple[str | None, ...]:
+        """The components in the order written for the seats' `order`, None where a place
+        is no component's; kept per order, as a game has few."""
         found = self._orders.get(order)
         if found is None:
+            seats = {s: i for i, s in enumerate(order)}
             out: list[str | None] = [None] * self.size
             for c in self.owner:
                 at = self.position(c, seats)
@@ -383,7 +387,7 @@ class TensorLayout:
         if keys is None:  # keyed by `player`: the seats in the order written
             keys = order
         elif isinstance(keys, _SeatMade):  # keyed by components made seat by seat: where their seat stands
-            keys = keys.in_order(order, seats)
+            keys = keys.in_order(order)
         if not rest:  # the innermost map, its entries written here (most of a big tensor's calls)
             write = slot.write
             for i, k in enumerate(keys):
@@ -400,13 +404,7 @@ class TensorLayout:
             return
         stride = width
         for keys_below in rest:
-            stride *= (
-                len(order)
-                if keys_below is None
-                else keys_below.size
-                if isinstance(keys_below, _SeatMade)
-                else len(keys_below)
-            )
+            stride *= len(order if keys_below is None else keys_below)
         for i, k in enumerate(keys):
             if k in value:
                 self._write(out, at + i * stride, rest, value[k], slot, hidden, width, order, seats)
