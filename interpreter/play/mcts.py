@@ -658,7 +658,12 @@ class GreedyAgent:
 
     def _continue(self, game: Game, state: State, seat: str) -> float:
         """`seat`'s scaled value after `lookahead` more real decisions, each taken by its
-        own seat's one-ply choice (ties at random) and each draw of chance mode by its odds."""
+        own seat's one-ply choice as `choose` makes it (ties at random: a choice that changes
+        nothing looked through to the choices it opens, `move_scores`' lookahead) and each
+        draw of chance mode by its odds. Without the look through, every action chosen before
+        its card ties, so the continuations took their actions at random: in Walls and
+        Wonders `greedy:d2` then won 8 of 60 seat-games against `greedy` (seeds 101 to 130),
+        and 38 of 60 with it."""
         rng = self.rng
         drawer = CHANCE if isinstance(game, ChanceGame) else None
         left, steps = self.lookahead, 0
@@ -675,7 +680,7 @@ class GreedyAgent:
                 left -= 1
                 # `move_scores` by hand, keeping the positions: the one chosen is played on, not made again
                 afters = [game.apply_index(state, j) for j in range(n)]
-                values = [_value_after(game, state, after, mover, [0], self._memo) for after in afters]
+                values = [_value_after(game, state, after, mover, [LOOKAHEAD], self._memo) for after in afters]
                 best = max(values)
                 i = rng.choice([j for j, v in enumerate(values) if v >= best - 1e-12])
                 state = afters[i]

@@ -14,7 +14,7 @@ from interpreter import load_game
 from interpreter.cli.commands import main
 from interpreter.core.errors import UsageError
 from interpreter.play.agents import RandomAgent, make_agent, needs_chance
-from interpreter.play.mcts import GreedyAgent, ISMCTSAgent, MCTSAgent, move_scores, normalised
+from interpreter.play.mcts import GreedyAgent, ISMCTSAgent, MCTSAgent, estimate_memo, move_scores, normalised
 from interpreter.play.simulate import Setup, simulate, wilson
 from tests.play.test_mcts import RACE
 
@@ -268,6 +268,26 @@ def test_greedy_scores_an_action_by_the_best_of_the_choices_it_opens(tmp_path):
     assert move_scores(game, state, range(2), "north", lookahead=2) == pytest.approx([0.2, 0.0])
     assert move_scores(game, state, range(2), "north", lookahead=1) == pytest.approx([0.0, 0.0])
     assert {game.labels(state)[GreedyAgent(seed).choose(game, state)] for seed in range(8)} == {"step"}
+
+
+def test_greedy_continuations_play_a_whole_action_as_greedy_does(tmp_path):
+    """`greedy:dD` scores a move by continuations in which each seat makes the greedy agent's
+    own one-ply choice. After north waits, south's greedy choice is to step and then step 2
+    (the test above), so two decisions on north stands 2 behind: -0.2 on every seed. A
+    continuation that scored "step" without looking through to its size would tie it with
+    "wait" and take either, and north would often be level (0.0)."""
+    path = tmp_path / "two_step.game"
+    path.write_text(TWO_STEP, encoding="utf-8")
+    game = load_game(str(path))
+    start = game.start(seed=0)
+    waited = game.apply_index(start, game.labels(start).index("wait"))
+    assert waited.pending.player == "south"
+    values = set()
+    for seed in range(12):
+        agent = GreedyAgent(seed, lookahead=2, samples=1)
+        agent._memo = estimate_memo(game)  # as `choose` sets it for the decision weighed
+        values.add(round(agent._continue(game, waited, "north"), 6))
+    assert values == {-0.2}, values
 
 
 def test_greedy_completes_walls_and_wonders_wonders_against_random():
