@@ -250,10 +250,12 @@ def test_without_a_temporary_file_to_share_one_process_plays_every_line(tmp_path
 
 def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, monkeypatch):
     """The lines are not split in halves before play: each process takes the next game of
-    any line, so a process held up by a slow game (here this one, held until the other has
-    played a game of sharp at 2 players, or 30 s) leaves the other to play the rest, the
-    lines it would have played in halves too. (Held until then, not for a fixed time: on a
-    loaded machine the other process may not have started within a second.)"""
+    any line, so a process held up by a slow game (here this one's first game, held until
+    the other has played a game of every other line, or 30 s) leaves the other to play the
+    rest, the lines it would have played in halves too. (Held until then, not for a fixed
+    time: on a loaded machine the other process may not have started within a second; and
+    whichever line this one's first game is: the copy may run first after the fork and
+    have taken the first lines already.)"""
     import os
     import time
 
@@ -265,17 +267,18 @@ def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, mon
     log = tmp_path / "games.log"
     here = os.getpid()
     real = module._play
-    held: list[bool] = []
+    every = {(v, p) for v in ("", "loud", "sharp") for p in (2, 3)}  # the lines: each set at 2 and 3 players
+    held: list[tuple[str, int]] = []
 
-    def theirs_played_sharp_at_two() -> bool:
+    def theirs_so_far() -> set[tuple[str, int]]:
         lines = log.read_text().splitlines() if log.exists() else []
-        return any(int(pid) != here and v == "sharp" and p == "2" for pid, v, p, _ in (x.split("|") for x in lines))
+        return {(v, int(p)) for pid, v, p, _ in (x.split("|") for x in lines) if int(pid) != here}
 
     def logged(line, seed, tracker, deadline):
         if os.getpid() == here and not held:  # this process's first game is slow
-            held.append(True)
+            held.append((",".join(line.variants), line.players))
             until = time.monotonic() + 30
-            while time.monotonic() < until and not theirs_played_sharp_at_two():
+            while time.monotonic() < until and not every - set(held) <= theirs_so_far():
                 time.sleep(0.05)
         with open(log, "a") as out:
             out.write(f"{os.getpid()}|{','.join(line.variants)}|{line.players}|{seed}\n")
@@ -287,10 +290,10 @@ def test_the_two_processes_take_the_next_game_whichever_line_it_is(tmp_path, mon
     games = [line.split("|") for line in log.read_text().splitlines()]
     assert len(games) == two.games
     assert len({(v, p, s) for _, v, p, s in games}) == len(games)  # no game played twice
-    theirs = {(v, int(p)) for pid, v, p, _ in games if int(pid) != here}
-    # The lines in order: loud at 2 and 3 players, sharp at 2 and 3. In halves, the copy
-    # would have played the second and fourth (3 players) alone.
-    assert ("sharp", 2) in theirs
+    assert {(v, int(p)) for _, v, p, _ in games} == every
+    # In halves, the copy would have played three of the six lines alone; it played every
+    # line but the one this process was held on.
+    assert every - set(held) <= theirs_so_far(), (held, theirs_so_far())
 
 
 TESTS = """include "gems.game"
