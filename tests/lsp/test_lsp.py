@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,7 @@ card spark "Spark": Spell {
 async def client(lsp_client: LanguageClient):
     """One server for the module's tests (each test opens its own files), as one editor
     keeps one server for many documents."""
+    lsp_client.diagnostics = _Publications()
     await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=None))
     yield
     await lsp_client.shutdown_session()
@@ -95,13 +97,35 @@ def _at(text: str, needle: str, nth: int = 0) -> types.Position:
     return types.Position(line=line, character=index - (text.rfind("\n", 0, index) + 1))
 
 
-async def _published(client: LanguageClient, uri: str) -> list[types.Diagnostic]:
-    """The next diagnostics the server publishes for `uri` (the server is shared by the
-    module's tests: another document's may come first)."""
-    while True:
-        params = await asyncio.wait_for(client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 60)
-        if params.uri == uri:
-            return list(params.diagnostics)
+class _Publications(dict[str, Sequence[types.Diagnostic]]):
+    """The client's record of the last diagnostics of each document, which also keeps every
+    publication in order: a test waits for the n-th publication of its document, so one that
+    arrives in the same read as another document's is never missed (waiting for the next
+    notification instead lost it whenever two came together)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.history: dict[str, list[list[types.Diagnostic]]] = {}
+
+    def __setitem__(self, uri: str, diagnostics: Sequence[types.Diagnostic]) -> None:
+        super().__setitem__(uri, diagnostics)
+        self.history.setdefault(uri, []).append(list(diagnostics))
+
+    def count(self, uri: str) -> int:
+        return len(self.history.get(uri, []))
+
+
+async def _published(client: LanguageClient, uri: str, before: int) -> list[types.Diagnostic]:
+    """The first diagnostics the server publishes for `uri` after the `before`-th (the server
+    is shared by the module's tests: another document's may come first)."""
+    record = client.diagnostics
+    assert isinstance(record, _Publications)
+    deadline = asyncio.get_running_loop().time() + 60
+    while record.count(uri) <= before:
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"after 60 s the server has published nothing new for {uri}")
+        await asyncio.sleep(0.02)
+    return record.history[uri][before]
 
 
 async def _eventually(client: LanguageClient, uri: str, wanted, seconds: float = 60) -> list[types.Diagnostic]:
@@ -119,23 +143,25 @@ async def _eventually(client: LanguageClient, uri: str, wanted, seconds: float =
 
 async def _open(client: LanguageClient, path: Path, text: str) -> list[types.Diagnostic]:
     uri = path.as_uri()
+    before = client.diagnostics.count(uri)  # type: ignore[attr-defined]
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="gamedef", version=1, text=text)
         )
     )
-    return await _published(client, uri)
+    return await _published(client, uri, before)
 
 
 async def _change(client: LanguageClient, path: Path, text: str, version: int) -> list[types.Diagnostic]:
     uri = path.as_uri()
+    before = client.diagnostics.count(uri)  # type: ignore[attr-defined]
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
         )
     )
-    return await _published(client, uri)
+    return await _published(client, uri, before)
 
 
 @pytest.mark.asyncio(loop_scope="module")
